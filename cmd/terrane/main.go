@@ -1,0 +1,4 @@
+// Command terrane is the Terrane command-line interface.
+package main
+
+func main() {}
