@@ -1,0 +1,201 @@
+package diags
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Severity says whether a diagnostic stops the operation.
+type Severity int
+
+const (
+	// Error means the operation failed.
+	Error Severity = iota + 1
+	// Warning means the operation went on but the user should look.
+	Warning
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Error:
+		return "Error"
+	case Warning:
+		return "Warning"
+	default:
+		return "Invalid"
+	}
+}
+
+// Diagnostic is one problem found while doing something for the user.
+type Diagnostic struct {
+	Severity Severity
+	Summary  string
+	Detail   string
+
+	// Subject is the source range the diagnostic is about, if known.
+	Subject *hcl.Range
+	// Context is a wider range around Subject to show, if known.
+	Context *hcl.Range
+	// Address names the object the diagnostic is about (a provider, a
+	// resource instance, an output) when it has one.
+	Address string
+	// AttributePath is the attribute within Address's object, if any.
+	AttributePath cty.Path
+}
+
+// Diagnostics is a list of diagnostics, usually collected through Append.
+type Diagnostics []Diagnostic
+
+// Errorf builds an error diagnostic.
+func Errorf(summary, detailFormat string, args ...any) Diagnostic {
+	return Diagnostic{Severity: Error, Summary: summary, Detail: fmt.Sprintf(detailFormat, args...)}
+}
+
+// Warnf builds a warning diagnostic.
+func Warnf(summary, detailFormat string, args ...any) Diagnostic {
+	return Diagnostic{Severity: Warning, Summary: summary, Detail: fmt.Sprintf(detailFormat, args...)}
+}
+
+// Append adds diagnostics of any supported kind: Diagnostic, Diagnostics,
+// *hcl.Diagnostic, hcl.Diagnostics, or an error (which becomes an error
+// diagnostic unless it wraps diagnostics). Nil values are ignored.
+func (d Diagnostics) Append(items ...any) Diagnostics {
+	for _, item := range items {
+		switch v := item.(type) {
+		case nil:
+		case Diagnostic:
+			d = append(d, v)
+		case Diagnostics:
+			d = append(d, v...)
+		case *hcl.Diagnostic:
+			if v != nil {
+				d = append(d, FromHCL(v))
+			}
+		case hcl.Diagnostics:
+			for _, hd := range v {
+				d = append(d, FromHCL(hd))
+			}
+		case error:
+			var wrapped *Err
+			if errors.As(v, &wrapped) {
+				d = append(d, wrapped.Diagnostics...)
+				continue
+			}
+			d = append(d, Diagnostic{Severity: Error, Summary: v.Error()})
+		default:
+			panic(fmt.Sprintf("diags.Append: unsupported %T", item))
+		}
+	}
+	return d
+}
+
+// FromHCL converts an HCL diagnostic.
+func FromHCL(hd *hcl.Diagnostic) Diagnostic {
+	sev := Error
+	if hd.Severity == hcl.DiagWarning {
+		sev = Warning
+	}
+	return Diagnostic{Severity: sev, Summary: hd.Summary, Detail: hd.Detail, Subject: hd.Subject, Context: hd.Context}
+}
+
+// HasErrors reports whether any diagnostic is an error.
+func (d Diagnostics) HasErrors() bool {
+	for _, diag := range d {
+		if diag.Severity == Error {
+			return true
+		}
+	}
+	return false
+}
+
+// Err returns the errors among d as an error (nil if there are none); the
+// diagnostics stay reachable through errors.As with *Err.
+func (d Diagnostics) Err() error {
+	if !d.HasErrors() {
+		return nil
+	}
+	return &Err{Diagnostics: d}
+}
+
+// WithAddress returns a copy of d in which every diagnostic without an
+// address gets addr.
+func (d Diagnostics) WithAddress(addr string) Diagnostics {
+	out := make(Diagnostics, len(d))
+	for i, diag := range d {
+		if diag.Address == "" {
+			diag.Address = addr
+		}
+		out[i] = diag
+	}
+	return out
+}
+
+// Err carries diagnostics through an error return.
+type Err struct {
+	Diagnostics Diagnostics
+}
+
+func (e *Err) Error() string {
+	var b strings.Builder
+	for _, diag := range e.Diagnostics {
+		if diag.Severity != Error {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(diag.String())
+	}
+	return b.String()
+}
+
+// String renders the diagnostic on one line, for logs and errors.
+func (diag Diagnostic) String() string {
+	var b strings.Builder
+	if diag.Subject != nil {
+		fmt.Fprintf(&b, "%s:%d,%d: ", diag.Subject.Filename, diag.Subject.Start.Line, diag.Subject.Start.Column)
+	}
+	if diag.Address != "" {
+		fmt.Fprintf(&b, "%s: ", diag.Address)
+	}
+	b.WriteString(diag.Summary)
+	if len(diag.AttributePath) > 0 {
+		fmt.Fprintf(&b, " (at %s)", FormatPath(diag.AttributePath))
+	}
+	if diag.Detail != "" {
+		b.WriteString(": ")
+		b.WriteString(diag.Detail)
+	}
+	return b.String()
+}
+
+// FormatPath renders an attribute path the way Terraform shows it in
+// messages: attr.nested[0]["key"].
+func FormatPath(path cty.Path) string {
+	var b strings.Builder
+	for _, step := range path {
+		switch s := step.(type) {
+		case cty.GetAttrStep:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(s.Name)
+		case cty.IndexStep:
+			switch {
+			case s.Key.IsNull() || !s.Key.IsKnown():
+				b.WriteString("[?]")
+			case s.Key.Type() == cty.String:
+				fmt.Fprintf(&b, "[%q]", s.Key.AsString())
+			case s.Key.Type() == cty.Number:
+				fmt.Fprintf(&b, "[%s]", s.Key.AsBigFloat().Text('f', -1))
+			default:
+				b.WriteString("[?]")
+			}
+		}
+	}
+	return b.String()
+}

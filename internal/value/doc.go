@@ -1,0 +1,5 @@
+// Package value moves cty values across the provider wire: DynamicValue in
+// msgpack (with unknown values and their refinements) or JSON, attribute
+// paths to and from the protocol's AttributePath, and type constraints in
+// their JSON form. Every function is pure.
+package value
