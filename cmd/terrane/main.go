@@ -1,4 +1,12 @@
 // Command terrane is the Terrane command-line interface.
 package main
 
-func main() {}
+import (
+	"os"
+
+	"github.com/terrane/terrane/internal/command"
+)
+
+func main() {
+	os.Exit(command.Run(os.Args[1:], command.Streams{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}))
+}

@@ -1,0 +1,102 @@
+package command
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// Streams are the standard streams a command reads and writes.
+type Streams struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+}
+
+// commandFunc runs one command with the arguments after its name.
+type commandFunc func(streams Streams, args []string) int
+
+type commandInfo struct {
+	run      commandFunc
+	synopsis string
+}
+
+// commands lists every command by its full name ("providers schema").
+func commands() map[string]commandInfo {
+	return map[string]commandInfo{
+		"version": {runVersion, "Show the current Terrane version"},
+	}
+}
+
+// Run runs the command named by args (os.Args without the program name) and
+// returns the process exit code.
+func Run(args []string, streams Streams) int {
+	args, chdirErr := applyChdir(args)
+	if chdirErr != nil {
+		fmt.Fprintf(streams.Stderr, "Error: %s\n", chdirErr)
+		return 1
+	}
+	if len(args) == 0 || args[0] == "-help" || args[0] == "--help" || args[0] == "-h" || args[0] == "help" {
+		printUsage(streams.Stdout)
+		return 0
+	}
+	if args[0] == "-version" || args[0] == "--version" || args[0] == "-v" {
+		return runVersion(streams, args[1:])
+	}
+	table := commands()
+	// The longest matching name wins, so "providers schema" beats "providers".
+	for n := min(len(args), 3); n > 0; n-- {
+		name := strings.Join(args[:n], " ")
+		if info, ok := table[name]; ok {
+			return info.run(streams, args[n:])
+		}
+	}
+	fmt.Fprintf(streams.Stderr, "Terrane has no command named %q.\n\nTo see all of Terrane's commands, run:\n  terrane -help\n", args[0])
+	return 1
+}
+
+// applyChdir handles the global -chdir=DIR option, which must come before
+// the command name, as in Terraform.
+func applyChdir(args []string) ([]string, error) {
+	if len(args) == 0 || !strings.HasPrefix(args[0], "-chdir") {
+		return args, nil
+	}
+	dir, ok := strings.CutPrefix(args[0], "-chdir=")
+	rest := args[1:]
+	if !ok {
+		if len(rest) == 0 {
+			return nil, fmt.Errorf("the -chdir option requires a directory")
+		}
+		dir, rest = rest[0], rest[1:]
+	}
+	if err := os.Chdir(dir); err != nil {
+		return nil, fmt.Errorf("cannot switch to directory %q given in -chdir: %w", dir, err)
+	}
+	return rest, nil
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintf(w, "Usage: terrane [global options] <subcommand> [args]\n\n")
+	fmt.Fprintf(w, "Terrane reads Terraform-language configurations and drives Terraform and\nPulumi providers, keeping state as versioned records.\n\nCommands:\n")
+	table := commands()
+	names := make([]string, 0, len(table))
+	for name := range table {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		fmt.Fprintf(w, "  %-20s %s\n", name, table[name].synopsis)
+	}
+	fmt.Fprintf(w, "\nGlobal options:\n  -chdir=DIR           Switch to a different working directory first\n  -help                Show this help output\n  -version             Show the current Terrane version\n")
+}
+
+// newFlagSet returns a flag set that reports errors on stderr in the
+// command's name and does not exit the process.
+func newFlagSet(name string, streams Streams) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(streams.Stderr)
+	return fs
+}
