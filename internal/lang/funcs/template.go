@@ -1,0 +1,138 @@
+package funcs
+
+import (
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+)
+
+// maxTemplateDepth bounds templatefile calls nested inside templates, so a
+// template that includes itself fails instead of exhausting memory.
+const maxTemplateDepth = 1024
+
+// templateStringFilename is the pseudo-filename of templatestring sources,
+// which have no file of their own.
+const templateStringFilename = "<templatestring argument>"
+
+// FunctionTable returns the functions a template may call; it is a callback
+// because the template functions are themselves members of that table.
+type FunctionTable func() map[string]function.Function
+
+// MakeTemplateFileFunc builds `templatefile(path, vars)`: reads a template
+// file relative to baseDir and renders it with vars and the scope's functions.
+func MakeTemplateFileFunc(baseDir string, table FunctionTable) function.Function {
+	return makeTemplateFileFunc(baseDir, table, 0)
+}
+
+func makeTemplateFileFunc(baseDir string, table FunctionTable, depth int) function.Function {
+	parse := func(pathVal cty.Value) (hcl.Expression, error) {
+		path, pathMarks := pathVal.Unmark()
+		if depth >= maxTemplateDepth {
+			return nil, fmt.Errorf("maximum recursion depth %d reached in template %s", maxTemplateDepth, redactIfSensitive(path.AsString(), pathMarks))
+		}
+		src, err := readFileBytes(baseDir, path.AsString(), pathMarks)
+		if err != nil {
+			return nil, err
+		}
+		if !utf8.Valid(src) {
+			return nil, fmt.Errorf("contents of %s are not valid UTF-8", redactIfSensitive(path.AsString(), pathMarks))
+		}
+		expr, diags := hclsyntax.ParseTemplate(src, path.AsString(), hcl.Pos{Line: 1, Column: 1})
+		if diags.HasErrors() {
+			return nil, diags
+		}
+		return expr, nil
+	}
+	nested := func() map[string]function.Function {
+		outer := table()
+		inner := make(map[string]function.Function, len(outer))
+		for name, f := range outer {
+			inner[name] = f
+		}
+		inner["templatefile"] = makeTemplateFileFunc(baseDir, table, depth+1)
+		return inner
+	}
+	return function.New(&function.Spec{
+		Params: []function.Parameter{
+			{Name: "path", Type: cty.String, AllowMarked: true},
+			{Name: "vars", Type: cty.DynamicPseudoType},
+		},
+		Type: func(args []cty.Value) (cty.Type, error) {
+			if !args[0].IsKnown() || !args[1].IsWhollyKnown() {
+				return cty.DynamicPseudoType, nil
+			}
+			// Rendering here lets the caller learn the result type early
+			// and report template errors during validation.
+			expr, err := parse(args[0])
+			if err != nil {
+				return cty.DynamicPseudoType, err
+			}
+			val, err := renderTemplate(expr, args[1], nested())
+			return val.Type(), err
+		},
+		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
+			expr, err := parse(args[0])
+			if err != nil {
+				return cty.DynamicVal, err
+			}
+			_, pathMarks := args[0].Unmark()
+			val, err := renderTemplate(expr, args[1], nested())
+			return val.WithMarks(pathMarks), err
+		},
+	})
+}
+
+// MakeTemplateStringFunc builds `templatestring(template, vars)`: renders a
+// template held in a string value (typically read from a data source).
+func MakeTemplateStringFunc(table FunctionTable) function.Function {
+	return function.New(&function.Spec{
+		Params: []function.Parameter{
+			{Name: "template", Type: cty.String},
+			{Name: "vars", Type: cty.DynamicPseudoType},
+		},
+		Type: function.StaticReturnType(cty.DynamicPseudoType),
+		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
+			expr, diags := hclsyntax.ParseTemplate([]byte(args[0].AsString()), templateStringFilename, hcl.Pos{Line: 1, Column: 1})
+			if diags.HasErrors() {
+				return cty.DynamicVal, diags
+			}
+			return renderTemplate(expr, args[1], table())
+		},
+	})
+}
+
+func renderTemplate(expr hcl.Expression, vars cty.Value, functions map[string]function.Function) (cty.Value, error) {
+	if ty := vars.Type(); !ty.IsMapType() && !ty.IsObjectType() {
+		return cty.DynamicVal, function.NewArgErrorf(1, "invalid vars value: must be a map")
+	}
+	if vars.IsNull() {
+		return cty.DynamicVal, function.NewArgErrorf(1, "invalid vars value: must not be null")
+	}
+	ctx := &hcl.EvalContext{Variables: vars.AsValueMap(), Functions: functions}
+	for name := range ctx.Variables {
+		if !hclsyntax.ValidIdentifier(name) {
+			return cty.DynamicVal, function.NewArgErrorf(1, "invalid template variable name %q: must start with a letter, followed by zero or more letters, digits, and underscores", name)
+		}
+	}
+	// Checking references first gives an error that points at the vars
+	// argument rather than HCL's generic "unknown variable".
+	for _, traversal := range expr.Variables() {
+		root := traversal.RootName()
+		if _, ok := ctx.Variables[root]; ok {
+			continue
+		}
+		if expr.Range().Filename == templateStringFilename {
+			return cty.DynamicVal, function.NewArgErrorf(1, "vars map does not contain key %q", root)
+		}
+		return cty.DynamicVal, function.NewArgErrorf(1, "vars map does not contain key %q, referenced at %s", root, traversal[0].SourceRange())
+	}
+	val, diags := expr.Value(ctx)
+	if diags.HasErrors() {
+		return cty.DynamicVal, diags
+	}
+	return val, nil
+}
