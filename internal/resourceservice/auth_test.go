@@ -1,0 +1,108 @@
+package resourceservice_test
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"math/big"
+	"net"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+
+	"github.com/terrane/terrane/proto/pbresource"
+)
+
+func TestTokenAuthorization(t *testing.T) {
+	f := newFixture(t, fixtureOptions{tokens: []string{"admin-secret", "prod-secret@proj/prod"}})
+	admin := withToken(ctxFor(t), "admin-secret")
+	scoped := withToken(ctxFor(t), "prod-secret")
+	devTenancy := &pbresource.Tenancy{Partition: "proj", Namespace: "dev"}
+	devTrack := newResource(t, &pbresource.ID{Type: trackType, Tenancy: devTenancy, Name: "d"}, "dev")
+
+	_, err := f.client.Write(ctxFor(t), &pbresource.WriteRequest{Resource: newResource(t, newID(trackType, "a"), "a")})
+	expectCode(t, "write without a token", err, codes.Unauthenticated)
+	_, err = f.client.Read(withToken(ctxFor(t), "guess"), &pbresource.ReadRequest{Id: newID(trackType, "a")})
+	expectCode(t, "read with an unknown token", err, codes.PermissionDenied)
+	_, err = f.client.Write(scoped, &pbresource.WriteRequest{Resource: devTrack})
+	expectCode(t, "scoped token writing another tenancy", err, codes.PermissionDenied)
+	_, err = f.client.List(scoped, &pbresource.ListRequest{Type: trackType, Tenancy: devTenancy})
+	expectCode(t, "scoped token listing another tenancy", err, codes.PermissionDenied)
+
+	if _, err := f.client.Write(admin, &pbresource.WriteRequest{Resource: devTrack}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.client.Write(scoped, &pbresource.WriteRequest{Resource: newResource(t, newID(trackType, "p"), "prod")}); err != nil {
+		t.Fatal(err)
+	}
+	wildcard := &pbresource.Tenancy{Partition: "*", Namespace: "*"}
+	list, err := f.client.List(scoped, &pbresource.ListRequest{Type: trackType, Tenancy: wildcard})
+	if err != nil || len(list.GetResources()) != 1 || list.GetResources()[0].GetId().GetName() != "p" {
+		t.Fatalf("scoped wildcard list returned %v (%v); want only its own tenancy", list.GetResources(), err)
+	}
+	stream, err := f.client.WatchList(scoped, &pbresource.WatchListRequest{Type: trackType, Tenancy: wildcard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first, err := stream.Recv(); err != nil || first.GetUpsert().GetResource().GetId().GetName() != "p" {
+		t.Fatalf("scoped watch first event %v (%v)", first, err)
+	}
+	if end, err := stream.Recv(); err != nil || end.GetEndOfSnapshot() == nil {
+		t.Fatalf("scoped watch saw another tenancy: %v (%v)", end, err)
+	}
+}
+
+func TestTLSListener(t *testing.T) {
+	cert, pool := selfSignedCert(t)
+	f := newFixture(t, fixtureOptions{
+		serverTLS: &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
+		clientTLS: &tls.Config{RootCAs: pool, ServerName: "127.0.0.1", MinVersion: tls.VersionTLS12},
+	})
+	f.write(t, newResource(t, newID(trackType, "secure"), "ok"))
+
+	// A plaintext client cannot talk to the TLS listener.
+	if _, err := dialPlain(t, f.addr).Read(ctxFor(t), &pbresource.ReadRequest{Id: newID(trackType, "secure")}); err == nil {
+		t.Fatal("plaintext client read from a TLS listener")
+	}
+}
+
+func dialPlain(t *testing.T, addr string) pbresource.ResourceServiceClient {
+	t.Helper()
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close() })
+	return pbresource.NewResourceServiceClient(conn)
+}
+
+func selfSignedCert(t *testing.T) (tls.Certificate, *x509.CertPool) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	template := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "terrane test"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, IsCA: true, BasicConstraintsValid: true,
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, template, template, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	pool.AddCert(parsed)
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, pool
+}

@@ -1,0 +1,75 @@
+package resourceservice
+
+import (
+	"context"
+	"errors"
+
+	"google.golang.org/grpc/codes"
+
+	"github.com/terrane/terrane/internal/store"
+	"github.com/terrane/terrane/proto/terrane/storev1"
+)
+
+// batchServer serves terrane.store.v1.BatchService: the backend's raw atomic
+// batch, for engines that run the service rules themselves over a remote
+// store. Every operation's tenancy must be granted to the caller.
+type batchServer struct {
+	storev1.UnimplementedBatchServiceServer
+	backend store.Backend
+	tokens  *Tokens
+}
+
+func (b *batchServer) Batch(ctx context.Context, req *storev1.BatchRequest) (*storev1.BatchResponse, error) {
+	ops := make([]store.Op, len(req.GetOperations()))
+	for i, operation := range req.GetOperations() {
+		op, err := opFromProto(operation)
+		if err != nil {
+			return nil, errorf(codes.InvalidArgument, "batch operation %d: %v", i, err)
+		}
+		if _, err := b.tokens.authorizeTenancy(ctx, op.OpID().GetTenancy()); err != nil {
+			return nil, err
+		}
+		ops[i] = op
+	}
+	stored, err := b.backend.Batch(ctx, ops)
+	var batchErr *store.BatchError
+	switch {
+	case err == nil:
+		return &storev1.BatchResponse{Outcome: &storev1.BatchResponse_Applied{Applied: &storev1.Applied{Resources: stored}}}, nil
+	case errors.As(err, &batchErr) && failureReason(batchErr.Err) != storev1.Failed_REASON_UNSPECIFIED:
+		return &storev1.BatchResponse{Outcome: &storev1.BatchResponse_Failed{Failed: &storev1.Failed{
+			Index: int32(batchErr.Index), Reason: failureReason(batchErr.Err), Message: batchErr.Err.Error(),
+		}}}, nil
+	default:
+		return nil, toStatus(fromStore(err, "applying a batch"))
+	}
+}
+
+func opFromProto(operation *storev1.Operation) (store.Op, error) {
+	switch {
+	case operation.GetWrite() != nil:
+		res := operation.GetWrite()
+		if res.GetId() == nil {
+			return store.Op{}, errors.New("the written resource has no ID")
+		}
+		return store.Op{Kind: store.OpWrite, Resource: res}, nil
+	case operation.GetDelete() != nil:
+		if operation.GetDelete().GetId() == nil {
+			return store.Op{}, errors.New("the delete has no ID")
+		}
+		return store.Op{Kind: store.OpDelete, ID: operation.GetDelete().GetId(), Version: operation.GetDelete().GetVersion()}, nil
+	default:
+		return store.Op{}, errors.New("the operation is neither a write nor a delete")
+	}
+}
+
+func failureReason(err error) storev1.Failed_Reason {
+	switch {
+	case errors.Is(err, store.ErrCASFailure):
+		return storev1.Failed_REASON_CAS_FAILURE
+	case errors.Is(err, store.ErrWrongUid):
+		return storev1.Failed_REASON_WRONG_UID
+	default:
+		return storev1.Failed_REASON_UNSPECIFIED
+	}
+}
