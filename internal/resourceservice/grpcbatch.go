@@ -7,6 +7,7 @@ import (
 	"google.golang.org/grpc/codes"
 
 	"github.com/terrane/terrane/internal/store"
+	"github.com/terrane/terrane/proto/pbresource"
 	"github.com/terrane/terrane/proto/terrane/storev1"
 )
 
@@ -35,6 +36,12 @@ func (b *batchServer) Batch(ctx context.Context, req *storev1.BatchRequest) (*st
 	var batchErr *store.BatchError
 	switch {
 	case err == nil:
+		for i := range stored {
+			if stored[i] == nil {
+				// A repeated field cannot carry nil; deletes answer empty.
+				stored[i] = &pbresource.Resource{}
+			}
+		}
 		return &storev1.BatchResponse{Outcome: &storev1.BatchResponse_Applied{Applied: &storev1.Applied{Resources: stored}}}, nil
 	case errors.As(err, &batchErr) && failureReason(batchErr.Err) != storev1.Failed_REASON_UNSPECIFIED:
 		return &storev1.BatchResponse{Outcome: &storev1.BatchResponse_Failed{Failed: &storev1.Failed{
