@@ -1,17 +1,12 @@
 package store
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/terrane/terrane/proto/pbresource"
 	"google.golang.org/protobuf/proto"
 )
-
-// ErrClosed is returned by a Watch, and by every Backend method, once the
-// watch or its backend has been closed.
-var ErrClosed = errors.New("store closed")
 
 // SameType reports whether a and b name the same resource type. GroupVersion
 // is data, not identity, so it is not compared.
