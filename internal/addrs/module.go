@@ -155,14 +155,7 @@ func ParseModuleInstanceStr(str string) (ModuleInstance, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	mi, rest, moreDiags := parseModuleInstancePrefix(traversal)
-	diags = append(diags, moreDiags...)
-	if !diags.HasErrors() && len(rest) > 0 {
-		diags = append(diags, errorDiag("Invalid module instance address",
-			"A module instance address is a sequence of module.NAME steps, each optionally followed by an index.",
-			rest.SourceRange()))
-	}
-	return mi, diags
+	return ParseModuleInstance(traversal)
 }
 
 // ParseModuleStr parses a static module path such as module.a.module.b.
@@ -237,4 +230,15 @@ func traverserName(step hcl.Traverser) string {
 
 func errorDiag(summary, detail string, rng hcl.Range) *hcl.Diagnostic {
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: rng.Ptr()}
+}
+
+// ParseModuleInstance reads a module instance address from a traversal.
+func ParseModuleInstance(traversal hcl.Traversal) (ModuleInstance, hcl.Diagnostics) {
+	mi, rest, diags := parseModuleInstancePrefix(traversal)
+	if !diags.HasErrors() && len(rest) > 0 {
+		diags = append(diags, errorDiag("Invalid module instance address",
+			"A module instance address is a sequence of module.NAME steps, each optionally followed by an index.",
+			rest.SourceRange()))
+	}
+	return mi, diags
 }

@@ -1,0 +1,109 @@
+package config
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+var moduleBlockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "source", Required: true},
+		{Name: "version"},
+		{Name: "count"},
+		{Name: "for_each"},
+		{Name: "depends_on"},
+		{Name: "providers"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "lifecycle"},
+		{Type: "locals"},
+		{Type: "provider", LabelNames: []string{"type"}},
+		{Type: "_"},
+	},
+}
+
+var moduleLifecycleSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "enabled"}},
+}
+
+func decodeModuleBlock(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
+	call := &ModuleCall{Name: block.Labels[0], DeclRange: block.DefRange}
+	diags := checkIdentifier("module", call.Name, labelRange(block, 0))
+	content, config, moreDiags := block.Body.PartialContent(moduleBlockSchema)
+	diags = append(diags, moreDiags...)
+	call.Config = config
+	if attr, ok := content.Attributes["source"]; ok {
+		diags = append(diags, decodeString(attr, &call.SourceAddr)...)
+		call.SourceRange = attr.Expr.Range()
+	}
+	if attr, ok := content.Attributes["version"]; ok {
+		constraint, moreDiags := decodeVersionConstraint(attr)
+		diags = append(diags, moreDiags...)
+		call.Version = constraint
+	}
+	if attr, ok := content.Attributes["count"]; ok {
+		call.Count = attr.Expr
+	}
+	if attr, ok := content.Attributes["for_each"]; ok {
+		call.ForEach = attr.Expr
+		if call.Count != nil {
+			diags = append(diags, countAndForEachDiag(attr))
+		}
+	}
+	if attr, ok := content.Attributes["depends_on"]; ok {
+		deps, moreDiags := decodeDependsOn(attr)
+		diags = append(diags, moreDiags...)
+		call.DependsOn = deps
+	}
+	if attr, ok := content.Attributes["providers"]; ok {
+		passed, moreDiags := decodePassedProviders(attr)
+		diags = append(diags, moreDiags...)
+		call.Providers = passed
+	}
+	for _, inner := range content.Blocks {
+		if inner.Type != "lifecycle" {
+			diags = append(diags, reservedBlockDiag(inner, "module"))
+			continue
+		}
+		lifecycle, moreDiags := inner.Body.Content(moduleLifecycleSchema)
+		diags = append(diags, moreDiags...)
+		if attr, ok := lifecycle.Attributes["enabled"]; ok {
+			call.Enabled = attr.Expr
+		}
+	}
+	return call, diags
+}
+
+// decodePassedProviders reads a module call's providers map, whose keys
+// are the child's provider configurations and values the parent's.
+func decodePassedProviders(attr *hcl.Attribute) ([]PassedProviderConfig, hcl.Diagnostics) {
+	pairs, diags := hcl.ExprMap(attr.Expr)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	var passed []PassedProviderConfig
+	for _, pair := range pairs {
+		child, childDiags := decodeProviderConfigRef(pair.Key, "providers")
+		parent, parentDiags := decodeProviderConfigRef(pair.Value, "providers")
+		diags = append(diags, childDiags...)
+		diags = append(diags, parentDiags...)
+		if childDiags.HasErrors() || parentDiags.HasErrors() {
+			continue
+		}
+		if child.KeyExpr != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid providers key",
+				Detail:   fmt.Sprintf("The key %s.%s in a providers map names a configuration inside the module and cannot have an instance key.", child.Name, child.Alias),
+				Subject:  pair.Key.Range().Ptr(),
+			})
+			continue
+		}
+		entry := PassedProviderConfig{Range: hcl.RangeBetween(pair.Key.Range(), pair.Value.Range()), InParentKey: parent.KeyExpr}
+		entry.InChild.LocalName, entry.InChild.Alias = child.Name, child.Alias
+		entry.InParent.LocalName, entry.InParent.Alias = parent.Name, parent.Alias
+		passed = append(passed, entry)
+	}
+	return passed, diags
+}

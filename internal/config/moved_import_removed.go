@@ -1,0 +1,172 @@
+package config
+
+import (
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/terrane/terrane/internal/addrs"
+)
+
+var movedBlockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "from", Required: true},
+		{Name: "to", Required: true},
+	},
+}
+
+func decodeMovedBlock(block *hcl.Block) (*Moved, hcl.Diagnostics) {
+	content, diags := block.Body.Content(movedBlockSchema)
+	moved := &Moved{DeclRange: block.DefRange}
+	if attr, ok := content.Attributes["from"]; ok {
+		moved.From, diags = appendTraversal(diags, attr)
+	}
+	if attr, ok := content.Attributes["to"]; ok {
+		moved.To, diags = appendTraversal(diags, attr)
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	diags = append(diags, checkMovedEndpoint(moved.From)...)
+	diags = append(diags, checkMovedEndpoint(moved.To)...)
+	return moved, diags
+}
+
+func appendTraversal(diags hcl.Diagnostics, attr *hcl.Attribute) (hcl.Traversal, hcl.Diagnostics) {
+	traversal, moreDiags := hcl.AbsTraversalForExpr(attr.Expr)
+	return traversal, append(diags, moreDiags...)
+}
+
+var importBlockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "to", Required: true},
+		{Name: "id", Required: true},
+		{Name: "for_each"},
+		{Name: "provider"},
+	},
+}
+
+func decodeImportBlock(block *hcl.Block) (*Import, hcl.Diagnostics) {
+	content, diags := block.Body.Content(importBlockSchema)
+	imp := &Import{DeclRange: block.DefRange}
+	if attr, ok := content.Attributes["to"]; ok {
+		imp.To = attr.Expr
+	}
+	if attr, ok := content.Attributes["id"]; ok {
+		imp.ID = attr.Expr
+	}
+	if attr, ok := content.Attributes["for_each"]; ok {
+		imp.ForEach = attr.Expr
+	}
+	if attr, ok := content.Attributes["provider"]; ok {
+		ref, moreDiags := decodeProviderConfigRef(attr.Expr, "provider")
+		diags = append(diags, moreDiags...)
+		imp.ProviderConfigRef = ref
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return imp, diags
+}
+
+var removedBlockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "from", Required: true}},
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "lifecycle"},
+		{Type: "provisioner", LabelNames: []string{"type"}},
+		{Type: "connection"},
+	},
+}
+
+var removedLifecycleSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "destroy"}},
+}
+
+func decodeRemovedBlock(block *hcl.Block) (*Removed, hcl.Diagnostics) {
+	content, diags := block.Body.Content(removedBlockSchema)
+	removed := &Removed{Destroy: true, DeclRange: block.DefRange}
+	if attr, ok := content.Attributes["from"]; ok {
+		removed.From, diags = appendTraversal(diags, attr)
+	}
+	for _, inner := range content.Blocks {
+		if inner.Type != "lifecycle" {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Provisioners are not supported",
+				Detail:   "Terrane does not run provisioners. Remove this " + inner.Type + " block.",
+				Subject:  inner.DefRange.Ptr(),
+			})
+			continue
+		}
+		lifecycle, moreDiags := inner.Body.Content(removedLifecycleSchema)
+		diags = append(diags, moreDiags...)
+		if attr, ok := lifecycle.Attributes["destroy"]; ok {
+			diags = append(diags, decodeBool(attr, &removed.Destroy)...)
+		}
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	diags = append(diags, checkMovedEndpoint(removed.From)...)
+	return removed, diags
+}
+
+var checkBlockSchema = &hcl.BodySchema{
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "data", LabelNames: []string{"type", "name"}},
+		{Type: "assert"},
+	},
+}
+
+func decodeCheckBlock(block *hcl.Block) (*Check, hcl.Diagnostics) {
+	check := &Check{Name: block.Labels[0], DeclRange: block.DefRange}
+	diags := checkIdentifier("check block", check.Name, labelRange(block, 0))
+	content, moreDiags := block.Body.Content(checkBlockSchema)
+	diags = append(diags, moreDiags...)
+	for _, inner := range content.Blocks {
+		switch inner.Type {
+		case "data":
+			if check.DataResource != nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Multiple data resource blocks",
+					Detail:   "This check block already has a data resource defined at " + check.DataResource.DeclRange.String() + ".",
+					Subject:  inner.DefRange.Ptr(),
+				})
+				continue
+			}
+			resource, moreDiags := decodeResourceBlock(inner)
+			diags = append(diags, moreDiags...)
+			check.DataResource = resource
+		case "assert":
+			rule, moreDiags := decodeCheckRule(inner)
+			diags = append(diags, moreDiags...)
+			appendIfDecoded(&check.Asserts, rule)
+		}
+	}
+	if len(check.Asserts) == 0 {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Zero assert blocks",
+			Detail:   "Check blocks must have at least one assert block.",
+			Subject:  block.DefRange.Ptr(),
+		})
+	}
+	return check, diags
+}
+
+// checkMovedEndpoint reports a moved or removed endpoint that is neither a
+// resource (instance) address nor a module (instance) address.
+func checkMovedEndpoint(traversal hcl.Traversal) hcl.Diagnostics {
+	if _, diags := addrs.ParseAbsResourceInstance(traversal); !diags.HasErrors() {
+		return nil
+	}
+	mi, diags := addrs.ParseModuleInstance(traversal)
+	if diags.HasErrors() || len(mi) == 0 {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid address",
+			Detail:   "A moved or removed block refers to a resource, a resource instance, a module call or a module instance, like aws_instance.web, module.net or module.net[0].",
+			Subject:  traversal.SourceRange().Ptr(),
+		}}
+	}
+	return nil
+}

@@ -1,0 +1,191 @@
+package config
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+func missingBaseDiag(what string, rng hcl.Range) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Missing base " + what + " to override",
+		Detail:   fmt.Sprintf("There is no %s with this name in the module's primary configuration files. An override file can only override something declared in a primary file.", what),
+		Subject:  rng.Ptr(),
+	}
+}
+
+// mergeOverrideFile applies an override file to the module.
+func (m *Module) mergeOverrideFile(file *File) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	if len(file.CoreVersionConstraints) > 0 {
+		m.CoreVersionConstraints = file.CoreVersionConstraints
+	}
+	for _, req := range file.RequiredProviders {
+		m.RequiredProviders[req.Name] = req
+	}
+	if len(file.Backends) > 0 {
+		m.Backend, m.CloudConfig = file.Backends[0], nil
+	}
+	if len(file.CloudConfigs) > 0 {
+		m.CloudConfig, m.Backend = file.CloudConfigs[0], nil
+	}
+	for _, provider := range file.ProviderConfigs {
+		base, ok := m.ProviderConfigs[provider.Addr()]
+		if !ok {
+			diags = append(diags, missingBaseDiag("provider configuration", provider.DeclRange))
+			continue
+		}
+		base.Config = mergeBodies(base.Config, provider.Config)
+		if provider.Version.Source != "" {
+			base.Version = provider.Version
+		}
+		if provider.ForEach != nil {
+			base.ForEach = provider.ForEach
+		}
+	}
+	for _, variable := range file.Variables {
+		base, ok := m.Variables[variable.Name]
+		if !ok {
+			diags = append(diags, missingBaseDiag("variable declaration", variable.DeclRange))
+			continue
+		}
+		overrideVariable(base, variable)
+	}
+	for _, local := range file.Locals {
+		base, ok := m.Locals[local.Name]
+		if !ok {
+			diags = append(diags, missingBaseDiag("local value definition", local.DeclRange))
+			continue
+		}
+		base.Expr = local.Expr
+	}
+	for _, output := range file.Outputs {
+		base, ok := m.Outputs[output.Name]
+		if !ok {
+			diags = append(diags, missingBaseDiag("output definition", output.DeclRange))
+			continue
+		}
+		overrideOutput(base, output)
+	}
+	diags = append(diags, m.mergeOverrideCalls(file)...)
+	for _, resource := range file.Resources {
+		base, ok := m.Resources[resource.Addr()]
+		if !ok {
+			diags = append(diags, missingBaseDiag("resource", resource.DeclRange))
+			continue
+		}
+		overrideResource(base, resource)
+	}
+	return diags
+}
+
+func overrideVariable(base, over *Variable) {
+	if over.DescriptionSet {
+		base.Description, base.DescriptionSet = over.Description, true
+	}
+	if over.Default != nil {
+		base.Default = over.Default
+	}
+	if over.TypeSet {
+		base.Type, base.TypeSet = over.Type, true
+	}
+	if over.SensitiveSet {
+		base.Sensitive, base.SensitiveSet = over.Sensitive, true
+	}
+	if over.NullableSet {
+		base.Nullable, base.NullableSet = over.Nullable, true
+	}
+	if len(over.Validations) > 0 {
+		base.Validations = over.Validations
+	}
+}
+
+func overrideOutput(base, over *Output) {
+	if over.Expr != nil {
+		base.Expr = over.Expr
+	}
+	if over.Description != "" {
+		base.Description = over.Description
+	}
+	if over.Sensitive {
+		base.Sensitive = true
+	}
+	if over.DependsOn != nil {
+		base.DependsOn = over.DependsOn
+	}
+	if len(over.Preconditions) > 0 {
+		base.Preconditions = over.Preconditions
+	}
+}
+
+func (m *Module) mergeOverrideCalls(file *File) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, call := range file.ModuleCalls {
+		base, ok := m.ModuleCalls[call.Name]
+		if !ok {
+			diags = append(diags, missingBaseDiag("module call", call.DeclRange))
+			continue
+		}
+		if call.SourceAddr != "" {
+			base.SourceAddr, base.SourceRange = call.SourceAddr, call.SourceRange
+		}
+		if call.Version.Source != "" {
+			base.Version = call.Version
+		}
+		if call.Count != nil {
+			base.Count, base.ForEach = call.Count, nil
+		}
+		if call.ForEach != nil {
+			base.ForEach, base.Count = call.ForEach, nil
+		}
+		if call.Providers != nil {
+			base.Providers = call.Providers
+		}
+		if call.DependsOn != nil {
+			base.DependsOn = call.DependsOn
+		}
+		base.Config = mergeBodies(base.Config, call.Config)
+	}
+	return diags
+}
+
+func overrideResource(base, over *Resource) {
+	base.Config = mergeBodies(base.Config, over.Config)
+	if over.Count != nil {
+		base.Count, base.ForEach = over.Count, nil
+	}
+	if over.ForEach != nil {
+		base.ForEach, base.Count = over.ForEach, nil
+	}
+	if over.Enabled != nil {
+		base.Enabled = over.Enabled
+	}
+	if over.ProviderConfigRef != nil {
+		base.ProviderConfigRef = over.ProviderConfigRef
+	}
+	if over.DependsOn != nil {
+		base.DependsOn = over.DependsOn
+	}
+	if len(over.Preconditions) > 0 {
+		base.Preconditions = over.Preconditions
+	}
+	if len(over.Postconditions) > 0 {
+		base.Postconditions = over.Postconditions
+	}
+	if over.Managed == nil || base.Managed == nil {
+		return
+	}
+	if over.Managed.CreateBeforeDestroySet {
+		base.Managed.CreateBeforeDestroy, base.Managed.CreateBeforeDestroySet = over.Managed.CreateBeforeDestroy, true
+	}
+	if over.Managed.PreventDestroySet {
+		base.Managed.PreventDestroy, base.Managed.PreventDestroySet = over.Managed.PreventDestroy, true
+	}
+	if over.Managed.IgnoreChanges != nil || over.Managed.IgnoreAllChanges {
+		base.Managed.IgnoreChanges, base.Managed.IgnoreAllChanges = over.Managed.IgnoreChanges, over.Managed.IgnoreAllChanges
+	}
+	if over.Managed.ReplaceTriggeredBy != nil {
+		base.Managed.ReplaceTriggeredBy = over.Managed.ReplaceTriggeredBy
+	}
+}

@@ -1,0 +1,135 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+)
+
+// Parser reads configuration files. It remembers every file it has read so
+// that diagnostics can be printed with source snippets (see Files).
+type Parser struct {
+	hcl *hclparse.Parser
+}
+
+// NewParser returns a Parser with no files read yet.
+func NewParser() *Parser {
+	return &Parser{hcl: hclparse.NewParser()}
+}
+
+// Files returns the files read so far, by path, for diagnostic rendering
+// (hcl.NewDiagnosticTextWriter).
+func (p *Parser) Files() map[string]*hcl.File {
+	return p.hcl.Files()
+}
+
+// parseFile parses one file as native syntax or JSON by its extension.
+func (p *Parser) parseFile(path string) (*hcl.File, hcl.Diagnostics) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Failed to read file",
+			Detail:   fmt.Sprintf("The configuration file %q could not be read: %s.", path, err),
+		}}
+	}
+	if strings.HasSuffix(path, ".json") {
+		return p.hcl.ParseJSON(src, path)
+	}
+	return p.hcl.ParseHCL(src, path)
+}
+
+// LoadFile reads and decodes one configuration file.
+func (p *Parser) LoadFile(path string) (*File, hcl.Diagnostics) {
+	f, diags := p.parseFile(path)
+	if f == nil || f.Body == nil {
+		return &File{Path: path}, diags
+	}
+	file, moreDiags := decodeFile(path, f.Body)
+	return file, append(diags, moreDiags...)
+}
+
+var fileSchema = &hcl.BodySchema{
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "terraform"},
+		{Type: "provider", LabelNames: []string{"name"}},
+		{Type: "variable", LabelNames: []string{"name"}},
+		{Type: "locals"},
+		{Type: "output", LabelNames: []string{"name"}},
+		{Type: "module", LabelNames: []string{"name"}},
+		{Type: "resource", LabelNames: []string{"type", "name"}},
+		{Type: "data", LabelNames: []string{"type", "name"}},
+		{Type: "moved"},
+		{Type: "import"},
+		{Type: "removed"},
+		{Type: "check", LabelNames: []string{"name"}},
+	},
+}
+
+// decodeFile turns a file's top-level blocks into a File.
+func decodeFile(path string, body hcl.Body) (*File, hcl.Diagnostics) {
+	file := &File{Path: path}
+	content, diags := body.Content(fileSchema)
+	for _, block := range content.Blocks {
+		diags = append(diags, decodeTopLevelBlock(file, block)...)
+	}
+	return file, diags
+}
+
+func decodeTopLevelBlock(file *File, block *hcl.Block) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	switch block.Type {
+	case "terraform":
+		diags = decodeTerraformBlock(file, block)
+	case "provider":
+		var provider *Provider
+		provider, diags = decodeProviderBlock(block)
+		appendIfDecoded(&file.ProviderConfigs, provider)
+	case "variable":
+		var variable *Variable
+		variable, diags = decodeVariableBlock(block)
+		appendIfDecoded(&file.Variables, variable)
+	case "locals":
+		var locals []*Local
+		locals, diags = decodeLocalsBlock(block)
+		file.Locals = append(file.Locals, locals...)
+	case "output":
+		var output *Output
+		output, diags = decodeOutputBlock(block)
+		appendIfDecoded(&file.Outputs, output)
+	case "module":
+		var call *ModuleCall
+		call, diags = decodeModuleBlock(block)
+		appendIfDecoded(&file.ModuleCalls, call)
+	case "resource", "data":
+		var resource *Resource
+		resource, diags = decodeResourceBlock(block)
+		appendIfDecoded(&file.Resources, resource)
+	case "moved":
+		var moved *Moved
+		moved, diags = decodeMovedBlock(block)
+		appendIfDecoded(&file.Moved, moved)
+	case "import":
+		var imp *Import
+		imp, diags = decodeImportBlock(block)
+		appendIfDecoded(&file.Import, imp)
+	case "removed":
+		var removed *Removed
+		removed, diags = decodeRemovedBlock(block)
+		appendIfDecoded(&file.Removed, removed)
+	case "check":
+		var check *Check
+		check, diags = decodeCheckBlock(block)
+		appendIfDecoded(&file.Checks, check)
+	}
+	return diags
+}
+
+func appendIfDecoded[T any](list *[]*T, item *T) {
+	if item != nil {
+		*list = append(*list, item)
+	}
+}

@@ -1,0 +1,115 @@
+package config
+
+import (
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/terrane/terrane/internal/addrs"
+)
+
+// Resource is a resource or data block.
+type Resource struct {
+	Mode addrs.ResourceMode
+	Type string
+	Name string
+
+	Count   hcl.Expression
+	ForEach hcl.Expression
+	// Enabled is OpenTofu's lifecycle { enabled = ... }; nil when absent.
+	Enabled hcl.Expression
+
+	// ProviderConfigRef is the provider argument; nil means the default
+	// configuration of the provider the type name implies.
+	ProviderConfigRef *ProviderConfigRef
+	// Provider is the provider this resource belongs to, resolved through
+	// required_providers when the module is loaded.
+	Provider addrs.Provider
+
+	DependsOn      []hcl.Traversal
+	Preconditions  []*CheckRule
+	Postconditions []*CheckRule
+
+	// Managed holds what only resource blocks have; nil for data blocks.
+	Managed *ManagedResource
+
+	// Config is the body left after meta-arguments, to be decoded with the
+	// provider's schema. dynamic blocks in it are expanded then.
+	Config hcl.Body
+
+	TypeRange hcl.Range
+	DeclRange hcl.Range
+}
+
+// Addr returns the resource's address within its module.
+func (r *Resource) Addr() addrs.Resource {
+	return addrs.Resource{Mode: r.Mode, Type: r.Type, Name: r.Name}
+}
+
+// ProviderConfigAddr returns the local provider configuration the resource
+// uses: the provider argument, or the default configuration of the implied
+// provider.
+func (r *Resource) ProviderConfigAddr() addrs.LocalProviderConfig {
+	if r.ProviderConfigRef == nil {
+		return addrs.LocalProviderConfig{LocalName: r.Addr().ImpliedProvider()}
+	}
+	return addrs.LocalProviderConfig{LocalName: r.ProviderConfigRef.Name, Alias: r.ProviderConfigRef.Alias}
+}
+
+// ManagedResource is the part of a resource block that data blocks lack.
+type ManagedResource struct {
+	CreateBeforeDestroy    bool
+	PreventDestroy         bool
+	CreateBeforeDestroySet bool
+	PreventDestroySet      bool
+	// IgnoreChanges lists the attribute paths in ignore_changes;
+	// IgnoreAllChanges is ignore_changes = all.
+	IgnoreChanges       []hcl.Traversal
+	IgnoreAllChanges    bool
+	ReplaceTriggeredBy  []hcl.Expression
+	HasConnectionBlock  bool
+	ProvisionerBlockCnt int
+}
+
+// ProviderConfigRef is a resource's provider argument: aws, aws.west or,
+// for a configuration with for_each, aws.by_region[each.key].
+type ProviderConfigRef struct {
+	Name       string
+	NameRange  hcl.Range
+	Alias      string
+	AliasRange *hcl.Range
+	// KeyExpr selects an instance of a provider configuration with
+	// for_each; nil otherwise.
+	KeyExpr hcl.Expression
+}
+
+// Moved is a moved block.
+type Moved struct {
+	From      hcl.Traversal
+	To        hcl.Traversal
+	DeclRange hcl.Range
+}
+
+// Import is an import block.
+type Import struct {
+	// To is the target address expression; with for_each it may use each.key.
+	To                hcl.Expression
+	ID                hcl.Expression
+	ForEach           hcl.Expression
+	ProviderConfigRef *ProviderConfigRef
+	DeclRange         hcl.Range
+}
+
+// Removed is a removed block.
+type Removed struct {
+	From      hcl.Traversal
+	Destroy   bool
+	DeclRange hcl.Range
+}
+
+// Check is a check block: assertions about the infrastructure, optionally
+// with a scoped data source to read.
+type Check struct {
+	Name         string
+	DataResource *Resource
+	Asserts      []*CheckRule
+	DeclRange    hcl.Range
+}

@@ -1,0 +1,216 @@
+package config
+
+import (
+	"fmt"
+
+	"github.com/apparentlymart/go-versions/versions"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/terrane/terrane/internal/addrs"
+)
+
+var terraformBlockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "required_version"},
+		{Name: "experiments"},
+		{Name: "language"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "required_providers"},
+		{Type: "backend", LabelNames: []string{"type"}},
+		{Type: "cloud"},
+		{Type: "provider_meta", LabelNames: []string{"provider"}},
+		{Type: "encryption"},
+	},
+}
+
+func decodeTerraformBlock(file *File, block *hcl.Block) hcl.Diagnostics {
+	content, diags := block.Body.Content(terraformBlockSchema)
+	if attr, ok := content.Attributes["required_version"]; ok {
+		constraint, moreDiags := decodeVersionConstraint(attr)
+		diags = append(diags, moreDiags...)
+		if !moreDiags.HasErrors() {
+			file.CoreVersionConstraints = append(file.CoreVersionConstraints, constraint)
+		}
+	}
+	if attr, ok := content.Attributes["experiments"]; ok {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Experiments are not supported",
+			Detail:   "Terrane has no language experiments. Remove the experiments argument; the features it enables in other tools are either standard here or not available.",
+			Subject:  attr.NameRange.Ptr(),
+		})
+	}
+	if attr, ok := content.Attributes["language"]; ok {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Unsupported language edition",
+			Detail:   "The language argument is reserved for selecting a future language edition. Remove it.",
+			Subject:  attr.NameRange.Ptr(),
+		})
+	}
+	for _, inner := range content.Blocks {
+		switch inner.Type {
+		case "required_providers":
+			reqs, moreDiags := decodeRequiredProvidersBlock(inner)
+			diags = append(diags, moreDiags...)
+			file.RequiredProviders = append(file.RequiredProviders, reqs...)
+		case "backend":
+			file.Backends = append(file.Backends, &Backend{
+				Type: inner.Labels[0], Config: inner.Body, TypeRange: labelRange(inner, 0), DeclRange: inner.DefRange,
+			})
+		case "cloud":
+			file.CloudConfigs = append(file.CloudConfigs, &Backend{
+				Type: "cloud", Config: inner.Body, TypeRange: inner.TypeRange, DeclRange: inner.DefRange,
+			})
+		}
+	}
+	return diags
+}
+
+// decodeVersionConstraint reads a version constraint string such as
+// ">= 1.2, < 2.0" or "~> 4.0".
+func decodeVersionConstraint(attr *hcl.Attribute) (VersionConstraint, hcl.Diagnostics) {
+	constraint := VersionConstraint{DeclRange: attr.Range}
+	val, diags := attr.Expr.Value(nil)
+	if diags.HasErrors() {
+		return constraint, diags
+	}
+	if val.Type() != cty.String || val.IsNull() {
+		return constraint, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid version constraint",
+			Detail:   "A string value is required for " + attr.Name + ".",
+			Subject:  attr.Expr.Range().Ptr(),
+		}}
+	}
+	constraint.Source = val.AsString()
+	set, err := versions.MeetingConstraintsStringRuby(constraint.Source)
+	if err != nil {
+		return constraint, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid version constraint",
+			Detail:   fmt.Sprintf("This string does not use correct version constraint syntax: %s.", err),
+			Subject:  attr.Expr.Range().Ptr(),
+		}}
+	}
+	constraint.Required = set
+	return constraint, nil
+}
+
+// decodeRequiredProvidersBlock reads required_providers. Each entry is an
+// object with source, version and configuration_aliases; the pre-0.13
+// shorthand NAME = "VERSION" is still accepted.
+func decodeRequiredProvidersBlock(block *hcl.Block) ([]*RequiredProvider, hcl.Diagnostics) {
+	attrs, diags := block.Body.JustAttributes()
+	var reqs []*RequiredProvider
+	for _, attr := range sortedAttributes(attrs) {
+		req, moreDiags := decodeRequiredProvider(attr)
+		diags = append(diags, moreDiags...)
+		if req != nil {
+			reqs = append(reqs, req)
+		}
+	}
+	return reqs, diags
+}
+
+func decodeRequiredProvider(attr *hcl.Attribute) (*RequiredProvider, hcl.Diagnostics) {
+	diags := checkIdentifier("provider local", attr.Name, attr.NameRange)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	req := &RequiredProvider{Name: attr.Name, DeclRange: attr.Range}
+	if _, isObject := attr.Expr.(*hclsyntax.ObjectConsExpr); !isObject {
+		if val, valDiags := attr.Expr.Value(nil); !valDiags.HasErrors() && val.Type() == cty.String {
+			constraint, moreDiags := decodeVersionConstraint(attr)
+			req.Requirement = constraint
+			req.Type = addrs.ImpliedProviderForUnqualifiedType(attr.Name)
+			return req, moreDiags
+		}
+	}
+	pairs, moreDiags := hcl.ExprMap(attr.Expr)
+	if moreDiags.HasErrors() {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid required_providers object",
+			Detail:   "required_providers entries must be objects with source and version attributes.",
+			Subject:  attr.Expr.Range().Ptr(),
+		}}
+	}
+	for _, pair := range pairs {
+		diags = append(diags, decodeRequiredProviderField(req, pair)...)
+	}
+	if req.Type.IsZero() {
+		req.Type = addrs.ImpliedProviderForUnqualifiedType(attr.Name)
+	}
+	return req, diags
+}
+
+func decodeRequiredProviderField(req *RequiredProvider, pair hcl.KeyValuePair) hcl.Diagnostics {
+	key := hcl.ExprAsKeyword(pair.Key)
+	if key == "" {
+		if val, diags := pair.Key.Value(nil); !diags.HasErrors() && val.Type() == cty.String {
+			key = val.AsString()
+		}
+	}
+	switch key {
+	case "source":
+		attr := &hcl.Attribute{Name: "source", Expr: pair.Value, Range: pair.Value.Range()}
+		if diags := decodeString(attr, &req.Source); diags.HasErrors() {
+			return diags
+		}
+		provider, err := addrs.ParseProviderSource(req.Source)
+		if err != nil {
+			return hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid provider source string",
+				Detail:   err.Error(),
+				Subject:  pair.Value.Range().Ptr(),
+			}}
+		}
+		req.Type = provider
+	case "version":
+		constraint, diags := decodeVersionConstraint(&hcl.Attribute{Name: "version", Expr: pair.Value, Range: pair.Value.Range()})
+		req.Requirement = constraint
+		return diags
+	case "configuration_aliases":
+		return decodeConfigurationAliases(req, pair.Value)
+	default:
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid required_providers object",
+			Detail:   `required_providers objects can only contain "version", "source" and "configuration_aliases" attributes. To configure a provider, use a "provider" block.`,
+			Subject:  pair.Key.Range().Ptr(),
+		}}
+	}
+	return nil
+}
+
+func decodeConfigurationAliases(req *RequiredProvider, expr hcl.Expression) hcl.Diagnostics {
+	exprs, diags := hcl.ExprList(expr)
+	for _, aliasExpr := range exprs {
+		traversal, travDiags := hcl.AbsTraversalForExpr(aliasExpr)
+		if travDiags.HasErrors() {
+			diags = append(diags, travDiags...)
+			continue
+		}
+		local, localDiags := addrs.ParseLocalProviderConfig(traversal)
+		diags = append(diags, localDiags...)
+		if localDiags.HasErrors() {
+			continue
+		}
+		if local.LocalName != req.Name || local.Alias == "" {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid configuration_aliases value",
+				Detail:   fmt.Sprintf("Configuration aliases can only contain references to local provider configuration names within the same provider, like %s.ALIAS.", req.Name),
+				Subject:  aliasExpr.Range().Ptr(),
+			})
+			continue
+		}
+		req.ConfigurationAliases = append(req.ConfigurationAliases, local)
+	}
+	return diags
+}

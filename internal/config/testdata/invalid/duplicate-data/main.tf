@@ -1,0 +1,2 @@
+data "http" "a" {}
+data "http" "a" {}

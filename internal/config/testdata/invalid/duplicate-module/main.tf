@@ -1,0 +1,2 @@
+module "m" { source = "./m" }
+module "m" { source = "./m" }

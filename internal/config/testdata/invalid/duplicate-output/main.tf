@@ -1,0 +1,2 @@
+output "x" { value = 1 }
+output "x" { value = 2 }

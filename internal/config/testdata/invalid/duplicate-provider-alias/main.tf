@@ -1,0 +1,2 @@
+provider "aws" { alias = "w" }
+provider "aws" { alias = "w" }

@@ -1,0 +1,3 @@
+terraform {
+  experiments = [module_variable_optional_attrs]
+}

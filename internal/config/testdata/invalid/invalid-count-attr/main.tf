@@ -1,0 +1,6 @@
+resource "null_resource" "a" {
+  count = 1
+  triggers = {
+    i = count.idx
+  }
+}

@@ -1,0 +1,3 @@
+provider "aws" {
+  for_each = toset(["a"])
+}

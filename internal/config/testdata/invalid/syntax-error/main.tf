@@ -1,0 +1,2 @@
+resource "null_resource" "a" {
+  triggers = {

@@ -1,0 +1,7 @@
+locals {
+  name = "x"
+}
+
+output "o" {
+  value = local.nmae
+}

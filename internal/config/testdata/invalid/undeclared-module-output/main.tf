@@ -1,0 +1,7 @@
+module "network" {
+  source = "./network"
+}
+
+output "o" {
+  value = module.network.subnet
+}

@@ -1,0 +1,3 @@
+output "o" {
+  value = null_resource.missing.id
+}

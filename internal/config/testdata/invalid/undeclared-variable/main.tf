@@ -1,0 +1,5 @@
+variable "region" {}
+
+output "o" {
+  value = var.regoin
+}

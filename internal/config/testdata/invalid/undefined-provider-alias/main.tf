@@ -1,0 +1,3 @@
+resource "null_resource" "a" {
+  provider = null.west
+}

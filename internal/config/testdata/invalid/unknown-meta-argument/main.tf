@@ -1,0 +1,6 @@
+module "m" {
+  source = "./m"
+  lifecycle {
+    prevent_destroy = true
+  }
+}

@@ -1,0 +1,18 @@
+variable "cidr" {
+  type = string
+}
+
+variable "name" {
+  type = string
+}
+
+resource "aws_subnet" "this" {
+  cidr_block = var.cidr
+  tags = {
+    Name = var.name
+  }
+}
+
+output "subnet_id" {
+  value = aws_subnet.this.id
+}

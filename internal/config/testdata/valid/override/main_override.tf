@@ -1,0 +1,14 @@
+variable "size" {
+  default = 5
+}
+
+resource "null_resource" "a" {
+  for_each = toset(["a"])
+  triggers = {
+    base = "override"
+  }
+}
+
+output "o" {
+  value = "override"
+}

@@ -1,0 +1,3 @@
+output "o" {
+  value = var.from_tofu
+}

@@ -1,0 +1,1 @@
+this file is shadowed by main.tofu and is not valid HCL {{{

@@ -1,0 +1,188 @@
+package config
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/apparentlymart/go-versions/versions"
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/terrane/terrane/internal/addrs"
+)
+
+// CompatibleVersion is the Terraform-language version Terrane implements;
+// required_version constraints are checked against it.
+var CompatibleVersion = versions.MustParseVersion("1.11.0")
+
+// Config is a node of the module tree: one module and the modules it calls.
+type Config struct {
+	Root     *Config
+	Parent   *Config
+	Path     addrs.Module
+	Children map[string]*Config
+	Module   *Module
+
+	// CallRange and SourceAddr describe the module block that called this
+	// module; both are empty for the root.
+	CallRange  hcl.Range
+	SourceAddr string
+}
+
+// Descendant returns the config of the module at path below c, or nil.
+func (c *Config) Descendant(path addrs.Module) *Config {
+	current := c
+	for _, name := range path {
+		current = current.Children[name]
+		if current == nil {
+			return nil
+		}
+	}
+	return current
+}
+
+// DeepEach calls fn for c and every module below it, parents first and
+// children in name order.
+func (c *Config) DeepEach(fn func(*Config)) {
+	fn(c)
+	names := make([]string, 0, len(c.Children))
+	for name := range c.Children {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		c.Children[name].DeepEach(fn)
+	}
+}
+
+// LoadModule reads the module in dir without its children.
+func (p *Parser) LoadModule(dir string) (*Module, hcl.Diagnostics) {
+	primaryPaths, overridePaths, diags := moduleFiles(dir)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	primary := make([]*File, 0, len(primaryPaths))
+	for _, path := range primaryPaths {
+		file, moreDiags := p.LoadFile(path)
+		diags = append(diags, moreDiags...)
+		primary = append(primary, file)
+	}
+	var override []*File
+	for _, path := range overridePaths {
+		file, moreDiags := p.LoadFile(path)
+		diags = append(diags, moreDiags...)
+		override = append(override, file)
+	}
+	mod, moreDiags := newModule(dir, primary, override)
+	diags = append(diags, moreDiags...)
+	diags = append(diags, checkCoreVersion(mod)...)
+	return mod, diags
+}
+
+// LoadConfig reads the root module in dir and every module it calls from
+// a local path, then checks the tree's references.
+func (p *Parser) LoadConfig(dir string) (*Config, hcl.Diagnostics) {
+	mod, diags := p.LoadModule(dir)
+	if mod == nil {
+		return nil, diags
+	}
+	root := &Config{Path: addrs.RootModule, Module: mod, Children: map[string]*Config{}}
+	root.Root = root
+	diags = append(diags, p.loadChildren(root, []string{filepath.Clean(dir)})...)
+	root.DeepEach(func(c *Config) {
+		diags = append(diags, validateReferences(c)...)
+	})
+	return root, diags
+}
+
+// LoadConfigDir is a shortcut for NewParser().LoadConfig(dir).
+func LoadConfigDir(dir string) (*Config, hcl.Diagnostics) {
+	return NewParser().LoadConfig(dir)
+}
+
+func (p *Parser) loadChildren(parent *Config, stack []string) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, call := range parent.Module.ModuleCalls {
+		childDir, moreDiags := localModuleDir(parent.Module.SourceDir, call)
+		diags = append(diags, moreDiags...)
+		if childDir == "" {
+			continue
+		}
+		if containsString(stack, childDir) {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Module call cycle",
+				Detail:   fmt.Sprintf("Module %q calls %s, which is already being loaded higher up the tree: %s. A module cannot call itself.", call.Name, call.SourceAddr, strings.Join(stack, " → ")),
+				Subject:  call.SourceRange.Ptr(),
+			})
+			continue
+		}
+		mod, moreDiags := p.LoadModule(childDir)
+		diags = append(diags, moreDiags...)
+		if mod == nil {
+			continue
+		}
+		child := &Config{
+			Root: parent.Root, Parent: parent, Path: parent.Path.Child(call.Name),
+			Module: mod, Children: map[string]*Config{}, CallRange: call.DeclRange, SourceAddr: call.SourceAddr,
+		}
+		parent.Children[call.Name] = child
+		diags = append(diags, p.loadChildren(child, append(stack, childDir))...)
+	}
+	return diags
+}
+
+func containsString(list []string, s string) bool {
+	for _, item := range list {
+		if item == s {
+			return true
+		}
+	}
+	return false
+}
+
+// localModuleDir returns the directory of a module call's source when it is
+// a local path. Other sources need installing first.
+func localModuleDir(parentDir string, call *ModuleCall) (string, hcl.Diagnostics) {
+	source := call.SourceAddr
+	if strings.HasPrefix(source, "./") || strings.HasPrefix(source, "../") || source == "." || source == ".." {
+		if call.Version.Source != "" {
+			return "", hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid registry module source address",
+				Detail:   "A local module source cannot have a version constraint: versions apply only to registry modules. Remove the version argument.",
+				Subject:  call.Version.DeclRange.Ptr(),
+			}}
+		}
+		return filepath.Clean(filepath.Join(parentDir, filepath.FromSlash(source))), nil
+	}
+	if source == "" {
+		return "", nil // already reported as a missing argument
+	}
+	return "", hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Module not installed",
+		Detail:   fmt.Sprintf("Module %q comes from %q, which is not a local path and has not been installed. Run \"terrane init\" to install it.", call.Name, source),
+		Subject:  call.SourceRange.Ptr(),
+	}}
+}
+
+// checkCoreVersion reports required_version constraints that Terrane's
+// compatible language version does not meet.
+func checkCoreVersion(mod *Module) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, constraint := range mod.CoreVersionConstraints {
+		if constraint.Required.Has(CompatibleVersion) {
+			continue
+		}
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Unsupported Terraform Core version",
+			Detail: fmt.Sprintf("This configuration does not support Terraform version %s, the language version Terrane implements. To proceed, either choose another supported version or update this version constraint. Version constraints are normally set for good reason, so updating the constraint may lead to other errors or unexpected behavior.",
+				CompatibleVersion),
+			Subject: constraint.DeclRange.Ptr(),
+		})
+	}
+	return diags
+}
