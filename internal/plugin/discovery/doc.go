@@ -1,0 +1,7 @@
+// Package discovery finds provider packages on this machine and installs
+// them into a working directory: it lists the versions that filesystem
+// mirrors, the plugin cache and development overrides offer, applies the
+// CLI configuration's installation methods in order, selects the newest
+// version meeting the constraints, unpacks or links the chosen package, and
+// computes the h1:/zh: package hashes the dependency lock file records.
+package discovery

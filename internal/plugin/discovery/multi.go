@@ -1,0 +1,180 @@
+package discovery
+
+import (
+	"context"
+	"errors"
+
+	"github.com/apparentlymart/go-versions/versions"
+	tfaddr "github.com/hashicorp/terraform-registry-address"
+
+	"github.com/terrane/terrane/internal/plugin/cliconfig"
+)
+
+// MultiSource consults several sources in order, each for the providers
+// its installation method selects, as the CLI configuration's
+// provider_installation block lists them.
+type MultiSource []MultiSourceEntry
+
+// MultiSourceEntry is one source and the providers it is used for.
+type MultiSourceEntry struct {
+	Source Source
+	// Selects reports whether Source is to be asked about a provider; nil
+	// means every provider.
+	Selects func(tfaddr.Provider) bool
+}
+
+func (entry MultiSourceEntry) selects(provider tfaddr.Provider) bool {
+	return entry.Selects == nil || entry.Selects(provider)
+}
+
+func (s MultiSource) String() string {
+	return "the configured provider installation methods"
+}
+
+// AvailableVersions implements Source: the union of the versions every
+// selecting source has. Sources that cannot be used yet (ErrSourceUnavailable)
+// or do not know the provider are skipped; if no source has it, the error
+// lists everywhere Terrane looked.
+func (s MultiSource) AvailableVersions(ctx context.Context, provider tfaddr.Provider) (versions.List, Warnings, error) {
+	notFound := &ErrProviderNotFound{Provider: provider}
+	var all versions.List
+	var warnings Warnings
+	for _, entry := range s {
+		if !entry.selects(provider) {
+			continue
+		}
+		notFound.LookedIn = append(notFound.LookedIn, entry.Source.String())
+		found, sourceWarnings, err := entry.Source.AvailableVersions(ctx, provider)
+		warnings = append(warnings, sourceWarnings...)
+		if err != nil {
+			if note, skip := skippableError(err); skip {
+				notFound.Notes = append(notFound.Notes, note...)
+				continue
+			}
+			return nil, warnings, err
+		}
+		for _, version := range found {
+			if !containsVersion(all, version) {
+				all = append(all, version)
+			}
+		}
+	}
+	if len(all) == 0 {
+		return nil, warnings, notFound
+	}
+	all.Sort()
+	return all, warnings, nil
+}
+
+// skippableError tells whether a source's error only means "not here", and
+// what it adds to a not-found message.
+func skippableError(err error) ([]string, bool) {
+	var notFound *ErrProviderNotFound
+	if errors.As(err, &notFound) {
+		return notFound.Notes, true
+	}
+	var unavailable *ErrSourceUnavailable
+	if errors.As(err, &unavailable) {
+		return []string{unavailable.Source + " is not available: " + unavailable.Reason}, true
+	}
+	return nil, false
+}
+
+// PackageMeta implements Source: the package from the first selecting
+// source that has the version for the platform.
+func (s MultiSource) PackageMeta(ctx context.Context, provider tfaddr.Provider, version versions.Version, platform Platform) (PackageMeta, error) {
+	notFound := &ErrProviderNotFound{Provider: provider, Notes: []string{"no source has version " + version.String()}}
+	var unsupported *ErrPlatformNotSupported
+	for _, entry := range s {
+		if !entry.selects(provider) {
+			continue
+		}
+		notFound.LookedIn = append(notFound.LookedIn, entry.Source.String())
+		meta, err := entry.Source.PackageMeta(ctx, provider, version, platform)
+		if err == nil {
+			return meta, nil
+		}
+		var platformErr *ErrPlatformNotSupported
+		switch {
+		case errors.As(err, &platformErr):
+			if unsupported == nil {
+				unsupported = &ErrPlatformNotSupported{Provider: provider, Version: version, Platform: platform}
+			}
+			unsupported.Available = append(unsupported.Available, platformErr.Available...)
+		default:
+			if _, skip := skippableError(err); !skip {
+				return PackageMeta{}, err
+			}
+		}
+	}
+	if unsupported != nil {
+		return PackageMeta{}, unsupported
+	}
+	return PackageMeta{}, notFound
+}
+
+// unavailableSource stands for an installation method Terrane cannot use
+// yet: direct installation from a registry and network mirrors need the
+// network and the registry protocol, which come later.
+type unavailableSource struct {
+	description string
+	reason      string
+}
+
+func (u unavailableSource) String() string { return u.description }
+
+func (u unavailableSource) AvailableVersions(ctx context.Context, provider tfaddr.Provider) (versions.List, Warnings, error) {
+	return nil, nil, &ErrSourceUnavailable{Provider: provider, Source: u.description, Reason: u.reason}
+}
+
+func (u unavailableSource) PackageMeta(ctx context.Context, provider tfaddr.Provider, version versions.Version, platform Platform) (PackageMeta, error) {
+	return PackageMeta{}, &ErrSourceUnavailable{Provider: provider, Source: u.description, Reason: u.reason}
+}
+
+// SourceForInstallation builds the source that applies the installation
+// methods of the CLI configuration in order. Development overrides are not
+// part of it: see DevOverrides.
+func SourceForInstallation(installation *cliconfig.ProviderInstallation) MultiSource {
+	var sources MultiSource
+	var impliedLocal []tfaddr.Provider
+	for _, method := range installation.Methods {
+		entry := MultiSourceEntry{Selects: method.Matches}
+		switch method.Kind {
+		case cliconfig.FilesystemMirror:
+			mirror := NewFilesystemMirror(method.Path)
+			entry.Source = mirror
+			if installation.Implied {
+				impliedLocal = append(impliedLocal, mirror.Providers()...)
+			}
+		case cliconfig.NetworkMirror:
+			entry.Source = unavailableSource{
+				description: "the network mirror " + method.URL,
+				reason:      "installing from network mirrors is not supported yet; use a filesystem mirror",
+			}
+		case cliconfig.Direct:
+			entry.Source = unavailableSource{
+				description: "the provider's origin registry",
+				reason:      "installing from a registry is not supported yet; put the provider in a filesystem mirror (for example with \"terraform providers mirror DIR\") or the plugin cache",
+			}
+			if installation.Implied {
+				// Terraform's implied direct method skips every provider the
+				// local plugin directories have, so those are taken only
+				// from there.
+				entry.Selects = excludingProviders(impliedLocal)
+			}
+		}
+		sources = append(sources, entry)
+	}
+	return sources
+}
+
+func excludingProviders(excluded []tfaddr.Provider) func(tfaddr.Provider) bool {
+	return func(provider tfaddr.Provider) bool {
+		for _, local := range excluded {
+			if local == provider {
+				return false
+			}
+		}
+		return true
+	}
+}
