@@ -57,8 +57,8 @@ type PackageLocalArchive string
 // PackageLocalDir is a package already unpacked into a directory.
 type PackageLocalDir string
 
-func (p PackageLocalArchive) String() string { return string(p) }
-func (p PackageLocalDir) String() string     { return string(p) }
+func (p PackageLocalArchive) String() string   { return string(p) }
+func (p PackageLocalDir) String() string       { return string(p) }
 func (PackageLocalArchive) isPackageLocation() {}
 func (PackageLocalDir) isPackageLocation()     {}
 
