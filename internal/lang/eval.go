@@ -1,0 +1,116 @@
+package lang
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/dynblock"
+	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/terrane/terrane/internal/addrs"
+)
+
+// EvalExpr evaluates expr and converts the result to wantType (use
+// cty.DynamicPseudoType for "any"). On error the value is unknown of
+// wantType, so callers can keep going and collect more diagnostics.
+func (s *Scope) EvalExpr(expr hcl.Expression, wantType cty.Type) (cty.Value, hcl.Diagnostics) {
+	ctx, diags := s.EvalContext(expr.Variables(), ProviderFunctionsInExpr(expr))
+	if diags.HasErrors() {
+		return cty.UnknownVal(wantType), diags
+	}
+	val, evalDiags := expr.Value(ctx)
+	diags = append(diags, evalDiags...)
+	if evalDiags.HasErrors() {
+		return cty.UnknownVal(wantType), diags
+	}
+	if wantType == cty.DynamicPseudoType {
+		return val, diags
+	}
+	converted, err := convert.Convert(val, wantType)
+	if err != nil {
+		return cty.UnknownVal(wantType), diags.Append(&hcl.Diagnostic{
+			Severity:    hcl.DiagError,
+			Summary:     "Incorrect value type",
+			Detail:      fmt.Sprintf("Invalid expression value: %s.", convertErrorMessage(err)),
+			Subject:     expr.Range().Ptr(),
+			Expression:  expr,
+			EvalContext: ctx,
+		})
+	}
+	return converted, diags
+}
+
+// convertErrorMessage words a conversion failure, naming the attribute
+// path inside the value when there is one.
+func convertErrorMessage(err error) string {
+	if pathErr, ok := err.(cty.PathError); ok && len(pathErr.Path) > 0 {
+		return fmt.Sprintf("%s: %s", formatPath(pathErr.Path), pathErr.Error())
+	}
+	return err.Error()
+}
+
+func formatPath(path cty.Path) string {
+	out := ""
+	for _, step := range path {
+		switch step := step.(type) {
+		case cty.GetAttrStep:
+			out += "." + step.Name
+		case cty.IndexStep:
+			if step.Key.Type() == cty.String {
+				out += fmt.Sprintf("[%q]", step.Key.AsString())
+			} else {
+				out += "[" + step.Key.AsBigFloat().Text('f', -1) + "]"
+			}
+		}
+	}
+	if len(out) > 0 && out[0] == '.' {
+		out = out[1:]
+	}
+	return "attribute " + fmt.Sprintf("%q", out)
+}
+
+// EvalBlock expands the `dynamic` blocks of body and decodes it with spec,
+// usually a provider schema's decoder spec, into one object value.
+func (s *Scope) EvalBlock(body hcl.Body, spec hcldec.Spec) (cty.Value, hcl.Diagnostics) {
+	ctx, diags := s.EvalContext(dynblock.VariablesHCLDec(body, spec), ProviderFunctionsInBody(body))
+	if diags.HasErrors() {
+		return cty.UnknownVal(hcldec.ImpliedType(spec)), diags
+	}
+	expanded := dynblock.Expand(body, ctx)
+	val, decodeDiags := hcldec.Decode(expanded, spec, ctx)
+	diags = append(diags, decodeDiags...)
+	if decodeDiags.HasErrors() {
+		return cty.UnknownVal(hcldec.ImpliedType(spec)), diags
+	}
+	return val, diags
+}
+
+// ExpandBlock returns body with its `dynamic` blocks expanded, for callers
+// that decode it themselves. Evaluating the for_each of a dynamic block
+// needs the references listed by dynblock.ExpandVariablesHCLDec.
+func (s *Scope) ExpandBlock(body hcl.Body, spec hcldec.Spec) (hcl.Body, hcl.Diagnostics) {
+	ctx, diags := s.EvalContext(dynblock.ExpandVariablesHCLDec(body, spec), ProviderFunctionsInBody(body))
+	if diags.HasErrors() {
+		return body, diags
+	}
+	return dynblock.Expand(body, ctx), diags
+}
+
+// EvalReference returns the value a reference's subject resolves to, with
+// its remaining attribute and index steps applied.
+func (s *Scope) EvalReference(ref *addrs.Reference, wantType cty.Type) (cty.Value, hcl.Diagnostics) {
+	traversal := append(referenceTraversal(ref), ref.Remaining...)
+	return s.EvalExpr(&hclsyntax.ScopeTraversalExpr{Traversal: traversal, SrcRange: ref.SourceRange}, wantType)
+}
+
+// referenceTraversal re-creates the traversal that names ref.Subject.
+func referenceTraversal(ref *addrs.Reference) hcl.Traversal {
+	parsed, diags := hclTraversalFromString(ref.Subject.String(), ref.SourceRange)
+	if diags.HasErrors() {
+		return hcl.Traversal{hcl.TraverseRoot{Name: ref.Subject.String(), SrcRange: ref.SourceRange}}
+	}
+	return parsed
+}
