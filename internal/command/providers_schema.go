@@ -1,0 +1,148 @@
+package command
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/jsonprovider"
+	"github.com/terrane/terrane/internal/config"
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/plugin"
+	"github.com/terrane/terrane/internal/plugin/cliconfig"
+	"github.com/terrane/terrane/internal/plugin/discovery"
+	"github.com/terrane/terrane/internal/ui"
+)
+
+// runProvidersSchema prints the schemas of every provider the configuration
+// in the working directory needs, in the shape of
+// `terraform providers schema -json`.
+func runProvidersSchema(streams Streams, args []string) int {
+	fs := newFlagSet("providers schema", streams)
+	asJSON := fs.Bool("json", false, "Print the schemas as JSON (required)")
+	if err := fs.Parse(args); err != nil {
+		return 1
+	}
+	if !*asJSON {
+		fmt.Fprintln(streams.Stderr, "The `terrane providers schema` command requires the `-json` flag.")
+		return 1
+	}
+	ctx := context.Background()
+	parser := config.NewParser()
+	cfg, hclDiags := parser.LoadConfig(".")
+	var ds diags.Diagnostics
+	ds = ds.Append(hclDiags)
+	if ds.HasErrors() {
+		ui.WriteDiagnostics(streams.Stderr, ds, ui.Sources(parser.Files()), false)
+		return 1
+	}
+	schemas, more := loadProviderSchemas(ctx, cfg)
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		ui.WriteDiagnostics(streams.Stderr, ds, ui.Sources(parser.Files()), false)
+		return 1
+	}
+	out, err := json.Marshal(jsonprovider.Marshal(schemas))
+	if err != nil {
+		fmt.Fprintf(streams.Stderr, "Error: cannot encode the provider schemas: %s\n", err)
+		return 1
+	}
+	fmt.Fprintln(streams.Stdout, string(out))
+	return 0
+}
+
+// loadProviderSchemas finds, starts and asks every provider the
+// configuration needs for its schemas, all at once.
+func loadProviderSchemas(ctx context.Context, cfg *config.Config) (map[string]jsonprovider.Provider, diags.Diagnostics) {
+	requirements, ds := providerRequirements(cfg)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	cli, more := cliconfig.Load(cliconfig.Environment{WorkingDir: "."})
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	packages, more := discovery.Resolve(ctx, cli, requirements)
+	ds = ds.Append(more)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	store, err := plugin.DefaultSchemaStore()
+	if err != nil {
+		ds = ds.Append(diags.Warnf("Provider schema cache unavailable", "Schemas will be fetched from each provider: %s.", err))
+	}
+
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	result := make(map[string]jsonprovider.Provider, len(packages))
+	for addr, pkg := range packages {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			schema, schemaDiags := fetchSchema(ctx, addr, pkg, store)
+			mu.Lock()
+			defer mu.Unlock()
+			ds = ds.Append(schemaDiags)
+			if !schemaDiags.HasErrors() {
+				result[addr.String()] = schema
+			}
+		}()
+	}
+	wg.Wait()
+	sort.SliceStable(ds, func(i, j int) bool { return ds[i].Severity < ds[j].Severity })
+	return result, ds
+}
+
+func fetchSchema(ctx context.Context, addr addrs.Provider, pkg discovery.ResolvedPackage, store *plugin.SchemaStore) (jsonprovider.Provider, diags.Diagnostics) {
+	var ds diags.Diagnostics
+	p, err := plugin.Launch(ctx, plugin.Config{Provider: addr, Path: pkg.Executable, Schemas: store})
+	if err != nil {
+		return jsonprovider.Provider{}, ds.Append(err)
+	}
+	defer p.Close()
+	schema := p.GetProviderSchema(ctx)
+	ds = ds.Append(schema.Diagnostics)
+	identities := p.GetResourceIdentitySchemas(ctx)
+	ds = ds.Append(identities.Diagnostics)
+	return jsonprovider.Provider{Schema: schema, Identities: identities}, ds.WithAddress(fmt.Sprintf("provider[%q]", addr.String()))
+}
+
+// providerRequirements collects the version constraints on every provider
+// the configuration tree uses, declared or implied by resource types.
+// Terrane's built-in provider needs no package.
+func providerRequirements(cfg *config.Config) (map[addrs.Provider]discovery.Constraints, diags.Diagnostics) {
+	var ds diags.Diagnostics
+	sources := map[addrs.Provider][]string{}
+	cfg.DeepEach(func(c *config.Config) {
+		for _, req := range c.Module.RequiredProviders {
+			sources[req.Type] = append(sources[req.Type], req.Requirement.Source)
+		}
+		for _, r := range c.Module.Resources {
+			if _, ok := sources[r.Provider]; !ok {
+				sources[r.Provider] = nil
+			}
+		}
+	})
+	result := make(map[addrs.Provider]discovery.Constraints, len(sources))
+	for provider, raws := range sources {
+		if provider.IsZero() || provider.IsBuiltIn() {
+			continue
+		}
+		var all discovery.Constraints
+		for _, raw := range raws {
+			c, err := discovery.ParseConstraints(raw)
+			if err != nil {
+				ds = ds.Append(diags.Errorf("Invalid provider version constraint",
+					"The version constraint %q for provider %s is not valid: %s.", raw, provider, err))
+				continue
+			}
+			all = append(all, c...)
+		}
+		result[provider] = all
+	}
+	return result, ds
+}
