@@ -27,7 +27,14 @@ type commandInfo struct {
 // commands lists every command by its full name ("providers schema").
 func commands() map[string]commandInfo {
 	return map[string]commandInfo{
-		"version": {runVersion, "Show the current Terrane version"},
+		"version":          {runVersion, "Show the current Terrane version"},
+		"providers schema": {runProvidersSchema, "Show schemas for the providers the configuration needs"},
+		"fmt": {func(s Streams, args []string) int { return runFmt(args, s.Stdin, s.Stdout, s.Stderr) },
+			"Reformat configuration files to the canonical style"},
+		"serve": {func(s Streams, args []string) int { return runServe(args, s.Stdout, s.Stderr) },
+			"Serve the state store over gRPC (Consul's ResourceService API)"},
+		"watch": {func(s Streams, args []string) int { return runWatch(args, s.Stdout, s.Stderr) },
+			"Stream changes to state records as they happen"},
 	}
 }
 
