@@ -54,14 +54,21 @@ func (d *decoder) rangeAt(pos token.Pos) *hcl.Range {
 }
 
 func (d *decoder) errorAt(pos token.Pos, summary, detailFormat string, args ...any) {
-	diag := diags.Errorf(summary, detailFormat, args...)
-	diag.Subject = d.rangeAt(pos)
-	d.diags = append(d.diags, diag)
+	d.addAt(pos, diags.Errorf(summary, detailFormat, args...))
 }
 
 func (d *decoder) warnAt(pos token.Pos, summary, detailFormat string, args ...any) {
-	diag := diags.Warnf(summary, detailFormat, args...)
-	diag.Subject = d.rangeAt(pos)
+	d.addAt(pos, diags.Warnf(summary, detailFormat, args...))
+}
+
+// addAt records diag at pos. HCL 1's JSON parser keeps no positions, so
+// for JSON files the diagnostic names the file in its detail instead.
+func (d *decoder) addAt(pos token.Pos, diag diags.Diagnostic) {
+	if pos.IsValid() {
+		diag.Subject = d.rangeAt(pos)
+	} else {
+		diag.Detail = "In " + d.filename + ": " + diag.Detail
+	}
 	d.diags = append(d.diags, diag)
 }
 

@@ -3,6 +3,7 @@ package cliconfig
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/terrane/terrane/internal/diags"
@@ -133,5 +134,29 @@ func TestParseJSONEmptyDirect(t *testing.T) {
 	}
 	if methods := config.ProviderInstallation.Methods; len(methods) != 1 || methods[0].Kind != Direct || !methods[0].Matches(mustProvider(t, "hashicorp/aws")) {
 		t.Errorf("methods = %+v, want one direct method for every provider", methods)
+	}
+}
+
+func TestParseJSONRepeatedMethodsKeepOrder(t *testing.T) {
+	src := `{"provider_installation": [{
+	  "filesystem_mirror": [{"path": "/first"}, {"path": "/second", "include": ["hashicorp/*"]}],
+	  "direct": {"exclude": ["hashicorp/*"]}
+	}]}`
+	config, diagnostics := Parse([]byte(src), "rc.json")
+	if len(diagnostics) > 0 {
+		t.Fatal(diagnostics)
+	}
+	methods := config.ProviderInstallation.Methods
+	if len(methods) != 3 || methods[0].Path != "/first" || methods[1].Path != "/second" || methods[2].Kind != Direct {
+		t.Errorf("methods = %+v, want /first, /second, direct in that order", methods)
+	}
+}
+
+func TestParseJSONErrorNamesFile(t *testing.T) {
+	src := "{\"provider_installation\": {\n  \"direct\": {},\n  \"filesystem_mirror\": {\"include\": [\"hashicorp/*\"]}\n}}"
+	_, diagnostics := Parse([]byte(src), "rc.json")
+	// HCL 1 keeps no positions for JSON, so the file is named in the detail.
+	if len(diagnostics) != 1 || diagnostics[0].Summary != "Missing filesystem mirror path" || !strings.HasPrefix(diagnostics[0].Detail, "In rc.json: ") {
+		t.Errorf("diagnostics = %v, want a missing path error naming the file", diagnostics)
 	}
 }
