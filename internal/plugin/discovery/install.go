@@ -107,6 +107,26 @@ func InstallPackage(ctx context.Context, meta PackageMeta, targetDir string, acc
 	return FindExecutable(finalDir, meta.Provider.Type)
 }
 
+// InstallThroughCache installs a package the way init does with a plugin
+// cache: the package is unpacked into cacheDir unless the cache has it
+// already, and targetDir links to the cached copy, so working directories
+// share one copy of each provider. With cacheDir "" it is InstallPackage.
+// acceptable is checked against whichever copy is used.
+func InstallThroughCache(ctx context.Context, meta PackageMeta, cacheDir, targetDir string, acceptable []Hash) (string, error) {
+	if cacheDir == "" {
+		return InstallPackage(ctx, meta, targetDir, acceptable)
+	}
+	cachedDir := UnpackedDir(cacheDir, meta.Provider, meta.Version, meta.Platform)
+	if _, err := FindExecutable(cachedDir, meta.Provider.Type); err != nil {
+		if _, err := InstallPackage(ctx, meta, cacheDir, acceptable); err != nil {
+			return "", err
+		}
+	}
+	cached := meta
+	cached.Location = PackageLocalDir(cachedDir)
+	return InstallPackage(ctx, cached, targetDir, acceptable)
+}
+
 func joinHashes(hashes []Hash) string {
 	names := make([]string, len(hashes))
 	for i, hash := range hashes {

@@ -153,3 +153,36 @@ func TestFindExecutableFollowsSymlink(t *testing.T) {
 		t.Errorf("symlinked executable not found: %v", err)
 	}
 }
+
+func TestInstallThroughCache(t *testing.T) {
+	ctx := context.Background()
+	mirrorDir, cacheDir := t.TempDir(), t.TempDir()
+	provider := mustProvider(t, "hashicorp/null")
+	zipPath := writePacked(t, mirrorDir, provider, "3.2.0", linuxAMD64)
+	meta := PackageMeta{Provider: provider, Version: versions.MustParseVersion("3.2.0"), Platform: linuxAMD64, Location: PackageLocalArchive(zipPath)}
+	lockedHash, err := PackageHashV1(meta.Location)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cachedDir := UnpackedDir(cacheDir, provider, meta.Version, linuxAMD64)
+	for _, workDir := range []string{t.TempDir(), t.TempDir()} {
+		executable, err := InstallThroughCache(ctx, meta, cacheDir, workDir, []Hash{lockedHash})
+		if err != nil {
+			t.Fatal(err)
+		}
+		installed := UnpackedDir(workDir, provider, meta.Version, linuxAMD64)
+		if target, err := os.Readlink(installed); err != nil || target != cachedDir {
+			t.Errorf("%s links to %q (%v), want the cached copy %s", installed, target, err, cachedDir)
+		}
+		if filepath.Dir(executable) != installed {
+			t.Errorf("executable %s is not in %s", executable, installed)
+		}
+	}
+	// Once cached, the mirror's zip is not needed any more.
+	if err := os.Remove(zipPath); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := InstallThroughCache(ctx, meta, cacheDir, t.TempDir(), []Hash{lockedHash}); err != nil {
+		t.Errorf("install from the cache alone: %v", err)
+	}
+}
