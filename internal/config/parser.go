@@ -3,27 +3,67 @@ package config
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	hcljson "github.com/hashicorp/hcl/v2/json"
 )
 
 // Parser reads configuration files. It remembers every file it has read so
-// that diagnostics can be printed with source snippets (see Files).
+// that diagnostics can be printed with source snippets (see Files). A
+// Parser is safe for concurrent use.
 type Parser struct {
-	hcl *hclparse.Parser
+	mu    sync.Mutex
+	files map[string]*hcl.File
 }
 
 // NewParser returns a Parser with no files read yet.
 func NewParser() *Parser {
-	return &Parser{hcl: hclparse.NewParser()}
+	return &Parser{files: map[string]*hcl.File{}}
 }
 
 // Files returns the files read so far, by path, for diagnostic rendering
 // (hcl.NewDiagnosticTextWriter).
 func (p *Parser) Files() map[string]*hcl.File {
-	return p.hcl.Files()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	files := make(map[string]*hcl.File, len(p.files))
+	for path, file := range p.files {
+		files[path] = file
+	}
+	return files
+}
+
+// loadFiles reads and decodes files in parallel, since parsing dominates
+// the cost of loading a large configuration, and returns them in the
+// given order with their diagnostics in that order too.
+func (p *Parser) loadFiles(paths []string) ([]*File, hcl.Diagnostics) {
+	files := make([]*File, len(paths))
+	fileDiags := make([]hcl.Diagnostics, len(paths))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(paths)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				files[i], fileDiags[i] = p.LoadFile(paths[i])
+			}
+		}()
+	}
+	for i := range paths {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var diags hcl.Diagnostics
+	for _, d := range fileDiags {
+		diags = append(diags, d...)
+	}
+	return files, diags
 }
 
 // parseFile parses one file as native syntax or JSON by its extension.
@@ -36,10 +76,19 @@ func (p *Parser) parseFile(path string) (*hcl.File, hcl.Diagnostics) {
 			Detail:   fmt.Sprintf("The configuration file %q could not be read: %s.", path, err),
 		}}
 	}
+	var file *hcl.File
+	var diags hcl.Diagnostics
 	if strings.HasSuffix(path, ".json") {
-		return p.hcl.ParseJSON(src, path)
+		file, diags = hcljson.Parse(src, path)
+	} else {
+		file, diags = hclsyntax.ParseConfig(src, path, hcl.InitialPos)
 	}
-	return p.hcl.ParseHCL(src, path)
+	if file != nil {
+		p.mu.Lock()
+		p.files[path] = file
+		p.mu.Unlock()
+	}
+	return file, diags
 }
 
 // LoadFile reads and decodes one configuration file.

@@ -62,18 +62,9 @@ func (p *Parser) LoadModule(dir string) (*Module, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	primary := make([]*File, 0, len(primaryPaths))
-	for _, path := range primaryPaths {
-		file, moreDiags := p.LoadFile(path)
-		diags = append(diags, moreDiags...)
-		primary = append(primary, file)
-	}
-	var override []*File
-	for _, path := range overridePaths {
-		file, moreDiags := p.LoadFile(path)
-		diags = append(diags, moreDiags...)
-		override = append(override, file)
-	}
+	files, moreDiags := p.loadFiles(append(primaryPaths, overridePaths...))
+	diags = append(diags, moreDiags...)
+	primary, override := files[:len(primaryPaths)], files[len(primaryPaths):]
 	mod, moreDiags := newModule(dir, primary, override)
 	diags = append(diags, moreDiags...)
 	diags = append(diags, checkCoreVersion(mod)...)
