@@ -43,6 +43,8 @@ func (p ResolvedPackage) Hash() (Hash, error) {
 // without a prior init: development overrides first, then the plugin cache
 // and the CLI configuration's installation methods.
 type Resolver struct {
+	// Config is the CLI configuration; nil means none, so the implied
+	// installation methods.
 	Config *cliconfig.Config
 	// Platform is the platform packages must be built for; the zero value
 	// means CurrentPlatform.
@@ -66,7 +68,11 @@ func Resolve(ctx context.Context, config *cliconfig.Config, requirements map[tfa
 // development overrides in effect.
 func (r *Resolver) Resolve(ctx context.Context, requirements map[tfaddr.Provider]Constraints) (map[tfaddr.Provider]ResolvedPackage, diags.Diagnostics) {
 	var result diags.Diagnostics
-	installation := r.Config.ProviderInstallation
+	config := r.Config
+	if config == nil {
+		config = &cliconfig.Config{}
+	}
+	installation := config.ProviderInstallation
 	if installation == nil {
 		installation = cliconfig.ImpliedProviderInstallation(cliconfig.Environment{})
 	}
@@ -75,9 +81,9 @@ func (r *Resolver) Resolve(ctx context.Context, requirements map[tfaddr.Provider
 		result = append(result, *warning)
 	}
 	source := SourceForInstallation(installation)
-	if r.Config.PluginCacheDir != "" {
+	if config.PluginCacheDir != "" {
 		// The cache comes first: its packages are unpacked already.
-		source = append(MultiSource{{Source: NewPluginCache(r.Config.PluginCacheDir)}}, source...)
+		source = append(MultiSource{{Source: NewPluginCache(config.PluginCacheDir)}}, source...)
 	}
 	resolved := make(map[tfaddr.Provider]ResolvedPackage, len(requirements))
 	for _, provider := range sortedProviders(requirements) {
@@ -162,7 +168,7 @@ func (r *Resolver) platform() Platform {
 // earlier unpacking of the same package.
 func (r *Resolver) unpack(ctx context.Context, meta PackageMeta) (dir, executable string, err error) {
 	base := r.UnpackDir
-	if base == "" {
+	if base == "" && r.Config != nil {
 		base = r.Config.PluginCacheDir
 	}
 	if base == "" {
