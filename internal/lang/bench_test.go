@@ -46,14 +46,14 @@ var instanceSpec = &hcldec.ObjectSpec{
 // count instances, as a plan of `count = 10000` does.
 func BenchmarkCountExpansion(b *testing.B) {
 	shared := exampleData()
-	body := parseBody(b, instanceBody)
+	block := PrepareBlock(parseBody(b, instanceBody), instanceSpec)
 	const instances = 10000
 	module := &Scope{Data: shared}
 	b.ReportAllocs()
 	for b.Loop() {
 		for i := range instances {
 			scope := module.WithData(&instanceData{staticData: shared, count: cty.NumberIntVal(int64(i))}, nil)
-			if _, diags := scope.EvalBlock(body, instanceSpec); diags.HasErrors() {
+			if _, diags := scope.EvalPreparedBlock(block); diags.HasErrors() {
 				b.Fatal(diags.Error())
 			}
 		}
@@ -71,7 +71,7 @@ func BenchmarkForEachExpansion(b *testing.B) {
 	}
 	shared.locals = map[string]cty.Value{"prefix": cty.StringVal("prod"), "items": cty.MapVal(elems)}
 	forEachExpr := parseExpr(b, `{ for k, v in local.items : k => upper(v) }`)
-	body := parseBody(b, "name = \"${each.key}-${each.value}\"\nzone = var.zones[0]\ntags = { item = each.key }\n")
+	block := PrepareBlock(parseBody(b, "name = \"${each.key}-${each.value}\"\nzone = var.zones[0]\ntags = { item = each.key }\n"), instanceSpec)
 	module := &Scope{Data: shared}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -82,7 +82,7 @@ func BenchmarkForEachExpansion(b *testing.B) {
 		for it := forEach.ElementIterator(); it.Next(); {
 			key, val := it.Element()
 			scope := module.WithData(&instanceData{staticData: shared, each: [2]cty.Value{key, val}}, nil)
-			if _, diags := scope.EvalBlock(body, instanceSpec); diags.HasErrors() {
+			if _, diags := scope.EvalPreparedBlock(block); diags.HasErrors() {
 				b.Fatal(diags.Error())
 			}
 		}

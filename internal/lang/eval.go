@@ -75,15 +75,40 @@ func formatPath(path cty.Path) string {
 // EvalBlock expands the `dynamic` blocks of body and decodes it with spec,
 // usually a provider schema's decoder spec, into one object value.
 func (s *Scope) EvalBlock(body hcl.Body, spec hcldec.Spec) (cty.Value, hcl.Diagnostics) {
-	ctx, diags := s.EvalContext(dynblock.VariablesHCLDec(body, spec), ProviderFunctionsInBody(body))
-	if diags.HasErrors() {
-		return cty.UnknownVal(hcldec.ImpliedType(spec)), diags
+	return s.EvalPreparedBlock(PrepareBlock(body, spec))
+}
+
+// PreparedBlock is a body and its decoder spec with the body's references
+// and provider function calls found once, so that evaluating it for each
+// of thousands of count/for_each instances skips walking the syntax again.
+type PreparedBlock struct {
+	Body       hcl.Body
+	Spec       hcldec.Spec
+	traversals []hcl.Traversal
+	calls      []ProviderFunctionRef
+}
+
+// PrepareBlock finds the references and function calls of body once.
+func PrepareBlock(body hcl.Body, spec hcldec.Spec) *PreparedBlock {
+	return &PreparedBlock{
+		Body:       body,
+		Spec:       spec,
+		traversals: dynblock.VariablesHCLDec(body, spec),
+		calls:      ProviderFunctionsInBody(body),
 	}
-	expanded := dynblock.Expand(body, ctx)
-	val, decodeDiags := hcldec.Decode(expanded, spec, ctx)
+}
+
+// EvalPreparedBlock is EvalBlock for a block prepared ahead of time.
+func (s *Scope) EvalPreparedBlock(block *PreparedBlock) (cty.Value, hcl.Diagnostics) {
+	ctx, diags := s.EvalContext(block.traversals, block.calls)
+	if diags.HasErrors() {
+		return cty.UnknownVal(hcldec.ImpliedType(block.Spec)), diags
+	}
+	expanded := dynblock.Expand(block.Body, ctx)
+	val, decodeDiags := hcldec.Decode(expanded, block.Spec, ctx)
 	diags = append(diags, decodeDiags...)
 	if decodeDiags.HasErrors() {
-		return cty.UnknownVal(hcldec.ImpliedType(spec)), diags
+		return cty.UnknownVal(hcldec.ImpliedType(block.Spec)), diags
 	}
 	return val, diags
 }

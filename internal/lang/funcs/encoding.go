@@ -11,6 +11,7 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
+	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/ianaindex"
 )
 
@@ -104,9 +105,9 @@ var TextEncodeBase64Func = function.New(&function.Spec{
 	RefineResult: refineNotNull,
 	Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
 		encName := args[1].AsString()
-		enc, err := ianaindex.IANA.Encoding(encName)
-		if err != nil || enc == nil {
-			return cty.UnknownVal(cty.String), function.NewArgErrorf(1, "%q is not a supported IANA encoding name or alias in this version of Terrane", encName)
+		enc, err := lookupEncoding(encName)
+		if err != nil {
+			return cty.UnknownVal(cty.String), err
 		}
 		encoded, err := enc.NewEncoder().Bytes([]byte(args[0].AsString()))
 		if err != nil {
@@ -126,9 +127,9 @@ var TextDecodeBase64Func = function.New(&function.Spec{
 	RefineResult: refineNotNull,
 	Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
 		encName := args[1].AsString()
-		enc, err := ianaindex.IANA.Encoding(encName)
-		if err != nil || enc == nil {
-			return cty.UnknownVal(cty.String), function.NewArgErrorf(1, "%q is not a supported IANA encoding name or alias in this version of Terrane", encName)
+		enc, err := lookupEncoding(encName)
+		if err != nil {
+			return cty.UnknownVal(cty.String), err
 		}
 		raw, err := base64.StdEncoding.DecodeString(args[0].AsString())
 		if err != nil {
@@ -141,6 +142,15 @@ var TextDecodeBase64Func = function.New(&function.Spec{
 		return cty.StringVal(string(decoded)), nil
 	},
 })
+
+// lookupEncoding finds a character encoding by IANA name or alias.
+func lookupEncoding(name string) (encoding.Encoding, error) {
+	enc, err := ianaindex.IANA.Encoding(name)
+	if err != nil || enc == nil {
+		return nil, function.NewArgErrorf(1, "%q is not a supported IANA encoding name or alias in this version of Terrane", name)
+	}
+	return enc, nil
+}
 
 func base64Offset(err error) int64 {
 	if corrupt, ok := err.(base64.CorruptInputError); ok {
