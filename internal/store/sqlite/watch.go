@@ -78,10 +78,7 @@ func (f *changeFollower) pollLocked() int {
 		return 0
 	}
 	if len(rows) > 0 && rows[0].rev != f.last+1 {
-		// Every revision has one change row, so a gap means rows this
-		// process had not yet read were pruned.
-		f.failAllLocked(store.ErrWatchExpired)
-		return 0
+		f.expireLaggingLocked(rows[0].rev)
 	}
 	for _, row := range rows {
 		f.dispatchLocked(row, f.watches)
@@ -136,6 +133,19 @@ func (f *changeFollower) dispatchLocked(row change, watches map[*sqlWatch]struct
 	}
 }
 
+// expireLaggingLocked handles a gap before revision first: every revision
+// has one change row, so rows this process had not read yet were pruned.
+// Watches whose snapshots are older than the gap cannot go on; newer ones
+// miss nothing.
+func (f *changeFollower) expireLaggingLocked(first int64) {
+	for w := range f.watches {
+		if w.from < first-1 {
+			w.queue.Fail(store.ErrWatchExpired)
+			delete(f.watches, w)
+		}
+	}
+}
+
 func (f *changeFollower) failAllLocked(err error) {
 	for w := range f.watches {
 		w.queue.Fail(err)
@@ -167,6 +177,7 @@ func (f *changeFollower) register(w *sqlWatch) error {
 		}
 	}
 	f.watches[w] = struct{}{}
+	f.kick() // another process may have written since the last poll
 	return nil
 }
 
