@@ -55,6 +55,11 @@ type Schema struct {
 }
 
 // Block is a set of attributes and nested blocks.
+//
+// A Block is immutable once built: its implied type and decoder spec are
+// computed once and remembered, so changing a Block after using it would
+// leave them describing the old schema. Derive a new Block instead (as
+// NoneRequired does).
 type Block struct {
 	Attributes      map[string]*Attribute
 	BlockTypes      map[string]*NestedBlock
@@ -92,82 +97,4 @@ type NestedBlock struct {
 	Nesting  Nesting
 	MinItems int
 	MaxItems int
-}
-
-// ImpliedType is the object type of values that conform to the block.
-func (b *Block) ImpliedType() cty.Type {
-	if b == nil {
-		return cty.EmptyObject
-	}
-	attrTypes := make(map[string]cty.Type, len(b.Attributes)+len(b.BlockTypes))
-	for name, attr := range b.Attributes {
-		attrTypes[name] = attr.ImpliedType()
-	}
-	for name, nested := range b.BlockTypes {
-		attrTypes[name] = nested.ImpliedType()
-	}
-	return cty.Object(attrTypes)
-}
-
-// ImpliedType is the type of the attribute's values.
-func (a *Attribute) ImpliedType() cty.Type {
-	if a.NestedType != nil {
-		return a.NestedType.ImpliedType()
-	}
-	return a.Type
-}
-
-// ImpliedType is the type of values of a nested attribute type. Optional
-// attributes of a nested object are optional in its type constraint too,
-// so configuration may omit them.
-func (o *Object) ImpliedType() cty.Type {
-	attrTypes := make(map[string]cty.Type, len(o.Attributes))
-	for name, attr := range o.Attributes {
-		attrTypes[name] = attr.ImpliedType()
-	}
-	elem := cty.Object(attrTypes)
-	switch o.Nesting {
-	case NestingSingle, NestingGroup:
-		return elem
-	case NestingList:
-		if elem.HasDynamicTypes() {
-			return cty.DynamicPseudoType
-		}
-		return cty.List(elem)
-	case NestingSet:
-		return cty.Set(elem)
-	case NestingMap:
-		if elem.HasDynamicTypes() {
-			return cty.DynamicPseudoType
-		}
-		return cty.Map(elem)
-	default:
-		return cty.DynamicPseudoType
-	}
-}
-
-// ImpliedType is the type of the nested block's value in its parent object.
-// A list or map of blocks whose content has a dynamically-typed attribute
-// cannot be a cty list or map (elements may differ in type), so it is a
-// tuple or object, which the wire encodes the same way.
-func (b *NestedBlock) ImpliedType() cty.Type {
-	elem := b.Block.ImpliedType()
-	switch b.Nesting {
-	case NestingSingle, NestingGroup:
-		return elem
-	case NestingList:
-		if elem.HasDynamicTypes() {
-			return cty.DynamicPseudoType
-		}
-		return cty.List(elem)
-	case NestingSet:
-		return cty.Set(elem)
-	case NestingMap:
-		if elem.HasDynamicTypes() {
-			return cty.DynamicPseudoType
-		}
-		return cty.Map(elem)
-	default:
-		return cty.DynamicPseudoType
-	}
 }
