@@ -31,6 +31,8 @@ func commands() map[string]commandInfo {
 		"providers schema": {runProvidersSchema, "Show schemas for the providers the configuration needs"},
 		"fmt": {func(s Streams, args []string) int { return runFmt(args, s.Stdin, s.Stdout, s.Stderr) },
 			"Reformat configuration files to the canonical style"},
+		"console": {func(s Streams, args []string) int { return runConsole(args, s.Stdin, s.Stdout, s.Stderr) },
+			"Try Terraform expressions at an interactive command prompt"},
 		"serve": {func(s Streams, args []string) int { return runServe(args, s.Stdout, s.Stderr) },
 			"Serve the state store over gRPC (Consul's ResourceService API)"},
 		"watch": {func(s Streams, args []string) int { return runWatch(args, s.Stdout, s.Stderr) },

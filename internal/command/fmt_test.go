@@ -23,15 +23,6 @@ func fmtIn(t *testing.T, dir string, stdin string, args ...string) (stdout, stde
 	return out.String(), errOut.String(), code
 }
 
-func writeFmtTestFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 func readFmtTestFile(t *testing.T, path string) string {
 	t.Helper()
@@ -44,10 +35,10 @@ func readFmtTestFile(t *testing.T, path string) string {
 
 func TestFmtRewritesAndLists(t *testing.T) {
 	dir := t.TempDir()
-	writeFmtTestFile(t, filepath.Join(dir, "main.tf"), fmtMessyConfig)
-	writeFmtTestFile(t, filepath.Join(dir, "ok.tofu"), fmtTidyConfig)
-	writeFmtTestFile(t, filepath.Join(dir, "data.tf.json"), `{"a":   1}`)
-	writeFmtTestFile(t, filepath.Join(dir, "sub", "x.tf"), fmtMessyConfig)
+	writeFile(t, filepath.Join(dir, "main.tf"), fmtMessyConfig)
+	writeFile(t, filepath.Join(dir, "ok.tofu"), fmtTidyConfig)
+	writeFile(t, filepath.Join(dir, "data.tf.json"), `{"a":   1}`)
+	writeFile(t, filepath.Join(dir, "sub", "x.tf"), fmtMessyConfig)
 	stdout, stderr, code := fmtIn(t, dir, "")
 	if code != 0 || stdout != "main.tf\n" || stderr != "" {
 		t.Fatalf("code %d, stdout %q, stderr %q", code, stdout, stderr)
@@ -69,7 +60,7 @@ func TestFmtRewritesAndLists(t *testing.T) {
 
 func TestFmtCheck(t *testing.T) {
 	dir := t.TempDir()
-	writeFmtTestFile(t, filepath.Join(dir, "main.tf"), fmtMessyConfig)
+	writeFile(t, filepath.Join(dir, "main.tf"), fmtMessyConfig)
 	stdout, _, code := fmtIn(t, dir, "", "-check")
 	if code != 3 || stdout != "main.tf\n" {
 		t.Fatalf("code %d, stdout %q", code, stdout)
@@ -81,7 +72,7 @@ func TestFmtCheck(t *testing.T) {
 	if code != 3 || stdout != "" {
 		t.Fatalf("-list=false: code %d, stdout %q", code, stdout)
 	}
-	writeFmtTestFile(t, filepath.Join(dir, "main.tf"), fmtTidyConfig)
+	writeFile(t, filepath.Join(dir, "main.tf"), fmtTidyConfig)
 	if _, _, code = fmtIn(t, dir, "", "-check"); code != 0 {
 		t.Fatalf("formatted input: code %d", code)
 	}
@@ -89,7 +80,7 @@ func TestFmtCheck(t *testing.T) {
 
 func TestFmtDiffWithoutWrite(t *testing.T) {
 	dir := t.TempDir()
-	writeFmtTestFile(t, filepath.Join(dir, "main.tf"), fmtMessyConfig)
+	writeFile(t, filepath.Join(dir, "main.tf"), fmtMessyConfig)
 	stdout, stderr, code := fmtIn(t, dir, "", "-diff", "-write=false", "-list=false")
 	if code != 0 {
 		t.Fatalf("code %d: %s", code, stderr)
@@ -113,8 +104,8 @@ func TestFmtStdin(t *testing.T) {
 
 func TestFmtErrors(t *testing.T) {
 	dir := t.TempDir()
-	writeFmtTestFile(t, filepath.Join(dir, "broken.tf"), "resource \"a\" \"b\" {\n")
-	writeFmtTestFile(t, filepath.Join(dir, "notes.txt"), "x")
+	writeFile(t, filepath.Join(dir, "broken.tf"), "resource \"a\" \"b\" {\n")
+	writeFile(t, filepath.Join(dir, "notes.txt"), "x")
 	_, stderr, code := fmtIn(t, dir, "", "broken.tf")
 	if code != 2 || !strings.Contains(stderr, "on broken.tf line 1") {
 		t.Fatalf("syntax error: code %d, stderr %q", code, stderr)
