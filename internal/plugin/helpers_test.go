@@ -22,13 +22,21 @@ import (
 type testProvider struct {
 	name     string // also the prefix of its type names
 	protocol int
+	// resource is a simple managed resource type with a required "name".
+	resource string
+	// failSwitches: the resource has the "fail" attribute.
+	failSwitches bool
 }
 
 var allTestProviders = []testProvider{
-	{name: "tpf", protocol: 6},
-	{name: "tpf5", protocol: 5},
-	{name: "tpsdk", protocol: 5},
+	{name: "tpf", protocol: 6, resource: "tpf_thing", failSwitches: true},
+	{name: "tpf5", protocol: 5, resource: "tpf5_thing", failSwitches: true},
+	{name: "tpsdk", protocol: 5, resource: "tpsdk_widget"},
 }
+
+// frameworkProviders are the providers built on terraform-plugin-framework,
+// which share resources, data sources, ephemeral resources and functions.
+var frameworkProviders = allTestProviders[:2]
 
 var (
 	buildOnce sync.Once

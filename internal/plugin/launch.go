@@ -91,9 +91,9 @@ func Launch(ctx context.Context, cfg Config) (*Provider, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	name := cfg.Provider.String()
-	if cfg.Provider.IsZero() {
-		name = filepath.Base(cfg.Path)
+	name := filepath.Base(cfg.Path)
+	if !cfg.Provider.IsZero() {
+		name = cfg.Provider.String()
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = logging.Named("provider")

@@ -60,6 +60,9 @@ func ParseReattachProviders(value string) (map[addrs.Provider]ReattachConfig, di
 // An entry on registry.terraform.io also serves the same provider on
 // Terrane's default registry, as providers print their Terraform address.
 func reattachFor(provider addrs.Provider) (*ReattachConfig, diags.Diagnostics) {
+	if provider.IsZero() {
+		return nil, nil
+	}
 	all, problems := ParseReattachProviders(os.Getenv(EnvReattachProviders))
 	if problems.HasErrors() {
 		return nil, problems
