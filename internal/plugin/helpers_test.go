@@ -15,6 +15,7 @@ import (
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/providers"
 	"github.com/terrane/terrane/internal/schema"
 )
 
@@ -173,4 +174,13 @@ func containsAll(s string, parts ...string) bool {
 		}
 	}
 	return true
+}
+
+// validateThingRequest is a valid configuration of tp's simple resource.
+func validateThingRequest(s providers.GetProviderSchemaResponse, tp testProvider) providers.ValidateResourceConfigRequest {
+	block := s.ResourceTypes[tp.resource].Block
+	return providers.ValidateResourceConfigRequest{
+		TypeName: tp.resource,
+		Config:   objectVal(block, map[string]cty.Value{"name": cty.StringVal("x")}),
+	}
 }

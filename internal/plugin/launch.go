@@ -126,6 +126,13 @@ func Launch(ctx context.Context, cfg Config) (*Provider, error) {
 				"The entry for %s in %s is not usable: %s.", name, EnvReattachProviders, err)}.Err()
 		}
 		clientConfig.Reattach = rc
+		// go-plugin skips negotiation when reattaching: the entry says
+		// which protocol the provider speaks.
+		clientConfig.Plugins = versionedPlugins()[rc.ProtocolVersion]
+		if clientConfig.Plugins == nil {
+			return nil, diags.Diagnostics{startFailure(name, EnvReattachProviders,
+				fmt.Errorf("incompatible API version with plugin. Plugin version: %d", rc.ProtocolVersion), "")}.Err()
+		}
 		logger.Info("attaching to a provider started by hand", "address", rc.Addr, "pid", rc.Pid)
 	} else {
 		cmd := exec.Command(cfg.Path)
