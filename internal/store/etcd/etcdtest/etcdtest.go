@@ -179,3 +179,11 @@ func (s *Server) Client(t testing.TB) *clientv3.Client {
 	t.Cleanup(func() { _ = client.Close() })
 	return client
 }
+
+// Pid is the etcd process's id, for reading its resource use.
+func (s *Server) Pid() int {
+	if s.cmd == nil || s.cmd.Process == nil {
+		return 0
+	}
+	return s.cmd.Process.Pid
+}
