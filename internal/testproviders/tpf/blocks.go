@@ -47,7 +47,7 @@ func blocksSchema() schema.Schema {
 		},
 		Blocks: map[string]schema.Block{
 			"rule": schema.ListNestedBlock{
-				Validators: []validator.List{listvalidator.SizeBetween(1, 3)},
+				Validators: []validator.List{listvalidator.IsRequired(), listvalidator.SizeBetween(1, 3)},
 				NestedObject: schema.NestedBlockObject{Attributes: map[string]schema.Attribute{
 					"action":   schema.StringAttribute{Required: true},
 					"priority": schema.NumberAttribute{Optional: true},

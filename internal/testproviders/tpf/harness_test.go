@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/terrane/terrane/internal/testproviders/cloud"
+	"github.com/terrane/terrane/internal/testproviders/tfvalue"
 )
 
 // harness drives the real protocol 6 server in-process the way a host does.
@@ -240,4 +241,9 @@ func (h *harness) editCloudObject(kind, id string, edit func(map[string]any)) {
 	if err := h.cloud.PutRaw(kind, id, data); err != nil {
 		h.t.Fatal(err)
 	}
+}
+
+// tftypesToJSON encodes a state the way a host stores it (JSON state).
+func tftypesToJSON(v tftypes.Value, s *tfprotov6.Schema) ([]byte, error) {
+	return tfvalue.Marshal(v, s.ValueType())
 }

@@ -41,6 +41,10 @@ type versionedModel struct {
 	Size  types.Number `tfsdk:"size"`
 }
 
+type identityModel struct {
+	ID types.String `tfsdk:"id"`
+}
+
 type versionedModelV0 struct {
 	ID    types.String `tfsdk:"id"`
 	Label types.String `tfsdk:"label"`
@@ -117,7 +121,9 @@ func (r *versionedResource) UpgradeIdentity(context.Context) map[int64]resource.
 				if resp.Diagnostics.HasError() {
 					return
 				}
-				resp.Diagnostics.Append(resp.Identity.SetAttribute(ctx, idPath, objectID)...)
+				// The response identity starts without a value, so it is set
+				// whole rather than attribute by attribute.
+				resp.Diagnostics.Append(resp.Identity.Set(ctx, identityModel{ID: objectID})...)
 			},
 		},
 	}
