@@ -3,10 +3,8 @@ package plugin
 import (
 	"context"
 	"os"
-	"os/exec"
-	"path/filepath"
+	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +15,7 @@ import (
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/providers"
 	"github.com/terrane/terrane/internal/schema"
+	"github.com/terrane/terrane/internal/testing/providertest"
 )
 
 // testProvider is one of the providers in internal/testproviders.
@@ -39,52 +38,20 @@ var allTestProviders = []testProvider{
 // which share resources, data sources, ephemeral resources and functions.
 var frameworkProviders = allTestProviders[:2]
 
-var (
-	buildOnce sync.Once
-	buildDir  string
-	buildErr  error
-)
-
-// testProviderPath builds the test providers once per test binary (the Go
-// build cache makes later runs cheap) and returns one's executable, or
-// skips the test when that provider does not exist in this tree.
+// testProviderPath returns a test provider's executable, built by
+// providertest, or skips the test when that provider is not in this tree.
 func testProviderPath(t testing.TB, name string) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		buildDir, buildErr = os.MkdirTemp("", "terrane-plugin-test-*")
-		if buildErr != nil {
-			return
-		}
-		cmd := exec.Command("go", "build", "-o", buildDir+string(filepath.Separator), "./cmd/...")
-		cmd.Dir = filepath.Join("..", "testproviders")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			buildErr = &buildError{out: string(out), err: err}
-		}
-	})
-	if buildErr != nil {
-		t.Fatalf("building the test providers: %v", buildErr)
-	}
-	path := filepath.Join(buildDir, "terraform-provider-"+name)
-	if _, err := os.Stat(path); err != nil {
+	mirror := providertest.Build(t)
+	if !slices.Contains(mirror.Types(), name) {
 		t.Skipf("test provider %s is not in this tree", name)
 	}
-	return path
+	return mirror.Executable(name)
 }
-
-type buildError struct {
-	out string
-	err error
-}
-
-func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	KillAll()
-	if buildDir != "" {
-		os.RemoveAll(buildDir)
-	}
+	KillAll() // no provider outlives a failed test
 	os.Exit(code)
 }
 
