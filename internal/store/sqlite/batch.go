@@ -24,25 +24,12 @@ const (
 
 // WriteCAS implements store.Backend.
 func (b *Backend) WriteCAS(ctx context.Context, res *pbresource.Resource) (*pbresource.Resource, error) {
-	out, err := b.Batch(ctx, []store.Op{{Kind: store.OpWrite, Resource: res}})
-	if err != nil {
-		return nil, unwrapBatch(err)
-	}
-	return out[0], nil
+	return store.WriteOne(ctx, b.Batch, res)
 }
 
 // DeleteCAS implements store.Backend.
 func (b *Backend) DeleteCAS(ctx context.Context, id *pbresource.ID, version string) error {
-	_, err := b.Batch(ctx, []store.Op{{Kind: store.OpDelete, ID: id, Version: version}})
-	return unwrapBatch(err)
-}
-
-func unwrapBatch(err error) error {
-	var batchErr *store.BatchError
-	if errors.As(err, &batchErr) {
-		return batchErr.Err
-	}
-	return err
+	return store.DeleteOne(ctx, b.Batch, id, version)
 }
 
 // Batch implements store.Backend: one IMMEDIATE transaction, so one fsync,
