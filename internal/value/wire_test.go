@@ -150,6 +150,8 @@ func TestDecodeMalformedMsgpack(t *testing.T) {
 		{"truncated", cty.String, []byte{0xa5, 'a', 'b'}, nil, "ends early"},
 		{"array longer than the input", cty.List(cty.String), []byte{0xdd, 0x30, 0x30, 0, 0, 0xc0}, nil, "declares 808452096 elements but only 1 bytes follow"},
 		{"map longer than the input", cty.Map(cty.String), []byte{0xdf, 0x7f, 0xff, 0xff, 0xff, 0xa0, 0xa0}, nil, "declares 2147483647 entries"},
+		{"integer map key", cty.Map(cty.String), []byte{0x81, 0x01, 0xa1, 'a'}, nil, "map key is not a string (msgpack type byte 0x01)"},
+		{"nil object key", cty.Object(map[string]cty.Type{"a": cty.String}), []byte{0x81, 0xc0, 0xa1, 'a'}, nil, "map key is not a string"},
 		{"trailing bytes", cty.String, []byte{0xa1, 'a', 0xc0}, nil, "1 unexpected bytes after the value"},
 		{"nested too deep", cty.DynamicPseudoType, append(bytes.Repeat([]byte{0x91}, 3000), 0xc0), nil, "nest more than 2000 levels"},
 		{"empty map for an object with attributes", objN, []byte{0x80}, nil, "attribute"},
