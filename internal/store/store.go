@@ -58,6 +58,12 @@ func (e GroupVersionMismatchError) Error() string {
 // Resources are identified by type (group and kind; GroupVersion is data,
 // not identity), tenancy and name. Every implementation must pass the
 // conformance suite in package storetest.
+//
+// Versions are opaque strings: a resource's Version changes on every write
+// and is never reused for that name, but resources written by one Batch may
+// share one (etcd). A nil Tenancy in List or WatchList matches every
+// tenancy; an empty unit matches only the empty unit. After Close every
+// method returns ErrClosed.
 type Backend interface {
 	// Read returns the stored resource with the given ID (the Uid is
 	// ignored), ErrNotFound, or GroupVersionMismatchError.
@@ -81,13 +87,17 @@ type Backend interface {
 
 	// WatchList returns a watch that first yields every matching resource as an
 	// upsert, then one EndOfSnapshot event, then every later upsert and delete
-	// in the order the backend applied them.
+	// in the order the backend applied them. A watch that falls further behind
+	// than the backend keeps history ends with ErrWatchExpired; the caller
+	// starts a new one, whose snapshot catches it up.
 	WatchList(ctx context.Context, resType *pbresource.Type, tenancy *pbresource.Tenancy, namePrefix string) (Watch, error)
 
 	// Batch applies every operation or none. Each write or delete is a CAS with
 	// the rules of WriteCAS and DeleteCAS; if any fails, nothing is applied and
 	// the error is a *BatchError naming the failing operation. The stored
 	// resources are returned in the order of the operations (nil for deletes).
+	// (etcd applies a batch larger than its transaction limit in parts; see
+	// that package.)
 	Batch(ctx context.Context, ops []Op) ([]*pbresource.Resource, error)
 
 	// Close releases the backend's resources. Watches end with an error.

@@ -106,3 +106,35 @@ func TestWatchBehindPrunedLogExpires(t *testing.T) {
 		t.Fatalf("after the snapshot: %v, %v; want EndOfSnapshot", ev.Kind, err)
 	}
 }
+
+// Writers on two Backends of one file (separate connections, as separate
+// processes would have) contend for the write lock; every write must wait
+// its turn and succeed, none may fail with "database is locked".
+func TestConcurrentWritersOnOneFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	backends := []*sqlite.Backend{openAt(t, path, sqlite.Options{}), openAt(t, path, sqlite.Options{})}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	errs := make(chan error, 8)
+	for writer := range 8 {
+		go func() {
+			b := backends[writer%2]
+			for i := range 25 {
+				if _, err := b.WriteCAS(ctx, named(fmt.Sprintf("w%d-%d", writer, i))); err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Fatalf("concurrent writer: %v", err)
+		}
+	}
+	listed, err := backends[0].List(ctx, store.StrongConsistency, crashType, crashTenancy, "w")
+	if err != nil || len(listed) != 200 {
+		t.Fatalf("listed %d records (%v), want 200", len(listed), err)
+	}
+}
