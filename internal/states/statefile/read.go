@@ -1,0 +1,245 @@
+package statefile
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/states"
+)
+
+// File is a state file: the state and the metadata that travels with it.
+type File struct {
+	// TerraformVersion is the version of the tool that wrote the file.
+	// Terraform refuses files claiming a version newer than itself, so
+	// exports should name the oldest version whose format they use.
+	TerraformVersion string
+	// Serial increases with every change of the state; Terraform uses it
+	// to refuse overwriting a newer file with an older one.
+	Serial uint64
+	// Lineage is a UUID naming the history this state belongs to.
+	Lineage string
+	State   *states.State
+}
+
+// Read reads a state v4 file. Errors name the resource instance or output
+// they concern; files of format version 3 or earlier are refused with
+// advice to upgrade them with Terraform first.
+func Read(r io.Reader) (*File, error) {
+	src, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("reading the state file: %w", err)
+	}
+	if err := checkFormatVersion(src); err != nil {
+		return nil, err
+	}
+	var raw stateV4
+	if err := json.Unmarshal(src, &raw); err != nil {
+		return nil, fmt.Errorf("the state file is not valid state v4 JSON: %w", err)
+	}
+	file := &File{TerraformVersion: raw.TerraformVersion, Serial: raw.Serial, Lineage: raw.Lineage, State: states.NewState()}
+	var errs []error
+	for i := range raw.Resources {
+		errs = append(errs, readResource(file.State, &raw.Resources[i]))
+	}
+	for name, output := range raw.Outputs {
+		val, err := decodeOutput(output)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("output %q: %w", name, err))
+			continue
+		}
+		file.State.Outputs[name] = &states.OutputValue{Value: val, Sensitive: output.Sensitive}
+	}
+	if len(raw.CheckResults) > 0 && !bytes.Equal(bytes.TrimSpace(raw.CheckResults), []byte("null")) {
+		file.State.CheckResultsJSON = compactJSON(raw.CheckResults)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return file, nil
+}
+
+// checkFormatVersion reads only the "version" field, so that files of
+// other versions get a message about the version rather than about
+// whatever field of theirs v4 does not expect.
+func checkFormatVersion(src []byte) error {
+	var header struct {
+		Version *int `json:"version"`
+	}
+	if err := json.Unmarshal(src, &header); err != nil {
+		return fmt.Errorf("the state file is not valid JSON: %w", err)
+	}
+	switch {
+	case header.Version == nil:
+		return errors.New(`the state file has no "version" field, so it is not a Terraform state file`)
+	case *header.Version < 4:
+		return fmt.Errorf("the state file has format version %d, written by Terraform 0.11 or earlier; "+
+			"upgrade it with terraform 1.x first (terraform init and terraform apply -refresh-only rewrite it as version 4), then import it again", *header.Version)
+	case *header.Version > 4:
+		return fmt.Errorf("the state file has format version %d, which is newer than the version 4 Terrane reads", *header.Version)
+	}
+	return nil
+}
+
+func decodeOutput(output outputV4) (cty.Value, error) {
+	ty, err := ctyjson.UnmarshalType(output.Type)
+	if err != nil {
+		return cty.NilVal, fmt.Errorf("invalid type: %w", err)
+	}
+	val, err := ctyjson.Unmarshal(output.Value, ty)
+	if err != nil {
+		return cty.NilVal, fmt.Errorf("the value does not match its type %s: %w", ty.FriendlyName(), err)
+	}
+	return val, nil
+}
+
+func readResource(state *states.State, raw *resourceV4) error {
+	addr, provider, err := resourceAddrs(raw)
+	if err != nil {
+		return err
+	}
+	res := state.EnsureResource(addr, provider)
+	res.EachMode = states.EachMode(raw.Each)
+	var errs []error
+	for i := range raw.Instances {
+		errs = append(errs, readInstance(state, res, &raw.Instances[i]))
+	}
+	if len(res.Instances) == 0 {
+		// Terraform keeps resources whose instances are all gone only until
+		// the end of a run; an empty one in a file carries nothing.
+		state.RemoveResourceInstance(addr.Instance(addrs.NoKey))
+	}
+	return errors.Join(errs...)
+}
+
+func resourceAddrs(raw *resourceV4) (addrs.AbsResource, addrs.AbsProviderConfig, error) {
+	addr := addrs.AbsResource{Resource: addrs.Resource{Type: raw.Type, Name: raw.Name}}
+	switch raw.Mode {
+	case "managed":
+		addr.Resource.Mode = addrs.ManagedResourceMode
+	case "data":
+		addr.Resource.Mode = addrs.DataResourceMode
+	default:
+		return addr, addrs.AbsProviderConfig{}, fmt.Errorf("resource %s.%s: unknown mode %q; it must be \"managed\" or \"data\"", raw.Type, raw.Name, raw.Mode)
+	}
+	if raw.Module != "" {
+		module, diags := addrs.ParseModuleInstanceStr(raw.Module)
+		if diags.HasErrors() {
+			return addr, addrs.AbsProviderConfig{}, fmt.Errorf("resource %s.%s: invalid module address %q: %s", raw.Type, raw.Name, raw.Module, diags.Error())
+		}
+		addr.Module = module
+	}
+	switch raw.Each {
+	case "", string(states.EachList), string(states.EachMap):
+	default:
+		return addr, addrs.AbsProviderConfig{}, fmt.Errorf("resource %s: unknown each mode %q", addr, raw.Each)
+	}
+	provider, diags := addrs.ParseAbsProviderConfigStr(raw.Provider)
+	if diags.HasErrors() {
+		return addr, addrs.AbsProviderConfig{}, fmt.Errorf("resource %s: invalid provider configuration address %q (%s); "+
+			"files written before Terraform 0.13 use legacy provider addresses: upgrade the state with terraform 1.x first", addr, raw.Provider, diags.Error())
+	}
+	return addr, provider, nil
+}
+
+func readInstance(state *states.State, res *states.Resource, raw *instanceV4) error {
+	key, err := instanceKey(raw.IndexKey)
+	if err != nil {
+		return fmt.Errorf("resource %s: %w", res.Addr, err)
+	}
+	addr := res.Addr.Instance(key)
+	obj, err := readObject(raw)
+	if err != nil {
+		return fmt.Errorf("resource instance %s: %w", addr, err)
+	}
+	inst := state.ResourceInstance(addr)
+	if raw.Deposed == "" {
+		if inst != nil && inst.Current != nil {
+			return fmt.Errorf("resource instance %s appears more than once in the state file; remove the duplicate", addr)
+		}
+		state.SetResourceInstanceCurrent(addr, obj, res.ProviderConfig)
+		return nil
+	}
+	deposedKey, err := addrs.ParseDeposedKey(raw.Deposed)
+	if err != nil {
+		return fmt.Errorf("resource instance %s: %w", addr, err)
+	}
+	if inst != nil && inst.Deposed[deposedKey] != nil {
+		return fmt.Errorf("resource instance %s has deposed object %s more than once in the state file; remove the duplicate", addr, deposedKey)
+	}
+	state.SetResourceInstanceDeposed(addr, deposedKey, obj, res.ProviderConfig)
+	return nil
+}
+
+func instanceKey(raw json.RawMessage) (addrs.InstanceKey, error) {
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return addrs.NoKey, nil
+	}
+	var str string
+	if err := json.Unmarshal(raw, &str); err == nil {
+		return addrs.StringKey(str), nil
+	}
+	var num int
+	if err := json.Unmarshal(raw, &num); err == nil {
+		return addrs.IntKey(num), nil
+	}
+	return nil, fmt.Errorf("invalid index_key %s: it must be a whole number (count) or a string (for_each)", raw)
+}
+
+func readObject(raw *instanceV4) (*states.ResourceInstanceObjectSrc, error) {
+	obj := &states.ResourceInstanceObjectSrc{
+		SchemaVersion:       raw.SchemaVersion,
+		AttrsFlat:           raw.AttributesFlat,
+		Private:             raw.Private,
+		CreateBeforeDestroy: raw.CreateBeforeDestroy,
+		Status:              states.ObjectReady,
+	}
+	switch {
+	case len(raw.Attributes) > 0:
+		obj.AttrsJSON = compactJSON(raw.Attributes)
+	case raw.AttributesFlat == nil:
+		obj.AttrsJSON = []byte("{}")
+	}
+	switch raw.Status {
+	case "":
+	case "tainted":
+		obj.Status = states.ObjectTainted
+	default:
+		return nil, fmt.Errorf("unknown status %q; it must be \"tainted\" or absent", raw.Status)
+	}
+	if raw.IdentitySchemaVersion != nil {
+		obj.IdentitySchemaVersion = *raw.IdentitySchemaVersion
+	}
+	if len(raw.Identity) > 0 && !bytes.Equal(raw.Identity, []byte("null")) {
+		obj.IdentityJSON = compactJSON(raw.Identity)
+	}
+	paths, err := unmarshalPaths(raw.SensitiveAttributes)
+	if err != nil {
+		return nil, fmt.Errorf("sensitive_attributes: %w", err)
+	}
+	obj.SensitivePaths = paths
+	for _, dep := range raw.Dependencies {
+		depAddr, diags := addrs.ParseAbsResourceStr(dep)
+		if diags.HasErrors() {
+			return nil, fmt.Errorf("invalid dependency %q: %s", dep, diags.Error())
+		}
+		obj.Dependencies = append(obj.Dependencies, depAddr.Config())
+	}
+	return obj, nil
+}
+
+// compactJSON strips insignificant whitespace, so stored attributes do not
+// carry the indentation of the file they came from.
+func compactJSON(src []byte) []byte {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, src); err != nil {
+		return append([]byte(nil), src...)
+	}
+	return buf.Bytes()
+}

@@ -1,0 +1,7 @@
+resource "terraform_data" "gone" {
+  input = 1
+}
+
+output "kept" {
+  value = "constant"
+}
