@@ -88,10 +88,7 @@ func (r *cloudResource) Create(ctx context.Context, req resource.CreateRequest, 
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	breakConsistencyOnApply(ctx, r.failSwitch(ctx, req.Plan), &state, &resp.Diagnostics)
-	resp.Diagnostics.Append(r.copyWriteOnly(ctx, req.Config, &state)...)
-	resp.Diagnostics.Append(r.store(ctx, id, &state)...)
-	if resp.Diagnostics.HasError() {
+	if !r.writeApplied(ctx, id, r.failSwitch(ctx, req.Plan), req.Config, &state, &resp.Diagnostics) {
 		return
 	}
 	resp.State = state
@@ -152,10 +149,7 @@ func (r *cloudResource) Update(ctx context.Context, req resource.UpdateRequest, 
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	breakConsistencyOnApply(ctx, r.failSwitch(ctx, req.Plan), &state, &resp.Diagnostics)
-	resp.Diagnostics.Append(r.copyWriteOnly(ctx, req.Config, &state)...)
-	resp.Diagnostics.Append(r.store(ctx, id, &state)...)
-	if resp.Diagnostics.HasError() {
+	if !r.writeApplied(ctx, id, r.failSwitch(ctx, req.Plan), req.Config, &state, &resp.Diagnostics) {
 		return
 	}
 	resp.State = state
@@ -179,6 +173,15 @@ func (r *cloudResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 	if err := r.cloud.Delete(r.typeName, id); err != nil {
 		resp.Diagnostics.AddError("Cannot delete the cloud object", err.Error())
 	}
+}
+
+// writeApplied finishes the new state of a create or update and stores it,
+// reporting whether that succeeded.
+func (r *cloudResource) writeApplied(ctx context.Context, id, fail string, config tfsdk.Config, state *tfsdk.State, diags *diag.Diagnostics) bool {
+	breakConsistencyOnApply(ctx, fail, state, diags)
+	diags.Append(r.copyWriteOnly(ctx, config, state)...)
+	diags.Append(r.store(ctx, id, state)...)
+	return !diags.HasError()
 }
 
 // copyWriteOnly puts the configured write-only values into state so they

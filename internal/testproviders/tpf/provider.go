@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -19,7 +20,8 @@ type Variant struct {
 	// TypeName prefixes every resource, data source and ephemeral resource
 	// type, e.g. "tpf" gives tpf_thing.
 	TypeName string
-	// NestedAttributes registers the resources that need protocol 6.
+	// NestedAttributes registers the resources that need protocol 6; it
+	// also selects the protocol Serve speaks (6 with, 5 without).
 	NestedAttributes bool
 }
 
@@ -128,4 +130,18 @@ func (p *testProvider) Functions(context.Context) []func() function.Function {
 		func() function.Function { return sqrtFunction{} },
 		func() function.Function { return echoFunction{} },
 	}
+}
+
+// Serve runs the provider variant as a plugin process until the host stops
+// it; debug makes it print TF_REATTACH_PROVIDERS instead.
+func Serve(variant Variant, debug bool) error {
+	protocol := 6
+	if !variant.NestedAttributes {
+		protocol = 5
+	}
+	return providerserver.Serve(context.Background(), New(variant, "0.1.0"), providerserver.ServeOpts{
+		Address:         "registry.terraform.io/terrane/" + variant.TypeName,
+		Debug:           debug,
+		ProtocolVersion: protocol,
+	})
 }

@@ -3,11 +3,8 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"log"
-
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
 	"github.com/terrane/terrane/internal/testproviders/tpf"
 )
@@ -15,12 +12,7 @@ import (
 func main() {
 	debug := flag.Bool("debug", false, "run with support for debuggers (prints TF_REATTACH_PROVIDERS)")
 	flag.Parse()
-	err := providerserver.Serve(context.Background(), tpf.New(tpf.Protocol6, "0.1.0"), providerserver.ServeOpts{
-		Address:         "registry.terraform.io/terrane/tpf",
-		Debug:           *debug,
-		ProtocolVersion: 6,
-	})
-	if err != nil {
+	if err := tpf.Serve(tpf.Protocol6, *debug); err != nil {
 		log.Fatal(err)
 	}
 }
