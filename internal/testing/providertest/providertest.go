@@ -138,7 +138,38 @@ func buildAttempt(moduleDir, cacheRoot string, types []string) (mirror *Mirror, 
 	if err := os.Rename(staging, mirror.Dir); err != nil && !mirror.complete() {
 		return nil, false, fmt.Errorf("installing the built mirror at %s: %w", mirror.Dir, err)
 	}
+	pruneOldMirrors(cacheRoot, keptMirrors)
 	return mirror, false, nil
+}
+
+// keptMirrors is how many builds stay cached: a few, so switching between
+// branches does not rebuild, but not one per edit (each is ~100 MB).
+const keptMirrors = 4
+
+// pruneOldMirrors removes all but the newest keep mirrors under cacheRoot.
+// It is best effort: a mirror in use by another test binary is at worst
+// rebuilt by it.
+func pruneOldMirrors(cacheRoot string, keep int) {
+	entries, err := os.ReadDir(cacheRoot)
+	if err != nil {
+		return
+	}
+	type mirrorDir struct {
+		path    string
+		modTime int64
+	}
+	var mirrors []mirrorDir
+	for _, entry := range entries {
+		info, err := entry.Info()
+		if err != nil || !entry.IsDir() || strings.HasPrefix(entry.Name(), ".") {
+			continue
+		}
+		mirrors = append(mirrors, mirrorDir{filepath.Join(cacheRoot, entry.Name()), info.ModTime().UnixNano()})
+	}
+	sort.Slice(mirrors, func(i, j int) bool { return mirrors[i].modTime > mirrors[j].modTime })
+	for i := keep; i < len(mirrors); i++ {
+		_ = os.RemoveAll(mirrors[i].path)
+	}
 }
 
 func (m *Mirror) complete() bool {

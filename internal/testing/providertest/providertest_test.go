@@ -90,3 +90,25 @@ func startAndReadHandshake(t *testing.T, executable string) string {
 		return ""
 	}
 }
+
+func TestPruneOldMirrorsKeepsNewest(t *testing.T) {
+	root := t.TempDir()
+	names := []string{"a", "b", "c", ".build-x"}
+	for i, name := range names {
+		dir := root + "/" + name
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		stamp := time.Now().Add(time.Duration(i) * time.Minute)
+		if err := os.Chtimes(dir, stamp, stamp); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pruneOldMirrors(root, 1)
+	for name, want := range map[string]bool{"a": false, "b": false, "c": true, ".build-x": true} {
+		_, err := os.Stat(root + "/" + name)
+		if got := err == nil; got != want {
+			t.Errorf("%s kept = %v, want %v", name, got, want)
+		}
+	}
+}
