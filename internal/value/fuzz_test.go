@@ -94,3 +94,35 @@ func mustTransform(t testing.TB, v cty.Value, fn func(cty.Path, cty.Value) (cty.
 	}
 	return out
 }
+
+// FuzzDecodeJSON checks that no input makes JSON decoding panic, and that
+// whatever decodes encodes back to JSON that decodes to the same value.
+func FuzzDecodeJSON(f *testing.F) {
+	for _, v := range []cty.Value{richObjectValue(), cty.NullVal(richObjectType)} {
+		b, err := EncodeJSON(v, richObjectType)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(`{"value":[1,"x",{"a":null}],"type":["tuple",["number","string",["object",{"a":"bool"}]]]}`))
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		for _, ty := range fuzzTypes {
+			v, err := DecodeJSON(doc, ty)
+			if err != nil {
+				continue
+			}
+			if !v.IsWhollyKnown() {
+				t.Fatalf("JSON decoded to a value that is not wholly known: %#v", v)
+			}
+			again, err := EncodeJSON(v, ty)
+			if err != nil {
+				t.Fatalf("decoded %#v but cannot encode it as JSON: %s", v, err)
+			}
+			back, err := DecodeJSON(again, ty)
+			if err != nil || !back.RawEquals(v) {
+				t.Fatalf("JSON round trip of %#v gave %#v, %v", v, back, err)
+			}
+		}
+	})
+}
