@@ -29,6 +29,7 @@ func commands() map[string]commandInfo {
 	return map[string]commandInfo{
 		"version":          {runVersion, "Show the current Terrane version"},
 		"providers schema": {runProvidersSchema, "Show schemas for the providers the configuration needs"},
+		"validate":         {runValidate, "Check whether the configuration is valid"},
 		"fmt": {func(s Streams, args []string) int { return runFmt(args, s.Stdin, s.Stdout, s.Stderr) },
 			"Reformat configuration files to the canonical style"},
 		"console": {func(s Streams, args []string) int { return runConsole(args, s.Stdin, s.Stdout, s.Stderr) },

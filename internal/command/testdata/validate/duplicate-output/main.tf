@@ -1,0 +1,7 @@
+output "a" {
+  value = 1
+}
+
+output "a" {
+  value = 2
+}

@@ -1,0 +1,8 @@
+variable "count_of_things" {
+  type    = number
+  default = 2
+}
+
+output "total" {
+  value = var.count_of_things + "many"
+}

@@ -1,0 +1,7 @@
+locals {
+  shout = upper("a", "b")
+}
+
+output "shout" {
+  value = local.shout
+}

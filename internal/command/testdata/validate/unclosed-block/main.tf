@@ -1,0 +1,6 @@
+locals {
+  name = "web"
+
+output "name" {
+  value = local.name
+}

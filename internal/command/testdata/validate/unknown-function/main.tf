@@ -1,0 +1,3 @@
+locals {
+  name = uppercase("web")
+}

@@ -1,0 +1,4 @@
+variable "region" {
+  type    = string
+  defualt = "eu-west-1"
+}

@@ -1,0 +1,215 @@
+package command
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	tfjson "github.com/hashicorp/terraform-json"
+
+	"github.com/terrane/terrane/internal/command/jsonvalidate"
+	"github.com/terrane/terrane/internal/testing/providertest"
+)
+
+// validateCorpus lists the invalid configurations under testdata/validate
+// (none needs a provider) with the first error each must produce.
+var validateCorpus = []struct {
+	dir     string
+	summary string
+	at      string // file:line:column of the error's range start
+}{
+	{"bad-default", "Invalid default value for variable", "main.tf:3:13"},
+	{"duplicate-output", "Duplicate output definition", "main.tf:5:1"},
+	{"invalid-operand", "Invalid operand", "main.tf:7:33"},
+	{"missing-output-value", "Missing required argument", "main.tf:1:12"},
+	{"too-many-function-arguments", "Too many function arguments", "main.tf:2:23"},
+	{"unclosed-block", "Unclosed configuration block", "main.tf:1:8"},
+	{"undeclared-variable", "Reference to undeclared input variable", "main.tf:2:20"},
+	{"unknown-function", "Call to unknown function", "main.tf:2:10"},
+	{"unsupported-argument", "Unsupported argument", "main.tf:3:3"},
+}
+
+// copyCorpusCase copies one corpus configuration into a fresh directory,
+// so that neither terrane nor terraform leaves files in testdata.
+func copyCorpusCase(t *testing.T, name string) string {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", "validate", name, "main.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), string(src))
+	return dir
+}
+
+func runValidateJSON(t *testing.T, dir string) (tfjson.ValidateOutput, jsonvalidate.Output, int) {
+	t.Helper()
+	out, errOut, code := runCommand(t, "-chdir="+dir, "validate", "-json")
+	var doc tfjson.ValidateOutput
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("output is not Terraform's validate JSON: %v\nstdout:\n%s\nstderr:\n%s", err, out, errOut)
+	}
+	if err := doc.Validate(); err != nil {
+		t.Fatalf("format version: %v", err)
+	}
+	var ours jsonvalidate.Output
+	if err := json.Unmarshal([]byte(out), &ours); err != nil {
+		t.Fatal(err)
+	}
+	return doc, ours, code
+}
+
+func diagAt(d tfjson.Diagnostic) string {
+	if d.Range == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d:%d", d.Range.Filename, d.Range.Start.Line, d.Range.Start.Column)
+}
+
+func TestValidateCorpus(t *testing.T) {
+	for _, tc := range validateCorpus {
+		t.Run(tc.dir, func(t *testing.T) {
+			dir := copyCorpusCase(t, tc.dir)
+			t.Chdir(t.TempDir()) // runCommand's -chdir must not leak
+			doc, _, code := runValidateJSON(t, dir)
+			if code != 1 || doc.Valid || doc.ErrorCount == 0 {
+				t.Fatalf("exit %d, valid %v, %d errors: want an invalid result", code, doc.Valid, doc.ErrorCount)
+			}
+			first := doc.Diagnostics[0]
+			if first.Summary != tc.summary || diagAt(first) != tc.at {
+				t.Errorf("first diagnostic %q at %s, want %q at %s", first.Summary, diagAt(first), tc.summary, tc.at)
+			}
+			if first.Snippet == nil || first.Snippet.Code == "" {
+				t.Errorf("no code snippet: %+v", first)
+			}
+		})
+	}
+}
+
+// TestValidateMatchesTerraform runs terraform validate -json on the same
+// configurations: every diagnostic it reports must appear in Terrane's
+// output with the same summary, detail, range and snippet.
+func TestValidateMatchesTerraform(t *testing.T) {
+	terraform, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Skip("terraform is not installed")
+	}
+	for _, tc := range validateCorpus {
+		t.Run(tc.dir, func(t *testing.T) {
+			dir := copyCorpusCase(t, tc.dir)
+			t.Chdir(t.TempDir())
+			cmd := exec.Command(terraform, "validate", "-json")
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+os.DevNull, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+			out, _ := cmd.Output()
+			var want tfjson.ValidateOutput
+			if err := json.Unmarshal(out, &want); err != nil {
+				t.Fatalf("terraform output: %v\n%s", err, out)
+			}
+			got, _, _ := runValidateJSON(t, dir)
+			for _, wd := range want.Diagnostics {
+				if !containsDiagnostic(got.Diagnostics, wd) {
+					wantJSON, _ := json.MarshalIndent(wd, "", "  ")
+					gotJSON, _ := json.MarshalIndent(got.Diagnostics, "", "  ")
+					t.Errorf("terraform reports\n%s\nnot among Terrane's\n%s", wantJSON, gotJSON)
+				}
+			}
+		})
+	}
+}
+
+func containsDiagnostic(list []tfjson.Diagnostic, want tfjson.Diagnostic) bool {
+	for _, d := range list {
+		if reflect.DeepEqual(d, want) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestValidateSuccessHuman(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), `
+variable "names" {
+  type = list(string)
+}
+
+locals {
+  upper_names = [for n in var.names : upper(n)]
+}
+
+output "first" {
+  value = length(local.upper_names) > 0 ? local.upper_names[0] : null
+}
+`)
+	t.Chdir(t.TempDir())
+	out, errOut, code := runCommand(t, "-chdir="+dir, "validate", "-no-color")
+	if code != 0 || out != "Success! The configuration is valid.\n" || errOut != "" {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}
+
+func TestValidateErrorsHuman(t *testing.T) {
+	dir := copyCorpusCase(t, "unsupported-argument")
+	t.Chdir(t.TempDir())
+	_, errOut, code := runCommand(t, "-chdir="+dir, "validate", "-no-color")
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	for _, want := range []string{"Error: Unsupported argument", `on main.tf line 3, in variable "region":`, `Did you mean "default"?`} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if strings.Contains(errOut, "\x1b[") {
+		t.Errorf("-no-color output has escape sequences:\n%q", errOut)
+	}
+}
+
+func TestValidateRejectsArguments(t *testing.T) {
+	_, errOut, code := runCommand(t, "validate", "somewhere")
+	if code != 1 || !strings.Contains(errOut, "-chdir") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestValidateWithoutProviders checks that a configuration whose providers
+// are not installed is still validated by the language's rules, with a
+// warning naming the providers that were skipped.
+func TestValidateWithoutProviders(t *testing.T) {
+	mirror := providertest.Build(t)
+	useMirror(t, mirror.Dir, `
+terraform {
+  required_providers {
+    absent = { source = "registry.terraform.io/terrane/absent" }
+  }
+}
+
+resource "absent_thing" "a" {
+  anything = "goes"
+}
+`)
+	out, errOut, code := runCommand(t, "validate", "-no-color")
+	if code != 0 {
+		t.Fatalf("exit %d\nstderr:\n%s", code, errOut)
+	}
+	for _, want := range []string{"Warning: Providers not checked", "registry.terraform.io/terrane/absent", "terrane init", "Success! The configuration is valid, but there were some validation warnings"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+
+	writeFile(t, "outputs.tf", "output \"o\" {\n  value = upper(absent_thing.a.id, 2)\n}\n")
+	doc, _, code := runValidateJSON(t, ".")
+	if code != 1 || doc.WarningCount != 1 || doc.ErrorCount != 1 {
+		t.Fatalf("exit %d, %d errors, %d warnings: want the bad call and the skipped provider", code, doc.ErrorCount, doc.WarningCount)
+	}
+	if got := diagAt(doc.Diagnostics[1]); doc.Diagnostics[1].Summary != "Too many function arguments" || got != "outputs.tf:2:36" {
+		t.Errorf("got %q at %s, want the extra argument to upper", doc.Diagnostics[1].Summary, got)
+	}
+}
