@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -23,6 +24,7 @@ func Run(t *testing.T, newBackend NewBackend) {
 		{"CreateIfAbsent", testCreateIfAbsent},
 		{"CASWrite", testCASWrite},
 		{"WrongUid", testWrongUid},
+		{"CASRace", testCASRace},
 		{"DeleteCAS", testDeleteCAS},
 		{"ReadConsistency", testReadConsistency},
 		{"GroupVersionMismatch", testGroupVersionMismatch},
@@ -100,6 +102,35 @@ func testWrongUid(t *testing.T, b store.Backend) {
 	other.Id.Uid = "another-uid"
 	_, err := b.WriteCAS(ctxFor(t), withVersion(other, first.GetVersion()))
 	expectErr(t, "write with another Uid", err, store.ErrWrongUid)
+}
+
+// testCASRace has several writers update one resource from the same
+// Version at once: exactly one may win, the others must get ErrCASFailure.
+func testCASRace(t *testing.T, b store.Backend) {
+	resID := id(typeV1, defaultTenancy, "null_resource.contended")
+	base := mustWrite(t, b, resource(t, resID, "base"))
+	const racers = 6
+	results := make(chan error, racers)
+	ctx := ctxFor(t)
+	for racer := range racers {
+		update := withVersion(resource(t, resID, fmt.Sprintf("racer-%d", racer)), base.GetVersion())
+		go func() {
+			_, err := b.WriteCAS(ctx, update)
+			results <- err
+		}()
+	}
+	wins := 0
+	for range racers {
+		switch err := <-results; {
+		case err == nil:
+			wins++
+		case !errors.Is(err, store.ErrCASFailure):
+			t.Fatalf("losing racer got %v, want ErrCASFailure", err)
+		}
+	}
+	if wins != 1 {
+		t.Fatalf("%d writers won a race from the same Version, want exactly 1", wins)
+	}
 }
 
 func testDeleteCAS(t *testing.T, b store.Backend) {
