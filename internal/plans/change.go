@@ -46,7 +46,8 @@ type ImportingSrc struct {
 }
 
 // ChangeSrc is a Change with its values encoded as msgpack and their
-// sensitive marks lifted out into path lists.
+// sensitive marks lifted out into path lists. A null value is encoded as an
+// empty value.Dynamic.
 type ChangeSrc struct {
 	Action                                    Action
 	Before, After                             value.Dynamic
@@ -120,7 +121,9 @@ func (c *ChangeSrc) Decode(types ObjectTypes) (*Change, error) {
 // encodeMarked encodes v and returns the paths that carried the sensitive
 // mark, which the wire format keeps beside the value rather than in it.
 func encodeMarked(v cty.Value, ty cty.Type) (value.Dynamic, []cty.Path, error) {
-	if v == cty.NilVal {
+	// Null is left empty, which value.Decode reads as null of any type: a
+	// create's before and a delete's after cost nothing.
+	if v == cty.NilVal || v.IsNull() {
 		return value.Dynamic{}, nil, nil
 	}
 	unmarked, pathMarks := v.UnmarkDeepWithPaths()

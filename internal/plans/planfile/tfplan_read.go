@@ -1,6 +1,7 @@
 package planfile
 
 import (
+	"bytes"
 	"fmt"
 	"time"
 
@@ -238,6 +239,11 @@ func parseInstanceAddr(str string) (addrs.AbsResourceInstance, error) {
 	return addr, nil
 }
 
+// dynamicFromProto is the inverse of dynamicToProto: msgpack nil becomes
+// the model's empty (null) value.
 func dynamicFromProto(raw *tfplan.DynamicValue) value.Dynamic {
+	if bytes.Equal(raw.GetMsgpack(), msgpackNull) {
+		return value.Dynamic{}
+	}
 	return value.Dynamic{Msgpack: raw.GetMsgpack()}
 }

@@ -83,6 +83,15 @@ func resourceChangesToProto(changes []*plans.ResourceInstanceChangeSrc) ([]*tfpl
 }
 
 func resourceChangeToProto(change *plans.ResourceInstanceChangeSrc) (*tfplan.ResourceInstanceChange, error) {
+	// A zero address would be written as garbage that no reader parses, and
+	// a zero provider cannot even be printed: both are engine bugs, caught
+	// here rather than on apply.
+	if change.Addr.Resource.Resource.Type == "" {
+		return nil, fmt.Errorf("plan has a %s change without a resource instance address", change.Action)
+	}
+	if change.ProviderAddr.Config.Provider.IsZero() {
+		return nil, fmt.Errorf("change to %s has no provider configuration", change.ObjectName())
+	}
 	reason, ok := reasonsToProto[change.ActionReason]
 	if !ok {
 		return nil, fmt.Errorf("change to %s has invalid action reason %s", change.ObjectName(), change.ActionReason)
@@ -186,7 +195,16 @@ func checkResultsToProto(results []plans.CheckResult) []*tfplan.CheckResults {
 	return out
 }
 
+// msgpackNull is msgpack's nil, which decodes as null whatever the type.
+var msgpackNull = []byte{0xc0}
+
+// dynamicToProto converts a value that the format requires to be present,
+// so a null value, empty in the model, is written as msgpack nil: readers
+// of other tools do not accept an empty value there.
 func dynamicToProto(d value.Dynamic) *tfplan.DynamicValue {
+	if d.IsEmpty() {
+		return &tfplan.DynamicValue{Msgpack: msgpackNull}
+	}
 	return &tfplan.DynamicValue{Msgpack: d.Msgpack}
 }
 
