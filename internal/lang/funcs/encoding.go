@@ -57,6 +57,13 @@ var Base64GzipFunc = stringToString("str", func(s string, _ cty.ValueMarks) (str
 	if _, err := w.Write([]byte(s)); err != nil {
 		return "", fmt.Errorf("failed to write gzip raw data: %w", err)
 	}
+	// Flushing before closing adds an empty sync block. It changes nothing
+	// on decompression, but OpenTofu and Terraform write it, and the encoded
+	// text must be byte-identical to theirs: it often ends up in arguments
+	// such as user_data, where any difference would plan a replacement.
+	if err := w.Flush(); err != nil {
+		return "", fmt.Errorf("failed to flush gzip writer: %w", err)
+	}
 	if err := w.Close(); err != nil {
 		return "", fmt.Errorf("failed to close gzip writer: %w", err)
 	}

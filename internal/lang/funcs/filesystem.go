@@ -30,18 +30,19 @@ func resolvePath(baseDir, path string) (string, error) {
 
 // readFileBytes reads a configuration-relative file, wording the "not found"
 // error so the user learns why a file created during apply cannot be read.
+// Every caller takes the path as its first parameter, and the errors blame
+// it, so they read "Invalid value for "path" parameter" as in OpenTofu.
 func readFileBytes(baseDir, path string, pathMarks cty.ValueMarks) ([]byte, error) {
 	resolved, err := resolvePath(baseDir, path)
 	if err != nil {
-		return nil, err
+		return nil, function.NewArgError(0, err)
 	}
-	shown := redactIfSensitive(path, pathMarks)
 	data, err := os.ReadFile(resolved)
 	switch {
 	case os.IsNotExist(err):
-		return nil, fmt.Errorf("no file exists at %s; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource", shown)
+		return nil, function.NewArgErrorf(0, "no file exists at %s; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource", redactIfSensitive(path, pathMarks))
 	case err != nil:
-		return nil, fmt.Errorf("failed to read file %s: %w", shown, err)
+		return nil, function.NewArgErrorf(0, "failed to read file: %w", err)
 	}
 	return data, nil
 }
@@ -94,9 +95,25 @@ func MakeFileExistsFunc(baseDir string) function.Function {
 			case info.Mode().IsRegular():
 				return cty.True.WithMarks(pathMarks), nil
 			}
-			return cty.False, fmt.Errorf("%s is not a regular file, but %q", redactIfSensitive(path, pathMarks), info.Mode().String())
+			return cty.UnknownVal(cty.Bool), irregularFileError(redactIfSensitive(path, pathMarks), info.Mode())
 		},
 	})
+}
+
+// irregularFileError says what kind of thing a path names when it is not a
+// regular file, worded as OpenTofu words it.
+func irregularFileError(shownPath string, mode fs.FileMode) error {
+	switch kind := mode.Type(); {
+	case kind&fs.ModeDir != 0:
+		return fmt.Errorf("%s is a directory, not a file", shownPath)
+	case kind&fs.ModeDevice != 0:
+		return fmt.Errorf("%s is a device node, not a regular file", shownPath)
+	case kind&fs.ModeNamedPipe != 0:
+		return fmt.Errorf("%s is a named pipe, not a regular file", shownPath)
+	case kind&fs.ModeSocket != 0:
+		return fmt.Errorf("%s is a unix domain socket, not a regular file", shownPath)
+	}
+	return fmt.Errorf("%s is not a regular file", shownPath)
 }
 
 // MakeFileSetFunc builds `fileset`: the set of regular files under path that

@@ -75,8 +75,8 @@ func Table(opts Options) map[string]function.Function {
 func baseTable(baseDir string) map[string]function.Function {
 	table := map[string]function.Function{
 		"abs": stdlib.AbsoluteFunc, "ceil": stdlib.CeilFunc, "floor": stdlib.FloorFunc,
-		"log": stdlib.LogFunc, "max": stdlib.MaxFunc, "min": stdlib.MinFunc,
-		"parseint": stdlib.ParseIntFunc, "pow": stdlib.PowFunc, "signum": stdlib.SignumFunc,
+		"log": LogFunc, "max": stdlib.MaxFunc, "min": stdlib.MinFunc,
+		"parseint": stdlib.ParseIntFunc, "pow": PowFunc, "signum": stdlib.SignumFunc,
 		"sum": SumFunc,
 
 		"chomp": stdlib.ChompFunc, "endswith": EndsWithFunc, "format": stdlib.FormatFunc,
