@@ -74,6 +74,7 @@ func TestProviderCrashNamesProviderCallAndPanic(t *testing.T) {
 				t.Fatal("apply with fail = crash succeeded")
 			}
 			d := resp.Diagnostics[0]
+			t.Logf("%s: %s", d.Summary, d.Detail)
 			if d.Summary != "Provider crashed" {
 				t.Fatalf("summary = %q (%s), want Provider crashed", d.Summary, d.Detail)
 			}
