@@ -71,7 +71,7 @@ func (b *Backend) applyBatch(ctx context.Context, ops []store.Op) ([]*pbresource
 	}
 	defer tx.Rollback()
 	btx := &batchTx{tx: tx, now: time.Now().UnixMilli()}
-	if err := btx.prepare(ctx); err != nil {
+	if err := btx.prepare(ctx, b.stmts); err != nil {
 		return nil, err
 	}
 	startRevision := btx.revision
@@ -106,27 +106,44 @@ func (b *Backend) applyBatch(ctx context.Context, ops []store.Op) ([]*pbresource
 	return out, tx.Commit()
 }
 
-func (btx *batchTx) prepare(ctx context.Context) error {
+func (btx *batchTx) prepare(ctx context.Context, stmts *writeStatements) error {
 	if err := btx.tx.QueryRowContext(ctx, "SELECT rev FROM revision WHERE only_row = 1").Scan(&btx.revision); err != nil {
 		return err
 	}
+	// The writer pool has one connection, on which the statements were
+	// prepared, so these reuse them instead of compiling SQL per batch.
+	btx.selectStmt = btx.tx.StmtContext(ctx, stmts.selectStmt)
+	btx.upsertStmt = btx.tx.StmtContext(ctx, stmts.upsertStmt)
+	btx.deleteStmt = btx.tx.StmtContext(ctx, stmts.deleteStmt)
+	btx.changeStmt = btx.tx.StmtContext(ctx, stmts.changeStmt)
+	return nil
+}
+
+// writeStatements are the statements every batch runs, prepared once.
+type writeStatements struct {
+	selectStmt, upsertStmt, deleteStmt, changeStmt *sql.Stmt
+}
+
+func prepareWriteStatements(db *sql.DB) (*writeStatements, error) {
 	var err error
 	prepare := func(query string) *sql.Stmt {
 		if err != nil {
 			return nil
 		}
 		var stmt *sql.Stmt
-		stmt, err = btx.tx.PrepareContext(ctx, query)
+		stmt, err = db.Prepare(query)
 		return stmt
 	}
-	btx.selectStmt = prepare(`SELECT version, uid, body FROM resources
-		WHERE grp = ? AND kind = ? AND partition = ? AND namespace = ? AND name = ?`)
-	btx.upsertStmt = prepare(`INSERT OR REPLACE INTO resources
-		(grp, kind, partition, namespace, name, uid, version, owner_key, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	btx.deleteStmt = prepare(`DELETE FROM resources
-		WHERE grp = ? AND kind = ? AND partition = ? AND namespace = ? AND name = ?`)
-	btx.changeStmt = prepare("INSERT INTO changes (rev, event, body, written_at) VALUES (?, ?, ?, ?)")
-	return err
+	stmts := &writeStatements{
+		selectStmt: prepare(`SELECT version, uid, body FROM resources
+			WHERE grp = ? AND kind = ? AND partition = ? AND namespace = ? AND name = ?`),
+		upsertStmt: prepare(`INSERT OR REPLACE INTO resources
+			(grp, kind, partition, namespace, name, uid, version, owner_key, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		deleteStmt: prepare(`DELETE FROM resources
+			WHERE grp = ? AND kind = ? AND partition = ? AND namespace = ? AND name = ?`),
+		changeStmt: prepare("INSERT INTO changes (rev, event, body, written_at) VALUES (?, ?, ?, ?)"),
+	}
+	return stmts, err
 }
 
 // stored returns the current resource's Version and Uid (in a skeleton

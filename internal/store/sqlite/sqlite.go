@@ -58,6 +58,7 @@ type Backend struct {
 	opts    Options
 	writer  *sql.DB // one connection: writes of this process queue here, not on file locks
 	reader  *sql.DB
+	stmts   *writeStatements
 	watcher *changeFollower
 
 	closeOnce sync.Once
@@ -87,6 +88,10 @@ func Open(path string, opts Options) (*Backend, error) {
 	if err := b.prepare(); err != nil {
 		b.Close()
 		return nil, err
+	}
+	if b.stmts, err = prepareWriteStatements(writer); err != nil {
+		b.Close()
+		return nil, fmt.Errorf("preparing statements on state database %s: %w", path, err)
 	}
 	b.watcher = newChangeFollower(b)
 	return b, nil
