@@ -213,3 +213,163 @@ resource "absent_thing" "a" {
 		t.Errorf("got %q at %s, want the extra argument to upper", doc.Diagnostics[1].Summary, got)
 	}
 }
+
+const validateProvidersTF = `terraform {
+  required_providers {
+    tpf   = { source = "registry.terraform.io/terrane/tpf" }
+    tpsdk = { source = "registry.terraform.io/terrane/tpsdk" }
+  }
+}
+
+provider "tpf" {
+  root_dirx = "/tmp"
+}
+
+resource "tpf_thing" "counted" {
+  count = 2
+  name  = "thing-${count.index}"
+  nmber = 3
+  tags  = "not a map"
+}
+
+resource "tpf_thing" "switch" {
+  name = "s"
+  fail = "no_such_switch"
+}
+
+resource "tpf_blocks" "rules" {
+  name = "r"
+  dynamic "rule" {
+    for_each = [1, 2, 3, 4]
+    content {
+      action = "act-${rule.value}"
+    }
+  }
+}
+
+resource "tpsdk_widget" "w" {
+  name = tpf_thing.switch.name
+  rule { action = "a" }
+  rule { action = "b" }
+  rule { action = "c" }
+  rule { action = "d" }
+}
+
+data "tpf_thing" "missing_id" {
+}
+
+check "scoped" {
+  data "tpf_thing" "lookup" {
+    idd = "x"
+  }
+  assert {
+    condition     = true
+    error_message = "never"
+  }
+}
+
+resource "tpf_thng" "typo" {}
+
+module "child" {
+  source = "./child"
+}
+
+output "misspelled" {
+  value = tpf_thing.switch.nmae
+}
+`
+
+const validateChildTF = `terraform {
+  required_providers {
+    tpf = { source = "registry.terraform.io/terrane/tpf" }
+  }
+}
+
+resource "tpf_thing" "in_child" {
+  name   = 42
+  number = "not a number"
+}
+`
+
+// TestValidateWithProviders checks blocks against the test providers'
+// schemas and validators, in the root module, a check block and a child
+// module.
+func TestValidateWithProviders(t *testing.T) {
+	mirror := providertest.Build(t)
+	project := useMirror(t, mirror.Dir, validateProvidersTF)
+	writeFile(t, filepath.Join(project, "child", "main.tf"), validateChildTF)
+	doc, _, code := runValidateJSON(t, ".")
+	if code != 1 || doc.Valid {
+		t.Fatalf("exit %d, valid %v", code, doc.Valid)
+	}
+	want := []struct{ summary, at, detail string }{
+		{"Unsupported argument", "main.tf:9:3", `Did you mean "root_dir"?`},
+		{"Unsupported argument", "main.tf:15:3", `An argument named "nmber" is not expected here.`},
+		{"Incorrect attribute value type", "main.tf:16:11", "map of string required"},
+		{"Invalid Attribute Value Match", "main.tf:21:10", "no_such_switch"},
+		{"Invalid Attribute Value", "main.tf:26:3", "at most 3 elements, got: 4"},
+		{"Unsupported attribute", "main.tf:62:27", `named "nmae". Did you mean "name"?`},
+		{"Too many rule blocks", "main.tf:39:10", "No more than 3"},
+		{"Missing required argument", "main.tf:42:31", `The argument "id" is required`},
+		{"Missing required argument", "main.tf:46:29", `The argument "id" is required`},
+		{"Unsupported argument", "main.tf:47:5", `Did you mean "id"?`},
+		{"Invalid resource type", "main.tf:55:10", `Did you mean "tpf_thing"?`},
+		{"Incorrect attribute value type", filepath.Join("child", "main.tf") + ":9:12", "a number is required"},
+	}
+	for _, w := range want {
+		found := false
+		for _, d := range doc.Diagnostics {
+			if d.Summary == w.summary && diagAt(d) == w.at && strings.Contains(d.Detail, w.detail) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no %q at %s with %q", w.summary, w.at, w.detail)
+		}
+	}
+	if doc.ErrorCount != len(want) || t.Failed() {
+		got, _ := json.MarshalIndent(doc.Diagnostics, "", "  ")
+		t.Errorf("%d errors, want %d:\n%s", doc.ErrorCount, len(want), got)
+	}
+}
+
+func TestValidateWithProvidersSuccess(t *testing.T) {
+	mirror := providertest.Build(t)
+	useMirror(t, mirror.Dir, `
+terraform {
+  required_providers {
+    tpf  = { source = "registry.terraform.io/terrane/tpf" }
+    tpf5 = { source = "registry.terraform.io/terrane/tpf5" }
+  }
+}
+
+variable "names" {
+  type = set(string)
+}
+
+resource "tpf_thing" "each" {
+  for_each = var.names
+  name     = provider::tpf::reverse(each.key)
+  tags     = { owner = each.value }
+}
+
+resource "tpf5_blocks" "b" {
+  name = tpf_thing.each["x"].id
+  rule {
+    action = "allow"
+  }
+}
+
+data "tpf_thing" "read" {
+  id = tpf5_blocks.b.id
+}
+
+output "description" {
+  value = data.tpf_thing.read.description
+}
+`)
+	out, errOut, code := runCommand(t, "validate", "-no-color")
+	if code != 0 || out != "Success! The configuration is valid.\n" {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}
