@@ -42,7 +42,7 @@ func testObject(id string, tags map[string]cty.Value) cty.Value {
 	})
 }
 
-func mustInstance(t *testing.T, str string) addrs.AbsResourceInstance {
+func mustInstance(t testing.TB, str string) addrs.AbsResourceInstance {
 	t.Helper()
 	addr, diags := addrs.ParseAbsResourceInstanceStr(str)
 	if diags.HasErrors() {
@@ -51,7 +51,7 @@ func mustInstance(t *testing.T, str string) addrs.AbsResourceInstance {
 	return addr
 }
 
-func mustProvider(t *testing.T, str string) addrs.AbsProviderConfigInstance {
+func mustProvider(t testing.TB, str string) addrs.AbsProviderConfigInstance {
 	t.Helper()
 	addr, diags := addrs.ParseAbsProviderConfigInstanceStr(str)
 	if diags.HasErrors() {
@@ -63,7 +63,7 @@ func mustProvider(t *testing.T, str string) addrs.AbsProviderConfigInstance {
 // testChange builds a change of the given action with values fitting it:
 // no before for create, no after for delete and forget, an unknown id
 // after every action that makes a new object.
-func testChange(t *testing.T, addr string, action plans.Action, reason plans.ActionReason) *plans.ResourceInstanceChange {
+func testChange(t testing.TB, addr string, action plans.Action, reason plans.ActionReason) *plans.ResourceInstanceChange {
 	t.Helper()
 	before := testObject("old", map[string]cty.Value{"env": cty.StringVal("prod").Mark(marks.Sensitive)})
 	after := cty.ObjectVal(map[string]cty.Value{
@@ -96,7 +96,7 @@ func testChange(t *testing.T, addr string, action plans.Action, reason plans.Act
 	return change
 }
 
-func encodeChange(t *testing.T, change *plans.ResourceInstanceChange) *plans.ResourceInstanceChangeSrc {
+func encodeChange(t testing.TB, change *plans.ResourceInstanceChange) *plans.ResourceInstanceChangeSrc {
 	t.Helper()
 	src, err := change.Encode(testTypes)
 	if err != nil {

@@ -47,14 +47,15 @@ func planFromProto(raw *tfplan.Plan) (*plans.Plan, error) {
 		}
 		plan.ForceReplaceAddrs = append(plan.ForceReplaceAddrs, addr)
 	}
+	changes := &changeReader{providers: map[string]addrs.AbsProviderConfigInstance{}}
 	var err error
-	if plan.Changes.Resources, err = resourceChangesFromProto(raw.GetResourceChanges()); err != nil {
+	if plan.Changes.Resources, err = changes.resourceChangesFromProto(raw.GetResourceChanges()); err != nil {
 		return nil, fmt.Errorf("resource changes: %w", err)
 	}
-	if plan.DriftedResources, err = resourceChangesFromProto(raw.GetResourceDrift()); err != nil {
+	if plan.DriftedResources, err = changes.resourceChangesFromProto(raw.GetResourceDrift()); err != nil {
 		return nil, fmt.Errorf("resource drift: %w", err)
 	}
-	if plan.Deferred, err = deferredChangesFromProto(raw.GetDeferredChanges()); err != nil {
+	if plan.Deferred, err = changes.deferredChangesFromProto(raw.GetDeferredChanges()); err != nil {
 		return nil, fmt.Errorf("deferred changes: %w", err)
 	}
 	if plan.Changes.Outputs, err = outputChangesFromProto(raw.GetOutputChanges()); err != nil {
@@ -69,10 +70,28 @@ func planFromProto(raw *tfplan.Plan) (*plans.Plan, error) {
 	return plan, nil
 }
 
-func resourceChangesFromProto(raw []*tfplan.ResourceInstanceChange) ([]*plans.ResourceInstanceChangeSrc, error) {
+// changeReader converts resource instance changes. A plan names a handful
+// of provider configurations thousands of times, so each is parsed once.
+type changeReader struct {
+	providers map[string]addrs.AbsProviderConfigInstance
+}
+
+func (r *changeReader) providerAddr(str string) (addrs.AbsProviderConfigInstance, error) {
+	if addr, ok := r.providers[str]; ok {
+		return addr, nil
+	}
+	addr, diags := addrs.ParseAbsProviderConfigInstanceStr(str)
+	if diags.HasErrors() {
+		return addrs.AbsProviderConfigInstance{}, fmt.Errorf("provider configuration %q: %s", str, diags.Error())
+	}
+	r.providers[str] = addr
+	return addr, nil
+}
+
+func (r *changeReader) resourceChangesFromProto(raw []*tfplan.ResourceInstanceChange) ([]*plans.ResourceInstanceChangeSrc, error) {
 	out := make([]*plans.ResourceInstanceChangeSrc, 0, len(raw))
 	for _, rawChange := range raw {
-		change, err := resourceChangeFromProto(rawChange)
+		change, err := r.resourceChangeFromProto(rawChange)
 		if err != nil {
 			return nil, err
 		}
@@ -81,7 +100,7 @@ func resourceChangesFromProto(raw []*tfplan.ResourceInstanceChange) ([]*plans.Re
 	return out, nil
 }
 
-func resourceChangeFromProto(raw *tfplan.ResourceInstanceChange) (*plans.ResourceInstanceChangeSrc, error) {
+func (r *changeReader) resourceChangeFromProto(raw *tfplan.ResourceInstanceChange) (*plans.ResourceInstanceChangeSrc, error) {
 	change := &plans.ResourceInstanceChangeSrc{}
 	var err error
 	if change.Addr, err = parseInstanceAddr(raw.GetAddr()); err != nil {
@@ -98,11 +117,9 @@ func resourceChangeFromProto(raw *tfplan.ResourceInstanceChange) (*plans.Resourc
 			return nil, fmt.Errorf("change to %s: %w", change.Addr, err)
 		}
 	}
-	provider, diags := addrs.ParseAbsProviderConfigInstanceStr(raw.GetProvider())
-	if diags.HasErrors() {
-		return nil, fmt.Errorf("change to %s: provider configuration %q: %s", change.ObjectName(), raw.GetProvider(), diags.Error())
+	if change.ProviderAddr, err = r.providerAddr(raw.GetProvider()); err != nil {
+		return nil, fmt.Errorf("change to %s: %w", change.ObjectName(), err)
 	}
-	change.ProviderAddr = provider
 	reason, ok := reasonsFromProto[raw.GetActionReason()]
 	if !ok {
 		return nil, fmt.Errorf("change to %s has unsupported action reason %d", change.ObjectName(), raw.GetActionReason())
@@ -120,14 +137,14 @@ func resourceChangeFromProto(raw *tfplan.ResourceInstanceChange) (*plans.Resourc
 	return change, nil
 }
 
-func deferredChangesFromProto(raw []*tfplan.DeferredResourceInstanceChange) ([]*plans.DeferredResourceInstanceChangeSrc, error) {
+func (r *changeReader) deferredChangesFromProto(raw []*tfplan.DeferredResourceInstanceChange) ([]*plans.DeferredResourceInstanceChangeSrc, error) {
 	out := make([]*plans.DeferredResourceInstanceChangeSrc, 0, len(raw))
 	for _, deferred := range raw {
 		reason := plans.DeferredReason(deferred.GetDeferred().GetReason())
 		if reason <= plans.DeferredReasonInvalid || reason > plans.DeferredReasonNotIncluded {
 			return nil, fmt.Errorf("change to %q was deferred for unsupported reason %d", deferred.GetChange().GetAddr(), reason)
 		}
-		change, err := resourceChangeFromProto(deferred.GetChange())
+		change, err := r.resourceChangeFromProto(deferred.GetChange())
 		if err != nil {
 			return nil, err
 		}
