@@ -103,17 +103,6 @@ func (s *ConfigSnapshot) manifest() ([]byte, error) {
 	return json.MarshalIndent(entries, "", "  ")
 }
 
-// sortedModuleKeys returns the keys in a stable order, so the same snapshot
-// always makes the same archive.
-func (s *ConfigSnapshot) sortedModuleKeys() []string {
-	keys := make([]string, 0, len(s.Modules))
-	for key := range s.Modules {
-		keys = append(keys, key)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // moduleFileEntry names the zip entry of one module file.
 func moduleFileEntry(key, fileName string) string {
 	return moduleDirPrefix + key + "/" + fileName

@@ -120,7 +120,8 @@ func writeConfigSnapshot(add func(string, []byte) error, snapshot *ConfigSnapsho
 	if err := add(configManifestName, manifest); err != nil {
 		return err
 	}
-	for _, key := range snapshot.sortedModuleKeys() {
+	// Sorted, so the same snapshot always makes the same archive.
+	for _, key := range sortedKeys(snapshot.Modules) {
 		module := snapshot.Modules[key]
 		for _, fileName := range sortedKeys(module.Files) {
 			if _, _, ok := splitModuleFileEntry(moduleFileEntry(key, fileName)); !ok {
