@@ -16,6 +16,12 @@ import (
 type BatchOp struct {
 	Write  *pbresource.Resource
 	Delete *pbresource.ID
+	// CreateOnly makes a Write fail with Aborted (wrapping
+	// store.ErrCASFailure) when the resource already exists, atomically:
+	// a concurrent create between the read and the commit fails the batch
+	// too. The engine creates instance records this way so that two runs
+	// never both believe they created the same object.
+	CreateOnly bool
 	// DeleteOptions apply to a Delete.
 	DeleteOptions DeleteOptions
 }
@@ -44,10 +50,11 @@ func (s *Service) Batch(ctx context.Context, ops []BatchOp) ([]*pbresource.Resou
 
 // preparedOp is a validated, mutated BatchOp.
 type preparedOp struct {
-	write  *pbresource.Resource
-	delete *pbresource.ID
-	opts   DeleteOptions
-	reg    Registration
+	write      *pbresource.Resource
+	delete     *pbresource.ID
+	opts       DeleteOptions
+	reg        Registration
+	createOnly bool
 }
 
 func (p preparedOp) id() *pbresource.ID {
@@ -91,7 +98,7 @@ func (s *Service) prepareOp(ctx context.Context, op BatchOp) (preparedOp, error)
 		if err == nil {
 			err = reg.mutateAndValidate(ctx, input)
 		}
-		return preparedOp{write: input, reg: reg}, err
+		return preparedOp{write: input, reg: reg, createOnly: op.CreateOnly}, err
 	default:
 		id, err := normalizeID(op.Delete, "delete")
 		if err != nil {
@@ -112,6 +119,10 @@ func (s *Service) attemptBatch(ctx context.Context, prepared []preparedOp, owner
 		existing, err := s.readExisting(ctx, p.id())
 		if err != nil {
 			return nil, batchOpError(i, err)
+		}
+		if p.createOnly && existing != nil {
+			return nil, batchOpError(i, &Error{Code: codes.Aborted, Err: store.ErrCASFailure,
+				Message: describeID(p.id()) + " already exists; another run created it first"})
 		}
 		ops, change, err := s.planBatchOp(ctx, p, existing, owners)
 		if err != nil {

@@ -264,3 +264,23 @@ func withVersion(res *pbresource.Resource, version string) *pbresource.Resource 
 	res.Version = version
 	return res
 }
+
+func TestBatchCreateOnlyRefusesAnExistingResource(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	ops := []resourceservice.BatchOp{
+		{Write: newResource(t, newID(trackType, "blue-in-green"), "Blue in Green"), CreateOnly: true},
+	}
+	if _, err := f.service.Batch(ctxFor(t), ops); err != nil {
+		t.Fatalf("first create: %v", err)
+	}
+	ops[0].Write = newResource(t, newID(trackType, "blue-in-green"), "Another take")
+	_, err := f.service.Batch(ctxFor(t), ops)
+	expectCode(t, "second create-only write", err, codes.Aborted)
+	if !errors.Is(err, store.ErrCASFailure) {
+		t.Errorf("error %v is not a CAS failure", err)
+	}
+	stored, err := f.read(t, newID(trackType, "blue-in-green"))
+	if err != nil || titleOf(t, stored) != "Blue in Green" {
+		t.Errorf("the refused create changed the record: %v %v", stored, err)
+	}
+}
