@@ -388,10 +388,10 @@ func checkExpansion(scope *lang.Scope, count, forEach hcl.Expression) hcl.Diagno
 // in parallel, reporting in source order.
 func (m *moduleValidator) validateBlocks(ctx context.Context) {
 	var checks []func() diags.Diagnostics
-	for _, p := range sortedProviderBlocks(m.cfg.Module) {
+	for _, p := range inSourceOrder(m.cfg.Module.ProviderConfigs, func(p *config.Provider) hcl.Range { return p.DeclRange }) {
 		checks = append(checks, func() diags.Diagnostics { return m.validateProviderBlock(ctx, p) })
 	}
-	for _, r := range sortedResources(m.cfg.Module) {
+	for _, r := range inSourceOrder(m.cfg.Module.Resources, func(r *config.Resource) hcl.Range { return r.DeclRange }) {
 		checks = append(checks, func() diags.Diagnostics { return m.validateResource(ctx, r) })
 	}
 	results := make([]diags.Diagnostics, len(checks))
@@ -819,21 +819,13 @@ func sortedKeys[V any](m map[string]V) []string {
 	return out
 }
 
-func sortedProviderBlocks(mod *config.Module) []*config.Provider {
-	out := make([]*config.Provider, 0, len(mod.ProviderConfigs))
-	for _, p := range mod.ProviderConfigs {
-		out = append(out, p)
+// inSourceOrder lists a map's values in the order they are written.
+func inSourceOrder[K comparable, V any](m map[K]V, declRange func(V) hcl.Range) []V {
+	out := make([]V, 0, len(m))
+	for _, v := range m {
+		out = append(out, v)
 	}
-	sort.Slice(out, func(i, j int) bool { return rangeBefore(out[i].DeclRange, out[j].DeclRange) })
-	return out
-}
-
-func sortedResources(mod *config.Module) []*config.Resource {
-	out := make([]*config.Resource, 0, len(mod.Resources))
-	for _, r := range mod.Resources {
-		out = append(out, r)
-	}
-	sort.Slice(out, func(i, j int) bool { return rangeBefore(out[i].DeclRange, out[j].DeclRange) })
+	sort.Slice(out, func(i, j int) bool { return rangeBefore(declRange(out[i]), declRange(out[j])) })
 	return out
 }
 
