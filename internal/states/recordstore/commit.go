@@ -44,18 +44,11 @@ func (e *ConflictError) Unwrap() error { return e.Err }
 // the new record version of each instance written (keyed by address
 // string; deleted instances have none). Changes with a Prior are
 // compare-and-swap on its Version; changes without one create the record
-// and fail with a *ConflictError if it exists.
-//
-// The service offers no create-only write, so creates are checked by a
-// read just before the batch; a create racing into that window would be
-// overwritten. Intents make that window unreachable in practice: a run
-// opens its intent on an address before creating it.
+// with the service's create-only write and fail with a *ConflictError if
+// it exists — atomically, so two runs never both create one address.
 func (s *Store) Commit(ctx context.Context, changes []InstanceChange) (map[string]RecordVersion, error) {
 	if len(changes) == 0 {
 		return map[string]RecordVersion{}, nil
-	}
-	if err := s.checkAbsent(ctx, changes); err != nil {
-		return nil, err
 	}
 	ops := make([]resourceservice.BatchOp, len(changes))
 	for i, change := range changes {
@@ -76,22 +69,6 @@ func (s *Store) Commit(ctx context.Context, changes []InstanceChange) (map[strin
 		}
 	}
 	return versions, nil
-}
-
-func (s *Store) checkAbsent(ctx context.Context, changes []InstanceChange) error {
-	for _, change := range changes {
-		if change.Prior != nil || change.Instance.IsEmpty() {
-			continue
-		}
-		existing, err := s.ReadInstance(ctx, change.Addr)
-		if err != nil {
-			return err
-		}
-		if existing != nil {
-			return &ConflictError{Addr: change.Addr, Detail: "it was created by another run since this one read the state", Err: store.ErrCASFailure}
-		}
-	}
-	return nil
 }
 
 func (s *Store) batchOp(change InstanceChange) (resourceservice.BatchOp, error) {
@@ -117,7 +94,7 @@ func (s *Store) batchOp(change InstanceChange) (resourceservice.BatchOp, error) 
 	if err != nil {
 		return resourceservice.BatchOp{}, fmt.Errorf("%s: %w", change.Addr, err)
 	}
-	return resourceservice.BatchOp{Write: res}, nil
+	return resourceservice.BatchOp{Write: res, CreateOnly: change.Prior == nil}, nil
 }
 
 // explainBatchError names the instance whose compare-and-swap failed.
