@@ -167,3 +167,44 @@ func storedBatches(t *testing.T, path string) map[int]int {
 	}
 	return counts
 }
+
+// TestWatchAcrossProcesses watches while a separate writer process commits
+// batches: every acknowledged record must reach the watch once, in commit
+// order, with no batch interleaved with another.
+func TestWatchAcrossProcesses(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	watcher := openAt(t, path, sqlite.Options{PollInterval: 10 * time.Millisecond})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	w, err := watcher.WatchList(ctx, crashType, crashTenancy, "batch-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if ev, err := w.Next(ctx); err != nil || ev.Kind != store.EventEndOfSnapshot {
+		t.Fatalf("first event %v, %v; want EndOfSnapshot", ev.Kind, err)
+	}
+	acked := runAndKill(t, path, 0, 300*time.Millisecond)
+	if len(acked) == 0 {
+		t.Fatal("the writer acknowledged nothing")
+	}
+	seen := map[string]bool{}
+	lastBatch := -1
+	for count := 0; count < len(acked)*opsPerBatch; count++ {
+		ev, err := w.Next(ctx)
+		if err != nil {
+			t.Fatalf("after %d of %d events: %v", count, len(acked)*opsPerBatch, err)
+		}
+		name := ev.Resource.GetId().GetName()
+		batch, _ := strconv.Atoi(strings.Split(name, "-")[1])
+		if seen[name] || batch < lastBatch {
+			t.Fatalf("event %s repeated or out of order (after batch %d)", name, lastBatch)
+		}
+		if count%opsPerBatch == 0 {
+			lastBatch = batch
+		} else if batch != lastBatch {
+			t.Fatalf("event %s interleaves batch %d", name, lastBatch)
+		}
+		seen[name] = true
+	}
+}
