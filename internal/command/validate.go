@@ -558,7 +558,7 @@ func unsupportedTypeDiag(r *config.Resource, kind string, types map[string]schem
 	}
 	detail := fmt.Sprintf("The provider %s does not support %s %q.", r.Provider.ForDisplay(), kind, r.Type)
 	if suggestion := nameSuggestion(r.Type, types); suggestion != "" {
-		detail += fmt.Sprintf("\n\nDid you mean %q?", suggestion)
+		detail += fmt.Sprintf(" Did you mean %q?", suggestion)
 	}
 	return diags.Diagnostic{Severity: diags.Error, Summary: summary, Detail: detail, Subject: r.TypeRange.Ptr()}
 }
