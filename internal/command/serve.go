@@ -16,6 +16,7 @@ import (
 	"github.com/terrane/terrane/internal/resourceservice"
 	"github.com/terrane/terrane/internal/resourceservice/records"
 	"github.com/terrane/terrane/internal/store"
+	"github.com/terrane/terrane/internal/store/etcd"
 	"github.com/terrane/terrane/internal/store/sqlite"
 )
 
@@ -146,8 +147,14 @@ func openBackend(spec string) (store.Backend, error) {
 		return nil, fmt.Errorf("-backend %q: expected sqlite://PATH or etcd://HOST:PORT,...", spec)
 	case scheme == "sqlite" && rest != "":
 		return sqlite.Open(rest, sqlite.Options{})
-	case scheme == "etcd":
-		return nil, fmt.Errorf("-backend %q: this build of terrane has no etcd backend yet; use sqlite://PATH", spec)
+	case scheme == "etcd" && rest != "":
+		var endpoints []string
+		for _, endpoint := range strings.Split(rest, ",") {
+			if endpoint = strings.TrimSpace(endpoint); endpoint != "" {
+				endpoints = append(endpoints, "http://"+strings.TrimPrefix(endpoint, "http://"))
+			}
+		}
+		return etcd.Open(endpoints, etcd.Options{})
 	default:
 		return nil, fmt.Errorf("-backend %q: unknown store; expected sqlite://PATH or etcd://HOST:PORT,...", spec)
 	}
