@@ -23,7 +23,6 @@ func fmtIn(t *testing.T, dir string, stdin string, args ...string) (stdout, stde
 	return out.String(), errOut.String(), code
 }
 
-
 func readFmtTestFile(t *testing.T, path string) string {
 	t.Helper()
 	data, err := os.ReadFile(path)
