@@ -1,0 +1,2 @@
+module "vpc" {source="./vpc"
+}

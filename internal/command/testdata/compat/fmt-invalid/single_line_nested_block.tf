@@ -1,0 +1,1 @@
+resource "x" "w" { nested { a = 1 } }

@@ -1,0 +1,2 @@
+resource "x" {
+  a = 1

@@ -1,0 +1,14 @@
+locals {
+  a = 1
+
+
+
+  b = 2
+}
+
+
+
+
+resource "x" "y" {}
+
+

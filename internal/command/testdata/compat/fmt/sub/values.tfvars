@@ -1,0 +1,2 @@
+region="eu-west-1"
+zones = ["a","b"]

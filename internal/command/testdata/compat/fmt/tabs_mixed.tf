@@ -1,0 +1,7 @@
+locals {
+	a = 1
+		bb = 2
+  	ccc = "	x"
+}
+
+	# tab comment
