@@ -4,15 +4,20 @@ import (
 	"reflect"
 
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 
 	"github.com/terrane/terrane/internal/lang/marks"
 )
 
-// MakeToFunc builds one of the to* conversion functions. It defers to cty's
-// stdlib for the conversion but keeps a sensitive value out of the error:
-// stdlib's message quotes the value it could not convert.
+// MakeToFunc builds one of the to* conversion functions. It converts with
+// cty's convert package, which keeps each mark where it was: tolist of a
+// tuple holding one sensitive string is a list with one sensitive element,
+// as in OpenTofu, not a wholly sensitive list (what calling stdlib's
+// function would give, as it accepts no marked arguments). Errors are
+// stdlib's, except that a sensitive value is kept out of them: stdlib's
+// message quotes the value it could not convert.
 func MakeToFunc(wantType cty.Type) function.Function {
 	inner := stdlib.MakeToFunc(wantType)
 	return function.New(&function.Spec{
@@ -27,12 +32,19 @@ func MakeToFunc(wantType cty.Type) function.Function {
 			return inner.ReturnTypeForValues([]cty.Value{args[0]})
 		},
 		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
-			out, err := inner.Call([]cty.Value{args[0]})
-			if err != nil && marks.Contains(args[0], marks.Sensitive) {
+			out, err := convert.Convert(args[0], retType)
+			if err == nil {
+				return out, nil
+			}
+			if marks.Contains(args[0], marks.Sensitive) {
 				plain, _ := args[0].UnmarkDeep()
 				return cty.NilVal, function.NewArgErrorf(0, "cannot convert this sensitive %s to %s", plain.Type().FriendlyName(), wantType.FriendlyNameForConstraint())
 			}
-			return out, err
+			// stdlib words the failure for an explicit conversion.
+			if _, explained := inner.Call([]cty.Value{args[0]}); explained != nil {
+				return cty.NilVal, explained
+			}
+			return cty.NilVal, function.NewArgError(0, err)
 		},
 	})
 }

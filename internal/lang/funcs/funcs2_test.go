@@ -122,6 +122,13 @@ func TestConversionAndSensitivityFunctions(t *testing.T) {
 		{expr: `tostring(true)`, want: cty.StringVal("true")},
 		{expr: `tostring(null)`, want: cty.NullVal(cty.String)},
 		{expr: `tostring([])`, wantErr: "cannot convert tuple to string"},
+		{expr: `tostring(secret)`, want: cty.StringVal("hunter2").Mark(marks.Sensitive)},
+		// Marks stay on the elements they were on: only the secret is hidden.
+		{expr: `tolist([secret, "b"])`, want: cty.ListVal([]cty.Value{cty.StringVal("hunter2").Mark(marks.Sensitive), cty.StringVal("b")})},
+		{expr: `tomap({a = secret, b = 1})`, want: cty.MapVal(map[string]cty.Value{"a": cty.StringVal("hunter2").Mark(marks.Sensitive), "b": cty.StringVal("1")})},
+		// A set cannot tell its elements apart by marks, so the whole set is.
+		{expr: `toset([secret])`, want: cty.SetVal(strs("hunter2")).Mark(marks.Sensitive)},
+		{expr: `tolist([secret, []])`, wantErr: "cannot convert tuple to list of any single type"},
 		{expr: `sensitive(1)`, want: cty.NumberIntVal(1).Mark(marks.Sensitive)},
 		{expr: `nonsensitive(secret)`, want: cty.StringVal("hunter2")},
 		{expr: `issensitive(secret)`, want: cty.True},
