@@ -183,7 +183,10 @@ func (r *fmtRun) processFile(path string, input io.Reader) {
 		r.reportChange(path, src, result)
 	}
 	if !r.opts.list && !r.opts.write && !r.opts.diff {
-		if _, err := r.out.Write(result); err != nil {
+		// Terraform and OpenTofu print the result as one UI message, which
+		// ends in exactly one newline whatever the file ended with.
+		printed := append(bytes.TrimSuffix(result, []byte("\n")), '\n')
+		if _, err := r.out.Write(printed); err != nil {
 			r.errorf("Writing results failed", "Failed to write result: %s", err)
 		}
 	}

@@ -99,8 +99,6 @@ var fmtKnownDifferences = map[string]string{
 	// Terraform and OpenTofu print stdin results through a UI writer
 	// that ends every write with exactly one newline; the fmt command
 	// (internal/command/fmt.go) writes the bytes as they are.
-	"no_trailing_newline.tf": "terraform adds the missing final newline",
-	"empty.tf":               "terraform adds the missing final newline",
 }
 
 // TestFmtStdinMatchesTerraform formats every corpus file and every
