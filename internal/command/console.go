@@ -2,18 +2,16 @@ package command
 
 import (
 	"bufio"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/lang"
@@ -28,34 +26,35 @@ import (
 // `tofu console` does. Input that is not a terminal is handled as OpenTofu
 // handles piped input: the first error ends the session with status 1.
 func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	flags := flag.NewFlagSet("console", flag.ContinueOnError)
-	flags.SetOutput(stderr)
-	var varArgs, varFiles multiFlag
-	flags.Var(&varArgs, "var", "set an input variable: -var 'name=value'")
-	flags.Var(&varFiles, "var-file", "load input variable values from a .tfvars file")
-	noColor := flags.Bool("no-color", false, "disable colour in diagnostics")
-	if err := flags.Parse(args); err != nil {
+	opts, argDiags := arguments.ParseConsole(args)
+	color := !opts.NoColor && os.Getenv("NO_COLOR") == ""
+	if opts.Help {
+		fmt.Fprintf(stdout, "Usage: terrane [global options] console [options]\n\nOptions:\n%s", arguments.Usage("console"))
+		return 0
+	}
+	if argDiags.HasErrors() {
+		ui.WriteDiagnostics(stderr, argDiags, nil, color)
 		return 1
 	}
-	color := !*noColor && os.Getenv("NO_COLOR") == ""
 
 	parser := config.NewParser()
 	mod, loadDiags := parser.LoadModule(".")
 	var ds diags.Diagnostics
 	ds = ds.Append(loadDiags)
+	sources := ui.Sources(parser.Files())
 	if mod == nil || loadDiags.HasErrors() {
-		ui.WriteDiagnostics(stderr, ds, ui.Sources(parser.Files()), color)
+		ui.WriteDiagnostics(stderr, ds, sources, color)
 		return 1
 	}
-	data, dataDiags := newConsoleData(mod, varArgs, varFiles)
+	data, dataDiags := newConsoleData(mod, opts.Vars, sources)
 	if dataDiags.HasErrors() {
-		ui.WriteDiagnostics(stderr, ds.Append(dataDiags), ui.Sources(parser.Files()), color)
+		ui.WriteDiagnostics(stderr, ds.Append(dataDiags), sources, color)
 		return 1
 	}
 	session := &repl.Session{Scope: &lang.Scope{Data: data, BaseDir: ".", ConsoleMode: true}}
 	data.scope = session.Scope
 	return consoleLoop(session, stdin, stdout, func(d hcl.Diagnostics) {
-		ui.WriteDiagnostics(stderr, diags.Diagnostics{}.Append(d), ui.Sources(parser.Files()), color)
+		ui.WriteDiagnostics(stderr, diags.Diagnostics{}.Append(d), sources, color)
 	})
 }
 
@@ -91,12 +90,6 @@ func consoleLoop(session *repl.Session, stdin io.Reader, stdout io.Writer, repor
 	return 0
 }
 
-// multiFlag collects every use of a repeatable flag, in order.
-type multiFlag []string
-
-func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
-func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
-
 // consoleData answers references from the configuration alone: variables
 // from -var, -var-file, TF_VAR_ and defaults; locals evaluated on demand;
 // resources and module outputs unknown, as there is no state to read.
@@ -109,118 +102,22 @@ type consoleData struct {
 	evaluating map[string]bool
 }
 
-func newConsoleData(mod *config.Module, varArgs, varFiles []string) (*consoleData, hcl.Diagnostics) {
-	raw, diags := collectVariableValues(mod, varArgs, varFiles)
-	data := &consoleData{mod: mod, variables: map[string]cty.Value{}, locals: map[string]cty.Value{}, evaluating: map[string]bool{}}
+// newConsoleData gathers variable values from every source and adds the
+// files they came from to sources, for diagnostic snippets.
+func newConsoleData(mod *config.Module, varOptions []arguments.VarOption, sources ui.Sources) (*consoleData, diags.Diagnostics) {
+	given, ds := arguments.CollectValues(".", mod.Variables, varOptions, os.Environ())
+	for name, file := range given.Files {
+		sources[name] = file
+	}
+	final, resolveDiags := arguments.Resolve(mod.Variables, given)
+	ds = ds.Append(resolveDiags)
+	data := &consoleData{mod: mod, variables: final, locals: map[string]cty.Value{}, evaluating: map[string]bool{}}
 	for name, variable := range mod.Variables {
-		val, valDiags := finalVariableValue(variable, raw[name])
-		diags = append(diags, valDiags...)
-		data.variables[name] = val
-	}
-	return data, diags
-}
-
-// collectVariableValues gathers values as given, in increasing precedence:
-// TF_VAR_ environment variables, -var-file files, then -var flags.
-func collectVariableValues(mod *config.Module, varArgs, varFiles []string) (map[string]cty.Value, hcl.Diagnostics) {
-	var diags hcl.Diagnostics
-	values := map[string]cty.Value{}
-	for name, variable := range mod.Variables {
-		if env, ok := os.LookupEnv("TF_VAR_" + name); ok {
-			val, d := parseVariableText(variable, env, "environment variable TF_VAR_"+name)
-			diags = append(diags, d...)
-			values[name] = val
+		if variable.Sensitive {
+			data.variables[name] = final[name].Mark(marks.Sensitive)
 		}
 	}
-	for _, path := range varFiles {
-		fileValues, d := readVarFile(path)
-		diags = append(diags, d...)
-		for name, val := range fileValues {
-			values[name] = val
-		}
-	}
-	for _, arg := range varArgs {
-		name, text, ok := strings.Cut(arg, "=")
-		if !ok {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid -var option",
-				Detail: fmt.Sprintf("The given -var option %q is not correctly specified. It must be a variable name and value separated by an equals sign, like -var=\"key=value\".", arg)})
-			continue
-		}
-		variable, declared := mod.Variables[name]
-		if !declared {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Value for undeclared variable",
-				Detail: fmt.Sprintf("A variable named %q was assigned on the command line, but the root module does not declare a variable of that name. To use this value, add a \"variable\" block to the configuration.", name)})
-			continue
-		}
-		val, d := parseVariableText(variable, text, "-var option")
-		diags = append(diags, d...)
-		values[name] = val
-	}
-	return values, diags
-}
-
-// parseVariableText reads a command-line or environment value: literally
-// for string-typed and untyped variables, as an HCL expression otherwise.
-func parseVariableText(variable *config.Variable, text, source string) (cty.Value, hcl.Diagnostics) {
-	if variable.Type.ParseAsLiteral {
-		return cty.StringVal(text), nil
-	}
-	expr, diags := hclsyntax.ParseExpression([]byte(text), "<value for var."+variable.Name+" from "+source+">", hcl.InitialPos)
-	if diags.HasErrors() {
-		return cty.DynamicVal, diags
-	}
-	return expr.Value(nil)
-}
-
-func readVarFile(path string) (map[string]cty.Value, hcl.Diagnostics) {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to read variables file",
-			Detail: fmt.Sprintf("Given variables file %s does not exist or cannot be read: %s.", path, err)}}
-	}
-	file, diags := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
-	if diags.HasErrors() {
-		return nil, diags
-	}
-	attrs, diags := file.Body.JustAttributes()
-	values := make(map[string]cty.Value, len(attrs))
-	for name, attr := range attrs {
-		val, valDiags := attr.Expr.Value(nil)
-		diags = append(diags, valDiags...)
-		values[name] = val
-	}
-	return values, diags
-}
-
-// finalVariableValue applies the default, the type constraint with its
-// optional-attribute defaults, and the sensitive flag of a declaration.
-func finalVariableValue(variable *config.Variable, given cty.Value) (cty.Value, hcl.Diagnostics) {
-	val := given
-	if val == cty.NilVal || (val.IsNull() && !variable.Nullable) {
-		if variable.Default == nil {
-			return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No value for required variable",
-				Detail:  fmt.Sprintf("The root module input variable %q is not set, and has no default value. Use a -var or -var-file command line argument or set a TF_VAR_%s environment variable to provide a value for this variable.", variable.Name, variable.Name),
-				Subject: variable.DeclRange.Ptr()}}
-		}
-		def, diags := variable.Default.Value(nil)
-		if diags.HasErrors() {
-			return cty.DynamicVal, diags
-		}
-		val = def
-	}
-	if variable.Type.Defaults != nil {
-		val = variable.Type.Defaults.Apply(val)
-	}
-	converted, err := convert.Convert(val, variable.Type.Type)
-	if err != nil {
-		return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid value for input variable",
-			Detail:  fmt.Sprintf("The value given for variable %q is not suitable: %s.", variable.Name, err),
-			Subject: variable.DeclRange.Ptr()}}
-	}
-	if variable.Sensitive {
-		converted = converted.Mark(marks.Sensitive)
-	}
-	return converted, nil
+	return data, ds
 }
 
 func (d *consoleData) GetInputVariable(addr addrs.InputVariable, rng hcl.Range) (cty.Value, hcl.Diagnostics) {

@@ -1,0 +1,337 @@
+package arguments
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/diags"
+)
+
+// View is how a command reports: colour, the machine-readable stream, and
+// whether warnings are shortened.
+type View struct {
+	NoColor         bool
+	JSON            bool
+	CompactWarnings bool
+	// Help is set when -help was given: the command prints Usage and
+	// exits successfully.
+	Help bool
+}
+
+// Operation holds the options that shape a plan, shared by plan, apply,
+// destroy and refresh.
+type Operation struct {
+	Vars        []VarOption
+	Targets     []Target
+	Excludes    []Target
+	Replace     []addrs.AbsResourceInstance
+	Refresh     bool
+	RefreshOnly bool
+	Destroy     bool
+	Parallelism int
+	Input       bool
+	Lock        bool
+	LockTimeout time.Duration
+}
+
+// Plan is `terrane plan`'s command line.
+type Plan struct {
+	Operation
+	View
+	Out              string
+	DetailedExitCode bool
+}
+
+// Apply is the command line of `terrane apply`, `destroy` and `refresh`.
+type Apply struct {
+	Operation
+	View
+	AutoApprove bool
+	// PlanFile is the saved plan to apply; empty to plan first.
+	PlanFile string
+}
+
+// Console is `terrane console`'s command line.
+type Console struct {
+	View
+	Vars []VarOption
+}
+
+// DefaultParallelism is how many provider operations run at once unless
+// -parallelism says otherwise, as in Terraform.
+const DefaultParallelism = 10
+
+// operationFlags registers the plan-shaping options on fs; the raw -target,
+// -exclude and -replace texts are parsed after fs.Parse.
+type operationFlags struct {
+	op                         *Operation
+	targets, excludes, replace stringList
+}
+
+func addOperationFlags(fs *flag.FlagSet, op *Operation) *operationFlags {
+	of := &operationFlags{op: op}
+	addVarFlags(fs, &op.Vars)
+	fs.Var(&of.targets, "target", "limit the operation to this resource or module (repeatable)")
+	fs.Var(&of.excludes, "exclude", "leave this resource or module out of the operation (repeatable)")
+	fs.Var(&of.replace, "replace", "plan to replace this resource instance (repeatable)")
+	fs.BoolVar(&op.Refresh, "refresh", true, "read remote objects before planning")
+	fs.BoolVar(&op.RefreshOnly, "refresh-only", false, "only update state to match remote objects")
+	fs.BoolVar(&op.Destroy, "destroy", false, "plan to destroy every object")
+	fs.IntVar(&op.Parallelism, "parallelism", DefaultParallelism, "number of provider operations at once")
+	fs.BoolVar(&op.Input, "input", true, "ask for input when needed")
+	fs.BoolVar(&op.Lock, "lock", true, "respect other runs' claims on records")
+	fs.DurationVar(&op.LockTimeout, "lock-timeout", 0, "how long to wait for conflicting runs before giving up")
+	return of
+}
+
+// finish parses the collected addresses and checks options against each other.
+func (of *operationFlags) finish() diags.Diagnostics {
+	var ds diags.Diagnostics
+	op := of.op
+	for _, text := range of.targets {
+		target, d := ParseTarget("target", text)
+		ds = ds.Append(d)
+		if !d.HasErrors() {
+			op.Targets = append(op.Targets, target)
+		}
+	}
+	for _, text := range of.excludes {
+		target, d := ParseTarget("exclude", text)
+		ds = ds.Append(d)
+		if !d.HasErrors() {
+			op.Excludes = append(op.Excludes, target)
+		}
+	}
+	for _, text := range of.replace {
+		addr, d := ParseReplace(text)
+		ds = ds.Append(d)
+		if !d.HasErrors() {
+			op.Replace = append(op.Replace, addr)
+		}
+	}
+	return ds.Append(op.check())
+}
+
+func (op *Operation) check() diags.Diagnostics {
+	var ds diags.Diagnostics
+	if op.Destroy && op.RefreshOnly {
+		ds = ds.Append(diags.Errorf("Incompatible plan mode options",
+			"The -destroy and -refresh-only options are mutually exclusive: choose one."))
+	}
+	if op.RefreshOnly && !op.Refresh {
+		ds = ds.Append(diags.Errorf("Incompatible refresh options",
+			"It doesn't make sense to use -refresh-only at the same time as -refresh=false, because there would be nothing to do. Remove one of them."))
+	}
+	if len(op.Replace) > 0 && (op.Destroy || op.RefreshOnly) {
+		ds = ds.Append(diags.Errorf("Invalid -replace option",
+			"The -replace option plans to replace objects and is only allowed in the normal planning mode, not with -destroy or -refresh-only."))
+	}
+	if len(op.Targets) > 0 && len(op.Excludes) > 0 {
+		ds = ds.Append(diags.Errorf("Incompatible targeting options",
+			"The -target and -exclude options cannot be used together: use one or the other."))
+	}
+	if op.Parallelism < 1 {
+		ds = ds.Append(diags.Errorf("Invalid -parallelism option",
+			"The -parallelism option must be a whole number of at least 1, not %d.", op.Parallelism))
+	}
+	return ds
+}
+
+func addVarFlags(fs *flag.FlagSet, vars *[]VarOption) {
+	fs.Var(varOptionFlag{vars: vars}, "var", "set a root module input variable: -var 'name=value' (repeatable)")
+	fs.Var(varOptionFlag{vars: vars, file: true}, "var-file", "load variable values from a .tfvars file (repeatable)")
+}
+
+func addViewFlags(fs *flag.FlagSet, view *View) {
+	fs.BoolVar(&view.NoColor, "no-color", false, "disable colour in output")
+	fs.BoolVar(&view.JSON, "json", false, "produce machine-readable output")
+	fs.BoolVar(&view.CompactWarnings, "compact-warnings", false, "show warnings in a compact form")
+}
+
+// ParsePlan parses `terrane plan`'s arguments.
+func ParsePlan(args []string) (*Plan, diags.Diagnostics) {
+	plan := &Plan{}
+	fs := newFlagSet("plan")
+	of := addOperationFlags(fs, &plan.Operation)
+	addViewFlags(fs, &plan.View)
+	fs.StringVar(&plan.Out, "out", "", "write the plan to this file, for apply")
+	fs.BoolVar(&plan.DetailedExitCode, "detailed-exitcode", false, "exit 2 when the plan has changes")
+	ds := parseFlags(fs, "plan", args, &plan.View)
+	if ds.HasErrors() || plan.Help {
+		return plan, ds
+	}
+	if fs.NArg() > 0 {
+		ds = ds.Append(tooManyArguments("plan", fs.Args()))
+	}
+	return plan, ds.Append(of.finish())
+}
+
+// ParseApply parses `terrane apply`'s arguments: options and at most one
+// saved plan file.
+func ParseApply(args []string) (*Apply, diags.Diagnostics) {
+	return parseApplyLike("apply", args, Operation{})
+}
+
+// ParseDestroy parses `terrane destroy`, which is apply in destroy mode.
+func ParseDestroy(args []string) (*Apply, diags.Diagnostics) {
+	return parseApplyLike("destroy", args, Operation{Destroy: true})
+}
+
+// ParseRefresh parses `terrane refresh`, which is apply -refresh-only
+// -auto-approve.
+func ParseRefresh(args []string) (*Apply, diags.Diagnostics) {
+	apply, ds := parseApplyLike("refresh", args, Operation{RefreshOnly: true})
+	apply.AutoApprove = true
+	return apply, ds
+}
+
+func parseApplyLike(command string, args []string, forced Operation) (*Apply, diags.Diagnostics) {
+	apply := &Apply{}
+	fs := newFlagSet(command)
+	of := addOperationFlags(fs, &apply.Operation)
+	addViewFlags(fs, &apply.View)
+	fs.BoolVar(&apply.AutoApprove, "auto-approve", false, "skip the interactive approval")
+	ds := parseFlags(fs, command, args, &apply.View)
+	if ds.HasErrors() || apply.Help {
+		return apply, ds
+	}
+	apply.Destroy = apply.Destroy || forced.Destroy
+	apply.RefreshOnly = apply.RefreshOnly || forced.RefreshOnly
+	rest := fs.Args()
+	if command == "apply" && len(rest) == 1 {
+		apply.PlanFile, rest = rest[0], nil
+	}
+	if len(rest) > 0 {
+		ds = ds.Append(tooManyArguments(command, rest))
+	}
+	ds = ds.Append(of.finish())
+	if apply.PlanFile != "" {
+		ds = ds.Append(apply.checkSavedPlan(fs))
+	}
+	return apply, ds
+}
+
+// checkSavedPlan refuses options that would shape a new plan: a saved plan
+// already fixed them, and silently ignoring them would surprise.
+func (a *Apply) checkSavedPlan(fs *flag.FlagSet) diags.Diagnostics {
+	var ds diags.Diagnostics
+	if len(a.Vars) > 0 {
+		ds = ds.Append(diags.Errorf("Can't set variables when applying a saved plan",
+			"The -var and -var-file options cannot be used when applying the saved plan %s, because a saved plan includes the variable values that were set when it was created. Run plan again with the new values.", a.PlanFile))
+	}
+	var shaping []string
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "target", "exclude", "replace", "refresh", "refresh-only", "destroy":
+			shaping = append(shaping, "-"+f.Name)
+		}
+	})
+	if len(shaping) > 0 {
+		ds = ds.Append(diags.Errorf("Invalid options for a saved plan",
+			"The options %s shape a new plan and cannot be used when applying the saved plan %s. Give them to plan instead.", strings.Join(shaping, ", "), a.PlanFile))
+	}
+	return ds
+}
+
+// ParseConsole parses `terrane console`'s arguments.
+func ParseConsole(args []string) (*Console, diags.Diagnostics) {
+	console := &Console{}
+	fs := newFlagSet("console")
+	addVarFlags(fs, &console.Vars)
+	addViewFlags(fs, &console.View)
+	ds := parseFlags(fs, "console", args, &console.View)
+	if !ds.HasErrors() && !console.Help && fs.NArg() > 0 {
+		ds = ds.Append(tooManyArguments("console", fs.Args()))
+	}
+	return console, ds
+}
+
+// Usage describes a command's options, for -help.
+func Usage(command string) string {
+	fs := newFlagSet(command)
+	var sink Apply
+	var plan Plan
+	addOperationFlags(fs, &sink.Operation)
+	addViewFlags(fs, &sink.View)
+	switch command {
+	case "plan":
+		fs.StringVar(&plan.Out, "out", "", "write the plan to this file, for apply")
+		fs.BoolVar(&plan.DetailedExitCode, "detailed-exitcode", false, "exit 2 when the plan has changes")
+	case "console":
+		fs = newFlagSet(command)
+		addVarFlags(fs, &sink.Vars)
+		addViewFlags(fs, &sink.View)
+	default:
+		fs.BoolVar(&sink.AutoApprove, "auto-approve", false, "skip the interactive approval")
+	}
+	var b strings.Builder
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	return b.String()
+}
+
+func newFlagSet(command string) *flag.FlagSet {
+	fs := flag.NewFlagSet(command, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+// parseFlags runs fs.Parse and turns its error into a diagnostic that
+// points at the command's help.
+func parseFlags(fs *flag.FlagSet, command string, args []string, view *View) diags.Diagnostics {
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		view.Help = true
+		return nil
+	}
+	if err != nil {
+		return diags.Diagnostics{diags.Errorf("Failed to parse command-line options",
+			"%s. Run \"terrane %s -help\" to see the options it accepts.", capitalise(err.Error()), command)}
+	}
+	return nil
+}
+
+func tooManyArguments(command string, extra []string) diags.Diagnostic {
+	return diags.Errorf("Too many command line arguments",
+		"Unexpected %s after the options of %s. To run it on another directory, use the global -chdir option: terrane -chdir=DIR %s.",
+		quoteAll(extra), command, command)
+}
+
+func quoteAll(words []string) string {
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = fmt.Sprintf("%q", w)
+	}
+	return strings.Join(quoted, ", ")
+}
+
+func capitalise(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// stringList collects every use of a repeatable option, in order.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+
+// varOptionFlag appends -var and -var-file uses to one list, keeping their
+// relative order, which decides which wins.
+type varOptionFlag struct {
+	vars *[]VarOption
+	file bool
+}
+
+func (v varOptionFlag) String() string { return "" }
+func (v varOptionFlag) Set(text string) error {
+	*v.vars = append(*v.vars, VarOption{File: v.file, Text: text})
+	return nil
+}

@@ -1,0 +1,268 @@
+package arguments
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/terrane/terrane/internal/config"
+	"github.com/terrane/terrane/internal/diags"
+)
+
+// SourceType says where a variable's value came from; later sources in this
+// list take precedence over earlier ones.
+type SourceType int
+
+const (
+	// SourceUnset means no value was given; the declaration's default applies.
+	SourceUnset SourceType = iota
+	// SourceEnv is a TF_VAR_name environment variable.
+	SourceEnv
+	// SourceAutoFile is terraform.tfvars(.json) or a *.auto.tfvars(.json) file.
+	SourceAutoFile
+	// SourceNamedFile is a file given with -var-file.
+	SourceNamedFile
+	// SourceCLI is a -var option.
+	SourceCLI
+)
+
+func (s SourceType) String() string {
+	switch s {
+	case SourceEnv:
+		return "environment variable"
+	case SourceAutoFile:
+		return "automatically-loaded variables file"
+	case SourceNamedFile:
+		return "-var-file"
+	case SourceCLI:
+		return "-var option"
+	}
+	return "unset"
+}
+
+// Value is one root module variable's value as given, before the
+// declaration's type and default are applied.
+type Value struct {
+	Value  cty.Value
+	Source SourceType
+	// Range is where the value was written: an attribute in a variables
+	// file, or a synthetic file for -var and environment values.
+	Range hcl.Range
+}
+
+// VarOption is one -var or -var-file option. They share one precedence
+// level: the later on the command line wins.
+type VarOption struct {
+	File bool
+	Text string
+}
+
+// Values are the variable values a run was given, by name, and the files
+// they were read from (for diagnostic snippets).
+type Values struct {
+	ByName map[string]*Value
+	Files  map[string]*hcl.File
+}
+
+// Environ is os.Environ's shape; tests pass their own.
+type Environ []string
+
+// CollectValues gathers root module variable values in Terraform's order of
+// increasing precedence: TF_VAR_ environment variables, terraform.tfvars,
+// terraform.tfvars.json, *.auto.tfvars(.json) in lexical order, then -var
+// and -var-file options in the order given. dir is the root module's
+// directory. Values for undeclared variables are errors on the command line,
+// warnings in files and ignored in the environment, as in Terraform.
+func CollectValues(dir string, decls map[string]*config.Variable, options []VarOption, env Environ) (*Values, diags.Diagnostics) {
+	c := &collector{
+		decls:  decls,
+		parser: hclparse.NewParser(),
+		values: &Values{ByName: map[string]*Value{}, Files: map[string]*hcl.File{}},
+	}
+	c.fromEnv(env)
+	for _, path := range autoVarFiles(dir) {
+		c.fromFile(path, SourceAutoFile)
+	}
+	for _, opt := range options {
+		if opt.File {
+			c.fromFile(opt.Text, SourceNamedFile)
+		} else {
+			c.fromVarOption(opt.Text)
+		}
+	}
+	for name, file := range c.parser.Files() {
+		c.values.Files[name] = file
+	}
+	c.summariseUndeclared()
+	return c.values, c.diags
+}
+
+type collector struct {
+	decls  map[string]*config.Variable
+	parser *hclparse.Parser
+	values *Values
+	diags  diags.Diagnostics
+	// undeclaredInFiles counts file values for undeclared variables; only
+	// the first few are reported one by one.
+	undeclaredInFiles int
+}
+
+const undeclaredFileWarningsShown = 2
+
+func (c *collector) fromEnv(env Environ) {
+	for _, entry := range env {
+		key, text, ok := strings.Cut(entry, "=")
+		name, isVar := strings.CutPrefix(key, "TF_VAR_")
+		if !ok || !isVar || name == "" {
+			continue
+		}
+		decl, declared := c.decls[name]
+		if !declared {
+			// Environment variables are often set for many configurations
+			// at once, so Terraform ignores those a configuration lacks.
+			continue
+		}
+		val, rng, parseDiags := c.parseText(decl, text, fmt.Sprintf("<value for var.%s from environment variable TF_VAR_%s>", name, name))
+		c.diags = c.diags.Append(parseDiags)
+		c.values.ByName[name] = &Value{Value: val, Source: SourceEnv, Range: rng}
+	}
+}
+
+func (c *collector) fromVarOption(arg string) {
+	name, text, ok := strings.Cut(arg, "=")
+	if !ok || name == "" {
+		c.diags = c.diags.Append(diags.Errorf("Invalid -var option",
+			"The given -var option %q is not correctly specified. It must be a variable name and value separated by an equals sign, like -var=\"key=value\".", arg))
+		return
+	}
+	decl, declared := c.decls[name]
+	if !declared {
+		c.diags = c.diags.Append(diags.Errorf("Value for undeclared variable",
+			"A variable named %q was assigned on the command line, but the root module does not declare a variable of that name. To use this value, add a \"variable\" block to the configuration.", name))
+		return
+	}
+	val, rng, parseDiags := c.parseText(decl, text, fmt.Sprintf("<value for var.%s>", name))
+	c.diags = c.diags.Append(parseDiags)
+	c.values.ByName[name] = &Value{Value: val, Source: SourceCLI, Range: rng}
+}
+
+// parseText reads a command-line or environment value: literally for
+// string-typed and untyped variables, as an HCL expression otherwise. The
+// text is kept as a synthetic file so errors in it show a snippet.
+func (c *collector) parseText(decl *config.Variable, text, filename string) (cty.Value, hcl.Range, hcl.Diagnostics) {
+	src := []byte(text)
+	rng := hcl.Range{Filename: filename, Start: hcl.InitialPos, End: hcl.Pos{Line: 1, Column: len(text) + 1, Byte: len(text)}}
+	c.values.Files[filename] = &hcl.File{Bytes: src}
+	if decl.Type.ParseAsLiteral {
+		return cty.StringVal(text), rng, nil
+	}
+	expr, parseDiags := hclsyntax.ParseExpression(src, filename, hcl.InitialPos)
+	if parseDiags.HasErrors() {
+		return cty.DynamicVal, rng, parseDiags
+	}
+	val, valDiags := expr.Value(nil)
+	return val, expr.Range(), valDiags
+}
+
+func (c *collector) fromFile(path string, source SourceType) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		detail := fmt.Sprintf("Given variables file %s does not exist or cannot be read: %s.", path, err)
+		if source == SourceNamedFile {
+			detail += " Check the path given to -var-file."
+		}
+		c.diags = c.diags.Append(diags.Errorf("Failed to read variables file", "%s", detail))
+		return
+	}
+	var file *hcl.File
+	var parseDiags hcl.Diagnostics
+	if strings.HasSuffix(path, ".json") {
+		file, parseDiags = c.parser.ParseJSON(src, path)
+	} else {
+		file, parseDiags = c.parser.ParseHCL(src, path)
+	}
+	c.diags = c.diags.Append(parseDiags)
+	if file == nil || parseDiags.HasErrors() {
+		return
+	}
+	attrs, attrDiags := file.Body.JustAttributes()
+	c.diags = c.diags.Append(attrDiags)
+	for _, name := range sortedAttributeNames(attrs) {
+		attr := attrs[name]
+		if _, declared := c.decls[name]; !declared {
+			c.warnUndeclaredInFile(name, attr)
+			continue
+		}
+		val, valDiags := attr.Expr.Value(nil)
+		c.diags = c.diags.Append(valDiags)
+		c.values.ByName[name] = &Value{Value: val, Source: source, Range: attr.Expr.Range()}
+	}
+}
+
+// warnUndeclaredInFile reports a file value no variable receives: files are
+// often shared between configurations, so Terraform warns rather than fails.
+func (c *collector) warnUndeclaredInFile(name string, attr *hcl.Attribute) {
+	c.undeclaredInFiles++
+	if c.undeclaredInFiles > undeclaredFileWarningsShown {
+		return
+	}
+	c.diags = c.diags.Append(diags.Diagnostic{
+		Severity: diags.Warning,
+		Summary:  "Value for undeclared variable",
+		Detail: fmt.Sprintf("The root module does not declare a variable named %q but a value was found in file %q. If you meant to use this value, add a \"variable\" block to the configuration.\n\nTo silence these warnings, use TF_VAR_... environment variables to provide certain \"global\" settings to all configurations in your organization. To reduce the verbosity of these warnings, use the -compact-warnings option.",
+			name, attr.NameRange.Filename),
+		Subject: attr.NameRange.Ptr(),
+	})
+}
+
+func (c *collector) summariseUndeclared() {
+	if extra := c.undeclaredInFiles - undeclaredFileWarningsShown; extra > 0 {
+		c.diags = c.diags.Append(diags.Warnf("Values for undeclared variables",
+			"In addition to the other similar warnings shown, %d other variable(s) defined without being declared.", extra))
+	}
+}
+
+// autoVarFiles lists the variables files Terraform loads without being
+// asked, in the order it loads them.
+func autoVarFiles(dir string) []string {
+	var files []string
+	for _, name := range []string{"terraform.tfvars", "terraform.tfvars.json"} {
+		path := filepath.Join(dir, name)
+		if info, err := os.Stat(path); err == nil && !info.IsDir() {
+			files = append(files, path)
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return files
+	}
+	var auto []string
+	for _, entry := range entries {
+		name := entry.Name()
+		if entry.IsDir() || !(strings.HasSuffix(name, ".auto.tfvars") || strings.HasSuffix(name, ".auto.tfvars.json")) {
+			continue
+		}
+		auto = append(auto, filepath.Join(dir, name))
+	}
+	sort.Strings(auto)
+	return append(files, auto...)
+}
+
+func sortedAttributeNames(attrs hcl.Attributes) []string {
+	names := make([]string, 0, len(attrs))
+	for name := range attrs {
+		names = append(names, name)
+	}
+	// Source order, so diagnostics come out as the file reads.
+	sort.Slice(names, func(i, j int) bool {
+		return attrs[names[i]].Range.Start.Byte < attrs[names[j]].Range.Start.Byte
+	})
+	return names
+}
