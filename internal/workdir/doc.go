@@ -1,0 +1,6 @@
+// Package workdir manages the working directory beside a configuration: the
+// .terrane/ directory holding the embedded state store (state.db) and the
+// installed provider packages (providers/HOST/NAMESPACE/TYPE/VERSION/OS_ARCH),
+// the current project and workspace, and the provider factories a run uses —
+// each an installed package checked against the dependency lock file.
+package workdir
