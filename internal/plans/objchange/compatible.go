@@ -63,12 +63,14 @@ func (c *compatChecker) object(s shape, planned, actual cty.Value, path cty.Path
 		return errs
 	}
 	var errs []error
-	for name, attr := range s.attrs {
+	for _, name := range sortedNames(s.attrs) {
+		attr := s.attrs[name]
 		attrPath := attrStep(path, name)
 		more := c.attribute(attr, attrOf(planned, name), attrOf(actual, name), attrPath)
 		errs = append(errs, c.redact(more, attr, attrPath, "inconsistent values for a sensitive attribute")...)
 	}
-	for name, block := range s.blocks {
+	for _, name := range sortedNames(s.blocks) {
+		block := s.blocks[name]
 		errs = append(errs, c.block(block, attrOf(planned, name), attrOf(actual, name), attrStep(path, name))...)
 	}
 	return errs

@@ -41,12 +41,14 @@ func (c *planChecker) object(s shape, prior, config, planned cty.Value, path cty
 		return errs
 	}
 	var errs []error
-	for name, attr := range s.attrs {
+	for _, name := range sortedNames(s.attrs) {
+		attr := s.attrs[name]
 		attrPath := attrStep(path, name)
 		more := c.attribute(attr, attrOf(prior, name), attrOf(config, name), attrOf(planned, name), attrPath)
 		errs = append(errs, c.redact(more, attr, attrPath, "sensitive planned value does not match the configuration nor the prior value")...)
 	}
-	for name, block := range s.blocks {
+	for _, name := range sortedNames(s.blocks) {
+		block := s.blocks[name]
 		errs = append(errs, c.block(block, attrOf(prior, name), attrOf(config, name), attrOf(planned, name), attrStep(path, name))...)
 	}
 	return errs

@@ -1,6 +1,8 @@
 package objchange
 
 import (
+	"sort"
+
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/terrane/terrane/internal/schema"
@@ -189,4 +191,15 @@ func nullAsEmpty(v cty.Value) cty.Value {
 		return cty.EmptyObjectVal
 	}
 	return v
+}
+
+// sortedNames lists a map's keys in order, so errors about several
+// attributes come out in the same order every time.
+func sortedNames[T any](m map[string]T) []string {
+	names := make([]string, 0, len(m))
+	for name := range m {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
 }
