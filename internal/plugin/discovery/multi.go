@@ -113,9 +113,9 @@ func (s MultiSource) PackageMeta(ctx context.Context, provider tfaddr.Provider, 
 	return PackageMeta{}, notFound
 }
 
-// unavailableSource stands for an installation method Terrane cannot use
-// yet: direct installation from a registry and network mirrors need the
-// network and the registry protocol, which come later.
+// unavailableSource stands for an installation method that needs the
+// network where Terrane works offline: only init and the providers
+// commands reach registries and mirrors.
 type unavailableSource struct {
 	description string
 	reason      string
@@ -131,10 +131,18 @@ func (u unavailableSource) PackageMeta(ctx context.Context, provider tfaddr.Prov
 	return PackageMeta{}, &ErrSourceUnavailable{Provider: provider, Source: u.description, Reason: u.reason}
 }
 
-// SourceForInstallation builds the source that applies the installation
-// methods of the CLI configuration in order. Development overrides are not
-// part of it: see DevOverrides.
+// SourceForInstallation builds the offline source that applies the
+// installation methods of the CLI configuration in order: registries and
+// network mirrors are listed but not reached. Development overrides are
+// not part of it: see DevOverrides.
 func SourceForInstallation(installation *cliconfig.ProviderInstallation) MultiSource {
+	return SourceForInstallationOnline(installation, nil)
+}
+
+// SourceForInstallationOnline is SourceForInstallation with the direct
+// and network_mirror methods reaching the network through network; with a
+// nil network it works offline.
+func SourceForInstallationOnline(installation *cliconfig.ProviderInstallation, network *Network) MultiSource {
 	var sources MultiSource
 	var impliedLocal []tfaddr.Provider
 	for _, method := range installation.Methods {
@@ -147,15 +155,9 @@ func SourceForInstallation(installation *cliconfig.ProviderInstallation) MultiSo
 				impliedLocal = append(impliedLocal, mirror.Providers()...)
 			}
 		case cliconfig.NetworkMirror:
-			entry.Source = unavailableSource{
-				description: "the network mirror " + method.URL,
-				reason:      "installing from network mirrors is not supported yet; use a filesystem mirror",
-			}
+			entry.Source = networkMirrorSource(method.URL, network)
 		case cliconfig.Direct:
-			entry.Source = unavailableSource{
-				description: "the provider's origin registry",
-				reason:      "installing from a registry is not supported yet; put the provider in a filesystem mirror (for example with \"terraform providers mirror DIR\") or the plugin cache",
-			}
+			entry.Source = directSource(network)
 			if installation.Implied {
 				// Terraform's implied direct method skips every provider the
 				// local plugin directories have, so those are taken only
@@ -166,6 +168,29 @@ func SourceForInstallation(installation *cliconfig.ProviderInstallation) MultiSo
 		sources = append(sources, entry)
 	}
 	return sources
+}
+
+func networkMirrorSource(baseURL string, network *Network) Source {
+	description := "the network mirror " + baseURL
+	if network == nil {
+		return unavailableSource{description: description,
+			reason: "installing from network mirrors is not supported yet outside \"terrane init\"; run it, or use a filesystem mirror"}
+	}
+	mirror, err := NewNetworkMirror(baseURL, network)
+	if err != nil {
+		return unavailableSource{description: description, reason: err.Error()}
+	}
+	return mirror
+}
+
+func directSource(network *Network) Source {
+	if network == nil {
+		return unavailableSource{
+			description: "the provider's origin registry",
+			reason:      "installing from a registry is not supported yet outside \"terrane init\"; run it, or put the provider in a filesystem mirror (for example with \"terrane providers mirror DIR\") or the plugin cache",
+		}
+	}
+	return NewRegistrySource(network)
 }
 
 func excludingProviders(excluded []tfaddr.Provider) func(tfaddr.Provider) bool {
