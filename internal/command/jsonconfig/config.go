@@ -112,7 +112,7 @@ func newModule(cfg *config.Config, schemas *providers.Schemas) Module {
 		out.Variables = make(map[string]Variable, len(mod.Variables))
 		for name, variable := range mod.Variables {
 			out.Variables[name] = Variable{
-				Default:     variableDefault(variable),
+				Default:     VariableDefault(variable),
 				Description: variable.Description,
 				Sensitive:   variable.Sensitive,
 			}
@@ -209,9 +209,9 @@ func dependsOn(traversals []hcl.Traversal) []string {
 	return out
 }
 
-// variableDefault renders a variable's default converted to its type, or
+// VariableDefault renders a variable's default converted to its type, or
 // nil when it has none.
-func variableDefault(variable *config.Variable) json.RawMessage {
+func VariableDefault(variable *config.Variable) json.RawMessage {
 	if variable.Default == nil {
 		return nil
 	}
