@@ -70,14 +70,20 @@ func (rule ClaimRule) HeldByLiveRun(intent *states.Intent) bool {
 	return processExists(pid)
 }
 
+// parseHolder reads "HOST:PID", and also "HOST pid PID", the form some
+// writers of intents use.
 func parseHolder(holder string) (host string, pid int, ok bool) {
-	sep := strings.LastIndexByte(holder, ':')
-	if sep <= 0 {
+	host, pidText, found := strings.Cut(holder, " pid ")
+	if !found {
+		sep := strings.LastIndexByte(holder, ':')
+		if sep <= 0 {
+			return "", 0, false
+		}
+		host, pidText = holder[:sep], holder[sep+1:]
+	}
+	pid, err := strconv.Atoi(pidText)
+	if err != nil || pid <= 0 || host == "" {
 		return "", 0, false
 	}
-	pid, err := strconv.Atoi(holder[sep+1:])
-	if err != nil || pid <= 0 {
-		return "", 0, false
-	}
-	return holder[:sep], pid, true
+	return host, pid, true
 }

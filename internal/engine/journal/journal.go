@@ -166,6 +166,34 @@ func (j *Journal) Write(ctx context.Context, change recordstore.InstanceChange) 
 	return j.submit(ctx, change, true)
 }
 
+// Commit makes changes durable through the group commit and returns the
+// new version of each instance written, keyed by address string, as
+// recordstore.Store.Commit does, so a journal can stand in for the store.
+// Unlike the store's Commit the changes are not one unit: each is committed
+// (or fails) on its own, possibly beside other callers' writes, and the
+// error joins the failures (errors.As finds a *recordstore.ConflictError in
+// it).
+func (j *Journal) Commit(ctx context.Context, changes []recordstore.InstanceChange) (map[string]recordstore.RecordVersion, error) {
+	versions := make(map[string]recordstore.RecordVersion, len(changes))
+	errs := make([]error, len(changes))
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for i, change := range changes {
+		wg.Go(func() {
+			version, err := j.submit(ctx, change, true)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs[i] = err
+			} else if version != nil {
+				versions[change.Addr.String()] = *version
+			}
+		})
+	}
+	wg.Wait()
+	return versions, errors.Join(errs...)
+}
+
 func (j *Journal) submit(ctx context.Context, change recordstore.InstanceChange, withdrawOnCancel bool) (*recordstore.RecordVersion, error) {
 	req := &request{change: change, result: make(chan outcome, 1)}
 	j.mu.Lock()

@@ -291,3 +291,37 @@ func TestCancelledBeginIsWithdrawnButResultsAreKept(t *testing.T) {
 		t.Fatalf("the result was not recorded: %v", err)
 	}
 }
+
+func TestCommitStandsInForTheStore(t *testing.T) {
+	st := openStore(t, newStorePath(t))
+	j := New(st, Options{RunID: "01RUN"})
+	defer j.Close()
+	ctx := t.Context()
+	a, b := mustAddr(t, "tpf_thing.a"), mustAddr(t, "tpf_thing.b")
+	versions, err := j.Commit(ctx, []recordstore.InstanceChange{
+		{Addr: a, ProviderConfig: testProviderConfig, Instance: withObject(`{"id":"a"}`)},
+		{Addr: b, ProviderConfig: testProviderConfig, Instance: withObject(`{"id":"b"}`)},
+	})
+	if err != nil || len(versions) != 2 {
+		t.Fatalf("Commit = %v, %v; want two versions", versions, err)
+	}
+	stale := versions[a.String()]
+	fresh := versions[b.String()]
+	if _, err := st.Commit(ctx, []recordstore.InstanceChange{{Addr: a, ProviderConfig: testProviderConfig, Instance: withObject(`{"id":"theirs"}`), Prior: &stale}}); err != nil {
+		t.Fatal(err)
+	}
+	versions, err = j.Commit(ctx, []recordstore.InstanceChange{
+		{Addr: a, ProviderConfig: testProviderConfig, Instance: nil, Prior: &stale},
+		{Addr: b, ProviderConfig: testProviderConfig, Instance: nil, Prior: &fresh},
+	})
+	var conflict *recordstore.ConflictError
+	if !errors.As(err, &conflict) || conflict.Addr.String() != a.String() {
+		t.Fatalf("Commit error %v; want a conflict on %s", err, a)
+	}
+	if len(versions) != 0 {
+		t.Errorf("deleted instances have versions: %v", versions)
+	}
+	if rec, err := st.ReadInstance(ctx, b); err != nil || rec != nil {
+		t.Errorf("b was not deleted beside a's conflict: %+v, %v", rec, err)
+	}
+}

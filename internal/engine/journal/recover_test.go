@@ -260,6 +260,8 @@ func TestClaimRule(t *testing.T) {
 		{"this process, older than the TTL", states.Intent{RunID: "other", Holder: Holder(), StartedAt: now.Add(-3 * time.Hour)}, false},
 		{"own run", states.Intent{RunID: "mine", Holder: Holder(), StartedAt: now.Add(-time.Minute)}, false},
 		{"dead process on this host", states.Intent{RunID: "other", Holder: dead, StartedAt: now.Add(-time.Second)}, false},
+		{"dead process on this host, spelled HOST pid PID", states.Intent{RunID: "other", Holder: strings.Replace(dead, ":", " pid ", 1), StartedAt: now.Add(-time.Second)}, false},
+		{"this process, spelled HOST pid PID", states.Intent{RunID: "other", Holder: strings.Replace(Holder(), ":", " pid ", 1), StartedAt: now.Add(-time.Second)}, true},
 		{"other host, young", states.Intent{RunID: "other", Holder: "elsewhere.example:42", StartedAt: now.Add(-time.Hour)}, true},
 		{"other host, older than the TTL", states.Intent{RunID: "other", Holder: "elsewhere.example:42", StartedAt: now.Add(-2 * time.Hour)}, false},
 		{"no holder, young", states.Intent{RunID: "other", StartedAt: now.Add(-time.Minute)}, true},
