@@ -1,0 +1,323 @@
+package ui
+
+import (
+	"sort"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/terrane/terrane/internal/plans"
+)
+
+// elementsOf lists the elements of a known list, set or tuple value, in
+// order, each keeping its own marks; nil when there is no value.
+func elementsOf(v cty.Value) []cty.Value {
+	if absent(v) || !v.IsKnown() {
+		return nil
+	}
+	v, _ = v.Unmark() // a marked collection was hidden before reaching here
+	if !v.CanIterateElements() {
+		return nil
+	}
+	out := make([]cty.Value, 0, v.LengthInt())
+	for it := v.ElementIterator(); it.Next(); {
+		_, element := it.Element()
+		out = append(out, element)
+	}
+	return out
+}
+
+// entriesOf maps the keys of a known map or object value to its elements;
+// nil when there is no value.
+func entriesOf(v cty.Value) map[string]cty.Value {
+	if absent(v) || !v.IsKnown() {
+		return nil
+	}
+	v, _ = v.Unmark()
+	if !v.CanIterateElements() {
+		return nil
+	}
+	out := make(map[string]cty.Value, v.LengthInt())
+	for it := v.ElementIterator(); it.Next(); {
+		key, element := it.Element()
+		out[key.AsString()] = element
+	}
+	return out
+}
+
+// sliceChange is a change to a sequence, split into its elements once.
+type sliceChange struct {
+	change
+	befores, afters []cty.Value
+}
+
+func (c change) asSlice() sliceChange {
+	return sliceChange{change: c, befores: elementsOf(c.before), afters: elementsOf(c.after)}
+}
+
+// element is the change between the before element at beforeIndex and the
+// after element at afterIndex; an index out of range means that side has
+// no element. Elements of a sequence are explicit: a null element is shown
+// as null, not left out.
+func (s sliceChange) element(beforeIndex, afterIndex int, step cty.PathStep) change {
+	out := change{path: extendPath(s.path, step), allRelevant: s.allRelevant, ctx: s.ctx}
+	if beforeIndex >= 0 && beforeIndex < len(s.befores) {
+		out.before = s.befores[beforeIndex]
+	}
+	if afterIndex >= 0 && afterIndex < len(s.afters) {
+		out.after = s.afters[afterIndex]
+	}
+	return out
+}
+
+func indexStep(i int) cty.PathStep { return cty.IndexStep{Key: cty.NumberIntVal(int64(i))} }
+
+// index is the change to the elements at the same position on both sides.
+func (c change) index(beforeIndex, afterIndex int) change {
+	return c.asSlice().element(beforeIndex, afterIndex, indexStep(max(beforeIndex, afterIndex)))
+}
+
+// sliceAction is a sequence's own action before its elements are counted.
+func (s sliceChange) sliceAction() plans.Action {
+	switch {
+	case s.befores != nil && s.afters == nil:
+		return plans.Delete
+	case s.befores == nil && s.afters != nil:
+		return plans.Create
+	}
+	return plans.NoOp
+}
+
+// diffList diffs an ordered list by its longest common subsequence, so an
+// element inserted in the middle shows as one insertion rather than as
+// every later element changing.
+func diffList(c change, elementDiff func(change) diffNode) diffNode {
+	elements, action := diffSequence(c.asSlice(), elementDiff)
+	return diffNode{action: action, replace: c.replaces(), view: listView{elements: elements, showContext: true}}
+}
+
+func diffSequence(s sliceChange, elementDiff func(change) diffNode) ([]diffNode, plans.Action) {
+	action := s.sliceAction()
+	var elements []diffNode
+	for _, pair := range pairSequences(unmarkAll(s.befores), unmarkAll(s.afters), true) {
+		element := s.element(pair[0], pair[1], indexStep(max(pair[0], pair[1])))
+		// Within a shown list every element is shown: which positions a
+		// relevant attribute refers to cannot be told once they move.
+		element.allRelevant = true
+		node := elementDiff(element)
+		elements = append(elements, node)
+		action = compareActions(action, node.action)
+	}
+	return elements, action
+}
+
+// pairSequences walks two sequences of unmarked values along their longest
+// common subsequence and returns the pairs of indices to show, in order:
+// common elements pair with each other; when pairChanged is set, an element
+// that is not common pairs with the element in the same gap on the other
+// side, if any, and shows as changed; the rest are removed (-1 after) or
+// added (-1 before).
+func pairSequences(plainBefore, plainAfter []cty.Value, pairChanged bool) [][2]int {
+	before, after := plainBefore, plainAfter
+	common := longestCommonSubsequence(plainBefore, plainAfter)
+	var pairs [][2]int
+	b, a, c := 0, 0, 0
+	isCommon := func(v cty.Value) bool { return c < len(common) && v.RawEquals(common[c]) }
+	for b < len(before) || a < len(after) || c < len(common) {
+		for b < len(before) && !isCommon(plainBefore[b]) {
+			if pairChanged && a < len(after) && !isCommon(plainAfter[a]) {
+				pairs = append(pairs, [2]int{b, a})
+				b++
+				a++
+				continue
+			}
+			pairs = append(pairs, [2]int{b, -1})
+			b++
+		}
+		for a < len(after) && !isCommon(plainAfter[a]) {
+			pairs = append(pairs, [2]int{-1, a})
+			a++
+		}
+		if c < len(common) {
+			pairs = append(pairs, [2]int{b, a})
+			b++
+			a++
+			c++
+		}
+	}
+	return pairs
+}
+
+func unmarkAll(values []cty.Value) []cty.Value {
+	out := make([]cty.Value, len(values))
+	for i, v := range values {
+		out[i], _ = v.UnmarkDeep()
+	}
+	return out
+}
+
+// longestCommonSubsequence returns the longest sequence of values that
+// appears, in order, in both xs and ys. Unknown values equal nothing.
+func longestCommonSubsequence(xs, ys []cty.Value) []cty.Value {
+	if len(xs) == 0 || len(ys) == 0 {
+		return nil
+	}
+	// lengths[i][j] is the LCS length of xs[i:] and ys[j:].
+	width := len(ys) + 1
+	lengths := make([]int, (len(xs)+1)*width)
+	equal := func(i, j int) bool { return xs[i].IsWhollyKnown() && xs[i].RawEquals(ys[j]) }
+	for i := len(xs) - 1; i >= 0; i-- {
+		for j := len(ys) - 1; j >= 0; j-- {
+			if equal(i, j) {
+				lengths[i*width+j] = lengths[(i+1)*width+j+1] + 1
+			} else {
+				lengths[i*width+j] = max(lengths[(i+1)*width+j], lengths[i*width+j+1])
+			}
+		}
+	}
+	var out []cty.Value
+	for i, j := 0, 0; i < len(xs) && j < len(ys); {
+		switch {
+		case equal(i, j):
+			out = append(out, xs[i])
+			i++
+			j++
+		case lengths[(i+1)*width+j] >= lengths[i*width+j+1]:
+			i++
+		default:
+			j++
+		}
+	}
+	return out
+}
+
+// diffPositional pairs elements by position, for lists of nested objects
+// and blocks, whose elements are objects that change in place.
+func diffPositional(c change, elementDiff func(change) diffNode, view listView) diffNode {
+	elements, action := diffPositionalElements(c, elementDiff)
+	view.elements = elements
+	return diffNode{action: action, replace: c.replaces(), view: view}
+}
+
+func diffPositionalElements(c change, elementDiff func(change) diffNode) ([]diffNode, plans.Action) {
+	s := c.asSlice()
+	action := c.iterationAction()
+	var elements []diffNode
+	for i := 0; i < len(s.befores) || i < len(s.afters); i++ {
+		element := s.element(i, i, indexStep(i))
+		if !element.relevant() {
+			element = element.asNoOp()
+		}
+		node := elementDiff(element)
+		elements = append(elements, node)
+		action = compareActions(action, node.action)
+	}
+	return elements, action
+}
+
+// diffSet pairs equal elements of a set and shows the rest as removed or
+// added: set elements have no identity but their value.
+func diffSet(c change, elementDiff func(change) diffNode, nested bool) diffNode {
+	elements, action := diffSetElements(c, elementDiff)
+	return diffNode{action: action, replace: c.replaces(), view: setView{elements: elements, nested: nested}}
+}
+
+func diffSetElements(c change, elementDiff func(change) diffNode) ([]diffNode, plans.Action) {
+	s := c.asSlice()
+	action := c.iterationAction()
+	plainBefore, plainAfter := unmarkAll(s.befores), unmarkAll(s.afters)
+	matchOf := make([]int, len(s.befores)) // before index → after index, or -1
+	matched := make([]bool, len(s.afters))
+	for i, before := range plainBefore {
+		matchOf[i] = -1
+		for j, after := range plainAfter {
+			if !matched[j] && before.IsWhollyKnown() && before.RawEquals(after) && sameSensitivity(s.befores[i], s.afters[j]) {
+				matchOf[i], matched[j] = j, true
+				break
+			}
+		}
+	}
+	var elements []diffNode
+	add := func(beforeIndex, afterIndex int) {
+		key := cty.DynamicVal
+		if afterIndex >= 0 {
+			key = plainAfter[afterIndex]
+		} else if beforeIndex >= 0 {
+			key = plainBefore[beforeIndex]
+		}
+		element := s.element(beforeIndex, afterIndex, cty.IndexStep{Key: key})
+		element.allRelevant = true
+		node := elementDiff(element)
+		elements = append(elements, node)
+		action = compareActions(action, node.action)
+	}
+	for i := range s.befores {
+		add(i, matchOf[i])
+	}
+	for j := range s.afters {
+		if !matched[j] {
+			add(-1, j)
+		}
+	}
+	return elements, action
+}
+
+func sameSensitivity(a, b cty.Value) bool {
+	_, aMarks := a.UnmarkDeepWithPaths()
+	_, bMarks := b.UnmarkDeepWithPaths()
+	return len(aMarks) == len(bMarks)
+}
+
+// diffMap diffs a map key by key. Maps of nested objects render their
+// elements as blocks of attributes.
+func diffMap(c change, elementDiff func(change) diffNode, nested bool) diffNode {
+	elements, action := diffMapElements(c, elementDiff, false)
+	return diffNode{action: action, replace: c.replaces(), view: mapView{elements: elements, nested: nested}}
+}
+
+// diffMapElements diffs each key of a map or object value; attrSteps
+// names the children as attributes (objects) rather than by index (maps).
+func diffMapElements(c change, elementDiff func(change) diffNode, attrSteps bool) (map[string]diffNode, plans.Action) {
+	befores, afters := entriesOf(c.before), entriesOf(c.after)
+	action := plans.NoOp
+	switch {
+	case befores != nil && afters == nil:
+		action = plans.Delete
+	case befores == nil && afters != nil:
+		action = plans.Create
+	}
+	elements := make(map[string]diffNode, max(len(befores), len(afters)))
+	for _, key := range unionKeys(befores, afters) {
+		var step cty.PathStep = cty.IndexStep{Key: cty.StringVal(key)}
+		if attrSteps {
+			step = cty.GetAttrStep{Name: key}
+		}
+		element := change{path: extendPath(c.path, step), allRelevant: c.allRelevant, ctx: c.ctx}
+		if v, ok := befores[key]; ok {
+			element.before = v
+		}
+		if v, ok := afters[key]; ok {
+			element.after = v
+		}
+		if !element.relevant() {
+			element = element.asNoOp()
+		}
+		node := elementDiff(element)
+		elements[key] = node
+		action = compareActions(action, node.action)
+	}
+	return elements, action
+}
+
+func unionKeys(a, b map[string]cty.Value) []string {
+	keys := make([]string, 0, max(len(a), len(b)))
+	for key := range a {
+		keys = append(keys, key)
+	}
+	for key := range b {
+		if _, seen := a[key]; !seen {
+			keys = append(keys, key)
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
