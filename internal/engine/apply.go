@@ -1,0 +1,274 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/plans"
+	"github.com/terrane/terrane/internal/states"
+	"github.com/terrane/terrane/internal/states/recordstore"
+	"github.com/terrane/terrane/internal/version"
+)
+
+// committer makes instance writes durable. The store commits each batch
+// in one transaction; a group-committing journal can stand in for it.
+type committer interface {
+	Commit(ctx context.Context, changes []recordstore.InstanceChange) (map[string]recordstore.RecordVersion, error)
+}
+
+// applier is the apply walk's view of the plan and of the records it
+// writes.
+type applier struct {
+	plan    *plans.Plan
+	changes map[string]*plans.ResourceInstanceChangeSrc // by ObjectName()
+	// deletes are the delete and replace changes by configuration
+	// resource, for destroy vertices.
+	deletes map[string][]*plans.ResourceInstanceChangeSrc
+	commit  committer
+
+	// graph and resourceDeps give new objects their recorded
+	// dependencies.
+	graph        *graph
+	resourceDeps map[string]map[string]bool
+
+	mu       sync.Mutex
+	versions map[string]recordstore.RecordVersion
+}
+
+func newApplier(plan *plans.Plan, snap *recordstore.Snapshot, c committer) *applier {
+	a := &applier{plan: plan, commit: c, changes: map[string]*plans.ResourceInstanceChangeSrc{},
+		deletes: map[string][]*plans.ResourceInstanceChangeSrc{}, versions: map[string]recordstore.RecordVersion{}}
+	for k, v := range snap.InstanceVersions {
+		a.versions[k] = v
+	}
+	for _, c := range plan.Changes.Resources {
+		a.changes[c.ObjectName()] = c
+		if c.Action == plans.Delete || c.Action.IsReplace() {
+			k := c.Addr.ContainingResource().Config().String()
+			a.deletes[k] = append(a.deletes[k], c)
+		}
+	}
+	return a
+}
+
+func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics {
+	if plan == nil || !plan.CanApply() {
+		return diags.Diagnostics{diags.Errorf("Plan cannot be applied", "The plan has errors or proposes nothing to do; fix the errors and make a new plan.")}
+	}
+	snap, err := e.opts.State.Load(ctx)
+	if err != nil {
+		return diags.Diagnostics{diags.Errorf("Cannot read the state", "Reading workspace %q failed: %s", e.opts.Workspace, err)}
+	}
+	if ds := staleDiags(plan, snap); ds.HasErrors() {
+		return ds
+	}
+	if _, err := e.opts.State.BeginRun(ctx, version.Version); err != nil {
+		return diags.Diagnostics{diags.Errorf("Cannot start the run", "Updating workspace %q failed: %s", e.opts.Workspace, err)}
+	}
+	set, ds := e.loadSchemas(ctx, neededProviders(e.opts.Config, snap.State))
+	if ds.HasErrors() {
+		return ds
+	}
+	w := e.newWalker(ctx, walkApply, snap, set)
+	w.applier = newApplier(plan, snap, e.opts.State)
+	w.planOpts = PlanOpts{Mode: plan.UIMode}
+	e.applyPlannedVariables(w, plan)
+	g, gds := w.buildGraph(snap.State)
+	ds = ds.Append(gds)
+	if !gds.HasErrors() {
+		gds = w.addDestroyVertices(g)
+		ds = ds.Append(gds)
+	}
+	if ds.HasErrors() {
+		return ds
+	}
+	ds = ds.Append(g.walk(ctx, w.run))
+	if ctx.Err() != nil {
+		ds = ds.Append(interruptedDiag())
+	}
+	if plan.UIMode == plans.DestroyMode {
+		w.results.outputs = map[string]*states.OutputValue{}
+	}
+	if err := e.opts.State.WriteOutputs(context.WithoutCancel(ctx), w.results.outputs); err != nil {
+		ds = ds.Append(diags.Errorf("Cannot record the outputs", "Writing the root module outputs failed: %s", err))
+	}
+	return ds
+}
+
+// staleDiags refuses a plan made from records that changed since, naming
+// each one.
+func staleDiags(plan *plans.Plan, snap *recordstore.Snapshot) diags.Diagnostics {
+	stale := plan.StaleRecords(func(name string) (string, bool) {
+		v, ok := snap.InstanceVersions[name]
+		return v.Generation, ok
+	})
+	var ds diags.Diagnostics
+	for _, s := range stale {
+		ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Saved plan is stale",
+			Detail:  fmt.Sprintf("%s changed after this plan was made (%s). Make a new plan and apply that.", s.Name, s.Error()),
+			Address: s.Name})
+	}
+	return ds
+}
+
+// applyPlannedVariables uses the variable values the plan was made with,
+// so apply reaches the plan's conclusions.
+func (e *Engine) applyPlannedVariables(w *walker, plan *plans.Plan) {
+	vars := InputValues{}
+	for name, given := range e.opts.Variables {
+		vars[name] = given
+	}
+	for name := range plan.VariableValues {
+		if val, err := plan.VariableValue(name); err == nil {
+			vars[name] = &InputValue{Value: val, SourceType: ValueFromPlan}
+		}
+	}
+	e.opts.Variables = vars
+}
+
+// writeInstance commits the instance at addr as the working state has it,
+// compare-and-swap against the version last written or read.
+func (w *walker) writeInstance(addr addrs.AbsResourceInstance, provider addrs.AbsProviderConfig) diags.Diagnostics {
+	a := w.applier
+	key := addr.String()
+	inst := w.prior.ResourceInstance(addr)
+	a.mu.Lock()
+	var prior *recordstore.RecordVersion
+	if v, ok := a.versions[key]; ok {
+		prior = &v
+	}
+	a.mu.Unlock()
+	// Writes go through even when the run is cancelled: a result that is
+	// not recorded would be forgotten.
+	got, err := a.commit.Commit(context.WithoutCancel(w.ctx), []recordstore.InstanceChange{{Addr: addr, ProviderConfig: provider, Instance: inst, Prior: prior}})
+	if err != nil {
+		var conflict *recordstore.ConflictError
+		if errors.As(err, &conflict) {
+			return diags.Diagnostics{{Severity: diags.Error, Summary: "Another run changed this resource instance",
+				Detail: fmt.Sprintf("%s was changed in the store by another run while this one was applying (%s). Nothing more is done to it; make a new plan to see its current state.", addr, conflict.Detail), Address: key}}
+		}
+		return diags.Diagnostics{{Severity: diags.Error, Summary: "Cannot record a result",
+			Detail: fmt.Sprintf("Writing %s to the store failed: %s. The provider call was made; its outcome is recorded by the intent left on the record.", addr, err), Address: key}}
+	}
+	a.mu.Lock()
+	if v, ok := got[key]; ok {
+		a.versions[key] = v
+	} else {
+		delete(a.versions, key)
+	}
+	a.mu.Unlock()
+	return nil
+}
+
+// addDestroyVertices adds a destroy vertex for each resource the plan
+// deletes objects of, ordered after the destroys of everything that
+// depends on it; replacements order their destroy around their create.
+func (w *walker) addDestroyVertices(g *graph) diags.Diagnostics {
+	resourceDeps := w.resourceDependencies(g)
+	w.applier.graph, w.applier.resourceDeps = g, resourceDeps
+	for res := range w.applier.deletes {
+		g.add(&destroyVertex{addr: w.configResourceOf(res)})
+	}
+	for res, changes := range w.applier.deletes {
+		d := res + " (destroy)"
+		for _, c := range changes {
+			g.connect(d, c.ProviderAddr.Config.String())
+			switch c.Action {
+			case plans.DeleteThenCreate:
+				g.connect(res, d)
+			case plans.CreateThenDelete:
+				g.connect(d, res)
+			}
+		}
+		// Whatever depends on res is destroyed (or, with
+		// create_before_destroy, updated) before res is.
+		for other, deps := range resourceDeps {
+			if !deps[res] {
+				continue
+			}
+			g.connect(d, other+" (destroy)")
+			if hasCreateThenDelete(w.applier.deletes[res]) {
+				g.connect(d, other)
+			}
+		}
+	}
+	var ds diags.Diagnostics
+	for _, cycle := range g.cycles() {
+		ds = ds.Append(diags.Errorf("Cycle in the apply order",
+			"The changes of these objects must each happen before another's: %s. This happens when create_before_destroy is set on a resource but not on the resources it depends on; set it on those too.", describeCycle(cycle)))
+	}
+	return ds
+}
+
+func hasCreateThenDelete(changes []*plans.ResourceInstanceChangeSrc) bool {
+	for _, c := range changes {
+		if c.Action == plans.CreateThenDelete {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *walker) configResourceOf(key string) addrs.ConfigResource {
+	for _, c := range w.applier.deletes[key] {
+		return c.Addr.ContainingResource().Config()
+	}
+	return addrs.ConfigResource{}
+}
+
+// resourceDependencies maps each resource (configuration vertex or state
+// orphan) to the resources it depends on, directly or through locals,
+// variables, outputs and module calls; orphans use the dependencies
+// recorded with their objects.
+func (w *walker) resourceDependencies(g *graph) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for k, v := range g.vertices {
+		switch v.(type) {
+		case *resourceVertex:
+			out[k] = w.reachableResources(g, k)
+		}
+	}
+	for _, entry := range w.snapshot.State.AllResourceInstances() {
+		k := entry.Addr.ContainingResource().Config().String()
+		if entry.Instance.Current == nil {
+			continue
+		}
+		set := out[k]
+		if set == nil {
+			set = map[string]bool{}
+			out[k] = set
+		}
+		for _, dep := range entry.Instance.Current.Dependencies {
+			set[dep.String()] = true
+		}
+	}
+	return out
+}
+
+func (w *walker) reachableResources(g *graph, from string) map[string]bool {
+	found := map[string]bool{}
+	seen := map[string]bool{from: true}
+	stack := []string{from}
+	for len(stack) > 0 {
+		k := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for dep := range g.deps[k] {
+			if seen[dep] {
+				continue
+			}
+			seen[dep] = true
+			if _, ok := g.vertices[dep].(*resourceVertex); ok {
+				found[dep] = true
+				continue
+			}
+			if _, ok := g.vertices[dep].(*providerVertex); !ok {
+				stack = append(stack, dep)
+			}
+		}
+	}
+	return found
+}

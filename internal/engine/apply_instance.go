@@ -1,0 +1,254 @@
+package engine
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/zclconf/go-cty/cty"
+	ctymsgpack "github.com/zclconf/go-cty/cty/msgpack"
+
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/plans"
+	"github.com/terrane/terrane/internal/providers"
+	"github.com/terrane/terrane/internal/states"
+)
+
+// applyInstance carries out the plan's change to one instance's current
+// object, or, when there is none, makes its state value available to the
+// expressions that refer to it.
+func (w *walker) applyInstance(work *resourceWork, addr addrs.AbsResourceInstance, rep repetition) diags.Diagnostics {
+	src := w.applier.changes[addr.String()]
+	if work.v.resource.Mode == addrs.DataResourceMode {
+		if w.planOpts.Mode == plans.DestroyMode {
+			return nil
+		}
+		cfgVal, ds := w.evalConfig(work, addr, rep)
+		if ds.HasErrors() {
+			return ds
+		}
+		unmarked, cfgMarks := cfgVal.UnmarkDeepWithPaths()
+		val, rds := w.readData(work, addr, unmarked)
+		w.values.set(w.values.instances, addr.String(), val.MarkWithPaths(cfgMarks))
+		return ds.Append(rds)
+	}
+	if src == nil || src.Action == plans.NoOp || src.Action == plans.Delete {
+		return w.loadStateValue(work, addr)
+	}
+	change, err := src.Decode(work.types)
+	if err != nil {
+		return diags.Diagnostics{diags.Errorf("Cannot read the saved plan", "The change to %s could not be decoded: %s. Make a new plan.", addr, err)}
+	}
+	return w.applyChange(work, addr, rep, change).WithAddress(addr.String())
+}
+
+// loadStateValue makes an unchanged instance's value available.
+func (w *walker) loadStateValue(work *resourceWork, addr addrs.AbsResourceInstance) diags.Diagnostics {
+	inst := w.prior.ResourceInstance(addr)
+	if inst == nil || inst.Current == nil {
+		w.values.set(w.values.instances, addr.String(), cty.NullVal(work.types.Value))
+		return nil
+	}
+	obj, ds := w.upgrade(work.provider, work.schema, work.types, addr.Resource.Resource.Type, inst.Current)
+	if obj != nil {
+		w.values.set(w.values.instances, addr.String(), obj.Value)
+	}
+	return ds
+}
+
+// applyChange runs one create, update or replacement: plan again with
+// known values, check that against the saved plan, record the intent,
+// call the provider, check and record the result.
+func (w *walker) applyChange(work *resourceWork, addr addrs.AbsResourceInstance, rep repetition, change *plans.ResourceInstanceChange) diags.Diagnostics {
+	cfgVal, ds := w.evalConfig(work, addr, rep)
+	if ds.HasErrors() {
+		return ds
+	}
+	cfgVal, cfgMarks := cfgVal.UnmarkDeepWithPaths()
+	inst := w.prior.ResourceInstance(addr)
+	var priorObj *states.ResourceInstanceObjectSrc
+	if inst != nil {
+		priorObj = inst.Current
+	}
+	priorVal, _ := change.Before.UnmarkDeep()
+	var priorPrivate []byte
+	if priorObj != nil {
+		priorPrivate = priorObj.Private
+	}
+	intentOp := states.IntentUpdate
+	switch change.Action {
+	case plans.Create:
+		intentOp = states.IntentCreate
+	case plans.DeleteThenCreate:
+		intentOp = states.IntentReplaceDestroyBeforeCreate
+	case plans.CreateThenDelete:
+		intentOp = states.IntentReplaceCreateBeforeDestroy
+	}
+	if change.Action.IsReplace() {
+		priorVal, priorPrivate = cty.NullVal(work.types.Value), nil
+	} else {
+		cfgVal = applyIgnoreChanges(work.v.resource.Managed, priorVal, cfgVal)
+	}
+	planned, pds := w.planResourceChange(work, addr, priorVal, cfgVal, priorPrivate, change.BeforeIdentity)
+	ds = ds.Append(pds)
+	if pds.HasErrors() {
+		return ds
+	}
+	plannedAfter, _ := change.After.UnmarkDeep()
+	for _, err := range checkAppliedCompatible(plannedAfter, planned.value) {
+		ds = ds.Append(diags.Errorf("Provider produced inconsistent final plan",
+			"When expanding the plan for %s to include new values learned so far during apply, provider %s produced an invalid new value for %s.\n\nThis is a bug in the provider; report it to its developers.",
+			addr, addrs.ProviderForDisplay(work.provider.addr.Provider), err))
+	}
+	if ds.HasErrors() {
+		return ds
+	}
+	if ds = ds.Append(w.openIntent(work, addr, intentOp, planned.value)); ds.HasErrors() {
+		return ds
+	}
+	switch change.Action {
+	case plans.DeleteThenCreate:
+		if dds := w.deleteObject(work.provider, work.types, addr, addrs.NotDeposed, change.Before, priorObj); dds.HasErrors() {
+			return ds.Append(dds)
+		}
+	case plans.CreateThenDelete:
+		w.prior.DeposeResourceInstanceObject(addr)
+	}
+	return ds.Append(w.callApply(work, addr, change, priorVal, planned, cfgVal, cfgMarks))
+}
+
+// openIntent records, durably, that a provider call that may create,
+// replace or delete the object at addr is about to be made.
+func (w *walker) openIntent(work *resourceWork, addr addrs.AbsResourceInstance, op states.IntentOperation, planned cty.Value) diags.Diagnostics {
+	return w.openIntentFor(work.provider.addr, addr, addrs.NotDeposed, op, work.types.Value, planned)
+}
+
+func (w *walker) openIntentFor(provider addrs.AbsProviderConfig, addr addrs.AbsResourceInstance, deposed addrs.DeposedKey, op states.IntentOperation, ty cty.Type, planned cty.Value) diags.Diagnostics {
+	unmarked, _ := planned.UnmarkDeep()
+	raw, err := ctymsgpack.Marshal(unmarked, ty)
+	if err != nil {
+		return diags.Diagnostics{diags.Errorf("Cannot record an intent", "The planned value of %s could not be encoded: %s.", addr, err)}
+	}
+	w.prior.SetIntent(addr, &states.Intent{Operation: op, PlannedMsgpack: raw, PlannedType: ty, RunID: w.e.opts.RunID,
+		StartedAt: time.Now().UTC(), DeposedKey: deposed, Holder: holder()}, provider)
+	return w.writeInstance(addr, provider)
+}
+
+// callApply makes the ApplyResourceChange call and records its result.
+func (w *walker) callApply(work *resourceWork, addr addrs.AbsResourceInstance, change *plans.ResourceInstanceChange, priorVal cty.Value, planned *plannedObject, cfgVal cty.Value, cfgMarks []cty.PathValueMarks) diags.Diagnostics {
+	for _, h := range w.e.opts.Hooks {
+		h.PreApply(addr, addrs.NotDeposed, change.Action, change.Before, change.After)
+	}
+	var resp providers.ApplyResourceChangeResponse
+	callErr := w.providerCall(func(ctx contextT) {
+		resp = work.provider.iface.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{
+			TypeName: addr.Resource.Resource.Type, PriorState: priorVal, PlannedState: planned.value, Config: cfgVal,
+			PlannedPrivate: planned.private, PlannedIdentity: identityOrNil(planned.identity, work.types.Identity),
+		})
+	})
+	ds := diags.Diagnostics{}.Append(resp.Diagnostics)
+	if callErr != nil {
+		// Never started: the intent is withdrawn, nothing happened.
+		w.prior.SetIntent(addr, nil, work.provider.addr)
+		return ds.Append(callErr).Append(w.writeInstance(addr, work.provider.addr))
+	}
+	newVal := resp.NewState
+	if newVal == cty.NilVal {
+		newVal = cty.NullVal(work.types.Value)
+	}
+	if !resp.Diagnostics.HasErrors() {
+		for _, err := range checkAppliedCompatible(planned.value, newVal) {
+			if resp.LegacyTypeSystem {
+				w.e.logger.Warn("provider produced an inconsistent result; tolerated for a legacy type system provider", "address", addr.String(), "problem", err.Error())
+				continue
+			}
+			ds = ds.Append(diags.Errorf("Provider produced inconsistent result after apply",
+				"When applying changes to %s, provider %s produced an unexpected new value: %s.\n\nThis is a bug in the provider; report it to its developers.",
+				addr, addrs.ProviderForDisplay(work.provider.addr.Provider), err))
+		}
+	}
+	w.prior.SetIntent(addr, nil, work.provider.addr)
+	if !newVal.IsNull() && newVal.IsWhollyKnown() {
+		obj := &states.ResourceInstanceObject{Value: newVal.MarkWithPaths(cfgMarks).MarkWithPaths(sensitivePaths(work.schema.Block, newVal)),
+			Private: resp.Private, Identity: resp.NewIdentity, Status: states.ObjectReady,
+			Dependencies:        w.dependenciesOf(work),
+			CreateBeforeDestroy: work.v.resource.Managed != nil && work.v.resource.Managed.CreateBeforeDestroy}
+		if ds.HasErrors() {
+			obj.Status = states.ObjectTainted // partly made: replaced by the next plan
+		}
+		src, err := obj.Encode(work.types.Value, uint64(work.schema.Version))
+		if err != nil {
+			ds = ds.Append(diags.Errorf("Cannot record the new object", "The new value of %s could not be encoded: %s.", addr, err))
+		} else {
+			w.prior.SetResourceInstanceCurrent(addr, src, work.provider.addr)
+		}
+		w.values.set(w.values.instances, addr.String(), obj.Value)
+	} else if change.Action == plans.Create || change.Action.IsReplace() {
+		w.prior.SetResourceInstanceCurrent(addr, nil, work.provider.addr)
+	}
+	ds = ds.Append(w.writeInstance(addr, work.provider.addr))
+	var err error
+	if ds.HasErrors() {
+		err = ds.Err()
+	}
+	for _, h := range w.e.opts.Hooks {
+		h.PostApply(addr, addrs.NotDeposed, newVal, err)
+	}
+	return ds
+}
+
+// deleteObject deletes one object (current or deposed) through
+// ApplyResourceChange with a null planned state, and records that.
+func (w *walker) deleteObject(p *configuredProvider, types plans.ObjectTypes, addr addrs.AbsResourceInstance, deposed addrs.DeposedKey, before cty.Value, src *states.ResourceInstanceObjectSrc) diags.Diagnostics {
+	var private []byte
+	if src != nil {
+		private = src.Private
+	}
+	priorVal, _ := before.UnmarkDeep()
+	for _, h := range w.e.opts.Hooks {
+		h.PreApply(addr, deposed, plans.Delete, before, cty.NullVal(types.Value))
+	}
+	var resp providers.ApplyResourceChangeResponse
+	if err := w.providerCall(func(ctx contextT) {
+		resp = p.iface.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{
+			TypeName: addr.Resource.Resource.Type, PriorState: priorVal, PlannedState: cty.NullVal(types.Value),
+			Config: cty.NullVal(types.Value), PlannedPrivate: private,
+		})
+	}); err != nil {
+		return diags.Diagnostics{}.Append(err)
+	}
+	ds := resp.Diagnostics.WithAddress(addr.String())
+	if !ds.HasErrors() {
+		if deposed == addrs.NotDeposed {
+			w.prior.SetResourceInstanceCurrent(addr, nil, p.addr)
+		} else {
+			w.prior.SetResourceInstanceDeposed(addr, deposed, nil, p.addr)
+		}
+	}
+	var err error
+	if ds.HasErrors() {
+		err = ds.Err()
+	}
+	for _, h := range w.e.opts.Hooks {
+		h.PostApply(addr, deposed, cty.NullVal(types.Value), err)
+	}
+	return ds
+}
+
+func (w *walker) dependenciesOf(work *resourceWork) []addrs.ConfigResource {
+	if w.applier == nil || w.applier.resourceDeps == nil {
+		return nil
+	}
+	var out []addrs.ConfigResource
+	for _, k := range sortedKeys(w.applier.resourceDeps[work.v.key()]) {
+		if v, ok := w.applier.graph.vertices[k].(*resourceVertex); ok {
+			out = append(out, addrs.ConfigResource{Module: v.module.Path, Resource: v.resource.Addr()})
+		}
+	}
+	return out
+}
+
+func holder() string {
+	host, _ := osHostname()
+	return fmt.Sprintf("%s pid %d", host, osGetpid())
+}

@@ -1,0 +1,176 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/google/uuid"
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/providers"
+	"github.com/terrane/terrane/internal/schema"
+)
+
+// builtinTerraform is the provider terraform.io/builtin/terraform, run in
+// process: its only resource type is terraform_data, a value that lives in
+// state and can force replacements of what depends on it.
+type builtinTerraform struct{}
+
+func newBuiltinTerraform() providers.Interface { return builtinTerraform{} }
+
+var terraformDataSchema = schema.Schema{Block: &schema.Block{Attributes: map[string]*schema.Attribute{
+	"id":               {Type: cty.String, Computed: true},
+	"input":            {Type: cty.DynamicPseudoType, Optional: true},
+	"output":           {Type: cty.DynamicPseudoType, Computed: true},
+	"triggers_replace": {Type: cty.DynamicPseudoType, Optional: true},
+}}}
+
+func unsupported(what string) diags.Diagnostics {
+	return diags.Diagnostics{diags.Errorf("Unsupported by the built-in provider",
+		"The built-in terraform provider has no %s; use the terraform_data resource type.", what)}
+}
+
+func (builtinTerraform) GetMetadata(context.Context) providers.GetMetadataResponse {
+	return providers.GetMetadataResponse{ResourceTypes: []string{"terraform_data"}}
+}
+
+func (builtinTerraform) GetProviderSchema(context.Context) providers.GetProviderSchemaResponse {
+	return providers.GetProviderSchemaResponse{
+		Provider:           schema.Schema{Block: &schema.Block{}},
+		ResourceTypes:      map[string]schema.Schema{"terraform_data": terraformDataSchema},
+		DataSources:        map[string]schema.Schema{},
+		ServerCapabilities: providers.ServerCapabilities{GetProviderSchemaOptional: true},
+	}
+}
+
+func (builtinTerraform) GetResourceIdentitySchemas(context.Context) providers.GetResourceIdentitySchemasResponse {
+	return providers.GetResourceIdentitySchemasResponse{}
+}
+
+func (builtinTerraform) ValidateProviderConfig(context.Context, providers.ValidateProviderConfigRequest) providers.ValidateProviderConfigResponse {
+	return providers.ValidateProviderConfigResponse{}
+}
+
+func (builtinTerraform) ValidateResourceConfig(_ context.Context, req providers.ValidateResourceConfigRequest) providers.ValidateResourceConfigResponse {
+	if req.TypeName != "terraform_data" {
+		return providers.ValidateResourceConfigResponse{Diagnostics: unsupported("resource type " + req.TypeName)}
+	}
+	return providers.ValidateResourceConfigResponse{}
+}
+
+func (builtinTerraform) ValidateDataResourceConfig(_ context.Context, req providers.ValidateDataResourceConfigRequest) providers.ValidateDataResourceConfigResponse {
+	return providers.ValidateDataResourceConfigResponse{Diagnostics: unsupported("data source " + req.TypeName)}
+}
+
+func (builtinTerraform) ValidateEphemeralResourceConfig(_ context.Context, req providers.ValidateEphemeralResourceConfigRequest) providers.ValidateEphemeralResourceConfigResponse {
+	return providers.ValidateEphemeralResourceConfigResponse{Diagnostics: unsupported("ephemeral resource " + req.TypeName)}
+}
+
+func (builtinTerraform) UpgradeResourceState(_ context.Context, req providers.UpgradeResourceStateRequest) providers.UpgradeResourceStateResponse {
+	ty := terraformDataSchema.Block.ImpliedType()
+	val, err := ctyjson.Unmarshal(req.RawStateJSON, ty)
+	if err != nil {
+		return providers.UpgradeResourceStateResponse{Diagnostics: diags.Diagnostics{}.Append(err)}
+	}
+	return providers.UpgradeResourceStateResponse{UpgradedState: val}
+}
+
+func (builtinTerraform) UpgradeResourceIdentity(context.Context, providers.UpgradeResourceIdentityRequest) providers.UpgradeResourceIdentityResponse {
+	return providers.UpgradeResourceIdentityResponse{Diagnostics: unsupported("resource identities")}
+}
+
+func (builtinTerraform) ConfigureProvider(context.Context, providers.ConfigureProviderRequest) providers.ConfigureProviderResponse {
+	return providers.ConfigureProviderResponse{}
+}
+
+func (builtinTerraform) ReadResource(_ context.Context, req providers.ReadResourceRequest) providers.ReadResourceResponse {
+	return providers.ReadResourceResponse{NewState: req.PriorState, Private: req.Private}
+}
+
+// PlanResourceChange keeps the id, makes output follow input, and
+// replaces the object when triggers_replace changes.
+func (builtinTerraform) PlanResourceChange(_ context.Context, req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
+	if req.ProposedNewState.IsNull() {
+		return providers.PlanResourceChangeResponse{PlannedState: req.ProposedNewState}
+	}
+	proposed := req.ProposedNewState.AsValueMap()
+	resp := providers.PlanResourceChangeResponse{}
+	if req.PriorState.IsNull() {
+		proposed["id"] = cty.UnknownVal(cty.String)
+		proposed["output"] = plannedOutput(proposed["input"])
+	} else {
+		prior := req.PriorState.AsValueMap()
+		proposed["id"] = prior["id"]
+		proposed["output"] = prior["output"]
+		if !sameValue(prior["input"], proposed["input"]) {
+			proposed["output"] = plannedOutput(proposed["input"])
+		}
+		if !sameValue(prior["triggers_replace"], proposed["triggers_replace"]) {
+			resp.RequiresReplace = []cty.Path{cty.GetAttrPath("triggers_replace")}
+		}
+	}
+	resp.PlannedState = cty.ObjectVal(proposed)
+	return resp
+}
+
+func plannedOutput(input cty.Value) cty.Value {
+	if !input.IsWhollyKnown() {
+		return cty.DynamicVal
+	}
+	return input
+}
+
+func sameValue(a, b cty.Value) bool {
+	if !a.IsWhollyKnown() || !b.IsWhollyKnown() {
+		return false
+	}
+	return a.Equals(b).True()
+}
+
+func (builtinTerraform) ApplyResourceChange(_ context.Context, req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse {
+	if req.PlannedState.IsNull() {
+		return providers.ApplyResourceChangeResponse{NewState: req.PlannedState}
+	}
+	planned := req.PlannedState.AsValueMap()
+	if !planned["id"].IsKnown() {
+		planned["id"] = cty.StringVal(uuid.NewString())
+	}
+	planned["output"] = planned["input"]
+	return providers.ApplyResourceChangeResponse{NewState: cty.ObjectVal(planned)}
+}
+
+func (builtinTerraform) ImportResourceState(_ context.Context, req providers.ImportResourceStateRequest) providers.ImportResourceStateResponse {
+	return providers.ImportResourceStateResponse{Diagnostics: unsupported("import")}
+}
+
+func (builtinTerraform) MoveResourceState(context.Context, providers.MoveResourceStateRequest) providers.MoveResourceStateResponse {
+	return providers.MoveResourceStateResponse{Diagnostics: unsupported("resource moves")}
+}
+
+func (builtinTerraform) ReadDataSource(_ context.Context, req providers.ReadDataSourceRequest) providers.ReadDataSourceResponse {
+	return providers.ReadDataSourceResponse{Diagnostics: unsupported("data source " + req.TypeName)}
+}
+
+func (builtinTerraform) OpenEphemeralResource(_ context.Context, req providers.OpenEphemeralResourceRequest) providers.OpenEphemeralResourceResponse {
+	return providers.OpenEphemeralResourceResponse{Diagnostics: unsupported("ephemeral resource " + req.TypeName)}
+}
+
+func (builtinTerraform) RenewEphemeralResource(context.Context, providers.RenewEphemeralResourceRequest) providers.RenewEphemeralResourceResponse {
+	return providers.RenewEphemeralResourceResponse{Diagnostics: unsupported("ephemeral resources")}
+}
+
+func (builtinTerraform) CloseEphemeralResource(context.Context, providers.CloseEphemeralResourceRequest) providers.CloseEphemeralResourceResponse {
+	return providers.CloseEphemeralResourceResponse{Diagnostics: unsupported("ephemeral resources")}
+}
+
+func (builtinTerraform) GetFunctions(context.Context) providers.GetFunctionsResponse {
+	return providers.GetFunctionsResponse{}
+}
+
+func (builtinTerraform) CallFunction(_ context.Context, req providers.CallFunctionRequest) providers.CallFunctionResponse {
+	return providers.CallFunctionResponse{Err: &providers.FunctionError{Text: "the built-in terraform provider's functions are evaluated by the language, not called"}}
+}
+
+func (builtinTerraform) StopProvider(context.Context) error { return nil }
+func (builtinTerraform) Close() error                       { return nil }

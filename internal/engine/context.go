@@ -1,0 +1,6 @@
+package engine
+
+import "context"
+
+// contextT shortens the signatures of provider-call closures.
+type contextT = context.Context

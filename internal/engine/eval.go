@@ -1,0 +1,184 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/config"
+	"github.com/terrane/terrane/internal/lang"
+)
+
+// evalData is lang.Data for one place in the configuration: a module
+// instance and, inside a counted or for_each block, one repetition of it.
+// Values come from the walk; one not worked out yet is unknown.
+type evalData struct {
+	w      *walker
+	module *config.Config
+	inst   addrs.ModuleInstance
+	rep    repetition
+}
+
+var _ lang.Data = (*evalData)(nil)
+
+// scope returns an evaluation scope for one place in the configuration,
+// sharing the walk's function table.
+func (w *walker) scope(module *config.Config, inst addrs.ModuleInstance, rep repetition, self addrs.Referenceable) *lang.Scope {
+	return w.baseScope.WithData(&evalData{w: w, module: module, inst: inst, rep: rep}, self)
+}
+
+func (d *evalData) GetInputVariable(addr addrs.InputVariable, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	if val, ok := d.w.values.get(d.w.values.variables, namedKey(d.inst, addr.Name)); ok {
+		return val, nil
+	}
+	if _, declared := d.module.Module.Variables[addr.Name]; !declared {
+		return cty.DynamicVal, hcl.Diagnostics{{
+			Severity: hcl.DiagError, Summary: "Reference to undeclared input variable",
+			Detail: fmt.Sprintf("No variable %q is declared in this module; add a variable block for it.", addr.Name), Subject: rng.Ptr(),
+		}}
+	}
+	return cty.DynamicVal, nil
+}
+
+func (d *evalData) GetLocalValue(addr addrs.LocalValue, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	if val, ok := d.w.values.get(d.w.values.locals, namedKey(d.inst, addr.Name)); ok {
+		return val, nil
+	}
+	return cty.DynamicVal, nil
+}
+
+func (d *evalData) GetModule(addr addrs.ModuleCall, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	child := d.module.Children[addr.Name]
+	exp := d.w.values.callExpansion(d.inst, addr.Name)
+	if child == nil || exp == nil || exp.unknown {
+		return cty.DynamicVal, nil
+	}
+	outputsOf := func(key addrs.InstanceKey) cty.Value {
+		inst := d.inst.Child(addr.Name, key)
+		attrs := make(map[string]cty.Value, len(child.Module.Outputs))
+		for name := range child.Module.Outputs {
+			val, ok := d.w.values.get(d.w.values.outputs, namedKey(inst, name))
+			if !ok {
+				val = cty.DynamicVal
+			}
+			attrs[name] = val
+		}
+		return cty.ObjectVal(attrs)
+	}
+	return collect(exp, outputsOf), nil
+}
+
+func (d *evalData) GetResource(addr addrs.Resource, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	abs := addrs.AbsResource{Module: d.inst, Resource: addr}
+	exp := d.w.values.resourceExpansion(abs)
+	if exp == nil || exp.unknown {
+		return cty.DynamicVal, nil
+	}
+	return collect(exp, func(key addrs.InstanceKey) cty.Value {
+		val, ok := d.w.values.get(d.w.values.instances, abs.Instance(key).String())
+		if !ok {
+			return cty.DynamicVal
+		}
+		return val
+	}), nil
+}
+
+// collect builds the value of a whole expanded object: the single
+// instance's value, a tuple for count or an object for for_each.
+func collect(exp *expansion, valueOf func(addrs.InstanceKey) cty.Value) cty.Value {
+	switch exp.mode {
+	case expandCount:
+		elems := make([]cty.Value, len(exp.keys))
+		for i, key := range exp.keys {
+			elems[i] = valueOf(key)
+		}
+		return cty.TupleVal(elems)
+	case expandForEach:
+		attrs := make(map[string]cty.Value, len(exp.keys))
+		for _, key := range exp.keys {
+			attrs[string(key.(addrs.StringKey))] = valueOf(key)
+		}
+		return cty.ObjectVal(attrs)
+	default:
+		if len(exp.keys) == 0 {
+			// A block disabled by OpenTofu's `enabled`: null.
+			return cty.NullVal(cty.DynamicPseudoType)
+		}
+		return valueOf(addrs.NoKey)
+	}
+}
+
+func (d *evalData) GetCountAttr(addr addrs.CountAttr, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	if addr.Name == "index" && d.rep.countIndex != cty.NilVal {
+		return d.rep.countIndex, nil
+	}
+	return cty.UnknownVal(cty.Number), hcl.Diagnostics{{
+		Severity: hcl.DiagError, Summary: "Reference to count in a block without count",
+		Detail: "count.index is only available in blocks that set count.", Subject: rng.Ptr(),
+	}}
+}
+
+func (d *evalData) GetForEachAttr(addr addrs.ForEachAttr, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	switch {
+	case d.rep.eachKey == cty.NilVal:
+		return cty.DynamicVal, hcl.Diagnostics{{
+			Severity: hcl.DiagError, Summary: "Reference to each in a block without for_each",
+			Detail: "each.key and each.value are only available in blocks that set for_each.", Subject: rng.Ptr(),
+		}}
+	case addr.Name == "key":
+		return d.rep.eachKey, nil
+	case addr.Name == "value":
+		return d.rep.eachValue, nil
+	}
+	return cty.DynamicVal, hcl.Diagnostics{{
+		Severity: hcl.DiagError, Summary: "Invalid each attribute",
+		Detail: fmt.Sprintf("each has only key and value, not %q.", addr.Name), Subject: rng.Ptr(),
+	}}
+}
+
+func (d *evalData) GetPathAttr(addr addrs.PathAttr, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	switch addr.Name {
+	case "module":
+		return cty.StringVal(relativeToCwd(d.module.Module.SourceDir)), nil
+	case "root":
+		return cty.StringVal(relativeToCwd(d.module.Root.Module.SourceDir)), nil
+	case "cwd":
+		wd, err := os.Getwd()
+		if err != nil {
+			return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot find the working directory", Detail: err.Error(), Subject: rng.Ptr()}}
+		}
+		return cty.StringVal(filepath.ToSlash(wd)), nil
+	}
+	return cty.DynamicVal, hcl.Diagnostics{{
+		Severity: hcl.DiagError, Summary: "Invalid path attribute",
+		Detail: fmt.Sprintf("path has module, root and cwd, not %q.", addr.Name), Subject: rng.Ptr(),
+	}}
+}
+
+// relativeToCwd gives module paths as Terraform does: relative to the
+// working directory when the module is below it.
+func relativeToCwd(dir string) string {
+	if dir == "" {
+		return "."
+	}
+	if wd, err := os.Getwd(); err == nil && filepath.IsAbs(dir) {
+		if rel, err := filepath.Rel(wd, dir); err == nil {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return filepath.ToSlash(dir)
+}
+
+func (d *evalData) GetTerraformAttr(addr addrs.TerraformAttr, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	if addr.Name == "workspace" {
+		return cty.StringVal(d.w.e.opts.Workspace), nil
+	}
+	return cty.DynamicVal, hcl.Diagnostics{{
+		Severity: hcl.DiagError, Summary: "Invalid terraform attribute",
+		Detail: fmt.Sprintf("terraform has only workspace, not %q.", addr.Name), Subject: rng.Ptr(),
+	}}
+}

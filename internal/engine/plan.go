@@ -1,0 +1,194 @@
+package engine
+
+import (
+	"context"
+	"sort"
+	"time"
+
+	"github.com/zclconf/go-cty/cty"
+	"google.golang.org/protobuf/types/known/anypb"
+
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/config"
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/plans"
+	"github.com/terrane/terrane/internal/resourceservice/records"
+	"github.com/terrane/terrane/internal/states"
+	"github.com/terrane/terrane/internal/states/recordstore"
+	"github.com/terrane/terrane/internal/value"
+	"github.com/terrane/terrane/internal/version"
+)
+
+func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Diagnostics) {
+	started := time.Now().UTC()
+	plan := &plans.Plan{UIMode: opts.Mode, Workspace: e.opts.Workspace, Timestamp: started, EngineVersion: version.Version,
+		ForceReplaceAddrs: opts.ForceReplace, Errored: true}
+	for _, t := range opts.Targets {
+		plan.TargetAddrs = append(plan.TargetAddrs, t.String())
+	}
+	for _, t := range opts.Excludes {
+		plan.ExcludeAddrs = append(plan.ExcludeAddrs, t.String())
+	}
+	snap, err := e.opts.State.Load(ctx)
+	if err != nil {
+		return plan, diags.Diagnostics{diags.Errorf("Cannot read the state", "Reading workspace %q failed: %s", e.opts.Workspace, err)}
+	}
+	set, ds := e.loadSchemas(ctx, neededProviders(e.opts.Config, snap.State))
+	if ds.HasErrors() {
+		return plan, ds
+	}
+	w := e.newWalker(ctx, walkPlan, snap, set)
+	w.planOpts, w.plan = opts, newPlanCollector()
+	g, gds := w.buildGraph(snap.State)
+	ds = ds.Append(gds)
+	if gds.HasErrors() {
+		return plan, ds
+	}
+	ds = ds.Append(g.walk(ctx, w.run))
+	if ctx.Err() != nil {
+		ds = ds.Append(interruptedDiag())
+	}
+	ds = ds.Append(e.finishPlan(plan, w, snap))
+	plan.Errored = ds.HasErrors()
+	plan.Complete = len(plan.Deferred) == 0
+	plan.Applyable = !plan.Errored && plansSomething(plan)
+	return plan, ds
+}
+
+func interruptedDiag() diags.Diagnostic {
+	return diags.Errorf("Run interrupted", "The run was cancelled: no new provider calls were started, and the ones in flight were finished and recorded. Run the command again to continue.")
+}
+
+// finishPlan fills the plan from what the walk collected.
+func (e *Engine) finishPlan(plan *plans.Plan, w *walker, snap *recordstore.Snapshot) diags.Diagnostics {
+	var ds diags.Diagnostics
+	sortChanges(w.plan.changes)
+	sortChanges(w.plan.drift)
+	plan.Changes.Resources = w.plan.changes
+	plan.DriftedResources = w.plan.drift
+	plan.Deferred = w.plan.deferred
+	plan.Checks = w.results.checks
+	plan.VariableValues = map[string]value.Dynamic{}
+	for name := range e.opts.Config.Module.Variables {
+		val, ok := w.values.get(w.values.variables, namedKey(addrs.RootModuleInstance, name))
+		if !ok {
+			continue
+		}
+		enc, err := plans.EncodeVariableValue(val)
+		if err != nil {
+			ds = ds.Append(diags.Errorf("Cannot record a variable", "The value of var.%s could not be encoded in the plan: %s", name, err))
+			continue
+		}
+		plan.VariableValues[name] = enc
+	}
+	ds = ds.Append(e.planOutputs(plan, w, snap.State))
+	for _, entry := range snap.State.AllResourceInstances() {
+		rec, err := recordstore.InstanceToRecord(entry.Addr, entry.ProviderConfig, entry.Instance)
+		if err != nil {
+			ds = ds.Append(err)
+			continue
+		}
+		data, err := anypb.New(rec)
+		if err != nil {
+			ds = ds.Append(err)
+			continue
+		}
+		v := snap.InstanceVersions[entry.Addr.String()]
+		plan.PriorRecords = append(plan.PriorRecords, plans.PriorRecord{Name: entry.Addr.String(), Kind: records.ResourceInstanceType.GetKind(),
+			Uid: v.Uid, Generation: v.Generation, Version: v.Version, Data: data})
+	}
+	return ds
+}
+
+// planOutputs compares the root outputs the walk evaluated with the ones
+// in state.
+func (e *Engine) planOutputs(plan *plans.Plan, w *walker, prior *states.State) diags.Diagnostics {
+	var ds diags.Diagnostics
+	names := map[string]bool{}
+	for name := range e.opts.Config.Module.Outputs {
+		names[name] = true
+	}
+	for name := range prior.Outputs {
+		names[name] = true
+	}
+	for _, name := range sortedKeys(names) {
+		before := cty.NullVal(cty.DynamicPseudoType)
+		if old := prior.Outputs[name]; old != nil {
+			before = old.Value
+		}
+		after := cty.NullVal(cty.DynamicPseudoType)
+		sensitive := false
+		if out := w.results.outputs[name]; out != nil && plan.UIMode != plans.DestroyMode {
+			after, sensitive = out.Value, out.Sensitive
+		}
+		ub, _ := before.UnmarkDeep()
+		ua, _ := after.UnmarkDeep()
+		action := plans.Update
+		switch {
+		case ub.IsNull() && ua.IsNull():
+			action = plans.NoOp
+		case ub.IsNull():
+			action = plans.Create
+		case ua.IsNull() && (plan.UIMode == plans.DestroyMode || e.opts.Config.Module.Outputs[name] == nil):
+			action = plans.Delete
+		case ua.IsWhollyKnown() && ua.Equals(ub).True():
+			action = plans.NoOp
+		}
+		change := &plans.OutputChange{Addr: addrs.OutputValue{Name: name}.Absolute(addrs.RootModuleInstance), Sensitive: sensitive,
+			Change: plans.Change{Action: action, Before: before, After: after}}
+		src, err := change.Encode()
+		if err != nil {
+			ds = ds.Append(diags.Errorf("Cannot record an output change", "output.%s: %s", name, err))
+			continue
+		}
+		plan.Changes.Outputs = append(plan.Changes.Outputs, src)
+	}
+	return ds
+}
+
+func plansSomething(plan *plans.Plan) bool {
+	for _, c := range plan.Changes.Resources {
+		if c.Action != plans.NoOp {
+			return true
+		}
+	}
+	for _, c := range plan.Changes.Outputs {
+		if c.Action != plans.NoOp {
+			return true
+		}
+	}
+	return plan.UIMode == plans.RefreshOnlyMode && len(plan.DriftedResources) > 0
+}
+
+func sortChanges(changes []*plans.ResourceInstanceChangeSrc) {
+	sort.Slice(changes, func(i, j int) bool {
+		a, b := changes[i].Addr.String(), changes[j].Addr.String()
+		if a != b {
+			return a < b
+		}
+		return changes[i].DeposedKey < changes[j].DeposedKey
+	})
+}
+
+// neededProviders lists every provider the configuration or the state
+// uses, in a stable order.
+func neededProviders(cfg *config.Config, prior *states.State) []addrs.Provider {
+	seen := map[string]addrs.Provider{}
+	cfg.DeepEach(func(c *config.Config) {
+		for _, r := range c.Module.Resources {
+			seen[r.Provider.String()] = r.Provider
+		}
+		for _, p := range c.Module.ProviderConfigs {
+			pr := c.Module.ProviderForLocalName(p.Name)
+			seen[pr.String()] = pr
+		}
+	})
+	for _, res := range prior.SortedResources() {
+		seen[res.ProviderConfig.Provider.String()] = res.ProviderConfig.Provider
+	}
+	out := make([]addrs.Provider, 0, len(seen))
+	for _, k := range sortedKeys(seen) {
+		out = append(out, seen[k])
+	}
+	return out
+}

@@ -1,0 +1,91 @@
+package engine
+
+import (
+	"sync"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/config"
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/plans"
+	"github.com/terrane/terrane/internal/states"
+)
+
+// planCollector gathers what a plan walk produces, from many goroutines.
+type planCollector struct {
+	mu       sync.Mutex
+	changes  []*plans.ResourceInstanceChangeSrc
+	drift    []*plans.ResourceInstanceChangeSrc
+	deferred []*plans.DeferredResourceInstanceChangeSrc
+	// actions is the action planned for each instance's current object,
+	// for replace_triggered_by and for data sources that must wait.
+	actions map[string]plans.Action
+}
+
+func newPlanCollector() *planCollector {
+	return &planCollector{actions: map[string]plans.Action{}}
+}
+
+// addChange encodes and records a planned change.
+func (w *walker) addChange(change *plans.ResourceInstanceChange, types plans.ObjectTypes) diags.Diagnostics {
+	src, err := change.Encode(types)
+	if err != nil {
+		return diags.Diagnostics{diags.Errorf("Cannot record a planned change", "The change to %s could not be encoded: %s. This is a bug in the provider's answer or in Terrane.", change.ObjectName(), err)}
+	}
+	w.plan.mu.Lock()
+	defer w.plan.mu.Unlock()
+	w.plan.changes = append(w.plan.changes, src)
+	if change.DeposedKey == addrs.NotDeposed {
+		w.plan.actions[change.Addr.String()] = change.Action
+	}
+	return nil
+}
+
+func (w *walker) addDrift(change *plans.ResourceInstanceChange, types plans.ObjectTypes) {
+	src, err := change.Encode(types)
+	if err != nil {
+		return // drift is informational; a value that cannot be encoded is left out
+	}
+	w.plan.mu.Lock()
+	defer w.plan.mu.Unlock()
+	w.plan.drift = append(w.plan.drift, src)
+}
+
+func (w *walker) addDeferred(reason plans.DeferredReason, change *plans.ResourceInstanceChange, types plans.ObjectTypes) diags.Diagnostics {
+	d := &plans.DeferredResourceInstanceChange{Reason: reason, Change: change}
+	src, err := d.Encode(types)
+	if err != nil {
+		return diags.Diagnostics{diags.Errorf("Cannot record a deferred change", "The deferred change to %s could not be encoded: %s.", change.ObjectName(), err)}
+	}
+	w.plan.mu.Lock()
+	defer w.plan.mu.Unlock()
+	w.plan.deferred = append(w.plan.deferred, src)
+	return nil
+}
+
+func (w *walker) plannedAction(addr addrs.AbsResourceInstance) (plans.Action, bool) {
+	w.plan.mu.Lock()
+	defer w.plan.mu.Unlock()
+	a, ok := w.plan.actions[addr.String()]
+	return a, ok
+}
+
+// outputsAndChecks are collected by plan and apply walks alike.
+type outputsAndChecks struct {
+	mu      sync.Mutex
+	outputs map[string]*states.OutputValue
+	checks  []plans.CheckResult
+}
+
+func (w *walker) recordRootOutput(o *config.Output, val cty.Value) {
+	w.results.mu.Lock()
+	defer w.results.mu.Unlock()
+	w.results.outputs[o.Name] = &states.OutputValue{Value: val, Sensitive: o.Sensitive}
+}
+
+func (w *walker) recordCheck(result plans.CheckResult) {
+	w.results.mu.Lock()
+	defer w.results.mu.Unlock()
+	w.results.checks = append(w.results.checks, result)
+}

@@ -1,0 +1,156 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/lang"
+	"github.com/terrane/terrane/internal/plans"
+	"github.com/terrane/terrane/internal/providers"
+	"github.com/terrane/terrane/internal/states"
+)
+
+// planDataInstance reads a data source during planning when its
+// configuration is known and nothing it depends on has changes pending;
+// otherwise it plans the read for apply, with the reason.
+func (w *walker) planDataInstance(work *resourceWork, addr addrs.AbsResourceInstance, rep repetition) diags.Diagnostics {
+	if w.planOpts.Mode == plans.DestroyMode {
+		return nil
+	}
+	cfgVal, ds := w.evalConfig(work, addr, rep)
+	if ds.HasErrors() {
+		return ds
+	}
+	unmarked, cfgMarks := cfgVal.UnmarkDeepWithPaths()
+	reason := plans.ReasonNone
+	switch {
+	case !unmarked.IsWhollyKnown():
+		reason = plans.ReadBecauseConfigUnknown
+	case w.dependencyPending(work, addr):
+		reason = plans.ReadBecauseDependencyPending
+	}
+	if reason != plans.ReasonNone {
+		after := proposedNewState(work.schema.Block, cty.NullVal(work.types.Value), unmarked).MarkWithPaths(cfgMarks)
+		w.values.set(w.values.instances, addr.String(), after)
+		change := &plans.ResourceInstanceChange{
+			ResourceInstanceChangeHeader: plans.ResourceInstanceChangeHeader{Addr: addr, PrevRunAddr: addr,
+				ProviderAddr: addrs.AbsProviderConfigInstance{Config: work.provider.addr, Key: addrs.NoKey}, ActionReason: reason},
+			Change: plans.Change{Action: plans.Read, Before: cty.NullVal(work.types.Value), After: after},
+		}
+		return ds.Append(w.addChange(change, work.types))
+	}
+	val, rds := w.readData(work, addr, unmarked)
+	ds = ds.Append(rds)
+	if !rds.HasErrors() {
+		w.values.set(w.values.instances, addr.String(), val.MarkWithPaths(cfgMarks))
+	}
+	return ds
+}
+
+func (w *walker) readData(work *resourceWork, addr addrs.AbsResourceInstance, cfgVal cty.Value) (cty.Value, diags.Diagnostics) {
+	var vresp providers.ValidateDataResourceConfigResponse
+	var resp providers.ReadDataSourceResponse
+	if err := w.providerCall(func(ctx contextT) {
+		vresp = work.provider.iface.ValidateDataResourceConfig(ctx, providers.ValidateDataResourceConfigRequest{TypeName: addr.Resource.Resource.Type, Config: cfgVal})
+		if vresp.Diagnostics.HasErrors() {
+			return
+		}
+		resp = work.provider.iface.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: addr.Resource.Resource.Type, Config: cfgVal})
+	}); err != nil {
+		return cty.DynamicVal, diags.Diagnostics{}.Append(err)
+	}
+	ds := vresp.Diagnostics.Append(resp.Diagnostics).WithAddress(addr.String())
+	if ds.HasErrors() {
+		return cty.DynamicVal, ds
+	}
+	val := resp.State
+	return val.MarkWithPaths(sensitivePaths(work.schema.Block, val)), ds
+}
+
+// dependencyPending reports whether a managed resource the data source
+// refers to or depends on has a change planned.
+func (w *walker) dependencyPending(work *resourceWork, addr addrs.AbsResourceInstance) bool {
+	r := work.v.resource
+	var targets []addrs.Resource
+	for _, t := range r.DependsOn {
+		if ref, hd := addrs.ParseRef(t); !hd.HasErrors() {
+			targets = append(targets, resourceOf(ref.Subject)...)
+		}
+	}
+	refs, _ := lang.ReferencesInBlock(r.Config, work.schema.Block.DecoderSpec())
+	for _, ref := range refs {
+		targets = append(targets, resourceOf(ref.Subject)...)
+	}
+	for _, target := range targets {
+		if target.Mode != addrs.ManagedResourceMode {
+			continue
+		}
+		abs := addrs.AbsResource{Module: addr.Module, Resource: target}
+		exp := w.values.resourceExpansion(abs)
+		if exp == nil {
+			continue
+		}
+		if exp.unknown {
+			return true
+		}
+		for _, key := range exp.keys {
+			if a, ok := w.plannedAction(abs.Instance(key)); ok && a != plans.NoOp {
+				return true
+			}
+		}
+	}
+	return len(r.DependsOn) > 0 && w.dependsOnModulePending(work)
+}
+
+// dependsOnModulePending is conservative about depends_on entries naming
+// whole modules: any pending managed change counts.
+func (w *walker) dependsOnModulePending(work *resourceWork) bool {
+	for _, t := range work.v.resource.DependsOn {
+		if ref, hd := addrs.ParseRef(t); !hd.HasErrors() {
+			if _, ok := ref.Subject.(addrs.ModuleCall); ok {
+				w.plan.mu.Lock()
+				defer w.plan.mu.Unlock()
+				for _, a := range w.plan.actions {
+					if a != plans.NoOp && a != plans.Read {
+						return true
+					}
+				}
+				return false
+			}
+		}
+	}
+	return false
+}
+
+func resourceOf(subject addrs.Referenceable) []addrs.Resource {
+	switch s := subject.(type) {
+	case addrs.Resource:
+		return []addrs.Resource{s}
+	case addrs.ResourceInstance:
+		return []addrs.Resource{s.Resource}
+	}
+	return nil
+}
+
+// checkOpenIntent returns an error for an instance whose create intent is
+// still open: the object may exist without Terrane knowing it, and only
+// the user can say whether it does. Update and delete intents are resolved
+// by reading the object back, which refreshing does.
+func (w *walker) checkOpenIntent(addr addrs.AbsResourceInstance, inst *states.ResourceInstance) diags.Diagnostics {
+	if inst == nil || inst.Intent == nil {
+		return nil
+	}
+	switch inst.Intent.Operation {
+	case states.IntentCreate, states.IntentReplaceCreateBeforeDestroy, states.IntentReplaceDestroyBeforeCreate, states.IntentImport:
+	default:
+		return nil
+	}
+	return diags.Diagnostics{{Severity: diags.Error, Summary: "Unfinished create",
+		Detail: fmt.Sprintf("Run %s started creating %s at %s and did not record the outcome: this create may have happened: import it or forget it. "+
+			"If the object exists, run \"terrane import %s ID\"; if it does not, run \"terrane state forget %s\". Until then this address is left out of plans.",
+			inst.Intent.RunID, addr, inst.Intent.StartedAt.Format("2006-01-02 15:04:05 MST"), addr, addr),
+		Address: addr.String()}}
+}

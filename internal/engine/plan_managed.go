@@ -1,0 +1,289 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/plans"
+	"github.com/terrane/terrane/internal/providers"
+	"github.com/terrane/terrane/internal/states"
+)
+
+// planManagedInstance refreshes one managed instance and plans its change.
+func (w *walker) planManagedInstance(work *resourceWork, addr addrs.AbsResourceInstance, rep repetition) diags.Diagnostics {
+	inst := w.prior.ResourceInstance(addr)
+	if ds := w.checkOpenIntent(addr, inst); ds != nil {
+		w.values.set(w.values.instances, addr.String(), cty.UnknownVal(work.types.Value))
+		return ds
+	}
+	var ds diags.Diagnostics
+	var prior *refreshed
+	if inst != nil && inst.Current != nil {
+		var rds diags.Diagnostics
+		prior, rds = w.refresh(work.provider, work.schema, work.types, addr, addrs.NotDeposed, inst.Current, w.planOpts.SkipRefresh)
+		ds = ds.Append(rds)
+		if rds.HasErrors() {
+			return ds
+		}
+	}
+	if inst != nil {
+		for _, key := range inst.SortedDeposedKeys() {
+			ds = ds.Append(w.planDelete(work.provider, work.types, work.schema, addr, key, inst.Deposed[key], plans.ReasonNone, nil))
+		}
+	}
+	exists := prior != nil && prior.current != nil
+	if exists {
+		w.values.set(w.values.instances, addr.String(), prior.current.Value)
+	}
+	switch w.planOpts.Mode {
+	case plans.RefreshOnlyMode:
+		return ds
+	case plans.DestroyMode:
+		if exists {
+			ds = ds.Append(w.planDeleteRefreshed(work, addr, prior, plans.ReasonNone))
+		}
+		return ds
+	}
+	return ds.Append(w.planUpsert(work, addr, rep, prior))
+}
+
+// planDeleteRefreshed plans the deletion of an object already refreshed.
+func (w *walker) planDeleteRefreshed(work *resourceWork, addr addrs.AbsResourceInstance, r *refreshed, reason plans.ActionReason) diags.Diagnostics {
+	if m := work.v.resource.Managed; m != nil && m.PreventDestroy {
+		return diags.Diagnostics{preventDestroyDiag(addr)}
+	}
+	change := &plans.ResourceInstanceChange{
+		ResourceInstanceChangeHeader: plans.ResourceInstanceChangeHeader{Addr: addr, PrevRunAddr: addr,
+			ProviderAddr: addrs.AbsProviderConfigInstance{Config: work.provider.addr, Key: addrs.NoKey}, ActionReason: reason, Private: r.current.Private},
+		Change: plans.Change{Action: plans.Delete, Before: r.current.Value, After: cty.NullVal(work.types.Value),
+			BeforeIdentity: identityOrNil(r.identity, work.types.Identity), AfterIdentity: identityOrNil(cty.NilVal, work.types.Identity)},
+	}
+	return w.addChange(change, work.types)
+}
+
+// plannedObject is the provider's answer to one PlanResourceChange.
+type plannedObject struct {
+	value           cty.Value
+	private         []byte
+	identity        cty.Value
+	requiresReplace []cty.Path
+	deferred        *providers.Deferred
+}
+
+// planUpsert plans a create, update, replacement or no-op for an instance
+// that has configuration.
+func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, rep repetition, prior *refreshed) diags.Diagnostics {
+	cfgVal, ds := w.evalConfig(work, addr, rep)
+	if ds.HasErrors() {
+		return ds
+	}
+	cfgVal, cfgMarks := cfgVal.UnmarkDeepWithPaths()
+	if vds := w.validateResource(work, cfgVal); vds.HasErrors() {
+		return ds.Append(vds)
+	} else {
+		ds = ds.Append(vds)
+	}
+	priorVal, priorPrivate, priorIdentity := cty.NullVal(work.types.Value), []byte(nil), cty.NilVal
+	var priorObj *states.ResourceInstanceObject
+	if prior != nil && prior.current != nil {
+		priorObj = prior.current
+		priorVal, _ = priorObj.Value.UnmarkDeep()
+		priorPrivate, priorIdentity = priorObj.Private, prior.identity
+		cfgVal = applyIgnoreChanges(work.v.resource.Managed, priorVal, cfgVal)
+	}
+	planned, pds := w.planResourceChange(work, addr, priorVal, cfgVal, priorPrivate, priorIdentity)
+	ds = ds.Append(pds)
+	if pds.HasErrors() {
+		return ds
+	}
+	action, reason := w.chooseAction(work, addr, priorObj, priorVal, planned)
+	var requiredReplace []cty.Path
+	if action == plans.DeleteThenCreate {
+		if m := work.v.resource.Managed; m != nil && m.PreventDestroy {
+			return ds.Append(preventDestroyDiag(addr))
+		}
+		if m := work.v.resource.Managed; m != nil && m.CreateBeforeDestroy {
+			action = plans.CreateThenDelete
+		}
+		requiredReplace = planned.requiresReplace
+		// A replacement creates a new object: plan that from no prior.
+		planned, pds = w.planResourceChange(work, addr, cty.NullVal(work.types.Value), cfgVal, nil, cty.NilVal)
+		ds = ds.Append(pds)
+		if pds.HasErrors() {
+			return ds
+		}
+	}
+	after := planned.value.MarkWithPaths(cfgMarks).MarkWithPaths(sensitivePaths(work.schema.Block, planned.value))
+	before := cty.NullVal(work.types.Value)
+	if priorObj != nil {
+		before = priorObj.Value
+	}
+	change := &plans.ResourceInstanceChange{
+		ResourceInstanceChangeHeader: plans.ResourceInstanceChangeHeader{Addr: addr, PrevRunAddr: addr,
+			ProviderAddr: addrs.AbsProviderConfigInstance{Config: work.provider.addr, Key: addrs.NoKey},
+			ActionReason: reason, RequiredReplace: requiredReplace, Private: planned.private},
+		Change: plans.Change{Action: action, Before: before, After: after,
+			BeforeIdentity: identityOrNil(priorIdentity, work.types.Identity), AfterIdentity: identityOrNil(planned.identity, work.types.Identity)},
+	}
+	w.values.set(w.values.instances, addr.String(), after)
+	if planned.deferred != nil || work.provider.unknownConfig && !after.IsWhollyKnown() && action != plans.NoOp {
+		reason := plans.DeferredReasonResourceConfigUnknown
+		if work.provider.unknownConfig {
+			reason = plans.DeferredReasonProviderConfigUnknown
+		}
+		return ds.Append(w.addDeferred(reason, change, work.types))
+	}
+	return ds.Append(w.addChange(change, work.types))
+}
+
+func (w *walker) validateResource(work *resourceWork, cfgVal cty.Value) diags.Diagnostics {
+	var resp providers.ValidateResourceConfigResponse
+	if err := w.providerCall(func(ctx contextT) {
+		resp = work.provider.iface.ValidateResourceConfig(ctx, providers.ValidateResourceConfigRequest{
+			TypeName: work.v.resource.Type, Config: cfgVal,
+			ClientCapabilities: providers.ClientCapabilities{WriteOnlyAttributesAllowed: true},
+		})
+	}); err != nil {
+		return diags.Diagnostics{}.Append(err)
+	}
+	return resp.Diagnostics
+}
+
+// planResourceChange proposes a new state and asks the provider to plan
+// it, checking the answer against the configuration.
+func (w *walker) planResourceChange(work *resourceWork, addr addrs.AbsResourceInstance, priorVal, cfgVal cty.Value, priorPrivate []byte, priorIdentity cty.Value) (*plannedObject, diags.Diagnostics) {
+	proposed := proposedNewState(work.schema.Block, priorVal, cfgVal)
+	var resp providers.PlanResourceChangeResponse
+	if err := w.providerCall(func(ctx contextT) {
+		resp = work.provider.iface.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
+			TypeName: work.v.resource.Type, PriorState: priorVal, ProposedNewState: proposed, Config: cfgVal,
+			PriorPrivate: priorPrivate, PriorIdentity: identityOrNil(priorIdentity, work.types.Identity),
+			ClientCapabilities: providers.ClientCapabilities{WriteOnlyAttributesAllowed: true},
+		})
+	}); err != nil {
+		return nil, diags.Diagnostics{}.Append(err)
+	}
+	ds := resp.Diagnostics
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	if resp.PlannedState == cty.NilVal || !resp.PlannedState.Type().Equals(work.types.Value) && resp.PlannedState.Type() != cty.DynamicPseudoType {
+		if resp.PlannedState == cty.NilVal {
+			return nil, ds.Append(diags.Errorf("Provider produced an invalid plan",
+				"Provider %s planned no value for %s. This is a bug in the provider; report it to its developers.", addrs.ProviderForDisplay(work.provider.addr.Provider), addr))
+		}
+	}
+	for _, err := range checkPlannedValid(work.schema.Block, cfgVal, resp.PlannedState) {
+		if resp.LegacyTypeSystem {
+			w.e.logger.Warn("provider produced an invalid plan; tolerated for a legacy type system provider", "address", addr.String(), "problem", err.Error())
+			continue
+		}
+		ds = ds.Append(diags.Errorf("Provider produced invalid plan",
+			"Provider %s planned an invalid value for %s%s.\n\nThis is a bug in the provider; report it to its developers.", addrs.ProviderForDisplay(work.provider.addr.Provider), addr, err))
+	}
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	return &plannedObject{value: resp.PlannedState, private: resp.PlannedPrivate, identity: resp.PlannedIdentity,
+		requiresReplace: resp.RequiresReplace, deferred: resp.Deferred}, ds
+}
+
+// chooseAction decides what a plan does to an instance given the
+// provider's answer. Replacements are returned as DeleteThenCreate; the
+// caller turns that into CreateThenDelete under create_before_destroy.
+func (w *walker) chooseAction(work *resourceWork, addr addrs.AbsResourceInstance, priorObj *states.ResourceInstanceObject, priorVal cty.Value, planned *plannedObject) (plans.Action, plans.ActionReason) {
+	switch {
+	case priorObj == nil:
+		return plans.Create, plans.ReasonNone
+	case priorObj.Status == states.ObjectTainted:
+		return plans.DeleteThenCreate, plans.ReplaceBecauseTainted
+	case w.forcedReplace(addr):
+		return plans.DeleteThenCreate, plans.ReplaceByRequest
+	case w.replaceTriggered(work, addr):
+		return plans.DeleteThenCreate, plans.ReplaceByTriggers
+	case pathsDiffer(planned.requiresReplace, priorVal, planned.value):
+		return plans.DeleteThenCreate, plans.ReplaceBecauseCannotUpdate
+	case planned.value.RawEquals(priorVal):
+		return plans.NoOp, plans.ReasonNone
+	}
+	return plans.Update, plans.ReasonNone
+}
+
+func (w *walker) forcedReplace(addr addrs.AbsResourceInstance) bool {
+	for _, r := range w.planOpts.ForceReplace {
+		if r.String() == addr.String() {
+			return true
+		}
+	}
+	return false
+}
+
+// pathsDiffer reports whether the value at any of paths differs between
+// prior and planned (an unknown planned value counts as a difference).
+func pathsDiffer(paths []cty.Path, prior, planned cty.Value) bool {
+	for _, p := range paths {
+		a, errA := p.Apply(prior)
+		b, errB := p.Apply(planned)
+		if errA != nil || errB != nil {
+			if (errA == nil) != (errB == nil) {
+				return true
+			}
+			continue
+		}
+		if !b.IsWhollyKnown() || !a.RawEquals(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// replaceTriggered reports whether an instance named in
+// replace_triggered_by is planned to be updated or replaced.
+func (w *walker) replaceTriggered(work *resourceWork, addr addrs.AbsResourceInstance) bool {
+	m := work.v.resource.Managed
+	if m == nil {
+		return false
+	}
+	for _, expr := range m.ReplaceTriggeredBy {
+		for _, t := range expr.Variables() {
+			ref, hd := addrs.ParseRef(t)
+			if hd.HasErrors() {
+				continue
+			}
+			var target addrs.AbsResourceInstance
+			switch s := ref.Subject.(type) {
+			case addrs.ResourceInstance:
+				target = addrs.AbsResourceInstance{Module: addr.Module, Resource: s}
+			case addrs.Resource:
+				target = addrs.AbsResourceInstance{Module: addr.Module, Resource: s.Instance(addrs.NoKey)}
+			default:
+				continue
+			}
+			if a, ok := w.plannedAction(target); ok && (a == plans.Update || a.IsReplace()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func traversalPath(t hcl.Traversal) (cty.Path, error) {
+	var path cty.Path
+	for _, step := range t {
+		switch s := step.(type) {
+		case hcl.TraverseRoot:
+			path = path.GetAttr(s.Name)
+		case hcl.TraverseAttr:
+			path = path.GetAttr(s.Name)
+		case hcl.TraverseIndex:
+			path = path.Index(s.Key)
+		default:
+			return nil, fmt.Errorf("unsupported step in %v", t)
+		}
+	}
+	return path, nil
+}

@@ -1,0 +1,407 @@
+package engine
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/config"
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/lang"
+	"github.com/terrane/terrane/internal/plans"
+	"github.com/terrane/terrane/internal/providers"
+	"github.com/terrane/terrane/internal/schema"
+	"github.com/terrane/terrane/internal/states"
+)
+
+// resourceWork is what every instance of one resource vertex shares.
+type resourceWork struct {
+	v        *resourceVertex
+	schema   schema.Schema
+	types    plans.ObjectTypes
+	provider *configuredProvider
+	body     *lang.PreparedBlock
+}
+
+func (w *walker) resourceWork(v *resourceVertex) (*resourceWork, diags.Diagnostics) {
+	r := v.resource
+	s, ok := w.providers.schemas.ResourceType(r.Provider, r.Mode == addrs.DataResourceMode, r.Type)
+	if !ok || s.Block == nil {
+		kind := "resource type"
+		if r.Mode == addrs.DataResourceMode {
+			kind = "data source"
+		}
+		return nil, diags.Diagnostics{{Severity: diags.Error, Summary: "Unsupported " + kind,
+			Detail:  fmt.Sprintf("Provider %s has no %s %q.", addrs.ProviderForDisplay(r.Provider), kind, r.Type),
+			Subject: r.TypeRange.Ptr()}}
+	}
+	p := w.providers.get(v.provider)
+	if p == nil {
+		return nil, diags.Diagnostics{{Severity: diags.Error, Summary: "Provider configuration not available",
+			Detail:  fmt.Sprintf("%s could not be configured (see the errors above), so %s cannot be planned.", v.provider, v.key()),
+			Subject: r.DeclRange.Ptr()}}
+	}
+	work := &resourceWork{v: v, schema: s, provider: p, body: lang.PrepareBlock(r.Config, s.Block.DecoderSpec())}
+	work.types = plans.ObjectTypes{Value: s.Block.ImpliedType(), Identity: cty.NilType}
+	if id, ok := w.providers.schemas.Identity(r.Provider, r.Type); ok && r.Mode == addrs.ManagedResourceMode {
+		work.types.Identity = id.ImpliedType()
+	}
+	return work, nil
+}
+
+// runResource expands a resource in every instance of its module and
+// plans (or applies) each instance in parallel; instances the state has
+// but the expansion lacks are orphans.
+func (w *walker) runResource(v *resourceVertex) diags.Diagnostics {
+	work, ds := w.resourceWork(v)
+	if ds.HasErrors() {
+		return ds
+	}
+	var (
+		mu      sync.Mutex
+		wg      sync.WaitGroup
+		present = map[string]bool{}
+	)
+	spawn := func(fn func() diags.Diagnostics) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d := fn()
+			mu.Lock()
+			ds = ds.Append(d)
+			mu.Unlock()
+		}()
+	}
+	for _, inst := range w.values.moduleInstancesOf(v.module.Path) {
+		abs := addrs.AbsResource{Module: inst, Resource: v.resource.Addr()}
+		present[inst.String()] = true
+		exp, eds := w.expand(w.scopeIn(v.module, inst, repetition{}, nil), v.resource.Count, v.resource.ForEach, v.resource.Enabled)
+		ds = ds.Append(eds)
+		w.values.setResourceExpansion(abs, exp)
+		if exp.unknown {
+			ds = ds.Append(w.deferUnknownExpansion(work, abs))
+			continue
+		}
+		for _, key := range exp.keys {
+			addr, rep := abs.Instance(key), exp.reps[key]
+			spawn(func() diags.Diagnostics { return w.instance(work, addr, rep) })
+		}
+		for _, res := range w.stateByConfig[v.key()] {
+			if res.Addr.Module.String() != inst.String() {
+				continue
+			}
+			for key, obj := range res.Instances {
+				if reason, orphan := orphanReason(exp, key); orphan {
+					addr := res.Addr.Instance(key)
+					spawn(func() diags.Diagnostics {
+						return w.orphanInstance(work.provider, work.types, work.schema, addr, obj, reason)
+					})
+				}
+			}
+		}
+	}
+	for _, res := range w.stateByConfig[v.key()] {
+		if present[res.Addr.Module.String()] {
+			continue
+		}
+		for key, obj := range res.Instances {
+			addr := res.Addr.Instance(key)
+			spawn(func() diags.Diagnostics {
+				return w.orphanInstance(work.provider, work.types, work.schema, addr, obj, plans.DeleteBecauseNoModule)
+			})
+		}
+	}
+	wg.Wait()
+	return ds
+}
+
+// instance plans or applies one expanded instance.
+func (w *walker) instance(work *resourceWork, addr addrs.AbsResourceInstance, rep repetition) diags.Diagnostics {
+	if w.op == walkApply {
+		return w.applyInstance(work, addr, rep)
+	}
+	if work.v.resource.Mode == addrs.DataResourceMode {
+		return w.planDataInstance(work, addr, rep)
+	}
+	return w.planManagedInstance(work, addr, rep).WithAddress(addr.String())
+}
+
+// orphanReason says why a state instance with key has no place in exp.
+func orphanReason(exp *expansion, key addrs.InstanceKey) (plans.ActionReason, bool) {
+	if _, ok := exp.reps[key]; ok {
+		return plans.ReasonNone, false
+	}
+	switch k := key.(type) {
+	case addrs.IntKey:
+		if exp.mode == expandCount {
+			return plans.DeleteBecauseCountIndex, true
+		}
+		_ = k
+	case addrs.StringKey:
+		if exp.mode == expandForEach {
+			return plans.DeleteBecauseEachKey, true
+		}
+	default:
+		if exp.mode == expandSingle {
+			return plans.DeleteBecauseNoResourceConfig, true
+		}
+	}
+	return plans.DeleteBecauseWrongRepetition, true
+}
+
+func (w *walker) deferUnknownExpansion(work *resourceWork, abs addrs.AbsResource) diags.Diagnostics {
+	change := &plans.ResourceInstanceChange{
+		ResourceInstanceChangeHeader: plans.ResourceInstanceChangeHeader{
+			Addr: abs.Instance(addrs.NoKey), PrevRunAddr: abs.Instance(addrs.NoKey),
+			ProviderAddr: addrs.AbsProviderConfigInstance{Config: work.v.provider, Key: addrs.NoKey},
+		},
+		Change: plans.Change{Action: plans.Create, Before: cty.NullVal(work.types.Value), After: cty.UnknownVal(work.types.Value)},
+	}
+	return w.addDeferred(plans.DeferredReasonInstanceCountUnknown, change, work.types)
+}
+
+// evalConfig evaluates an instance's configuration body with its schema.
+func (w *walker) evalConfig(work *resourceWork, addr addrs.AbsResourceInstance, rep repetition) (cty.Value, diags.Diagnostics) {
+	scope := w.scopeIn(work.v.module, addr.Module, rep, nil)
+	val, hd := scope.EvalPreparedBlock(work.body)
+	return val, diags.Diagnostics{}.Append(hd)
+}
+
+// refreshed is a prior object brought up to date: upgraded to the current
+// schema and, unless refresh is skipped, read back from the provider.
+type refreshed struct {
+	prior    *states.ResourceInstanceObject // as upgraded, before reading
+	current  *states.ResourceInstanceObject // nil when the object is gone
+	identity cty.Value
+}
+
+// refresh upgrades src with UpgradeResourceState and reads it back with
+// ReadResource (unless skip), recording drift.
+func (w *walker) refresh(p *configuredProvider, s schema.Schema, types plans.ObjectTypes, addr addrs.AbsResourceInstance, deposed addrs.DeposedKey, src *states.ResourceInstanceObjectSrc, skip bool) (*refreshed, diags.Diagnostics) {
+	obj, ds := w.upgrade(p, s, types, addr.Resource.Resource.Type, src)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	out := &refreshed{prior: obj, current: obj, identity: obj.Identity}
+	if skip {
+		return out, ds
+	}
+	for _, h := range w.e.opts.Hooks {
+		h.PreRefresh(addr, deposed, obj.Value)
+	}
+	unmarked, pvm := obj.Value.UnmarkDeepWithPaths()
+	var resp providers.ReadResourceResponse
+	if err := w.providerCall(func(ctx contextT) {
+		resp = p.iface.ReadResource(ctx, providers.ReadResourceRequest{
+			TypeName: addr.Resource.Resource.Type, PriorState: unmarked, Private: obj.Private,
+			CurrentIdentity: identityOrNil(obj.Identity, types.Identity),
+		})
+	}); err != nil {
+		return nil, ds.Append(err)
+	}
+	ds = ds.Append(resp.Diagnostics)
+	if resp.Diagnostics.HasErrors() {
+		return nil, ds
+	}
+	for _, h := range w.e.opts.Hooks {
+		h.PostRefresh(addr, deposed, obj.Value, resp.NewState)
+	}
+	if resp.NewState.IsNull() {
+		out.current = nil
+	} else {
+		next := *obj
+		next.Value = resp.NewState.MarkWithPaths(pvm).MarkWithPaths(sensitivePaths(s.Block, resp.NewState))
+		next.Private = resp.Private
+		if resp.NewIdentity != cty.NilVal && !resp.NewIdentity.IsNull() {
+			next.Identity = resp.NewIdentity
+			out.identity = resp.NewIdentity
+		}
+		out.current = &next
+	}
+	w.recordDrift(addr, deposed, p, types, out)
+	return out, ds
+}
+
+func (w *walker) recordDrift(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey, p *configuredProvider, types plans.ObjectTypes, r *refreshed) {
+	before, _ := r.prior.Value.UnmarkDeep()
+	action := plans.Update
+	after := cty.NullVal(types.Value)
+	if r.current == nil {
+		action = plans.Delete
+	} else {
+		after = r.current.Value
+		unmarkedAfter, _ := after.UnmarkDeep()
+		if unmarkedAfter.RawEquals(before) {
+			return
+		}
+	}
+	change := &plans.ResourceInstanceChange{
+		ResourceInstanceChangeHeader: plans.ResourceInstanceChangeHeader{Addr: addr, PrevRunAddr: addr, DeposedKey: deposed,
+			ProviderAddr: addrs.AbsProviderConfigInstance{Config: p.addr, Key: addrs.NoKey}},
+		Change: plans.Change{Action: action, Before: r.prior.Value, After: after, BeforeIdentity: identityOrNil(r.prior.Identity, types.Identity), AfterIdentity: identityOrNil(r.identity, types.Identity)},
+	}
+	if r.current != nil {
+		change.Private = r.current.Private
+	}
+	w.addDrift(change, types)
+}
+
+func identityOrNil(v cty.Value, ty cty.Type) cty.Value {
+	if ty == cty.NilType {
+		return cty.NilVal
+	}
+	if v == cty.NilVal {
+		return cty.NullVal(ty)
+	}
+	return v
+}
+
+func sensitivePaths(block *schema.Block, val cty.Value) []cty.PathValueMarks {
+	paths := block.SensitivePaths(val)
+	out := make([]cty.PathValueMarks, len(paths))
+	for i, p := range paths {
+		out[i] = cty.PathValueMarks{Path: p, Marks: cty.NewValueMarks(sensitiveMark)}
+	}
+	return out
+}
+
+// upgrade decodes a stored object through UpgradeResourceState, which the
+// protocol asks for on every object read from state, whatever its version.
+func (w *walker) upgrade(p *configuredProvider, s schema.Schema, types plans.ObjectTypes, typeName string, src *states.ResourceInstanceObjectSrc) (*states.ResourceInstanceObject, diags.Diagnostics) {
+	var resp providers.UpgradeResourceStateResponse
+	if err := w.providerCall(func(ctx contextT) {
+		resp = p.iface.UpgradeResourceState(ctx, providers.UpgradeResourceStateRequest{
+			TypeName: typeName, Version: int64(src.SchemaVersion), RawStateJSON: src.AttrsJSON, RawStateFlatmap: src.AttrsFlat,
+		})
+	}); err != nil {
+		return nil, diags.Diagnostics{}.Append(err)
+	}
+	if resp.Diagnostics.HasErrors() {
+		return nil, resp.Diagnostics
+	}
+	current := *src
+	current.SchemaVersion = uint64(s.Version)
+	if types.Identity == cty.NilType {
+		current.IdentityJSON = nil
+	}
+	obj, err := current.Decode(types.Value, identityTypeOrNil(types.Identity, current.IdentityJSON))
+	if err != nil {
+		// Decode only adds the identity and marks here; fall back to the
+		// upgraded value itself.
+		obj = &states.ResourceInstanceObject{Private: src.Private, Status: src.Status, Dependencies: src.Dependencies, CreateBeforeDestroy: src.CreateBeforeDestroy}
+	}
+	val := resp.UpgradedState
+	if len(src.SensitivePaths) > 0 {
+		pvm := make([]cty.PathValueMarks, len(src.SensitivePaths))
+		for i, path := range src.SensitivePaths {
+			pvm[i] = cty.PathValueMarks{Path: path, Marks: cty.NewValueMarks(sensitiveMark)}
+		}
+		val = val.MarkWithPaths(pvm)
+	}
+	obj.Value = val.MarkWithPaths(sensitivePaths(s.Block, val))
+	return obj, resp.Diagnostics
+}
+
+func identityTypeOrNil(ty cty.Type, raw []byte) cty.Type {
+	if len(raw) == 0 {
+		return cty.NilType
+	}
+	return ty
+}
+
+// orphanInstance plans the deletion of an instance the configuration no
+// longer has (apply: deletes happen in destroy vertices).
+func (w *walker) orphanInstance(p *configuredProvider, types plans.ObjectTypes, s schema.Schema, addr addrs.AbsResourceInstance, inst *states.ResourceInstance, reason plans.ActionReason) diags.Diagnostics {
+	if w.op == walkApply || addr.Resource.Resource.Mode == addrs.DataResourceMode {
+		return nil
+	}
+	if ds := w.checkOpenIntent(addr, inst); ds != nil {
+		return ds
+	}
+	var ds diags.Diagnostics
+	if inst.Current != nil {
+		ds = ds.Append(w.planDelete(p, types, s, addr, addrs.NotDeposed, inst.Current, reason, nil))
+	}
+	for _, key := range inst.SortedDeposedKeys() {
+		ds = ds.Append(w.planDelete(p, types, s, addr, key, inst.Deposed[key], plans.ReasonNone, nil))
+	}
+	return ds.WithAddress(addr.String())
+}
+
+// planDelete refreshes an object and plans its deletion, through
+// PlanResourceChange when the provider asks for that (plan_destroy).
+func (w *walker) planDelete(p *configuredProvider, types plans.ObjectTypes, s schema.Schema, addr addrs.AbsResourceInstance, deposed addrs.DeposedKey, src *states.ResourceInstanceObjectSrc, reason plans.ActionReason, managed *config.ManagedResource) diags.Diagnostics {
+	r, ds := w.refresh(p, s, types, addr, deposed, src, w.planOpts.SkipRefresh)
+	if ds.HasErrors() || r.current == nil {
+		return ds // gone already: nothing to delete
+	}
+	if managed != nil && managed.PreventDestroy && deposed == addrs.NotDeposed {
+		return ds.Append(preventDestroyDiag(addr))
+	}
+	private := r.current.Private
+	if w.providers.schemas.Providers[p.addr.Provider].ServerCapabilities.PlanDestroy {
+		unmarked, _ := r.current.Value.UnmarkDeep()
+		var resp providers.PlanResourceChangeResponse
+		if err := w.providerCall(func(ctx contextT) {
+			resp = p.iface.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
+				TypeName: addr.Resource.Resource.Type, PriorState: unmarked, ProposedNewState: cty.NullVal(types.Value),
+				Config: cty.NullVal(types.Value), PriorPrivate: private, PriorIdentity: identityOrNil(r.identity, types.Identity),
+			})
+		}); err != nil {
+			return ds.Append(err)
+		}
+		ds = ds.Append(resp.Diagnostics)
+		if resp.Diagnostics.HasErrors() {
+			return ds
+		}
+		private = resp.PlannedPrivate
+	}
+	change := &plans.ResourceInstanceChange{
+		ResourceInstanceChangeHeader: plans.ResourceInstanceChangeHeader{Addr: addr, PrevRunAddr: addr, DeposedKey: deposed,
+			ProviderAddr: addrs.AbsProviderConfigInstance{Config: p.addr, Key: addrs.NoKey}, ActionReason: reason, Private: private},
+		Change: plans.Change{Action: plans.Delete, Before: r.current.Value, After: cty.NullVal(types.Value),
+			BeforeIdentity: identityOrNil(r.identity, types.Identity), AfterIdentity: identityOrNil(cty.NilVal, types.Identity)},
+	}
+	return ds.Append(w.addChange(change, types))
+}
+
+func preventDestroyDiag(addr addrs.AbsResourceInstance) diags.Diagnostic {
+	return diags.Diagnostic{Severity: diags.Error, Summary: "Instance cannot be destroyed",
+		Detail:  fmt.Sprintf("%s has lifecycle.prevent_destroy set, but the plan calls for it to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the -target option.", addr),
+		Address: addr.String()}
+}
+
+// runOrphan plans the deletion of every instance of a resource that is
+// only in state.
+func (w *walker) runOrphan(v *orphanVertex) diags.Diagnostics {
+	if w.op == walkApply {
+		return nil
+	}
+	p := w.providers.get(v.provider)
+	resources := w.stateByConfig[v.addr.String()]
+	if p == nil || len(resources) == 0 {
+		return nil
+	}
+	res := resources[0]
+	s, ok := w.providers.schemas.ResourceType(v.provider.Provider, res.Addr.Resource.Mode == addrs.DataResourceMode, res.Addr.Resource.Type)
+	if !ok {
+		return diags.Diagnostics{diags.Errorf("Unsupported resource type", "Provider %s has no resource type %q, which the state has objects of at %s.", addrs.ProviderForDisplay(v.provider.Provider), res.Addr.Resource.Type, v.addr)}
+	}
+	types := plans.ObjectTypes{Value: s.Block.ImpliedType(), Identity: cty.NilType}
+	if id, ok := w.providers.schemas.Identity(v.provider.Provider, res.Addr.Resource.Type); ok {
+		types.Identity = id.ImpliedType()
+	}
+	reason := plans.DeleteBecauseNoResourceConfig
+	if w.cfg.Descendant(v.addr.Module) == nil {
+		reason = plans.DeleteBecauseNoModule
+	}
+	var ds diags.Diagnostics
+	for _, res := range resources {
+		for key, inst := range res.Instances {
+			ds = ds.Append(w.orphanInstance(p, types, s, res.Addr.Instance(key), inst, reason))
+		}
+	}
+	return ds
+}

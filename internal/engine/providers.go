@@ -1,0 +1,254 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/config"
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/lang"
+	"github.com/terrane/terrane/internal/providers"
+	"github.com/terrane/terrane/internal/version"
+)
+
+// providerSet is the provider processes of one walk: one per provider
+// configuration, started through the provider's factory, plus the schemas
+// of every provider, fetched once per provider and shared.
+type providerSet struct {
+	e       *Engine
+	schemas *providers.Schemas
+
+	mu sync.Mutex
+	// spare holds the process each provider's schema was fetched from,
+	// handed to that provider's first configuration so no process is
+	// started for nothing.
+	spare      map[addrs.Provider]providers.Interface
+	configured map[string]*configuredProvider
+}
+
+// configuredProvider is one provider configuration's process.
+type configuredProvider struct {
+	addr  addrs.AbsProviderConfig
+	iface providers.Interface
+	// unknownConfig is set when the configuration had unknown values at
+	// plan time: the provider was still configured, as Terraform does,
+	// and the changes it plans are only as good as what it knew.
+	unknownConfig bool
+}
+
+func (e *Engine) factory(provider addrs.Provider) (providers.Factory, bool) {
+	if provider == addrs.TerraformProvider {
+		return func(context.Context) (providers.Interface, error) { return newBuiltinTerraform(), nil }, true
+	}
+	f, ok := e.opts.Providers[provider]
+	return f, ok
+}
+
+// start launches a process of provider and remembers it for Close.
+func (e *Engine) start(ctx context.Context, provider addrs.Provider) (providers.Interface, diags.Diagnostics) {
+	f, ok := e.factory(provider)
+	if !ok {
+		return nil, diags.Diagnostics{diags.Errorf("Missing required provider",
+			"This configuration needs provider %s, which is not installed; run \"terrane init\" to install it.", addrs.ProviderForDisplay(provider))}
+	}
+	p, err := f(ctx)
+	if err != nil {
+		return nil, diags.Diagnostics{}.Append(fmt.Errorf("starting provider %s: %w", addrs.ProviderForDisplay(provider), err))
+	}
+	e.mu.Lock()
+	e.running = append(e.running, p)
+	e.mu.Unlock()
+	return p, nil
+}
+
+// loadSchemas starts one process of each provider, in parallel, and
+// fetches its schemas.
+func (e *Engine) loadSchemas(ctx context.Context, needed []addrs.Provider) (*providerSet, diags.Diagnostics) {
+	set := &providerSet{
+		e:          e,
+		schemas:    &providers.Schemas{Providers: map[addrs.Provider]providers.GetProviderSchemaResponse{}, Identities: map[addrs.Provider]providers.GetResourceIdentitySchemasResponse{}},
+		spare:      map[addrs.Provider]providers.Interface{},
+		configured: map[string]*configuredProvider{},
+	}
+	var (
+		mu sync.Mutex
+		wg sync.WaitGroup
+		ds diags.Diagnostics
+	)
+	for _, provider := range needed {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p, startDiags := e.start(ctx, provider)
+			var resp providers.GetProviderSchemaResponse
+			var ids providers.GetResourceIdentitySchemasResponse
+			if p != nil {
+				resp = p.GetProviderSchema(ctx)
+				ids = p.GetResourceIdentitySchemas(ctx)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			ds = ds.Append(startDiags).Append(resp.Diagnostics.WithAddress(addrs.ProviderForDisplay(provider)))
+			if p == nil || resp.Diagnostics.HasErrors() {
+				return
+			}
+			set.schemas.Providers[provider] = resp
+			set.schemas.Identities[provider] = ids
+			set.spare[provider] = p
+		}()
+	}
+	wg.Wait()
+	e.mu.Lock()
+	e.schemas = set.schemas
+	e.mu.Unlock()
+	return set, ds
+}
+
+// configure starts the process of one provider configuration (taking the
+// spare one when there is one), validates its configuration and
+// configures it. An unknown configuration still configures the provider.
+func (s *providerSet) configure(ctx context.Context, addr addrs.AbsProviderConfig, cfgVal cty.Value) diags.Diagnostics {
+	s.mu.Lock()
+	p := s.spare[addr.Provider]
+	delete(s.spare, addr.Provider)
+	s.mu.Unlock()
+	var ds diags.Diagnostics
+	if p == nil {
+		p, ds = s.e.start(ctx, addr.Provider)
+		if ds.HasErrors() {
+			return ds.WithAddress(addr.String())
+		}
+		if resp, ok := s.schemas.Providers[addr.Provider]; !ok || !resp.ServerCapabilities.GetProviderSchemaOptional {
+			// Each process must be told its schema before use unless it
+			// announced it need not be.
+			ds = ds.Append(p.GetProviderSchema(ctx).Diagnostics)
+		}
+	}
+	unmarked, _ := cfgVal.UnmarkDeep()
+	validate := p.ValidateProviderConfig(ctx, providers.ValidateProviderConfigRequest{Config: unmarked})
+	ds = ds.Append(validate.Diagnostics)
+	if ds.HasErrors() {
+		return ds.WithAddress(addr.String())
+	}
+	resp := p.ConfigureProvider(ctx, providers.ConfigureProviderRequest{
+		TerraformVersion: version.Version, Config: unmarked,
+		ClientCapabilities: providers.ClientCapabilities{WriteOnlyAttributesAllowed: true},
+	})
+	ds = ds.Append(resp.Diagnostics)
+	s.mu.Lock()
+	s.configured[addr.String()] = &configuredProvider{addr: addr, iface: p, unknownConfig: !unmarked.IsWhollyKnown()}
+	s.mu.Unlock()
+	return ds.WithAddress(addr.String())
+}
+
+func (s *providerSet) get(addr addrs.AbsProviderConfig) *configuredProvider {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.configured[addr.String()]
+}
+
+// resolveProviderConfig finds the provider configuration a block in module
+// uses under the local name local: a provider block in the module, one
+// passed in by the module call, one inherited from the parent (default
+// configurations only), or an implied empty configuration in the root.
+func resolveProviderConfig(module *config.Config, local addrs.LocalProviderConfig) addrs.AbsProviderConfig {
+	provider := module.Module.ProviderForLocalName(local.LocalName)
+	for c := module; ; {
+		if _, ok := c.Module.ProviderConfigs[local]; ok {
+			return addrs.AbsProviderConfig{Module: c.Path, Provider: provider, Alias: local.Alias}
+		}
+		if c.Parent == nil {
+			return addrs.AbsProviderConfig{Module: addrs.RootModule, Provider: provider, Alias: local.Alias}
+		}
+		call := c.Parent.Module.ModuleCalls[c.Path[len(c.Path)-1]]
+		passed := false
+		if call != nil {
+			for _, pp := range call.Providers {
+				if pp.InChild.LocalName == local.LocalName && pp.InChild.Alias == local.Alias {
+					local, passed = pp.InParent, true
+					break
+				}
+			}
+		}
+		if !passed {
+			if local.Alias != "" {
+				return addrs.AbsProviderConfig{Module: c.Path, Provider: provider, Alias: local.Alias}
+			}
+			local = addrs.LocalProviderConfig{LocalName: localNameFor(c.Parent.Module, provider)}
+		}
+		c = c.Parent
+		provider = c.Module.ProviderForLocalName(local.LocalName)
+	}
+}
+
+// localNameFor is the name module uses for provider: its
+// required_providers entry, else the provider's type.
+func localNameFor(module *config.Module, provider addrs.Provider) string {
+	names := make([]string, 0, len(module.RequiredProviders))
+	for name, req := range module.RequiredProviders {
+		if req.Type == provider {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return provider.Type
+	}
+	sort.Strings(names)
+	return names[0]
+}
+
+// functionResolver routes provider::NAME::FUNCTION calls made in module to
+// CallFunction of the provider configuration NAME resolves to there.
+func (w *walker) functionResolver(module *config.Config) lang.ProviderFunctionResolver {
+	return func(ref lang.ProviderFunctionRef) (function.Function, bool, hcl.Diagnostics) {
+		addr := resolveProviderConfig(module, addrs.LocalProviderConfig{LocalName: ref.ProviderName, Alias: ref.Alias})
+		resp, ok := w.providers.schemas.Providers[addr.Provider]
+		if !ok {
+			return function.Function{}, false, nil
+		}
+		decl, found := resp.Functions[ref.Function]
+		if !found {
+			return function.Function{}, false, nil
+		}
+		spec := &function.Spec{Type: function.StaticReturnType(decl.ReturnType)}
+		for _, p := range decl.Parameters {
+			spec.Params = append(spec.Params, functionParam(p))
+		}
+		if decl.VariadicParameter != nil {
+			variadic := functionParam(*decl.VariadicParameter)
+			spec.VarParam = &variadic
+		}
+		spec.Impl = func(args []cty.Value, ret cty.Type) (cty.Value, error) {
+			for _, a := range args {
+				if !a.IsWhollyKnown() {
+					return cty.UnknownVal(ret), nil
+				}
+			}
+			p := w.providers.get(addr)
+			if p == nil {
+				return cty.UnknownVal(ret), nil
+			}
+			resp := p.iface.CallFunction(context.WithoutCancel(w.ctx), providers.CallFunctionRequest{FunctionName: ref.Function, Arguments: args})
+			if resp.Err != nil {
+				var fe *providers.FunctionError
+				if errorsAs(resp.Err, &fe) && fe.Argument != nil {
+					return cty.UnknownVal(ret), function.NewArgErrorf(int(*fe.Argument), "%s", fe.Text)
+				}
+				return cty.UnknownVal(ret), resp.Err
+			}
+			return resp.Result, nil
+		}
+		return function.New(spec), true, nil
+	}
+}
+
+func functionParam(p providers.FunctionParam) function.Parameter {
+	return function.Parameter{Name: p.Name, Type: p.Type, AllowNull: p.AllowNullValue, AllowUnknown: p.AllowUnknownValues, AllowDynamicType: true}
+}

@@ -1,0 +1,134 @@
+package engine
+
+import (
+	"sync"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/terrane/terrane/internal/addrs"
+)
+
+// repetition is what count.index and each.* mean inside one instance of a
+// counted or for_each block; the zero value is a block with neither.
+type repetition struct {
+	countIndex cty.Value
+	eachKey    cty.Value
+	eachValue  cty.Value
+}
+
+// expansionMode is how a resource or module call repeats.
+type expansionMode int
+
+const (
+	expandSingle expansionMode = iota
+	expandCount
+	expandForEach
+)
+
+// expansion is the outcome of evaluating a block's count or for_each in
+// one module instance: its instance keys in order, and what count/each
+// mean in each of them. unknown is set when the keys could not be known
+// during planning.
+type expansion struct {
+	mode    expansionMode
+	keys    []addrs.InstanceKey
+	reps    map[addrs.InstanceKey]repetition
+	unknown bool
+}
+
+// walkValues holds every value a walk has worked out so far, for the
+// expressions evaluated after it. It stores one value per object, never a
+// copy of the whole state, and is safe for concurrent use.
+type walkValues struct {
+	mu sync.RWMutex
+	// variables, locals and outputs are keyed by module instance string
+	// and name, joined by "\x00".
+	variables map[string]cty.Value
+	locals    map[string]cty.Value
+	outputs   map[string]cty.Value
+	// moduleInstances lists the instances of each module path
+	// (addrs.Module.String()), and moduleReps the repetition of each child
+	// instance (by ModuleInstance.String()).
+	moduleInstances map[string][]addrs.ModuleInstance
+	moduleReps      map[string]repetition
+	// calls are the expansion of each module call, keyed by calling module
+	// instance and call name.
+	calls map[string]*expansion
+	// resources are keyed by AbsResource.String(), instances by
+	// AbsResourceInstance.String().
+	resources map[string]*expansion
+	instances map[string]cty.Value
+}
+
+func newWalkValues() *walkValues {
+	return &walkValues{
+		variables:       map[string]cty.Value{},
+		locals:          map[string]cty.Value{},
+		outputs:         map[string]cty.Value{},
+		moduleInstances: map[string][]addrs.ModuleInstance{"": {addrs.RootModuleInstance}},
+		moduleReps:      map[string]repetition{},
+		calls:           map[string]*expansion{},
+		resources:       map[string]*expansion{},
+		instances:       map[string]cty.Value{},
+	}
+}
+
+func namedKey(module addrs.ModuleInstance, name string) string {
+	return module.String() + "\x00" + name
+}
+
+func (v *walkValues) get(table map[string]cty.Value, key string) (cty.Value, bool) {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	val, ok := table[key]
+	return val, ok
+}
+
+func (v *walkValues) set(table map[string]cty.Value, key string, val cty.Value) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	table[key] = val
+}
+
+func (v *walkValues) moduleInstancesOf(path addrs.Module) []addrs.ModuleInstance {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	return v.moduleInstances[path.String()]
+}
+
+func (v *walkValues) setResourceExpansion(addr addrs.AbsResource, exp *expansion) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.resources[addr.String()] = exp
+}
+
+func (v *walkValues) resourceExpansion(addr addrs.AbsResource) *expansion {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	return v.resources[addr.String()]
+}
+
+func (v *walkValues) callExpansion(module addrs.ModuleInstance, call string) *expansion {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	return v.calls[namedKey(module, call)]
+}
+
+// addCallExpansion records a module call's expansion in one calling
+// module instance and the child module instances it makes.
+func (v *walkValues) addCallExpansion(parent addrs.ModuleInstance, childPath addrs.Module, call string, exp *expansion) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.calls[namedKey(parent, call)] = exp
+	for _, key := range exp.keys {
+		child := parent.Child(call, key)
+		v.moduleInstances[childPath.String()] = append(v.moduleInstances[childPath.String()], child)
+		v.moduleReps[child.String()] = exp.reps[key]
+	}
+}
+
+func (v *walkValues) moduleRepetition(inst addrs.ModuleInstance) repetition {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	return v.moduleReps[inst.String()]
+}

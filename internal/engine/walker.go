@@ -1,0 +1,394 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/config"
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/lang"
+	"github.com/terrane/terrane/internal/plans"
+	"github.com/terrane/terrane/internal/states"
+	"github.com/terrane/terrane/internal/states/recordstore"
+)
+
+// walkOp is what a walk is for.
+type walkOp int
+
+const (
+	walkPlan walkOp = iota
+	walkApply
+)
+
+// walker is the state of one walk over the graph: the values worked out so
+// far, the provider processes, and what the walk produces.
+type walker struct {
+	e         *Engine
+	ctx       context.Context
+	op        walkOp
+	planOpts  PlanOpts
+	cfg       *config.Config
+	values    *walkValues
+	providers *providerSet
+	scopes    map[string]*lang.Scope // base scope per module path
+	baseScope *lang.Scope            // root's; used by scope() through WithData
+	// callSem bounds concurrent provider calls (Options.Parallelism).
+	callSem chan struct{}
+
+	// prior is the state the walk starts from: the snapshot during plan,
+	// the working state during apply.
+	prior    *states.SyncState
+	snapshot *recordstore.Snapshot
+
+	plan    *planCollector // plan walks
+	applier *applier       // apply walks
+	results *outputsAndChecks
+	// stateByConfig indexes the prior state's resources by configuration
+	// address, for finding orphans.
+	stateByConfig map[string][]*states.Resource
+}
+
+func (e *Engine) newWalker(ctx context.Context, op walkOp, snap *recordstore.Snapshot, set *providerSet) *walker {
+	w := &walker{
+		e: e, ctx: ctx, op: op, cfg: e.opts.Config, values: newWalkValues(), providers: set,
+		scopes: map[string]*lang.Scope{}, callSem: make(chan struct{}, e.opts.Parallelism),
+		prior: states.NewSyncState(snap.State.DeepCopy()), snapshot: snap,
+		results:       &outputsAndChecks{outputs: map[string]*states.OutputValue{}},
+		stateByConfig: map[string][]*states.Resource{},
+	}
+	for _, res := range snap.State.SortedResources() {
+		k := res.Addr.Config().String()
+		w.stateByConfig[k] = append(w.stateByConfig[k], res)
+	}
+	w.cfg.DeepEach(func(c *config.Config) {
+		w.scopes[c.Path.String()] = &lang.Scope{BaseDir: c.Module.SourceDir, ProviderFunctions: w.functionResolver(c)}
+	})
+	w.baseScope = w.scopes[""]
+	return w
+}
+
+// scopeIn is scope() with the base scope of module's own directory and
+// provider names.
+func (w *walker) scopeIn(module *config.Config, inst addrs.ModuleInstance, rep repetition, self addrs.Referenceable) *lang.Scope {
+	return w.scopes[module.Path.String()].WithData(&evalData{w: w, module: module, inst: inst, rep: rep}, self)
+}
+
+// providerCall runs fn holding one of the Parallelism slots. It refuses to
+// start once the run is cancelled; a call already started gets a context
+// that is not cancelled, so it finishes and its result is recorded.
+func (w *walker) providerCall(fn func(ctx context.Context)) error {
+	select {
+	case w.callSem <- struct{}{}:
+	case <-w.ctx.Done():
+		return errInterrupted
+	}
+	defer func() { <-w.callSem }()
+	if w.ctx.Err() != nil {
+		return errInterrupted
+	}
+	fn(context.WithoutCancel(w.ctx))
+	return nil
+}
+
+var errInterrupted = errors.New("the run was interrupted before this operation started")
+
+// run dispatches one vertex.
+func (w *walker) run(ctx context.Context, v vertex) (diags.Diagnostics, bool) {
+	var ds diags.Diagnostics
+	switch v := v.(type) {
+	case *providerVertex:
+		ds = w.runProvider(v)
+	case *variableVertex:
+		ds = w.runVariable(v)
+	case *localVertex:
+		ds = w.eachModuleInstance(v.module, func(inst addrs.ModuleInstance) diags.Diagnostics {
+			val, hd := w.scopeIn(v.module, inst, repetition{}, nil).EvalExpr(v.local.Expr, cty.DynamicPseudoType)
+			w.values.set(w.values.locals, namedKey(inst, v.local.Name), val)
+			return diags.Diagnostics{}.Append(hd)
+		})
+	case *outputVertex:
+		ds = w.runOutput(v)
+	case *callVertex:
+		ds = w.runCall(v)
+	case *resourceVertex:
+		ds = w.runResource(v)
+	case *orphanVertex:
+		ds = w.runOrphan(v)
+	case *destroyVertex:
+		ds = w.runDestroy(v)
+	case *checkVertex:
+		ds = w.runCheck(v)
+	}
+	return ds, !ds.HasErrors()
+}
+
+func (w *walker) eachModuleInstance(module *config.Config, fn func(addrs.ModuleInstance) diags.Diagnostics) diags.Diagnostics {
+	var ds diags.Diagnostics
+	for _, inst := range w.values.moduleInstancesOf(module.Path) {
+		ds = ds.Append(fn(inst))
+	}
+	return ds
+}
+
+func (w *walker) runProvider(v *providerVertex) diags.Diagnostics {
+	cfgVal := cty.EmptyObjectVal
+	var ds diags.Diagnostics
+	if v.block != nil {
+		insts := w.values.moduleInstancesOf(v.module.Path)
+		inst := addrs.RootModuleInstance
+		if len(insts) > 0 {
+			inst = insts[0]
+		}
+		body := w.providerBody(v.addr.Provider, v.block.Config)
+		val, hd := w.scopeIn(v.module, inst, repetition{}, nil).EvalBlock(body.body, body.spec)
+		ds = ds.Append(hd)
+		if hd.HasErrors() {
+			return ds
+		}
+		cfgVal = val
+	} else if s, ok := w.providers.schemas.ProviderConfig(v.addr.Provider); ok && s.Block != nil {
+		cfgVal = s.Block.EmptyValue()
+	}
+	if _, ok := w.providers.schemas.Providers[v.addr.Provider]; !ok {
+		return ds // its schema could not be loaded; reported already
+	}
+	return ds.Append(w.providers.configure(w.ctx, v.addr, cfgVal))
+}
+
+// runVariable sets a variable in every instance of its module: a root
+// variable from the input values, a child's from its module call.
+func (w *walker) runVariable(v *variableVertex) diags.Diagnostics {
+	return w.eachModuleInstance(v.module, func(inst addrs.ModuleInstance) diags.Diagnostics {
+		var given cty.Value
+		var ds diags.Diagnostics
+		var rng hcl.Range = v.variable.DeclRange
+		if v.module.Parent == nil {
+			if in, ok := w.e.opts.Variables[v.variable.Name]; ok && in != nil {
+				given = in.Value
+				if in.SourceRange.Filename != "" {
+					rng = in.SourceRange
+				}
+			}
+		} else if expr := callArgument(v.module, v.variable.Name); expr != nil {
+			parentInst := inst.Parent()
+			scope := w.scopeIn(v.module.Parent, parentInst, w.values.moduleRepetition(inst), nil)
+			val, hd := scope.EvalExpr(expr, cty.DynamicPseudoType)
+			ds = ds.Append(hd)
+			given, rng = val, expr.Range()
+		}
+		val, vds := w.finalizeVariable(v, inst, given, rng)
+		w.values.set(w.values.variables, namedKey(inst, v.variable.Name), val)
+		return ds.Append(vds)
+	})
+}
+
+// finalizeVariable applies a variable's default, optional() defaults,
+// type, nullability and sensitivity to the value given, then its
+// validation rules.
+func (w *walker) finalizeVariable(v *variableVertex, inst addrs.ModuleInstance, given cty.Value, rng hcl.Range) (cty.Value, diags.Diagnostics) {
+	decl := v.variable
+	var ds diags.Diagnostics
+	if given == cty.NilVal || (given.IsNull() && !decl.Nullable) {
+		if decl.Default == nil {
+			if given == cty.NilVal {
+				return cty.UnknownVal(decl.Type.Type), ds.Append(diags.Diagnostic{Severity: diags.Error,
+					Summary: "No value for required variable",
+					Detail:  fmt.Sprintf("The variable %q has no default, so a value must be given (-var, a .tfvars file, or TF_VAR_%s).", decl.Name, decl.Name),
+					Subject: decl.DeclRange.Ptr(), Address: addrs.InputVariable{Name: decl.Name}.Absolute(inst).String()})
+			}
+			return cty.UnknownVal(decl.Type.Type), ds.Append(diags.Diagnostic{Severity: diags.Error,
+				Summary: "Required variable not set", Detail: fmt.Sprintf("The variable %q is not nullable; give it a non-null value.", decl.Name), Subject: rng.Ptr()})
+		}
+		def, hd := decl.Default.Value(nil)
+		ds = ds.Append(hd)
+		given = def
+	}
+	if decl.Type.Defaults != nil && !given.IsNull() {
+		given = decl.Type.Defaults.Apply(given)
+	}
+	val, err := convert.Convert(given, decl.Type.Type)
+	if err != nil {
+		return cty.UnknownVal(decl.Type.Type), ds.Append(diags.Diagnostic{Severity: diags.Error,
+			Summary: "Invalid value for input variable",
+			Detail:  fmt.Sprintf("The value given for variable %q is not suitable: %s.", decl.Name, err), Subject: rng.Ptr()})
+	}
+	if decl.Sensitive {
+		val = val.Mark(sensitiveMark)
+	}
+	w.values.set(w.values.variables, namedKey(inst, decl.Name), val)
+	return val, ds.Append(w.validateVariable(v, inst))
+}
+
+func (w *walker) validateVariable(v *variableVertex, inst addrs.ModuleInstance) diags.Diagnostics {
+	var ds diags.Diagnostics
+	scope := w.scopeIn(v.module, inst, repetition{}, nil)
+	for _, rule := range v.variable.Validations {
+		ok, msg, rds := evalCondition(scope, rule)
+		ds = ds.Append(rds)
+		if !ok {
+			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid value for variable",
+				Detail: msg + "\n\nThis was checked by the validation rule at " + rule.DeclRange.String() + ".", Subject: rule.Condition.Range().Ptr(),
+				Address: addrs.InputVariable{Name: v.variable.Name}.Absolute(inst).String()})
+		}
+	}
+	return ds
+}
+
+// evalCondition evaluates a check rule: ok is false only when the
+// condition is known to be false, with msg its error message.
+func evalCondition(scope *lang.Scope, rule *config.CheckRule) (ok bool, msg string, ds diags.Diagnostics) {
+	cond, hd := scope.EvalExpr(rule.Condition, cty.Bool)
+	ds = ds.Append(hd)
+	if hd.HasErrors() {
+		return true, "", ds
+	}
+	cond, _ = cond.Unmark()
+	if !cond.IsKnown() || cond.IsNull() || cond.True() {
+		return true, "", ds
+	}
+	msgVal, hd := scope.EvalExpr(rule.ErrorMessage, cty.String)
+	ds = ds.Append(hd)
+	msgVal, _ = msgVal.UnmarkDeep()
+	if msgVal.IsKnown() && !msgVal.IsNull() {
+		msg = msgVal.AsString()
+	}
+	return false, msg, ds
+}
+
+func (w *walker) runOutput(v *outputVertex) diags.Diagnostics {
+	return w.eachModuleInstance(v.module, func(inst addrs.ModuleInstance) diags.Diagnostics {
+		var ds diags.Diagnostics
+		scope := w.scopeIn(v.module, inst, repetition{}, nil)
+		for _, rule := range v.output.Preconditions {
+			ok, msg, rds := evalCondition(scope, rule)
+			ds = ds.Append(rds)
+			if !ok {
+				ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Module output value precondition failed", Detail: msg,
+					Subject: rule.Condition.Range().Ptr(), Address: addrs.OutputValue{Name: v.output.Name}.Absolute(inst).String()})
+			}
+		}
+		val, hd := scope.EvalExpr(v.output.Expr, cty.DynamicPseudoType)
+		ds = ds.Append(hd)
+		if v.output.Sensitive {
+			val = val.Mark(sensitiveMark)
+		}
+		w.values.set(w.values.outputs, namedKey(inst, v.output.Name), val)
+		if inst.IsRoot() {
+			w.recordRootOutput(v.output, val)
+		}
+		return ds
+	})
+}
+
+// runCall expands a module call in every instance of the calling module.
+func (w *walker) runCall(v *callVertex) diags.Diagnostics {
+	childPath := v.module.Path.Child(v.call.Name)
+	return w.eachModuleInstance(v.module, func(inst addrs.ModuleInstance) diags.Diagnostics {
+		exp, ds := w.expand(w.scopeIn(v.module, inst, repetition{}, nil), v.call.Count, v.call.ForEach, v.call.Enabled)
+		if exp.unknown {
+			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid module count or for_each",
+				Detail:  "The number of instances of this module depends on values known only after apply. Apply the resources it depends on first with -target, or use values known during planning.",
+				Subject: v.call.DeclRange.Ptr()})
+			exp = &expansion{mode: exp.mode, reps: map[addrs.InstanceKey]repetition{}}
+		}
+		w.values.addCallExpansion(inst, childPath, v.call.Name, exp)
+		return ds
+	})
+}
+
+// expand evaluates count, for_each or enabled into an expansion.
+func (w *walker) expand(scope *lang.Scope, count, forEach, enabled hcl.Expression) (*expansion, diags.Diagnostics) {
+	var ds diags.Diagnostics
+	exp := &expansion{reps: map[addrs.InstanceKey]repetition{}}
+	allowUnknown := w.op == walkPlan
+	switch {
+	case count != nil:
+		exp.mode = expandCount
+		n, known, hd := scope.EvalCount(count, allowUnknown)
+		ds = ds.Append(hd)
+		if !known {
+			exp.unknown = true
+			return exp, ds
+		}
+		for i := 0; i < n; i++ {
+			key := addrs.IntKey(i)
+			exp.keys = append(exp.keys, key)
+			exp.reps[key] = repetition{countIndex: cty.NumberIntVal(int64(i))}
+		}
+	case forEach != nil:
+		exp.mode = expandForEach
+		elems, known, hd := scope.EvalForEach(forEach, allowUnknown)
+		ds = ds.Append(hd)
+		if !known {
+			exp.unknown = true
+			return exp, ds
+		}
+		for _, k := range sortedKeys(elems) {
+			key := addrs.StringKey(k)
+			exp.keys = append(exp.keys, key)
+			exp.reps[key] = repetition{eachKey: cty.StringVal(k), eachValue: elems[k]}
+		}
+	default:
+		exp.mode = expandSingle
+		if enabled != nil {
+			val, hd := scope.EvalExpr(enabled, cty.Bool)
+			ds = ds.Append(hd)
+			val, _ = val.Unmark()
+			if !val.IsKnown() {
+				exp.unknown = true
+				return exp, ds
+			}
+			if val.IsNull() || val.False() {
+				return exp, ds
+			}
+		}
+		exp.keys = []addrs.InstanceKey{addrs.NoKey}
+		exp.reps[addrs.NoKey] = repetition{}
+	}
+	return exp, ds
+}
+
+func (w *walker) runCheck(v *checkVertex) diags.Diagnostics {
+	return w.eachModuleInstance(v.module, func(inst addrs.ModuleInstance) diags.Diagnostics {
+		var ds diags.Diagnostics
+		scope := w.scopeIn(v.module, inst, repetition{}, nil)
+		status := plans.CheckPass
+		var failures []string
+		for _, rule := range v.check.Asserts {
+			ok, msg, rds := evalCondition(scope, rule)
+			// A check block never stops a run: its problems are warnings.
+			for _, d := range rds {
+				d.Severity = diags.Warning
+				ds = append(ds, d)
+			}
+			if !ok {
+				status = plans.CheckFail
+				failures = append(failures, msg)
+				ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Check block assertion failed", Detail: msg,
+					Subject: rule.Condition.Range().Ptr(), Address: modulePrefix(v.module.Path) + "check." + v.check.Name})
+			}
+		}
+		addr := inst.String()
+		if addr != "" {
+			addr += "."
+		}
+		w.recordCheck(plans.CheckResult{Kind: plans.CheckableCheck, ConfigAddr: modulePrefix(v.module.Path) + "check." + v.check.Name, Status: status,
+			Objects: []plans.CheckObjectResult{{ObjectAddr: addr + "check." + v.check.Name, Status: status, FailureMessages: failures}}})
+		return ds
+	})
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sortStrings(keys)
+	return keys
+}
