@@ -1,0 +1,209 @@
+package jsonview
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/plans"
+)
+
+// DefaultProgressInterval is how often apply_progress messages repeat for
+// an operation still running, as in Terraform.
+const DefaultProgressInterval = 10 * time.Second
+
+// Hook writes apply_start, apply_progress, apply_complete, apply_errored,
+// refresh_start and refresh_complete messages for the engine's progress
+// events. It has the engine's Hook method set and is safe for concurrent
+// use. Call Stop when the run ends, to end the progress messages.
+type Hook struct {
+	view     *View
+	interval time.Duration
+
+	mu       sync.Mutex
+	inFlight map[string]*operation
+}
+
+// operation is one apply in progress.
+type operation struct {
+	addr    addrs.AbsResourceInstance
+	deposed addrs.DeposedKey
+	action  plans.Action
+	start   time.Time
+	stop    chan struct{}
+}
+
+// NewHook returns a Hook writing to view, repeating progress messages every
+// interval (DefaultProgressInterval when zero).
+func NewHook(view *View, interval time.Duration) *Hook {
+	if interval <= 0 {
+		interval = DefaultProgressInterval
+	}
+	return &Hook{view: view, interval: interval, inFlight: map[string]*operation{}}
+}
+
+// hookResource is the "hook" property of apply and refresh messages.
+type hookResource struct {
+	Resource       ResourceAddr `json:"resource"`
+	Action         string       `json:"action,omitempty"`
+	IDKey          string       `json:"id_key,omitempty"`
+	IDValue        string       `json:"id_value,omitempty"`
+	ElapsedSeconds *int         `json:"elapsed_seconds,omitempty"`
+}
+
+func operationKey(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey) string {
+	return addr.String() + "\x00" + string(deposed)
+}
+
+func objectName(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey) string {
+	if deposed != addrs.NotDeposed {
+		return fmt.Sprintf("%s (deposed object %s)", addr, deposed)
+	}
+	return addr.String()
+}
+
+// objectID finds an object's "id" attribute, the one Terraform shows in
+// progress messages, when it is a known, non-sensitive string.
+func objectID(val cty.Value) (key, id string) {
+	if val == cty.NilVal || val.IsNull() || !val.IsKnown() || !val.Type().IsObjectType() || !val.Type().HasAttribute("id") {
+		return "", ""
+	}
+	attr := val.GetAttr("id")
+	if attr.IsMarked() || !attr.IsKnown() || attr.IsNull() || attr.Type() != cty.String {
+		return "", ""
+	}
+	return "id", attr.AsString()
+}
+
+// verbs are the words of apply messages for an action: starting, still
+// going, finished.
+type verbs struct{ starting, progressing, finished string }
+
+func actionVerbs(action plans.Action) verbs {
+	switch action {
+	case plans.Create:
+		return verbs{"Creating", "creating", "Creation"}
+	case plans.Update:
+		return verbs{"Modifying", "modifying", "Modifications"}
+	case plans.Delete:
+		return verbs{"Destroying", "destroying", "Destruction"}
+	case plans.Read:
+		return verbs{"Reading", "reading", "Read"}
+	case plans.Forget:
+		return verbs{"Removing", "removing", "Removal"}
+	case plans.DeleteThenCreate, plans.CreateThenDelete, plans.CreateThenForget:
+		return verbs{"Replacing", "replacing", "Replacement"}
+	default:
+		return verbs{"Applying", "applying", "Apply"}
+	}
+}
+
+// PreApply writes apply_start and starts repeating apply_progress.
+func (h *Hook) PreApply(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey, action plans.Action, prior, planned cty.Value) {
+	op := &operation{addr: addr, deposed: deposed, action: action, start: h.view.Now(), stop: make(chan struct{})}
+	h.mu.Lock()
+	if previous := h.inFlight[operationKey(addr, deposed)]; previous != nil {
+		close(previous.stop)
+	}
+	h.inFlight[operationKey(addr, deposed)] = op
+	h.mu.Unlock()
+
+	hook := hookResource{Resource: NewResourceAddr(addr), Action: ChangeAction(action)}
+	message := fmt.Sprintf("%s: %s...", objectName(addr, deposed), actionVerbs(action).starting)
+	if action != plans.Create {
+		hook.IDKey, hook.IDValue = objectID(prior)
+		if hook.IDValue != "" {
+			message += fmt.Sprintf(" [%s=%s]", hook.IDKey, hook.IDValue)
+		}
+	}
+	h.view.emit(LevelInfo, "apply_start", message, map[string]any{"hook": hook})
+	go h.progress(op)
+}
+
+// progress writes apply_progress every interval until the operation ends.
+func (h *Hook) progress(op *operation) {
+	ticker := time.NewTicker(h.interval)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-op.stop:
+			return
+		case <-ticker.C:
+			elapsed := h.elapsed(op)
+			hook := hookResource{Resource: NewResourceAddr(op.addr), Action: ChangeAction(op.action), ElapsedSeconds: &elapsed}
+			message := fmt.Sprintf("%s: Still %s... [%ds elapsed]", objectName(op.addr, op.deposed), actionVerbs(op.action).progressing, elapsed)
+			h.view.emit(LevelInfo, "apply_progress", message, map[string]any{"hook": hook})
+		}
+	}
+}
+
+func (h *Hook) elapsed(op *operation) int {
+	return int(h.view.Now().Sub(op.start) / time.Second)
+}
+
+// PostApply ends the operation with apply_complete, or apply_errored when
+// err is set. The error itself is reported as a diagnostic by the command.
+func (h *Hook) PostApply(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey, newState cty.Value, err error) {
+	key := operationKey(addr, deposed)
+	h.mu.Lock()
+	op := h.inFlight[key]
+	delete(h.inFlight, key)
+	h.mu.Unlock()
+	if op == nil {
+		// No PreApply was seen: nothing started that could complete.
+		return
+	}
+	close(op.stop)
+	elapsed := h.elapsed(op)
+	hook := hookResource{Resource: NewResourceAddr(addr), Action: ChangeAction(op.action), ElapsedSeconds: &elapsed}
+	finished := actionVerbs(op.action).finished
+	name := objectName(addr, deposed)
+	if err != nil {
+		h.view.emit(LevelError, "apply_errored", fmt.Sprintf("%s: %s errored after %ds", name, finished, elapsed), map[string]any{"hook": hook})
+		return
+	}
+	message := fmt.Sprintf("%s: %s complete after %ds", name, finished, elapsed)
+	if op.action != plans.Delete && op.action != plans.Forget {
+		hook.IDKey, hook.IDValue = objectID(newState)
+		if hook.IDValue != "" {
+			message += fmt.Sprintf(" [%s=%s]", hook.IDKey, hook.IDValue)
+		}
+	}
+	h.view.emit(LevelInfo, "apply_complete", message, map[string]any{"hook": hook})
+}
+
+// PreRefresh writes refresh_start.
+func (h *Hook) PreRefresh(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey, prior cty.Value) {
+	hook := hookResource{Resource: NewResourceAddr(addr)}
+	hook.IDKey, hook.IDValue = objectID(prior)
+	message := fmt.Sprintf("%s: Refreshing state...", objectName(addr, deposed))
+	if hook.IDValue != "" {
+		message += fmt.Sprintf(" [%s=%s]", hook.IDKey, hook.IDValue)
+	}
+	h.view.emit(LevelInfo, "refresh_start", message, map[string]any{"hook": hook})
+}
+
+// PostRefresh writes refresh_complete.
+func (h *Hook) PostRefresh(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey, prior, refreshed cty.Value) {
+	hook := hookResource{Resource: NewResourceAddr(addr)}
+	hook.IDKey, hook.IDValue = objectID(refreshed)
+	message := fmt.Sprintf("%s: Refresh complete", objectName(addr, deposed))
+	if hook.IDValue != "" {
+		message += fmt.Sprintf(" [%s=%s]", hook.IDKey, hook.IDValue)
+	}
+	h.view.emit(LevelInfo, "refresh_complete", message, map[string]any{"hook": hook})
+}
+
+// Stop ends the progress messages of operations still in flight, as when a
+// run is interrupted.
+func (h *Hook) Stop() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for key, op := range h.inFlight {
+		close(op.stop)
+		delete(h.inFlight, key)
+	}
+}
