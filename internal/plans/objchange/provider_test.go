@@ -184,7 +184,7 @@ func TestRealProvidersKeepTheRules(t *testing.T) {
 					obj(map[string]cty.Value{"action": str("allow"), "priority": cty.NumberIntVal(1)}),
 					obj(map[string]cty.Value{"action": str("deny"), "priority": cty.NullVal(cty.Number)}),
 				}),
-				"tag": cty.SetVal([]cty.Value{obj(map[string]cty.Value{"key": str("b"), "value": cty.NullVal(cty.String)})}),
+				"tag":      cty.SetVal([]cty.Value{obj(map[string]cty.Value{"key": str("b"), "value": cty.NullVal(cty.String)})}),
 				"settings": obj(map[string]cty.Value{"mode": cty.NullVal(cty.String), "level": cty.NumberIntVal(2)})},
 		},
 		{
