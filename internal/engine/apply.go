@@ -8,6 +8,7 @@ import (
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/engine/journal"
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/recordstore"
@@ -74,7 +75,9 @@ func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics 
 		return ds
 	}
 	w := e.newWalker(ctx, walkApply, snap, set)
-	w.applier = newApplier(plan, snap, e.opts.State)
+	j := journal.New(e.opts.State, journal.Options{RunID: e.opts.RunID})
+	defer j.Close()
+	w.applier = newApplier(plan, snap, j)
 	w.planOpts = PlanOpts{Mode: plan.UIMode}
 	e.applyPlannedVariables(w, plan)
 	g, gds := w.buildGraph(snap.State)

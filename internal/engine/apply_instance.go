@@ -95,7 +95,7 @@ func (w *walker) applyChange(work *resourceWork, addr addrs.AbsResourceInstance,
 		return ds
 	}
 	plannedAfter, _ := change.After.UnmarkDeep()
-	for _, err := range checkAppliedCompatible(plannedAfter, planned.value) {
+	for _, err := range checkReplanCompatible(work.schema.Block, plannedAfter, planned.value) {
 		ds = ds.Append(diags.Errorf("Provider produced inconsistent final plan",
 			"When expanding the plan for %s to include new values learned so far during apply, provider %s produced an invalid new value for %s.\n\nThis is a bug in the provider; report it to its developers.",
 			addr, addrs.ProviderForDisplay(work.provider.addr.Provider), err))
@@ -157,7 +157,7 @@ func (w *walker) callApply(work *resourceWork, addr addrs.AbsResourceInstance, c
 		newVal = cty.NullVal(work.types.Value)
 	}
 	if !resp.Diagnostics.HasErrors() {
-		for _, err := range checkAppliedCompatible(planned.value, newVal) {
+		for _, err := range checkAppliedCompatible(work.schema.Block, planned.value, newVal) {
 			if resp.LegacyTypeSystem {
 				w.e.logger.Warn("provider produced an inconsistent result; tolerated for a legacy type system provider", "address", addr.String(), "problem", err.Error())
 				continue

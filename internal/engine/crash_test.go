@@ -147,9 +147,9 @@ func runCrashChild(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(configDir, "main.tf"), []byte(crashConfig(crashCloud(dir), round)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, ds := config.LoadConfigDir(configDir)
-	if ds.HasErrors() {
-		t.Fatal(ds.Error())
+	cfg, loadDiags := config.LoadConfigDir(configDir)
+	if loadDiags.HasErrors() {
+		t.Fatal(loadDiags.Error())
 	}
 	st := openCrashStore(t, dir)
 	factories := map[addrs.Provider]providers.Factory{}

@@ -177,7 +177,7 @@ func (w *walker) planResourceChange(work *resourceWork, addr addrs.AbsResourceIn
 				"Provider %s planned no value for %s. This is a bug in the provider; report it to its developers.", addrs.ProviderForDisplay(work.provider.addr.Provider), addr))
 		}
 	}
-	for _, err := range checkPlannedValid(work.schema.Block, cfgVal, resp.PlannedState) {
+	for _, err := range checkPlannedValid(work.schema.Block, priorVal, cfgVal, resp.PlannedState) {
 		if resp.LegacyTypeSystem {
 			w.e.logger.Warn("provider produced an invalid plan; tolerated for a legacy type system provider", "address", addr.String(), "problem", err.Error())
 			continue
