@@ -28,6 +28,7 @@ type commandInfo struct {
 func commands() map[string]commandInfo {
 	return map[string]commandInfo{
 		"version":          {runVersion, "Show the current Terrane version"},
+		"init":             {runInit, "Prepare the working directory: install providers, lock their versions, create the state store"},
 		"providers schema": {runProvidersSchema, "Show schemas for the providers the configuration needs"},
 		"validate":         {runValidate, "Check whether the configuration is valid"},
 		"fmt": {func(s Streams, args []string) int { return runFmt(args, s.Stdin, s.Stdout, s.Stderr) },

@@ -15,6 +15,7 @@ import (
 	"github.com/terrane/terrane/internal/plugin/cliconfig"
 	"github.com/terrane/terrane/internal/plugin/discovery"
 	"github.com/terrane/terrane/internal/ui"
+	"github.com/terrane/terrane/internal/workdir"
 )
 
 // runProvidersSchema prints the schemas of every provider the configuration
@@ -112,37 +113,7 @@ func fetchSchema(ctx context.Context, addr addrs.Provider, pkg discovery.Resolve
 }
 
 // providerRequirements collects the version constraints on every provider
-// the configuration tree uses, declared or implied by resource types.
-// Terrane's built-in provider needs no package.
+// the configuration tree uses; see workdir.ProviderRequirements.
 func providerRequirements(cfg *config.Config) (map[addrs.Provider]discovery.Constraints, diags.Diagnostics) {
-	var ds diags.Diagnostics
-	sources := map[addrs.Provider][]string{}
-	cfg.DeepEach(func(c *config.Config) {
-		for _, req := range c.Module.RequiredProviders {
-			sources[req.Type] = append(sources[req.Type], req.Requirement.Source)
-		}
-		for _, r := range c.Module.Resources {
-			if _, ok := sources[r.Provider]; !ok {
-				sources[r.Provider] = nil
-			}
-		}
-	})
-	result := make(map[addrs.Provider]discovery.Constraints, len(sources))
-	for provider, raws := range sources {
-		if provider.IsZero() || provider.IsBuiltIn() {
-			continue
-		}
-		var all discovery.Constraints
-		for _, raw := range raws {
-			c, err := discovery.ParseConstraints(raw)
-			if err != nil {
-				ds = ds.Append(diags.Errorf("Invalid provider version constraint",
-					"The version constraint %q for provider %s is not valid: %s.", raw, provider, err))
-				continue
-			}
-			all = append(all, c...)
-		}
-		result[provider] = all
-	}
-	return result, ds
+	return workdir.ProviderRequirements(cfg)
 }
