@@ -38,8 +38,8 @@ func writeValue(b *strings.Builder, v cty.Value, depth int) {
 	switch {
 	case ty == cty.String:
 		s := v.AsString()
-		if len(s) > describeMaxString {
-			s = s[:describeMaxString] + "…"
+		if runes := []rune(s); len(runes) > describeMaxString {
+			s = string(runes[:describeMaxString]) + "…"
 		}
 		fmt.Fprintf(b, "%q", s)
 	case ty == cty.Number:

@@ -67,10 +67,10 @@ func proposeObject(s shape, prior, config cty.Value) cty.Value {
 	}
 	out := make(map[string]cty.Value, len(s.attrs)+len(s.blocks))
 	for name, attr := range s.attrs {
-		out[name] = proposeAttribute(attr, attrOf(prior, name), config.GetAttr(name))
+		out[name] = proposeAttribute(attr, attrOf(prior, name), attrOf(config, name))
 	}
 	for name, block := range s.blocks {
-		out[name] = proposeNestedBlock(block, attrOf(prior, name), config.GetAttr(name))
+		out[name] = proposeNestedBlock(block, attrOf(prior, name), attrOf(config, name))
 	}
 	return cty.ObjectVal(out)
 }
@@ -199,7 +199,7 @@ func couldProduce(s shape, prior, config cty.Value) bool {
 		return false
 	}
 	for name, attr := range s.attrs {
-		p, c := prior.GetAttr(name), config.GetAttr(name)
+		p, c := attrOf(prior, name), attrOf(config, name)
 		switch {
 		case attr.Computed && c.IsNull():
 			continue
@@ -212,7 +212,7 @@ func couldProduce(s shape, prior, config cty.Value) bool {
 		}
 	}
 	for name, block := range s.blocks {
-		if !collectionCouldProduce(block.Nesting, blockShape(&block.Block), prior.GetAttr(name), config.GetAttr(name)) {
+		if !collectionCouldProduce(block.Nesting, blockShape(&block.Block), attrOf(prior, name), attrOf(config, name)) {
 			return false
 		}
 	}

@@ -112,11 +112,7 @@ func collectionLike(template cty.Value, elems []element) cty.Value {
 	case ty.IsTupleType():
 		return cty.TupleVal(vals)
 	case ty.IsObjectType():
-		attrs := make(map[string]cty.Value, len(elems))
-		for _, e := range elems {
-			attrs[e.key.AsString()] = e.val
-		}
-		return cty.ObjectVal(attrs)
+		return cty.ObjectVal(byName(elems))
 	}
 	if len(vals) == 0 || !sameTypes(vals) {
 		return template
@@ -127,13 +123,18 @@ func collectionLike(template cty.Value, elems []element) cty.Value {
 	case ty.IsSetType():
 		return cty.SetVal(vals)
 	case ty.IsMapType():
-		m := make(map[string]cty.Value, len(elems))
-		for _, e := range elems {
-			m[e.key.AsString()] = e.val
-		}
-		return cty.MapVal(m)
+		return cty.MapVal(byName(elems))
 	}
 	return template
+}
+
+// byName is a map's or map-like object's elements keyed by name.
+func byName(elems []element) map[string]cty.Value {
+	out := make(map[string]cty.Value, len(elems))
+	for _, e := range elems {
+		out[e.key.AsString()] = e.val
+	}
+	return out
 }
 
 func sameTypes(vals []cty.Value) bool {
