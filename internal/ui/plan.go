@@ -156,7 +156,9 @@ func (r *planRenderer) diffResource(src *plans.ResourceInstanceChangeSrc, drift 
 		return resourceDiff{}, false
 	}
 	ctx := &diffContext{replacePaths: src.RequiredReplace}
-	if drift && r.plan.UIMode != plans.RefreshOnlyMode {
+	// A deleted object matters whole; otherwise drift outside a refresh-only
+	// plan shows only the attributes the plan's changes depend on.
+	if drift && r.plan.UIMode != plans.RefreshOnlyMode && change.Action != plans.Delete {
 		ctx.filtered = true
 		for _, attr := range r.plan.RelevantAttributes {
 			if attr.Resource.String() == addr.String() {
@@ -165,6 +167,10 @@ func (r *planRenderer) diffResource(src *plans.ResourceInstanceChangeSrc, drift 
 		}
 	}
 	c := change_(change.Before, change.After, ctx)
+	if change.Action == plans.Forget {
+		// A forgotten object stays as it is: show it unchanged, not going.
+		c.after = c.before
+	}
 	return resourceDiff{header: src.ResourceInstanceChangeHeader, change: change, node: diffBlock(c, block)}, true
 }
 

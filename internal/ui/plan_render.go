@@ -53,9 +53,6 @@ type renderOpts struct {
 	// forceReplace marks this value as forcing replacement even when its
 	// own node does not say so (a parent collection pushes it down).
 	forceReplace bool
-	// hideSymbols drops the action symbols (objects that are forgotten, not
-	// destroyed, show their values without "-").
-	hideSymbols bool
 }
 
 // indentation is one nesting level: four columns, the width of an action
@@ -86,12 +83,8 @@ func actionSymbol(action plans.Action, pal palette) string {
 	}
 }
 
-// symbolColumn is the action symbol with the space after it, or nothing
-// when symbols are hidden.
+// symbolColumn is the action symbol with the space after it.
 func symbolColumn(action plans.Action, o renderOpts) string {
-	if o.hideSymbols {
-		return ""
-	}
 	return actionSymbol(action, o.pal) + " "
 }
 

@@ -17,13 +17,7 @@ import (
 // saying what happens and why, then the resource block with its diff.
 func (r *planRenderer) renderResource(d resourceDiff, drift bool) string {
 	action := d.action()
-	opts := renderOpts{pal: r.pal, showUnchanged: d.change.Importing != nil}
-	if action == plans.Forget {
-		// A forgotten object stays as it is: its values are shown, not
-		// marked as going away.
-		opts.hideSymbols = true
-		opts.noNullSuffix = true
-	}
+	opts := renderOpts{pal: r.pal, showUnchanged: d.change.Importing != nil || action == plans.Forget}
 	mode := "resource"
 	if d.isData() {
 		mode = "data"
