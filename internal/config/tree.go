@@ -74,13 +74,17 @@ func (p *Parser) LoadModule(dir string) (*Module, hcl.Diagnostics) {
 // LoadConfig reads the root module in dir and every module it calls from
 // a local path, then checks the tree's references.
 func (p *Parser) LoadConfig(dir string) (*Config, hcl.Diagnostics) {
+	return p.loadConfig(dir, nil)
+}
+
+func (p *Parser) loadConfig(dir string, installed InstalledModules) (*Config, hcl.Diagnostics) {
 	mod, diags := p.LoadModule(dir)
 	if mod == nil {
 		return nil, diags
 	}
 	root := &Config{Path: addrs.RootModule, Module: mod, Children: map[string]*Config{}}
 	root.Root = root
-	diags = append(diags, p.loadChildren(root, []string{filepath.Clean(dir)})...)
+	diags = append(diags, p.loadChildren(root, []string{filepath.Clean(dir)}, installed)...)
 	root.DeepEach(func(c *Config) {
 		diags = append(diags, validateReferences(c)...)
 	})
@@ -92,10 +96,10 @@ func LoadConfigDir(dir string) (*Config, hcl.Diagnostics) {
 	return NewParser().LoadConfig(dir)
 }
 
-func (p *Parser) loadChildren(parent *Config, stack []string) hcl.Diagnostics {
+func (p *Parser) loadChildren(parent *Config, stack []string, installed InstalledModules) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, call := range parent.Module.ModuleCalls {
-		childDir, moreDiags := localModuleDir(parent.Module.SourceDir, call)
+		childDir, moreDiags := childModuleDir(parent, call, installed)
 		diags = append(diags, moreDiags...)
 		if childDir == "" {
 			continue
@@ -119,7 +123,7 @@ func (p *Parser) loadChildren(parent *Config, stack []string) hcl.Diagnostics {
 			Module: mod, Children: map[string]*Config{}, CallRange: call.DeclRange, SourceAddr: call.SourceAddr,
 		}
 		parent.Children[call.Name] = child
-		diags = append(diags, p.loadChildren(child, append(stack, childDir))...)
+		diags = append(diags, p.loadChildren(child, append(stack, childDir), installed)...)
 	}
 	return diags
 }

@@ -63,8 +63,14 @@ func (e *ErrUnreachable) Error() string {
 
 func (e *ErrUnreachable) Unwrap() error { return e.Err }
 
-// errHTTPNotFound is a 404 answer: "this registry does not have it".
-var errHTTPNotFound = errors.New("not found")
+// ErrHTTPNotFound is a 404 answer: "this registry does not have it".
+var ErrHTTPNotFound = errors.New("not found")
+
+// HTTPClient is the client requests go through.
+func (n *Network) HTTPClient() *http.Client { return n.client() }
+
+// Authorize adds the bearer token for the request's host, if any.
+func (n *Network) Authorize(req *http.Request) { n.Credentials.authorize(req) }
 
 func (n *Network) client() *http.Client {
 	if n.Client != nil {
@@ -87,12 +93,17 @@ func (n *Network) services() *disco.Disco {
 	return n.Services
 }
 
-// discoverService returns the base URL of a service (such as
+// DiscoverService returns the base URL of a service (such as
 // "providers.v1") on host, following the host's /.well-known/terraform.json.
-func (n *Network) discoverService(host svchost.Hostname, serviceID, what string) (*url.URL, error) {
+func (n *Network) DiscoverService(host svchost.Hostname, serviceID, what string) (*url.URL, error) {
 	found, err := n.services().Discover(host)
-	if err != nil {
-		return nil, &ErrUnreachable{URL: "https://" + host.ForDisplay() + "/.well-known/terraform.json", Err: err}
+	discoveryURL := "https://" + host.ForDisplay() + "/.well-known/terraform.json"
+	var networkErr disco.ErrServiceDiscoveryNetworkRequest
+	switch {
+	case errors.As(err, &networkErr):
+		return nil, &ErrUnreachable{URL: discoveryURL, Err: err}
+	case err != nil:
+		return nil, fmt.Errorf("service discovery at %s failed: %w", discoveryURL, err)
 	}
 	base, err := found.ServiceURL(serviceID)
 	if err != nil {
@@ -149,7 +160,7 @@ func (n *Network) withRetries(ctx context.Context, target string, attempt func()
 }
 
 // send performs one request with the host's credentials and classifies the
-// answer: errHTTPNotFound for 404, errTransient for what may pass.
+// answer: ErrHTTPNotFound for 404, errTransient for what may pass.
 func (n *Network) send(req *http.Request) (*http.Response, error) {
 	n.Credentials.authorize(req)
 	req.Header.Set("User-Agent", "Terrane/"+version.String())
@@ -165,7 +176,7 @@ func (n *Network) send(req *http.Request) (*http.Response, error) {
 		return resp, nil
 	case resp.StatusCode == http.StatusNotFound:
 		resp.Body.Close()
-		return nil, errHTTPNotFound
+		return nil, ErrHTTPNotFound
 	case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
 		resp.Body.Close()
 		return nil, errTransient{fmt.Errorf("the server answered %s", resp.Status)}
@@ -204,8 +215,9 @@ func (n *Network) getDocument(ctx context.Context, target string) ([]byte, error
 	return body, err
 }
 
-// getJSON fetches target and decodes its JSON body into into.
-func (n *Network) getJSON(ctx context.Context, target string, into any) error {
+// GetJSON fetches target and decodes its JSON body into into, retrying
+// transient failures; a 404 answer is ErrHTTPNotFound.
+func (n *Network) GetJSON(ctx context.Context, target string, into any) error {
 	body, err := n.getDocument(ctx, target)
 	if err != nil {
 		return err

@@ -55,8 +55,8 @@ func (m *NetworkMirror) providerURL(provider tfaddr.Provider, file string) strin
 // AvailableVersions implements Source.
 func (m *NetworkMirror) AvailableVersions(ctx context.Context, provider tfaddr.Provider) (versions.List, Warnings, error) {
 	var index mirrorIndex
-	err := m.Network.getJSON(ctx, m.providerURL(provider, "index.json"), &index)
-	if errors.Is(err, errHTTPNotFound) {
+	err := m.Network.GetJSON(ctx, m.providerURL(provider, "index.json"), &index)
+	if errors.Is(err, ErrHTTPNotFound) {
 		return nil, nil, &ErrProviderNotFound{Provider: provider, LookedIn: []string{m.String()}}
 	}
 	if err != nil {
@@ -84,8 +84,8 @@ func (m *NetworkMirror) AvailableVersions(ctx context.Context, provider tfaddr.P
 func (m *NetworkMirror) PackageMeta(ctx context.Context, provider tfaddr.Provider, version versions.Version, platform Platform) (PackageMeta, error) {
 	target := m.providerURL(provider, version.String()+".json")
 	var answer mirrorVersion
-	err := m.Network.getJSON(ctx, target, &answer)
-	if errors.Is(err, errHTTPNotFound) {
+	err := m.Network.GetJSON(ctx, target, &answer)
+	if errors.Is(err, ErrHTTPNotFound) {
 		return PackageMeta{}, &ErrProviderNotFound{Provider: provider, LookedIn: []string{m.String()},
 			Notes: []string{"it has no version " + version.String()}}
 	}

@@ -71,8 +71,8 @@ func (r *RegistrySource) AvailableVersions(ctx context.Context, provider tfaddr.
 		return nil, nil, err
 	}
 	var answer registryVersions
-	err = r.Network.getJSON(ctx, base.JoinPath("versions").String(), &answer)
-	if errors.Is(err, errHTTPNotFound) {
+	err = r.Network.GetJSON(ctx, base.JoinPath("versions").String(), &answer)
+	if errors.Is(err, ErrHTTPNotFound) {
 		return nil, nil, &ErrProviderNotFound{Provider: provider, LookedIn: []string{"the registry " + provider.Hostname.ForDisplay()}}
 	}
 	if err != nil {
@@ -105,8 +105,8 @@ func (r *RegistrySource) PackageMeta(ctx context.Context, provider tfaddr.Provid
 	}
 	target := base.JoinPath(version.String(), "download", platform.OS, platform.Arch).String()
 	var answer registryDownload
-	err = r.Network.getJSON(ctx, target, &answer)
-	if errors.Is(err, errHTTPNotFound) {
+	err = r.Network.GetJSON(ctx, target, &answer)
+	if errors.Is(err, ErrHTTPNotFound) {
 		return PackageMeta{}, r.platformError(ctx, provider, version, platform)
 	}
 	if err != nil {
@@ -152,7 +152,7 @@ func (r *RegistrySource) platformError(ctx context.Context, provider tfaddr.Prov
 			} `json:"platforms"`
 		} `json:"versions"`
 	}
-	if err := r.Network.getJSON(ctx, base.JoinPath("versions").String(), &answer); err != nil {
+	if err := r.Network.GetJSON(ctx, base.JoinPath("versions").String(), &answer); err != nil {
 		return err
 	}
 	for _, entry := range answer.Versions {
@@ -176,7 +176,7 @@ func (r *RegistrySource) providerURL(provider tfaddr.Provider) (*url.URL, error)
 	if r.Network == nil {
 		return nil, &ErrSourceUnavailable{Provider: provider, Source: r.String(), Reason: "the network is not used here"}
 	}
-	base, err := r.Network.discoverService(provider.Hostname, "providers.v1", "a provider registry")
+	base, err := r.Network.DiscoverService(provider.Hostname, "providers.v1", "a provider registry")
 	if err != nil {
 		return nil, err
 	}
