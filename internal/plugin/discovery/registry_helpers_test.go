@@ -150,7 +150,7 @@ func (r *testRegistry) serve(w http.ResponseWriter, req *http.Request) {
 	parts := strings.Split(strings.Trim(req.URL.Path, "/"), "/")
 	switch {
 	case req.URL.Path == "/.well-known/terraform.json":
-		writeJSON(w, map[string]string{"providers.v1": "/v1/providers/"})
+		serveJSON(w, map[string]string{"providers.v1": "/v1/providers/"})
 	case len(parts) == 5 && parts[0] == "v1" && parts[4] == "versions":
 		r.serveVersions(w, parts[2], parts[3])
 	case len(parts) == 8 && parts[0] == "v1" && parts[5] == "download":
@@ -184,7 +184,7 @@ func (r *testRegistry) serveVersions(w http.ResponseWriter, namespace, typeName 
 		}
 		list = append(list, entry)
 	}
-	writeJSON(w, map[string]any{"versions": list})
+	serveJSON(w, map[string]any{"versions": list})
 }
 
 func (r *testRegistry) serveDownload(w http.ResponseWriter, version string, platform Platform) {
@@ -196,7 +196,7 @@ func (r *testRegistry) serveDownload(w http.ResponseWriter, version string, plat
 		armorWriter, _ := armor.Encode(&armored, openpgp.PublicKeyType, nil)
 		_ = r.key.Serialize(armorWriter)
 		armorWriter.Close()
-		writeJSON(w, map[string]any{
+		serveJSON(w, map[string]any{
 			"protocols": []string{"6.0"}, "os": platform.OS, "arch": platform.Arch,
 			"filename": pkg.filename, "download_url": "/files/" + pkg.filename,
 			"shasums_url": "/files/SHA256SUMS-" + version, "shasums_signature_url": "/files/SHA256SUMS-" + version + ".sig",
@@ -273,7 +273,7 @@ func sha256Hex(content []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-func writeJSON(w http.ResponseWriter, value any) {
+func serveJSON(w http.ResponseWriter, value any) {
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(value)
 }

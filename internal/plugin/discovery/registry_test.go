@@ -3,6 +3,8 @@ package discovery
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -246,6 +248,62 @@ func TestCredentialsFromEnvironment(t *testing.T) {
 		}
 		if got := credentials.Token(host); got != test.want {
 			t.Errorf("token for %s = %q, want %q", test.host, got, test.want)
+		}
+	}
+}
+
+func TestMirrorThenInstallWithRegistryGone(t *testing.T) {
+	registry := newTestRegistry(t)
+	provider := registry.provider(t)
+	network := registry.network()
+	source := NewRegistrySource(network)
+	mirrorDir := t.TempDir()
+	platforms := []Platform{CurrentPlatform(), {OS: "darwin", Arch: "arm64"}}
+	for _, version := range []string{"1.0.0", "2.0.0"} {
+		if err := MirrorPackages(context.Background(), source, network, provider, mustVersion(version), platforms, mirrorDir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	locked, err := PlatformHashes(context.Background(), source, network, provider, mustVersion("2.0.0"), platforms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	registry.server.Close()
+
+	// The mirror directory works as a filesystem mirror...
+	fromDisk := &ProviderInstaller{Source: NewFilesystemMirror(mirrorDir), TargetDir: t.TempDir()}
+	installed, err := fromDisk.Ensure(context.Background(), provider, nil, versions.Unspecified, nil, false)
+	if err != nil || !installed.Version.Same(mustVersion("2.0.0")) {
+		t.Fatalf("from the filesystem mirror installed v%s (%v), want 2.0.0", installed.Version, err)
+	}
+	assertSameFile(t, installed.Executable, providertest.Build(t).Executable(testProviderType))
+
+	// ...and, served over HTTPS, as a network mirror whose hashes match
+	// what the registry's signed checksums gave the lock file.
+	served := httptest.NewTLSServer(http.FileServer(http.Dir(mirrorDir)))
+	defer served.Close()
+	mirrorNetwork := &Network{Client: served.Client(), RetryWait: 1}
+	mirror, err := NewNetworkMirror(served.URL+"/", mirrorNetwork)
+	if err != nil {
+		t.Fatal(err)
+	}
+	overHTTP := &ProviderInstaller{Source: mirror, Network: mirrorNetwork, TargetDir: t.TempDir()}
+	installed, err = overHTTP.Ensure(context.Background(), provider, mustConstraints(t, ">= 1.0.0"), mustVersion("2.0.0"), locked, false)
+	if err != nil {
+		t.Fatalf("from the network mirror: %v", err)
+	}
+	assertSameFile(t, installed.Executable, providertest.Build(t).Executable(testProviderType))
+	available, _, err := mirror.AvailableVersions(context.Background(), provider)
+	if err != nil || len(available) != 2 {
+		t.Errorf("the network mirror lists %v (%v), want 1.0.0 and 2.0.0", available, err)
+	}
+	mirroredHashes, err := PlatformHashes(context.Background(), mirror, mirrorNetwork, provider, mustVersion("2.0.0"), platforms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, hash := range mirroredHashes {
+		if !slices.Contains(locked, hash) {
+			t.Errorf("the mirror gives hash %s that the registry's packages did not have (%v)", hash, locked)
 		}
 	}
 }
