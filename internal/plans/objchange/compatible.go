@@ -45,6 +45,9 @@ type compatChecker struct {
 	sensitivity
 	// replan words errors for a new plan compared with a saved one.
 	replan bool
+	// probing is set while correlating set elements, when only whether
+	// there are errors matters.
+	probing bool
 }
 
 // now is how errors name the value being checked.
@@ -56,6 +59,9 @@ func (c *compatChecker) now() string {
 }
 
 func (c *compatChecker) object(s shape, planned, actual cty.Value, path cty.Path) []error {
+	if unchanged(planned, actual) {
+		return nil
+	}
 	if !planned.IsKnown() {
 		return c.unknown(planned, actual, path)
 	}
@@ -144,7 +150,7 @@ func (c *compatChecker) collection(nesting schema.Nesting, s shape, planned, act
 
 // value checks an attribute's value of a plain (non-nested) type.
 func (c *compatChecker) value(planned, actual cty.Value, path cty.Path) []error {
-	if planned.Type() == cty.DynamicPseudoType {
+	if unchanged(planned, actual) || planned.Type() == cty.DynamicPseudoType {
 		return nil // not even the type was known
 	}
 	if problems := actual.Type().TestConformance(planned.Type()); len(problems) > 0 {
@@ -179,7 +185,13 @@ func (c *compatChecker) value(planned, actual cty.Value, path cty.Path) []error 
 }
 
 func (c *compatChecker) changed(planned, actual cty.Value, path cty.Path) error {
-	return path.NewErrorf("was planned as %s, but %s %s", describe(planned), c.now(), describe(actual))
+	return path.NewErrorf("was planned as %s, but %s %s", c.describe(planned), c.now(), c.describe(actual))
+}
+
+// unchanged reports whether actual is exactly the wholly known planned
+// value, the common case that needs no walk.
+func unchanged(planned, actual cty.Value) bool {
+	return planned.IsWhollyKnown() && planned.RawEquals(actual)
 }
 
 // keyed checks lists, tuples and maps element by element: no element may
@@ -212,24 +224,31 @@ func (c *compatChecker) keyed(planned, actual cty.Value, path cty.Path, check fu
 // turn out equal merge, so the set may shrink, but it may not grow.
 func (c *compatChecker) set(planned, actual cty.Value, path cty.Path, check func(p, a cty.Value, path cty.Path) []error) []error {
 	plannedElems, actualElems := elements(planned), elements(actual)
-	plannedMatched := make([]bool, len(plannedElems))
-	actualMatched := make([]bool, len(actualElems))
+	plannedMatched, actualMatched := matchEqualElements(plannedElems, actualElems)
+	// Only the errors' absence matters while correlating; probing spares
+	// the cost of describing values in messages nobody reads.
+	wasProbing := c.probing
+	c.probing = true
 	for i, p := range plannedElems {
-		for j, a := range actualElems {
-			if len(check(p.val, a.val, path)) == 0 {
-				plannedMatched[i], actualMatched[j] = true, true
-			}
+		for j := 0; j < len(actualElems) && !plannedMatched[i]; j++ {
+			plannedMatched[i] = len(check(p.val, actualElems[j].val, path)) == 0
 		}
 	}
+	for j, a := range actualElems {
+		for i := 0; i < len(plannedElems) && !actualMatched[j]; i++ {
+			actualMatched[j] = len(check(plannedElems[i].val, a.val, path)) == 0
+		}
+	}
+	c.probing = wasProbing
 	var errs []error
 	for i, matched := range plannedMatched {
 		if !matched {
-			errs = append(errs, path.NewErrorf("planned set element %s has no counterpart in what %s", describe(plannedElems[i].val), c.now()))
+			errs = append(errs, path.NewErrorf("planned set element %s has no counterpart in what %s", c.describe(plannedElems[i].val), c.now()))
 		}
 	}
 	for j, matched := range actualMatched {
 		if !matched {
-			errs = append(errs, path.NewErrorf("set element %s was not planned", describe(actualElems[j].val)))
+			errs = append(errs, path.NewErrorf("set element %s was not planned", c.describe(actualElems[j].val)))
 		}
 	}
 	if len(actualElems) > len(plannedElems) {
@@ -238,18 +257,45 @@ func (c *compatChecker) set(planned, actual cty.Value, path cty.Path, check func
 	return errs
 }
 
+// matchEqualElements pairs set elements that are identical and wholly
+// known: most elements of a set come through apply unchanged, and pairing
+// them first leaves only the rest to the costlier correlation.
+func matchEqualElements(planned, actual []element) (plannedMatched, actualMatched []bool) {
+	plannedMatched, actualMatched = make([]bool, len(planned)), make([]bool, len(actual))
+	for i, p := range planned {
+		if !p.val.IsWhollyKnown() {
+			continue
+		}
+		for j, a := range actual {
+			if !actualMatched[j] && p.val.RawEquals(a.val) {
+				plannedMatched[i], actualMatched[j] = true, true
+				break
+			}
+		}
+	}
+	return plannedMatched, actualMatched
+}
+
+// describe is describe, or nothing while probing.
+func (c *compatChecker) describe(v cty.Value) string {
+	if c.probing {
+		return "…"
+	}
+	return describe(v)
+}
+
 // unknown checks a value against a planned unknown: a known value must be
 // one the refinements allow; a value still unknown must promise at least
 // what the planned one did.
 func (c *compatChecker) unknown(planned, actual cty.Value, path cty.Path) []error {
 	if actual.IsKnown() {
 		if ok := planned.Range().Includes(actual); ok.IsKnown() && ok.False() {
-			return []error{path.NewErrorf("%s %s, which the plan's %s does not allow", c.now(), describe(actual), describe(planned))}
+			return []error{path.NewErrorf("%s %s, which the plan's %s does not allow", c.now(), c.describe(actual), c.describe(planned))}
 		}
 		return nil
 	}
 	if broken := weakenedPromises(planned.Range(), actual.Range()); len(broken) > 0 {
-		return []error{path.NewErrorf("was planned as %s, but %s %s, which no longer promises %s", describe(planned), c.now(), describe(actual), joinWords(broken))}
+		return []error{path.NewErrorf("was planned as %s, but %s %s, which no longer promises %s", c.describe(planned), c.now(), c.describe(actual), joinWords(broken))}
 	}
 	return nil
 }
