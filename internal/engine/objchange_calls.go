@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"fmt"
-
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/terrane/terrane/internal/plans/objchange"
@@ -35,18 +33,4 @@ func checkReplanCompatible(block *schema.Block, saved, replanned cty.Value) []er
 // that a new object must match every known value of its plan.
 func checkAppliedCompatible(block *schema.Block, planned, actual cty.Value) []error {
 	return objchange.AssertObjectCompatible(block, planned, actual)
-}
-
-func show(v cty.Value) string {
-	v, _ = v.UnmarkDeep()
-	if v.IsNull() {
-		return "null"
-	}
-	if !v.IsWhollyKnown() {
-		return "(known after apply)"
-	}
-	if v.Type() == cty.String {
-		return fmt.Sprintf("%q", v.AsString())
-	}
-	return v.GoString()
 }
