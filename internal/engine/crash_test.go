@@ -59,16 +59,16 @@ func TestApplySurvivesSIGKILL(t *testing.T) {
 	}
 	mirror := providertest.Build(t)
 	dir := t.TempDir()
-	rounds := 10
+	rounds := 16
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
 	var interruptedCreates, resolved int
 	for round := range rounds {
-		killAfter := time.Duration(100+rng.IntN(1400)) * time.Millisecond
+		killAfter := time.Duration(rng.IntN(600)) * time.Millisecond
 		killed := runAndKill(t, mirror, dir, round, killAfter)
 		outcome := checkAfterCrash(t, mirror, dir)
 		interruptedCreates += outcome.mayExist
 		resolved += outcome.resolved
-		t.Logf("round %d: killed after %s (%t); %d intents resolved by reading back, %d creates reported",
+		t.Logf("round %d: kill %s into the apply (killed before it finished: %t); %d intents resolved by reading back, %d creates reported",
 			round, killAfter, killed, outcome.resolved, outcome.mayExist)
 		if t.Failed() {
 			return
@@ -105,10 +105,12 @@ func crashStorePath(dir string) string { return filepath.Join(dir, "state.db") }
 func crashCloud(dir string) string     { return filepath.Join(dir, "cloud") }
 
 // runAndKill starts the apply process for round and kills it, with every
-// provider it started, after killAfter, unless it finished first. It
-// reports whether it killed it.
+// provider it started, killAfter into its apply, unless it finished first.
+// It reports whether it killed it.
 func runAndKill(t *testing.T, mirror *providertest.Mirror, dir string, round int, killAfter time.Duration) bool {
 	t.Helper()
+	marker := applyMarker(dir)
+	_ = os.Remove(marker)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestApplySurvivesSIGKILL$", "-test.v")
 	cmd.Env = append(os.Environ(), envCrashChild+"=1", envCrashDir+"="+dir, envCrashMirror+"="+mirror.Dir,
 		fmt.Sprintf("%s=%d", envCrashRound, round))
@@ -121,18 +123,39 @@ func runAndKill(t *testing.T, mirror *providertest.Mirror, dir string, round int
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
+	finished := func(err error) bool {
 		if err != nil {
 			t.Fatalf("round %d: the apply failed on its own: %v\n%s", round, err, out.String())
 		}
 		return false
+	}
+	// Planning is not what is under test: wait for the apply to begin.
+	for deadline := time.Now().Add(2 * time.Minute); ; {
+		if _, err := os.Stat(marker); err == nil {
+			break
+		}
+		select {
+		case err := <-done:
+			return finished(err)
+		case <-time.After(5 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			<-done
+			t.Fatalf("round %d: the apply never began\n%s", round, out.String())
+		}
+	}
+	select {
+	case err := <-done:
+		return finished(err)
 	case <-time.After(killAfter):
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		<-done // reaped: its pid no longer names a live process
 		return true
 	}
 }
+
+func applyMarker(dir string) string { return filepath.Join(dir, "applying") }
 
 // runCrashChild is the apply process: plan and apply the round's
 // configuration against the shared store.
@@ -165,6 +188,9 @@ func runCrashChild(t *testing.T) {
 	plan, ds := e.Plan(t.Context(), engine.PlanOpts{})
 	if ds.HasErrors() {
 		t.Fatal(ds.Err())
+	}
+	if err := os.WriteFile(applyMarker(dir), nil, 0o644); err != nil {
+		t.Fatal(err)
 	}
 	if ds := e.Apply(t.Context(), plan); ds.HasErrors() {
 		t.Fatal(ds.Err())
