@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/depsfile"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/engine"
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/plans/planfile"
 	"github.com/terrane/terrane/internal/plugin"
@@ -222,6 +224,10 @@ func loadSchemas(ctx context.Context, dir string, needed map[addrs.Provider]bool
 	cache, _ := plugin.DefaultSchemaStore()
 	factories, factoryDiags := workdir.ProviderFactories(ctx, dir, locks, cli, cache)
 	ds = ds.Append(factoryDiags)
+	if factories == nil {
+		factories = map[addrs.Provider]providers.Factory{}
+	}
+	maps.Copy(factories, engine.BuiltinProviders())
 	for _, provider := range workdir.SortedProviders(needed) {
 		factory, ok := factories[provider]
 		if !ok {

@@ -43,9 +43,18 @@ type configuredProvider struct {
 	unknownConfig bool
 }
 
+// BuiltinProviders are the providers the engine runs in-process, by
+// provider address: today terraform.io/builtin/terraform (terraform_data).
+// Commands use it to read their schemas, as they do an installed provider's.
+func BuiltinProviders() map[addrs.Provider]providers.Factory {
+	return map[addrs.Provider]providers.Factory{
+		addrs.TerraformProvider: func(context.Context) (providers.Interface, error) { return newBuiltinTerraform(), nil },
+	}
+}
+
 func (e *Engine) factory(provider addrs.Provider) (providers.Factory, bool) {
-	if provider == addrs.TerraformProvider {
-		return func(context.Context) (providers.Interface, error) { return newBuiltinTerraform(), nil }, true
+	if f, ok := BuiltinProviders()[provider]; ok {
+		return f, true
 	}
 	f, ok := e.opts.Providers[provider]
 	return f, ok
