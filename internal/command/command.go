@@ -30,6 +30,8 @@ func commands() map[string]commandInfo {
 		"version":          {runVersion, "Show the current Terrane version"},
 		"init":             {runInit, "Prepare the working directory: install providers, lock their versions, create the state store"},
 		"providers schema": {runProvidersSchema, "Show schemas for the providers the configuration needs"},
+		"providers lock":   {runProvidersLock, "Write provider checksums for several platforms into the lock file"},
+		"providers mirror": {runProvidersMirror, "Save local copies of the required providers for offline use"},
 		"validate":         {runValidate, "Check whether the configuration is valid"},
 		"fmt": {func(s Streams, args []string) int { return runFmt(args, s.Stdin, s.Stdout, s.Stderr) },
 			"Reformat configuration files to the canonical style"},
@@ -39,8 +41,6 @@ func commands() map[string]commandInfo {
 			"Serve the state store over gRPC (Consul's ResourceService API)"},
 		"watch": {func(s Streams, args []string) int { return runWatch(args, s.Stdout, s.Stderr) },
 			"Stream changes to state records as they happen"},
-		"output": {runOutput, "Show output values from the workspace's state"},
-		"show":   {runShow, "Show the current state or a saved plan"},
 	}
 }
 
