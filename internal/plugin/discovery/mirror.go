@@ -91,7 +91,9 @@ func (m *FilesystemMirror) Packages(provider tfaddr.Provider) ([]PackageMeta, Wa
 				packages, warnings = append(packages, found...), append(warnings, dirWarnings...)
 				continue
 			}
-			if m.UnpackedOnly {
+			if m.UnpackedOnly || strings.HasSuffix(entry.Name(), ".json") {
+				// index.json and VERSION.json are the network-mirror index
+				// that `providers mirror` writes beside the packed zips.
 				continue
 			}
 			meta, err := packedPackage(provider, path)
