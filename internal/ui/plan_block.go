@@ -34,7 +34,10 @@ func (v blockView) render(node diffNode, indent int, o renderOpts) string {
 	}
 	var b strings.Builder
 	b.WriteString("{" + forcesReplacement(node.replace, o) + "\n")
-	v.writeAttributes(&b, indent, o)
+	unchangedAttributes := writeAttributeLines(&b, v.attributes, indent, o, o)
+	if unchangedAttributes > 0 {
+		fmt.Fprintf(&b, "%s%s\n", linePrefix(indent+1, plans.NoOp, o), unchangedNote("attribute", unchangedAttributes, o))
+	}
 	unchangedBlocks := 0
 	for _, group := range v.blocks {
 		unchangedBlocks += v.writeBlocks(&b, group, indent, o)
@@ -44,27 +47,6 @@ func (v blockView) render(node diffNode, indent int, o renderOpts) string {
 	}
 	b.WriteString(linePrefix(indent, plans.NoOp, o) + "}")
 	return b.String()
-}
-
-func (v blockView) writeAttributes(b *strings.Builder, indent int, o renderOpts) {
-	names := sortedKeys(v.attributes)
-	width := widestName(names, attributeName)
-	unchanged := 0
-	for _, name := range names {
-		attr := v.attributes[name]
-		attrOpts := o
-		if alwaysShown(name) {
-			attrOpts.showUnchanged = true
-		} else if attr.action == plans.NoOp && !o.showUnchanged {
-			unchanged++
-			continue
-		}
-		writeWarnings(b, attr, indent+1, attrOpts)
-		fmt.Fprintf(b, "%s%-*s = %s\n", linePrefix(indent+1, attr.action, attrOpts), width, attributeName(name), attr.render(indent+1, attrOpts))
-	}
-	if unchanged > 0 {
-		fmt.Fprintf(b, "%s%s\n", linePrefix(indent+1, plans.NoOp, o), unchangedNote("attribute", unchanged, o))
-	}
 }
 
 // writeBlocks writes one block type's changed blocks and returns how many
@@ -121,23 +103,13 @@ func diffBlock(c change, block *schema.Block) diffNode {
 	if node, ok := c.withUnknown(compute); ok {
 		return node
 	}
-	action := c.iterationAction()
-	view := blockView{attributes: make(map[string]diffNode, len(block.Attributes))}
-	for name, attr := range block.Attributes {
-		if attr == nil {
-			continue
-		}
-		child := c.attr(name)
+	attributes, action := diffAttributes(c, block.Attributes, func(child *change, attr *schema.Attribute) diffNode {
 		// Providers built on the legacy SDK cannot tell an empty string
 		// from null; both mean "not set".
 		child.before, child.after = emptyStringIsNull(child.before), emptyStringIsNull(child.after)
-		node := diffAttribute(child, attr)
-		if node.action == plans.NoOp && absent(child.before) && absent(child.after) {
-			continue
-		}
-		view.attributes[name] = node
-		action = compareActions(action, node.action)
-	}
+		return diffAttribute(*child, attr)
+	})
+	view := blockView{attributes: attributes}
 	for _, name := range sortedKeys(block.BlockTypes) {
 		nested := block.BlockTypes[name]
 		if nested == nil || block.Attributes[name] != nil {

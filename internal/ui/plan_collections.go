@@ -155,19 +155,41 @@ func unmarkAll(values []cty.Value) []cty.Value {
 	return out
 }
 
+// maxSubsequenceCells bounds the table the longest common subsequence is
+// found with (xs × ys entries, after common ends are trimmed): beyond it,
+// two long and very different sequences are shown as having nothing in
+// common rather than costing gigabytes to compare.
+const maxSubsequenceCells = 1 << 22
+
 // longestCommonSubsequence returns the longest sequence of values that
 // appears, in order, in both xs and ys. Unknown values equal nothing.
 func longestCommonSubsequence(xs, ys []cty.Value) []cty.Value {
-	if len(xs) == 0 || len(ys) == 0 {
+	equal := func(x, y cty.Value) bool { return x.IsWhollyKnown() && x.RawEquals(y) }
+	// Most changes touch a few elements of a long list: the common ends
+	// are part of the answer and need no table.
+	prefix := 0
+	for prefix < len(xs) && prefix < len(ys) && equal(xs[prefix], ys[prefix]) {
+		prefix++
+	}
+	suffix := 0
+	for suffix < len(xs)-prefix && suffix < len(ys)-prefix && equal(xs[len(xs)-1-suffix], ys[len(ys)-1-suffix]) {
+		suffix++
+	}
+	out := append([]cty.Value(nil), xs[:prefix]...)
+	out = append(out, middleSubsequence(xs[prefix:len(xs)-suffix], ys[prefix:len(ys)-suffix], equal)...)
+	return append(out, xs[len(xs)-suffix:]...)
+}
+
+func middleSubsequence(xs, ys []cty.Value, equal func(x, y cty.Value) bool) []cty.Value {
+	if len(xs) == 0 || len(ys) == 0 || len(xs)*len(ys) > maxSubsequenceCells {
 		return nil
 	}
-	// lengths[i][j] is the LCS length of xs[i:] and ys[j:].
+	// lengths[i*width+j] is the length of the answer for xs[i:] and ys[j:].
 	width := len(ys) + 1
-	lengths := make([]int, (len(xs)+1)*width)
-	equal := func(i, j int) bool { return xs[i].IsWhollyKnown() && xs[i].RawEquals(ys[j]) }
+	lengths := make([]int32, (len(xs)+1)*width)
 	for i := len(xs) - 1; i >= 0; i-- {
 		for j := len(ys) - 1; j >= 0; j-- {
-			if equal(i, j) {
+			if equal(xs[i], ys[j]) {
 				lengths[i*width+j] = lengths[(i+1)*width+j+1] + 1
 			} else {
 				lengths[i*width+j] = max(lengths[(i+1)*width+j], lengths[i*width+j+1])
@@ -177,7 +199,7 @@ func longestCommonSubsequence(xs, ys []cty.Value) []cty.Value {
 	var out []cty.Value
 	for i, j := 0, 0; i < len(xs) && j < len(ys); {
 		switch {
-		case equal(i, j):
+		case equal(xs[i], ys[j]):
 			out = append(out, xs[i])
 			i++
 			j++

@@ -238,18 +238,26 @@ func diffType(c change, ty cty.Type) diffNode {
 }
 
 func diffObjectType(c change, attrTypes map[string]cty.Type) diffNode {
+	attributes, action := diffAttributes(c, attrTypes, func(child *change, ty cty.Type) diffNode { return diffType(*child, ty) })
+	return diffNode{action: action, replace: c.replaces(), view: attributesView{attributes: attributes}}
+}
+
+// diffAttributes diffs each attribute of an object value with diffOne,
+// which may adjust the child change first; attributes null on both sides
+// are left out altogether.
+func diffAttributes[T any](c change, attrs map[string]T, diffOne func(child *change, attr T) diffNode) (map[string]diffNode, plans.Action) {
 	action := c.iterationAction()
-	attributes := make(map[string]diffNode, len(attrTypes))
-	for name, ty := range attrTypes {
+	out := make(map[string]diffNode, len(attrs))
+	for name, attr := range attrs {
 		child := c.attr(name)
-		node := diffType(child, ty)
+		node := diffOne(&child, attr)
 		if node.action == plans.NoOp && absent(child.before) && absent(child.after) {
 			continue
 		}
-		attributes[name] = node
+		out[name] = node
 		action = compareActions(action, node.action)
 	}
-	return diffNode{action: action, replace: c.replaces(), view: attributesView{attributes: attributes}}
+	return out, action
 }
 
 // diffTuple pairs a tuple's elements by position: each position has its
@@ -294,26 +302,17 @@ func diffNestedType(c change, nested *schema.Object) diffNode {
 }
 
 func diffNestedObject(c change, attrs map[string]*schema.Attribute) diffNode {
-	action := c.iterationAction()
-	attributes := make(map[string]diffNode, len(attrs))
-	for name, attr := range attrs {
-		if attr == nil {
-			continue
-		}
-		child := c.attr(name)
-		node := diffAttribute(child, attr)
-		if node.action == plans.NoOp && absent(child.before) && absent(child.after) {
-			continue
-		}
-		attributes[name] = node
-		action = compareActions(action, node.action)
-	}
+	attributes, action := diffAttributes(c, attrs, func(child *change, attr *schema.Attribute) diffNode { return diffAttribute(*child, attr) })
 	return diffNode{action: action, replace: c.replaces(), view: attributesView{attributes: attributes, keepNullSuffix: true}}
 }
 
 // diffAttribute works out the change to one attribute of a block or of a
 // nested attribute type.
 func diffAttribute(c change, attr *schema.Attribute) diffNode {
+	if attr == nil {
+		// A malformed schema; show the value by its own shape.
+		return diffDynamic(c)
+	}
 	c.sensitive = c.sensitive || attr.Sensitive
 	if attr.NestedType != nil {
 		return diffNestedType(c, attr.NestedType)

@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-
-	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"unicode"
 
 	"github.com/terrane/terrane/internal/plans"
 )
@@ -119,10 +118,25 @@ func arrow(o renderOpts) string { return o.pal.yellow("->") }
 // attributeName writes a name as HCL would accept it: bare when it is an
 // identifier, quoted otherwise.
 func attributeName(name string) string {
-	if hclsyntax.ValidIdentifier(name) {
+	if isIdentifier(name) {
 		return name
 	}
 	return quoted(name)
+}
+
+// isIdentifier reports whether name is an HCL identifier: a letter or
+// underscore, then letters, digits, underscores and dashes. (Checked by
+// hand: the HCL scanner's own check costs a tokenizer run per name.)
+func isIdentifier(name string) bool {
+	for i, r := range name {
+		switch {
+		case unicode.IsLetter(r) || r == '_':
+		case i > 0 && (unicode.IsDigit(r) || r == '-'):
+		default:
+			return false
+		}
+	}
+	return name != ""
 }
 
 // quoted quotes a string the way every rendered string is quoted.
@@ -171,14 +185,31 @@ func (v attributesView) render(node diffNode, indent int, o renderOpts) string {
 	}
 	childOpts := o
 	childOpts.noNullSuffix = !v.keepNullSuffix
-	names := sortedKeys(v.attributes)
-	width := widestName(names, attributeName)
-
 	var b strings.Builder
 	b.WriteString("{" + forcesReplacement(node.replace, o) + "\n")
+	unchanged := writeAttributeLines(&b, v.attributes, indent, o, childOpts)
+	closeBraces(&b, "}", "attribute", unchanged, node, indent, o)
+	return b.String()
+}
+
+// closeBraces writes the "# (N unchanged … hidden)" line, when anything was
+// left out, and the closing brace or bracket with the null suffix.
+func closeBraces(b *strings.Builder, closer, kind string, unchanged int, node diffNode, indent int, o renderOpts) {
+	if unchanged > 0 {
+		fmt.Fprintf(b, "%s%s\n", linePrefix(indent+1, plans.NoOp, o), unchangedNote(kind, unchanged, o))
+	}
+	b.WriteString(linePrefix(indent, plans.NoOp, o) + closer + nullSuffix(node.action, o))
+}
+
+// writeAttributeLines writes "name = value" lines, names aligned, leaving
+// out unchanged attributes (counted in the result) unless o says to show
+// them; the attributes people recognise an object by are always shown.
+func writeAttributeLines(b *strings.Builder, attributes map[string]diffNode, indent int, o, childOpts renderOpts) int {
+	names := sortedKeys(attributes)
+	width := widestName(names, attributeName)
 	unchanged := 0
 	for _, name := range names {
-		attr := v.attributes[name]
+		attr := attributes[name]
 		attrOpts := childOpts
 		if alwaysShown(name) {
 			attrOpts.showUnchanged = true
@@ -186,14 +217,10 @@ func (v attributesView) render(node diffNode, indent int, o renderOpts) string {
 			unchanged++
 			continue
 		}
-		writeWarnings(&b, attr, indent+1, attrOpts)
-		fmt.Fprintf(&b, "%s%-*s = %s\n", linePrefix(indent+1, attr.action, attrOpts), width, attributeName(name), attr.render(indent+1, attrOpts))
+		writeWarnings(b, attr, indent+1, attrOpts)
+		fmt.Fprintf(b, "%s%-*s = %s\n", linePrefix(indent+1, attr.action, attrOpts), width, attributeName(name), attr.render(indent+1, attrOpts))
 	}
-	if unchanged > 0 {
-		fmt.Fprintf(&b, "%s%s\n", linePrefix(indent+1, plans.NoOp, o), unchangedNote("attribute", unchanged, o))
-	}
-	b.WriteString(linePrefix(indent, plans.NoOp, o) + "}" + nullSuffix(node.action, o))
-	return b.String()
+	return unchanged
 }
 
 // mapView renders a map's elements with quoted keys. Maps of nested
@@ -235,10 +262,7 @@ func (v mapView) render(node diffNode, indent int, o renderOpts) string {
 		}
 		fmt.Fprintf(&b, "%s%s = %s%s\n", linePrefix(indent+1, element.action, childOpts), name, element.render(indent+1, childOpts), comma)
 	}
-	if unchanged > 0 {
-		fmt.Fprintf(&b, "%s%s\n", linePrefix(indent+1, plans.NoOp, o), unchangedNote("element", unchanged, o))
-	}
-	b.WriteString(linePrefix(indent, plans.NoOp, o) + "}" + nullSuffix(node.action, o))
+	closeBraces(&b, "}", "element", unchanged, node, indent, o)
 	return b.String()
 }
 
@@ -270,10 +294,7 @@ func (v setView) render(node diffNode, indent int, o renderOpts) string {
 		writeWarnings(&b, element, indent+1, o)
 		fmt.Fprintf(&b, "%s%s,\n", linePrefix(indent+1, element.action, childOpts), element.render(indent+1, childOpts))
 	}
-	if unchanged > 0 {
-		fmt.Fprintf(&b, "%s%s\n", linePrefix(indent+1, plans.NoOp, o), unchangedNote("element", unchanged, o))
-	}
-	b.WriteString(linePrefix(indent, plans.NoOp, o) + "]" + nullSuffix(node.action, o))
+	closeBraces(&b, "]", "element", unchanged, node, indent, o)
 	return b.String()
 }
 

@@ -250,3 +250,14 @@ func TestColorEnabled(t *testing.T) {
 		t.Errorf("NO_COLOR=1 should turn colour off")
 	}
 }
+
+func TestAttributeNameQuotesWhatIsNotAnIdentifier(t *testing.T) {
+	for name, want := range map[string]string{
+		"id": "id", "read_only": "read_only", "kebab-case": "kebab-case", "_x": "_x", "café": "café",
+		"a b": `"a b"`, "1st": `"1st"`, "-x": `"-x"`, "": `""`, `q"uote`: `"q\"uote"`,
+	} {
+		if got := attributeName(name); got != want {
+			t.Errorf("attributeName(%q) = %s, want %s", name, got, want)
+		}
+	}
+}
