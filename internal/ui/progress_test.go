@@ -12,6 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/engine"
 	"github.com/terrane/terrane/internal/lang/marks"
 	"github.com/terrane/terrane/internal/plans"
 )
@@ -200,3 +201,6 @@ func TestRenderApplySummary(t *testing.T) {
 		})
 	}
 }
+
+// ProgressHook must keep satisfying the engine's Hook interface.
+var _ engine.Hook = (*ProgressHook)(nil)
