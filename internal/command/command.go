@@ -41,8 +41,12 @@ func commands() map[string]commandInfo {
 			"Serve the state store over gRPC (Consul's ResourceService API)"},
 		"watch": {func(s Streams, args []string) int { return runWatch(args, s.Stdout, s.Stderr) },
 			"Stream changes to state records as they happen"},
-		"output": {runOutput, "Show output values from the workspace's state"},
-		"show":   {runShow, "Show the current state or a saved plan"},
+		"output":  {runOutput, "Show output values from the workspace's state"},
+		"show":    {runShow, "Show the current state or a saved plan"},
+		"plan":    {runPlan, "Show changes required by the current configuration"},
+		"apply":   {runApply, "Create or update infrastructure"},
+		"destroy": {runDestroy, "Destroy previously-created infrastructure"},
+		"refresh": {runRefresh, "Update the state to match remote systems"},
 	}
 }
 

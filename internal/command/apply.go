@@ -1,0 +1,426 @@
+package command
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/engine"
+	"github.com/terrane/terrane/internal/plans"
+	"github.com/terrane/terrane/internal/plans/planfile"
+	"github.com/terrane/terrane/internal/ui"
+)
+
+// runApply is `terrane apply [PLANFILE]`: without a plan file it plans,
+// shows the plan and asks for approval before applying; with one it applies
+// exactly that plan, refusing it when records changed since.
+func runApply(streams Streams, args []string) int {
+	opts, ds := arguments.ParseApply(args)
+	return applyCommand(streams, applyApproval, opts, ds)
+}
+
+// approval is how an apply-like command asks before changing anything.
+type approval struct {
+	command   string
+	question  string
+	detail    string
+	cancelled string
+}
+
+var applyApproval = approval{
+	command:   "apply",
+	question:  "Do you want to perform these actions?",
+	detail:    "Terrane will perform the actions described above.\nOnly 'yes' will be accepted to approve.",
+	cancelled: "Apply cancelled.",
+}
+
+var refreshOnlyApproval = approval{
+	command:   "apply",
+	question:  "Would you like to update the state to reflect these detected changes?",
+	detail:    "Terrane will write these changes to the state without modifying any real infrastructure.\nThere is no undo. Only 'yes' will be accepted to confirm.",
+	cancelled: "Apply cancelled.",
+}
+
+// applyCommand is the body shared by apply, destroy and refresh.
+func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags diags.Diagnostics) int {
+	out := newOperationOutput(streams, opts.View)
+	if opts.Help {
+		return printCommandUsage(streams.Stdout, ask.command, "[options] [PLANFILE]", "Creates, updates or destroys objects to match the configuration.")
+	}
+	if argDiags.HasErrors() {
+		out.diagnostics(argDiags)
+		return 1
+	}
+	if opts.PlanFile != "" {
+		return applySavedPlan(out, opts)
+	}
+	if opts.RefreshOnly && ask.command == "apply" {
+		ask = refreshOnlyApproval
+	}
+	if !opts.AutoApprove && !opts.Input {
+		out.diagnostics(diags.Diagnostics{diags.Errorf("Approval required",
+			"With -input=false Terrane cannot ask whether to %s. Give -auto-approve to go ahead without asking, or save a plan with \"terrane plan -out=FILE\" and apply that file.", ask.command)})
+		return 1
+	}
+	op, ds := openOperation(out, opts.Operation, nil)
+	if op != nil {
+		defer op.close()
+	}
+	if ds.HasErrors() {
+		out.diagnostics(ds)
+		return 1
+	}
+	plan, planDiags, aborted := planWithInterrupts(op, opts.Operation)
+	ds = ds.Append(planDiags)
+	if plan != nil && !aborted {
+		out.renderPlan(plan, op.engine)
+	}
+	if aborted || ds.HasErrors() || plan == nil {
+		out.diagnostics(ds)
+		return 1
+	}
+	if !plan.CanApply() {
+		out.diagnostics(ds)
+		return 0
+	}
+	if opts.AutoApprove {
+		fmt.Fprintln(streams.Stdout)
+	} else if !out.confirm(ask) {
+		out.diagnostics(ds)
+		fmt.Fprintf(streams.Stdout, "\n%s\n", ask.cancelled)
+		return 1
+	}
+	return applyAndReport(op, plan, ds)
+}
+
+// applyAndReport applies plan, then prints the summary, the outputs and
+// every diagnostic of the run.
+func applyAndReport(op *operation, plan *plans.Plan, ds diags.Diagnostics) int {
+	applyDiags, aborted := withInterrupts(op.out, func(ctx context.Context) diags.Diagnostics {
+		return op.engine.Apply(ctx, plan)
+	})
+	if aborted {
+		op.out.diagnostics(ds.Append(abortedDiag()))
+		return 1
+	}
+	ds = ds.Append(applyDiags)
+	op.out.renderApplySummary(plan, op, ds.HasErrors())
+	op.out.diagnostics(ds)
+	if ds.HasErrors() {
+		return 1
+	}
+	return 0
+}
+
+// applySavedPlan is `terrane apply PLANFILE`.
+func applySavedPlan(out *operationOutput, opts *arguments.Apply) int {
+	plan, snapshot, lockFile, ds := readSavedPlan(opts.PlanFile)
+	if ds.HasErrors() {
+		out.diagnostics(ds)
+		return 1
+	}
+	op, openDiags := openOperation(out, opts.Operation, plan)
+	ds = ds.Append(openDiags)
+	if op != nil {
+		defer op.close()
+	}
+	if ds.HasErrors() {
+		out.diagnostics(ds)
+		return 1
+	}
+	ds = ds.Append(op.checkSavedPlanInputs(opts.PlanFile, snapshot, lockFile))
+	if !ds.HasErrors() && !plan.CanApply() {
+		ds = ds.Append(unapplyableDiag(opts.PlanFile, plan))
+	}
+	if ds.HasErrors() {
+		out.diagnostics(ds)
+		return 1
+	}
+	return applyAndReport(op, plan, ds)
+}
+
+func readSavedPlan(path string) (*plans.Plan, *planfile.ConfigSnapshot, []byte, diags.Diagnostics) {
+	fail := func(err error) (*plans.Plan, *planfile.ConfigSnapshot, []byte, diags.Diagnostics) {
+		return nil, nil, nil, diags.Diagnostics{diags.Errorf("Failed to read the saved plan",
+			"The plan file %s cannot be read: %s. Give the path of a file written by \"terrane plan -out\".", path, err)}
+	}
+	reader, err := planfile.Open(path)
+	if err != nil {
+		return fail(err)
+	}
+	defer reader.Close()
+	plan, err := reader.ReadPlan()
+	if err != nil {
+		return fail(err)
+	}
+	snapshot, err := reader.ReadConfigSnapshot()
+	if err != nil {
+		return fail(err)
+	}
+	lockFile, _, err := reader.ReadLockFile()
+	if err != nil {
+		return fail(err)
+	}
+	return plan, snapshot, lockFile, nil
+}
+
+func unapplyableDiag(path string, plan *plans.Plan) diags.Diagnostic {
+	if plan.Errored {
+		return diags.Errorf("Saved plan is not applyable",
+			"The plan in %s was made by a run that failed, so it is incomplete. Fix the errors it reported and make a new plan.", path)
+	}
+	return diags.Errorf("Saved plan has nothing to do",
+		"The plan in %s proposes no changes, so there is nothing to apply.", path)
+}
+
+// checkSavedPlanInputs refuses a saved plan when the configuration files
+// or the dependency lock file changed since it was made: applying it would
+// evaluate different expressions, or start different providers, than those
+// the plan was made with.
+func (op *operation) checkSavedPlanInputs(path string, saved *planfile.ConfigSnapshot, savedLock []byte) diags.Diagnostics {
+	var ds diags.Diagnostics
+	current, err := configSnapshot(op.config)
+	if err != nil {
+		return ds.Append(diags.Errorf("Failed to read the configuration", "Comparing it with the saved plan %s: %s.", path, err))
+	}
+	if changed := changedConfigFiles(saved, current); len(changed) > 0 {
+		ds = ds.Append(diags.Errorf("Configuration changed since the plan was made",
+			"The saved plan %s was made from a different configuration: %s changed. Make a new plan with \"terrane plan -out=%s\".",
+			path, strings.Join(changed, ", "), path))
+	}
+	if !bytes.Equal(savedLock, op.lockFile) {
+		ds = ds.Append(diags.Errorf("Dependency lock file changed since the plan was made",
+			"The providers selected in .terraform.lock.hcl differ from those the saved plan %s was made with. Make a new plan.", path))
+	}
+	return ds
+}
+
+// changedConfigFiles names the files that differ between two snapshots,
+// including files only one of them has.
+func changedConfigFiles(saved, current *planfile.ConfigSnapshot) []string {
+	seen := map[string]bool{}
+	var changed []string
+	note := func(name string) {
+		if !seen[name] {
+			seen[name] = true
+			changed = append(changed, name)
+		}
+	}
+	compare := func(a, b *planfile.ConfigSnapshot) {
+		for key, mod := range a.Modules {
+			other := b.Modules[key]
+			for name, content := range mod.Files {
+				if other == nil || !bytes.Equal(other.Files[name], content) {
+					note(filepathJoin(mod.Dir, name))
+				}
+			}
+			if other == nil && len(mod.Files) == 0 {
+				note(mod.Dir)
+			}
+		}
+	}
+	compare(saved, current)
+	compare(current, saved)
+	sort.Strings(changed)
+	return changed
+}
+
+func filepathJoin(dir, name string) string {
+	if dir == "" || dir == "." {
+		return name
+	}
+	return strings.TrimSuffix(dir, "/") + "/" + name
+}
+
+// operationOutput writes what plan and apply commands show: plans,
+// progress, summaries and diagnostics, in colour unless told otherwise.
+type operationOutput struct {
+	streams Streams
+	view    arguments.View
+	color   bool
+	sources ui.Sources
+	stdin   *bufio.Reader
+	// progress and counts are the hooks of the run, once hooks was called.
+	progress *ui.ProgressHook
+	counts   *applyCounter
+}
+
+func newOperationOutput(streams Streams, view arguments.View) *operationOutput {
+	return &operationOutput{
+		streams: streams,
+		view:    view,
+		color:   ui.ColorEnabled(view.NoColor),
+		sources: ui.Sources{},
+	}
+}
+
+func (o *operationOutput) addSources(files map[string]*hcl.File) {
+	for name, file := range files {
+		o.sources[name] = file
+	}
+}
+
+// diagnostics writes warnings to stdout and errors to stderr, as Terraform
+// does; with -compact-warnings and no errors, warnings are one line each.
+func (o *operationOutput) diagnostics(ds diags.Diagnostics) {
+	var warnings, errs diags.Diagnostics
+	for _, d := range ds {
+		if d.Severity == diags.Warning {
+			warnings = append(warnings, d)
+		} else {
+			errs = append(errs, d)
+		}
+	}
+	if len(warnings) > 0 && o.view.CompactWarnings && len(errs) == 0 {
+		writeCompactWarnings(o.streams.Stdout, warnings)
+	} else {
+		ui.WriteDiagnostics(o.streams.Stdout, warnings, o.sources, o.color)
+	}
+	ui.WriteDiagnostics(o.streams.Stderr, errs, o.sources, o.color)
+}
+
+func writeCompactWarnings(w io.Writer, warnings diags.Diagnostics) {
+	fmt.Fprintln(w, "\nWarnings:")
+	fmt.Fprintln(w)
+	for _, d := range warnings {
+		fmt.Fprintf(w, "- %s\n", d.Summary)
+		if d.Subject != nil {
+			fmt.Fprintf(w, "  on %s line %d\n", d.Subject.Filename, d.Subject.Start.Line)
+		}
+	}
+	fmt.Fprintln(w, "\nTo see the full warning notes, run Terrane without -compact-warnings.")
+}
+
+// confirm asks ask's question and reports whether the answer was "yes".
+func (o *operationOutput) confirm(ask approval) bool {
+	fmt.Fprintf(o.streams.Stdout, "\n%s\n", ask.question)
+	for _, line := range strings.Split(ask.detail, "\n") {
+		fmt.Fprintf(o.streams.Stdout, "  %s\n", line)
+	}
+	fmt.Fprint(o.streams.Stdout, "\n  Enter a value: ")
+	if o.stdin == nil {
+		o.stdin = bufio.NewReader(o.streams.Stdin)
+	}
+	answer, _ := o.stdin.ReadString('\n')
+	fmt.Fprintln(o.streams.Stdout)
+	return strings.TrimSpace(answer) == "yes"
+}
+
+// renderPlan shows plan; rendering problems (a change that cannot be
+// decoded) become diagnostics of their own.
+func (o *operationOutput) renderPlan(plan *plans.Plan, eng *engine.Engine) {
+	ds := ui.RenderPlan(o.streams.Stdout, plan, eng.Schemas(), ui.PlanOptions{Color: o.color})
+	o.diagnostics(ds)
+}
+
+// hooks are the progress reporters of a run: progress lines as
+// operations start and end, and the counts for the closing summary.
+func (o *operationOutput) hooks() []engine.Hook {
+	o.progress = ui.NewProgressHook(o.streams.Stdout, ui.ProgressOptions{Color: o.color})
+	o.counts = &applyCounter{actions: map[string]plans.Action{}}
+	return []engine.Hook{o.progress, o.counts}
+}
+
+// renderApplySummary ends an apply with what it did and, unless it
+// destroyed everything, the root module's outputs as now recorded.
+func (o *operationOutput) renderApplySummary(plan *plans.Plan, op *operation, failed bool) {
+	if o.progress != nil {
+		o.progress.Close()
+	}
+	if failed {
+		return
+	}
+	summary := o.counts.summary()
+	summary.Destroy = plan.UIMode == plans.DestroyMode
+	if !summary.Destroy {
+		outputs, err := op.recordedOutputs()
+		if err != nil {
+			o.diagnostics(diags.Diagnostics{diags.Warnf("Cannot show outputs", "The apply succeeded, but reading the outputs back from the store failed: %s. Run \"terrane output\" to see them.", err)})
+		}
+		summary.Outputs = outputs
+	}
+	if err := ui.RenderApplySummary(o.streams.Stdout, summary, o.color); err != nil {
+		o.diagnostics(diags.Diagnostics{diags.Errorf("Cannot write the summary", "%s.", err)})
+	}
+}
+
+// recordedOutputs reads the root module's outputs from the store.
+func (op *operation) recordedOutputs() ([]ui.OutputValue, error) {
+	snapshot, err := op.store.Load(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	outputs := make([]ui.OutputValue, 0, len(snapshot.State.Outputs))
+	for name, output := range snapshot.State.Outputs {
+		outputs = append(outputs, ui.OutputValue{Name: name, Value: output.Value, Sensitive: output.Sensitive})
+	}
+	return outputs, nil
+}
+
+// applyCounter counts the changes an apply completed, for the summary:
+// a replacement counts once as added and once as destroyed, as Terraform
+// counts it.
+type applyCounter struct {
+	engine.NilHook
+	mu                                   sync.Mutex
+	actions                              map[string]plans.Action
+	added, changed, destroyed, forgotten int
+}
+
+func (c *applyCounter) PreApply(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey, action plans.Action, prior, planned cty.Value) {
+	kind := action
+	if action.IsReplace() {
+		kind = plans.Create
+		if planned == cty.NilVal || planned.IsNull() {
+			kind = plans.Delete
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.actions[counterKey(addr, deposed)] = kind
+}
+
+func (c *applyCounter) PostApply(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey, newState cty.Value, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	key := counterKey(addr, deposed)
+	kind, ok := c.actions[key]
+	delete(c.actions, key)
+	if !ok || err != nil {
+		return
+	}
+	switch kind {
+	case plans.Create:
+		c.added++
+	case plans.Update:
+		c.changed++
+	case plans.Delete:
+		c.destroyed++
+	case plans.Forget:
+		c.forgotten++
+	}
+}
+
+func counterKey(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey) string {
+	return addr.String() + " " + string(deposed)
+}
+
+func (c *applyCounter) summary() ui.ApplySummary {
+	if c == nil {
+		return ui.ApplySummary{}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return ui.ApplySummary{Added: c.added, Changed: c.changed, Destroyed: c.destroyed, Forgotten: c.forgotten}
+}

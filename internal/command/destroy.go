@@ -1,0 +1,17 @@
+package command
+
+import "github.com/terrane/terrane/internal/command/arguments"
+
+// runDestroy is `terrane destroy`: apply in destroy mode, which plans to
+// delete every object the workspace's records hold.
+func runDestroy(streams Streams, args []string) int {
+	opts, ds := arguments.ParseDestroy(args)
+	return applyCommand(streams, destroyApproval, opts, ds)
+}
+
+var destroyApproval = approval{
+	command:   "destroy",
+	question:  "Do you really want to destroy all resources?",
+	detail:    "Terrane will destroy all your managed infrastructure, as shown above.\nThere is no undo. Only 'yes' will be accepted to confirm.",
+	cancelled: "Destroy cancelled.",
+}

@@ -1,0 +1,350 @@
+package command
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/oklog/ulid/v2"
+
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/config"
+	"github.com/terrane/terrane/internal/depsfile"
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/engine"
+	"github.com/terrane/terrane/internal/logging"
+	"github.com/terrane/terrane/internal/plans"
+	"github.com/terrane/terrane/internal/plans/planfile"
+	"github.com/terrane/terrane/internal/plugin"
+	"github.com/terrane/terrane/internal/plugin/cliconfig"
+	"github.com/terrane/terrane/internal/plugin/discovery"
+	"github.com/terrane/terrane/internal/providers"
+	"github.com/terrane/terrane/internal/states/recordstore"
+	"github.com/terrane/terrane/internal/workdir"
+)
+
+// runPlan is `terrane plan`: it shows what apply would do and, with -out,
+// saves the plan for `terrane apply PLANFILE`. With -detailed-exitcode it
+// exits 0 when nothing would change, 1 on error and 2 when something would.
+func runPlan(streams Streams, args []string) int {
+	opts, argDiags := arguments.ParsePlan(args)
+	out := newOperationOutput(streams, opts.View)
+	if opts.Help {
+		return printCommandUsage(streams.Stdout, "plan", "[options]", "Shows the changes that apply would make to match the configuration.")
+	}
+	if argDiags.HasErrors() {
+		out.diagnostics(argDiags)
+		return 1
+	}
+	op, ds := openOperation(out, opts.Operation, nil)
+	if op != nil {
+		defer op.close()
+	}
+	if ds.HasErrors() {
+		out.diagnostics(ds)
+		return 1
+	}
+	plan, planDiags, aborted := planWithInterrupts(op, opts.Operation)
+	ds = ds.Append(planDiags)
+	if aborted {
+		out.diagnostics(ds)
+		return 1
+	}
+	if plan != nil {
+		out.renderPlan(plan, op.engine)
+	}
+	if ds.HasErrors() || plan == nil {
+		out.diagnostics(ds)
+		return 1
+	}
+	if opts.Out != "" {
+		ds = ds.Append(op.savePlan(plan, opts.Out))
+		if !ds.HasErrors() {
+			fmt.Fprintf(streams.Stdout, "\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    terrane apply %q\n", opts.Out, opts.Out)
+		}
+	}
+	out.diagnostics(ds)
+	switch {
+	case ds.HasErrors():
+		return 1
+	case opts.DetailedExitCode && planHasChanges(plan):
+		return 2
+	}
+	return 0
+}
+
+// planHasChanges reports whether applying plan would do anything, which
+// is what -detailed-exitcode's status 2 means.
+func planHasChanges(plan *plans.Plan) bool {
+	if !plan.Changes.IsEmpty() {
+		return true
+	}
+	return plan.UIMode == plans.RefreshOnlyMode && len(plan.DriftedResources) > 0
+}
+
+// operation is what plan and apply commands work with: the loaded
+// configuration, the variable values, the workspace's records and an engine
+// over them.
+type operation struct {
+	out        *operationOutput
+	dir        string
+	config     *config.Config
+	lockFile   []byte
+	workspace  string
+	store      *recordstore.Store
+	closeStore func() error
+	engine     *engine.Engine
+}
+
+// openOperation loads the configuration in the working directory, gathers
+// variable values (or takes them from a saved plan), opens the workspace's
+// records and the installed providers, and returns an engine over them.
+func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.Plan) (*operation, diags.Diagnostics) {
+	op := &operation{out: out, dir: "."}
+	parser := config.NewParser()
+	cfg, hclDiags := parser.LoadConfig(op.dir)
+	out.addSources(parser.Files())
+	ds := diags.Diagnostics{}.Append(hclDiags)
+	if cfg == nil || ds.HasErrors() {
+		return nil, ds
+	}
+	op.config = cfg
+	variables, varDiags := op.inputValues(opts, saved)
+	ds = ds.Append(varDiags)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	factories, factoryDiags := op.providerFactories()
+	ds = ds.Append(factoryDiags)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	if storeDiags := op.openStore(); storeDiags.HasErrors() {
+		return nil, ds.Append(storeDiags)
+	}
+	eng, engineDiags := engine.New(engine.Options{
+		Config:      cfg,
+		Providers:   factories,
+		State:       op.store,
+		Variables:   variables,
+		Parallelism: opts.Parallelism,
+		Hooks:       out.hooks(),
+		RunID:       ulid.Make().String(),
+		Logger:      logging.Named("engine"),
+		Workspace:   op.workspace,
+	})
+	ds = ds.Append(engineDiags)
+	op.engine = eng
+	if ds.HasErrors() {
+		op.close()
+		return nil, ds
+	}
+	return op, ds
+}
+
+func (op *operation) openStore() diags.Diagnostics {
+	project, err := workdir.Project()
+	if err != nil {
+		return diags.Diagnostics{diags.Errorf("Invalid project", "%s.", err)}
+	}
+	workspace, err := workdir.CurrentWorkspace(op.dir)
+	if err != nil {
+		return diags.Diagnostics{diags.Errorf("Invalid workspace", "%s.", err)}
+	}
+	store, closeStore, err := workdir.OpenStore(op.dir, project, workspace)
+	if err != nil {
+		return diags.Diagnostics{diags.Errorf("Failed to open the state store",
+			"%s. Check that %s is readable and writable, or remove it to start with empty state.", err, workdir.DataDir(op.dir))}
+	}
+	op.store, op.closeStore, op.workspace = store, closeStore, workspace
+	return nil
+}
+
+// providerFactories returns a factory for every provider the configuration
+// needs, each an installed package that matches the dependency lock file.
+func (op *operation) providerFactories() (map[addrs.Provider]providers.Factory, diags.Diagnostics) {
+	lockPath := workdir.LockFilePath(op.dir)
+	if raw, err := os.ReadFile(lockPath); err == nil {
+		op.lockFile = raw
+	}
+	locks, ds := depsfile.LoadFile(lockPath)
+	op.out.addSources(locks.Sources())
+	cli, cliDiags := cliconfig.Load(cliconfig.Environment{WorkingDir: op.dir})
+	ds = ds.Append(cliDiags)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	requirements, reqDiags := workdir.ProviderRequirements(op.config)
+	ds = ds.Append(reqDiags)
+	var overrides discovery.DevOverrides
+	if cli.ProviderInstallation != nil {
+		overrides = cli.ProviderInstallation.DevOverrides
+	}
+	ds = ds.Append(workdir.CheckLocks(requirements, locks, overrides))
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	// Without a schema cache every run asks each provider for its schema,
+	// which is slower but correct, so a broken cache directory is no error.
+	schemas, _ := plugin.DefaultSchemaStore()
+	factories, factoryDiags := workdir.ProviderFactories(context.Background(), op.dir, locks, cli, schemas)
+	return factories, ds.Append(factoryDiags)
+}
+
+// inputValues gathers the root module's variable values from the command
+// line, files and environment, or from a saved plan. Values are checked
+// against their declarations here so that a bad value is reported, naming
+// where it came from, before any provider starts.
+func (op *operation) inputValues(opts arguments.Operation, saved *plans.Plan) (engine.InputValues, diags.Diagnostics) {
+	decls := op.config.Module.Variables
+	values := engine.InputValues{}
+	if saved != nil {
+		var ds diags.Diagnostics
+		for name := range saved.VariableValues {
+			val, err := saved.VariableValue(name)
+			if err != nil {
+				ds = ds.Append(diags.Errorf("Invalid variable value in saved plan", "The saved plan's value of var.%s cannot be read: %s. Make a new plan.", name, err))
+				continue
+			}
+			values[name] = &engine.InputValue{Value: val, SourceType: engine.ValueFromPlan}
+		}
+		return values, ds
+	}
+	given, ds := arguments.CollectValues(op.dir, decls, opts.Vars, os.Environ())
+	op.out.addSources(given.Files)
+	_, resolveDiags := arguments.Resolve(decls, given)
+	ds = ds.Append(resolveDiags)
+	for name, v := range given.ByName {
+		values[name] = &engine.InputValue{Value: v.Value, SourceType: engineSourceType(v.Source), SourceRange: v.Range}
+	}
+	return values, ds
+}
+
+func engineSourceType(source arguments.SourceType) engine.ValueSourceType {
+	switch source {
+	case arguments.SourceEnv:
+		return engine.ValueFromEnvVar
+	case arguments.SourceAutoFile:
+		return engine.ValueFromAutoFile
+	case arguments.SourceNamedFile:
+		return engine.ValueFromNamedFile
+	case arguments.SourceCLI:
+		return engine.ValueFromCLIArg
+	}
+	return engine.ValueFromUnknown
+}
+
+// planOpts translates the command line into the engine's terms.
+func planOpts(opts arguments.Operation) engine.PlanOpts {
+	po := engine.PlanOpts{SkipRefresh: !opts.Refresh, ForceReplace: opts.Replace}
+	switch {
+	case opts.Destroy:
+		po.Mode = plans.DestroyMode
+	case opts.RefreshOnly:
+		po.Mode = plans.RefreshOnlyMode
+	}
+	for _, target := range opts.Targets {
+		po.Targets = append(po.Targets, target.Addr.(addrs.Targetable))
+	}
+	for _, exclude := range opts.Excludes {
+		po.Excludes = append(po.Excludes, exclude.Addr.(addrs.Targetable))
+	}
+	return po
+}
+
+// savePlan writes plan to path with the configuration it was made from and
+// the dependency lock file, so apply can carry it out exactly.
+func (op *operation) savePlan(plan *plans.Plan, path string) diags.Diagnostics {
+	snapshot, err := configSnapshot(op.config)
+	if err != nil {
+		return diags.Diagnostics{diags.Errorf("Failed to save the plan", "Reading the configuration for the plan file: %s.", err)}
+	}
+	if err := planfile.Create(path, planfile.Contents{Plan: plan, Config: snapshot, LockFile: op.lockFile}); err != nil {
+		return diags.Diagnostics{diags.Errorf("Failed to save the plan", "Writing %s: %s. Check that its directory exists and is writable.", path, err)}
+	}
+	return nil
+}
+
+// configSnapshot reads every module's files into a snapshot keyed as plan
+// files key modules: "" for the root, "a.b" for module.b inside module.a.
+func configSnapshot(cfg *config.Config) (*planfile.ConfigSnapshot, error) {
+	snapshot := &planfile.ConfigSnapshot{Modules: map[string]*planfile.SnapshotModule{}}
+	var firstErr error
+	cfg.DeepEach(func(c *config.Config) {
+		if firstErr != nil {
+			return
+		}
+		firstErr = snapshot.AddModuleDir(strings.Join(c.Path, "."), c.SourceAddr, "", c.Module.SourceDir)
+	})
+	return snapshot, firstErr
+}
+
+func (op *operation) close() {
+	if op.engine != nil {
+		op.engine.Close()
+	}
+	if op.closeStore != nil {
+		op.closeStore()
+	}
+}
+
+// planWithInterrupts runs the engine's plan, cancelling it on the first
+// interrupt and giving up on the second.
+func planWithInterrupts(op *operation, opts arguments.Operation) (*plans.Plan, diags.Diagnostics, bool) {
+	type result struct {
+		plan  *plans.Plan
+		diags diags.Diagnostics
+	}
+	r, aborted := withInterrupts(op.out, func(ctx context.Context) result {
+		plan, ds := op.engine.Plan(ctx, planOpts(opts))
+		return result{plan, ds}
+	})
+	if aborted {
+		return nil, diags.Diagnostics{abortedDiag()}, true
+	}
+	return r.plan, r.diags, false
+}
+
+// withInterrupts runs fn with a context the first SIGINT or SIGTERM
+// cancels, so the engine stops starting provider calls and records the ones
+// in flight. A second signal gives up waiting: aborted is true and the
+// caller returns at once, leaving fn running until the process exits.
+func withInterrupts[T any](out *operationOutput, fn func(ctx context.Context) T) (result T, aborted bool) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(signals)
+	done := make(chan T, 1)
+	go func() { done <- fn(ctx) }()
+	interrupted := false
+	for {
+		select {
+		case result = <-done:
+			return result, false
+		case <-signals:
+			if interrupted {
+				fmt.Fprintln(out.streams.Stderr, "Two interrupts received. Exiting immediately. Note that data loss may have occurred.")
+				return result, true
+			}
+			interrupted = true
+			fmt.Fprintln(out.streams.Stderr, "Interrupt received.\nPlease wait for Terrane to exit or data loss may occur.\nGracefully shutting down...")
+			cancel()
+		}
+	}
+}
+
+func abortedDiag() diags.Diagnostic {
+	return diags.Errorf("Operation aborted",
+		"A second interrupt stopped Terrane without waiting for provider calls in flight. Their results may not be recorded: run plan to see what the records say, and import or forget any object a create may have made.")
+}
+
+func printCommandUsage(w io.Writer, command, synopsis, description string) int {
+	fmt.Fprintf(w, "Usage: terrane [global options] %s %s\n\n  %s\n\nOptions:\n\n%s", command, synopsis, description, arguments.Usage(command))
+	return 0
+}
