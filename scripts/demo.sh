@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Terrane's main job, end to end, on a fresh machine with Go: builds the CLI
 # and the test provider into a filesystem mirror in a temporary directory,
-# points a CLI configuration at that mirror, and runs the example
-# configuration in examples/demo.
+# points a CLI configuration at that mirror, and takes the example
+# configuration in examples/demo through init, plan, apply, a plan that finds
+# nothing to change, and destroy, with state in the embedded store
+# (.terrane/state.db).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -33,4 +35,29 @@ echo "== terrane version"
 "$terrane" version
 
 echo "== terrane providers schema -json"
-"$terrane" -chdir="$work/project" providers schema -json
+"$terrane" -chdir="$work/project" providers schema -json > "$work/schema.json"
+echo "$(wc -c < "$work/schema.json") bytes of provider schema JSON"
+
+cloud="$work/cloud"
+mkdir -p "$cloud"
+export TF_VAR_cloud_dir="$cloud"
+export NO_COLOR=1
+run() {
+  echo
+  echo "== terrane $*"
+  "$terrane" -chdir="$work/project" "$@"
+}
+objects() {
+  echo
+  echo "== objects in the provider's cloud: $(find "$cloud" -name '*.json' | wc -l)"
+}
+
+run init
+run plan -out=demo.tfplan
+run apply demo.tfplan
+objects
+# A second plan reads every record back from the store and refreshes each
+# object through the provider: nothing has changed, so nothing is proposed.
+run plan -detailed-exitcode
+run destroy -auto-approve
+objects
