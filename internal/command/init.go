@@ -267,13 +267,14 @@ func (in *initializer) ensureProvider(ctx context.Context, installer *discovery.
 	if err != nil {
 		return nil, installDiagnostic(name, version, err)
 	}
-	hashes := append(installed.Hashes, zipHash(ctx, installer.Source, installed)...)
 	if installed.FromCache {
 		fmt.Fprintf(in.out, "- Using %s v%s from the shared cache directory\n", name, version)
 	} else {
 		fmt.Fprintf(in.out, "- Installed %s v%s (%s)\n", name, version, authentication(installed.Authentication))
 	}
-	return depsfile.NewProviderLock(provider, version, constraints, hashes), nil
+	// A package from a registry brings the zh: hashes its signed checksums
+	// list; one from a mirror only its h1: hash, as Terraform records it.
+	return depsfile.NewProviderLock(provider, version, constraints, installed.Hashes), nil
 }
 
 // selectVersion prints what init looks for and picks the newest version
@@ -309,27 +310,6 @@ func (in *initializer) installedMatches(lock *depsfile.ProviderLock) bool {
 		return false
 	}
 	return lock.VerifyPackage(discovery.PackageLocalDir(packageDir)) == nil
-}
-
-// zipHash returns the zh: hash of the package when it came from a zip
-// file on this machine, which the lock file records beside its h1: hash.
-func zipHash(ctx context.Context, source discovery.Source, installed discovery.InstalledProvider) []discovery.Hash {
-	if installed.FromCache {
-		return nil
-	}
-	meta, err := source.PackageMeta(ctx, installed.Provider, installed.Version, installed.Platform)
-	if err != nil {
-		return nil
-	}
-	archive, ok := meta.Location.(discovery.PackageLocalArchive)
-	if !ok {
-		return nil
-	}
-	hash, err := discovery.PackageHashZip(archive)
-	if err != nil {
-		return nil
-	}
-	return []discovery.Hash{hash}
 }
 
 func authentication(how string) string {

@@ -1,12 +1,15 @@
 package command
 
 import (
+	"archive/zip"
 	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/apparentlymart/go-versions/versions"
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/depsfile"
@@ -344,5 +347,106 @@ resource "tpraw_thing" "x" {}
 	}
 	if string(ours) != string(want) {
 		t.Errorf("lock files differ.\nterrane:\n%s\nterraform:\n%s", ours, want)
+	}
+}
+
+// zipMirror packs one test provider into a mirror in the packed layout, as
+// `terraform providers mirror` writes it.
+func zipMirror(t *testing.T, mirror *providertest.Mirror, typeName string) string {
+	t.Helper()
+	dir := t.TempDir()
+	provider := mustProvider(t, mirror.Source(typeName))
+	name := discovery.StandardFilename(provider, versions.MustParseVersion("0.1.0"), discovery.CurrentPlatform())
+	path := filepath.Join(dir, provider.Hostname.ForDisplay(), provider.Namespace, provider.Type, name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	archive := zip.NewWriter(file)
+	// Stored, not deflated: compressing a provider binary under the race
+	// detector takes most of a minute.
+	executable := mirror.Executable(typeName)
+	content, err := os.ReadFile(executable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := &zip.FileHeader{Name: filepath.Base(executable), Method: zip.Store}
+	header.SetMode(0o755)
+	entry, err := archive.CreateHeader(header)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := entry.Write(content); err != nil {
+		t.Fatal(err)
+	}
+	if err := archive.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestInitFromZipMirror(t *testing.T) {
+	mirror := providertest.Build(t)
+	mirrorDir := zipMirror(t, mirror, "tpf")
+	config := `
+terraform {
+  required_providers {
+    tpf = { source = "registry.terraform.io/terrane/tpf", version = "~> 0.1.0" }
+  }
+}
+`
+	useMirror(t, mirrorDir, config)
+	runInitOK(t)
+	locks, ours := readLocks(t)
+	lock := locks.Provider(mustProvider(t, mirror.Source("tpf")))
+	want, _ := discovery.PackageHashV1(discovery.PackageLocalDir(filepath.Dir(mirror.Executable("tpf"))))
+	if hashes := lock.Hashes(); len(hashes) != 1 || hashes[0] != want {
+		t.Errorf("hashes %v, want the package's h1: hash %s", hashes, want)
+	}
+	if _, ds := workdir.ProviderFactories(context.Background(), ".", locks, nil, nil); ds.HasErrors() {
+		t.Errorf("the unpacked package does not verify: %v", ds.Err())
+	}
+
+	terraform, err := exec.LookPath("terraform")
+	if err != nil {
+		return
+	}
+	theirs := t.TempDir()
+	writeFile(t, filepath.Join(theirs, "main.tf"), config)
+	cmd := exec.Command(terraform, "init", "-input=false", "-no-color")
+	cmd.Dir = theirs
+	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+os.Getenv("TERRANE_CLI_CONFIG_FILE"), "CHECKPOINT_DISABLE=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("terraform init: %v\n%s", err, out)
+	}
+	theirLocks, _ := os.ReadFile(filepath.Join(theirs, depsfile.FileName))
+	if string(ours) != string(theirLocks) {
+		t.Errorf("lock files differ.\nterrane:\n%s\nterraform:\n%s", ours, theirLocks)
+	}
+}
+
+func TestInitLeavesDevOverridesOutOfTheLockFile(t *testing.T) {
+	mirror := providertest.Build(t)
+	useMirror(t, mirror.Dir, initConfig)
+	rc := os.Getenv("TERRANE_CLI_CONFIG_FILE")
+	writeFile(t, rc, "provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/terrane/tpf\" = \""+
+		filepath.Dir(mirror.Executable("tpf"))+"\"\n  }\n  filesystem_mirror {\n    path = \""+mirror.Dir+"\"\n  }\n}\n")
+	out := runInitOK(t)
+	if !strings.Contains(out, "development overrides") {
+		t.Errorf("no warning about development overrides:\n%s", out)
+	}
+	if strings.Contains(out, "Installing registry.terraform.io/terrane/tpf ") {
+		t.Errorf("init installed an overridden provider:\n%s", out)
+	}
+	locks, _ := readLocks(t)
+	if locks.Provider(mustProvider(t, mirror.Source("tpf"))) != nil {
+		t.Error("the overridden provider was locked")
+	}
+	if locks.Provider(mustProvider(t, mirror.Source("tpf5"))) == nil {
+		t.Error("the provider without an override was not locked")
 	}
 }
