@@ -15,12 +15,6 @@ import (
 	"github.com/terrane/terrane/internal/version"
 )
 
-// committer makes instance writes durable. The store commits each batch
-// in one transaction; a group-committing journal can stand in for it.
-type committer interface {
-	Commit(ctx context.Context, changes []recordstore.InstanceChange) (map[string]recordstore.RecordVersion, error)
-}
-
 // applier is the apply walk's view of the plan and of the records it
 // writes.
 type applier struct {
@@ -29,7 +23,7 @@ type applier struct {
 	// deletes are the delete and replace changes by configuration
 	// resource, for destroy vertices.
 	deletes map[string][]*plans.ResourceInstanceChangeSrc
-	commit  committer
+	journal *journal.Journal
 
 	// graph and resourceDeps give new objects their recorded
 	// dependencies.
@@ -40,8 +34,8 @@ type applier struct {
 	versions map[string]recordstore.RecordVersion
 }
 
-func newApplier(plan *plans.Plan, snap *recordstore.Snapshot, c committer) *applier {
-	a := &applier{plan: plan, commit: c, changes: map[string]*plans.ResourceInstanceChangeSrc{},
+func newApplier(plan *plans.Plan, snap *recordstore.Snapshot, j *journal.Journal) *applier {
+	a := &applier{plan: plan, journal: j, changes: map[string]*plans.ResourceInstanceChangeSrc{},
 		deletes: map[string][]*plans.ResourceInstanceChangeSrc{}, versions: map[string]recordstore.RecordVersion{}}
 	for k, v := range snap.InstanceVersions {
 		a.versions[k] = v
@@ -74,9 +68,10 @@ func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics 
 	if ds.HasErrors() {
 		return ds
 	}
+	defer enterRun(e.opts.RunID)()
 	w := e.newWalker(ctx, walkApply, snap, set)
 	j := journal.New(e.opts.State, journal.Options{RunID: e.opts.RunID})
-	defer j.Close()
+	defer func() { _ = j.Close() }()
 	w.applier = newApplier(plan, snap, j)
 	w.planOpts = PlanOpts{Mode: plan.UIMode}
 	e.applyPlannedVariables(w, plan)
@@ -89,7 +84,9 @@ func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics 
 	if ds.HasErrors() {
 		return ds
 	}
+	stopWatching := set.stopOnCancel(ctx)
 	ds = ds.Append(g.walk(ctx, w.run))
+	stopWatching()
 	if ctx.Err() != nil {
 		ds = ds.Append(interruptedDiag())
 	}
@@ -133,9 +130,24 @@ func (e *Engine) applyPlannedVariables(w *walker, plan *plans.Plan) {
 	e.opts.Variables = vars
 }
 
-// writeInstance commits the instance at addr as the working state has it,
-// compare-and-swap against the version last written or read.
-func (w *walker) writeInstance(addr addrs.AbsResourceInstance, provider addrs.AbsProviderConfig) diags.Diagnostics {
+// recordKind is how an instance write relates to a provider call.
+type recordKind int
+
+const (
+	// recordIntent opens an intent before a call; it is withdrawn when the
+	// run is cancelled before the write is taken, so the call is not made.
+	recordIntent recordKind = iota
+	// recordResult closes an intent with the call's outcome; it goes
+	// through even when the run is cancelled, since the call happened.
+	recordResult
+	// recordRefresh writes an object read back from its provider.
+	recordRefresh
+)
+
+// writeInstance makes the instance at addr, as the working state has it,
+// durable through the journal, compare-and-swap against the version last
+// written or read.
+func (w *walker) writeInstance(addr addrs.AbsResourceInstance, provider addrs.AbsProviderConfig, kind recordKind) diags.Diagnostics {
 	a := w.applier
 	key := addr.String()
 	inst := w.prior.ResourceInstance(addr)
@@ -145,26 +157,45 @@ func (w *walker) writeInstance(addr addrs.AbsResourceInstance, provider addrs.Ab
 		prior = &v
 	}
 	a.mu.Unlock()
-	// Writes go through even when the run is cancelled: a result that is
-	// not recorded would be forgotten.
-	got, err := a.commit.Commit(context.WithoutCancel(w.ctx), []recordstore.InstanceChange{{Addr: addr, ProviderConfig: provider, Instance: inst, Prior: prior}})
+	var got *recordstore.RecordVersion
+	var err error
+	switch kind {
+	case recordIntent:
+		got, err = a.journal.BeginCall(w.ctx, addr, provider, inst, prior)
+	case recordResult:
+		got, err = a.journal.FinishCall(w.ctx, addr, provider, inst, prior)
+	default:
+		got, err = a.journal.Write(context.WithoutCancel(w.ctx), recordstore.InstanceChange{Addr: addr, ProviderConfig: provider, Instance: inst, Prior: prior})
+	}
 	if err != nil {
-		var conflict *recordstore.ConflictError
-		if errors.As(err, &conflict) {
-			return diags.Diagnostics{{Severity: diags.Error, Summary: "Another run changed this resource instance",
-				Detail: fmt.Sprintf("%s was changed in the store by another run while this one was applying (%s). Nothing more is done to it; make a new plan to see its current state.", addr, conflict.Detail), Address: key}}
-		}
-		return diags.Diagnostics{{Severity: diags.Error, Summary: "Cannot record a result",
-			Detail: fmt.Sprintf("Writing %s to the store failed: %s. The provider call was made; its outcome is recorded by the intent left on the record.", addr, err), Address: key}}
+		return writeFailure(w.ctx, addr, kind, err)
 	}
 	a.mu.Lock()
-	if v, ok := got[key]; ok {
-		a.versions[key] = v
+	if got != nil {
+		a.versions[key] = *got
 	} else {
 		delete(a.versions, key)
 	}
 	a.mu.Unlock()
 	return nil
+}
+
+func writeFailure(ctx context.Context, addr addrs.AbsResourceInstance, kind recordKind, err error) diags.Diagnostics {
+	key := addr.String()
+	var conflict *recordstore.ConflictError
+	switch {
+	case errors.As(err, &conflict):
+		return diags.Diagnostics{{Severity: diags.Error, Summary: "Another run changed this resource instance",
+			Detail: fmt.Sprintf("%s was changed in the store by another run while this one was applying (%s). Nothing more is done to it; make a new plan to see its current state.", addr, conflict.Detail), Address: key}}
+	case kind == recordIntent && ctx.Err() != nil:
+		return diags.Diagnostics{{Severity: diags.Error, Summary: "Not started: the run was interrupted",
+			Detail: fmt.Sprintf("The run was cancelled before the change to %s began; nothing was done to it.", addr), Address: key}}
+	case kind == recordIntent:
+		return diags.Diagnostics{{Severity: diags.Error, Summary: "Cannot record an intent",
+			Detail: fmt.Sprintf("Recording that %s is about to change failed: %s. The change was not started; run the command again once the store is reachable.", addr, err), Address: key}}
+	}
+	return diags.Diagnostics{{Severity: diags.Error, Summary: "Cannot record a result",
+		Detail: fmt.Sprintf("Writing %s to the store failed: %s. The provider call was made; the intent left on the record makes the next run read the object back.", addr, err), Address: key}}
 }
 
 // addDestroyVertices adds a destroy vertex for each resource the plan

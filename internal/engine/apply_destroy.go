@@ -69,6 +69,5 @@ func (w *walker) destroyOne(p *configuredProvider, types plans.ObjectTypes, addr
 		return ds
 	}
 	dds := w.deleteObject(p, types, addr, deposed, before, src)
-	w.prior.SetIntent(addr, nil, p.addr)
-	return ds.Append(dds).Append(w.writeInstance(addr, p.addr))
+	return ds.Append(dds).Append(w.closeIntent(addr, p.addr, dds))
 }

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/zclconf/go-cty/cty"
@@ -24,6 +23,9 @@ func (w *walker) applyInstance(work *resourceWork, addr addrs.AbsResourceInstanc
 			return nil
 		}
 		cfgVal, ds := w.evalConfig(work, addr, rep)
+		if w.readsFailed(addr, cfgVal) {
+			return nil
+		}
 		if ds.HasErrors() {
 			return ds
 		}
@@ -61,6 +63,9 @@ func (w *walker) loadStateValue(work *resourceWork, addr addrs.AbsResourceInstan
 // call the provider, check and record the result.
 func (w *walker) applyChange(work *resourceWork, addr addrs.AbsResourceInstance, rep repetition, change *plans.ResourceInstanceChange) diags.Diagnostics {
 	cfgVal, ds := w.evalConfig(work, addr, rep)
+	if w.readsFailed(addr, cfgVal) {
+		return nil
+	}
 	if ds.HasErrors() {
 		return ds
 	}
@@ -109,7 +114,7 @@ func (w *walker) applyChange(work *resourceWork, addr addrs.AbsResourceInstance,
 	switch change.Action {
 	case plans.DeleteThenCreate:
 		if dds := w.deleteObject(work.provider, work.types, addr, addrs.NotDeposed, change.Before, priorObj); dds.HasErrors() {
-			return ds.Append(dds)
+			return ds.Append(dds).Append(w.closeIntent(addr, work.provider.addr, dds))
 		}
 	case plans.CreateThenDelete:
 		w.prior.DeposeResourceInstanceObject(addr)
@@ -129,9 +134,43 @@ func (w *walker) openIntentFor(provider addrs.AbsProviderConfig, addr addrs.AbsR
 	if err != nil {
 		return diags.Diagnostics{diags.Errorf("Cannot record an intent", "The planned value of %s could not be encoded: %s.", addr, err)}
 	}
+	// The journal stamps the holder (this process), so a later run can
+	// tell whether the run that opened the intent is still alive.
 	w.prior.SetIntent(addr, &states.Intent{Operation: op, PlannedMsgpack: raw, PlannedType: ty, RunID: w.e.opts.RunID,
-		StartedAt: time.Now().UTC(), DeposedKey: deposed, Holder: holder()}, provider)
-	return w.writeInstance(addr, provider)
+		StartedAt: time.Now().UTC(), DeposedKey: deposed}, provider)
+	ds := w.writeInstance(addr, provider, recordIntent)
+	if ds.HasErrors() {
+		w.prior.SetIntent(addr, nil, provider) // never written: nothing to close
+	}
+	return ds
+}
+
+// closeIntent records the outcome of a call that failed. When the provider
+// gave no answer (it crashed or the connection broke) the call may or may
+// not have changed the object, so the intent stays open for the next run's
+// recovery to resolve: read back for updates and deletes, reported by
+// address for creates.
+func (w *walker) closeIntent(addr addrs.AbsResourceInstance, provider addrs.AbsProviderConfig, callDiags diags.Diagnostics) diags.Diagnostics {
+	if outcomeUnknown(callDiags) {
+		return nil
+	}
+	w.prior.SetIntent(addr, nil, provider)
+	return w.writeInstance(addr, provider, recordResult)
+}
+
+// outcomeUnknown reports whether a provider call's diagnostics say it got
+// no answer, rather than an answer that it failed.
+func outcomeUnknown(ds diags.Diagnostics) bool {
+	for _, d := range ds {
+		if d.Severity != diags.Error {
+			continue
+		}
+		switch d.Summary {
+		case "Provider crashed", "Provider did not answer", "Provider call failed":
+			return true
+		}
+	}
+	return false
 }
 
 // callApply makes the ApplyResourceChange call and records its result.
@@ -150,7 +189,11 @@ func (w *walker) callApply(work *resourceWork, addr addrs.AbsResourceInstance, c
 	if callErr != nil {
 		// Never started: the intent is withdrawn, nothing happened.
 		w.prior.SetIntent(addr, nil, work.provider.addr)
-		return ds.Append(callErr).Append(w.writeInstance(addr, work.provider.addr))
+		return ds.Append(callErr).Append(w.writeInstance(addr, work.provider.addr, recordResult))
+	}
+	if outcomeUnknown(resp.Diagnostics) {
+		w.hooksPostApply(addr, addrs.NotDeposed, cty.NullVal(work.types.Value), resp.Diagnostics.Err())
+		return ds // the intent stays open: see closeIntent
 	}
 	newVal := resp.NewState
 	if newVal == cty.NilVal {
@@ -186,15 +229,15 @@ func (w *walker) callApply(work *resourceWork, addr addrs.AbsResourceInstance, c
 	} else if change.Action == plans.Create || change.Action.IsReplace() {
 		w.prior.SetResourceInstanceCurrent(addr, nil, work.provider.addr)
 	}
-	ds = ds.Append(w.writeInstance(addr, work.provider.addr))
-	var err error
-	if ds.HasErrors() {
-		err = ds.Err()
-	}
-	for _, h := range w.e.opts.Hooks {
-		h.PostApply(addr, addrs.NotDeposed, newVal, err)
-	}
+	ds = ds.Append(w.writeInstance(addr, work.provider.addr, recordResult))
+	w.hooksPostApply(addr, addrs.NotDeposed, newVal, ds.Err())
 	return ds
+}
+
+func (w *walker) hooksPostApply(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey, newVal cty.Value, err error) {
+	for _, h := range w.e.opts.Hooks {
+		h.PostApply(addr, deposed, newVal, err)
+	}
 }
 
 // deleteObject deletes one object (current or deposed) through
@@ -225,13 +268,7 @@ func (w *walker) deleteObject(p *configuredProvider, types plans.ObjectTypes, ad
 			w.prior.SetResourceInstanceDeposed(addr, deposed, nil, p.addr)
 		}
 	}
-	var err error
-	if ds.HasErrors() {
-		err = ds.Err()
-	}
-	for _, h := range w.e.opts.Hooks {
-		h.PostApply(addr, deposed, cty.NullVal(types.Value), err)
-	}
+	w.hooksPostApply(addr, deposed, cty.NullVal(types.Value), ds.Err())
 	return ds
 }
 
@@ -246,9 +283,4 @@ func (w *walker) dependenciesOf(work *resourceWork) []addrs.ConfigResource {
 		}
 	}
 	return out
-}
-
-func holder() string {
-	host, _ := osHostname()
-	return fmt.Sprintf("%s pid %d", host, osGetpid())
 }

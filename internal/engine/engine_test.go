@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -33,6 +34,7 @@ type harness struct {
 	factories map[addrs.Provider]providers.Factory
 	cloud     string
 	dir       string
+	runs      int // run IDs are unique per engine, as in real use
 }
 
 func newHarness(t *testing.T) *harness {
@@ -87,7 +89,8 @@ func (h *harness) engine(vars InputValues) *Engine {
 	if ds.HasErrors() {
 		h.t.Fatalf("loading config: %s", ds.Error())
 	}
-	e, eds := New(Options{Config: cfg, Providers: h.factories, State: h.store, Variables: vars, RunID: "run-test"})
+	h.runs++
+	e, eds := New(Options{Config: cfg, Providers: h.factories, State: h.store, Variables: vars, RunID: fmt.Sprintf("run-%d", h.runs)})
 	if eds.HasErrors() {
 		h.t.Fatal(eds.Err())
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/engine/journal"
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/resourceservice/records"
 	"github.com/terrane/terrane/internal/states"
@@ -37,14 +38,22 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	if ds.HasErrors() {
 		return plan, ds
 	}
+	defer enterRun(e.opts.RunID)()
 	w := e.newWalker(ctx, walkPlan, snap, set)
 	w.planOpts, w.plan = opts, newPlanCollector()
+	if hasOpenIntents(snap.State) {
+		j := journal.New(e.opts.State, journal.Options{RunID: e.opts.RunID})
+		defer func() { _ = j.Close() }()
+		w.recovery = &recoverer{journal: j, mayExist: map[string]bool{}}
+	}
 	g, gds := w.buildGraph(snap.State)
 	ds = ds.Append(gds)
 	if gds.HasErrors() {
 		return plan, ds
 	}
+	stopWatching := set.stopOnCancel(ctx)
 	ds = ds.Append(g.walk(ctx, w.run))
+	stopWatching()
 	if ctx.Err() != nil {
 		ds = ds.Append(interruptedDiag())
 	}

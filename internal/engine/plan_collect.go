@@ -81,6 +81,13 @@ type outputsAndChecks struct {
 func (w *walker) recordRootOutput(o *config.Output, val cty.Value) {
 	w.results.mu.Lock()
 	defer w.results.mu.Unlock()
+	if val.HasMarkDeep(failedMark) {
+		// Part of its value was never made: keep the last recorded one.
+		if prior := w.snapshot.State.Outputs[o.Name]; prior != nil {
+			w.results.outputs[o.Name] = prior
+		}
+		return
+	}
 	w.results.outputs[o.Name] = &states.OutputValue{Value: val, Sensitive: o.Sensitive}
 }
 

@@ -135,22 +135,21 @@ func resourceOf(subject addrs.Referenceable) []addrs.Resource {
 	return nil
 }
 
-// checkOpenIntent returns an error for an instance whose create intent is
-// still open: the object may exist without Terrane knowing it, and only
-// the user can say whether it does. Update and delete intents are resolved
-// by reading the object back, which refreshing does.
-func (w *walker) checkOpenIntent(addr addrs.AbsResourceInstance, inst *states.ResourceInstance) diags.Diagnostics {
+// checkOpenIntent says whether an instance must be left out of the plan
+// because an intent on it is still open after recovery. An interrupted
+// create gets an error: the object may exist without Terrane knowing it,
+// and only the user can say whether it does. Claims of live runs and
+// intents that could not be read back were reported by recovery.
+func (w *walker) checkOpenIntent(addr addrs.AbsResourceInstance, inst *states.ResourceInstance) (ds diags.Diagnostics, leaveAlone bool) {
 	if inst == nil || inst.Intent == nil {
-		return nil
+		return nil, false
 	}
-	switch inst.Intent.Operation {
-	case states.IntentCreate, states.IntentReplaceCreateBeforeDestroy, states.IntentReplaceDestroyBeforeCreate, states.IntentImport:
-	default:
-		return nil
+	if w.recovery != nil && !w.leftAloneAsMayExist(addr) {
+		return nil, true
 	}
 	return diags.Diagnostics{{Severity: diags.Error, Summary: "Unfinished create",
 		Detail: fmt.Sprintf("Run %s started creating %s at %s and did not record the outcome: this create may have happened: import it or forget it. "+
 			"If the object exists, run \"terrane import %s ID\"; if it does not, run \"terrane state forget %s\". Until then this address is left out of plans.",
 			inst.Intent.RunID, addr, inst.Intent.StartedAt.Format("2006-01-02 15:04:05 MST"), addr, addr),
-		Address: addr.String()}}
+		Address: addr.String()}}, true
 }

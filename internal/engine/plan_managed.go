@@ -16,7 +16,7 @@ import (
 // planManagedInstance refreshes one managed instance and plans its change.
 func (w *walker) planManagedInstance(work *resourceWork, addr addrs.AbsResourceInstance, rep repetition) diags.Diagnostics {
 	inst := w.prior.ResourceInstance(addr)
-	if ds := w.checkOpenIntent(addr, inst); ds != nil {
+	if ds, leaveAlone := w.checkOpenIntent(addr, inst); leaveAlone {
 		w.values.set(w.values.instances, addr.String(), cty.UnknownVal(work.types.Value))
 		return ds
 	}

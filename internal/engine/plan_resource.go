@@ -54,11 +54,13 @@ func (w *walker) resourceWork(v *resourceVertex) (*resourceWork, diags.Diagnosti
 // runResource expands a resource in every instance of its module and
 // plans (or applies) each instance in parallel; instances the state has
 // but the expansion lacks are orphans.
-func (w *walker) runResource(v *resourceVertex) diags.Diagnostics {
+func (w *walker) runResource(v *resourceVertex) (diags.Diagnostics, bool) {
 	work, ds := w.resourceWork(v)
 	if ds.HasErrors() {
-		return ds
+		return ds, false
 	}
+	ds = ds.Append(w.recoverIntents(work.provider, w.stateByConfig[v.key()]))
+	expansionOK := true
 	var (
 		mu      sync.Mutex
 		wg      sync.WaitGroup
@@ -79,6 +81,7 @@ func (w *walker) runResource(v *resourceVertex) diags.Diagnostics {
 		present[inst.String()] = true
 		exp, eds := w.expand(w.scopeIn(v.module, inst, repetition{}, nil), v.resource.Count, v.resource.ForEach, v.resource.Enabled)
 		ds = ds.Append(eds)
+		expansionOK = expansionOK && !eds.HasErrors()
 		w.values.setResourceExpansion(abs, exp)
 		if exp.unknown {
 			ds = ds.Append(w.deferUnknownExpansion(work, abs))
@@ -114,13 +117,16 @@ func (w *walker) runResource(v *resourceVertex) diags.Diagnostics {
 		}
 	}
 	wg.Wait()
-	return ds
+	if w.op == walkApply {
+		return ds, expansionOK
+	}
+	return ds, !ds.HasErrors()
 }
 
 // instance plans or applies one expanded instance.
 func (w *walker) instance(work *resourceWork, addr addrs.AbsResourceInstance, rep repetition) diags.Diagnostics {
 	if w.op == walkApply {
-		return w.applyInstance(work, addr, rep)
+		return w.applyInstanceOrSkip(work, addr, rep)
 	}
 	if work.v.resource.Mode == addrs.DataResourceMode {
 		return w.planDataInstance(work, addr, rep)
@@ -317,7 +323,7 @@ func (w *walker) orphanInstance(p *configuredProvider, types plans.ObjectTypes, 
 	if w.op == walkApply || addr.Resource.Resource.Mode == addrs.DataResourceMode {
 		return nil
 	}
-	if ds := w.checkOpenIntent(addr, inst); ds != nil {
+	if ds, leaveAlone := w.checkOpenIntent(addr, inst); leaveAlone {
 		return ds
 	}
 	var ds diags.Diagnostics
@@ -397,7 +403,7 @@ func (w *walker) runOrphan(v *orphanVertex) diags.Diagnostics {
 	if w.cfg.Descendant(v.addr.Module) == nil {
 		reason = plans.DeleteBecauseNoModule
 	}
-	var ds diags.Diagnostics
+	ds := w.recoverIntents(p, resources)
 	for _, res := range resources {
 		for key, inst := range res.Instances {
 			ds = ds.Append(w.orphanInstance(p, types, s, res.Addr.Instance(key), inst, reason))

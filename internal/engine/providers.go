@@ -261,3 +261,24 @@ func (w *walker) functionResolver(module *config.Config) lang.ProviderFunctionRe
 func functionParam(p providers.FunctionParam) function.Parameter {
 	return function.Parameter{Name: p.Name, Type: p.Type, AllowNull: p.AllowNullValue, AllowUnknown: p.AllowUnknownValues, AllowDynamicType: true}
 }
+
+// stopOnCancel asks every configured provider to stop its in-flight
+// operations once ctx is cancelled, as Terraform does on the first
+// interrupt: calls already started then end early with the provider's own
+// answer, which is recorded, instead of running to completion. Call the
+// returned function when the walk is over.
+func (s *providerSet) stopOnCancel(ctx context.Context) func() bool {
+	return context.AfterFunc(ctx, func() {
+		s.mu.Lock()
+		running := make([]*configuredProvider, 0, len(s.configured))
+		for _, p := range s.configured {
+			running = append(running, p)
+		}
+		s.mu.Unlock()
+		for _, p := range running {
+			if err := p.iface.StopProvider(context.Background()); err != nil {
+				s.e.logger.Warn("provider did not accept the stop request", "provider", p.addr.String(), "error", err)
+			}
+		}
+	})
+}

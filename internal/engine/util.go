@@ -2,7 +2,6 @@ package engine
 
 import (
 	"errors"
-	"os"
 	"sort"
 
 	"github.com/terrane/terrane/internal/lang/marks"
@@ -13,8 +12,3 @@ var sensitiveMark = marks.Sensitive
 func sortStrings(s []string) { sort.Strings(s) }
 
 func errorsAs(err error, target any) bool { return errors.As(err, target) }
-
-var (
-	osHostname = os.Hostname
-	osGetpid   = os.Getpid
-)

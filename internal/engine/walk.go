@@ -8,7 +8,8 @@ import (
 )
 
 // walkFunc does one vertex's work. ok false marks the vertex failed, so
-// that nothing depending on it runs.
+// that nothing depending on it runs; a vertex may report errors and still
+// be ok when its failures are confined to parts others do not need.
 type walkFunc func(ctx context.Context, v vertex) (ds diags.Diagnostics, ok bool)
 
 // walk runs every vertex of g once its dependencies are done, in parallel,
@@ -64,7 +65,7 @@ func (g *graph) walk(ctx context.Context, fn walkFunc) diags.Diagnostics {
 			mu.Lock()
 			all = all.Append(ds)
 			mu.Unlock()
-			finish(k, ok && !ds.HasErrors())
+			finish(k, ok)
 		}()
 	}
 	var roots []string

@@ -48,7 +48,12 @@ type walker struct {
 
 	plan    *planCollector // plan walks
 	applier *applier       // apply walks
-	results *outputsAndChecks
+	// failures are the instances whose changes failed (apply walks).
+	failures *failureSet
+	// recovery resolves open intents (plan walks over a state that has
+	// some); nil otherwise.
+	recovery *recoverer
+	results  *outputsAndChecks
 	// stateByConfig indexes the prior state's resources by configuration
 	// address, for finding orphans.
 	stateByConfig map[string][]*states.Resource
@@ -60,6 +65,7 @@ func (e *Engine) newWalker(ctx context.Context, op walkOp, snap *recordstore.Sna
 		scopes: map[string]*lang.Scope{}, callSem: make(chan struct{}, e.opts.Parallelism),
 		prior: states.NewSyncState(snap.State.DeepCopy()), snapshot: snap,
 		results:       &outputsAndChecks{outputs: map[string]*states.OutputValue{}},
+		failures:      newFailureSet(),
 		stateByConfig: map[string][]*states.Resource{},
 	}
 	for _, res := range snap.State.SortedResources() {
@@ -101,6 +107,7 @@ var errInterrupted = errors.New("the run was interrupted before this operation s
 // run dispatches one vertex.
 func (w *walker) run(ctx context.Context, v vertex) (diags.Diagnostics, bool) {
 	var ds diags.Diagnostics
+	ok := true
 	switch v := v.(type) {
 	case *providerVertex:
 		ds = w.runProvider(v)
@@ -117,7 +124,9 @@ func (w *walker) run(ctx context.Context, v vertex) (diags.Diagnostics, bool) {
 	case *callVertex:
 		ds = w.runCall(v)
 	case *resourceVertex:
-		ds = w.runResource(v)
+		// In apply, an instance's failure stops only what reads it (see
+		// failedDependency), so the vertex itself does not fail.
+		ds, ok = w.runResource(v)
 	case *orphanVertex:
 		ds = w.runOrphan(v)
 	case *destroyVertex:
@@ -125,7 +134,10 @@ func (w *walker) run(ctx context.Context, v vertex) (diags.Diagnostics, bool) {
 	case *checkVertex:
 		ds = w.runCheck(v)
 	}
-	return ds, !ds.HasErrors()
+	if _, isResource := v.(*resourceVertex); !isResource {
+		ok = !ds.HasErrors()
+	}
+	return ds, ok
 }
 
 func (w *walker) eachModuleInstance(module *config.Config, fn func(addrs.ModuleInstance) diags.Diagnostics) diags.Diagnostics {
