@@ -305,11 +305,8 @@ func (in *initializer) installedMatches(lock *depsfile.ProviderLock) bool {
 	if len(lock.Hashes()) == 0 {
 		return false
 	}
-	packageDir := discovery.UnpackedDir(workdir.ProvidersDir("."), lock.Provider(), lock.Version(), discovery.CurrentPlatform())
-	if _, err := discovery.FindExecutable(packageDir, lock.Provider().Type); err != nil {
-		return false
-	}
-	return lock.VerifyPackage(discovery.PackageLocalDir(packageDir)) == nil
+	_, diag := workdir.VerifyInstalled(".", lock)
+	return diag == nil
 }
 
 func authentication(how string) string {

@@ -88,6 +88,16 @@ func launcher(provider addrs.Provider, executable string, schemas *plugin.Schema
 	}
 }
 
+// VerifyInstalled finds the locked version's package under
+// .terrane/providers of dir and checks it against the lock, returning the
+// provider's executable. A package that matched before and whose files have
+// not changed since is not hashed again.
+func VerifyInstalled(dir string, lock *depsfile.ProviderLock) (string, *diags.Diagnostic) {
+	verifier := newVerifier(DataDir(dir))
+	defer verifier.save()
+	return installedExecutable(dir, lock, verifier)
+}
+
 // installedExecutable finds the locked version's package under
 // .terrane/providers and checks it against the lock.
 func installedExecutable(dir string, lock *depsfile.ProviderLock, verifier *verifier) (string, *diags.Diagnostic) {
