@@ -51,6 +51,9 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	if gds.HasErrors() {
 		return plan, ds
 	}
+	if w.planScope = newPlanScope(g, opts); w.planScope != nil {
+		ds = ds.Append(partialPlanWarning(opts))
+	}
 	stopWatching := set.stopOnCancel(ctx)
 	ds = ds.Append(g.walk(ctx, w.run))
 	stopWatching()

@@ -89,6 +89,10 @@ func (w *walker) runResource(v *resourceVertex) (diags.Diagnostics, bool) {
 		}
 		for _, key := range exp.keys {
 			addr, rep := abs.Instance(key), exp.reps[key]
+			if !w.inScope(work, addr) {
+				spawn(func() diags.Diagnostics { return w.loadStateValue(work, addr) })
+				continue
+			}
 			spawn(func() diags.Diagnostics { return w.instance(work, addr, rep) })
 		}
 		for _, res := range w.stateByConfig[v.key()] {
@@ -96,7 +100,7 @@ func (w *walker) runResource(v *resourceVertex) (diags.Diagnostics, bool) {
 				continue
 			}
 			for key, obj := range res.Instances {
-				if reason, orphan := orphanReason(exp, key); orphan {
+				if reason, orphan := orphanReason(exp, key); orphan && w.inScope(work, res.Addr.Instance(key)) {
 					addr := res.Addr.Instance(key)
 					spawn(func() diags.Diagnostics {
 						return w.orphanInstance(work.provider, work.types, work.schema, addr, obj, reason)
@@ -111,6 +115,9 @@ func (w *walker) runResource(v *resourceVertex) (diags.Diagnostics, bool) {
 		}
 		for key, obj := range res.Instances {
 			addr := res.Addr.Instance(key)
+			if !w.inScope(work, addr) {
+				continue
+			}
 			spawn(func() diags.Diagnostics {
 				return w.orphanInstance(work.provider, work.types, work.schema, addr, obj, plans.DeleteBecauseNoModule)
 			})
@@ -132,6 +139,15 @@ func (w *walker) instance(work *resourceWork, addr addrs.AbsResourceInstance, re
 		return w.planDataInstance(work, addr, rep)
 	}
 	return w.planManagedInstance(work, addr, rep).WithAddress(addr.String())
+}
+
+// inScope reports whether a plan walk plans addr: data sources are always
+// read, managed instances only within the plan's targets and excludes.
+func (w *walker) inScope(work *resourceWork, addr addrs.AbsResourceInstance) bool {
+	if w.op != walkPlan || work.v.resource.Mode == addrs.DataResourceMode {
+		return true
+	}
+	return w.planScope.includes(work.v.key(), addr)
 }
 
 // orphanReason says why a state instance with key has no place in exp.
@@ -406,6 +422,9 @@ func (w *walker) runOrphan(v *orphanVertex) diags.Diagnostics {
 	ds := w.recoverIntents(p, resources)
 	for _, res := range resources {
 		for key, inst := range res.Instances {
+			if !w.planScope.includes(v.addr.String(), res.Addr.Instance(key)) {
+				continue
+			}
 			ds = ds.Append(w.orphanInstance(p, types, s, res.Addr.Instance(key), inst, reason))
 		}
 	}

@@ -50,6 +50,8 @@ type walker struct {
 	applier *applier       // apply walks
 	// failures are the instances whose changes failed (apply walks).
 	failures *failureSet
+	// scope limits a plan to its targets and excludes; nil plans all.
+	planScope *planScope
 	// recovery resolves open intents (plan walks over a state that has
 	// some); nil otherwise.
 	recovery *recoverer

@@ -1,0 +1,148 @@
+package engine
+
+import (
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/diags"
+)
+
+// planScope limits a plan to the -target addresses and what they depend on,
+// minus the -exclude addresses and what depends on them. Resources outside
+// it keep their recorded objects: they are neither refreshed nor changed.
+type planScope struct {
+	targets  []addrs.Targetable
+	excludes []addrs.Targetable
+	// targetDeps are the resources (vertex keys) the targets depend on,
+	// all of whose instances are in scope.
+	targetDeps map[string]bool
+	// excludedDeps are the resources (vertex keys) that depend on an
+	// excluded address, none of whose instances are in scope.
+	excludedDeps map[string]bool
+}
+
+// newPlanScope works out the scope of a plan over g; nil when the plan has
+// neither targets nor excludes.
+func newPlanScope(g *graph, opts PlanOpts) *planScope {
+	if len(opts.Targets) == 0 && len(opts.Excludes) == 0 {
+		return nil
+	}
+	s := &planScope{targets: opts.Targets, excludes: opts.Excludes, targetDeps: map[string]bool{}, excludedDeps: map[string]bool{}}
+	matching := func(list []addrs.Targetable) []string {
+		var keys []string
+		for k, v := range g.vertices {
+			if rv, ok := v.(*resourceVertex); ok && anyTouches(list, rv) {
+				keys = append(keys, k)
+			}
+		}
+		return keys
+	}
+	if len(opts.Targets) > 0 {
+		// A target's own instances are in scope by address (so a[0] does
+		// not bring in a[1]); what it depends on is in scope whole.
+		for _, k := range matching(opts.Targets) {
+			for dep := range g.deps[k] {
+				markReachable(dep, func(k string) []string { return keysOf(g.deps[k]) }, s.targetDeps)
+			}
+		}
+	}
+	if len(opts.Excludes) > 0 {
+		dependents := g.dependents()
+		for _, k := range matching(opts.Excludes) {
+			for _, d := range dependents[k] {
+				markReachable(d, func(k string) []string { return dependents[k] }, s.excludedDeps)
+			}
+		}
+	}
+	return s
+}
+
+// anyTouches reports whether an address in list names rv's resource, one
+// of its instances, or a module instance it may be in (module instances
+// are matched by name, since instances are not known before the walk).
+func anyTouches(list []addrs.Targetable, rv *resourceVertex) bool {
+	for _, t := range list {
+		switch t := t.(type) {
+		case addrs.AbsResource:
+			if t.Config().String() == rv.key() {
+				return true
+			}
+		case addrs.AbsResourceInstance:
+			if t.ContainingResource().Config().String() == rv.key() {
+				return true
+			}
+		case addrs.ModuleInstance:
+			if modulePathWithin(rv.module.Path, t.Module()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func modulePathWithin(path, prefix addrs.Module) bool {
+	if len(path) < len(prefix) {
+		return false
+	}
+	for i := range prefix {
+		if path[i] != prefix[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func markReachable(from string, next func(string) []string, seen map[string]bool) {
+	stack := []string{from}
+	for len(stack) > 0 {
+		k := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		stack = append(stack, next(k)...)
+	}
+}
+
+func keysOf(set map[string]struct{}) []string {
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	return out
+}
+
+// includes reports whether the instance addr, of the resource vertex
+// resourceKey, is planned.
+func (s *planScope) includes(resourceKey string, addr addrs.AbsResourceInstance) bool {
+	if s == nil {
+		return true
+	}
+	if len(s.targets) > 0 && !s.targetDeps[resourceKey] && !containedIn(s.targets, addr) {
+		return false
+	}
+	if s.excludedDeps[resourceKey] || containedIn(s.excludes, addr) {
+		return false
+	}
+	return true
+}
+
+func containedIn(list []addrs.Targetable, addr addrs.AbsResourceInstance) bool {
+	for _, t := range list {
+		if t.TargetContains(addr) {
+			return true
+		}
+	}
+	return false
+}
+
+// partialPlanWarning is Terraform's warning that a targeted plan may not
+// show everything the configuration asks for.
+func partialPlanWarning(opts PlanOpts) diags.Diagnostic {
+	option, effect := "-target", "Resource targeting is in effect"
+	if len(opts.Targets) == 0 {
+		option, effect = "-exclude", "Resource exclusion is in effect"
+	}
+	return diags.Warnf(effect,
+		"This plan was made with the %s option, so it may not show every change the current configuration calls for.\n\n"+
+			"%s is for exceptional situations, such as recovering from errors or mistakes; do not use it routinely. Make a plan without it afterwards to see what remains.", option, option)
+}
