@@ -313,8 +313,7 @@ terraform {
 // TestInitLockFileMatchesTerraform runs terraform init on the same
 // configuration and mirror and expects the same lock file, byte for byte.
 func TestInitLockFileMatchesTerraform(t *testing.T) {
-	terraform, err := exec.LookPath("terraform")
-	if err != nil {
+	if _, err := exec.LookPath("terraform"); err != nil {
 		t.Skip("terraform is not installed")
 	}
 	mirror := providertest.Build(t)
@@ -333,18 +332,7 @@ resource "tpraw_thing" "x" {}
 	runInitOK(t)
 	_, ours := readLocks(t)
 
-	theirs := filepath.Join(t.TempDir(), "tf")
-	writeFile(t, filepath.Join(theirs, "main.tf"), config)
-	cmd := exec.Command(terraform, "init", "-input=false", "-no-color")
-	cmd.Dir = theirs
-	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+os.Getenv("TERRANE_CLI_CONFIG_FILE"), "CHECKPOINT_DISABLE=1")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("terraform init: %v\n%s", err, out)
-	}
-	want, err := os.ReadFile(filepath.Join(theirs, depsfile.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
+	want, _ := terraformInitLockFile(t, config)
 	if string(ours) != string(want) {
 		t.Errorf("lock files differ.\nterrane:\n%s\nterraform:\n%s", ours, want)
 	}
@@ -411,19 +399,10 @@ terraform {
 		t.Errorf("the unpacked package does not verify: %v", ds.Err())
 	}
 
-	terraform, err := exec.LookPath("terraform")
-	if err != nil {
+	theirLocks, ok := terraformInitLockFile(t, config)
+	if !ok {
 		return
 	}
-	theirs := t.TempDir()
-	writeFile(t, filepath.Join(theirs, "main.tf"), config)
-	cmd := exec.Command(terraform, "init", "-input=false", "-no-color")
-	cmd.Dir = theirs
-	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+os.Getenv("TERRANE_CLI_CONFIG_FILE"), "CHECKPOINT_DISABLE=1")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("terraform init: %v\n%s", err, out)
-	}
-	theirLocks, _ := os.ReadFile(filepath.Join(theirs, depsfile.FileName))
 	if string(ours) != string(theirLocks) {
 		t.Errorf("lock files differ.\nterrane:\n%s\nterraform:\n%s", ours, theirLocks)
 	}
@@ -449,4 +428,28 @@ func TestInitLeavesDevOverridesOutOfTheLockFile(t *testing.T) {
 	if locks.Provider(mustProvider(t, mirror.Source("tpf5"))) == nil {
 		t.Error("the provider without an override was not locked")
 	}
+}
+
+// terraformInitLockFile runs the real terraform init on config with the
+// test's CLI configuration and returns the lock file it writes; ok is false
+// when terraform is not installed.
+func terraformInitLockFile(t *testing.T, config string) (lockFile []byte, ok bool) {
+	t.Helper()
+	terraform, err := exec.LookPath("terraform")
+	if err != nil {
+		return nil, false
+	}
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), config)
+	cmd := exec.Command(terraform, "init", "-input=false", "-no-color")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+os.Getenv("TERRANE_CLI_CONFIG_FILE"), "CHECKPOINT_DISABLE=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("terraform init: %v\n%s", err, out)
+	}
+	lockFile, err = os.ReadFile(filepath.Join(dir, depsfile.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lockFile, true
 }
