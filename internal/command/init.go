@@ -85,6 +85,8 @@ type initializer struct {
 	cli      *cliconfig.Config
 	oldLocks *depsfile.Locks
 	newLocks *depsfile.Locks
+	// empty is set when the directory has no configuration.
+	empty bool
 }
 
 func (in *initializer) run(ctx context.Context) diags.Diagnostics {
@@ -102,6 +104,14 @@ func (in *initializer) run(ctx context.Context) diags.Diagnostics {
 	}
 	ds = ds.Append(hclDiags)
 	if ds.HasErrors() {
+		return ds
+	}
+	if len(parser.Files()) == 0 {
+		// As Terraform does, an empty directory is left as it is.
+		fmt.Fprintf(in.out, "Terrane initialized in an empty directory!\n\n"+
+			"The directory has no configuration files. You may begin working\n"+
+			"with Terrane immediately by creating configuration files.\n")
+		in.empty = true
 		return ds
 	}
 	ds = ds.Append(stateNotices(cfg))
@@ -346,6 +356,9 @@ func (in *initializer) writeLocks() diags.Diagnostics {
 }
 
 func (in *initializer) printSuccess() {
+	if in.empty {
+		return
+	}
 	fmt.Fprintf(in.out, "\nTerrane has been successfully initialized!\n\n"+
 		"You may now begin working with Terrane. Try running \"terrane plan\" to see\n"+
 		"any changes that are required for your infrastructure. All Terrane commands\n"+

@@ -453,3 +453,14 @@ func terraformInitLockFile(t *testing.T, config string) (lockFile []byte, ok boo
 	}
 	return lockFile, true
 }
+
+func TestInitEmptyDirectory(t *testing.T) {
+	t.Chdir(t.TempDir())
+	out := runInitOK(t)
+	if !strings.Contains(out, "initialized in an empty directory") {
+		t.Errorf("output:\n%s", out)
+	}
+	if entries, _ := os.ReadDir("."); len(entries) != 0 {
+		t.Errorf("init wrote into an empty directory: %v", entries)
+	}
+}
