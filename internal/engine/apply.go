@@ -23,6 +23,8 @@ type applier struct {
 	// deletes are the delete and replace changes by configuration
 	// resource, for destroy vertices.
 	deletes map[string][]*plans.ResourceInstanceChangeSrc
+	// drift are the refreshed objects of current instances, by address.
+	drift   map[string]*plans.ResourceInstanceChangeSrc
 	journal *journal.Journal
 
 	// graph and resourceDeps give new objects their recorded
@@ -36,7 +38,13 @@ type applier struct {
 
 func newApplier(plan *plans.Plan, snap *recordstore.Snapshot, j *journal.Journal) *applier {
 	a := &applier{plan: plan, journal: j, changes: map[string]*plans.ResourceInstanceChangeSrc{},
-		deletes: map[string][]*plans.ResourceInstanceChangeSrc{}, versions: map[string]recordstore.RecordVersion{}}
+		deletes: map[string][]*plans.ResourceInstanceChangeSrc{}, versions: map[string]recordstore.RecordVersion{},
+		drift: map[string]*plans.ResourceInstanceChangeSrc{}}
+	for _, d := range plan.DriftedResources {
+		if d.DeposedKey == addrs.NotDeposed {
+			a.drift[d.Addr.String()] = d
+		}
+	}
 	for k, v := range snap.InstanceVersions {
 		a.versions[k] = v
 	}

@@ -34,7 +34,13 @@ func (w *walker) applyInstance(work *resourceWork, addr addrs.AbsResourceInstanc
 		w.values.set(w.values.instances, addr.String(), val.MarkWithPaths(cfgMarks))
 		return ds.Append(rds)
 	}
-	if src == nil || src.Action == plans.NoOp || src.Action == plans.Delete {
+	if src == nil || src.Action == plans.NoOp {
+		if ds := w.persistDrift(work, addr); ds.HasErrors() {
+			return ds
+		}
+		return w.loadStateValue(work, addr)
+	}
+	if src.Action == plans.Delete {
 		return w.loadStateValue(work, addr)
 	}
 	change, err := src.Decode(work.types)
