@@ -36,11 +36,15 @@ func TestE2EProviderFailures(t *testing.T) {
 		summary   string
 		// badRecorded is whether the failing instance ends up in the
 		// records: a result that came back, even an inconsistent one, is
-		// kept so the object is not forgotten.
+		// kept so the object is not forgotten, and a create that got no
+		// answer stays recorded as an open intent.
 		badRecorded bool
+		// unfinished is true when the next plan must report the failing
+		// instance's create as unfinished rather than plan it again.
+		unfinished bool
 	}{
 		{fail: "apply_error", summary: "tpf_thing.bad"},
-		{fail: "crash", summary: "Provider crashed"},
+		{fail: "crash", summary: "Provider crashed", badRecorded: true, unfinished: true},
 		{fail: "inconsistent_plan", planFails: true, summary: "Provider produced invalid plan"},
 		{fail: "inconsistent_apply", summary: "Provider produced inconsistent result after apply", badRecorded: true},
 	}
@@ -73,6 +77,14 @@ func TestE2EProviderFailures(t *testing.T) {
 			}
 			// The next plan proposes only what is left to do.
 			p.write(strings.Replace(failingConfig(test.fail), `fail        = "`+test.fail+`"`, "", 1))
+			if test.unfinished {
+				_, errOut, code := p.run("plan", "-no-color")
+				if code != 1 {
+					t.Errorf("plan after a create without an answer: exit %d, want 1", code)
+				}
+				assertContains(t, "plan after a create without an answer", errOut, "Unfinished create", "tpf_thing.bad", "import")
+				return
+			}
 			out = p.mustRun("plan", "-no-color")
 			if strings.Contains(out, "tpf_thing.good[0] will be created") {
 				t.Errorf("a recorded object is planned again:\n%s", out)
