@@ -86,6 +86,7 @@ func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics 
 	g, gds := w.buildGraph(snap.State)
 	ds = ds.Append(gds)
 	if !gds.HasErrors() {
+		w.cbdForced = w.createBeforeDestroyForced(g)
 		gds = w.addDestroyVertices(g)
 		ds = ds.Append(gds)
 	}

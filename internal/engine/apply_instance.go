@@ -221,7 +221,7 @@ func (w *walker) callApply(work *resourceWork, addr addrs.AbsResourceInstance, c
 		obj := &states.ResourceInstanceObject{Value: newVal.MarkWithPaths(cfgMarks).MarkWithPaths(sensitivePaths(work.schema.Block, newVal)),
 			Private: resp.Private, Identity: resp.NewIdentity, Status: states.ObjectReady,
 			Dependencies:        w.dependenciesOf(work),
-			CreateBeforeDestroy: work.v.resource.Managed != nil && work.v.resource.Managed.CreateBeforeDestroy}
+			CreateBeforeDestroy: w.createBeforeDestroy(work)}
 		if ds.HasErrors() {
 			obj.Status = states.ObjectTainted // partly made: replaced by the next plan
 		}

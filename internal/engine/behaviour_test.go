@@ -265,3 +265,34 @@ output "out" { value = terraform_data.d.output }`})
 		t.Fatalf("second plan of terraform_data: %s, want no-op", got)
 	}
 }
+
+// TestCreateBeforeDestroyIsImpliedForDependencies: a replaced dependency of
+// a create_before_destroy resource is replaced create-first too, and the
+// apply has no cycle.
+func TestCreateBeforeDestroyIsImpliedForDependencies(t *testing.T) {
+	h := newHarness(t)
+	cfg := func(name string) {
+		h.config(fmt.Sprintf(`
+resource "tpf_thing" "a" {
+  name = %q
+}
+resource "tpf_thing" "b" {
+  name = "b-${tpf_thing.a.name}"
+  lifecycle {
+    create_before_destroy = true
+  }
+}`, name))
+	}
+	cfg("one")
+	h.apply(h.plan(PlanOpts{}))
+	cfg("two")
+	plan := h.plan(PlanOpts{})
+	got := actions(plan)
+	if got["tpf_thing.a"] != plans.CreateThenDelete || got["tpf_thing.b"] != plans.CreateThenDelete {
+		t.Fatalf("planned %v, want both replaced create-before-destroy", got)
+	}
+	h.apply(plan)
+	if got := actions(h.plan(PlanOpts{})); got["tpf_thing.a"] != plans.NoOp || got["tpf_thing.b"] != plans.NoOp {
+		t.Fatalf("after the replacement the next plan is %v, want no changes", got)
+	}
+}

@@ -106,7 +106,7 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 		if m := work.v.resource.Managed; m != nil && m.PreventDestroy {
 			return ds.Append(preventDestroyDiag(addr))
 		}
-		if m := work.v.resource.Managed; m != nil && m.CreateBeforeDestroy {
+		if w.createBeforeDestroy(work) {
 			action = plans.CreateThenDelete
 		}
 		requiredReplace = planned.requiresReplace

@@ -52,6 +52,9 @@ type walker struct {
 	failures *failureSet
 	// scope limits a plan to its targets and excludes; nil plans all.
 	planScope *planScope
+	// cbdForced are the resources (vertex keys) create_before_destroy is
+	// implied for; see createBeforeDestroyForced.
+	cbdForced map[string]bool
 	// recovery resolves open intents (plan walks over a state that has
 	// some); nil otherwise.
 	recovery *recoverer
