@@ -1,0 +1,74 @@
+package command
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const variablesConfig = lifecycleHeader + `
+variable "size" {
+  type = number
+}
+
+resource "tpf_thing" "a" {
+  name   = "a"
+  number = var.size
+}
+`
+
+// TestE2EVariableDiagnostics checks that bad or stray variable values are
+// reported before anything runs, naming where the value came from.
+func TestE2EVariableDiagnostics(t *testing.T) {
+	p := newE2EProject(t, variablesConfig)
+	tests := []struct {
+		name  string
+		args  []string
+		wants []string
+	}{
+		{"wrong type", []string{"-var", `size="big"`}, []string{"Invalid value for input variable", "-var option", "var.size"}},
+		{"not an expression", []string{"-var", "size=big"}, []string{"Variables not allowed", "<value for var.size>", "1: big"}},
+		{"undeclared", []string{"-var", "size=1", "-var", "colour=red"}, []string{"Value for undeclared variable", `"colour"`}},
+		{"missing", nil, []string{"No value for required variable", `"size"`, "main.tf"}},
+		{"missing file", []string{"-var-file=nope.tfvars"}, []string{"Failed to read variables file", "nope.tfvars"}},
+	}
+	for _, test := range tests {
+		t.Run(test.name, func(t *testing.T) {
+			out, errOut, code := p.run(append([]string{"plan", "-no-color"}, test.args...)...)
+			if code != 1 {
+				t.Fatalf("exit %d, want 1\n%s\n%s", code, out, errOut)
+			}
+			assertContains(t, "errors", errOut, test.wants...)
+		})
+	}
+
+	writeFile(t, filepath.Join(p.dir, "terraform.tfvars"), "size  = 3\nstray = true\n")
+	out, errOut, code := p.run("plan", "-no-color")
+	if code != 0 {
+		t.Fatalf("plan with a stray tfvars value: exit %d\n%s", code, errOut)
+	}
+	assertContains(t, "warnings", out, "Warning: Value for undeclared variable", "on terraform.tfvars line 2", "stray = true")
+	out = p.mustRun("plan", "-no-color", "-compact-warnings")
+	assertContains(t, "compact warnings", out, "Warnings:", "- Value for undeclared variable", "-compact-warnings")
+	if strings.Contains(out, "stray = true") {
+		t.Errorf("-compact-warnings still shows the snippet:\n%s", out)
+	}
+}
+
+// TestE2ERefresh checks that refresh records changes made outside Terrane
+// without changing any object.
+func TestE2ERefresh(t *testing.T) {
+	p := newE2EProject(t, variablesConfig)
+	p.mustRun("apply", "-auto-approve", "-var=size=1")
+	obj := p.objects("tpf_thing")["a"]
+	p.editObject(obj, func(attrs map[string]any) { attrs["description"] = "set by hand" })
+
+	out := p.mustRun("refresh", "-no-color", "-var=size=1")
+	assertContains(t, "refresh", out, "tpf_thing.a has changed", "Apply complete! Resources: 0 added, 0 changed, 0 destroyed.")
+	if got := p.objects("tpf_thing")["a"].attrs["description"]; got != "set by hand" {
+		t.Errorf("refresh changed the object: description %v", got)
+	}
+	// Without refreshing, the plan now starts from the refreshed record.
+	out = p.mustRun("plan", "-no-color", "-refresh=false", "-var=size=1")
+	assertContains(t, "plan from refreshed records", out, `- description = "set by hand" -> null`)
+}
