@@ -19,7 +19,9 @@ import (
 	"github.com/terrane/terrane/internal/engine"
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/plans/planfile"
+	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/ui"
+	"github.com/terrane/terrane/internal/ui/jsonview"
 )
 
 // runApply is `terrane apply [PLANFILE]`: without a plan file it plans,
@@ -68,6 +70,11 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 	if opts.RefreshOnly && ask.command == "apply" {
 		ask = refreshOnlyApproval
 	}
+	if !opts.AutoApprove && opts.JSON {
+		out.diagnostics(diags.Diagnostics{diags.Errorf("Plan file or auto-approve required",
+			"With -json Terrane cannot ask whether to %s. Give -auto-approve as well, or save a plan with \"terrane plan -out=FILE\" and apply that file.", ask.command)})
+		return 1
+	}
 	if !opts.AutoApprove && !opts.Input {
 		out.diagnostics(diags.Diagnostics{diags.Errorf("Approval required",
 			"With -input=false Terrane cannot ask whether to %s. Give -auto-approve to go ahead without asking, or save a plan with \"terrane plan -out=FILE\" and apply that file.", ask.command)})
@@ -95,7 +102,7 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 		return 0
 	}
 	if opts.AutoApprove {
-		fmt.Fprintln(streams.Stdout)
+		out.say("\n")
 	} else if !out.confirm(ask) {
 		out.diagnostics(ds)
 		fmt.Fprintf(streams.Stdout, "\n%s\n", ask.cancelled)
@@ -251,17 +258,34 @@ type operationOutput struct {
 	color   bool
 	sources ui.Sources
 	stdin   *bufio.Reader
-	// progress and counts are the hooks of the run, once hooks was called.
-	progress *ui.ProgressHook
-	counts   *applyCounter
+	// json is the -json message stream; nil for human output.
+	json *jsonview.View
+	// progress (or jsonProgress) and counts are the hooks of the run,
+	// once hooks was called.
+	progress     *ui.ProgressHook
+	jsonProgress *jsonview.Hook
+	counts       *applyCounter
 }
 
 func newOperationOutput(streams Streams, view arguments.View) *operationOutput {
-	return &operationOutput{
+	o := &operationOutput{
 		streams: streams,
 		view:    view,
 		color:   ui.ColorEnabled(view.NoColor),
 		sources: ui.Sources{},
+	}
+	if view.JSON && !view.Help {
+		o.json = jsonview.New(streams.Stdout)
+		o.json.Version()
+	}
+	return o
+}
+
+// say writes a line of prose for people; the -json stream has no place
+// for it.
+func (o *operationOutput) say(format string, args ...any) {
+	if o.json == nil {
+		fmt.Fprintf(o.streams.Stdout, format, args...)
 	}
 }
 
@@ -274,6 +298,10 @@ func (o *operationOutput) addSources(files map[string]*hcl.File) {
 // diagnostics writes warnings to stdout and errors to stderr, as Terraform
 // does; with -compact-warnings and no errors, warnings are one line each.
 func (o *operationOutput) diagnostics(ds diags.Diagnostics) {
+	if o.json != nil {
+		o.json.Diagnostics(ds, o.sources)
+		return
+	}
 	var warnings, errs diags.Diagnostics
 	for _, d := range ds {
 		if d.Severity == diags.Warning {
@@ -320,6 +348,10 @@ func (o *operationOutput) confirm(ask approval) bool {
 // renderPlan shows plan; rendering problems (a change that cannot be
 // decoded) become diagnostics of their own.
 func (o *operationOutput) renderPlan(plan *plans.Plan, eng *engine.Engine) {
+	if o.json != nil {
+		o.renderPlanJSON(plan)
+		return
+	}
 	ds := ui.RenderPlan(o.streams.Stdout, plan, eng.Schemas(), ui.PlanOptions{Color: o.color})
 	o.diagnostics(ds)
 }
@@ -327,8 +359,12 @@ func (o *operationOutput) renderPlan(plan *plans.Plan, eng *engine.Engine) {
 // hooks are the progress reporters of a run: progress lines as
 // operations start and end, and the counts for the closing summary.
 func (o *operationOutput) hooks() []engine.Hook {
-	o.progress = ui.NewProgressHook(o.streams.Stdout, ui.ProgressOptions{Color: o.color})
 	o.counts = &applyCounter{actions: map[string]plans.Action{}}
+	if o.json != nil {
+		o.jsonProgress = jsonview.NewHook(o.json, jsonview.DefaultProgressInterval)
+		return []engine.Hook{o.jsonProgress, o.counts}
+	}
+	o.progress = ui.NewProgressHook(o.streams.Stdout, ui.ProgressOptions{Color: o.color})
 	return []engine.Hook{o.progress, o.counts}
 }
 
@@ -338,17 +374,28 @@ func (o *operationOutput) renderApplySummary(plan *plans.Plan, op *operation, fa
 	if o.progress != nil {
 		o.progress.Close()
 	}
+	if o.jsonProgress != nil {
+		o.jsonProgress.Stop()
+	}
 	if failed {
 		return
 	}
 	summary := o.counts.summary()
 	summary.Destroy = plan.UIMode == plans.DestroyMode
+	var outputs map[string]*states.OutputValue
 	if !summary.Destroy {
-		outputs, err := op.recordedOutputs()
+		var err error
+		outputs, err = op.recordedOutputs()
 		if err != nil {
 			o.diagnostics(diags.Diagnostics{diags.Warnf("Cannot show outputs", "The apply succeeded, but reading the outputs back from the store failed: %s. Run \"terrane output\" to see them.", err)})
 		}
-		summary.Outputs = outputs
+	}
+	if o.json != nil {
+		o.renderApplySummaryJSON(summary, outputs)
+		return
+	}
+	for name, output := range outputs {
+		summary.Outputs = append(summary.Outputs, ui.OutputValue{Name: name, Value: output.Value, Sensitive: output.Sensitive})
 	}
 	if err := ui.RenderApplySummary(o.streams.Stdout, summary, o.color); err != nil {
 		o.diagnostics(diags.Diagnostics{diags.Errorf("Cannot write the summary", "%s.", err)})
@@ -356,16 +403,41 @@ func (o *operationOutput) renderApplySummary(plan *plans.Plan, op *operation, fa
 }
 
 // recordedOutputs reads the root module's outputs from the store.
-func (op *operation) recordedOutputs() ([]ui.OutputValue, error) {
+func (op *operation) recordedOutputs() (map[string]*states.OutputValue, error) {
 	snapshot, err := op.store.Load(context.Background())
 	if err != nil {
 		return nil, err
 	}
-	outputs := make([]ui.OutputValue, 0, len(snapshot.State.Outputs))
-	for name, output := range snapshot.State.Outputs {
-		outputs = append(outputs, ui.OutputValue{Name: name, Value: output.Value, Sensitive: output.Sensitive})
+	return snapshot.State.Outputs, nil
+}
+
+// renderPlanJSON writes a plan as -json messages: drift, planned changes,
+// the change summary and the planned outputs, as terraform plan -json does.
+func (o *operationOutput) renderPlanJSON(plan *plans.Plan) {
+	for _, drift := range plan.DriftedResources {
+		o.json.ResourceDrift(drift)
 	}
-	return outputs, nil
+	for _, change := range plan.Changes.Resources {
+		o.json.PlannedChange(change)
+	}
+	operation := jsonview.OperationPlan
+	if plan.UIMode == plans.DestroyMode {
+		operation = jsonview.OperationDestroy
+	}
+	o.json.ChangeSummary(jsonview.SummarizePlan(plan.Changes.Resources, operation))
+	o.json.PlannedOutputs(plan.Changes.Outputs)
+}
+
+func (o *operationOutput) renderApplySummaryJSON(summary ui.ApplySummary, outputs map[string]*states.OutputValue) {
+	operation := jsonview.OperationApply
+	if summary.Destroy {
+		operation = jsonview.OperationDestroy
+	}
+	o.json.ChangeSummary(jsonview.ChangeSummary{Add: summary.Added, Change: summary.Changed, Remove: summary.Destroyed,
+		Forget: summary.Forgotten, Operation: operation})
+	if !summary.Destroy {
+		o.json.Outputs(outputs)
+	}
 }
 
 // applyCounter counts the changes an apply completed, for the summary:

@@ -65,7 +65,7 @@ func runPlan(streams Streams, args []string) int {
 	if opts.Out != "" {
 		ds = ds.Append(op.savePlan(plan, opts.Out))
 		if !ds.HasErrors() {
-			fmt.Fprintf(streams.Stdout, "\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    terrane apply %q\n", opts.Out, opts.Out)
+			out.say("\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    terrane apply %q\n", opts.Out, opts.Out)
 		}
 	}
 	out.diagnostics(ds)
