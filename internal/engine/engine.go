@@ -17,9 +17,12 @@ import (
 )
 
 // DefaultParallelism bounds concurrent provider calls when Options leaves
-// Parallelism at zero. It is Terraform's default too, which keeps the
-// per-call load a provider sees the same as users expect.
-const DefaultParallelism = 10
+// Parallelism at zero. Applying 1,000 tpsdk instances (BenchmarkApply1000,
+// figures in bench/README.md) was fastest at 4 to 8 on a 2-core machine and
+// 30-60% slower from 10 up, where provider processes and the engine compete
+// for the cores; 8 keeps most of the overlap that latency-bound remote APIs
+// need.
+const DefaultParallelism = 8
 
 // ValueSourceType says where a root module variable's value came from, for
 // messages about it.

@@ -29,7 +29,7 @@ func TestMain(m *testing.M) {
 
 // harness is a workspace in a real SQLite store with the test providers.
 type harness struct {
-	t         *testing.T
+	t         testing.TB
 	store     *recordstore.Store
 	factories map[addrs.Provider]providers.Factory
 	cloud     string
@@ -37,7 +37,7 @@ type harness struct {
 	runs      int // run IDs are unique per engine, as in real use
 }
 
-func newHarness(t *testing.T) *harness {
+func newHarness(t testing.TB) *harness {
 	t.Helper()
 	mirror := providertest.Build(t)
 	backend, err := sqlite.Open(filepath.Join(t.TempDir(), "state.db"), sqlite.Options{})

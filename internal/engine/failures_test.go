@@ -279,7 +279,7 @@ resource "tpf_thing" "later" {
 	}
 }
 
-func mustInstance(t *testing.T, s string) addrs.AbsResourceInstance {
+func mustInstance(t testing.TB, s string) addrs.AbsResourceInstance {
 	t.Helper()
 	addr, ds := addrs.ParseAbsResourceInstanceStr(s)
 	if ds.HasErrors() {
