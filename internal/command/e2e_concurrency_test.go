@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -84,8 +85,29 @@ resource "tpf_thing" "b" {
 // at once on one embedded store, and interrupted with Ctrl-C.
 func TestE2EProcesses(t *testing.T) {
 	binary := buildCLI(t)
+	t.Run("disjoint applies", func(t *testing.T) { testDisjointApplies(t, binary) })
 	t.Run("conflicting applies", func(t *testing.T) { testConflictingApplies(t, binary) })
 	t.Run("interrupt", func(t *testing.T) { testInterrupt(t, binary) })
+}
+
+// testDisjointApplies runs two applies at once, each targeting its own
+// resource: both must succeed.
+func testDisjointApplies(t *testing.T, binary string) {
+	p := newE2EProject(t, concurrencyConfig)
+	results := runProcesses(t, binary, p.dir,
+		[]string{"apply", "-auto-approve", "-no-color", "-target=tpf_thing.a"},
+		[]string{"apply", "-auto-approve", "-no-color", "-target=tpf_thing.b"})
+	for _, r := range results {
+		if r.code != 0 {
+			t.Errorf("terrane %s: exit %d\n%s\n%s", strings.Join(r.args, " "), r.code, r.stdout, r.stderr)
+		}
+	}
+	if got := strings.Join(p.recordedInstances(), " "); got != "tpf_thing.a tpf_thing.b" {
+		t.Errorf("records after disjoint applies: %s", got)
+	}
+	if got := strings.Join(sortedNames(p.objects("tpf_thing")), " "); got != "a b" {
+		t.Errorf("cloud after disjoint applies: %s", got)
+	}
 }
 
 // testConflictingApplies applies two saved plans that update the same
