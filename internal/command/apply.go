@@ -80,21 +80,11 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 			"With -input=false Terrane cannot ask whether to %s. Give -auto-approve to go ahead without asking, or save a plan with \"terrane plan -out=FILE\" and apply that file.", ask.command)})
 		return 1
 	}
-	op, ds := openOperation(out, opts.Operation, nil)
+	op, plan, ds := openAndPlan(out, opts.Operation)
 	if op != nil {
 		defer op.close()
 	}
-	if ds.HasErrors() {
-		out.diagnostics(ds)
-		return 1
-	}
-	plan, planDiags, aborted := planWithInterrupts(op, opts.Operation)
-	ds = ds.Append(planDiags)
-	if plan != nil && !aborted {
-		out.renderPlan(plan, op.engine)
-	}
-	if aborted || ds.HasErrors() || plan == nil {
-		out.diagnostics(ds)
+	if plan == nil {
 		return 1
 	}
 	if !plan.CanApply() {

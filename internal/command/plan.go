@@ -41,25 +41,11 @@ func runPlan(streams Streams, args []string) int {
 		out.diagnostics(argDiags)
 		return 1
 	}
-	op, ds := openOperation(out, opts.Operation, nil)
+	op, plan, ds := openAndPlan(out, opts.Operation)
 	if op != nil {
 		defer op.close()
 	}
-	if ds.HasErrors() {
-		out.diagnostics(ds)
-		return 1
-	}
-	plan, planDiags, aborted := planWithInterrupts(op, opts.Operation)
-	ds = ds.Append(planDiags)
-	if aborted {
-		out.diagnostics(ds)
-		return 1
-	}
-	if plan != nil {
-		out.renderPlan(plan, op.engine)
-	}
-	if ds.HasErrors() || plan == nil {
-		out.diagnostics(ds)
+	if plan == nil {
 		return 1
 	}
 	if opts.Out != "" {
@@ -76,6 +62,27 @@ func runPlan(streams Streams, args []string) int {
 		return 2
 	}
 	return 0
+}
+
+// openAndPlan opens an operation, then makes and shows its plan. The plan
+// is nil when either failed, and the diagnostics are then already written;
+// otherwise the caller writes them. The caller closes op when it is not nil.
+func openAndPlan(out *operationOutput, opts arguments.Operation) (*operation, *plans.Plan, diags.Diagnostics) {
+	op, ds := openOperation(out, opts, nil)
+	if ds.HasErrors() {
+		out.diagnostics(ds)
+		return op, nil, ds
+	}
+	plan, planDiags, aborted := planWithInterrupts(op, opts)
+	ds = ds.Append(planDiags)
+	if plan != nil && !aborted {
+		out.renderPlan(plan, op.engine)
+	}
+	if aborted || ds.HasErrors() || plan == nil {
+		out.diagnostics(ds)
+		return op, nil, ds
+	}
+	return op, plan, ds
 }
 
 // planHasChanges reports whether applying plan would do anything, which
