@@ -47,6 +47,19 @@ func commands() map[string]commandInfo {
 		"apply":   {runApply, "Create or update infrastructure"},
 		"destroy": {runDestroy, "Destroy previously-created infrastructure"},
 		"refresh": {runRefresh, "Update the state to match remote systems"},
+
+		"state list":             {runStateList, "List resource instances in the workspace's state"},
+		"state show":             {runStateShow, "Show one resource instance in the workspace's state"},
+		"state mv":               {runStateMv, "Move resource instances to other addresses in the state"},
+		"state rm":               {runStateRm, "Forget resource instances without destroying them"},
+		"state pull":             {runStatePull, "Write the workspace's state as a Terraform state file to stdout"},
+		"state push":             {runStatePush, "Replace the workspace's state with a Terraform or OpenTofu state file"},
+		"state replace-provider": {runStateReplaceProvider, "Change the provider of resource instances in the state"},
+		"workspace new":          {runWorkspaceNew, "Create a new workspace and select it"},
+		"workspace select":       {runWorkspaceSelect, "Select a workspace"},
+		"workspace list":         {runWorkspaceList, "List the project's workspaces"},
+		"workspace show":         {runWorkspaceShow, "Show the name of the selected workspace"},
+		"workspace delete":       {runWorkspaceDelete, "Delete a workspace"},
 	}
 }
 

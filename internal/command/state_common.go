@@ -1,0 +1,109 @@
+package command
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/states/recordstore"
+	"github.com/terrane/terrane/internal/states/stateedit"
+	"github.com/terrane/terrane/internal/ui"
+	"github.com/terrane/terrane/internal/workdir"
+)
+
+// stateCommand is what every state subcommand shares: its streams, colour
+// choice and the current workspace's records.
+type stateCommand struct {
+	streams   Streams
+	color     bool
+	workspace string
+	store     *recordstore.Store
+	closer    func() error
+}
+
+// fail prints ds and returns the exit code for a failed command.
+func (c *stateCommand) fail(ds ...diags.Diagnostic) int {
+	ui.WriteDiagnostics(c.streams.Stderr, ds, nil, c.color)
+	return 1
+}
+
+// open opens the current workspace's records in the working directory.
+func (c *stateCommand) open() *diags.Diagnostic {
+	project, err := workdir.Project()
+	if err != nil {
+		d := diags.Errorf("Invalid project", "%s.", err)
+		return &d
+	}
+	if c.workspace, err = workdir.CurrentWorkspace("."); err != nil {
+		d := diags.Errorf("Invalid workspace", "%s.", err)
+		return &d
+	}
+	c.store, c.closer, err = workdir.OpenStore(".", project, c.workspace)
+	if err != nil {
+		d := diags.Errorf("Failed to open the state store",
+			"%s. Check that %s is readable and writable.", err, workdir.DataDir("."))
+		return &d
+	}
+	return nil
+}
+
+func (c *stateCommand) close() {
+	if c.closer != nil {
+		c.closer()
+	}
+}
+
+// load opens the store and reads the workspace's whole state.
+func (c *stateCommand) load(ctx context.Context) (*recordstore.Snapshot, *diags.Diagnostic) {
+	if d := c.open(); d != nil {
+		return nil, d
+	}
+	snap, err := c.store.Load(ctx)
+	if err != nil {
+		d := diags.Errorf("Failed to read the state", "Reading workspace %q: %s.", c.workspace, err)
+		return nil, &d
+	}
+	return snap, nil
+}
+
+// commit writes changes in one batch and explains a conflict by address.
+func (c *stateCommand) commit(ctx context.Context, changes []recordstore.InstanceChange) *diags.Diagnostic {
+	if _, err := c.store.Commit(ctx, changes); err != nil {
+		var conflict *recordstore.ConflictError
+		if errors.As(err, &conflict) {
+			d := diags.Errorf("State changed by another run", "%s changed in workspace %q while this command was working on it, so nothing was written. Run the command again to work from the current state.",
+				conflict.Addr, c.workspace)
+			d.Address = conflict.Addr.String()
+			return &d
+		}
+		d := diags.Errorf("Failed to write the state", "Writing workspace %q: %s. Nothing was changed.", c.workspace, err)
+		return &d
+	}
+	return nil
+}
+
+// parseTargets reads address arguments, reporting each invalid one.
+func parseTargets(texts []string) ([]stateedit.Target, diags.Diagnostics) {
+	var ds diags.Diagnostics
+	targets := make([]stateedit.Target, 0, len(texts))
+	for _, text := range texts {
+		target, err := stateedit.ParseTarget(text)
+		if err != nil {
+			ds = ds.Append(diags.Errorf("Invalid address", "%s.", capitalizeFirst(err.Error())))
+			continue
+		}
+		targets = append(targets, target)
+	}
+	return targets, ds
+}
+
+// confirm asks the user to type "yes", as Terraform's prompts do.
+func confirm(streams Streams, question, detail string) bool {
+	fmt.Fprintf(streams.Stdout, "%s\n  %s\n  Only 'yes' will be accepted to confirm.\n\n  Enter a value: ", question, detail)
+	line, _ := bufio.NewReader(streams.Stdin).ReadString('\n')
+	fmt.Fprintln(streams.Stdout)
+	return strings.TrimSpace(line) == "yes"
+}

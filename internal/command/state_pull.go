@@ -1,0 +1,52 @@
+package command
+
+import (
+	"bytes"
+	"context"
+
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/states/statefile"
+	"github.com/terrane/terrane/internal/ui"
+	"github.com/terrane/terrane/internal/version"
+)
+
+// runStatePull is `terrane state pull`: the workspace's whole state as a
+// Terraform state v4 document on stdout, with the workspace's lineage and
+// serial, for Terraform, OpenTofu and the tools built around their files.
+func runStatePull(streams Streams, args []string) int {
+	fs := newFlagSet("state pull", streams)
+	if err := fs.Parse(args); err != nil {
+		return 1
+	}
+	c := &stateCommand{streams: streams, color: ui.ColorEnabled(false)}
+	if fs.NArg() > 0 {
+		return c.fail(diags.Errorf("Unexpected argument", "terrane state pull takes no arguments; it writes the current workspace's state to stdout. Select another workspace with \"terrane workspace select\"."))
+	}
+	ctx := context.Background()
+	snap, d := c.load(ctx)
+	defer c.close()
+	if d != nil {
+		return c.fail(*d)
+	}
+	// A state file cannot say "this create may have happened": written
+	// out, the instance would look absent and the next run by any tool
+	// would create a second object.
+	if open := statefile.OpenIntents(snap.State); len(open) > 0 {
+		return c.fail(diags.Errorf("Unresolved provider calls",
+			"Workspace %q has open intents on %s: provider calls that began and whose outcome was never recorded. A state file cannot express them, so an exported state would silently lose those objects. Run \"terrane plan\" to resolve updates and deletes; for a create, import the object if it exists or forget it with \"terrane state rm ADDR\", then pull again.",
+			c.workspace, stateAddressList(open)))
+	}
+	file := &statefile.File{TerraformVersion: version.CompatibleTerraformVersion, State: snap.State}
+	if snap.Workspace != nil {
+		file.Lineage = snap.Workspace.Lineage
+		file.Serial = uint64(max(snap.Workspace.Serial, 0))
+	}
+	var out bytes.Buffer
+	if err := statefile.Write(file, &out); err != nil {
+		return c.fail(diags.Errorf("Failed to write the state", "Encoding workspace %q as a state file: %s.", c.workspace, err))
+	}
+	if _, err := streams.Stdout.Write(out.Bytes()); err != nil {
+		return c.fail(diags.Errorf("Failed to write the state", "Writing to stdout: %s.", err))
+	}
+	return 0
+}

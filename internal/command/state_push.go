@@ -1,0 +1,99 @@
+package command
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/states/stateedit"
+	"github.com/terrane/terrane/internal/states/statefile"
+	"github.com/terrane/terrane/internal/ui"
+)
+
+// runStatePush is `terrane state push [-force] FILE`: a Terraform or
+// OpenTofu state v4 file ("-" for stdin) becomes the workspace's state.
+// The instances change in one commit; then the outputs and the workspace's
+// lineage and serial follow.
+func runStatePush(streams Streams, args []string) int {
+	fs := newFlagSet("state push", streams)
+	force := fs.Bool("force", false, "Push even if the lineage differs or the serial is lower")
+	noColor := fs.Bool("no-color", false, "Disable colour in the output")
+	if err := fs.Parse(args); err != nil {
+		return 1
+	}
+	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor)}
+	if fs.NArg() != 1 {
+		return c.fail(diags.Errorf("State file required",
+			"terrane state push takes one state file (or - to read stdin), such as: terrane state push terraform.tfstate; got %d arguments.", fs.NArg()))
+	}
+	file, d := readPushedState(streams, fs.Arg(0))
+	if d != nil {
+		return c.fail(*d)
+	}
+	ctx := context.Background()
+	snap, d := c.load(ctx)
+	defer c.close()
+	if d != nil {
+		return c.fail(*d)
+	}
+	if err := stateedit.PushCheck(snap, file); err != nil && !*force {
+		return c.fail(diags.Errorf("Refusing to push state", "Pushing %s to workspace %q: %s.", fs.Arg(0), c.workspace, err))
+	}
+	changes, err := stateedit.PlanPush(snap, file.State)
+	if err != nil {
+		return c.fail(diags.Errorf("Invalid state file", "%s: %s.", fs.Arg(0), err))
+	}
+	if d := c.commit(ctx, changes); d != nil {
+		return c.fail(*d)
+	}
+	if err := c.store.WriteOutputs(ctx, file.State.Outputs); err != nil {
+		return c.fail(diags.Errorf("Failed to write outputs", "The resource instances were pushed, but writing the outputs of workspace %q failed: %s. Push the file again to finish.", c.workspace, err))
+	}
+	// The pushed state is a new revision of the workspace: its serial moves
+	// past both the file's and the workspace's, so a later push of the
+	// file (or of anything older) is recognised as stale.
+	serial := int64(file.Serial) + 1
+	if snap.Workspace != nil {
+		serial = max(serial, snap.Workspace.Serial+1)
+	}
+	if _, err := c.store.SetWorkspaceMetadata(ctx, file.Lineage, serial, file.State.CheckResultsJSON); err != nil {
+		return c.fail(diags.Errorf("Failed to write workspace metadata", "The resource instances and outputs were pushed, but recording lineage %q of workspace %q failed: %s. Push the file again to finish.", file.Lineage, c.workspace, err))
+	}
+	fmt.Fprintf(streams.Stdout, "Pushed %s to workspace %q: %d resource instance(s), %d output(s), serial %d.\n",
+		pushSourceName(fs.Arg(0)), c.workspace, len(file.State.AllResourceInstances()), len(file.State.Outputs), serial)
+	return 0
+}
+
+func readPushedState(streams Streams, path string) (*statefile.File, *diags.Diagnostic) {
+	var r io.Reader = streams.Stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			d := diags.Errorf("Cannot read state file", "%s. Give the path of a terraform.tfstate file, or - to read stdin.", err)
+			return nil, &d
+		}
+		defer f.Close()
+		r = f
+	}
+	file, err := statefile.Read(r)
+	if err != nil {
+		d := diags.Errorf("Invalid state file", "%s: %s.", pushSourceName(path), err)
+		return nil, &d
+	}
+	return file, nil
+}
+
+func pushSourceName(path string) string {
+	if path == "-" {
+		return "the state on stdin"
+	}
+	return path
+}
+
+// stateAddressList names a few addresses for a diagnostic.
+func stateAddressList(list []addrs.AbsResourceInstance) string {
+	return stateedit.AddressList(list)
+}

@@ -1,0 +1,405 @@
+package command
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/states"
+	"github.com/terrane/terrane/internal/states/recordstore"
+	"github.com/terrane/terrane/internal/states/statefile"
+	"github.com/terrane/terrane/internal/workdir"
+)
+
+// stateProject is an empty working directory the test has switched into.
+type stateProject struct {
+	t   *testing.T
+	dir string
+}
+
+func newStateProject(t *testing.T) *stateProject {
+	t.Helper()
+	t.Setenv(workdir.WorkspaceEnvVar, "")
+	t.Setenv(workdir.ProjectEnvVar, "")
+	dir := t.TempDir()
+	t.Chdir(dir)
+	return &stateProject{t: t, dir: dir}
+}
+
+func (p *stateProject) runWithInput(stdin string, args ...string) (string, string, int) {
+	p.t.Helper()
+	var out, errOut strings.Builder
+	code := Run(args, Streams{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut})
+	return out.String(), errOut.String(), code
+}
+
+func (p *stateProject) mustRun(args ...string) string {
+	p.t.Helper()
+	out, errOut, code := p.runWithInput("", args...)
+	if code != 0 {
+		p.t.Fatalf("terrane %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, out, errOut)
+	}
+	return out
+}
+
+// mustFail runs a command that must fail and returns its stderr.
+func (p *stateProject) mustFail(args ...string) string {
+	p.t.Helper()
+	out, errOut, code := p.runWithInput("", args...)
+	if code == 0 {
+		p.t.Fatalf("terrane %s succeeded; want failure\nstdout:\n%s", strings.Join(args, " "), out)
+	}
+	return errOut
+}
+
+func (p *stateProject) list(args ...string) []string {
+	p.t.Helper()
+	return strings.Split(strings.TrimSpace(p.mustRun(append([]string{"state", "list"}, args...)...)), "\n")
+}
+
+// stateCorpusDir holds state files Terraform wrote; it is resolved before
+// any test changes directory.
+var stateCorpusDir, _ = filepath.Abs(filepath.Join("..", "states", "statefile", "testdata"))
+
+// corpusState is a state file from the statefile corpus.
+func corpusState(t *testing.T, name string) string {
+	t.Helper()
+	return filepath.Join(stateCorpusDir, name)
+}
+
+func readStateFile(t *testing.T, src []byte) *statefile.File {
+	t.Helper()
+	file, err := statefile.Read(bytes.NewReader(src))
+	if err != nil {
+		t.Fatalf("reading state: %s\n%s", err, src)
+	}
+	return file
+}
+
+// assertSameInstances checks that two states hold the same instances with
+// the same content, comparing their record encodings.
+func assertSameInstances(t *testing.T, want, got *states.State) {
+	t.Helper()
+	wantEntries, gotEntries := want.AllResourceInstances(), got.AllResourceInstances()
+	if len(wantEntries) != len(gotEntries) {
+		t.Fatalf("got %d instances, want %d", len(gotEntries), len(wantEntries))
+	}
+	for i, wantEntry := range wantEntries {
+		gotEntry := gotEntries[i]
+		wantRec, err := recordstore.InstanceToRecord(wantEntry.Addr, wantEntry.ProviderConfig, wantEntry.Instance)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gotRec, err := recordstore.InstanceToRecord(gotEntry.Addr, gotEntry.ProviderConfig, gotEntry.Instance)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !proto.Equal(wantRec, gotRec) {
+			t.Errorf("instance %s differs:\n got %v\nwant %v", wantEntry.Addr, gotRec, wantRec)
+		}
+	}
+}
+
+func TestStatePushListPull(t *testing.T) {
+	p := newStateProject(t)
+	source := corpusState(t, "basic.tfstate")
+	out := p.mustRun("state", "push", source)
+	assertContains(t, "push", out, "14 resource instance(s)", "4 output(s)", "serial 15")
+
+	t.Run("list everything in state order", func(t *testing.T) {
+		got := p.list()
+		if len(got) != 14 || got[0] != "data.terraform_remote_state.other" || got[13] != "module.single_child.terraform_data.inner" {
+			t.Errorf("state list = %q", got)
+		}
+	})
+	listCases := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"terraform_data.counted"}, []string{"terraform_data.counted[0]", "terraform_data.counted[1]", "terraform_data.counted[2]"}},
+		{[]string{`terraform_data.each["b c"]`}, []string{`terraform_data.each["b c"]`}},
+		{[]string{`module.child["two"]`}, []string{`module.child["two"].terraform_data.dependent`, `module.child["two"].terraform_data.inner`}},
+		{[]string{"module.child.terraform_data.inner"}, []string{`module.child["one"].terraform_data.inner`, `module.child["two"].terraform_data.inner`}},
+		{[]string{"-id=7473f703-5685-9a4d-84a4-03df2fc1e806"}, []string{"terraform_data.counted[0]"}},
+		{[]string{"terraform_data.absent"}, []string{""}},
+	}
+	for _, tc := range listCases {
+		t.Run("list "+strings.Join(tc.args, " "), func(t *testing.T) {
+			if got := p.list(tc.args...); strings.Join(got, ",") != strings.Join(tc.want, ",") {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+
+	t.Run("pull gives back the pushed document", func(t *testing.T) {
+		src, err := os.ReadFile(source)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := readStateFile(t, src)
+		got := readStateFile(t, []byte(p.mustRun("state", "pull")))
+		if got.Lineage != want.Lineage {
+			t.Errorf("lineage %q, want %q", got.Lineage, want.Lineage)
+		}
+		if got.Serial <= want.Serial {
+			t.Errorf("serial %d, want more than the pushed %d", got.Serial, want.Serial)
+		}
+		assertSameInstances(t, want.State, got.State)
+		if len(got.State.Outputs) != len(want.State.Outputs) || !got.State.Outputs["secret_out"].Sensitive {
+			t.Errorf("outputs = %v", got.State.Outputs)
+		}
+		for name, output := range want.State.Outputs {
+			if !output.Value.RawEquals(got.State.Outputs[name].Value) {
+				t.Errorf("output %s = %#v, want %#v", name, got.State.Outputs[name].Value, output.Value)
+			}
+		}
+	})
+}
+
+func TestStatePushRefusals(t *testing.T) {
+	p := newStateProject(t)
+	p.mustRun("state", "push", corpusState(t, "basic.tfstate"))
+	other := corpusState(t, "deposed.tfstate")
+
+	errOut := p.mustFail("state", "push", other)
+	assertContains(t, "lineage mismatch", errOut, "Refusing to push state", "lineage", "-force")
+	if got := p.list(); len(got) != 14 {
+		t.Fatalf("a refused push changed the state: %q", got)
+	}
+
+	pulled := filepath.Join(p.dir, "pulled.tfstate")
+	older := strings.Replace(p.mustRun("state", "pull"), `"serial": 15`, `"serial": 3`, 1)
+	writeFile(t, pulled, older)
+	errOut = p.mustFail("state", "push", pulled)
+	assertContains(t, "lower serial", errOut, "serial 3 is lower than the workspace's 15")
+
+	p.mustRun("state", "push", "-force", other)
+	src, _ := os.ReadFile(other)
+	got := readStateFile(t, []byte(p.mustRun("state", "pull")))
+	assertSameInstances(t, readStateFile(t, src).State, got.State)
+	if len(got.State.Outputs) != 0 {
+		t.Errorf("outputs of the replaced state remain: %v", got.State.Outputs)
+	}
+
+	assertContains(t, "missing file", p.mustFail("state", "push", "nope.tfstate"), "Cannot read state file")
+	writeFile(t, pulled, `{"version": 3, "serial": 1}`)
+	assertContains(t, "old format", p.mustFail("state", "push", pulled), "Invalid state file")
+}
+
+func TestStatePushFromStdinIntoEmptyWorkspace(t *testing.T) {
+	p := newStateProject(t)
+	src, err := os.ReadFile(corpusState(t, "deposed.tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := p.runWithInput(string(src), "state", "push", "-"); code != 0 {
+		t.Fatalf("push from stdin: %s", errOut)
+	}
+	got := readStateFile(t, []byte(p.mustRun("state", "pull")))
+	assertSameInstances(t, readStateFile(t, src).State, got.State)
+	deposed := 0
+	for _, entry := range got.State.AllResourceInstances() {
+		deposed += len(entry.Instance.Deposed)
+	}
+	if deposed == 0 {
+		t.Error("deposed objects were lost")
+	}
+}
+
+func TestStateMv(t *testing.T) {
+	cases := []struct {
+		name      string
+		src, dst  string
+		gone, new []string
+	}{
+		{"resource", "terraform_data.single", "terraform_data.renamed",
+			[]string{"terraform_data.single"}, []string{"terraform_data.renamed"}},
+		{"count to for_each", "terraform_data.counted[1]", `terraform_data.each["x"]`,
+			[]string{"terraform_data.counted[1]"}, []string{`terraform_data.each["x"]`}},
+		{"single to keyed", "terraform_data.secretive", "terraform_data.secretive[0]",
+			[]string{"terraform_data.secretive"}, []string{"terraform_data.secretive[0]"}},
+		{"module instance", `module.child["one"]`, "module.kid",
+			[]string{`module.child["one"].terraform_data.inner`}, []string{"module.kid.terraform_data.inner", "module.kid.terraform_data.dependent"}},
+		{"resource into module", "terraform_data.single", "module.single_child",
+			[]string{"terraform_data.single"}, []string{"module.single_child.terraform_data.single"}},
+		{"out of a module", "module.single_child.terraform_data.inner", "terraform_data.inner",
+			[]string{"module.single_child.terraform_data.inner"}, []string{"terraform_data.inner"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newStateProject(t)
+			p.mustRun("state", "push", corpusState(t, "basic.tfstate"))
+			before := p.mustRun("state", "pull")
+			dry := p.mustRun("state", "mv", "-dry-run", tc.src, tc.dst)
+			assertContains(t, "dry run", dry, "Would move")
+			if after := p.mustRun("state", "pull"); after != before {
+				t.Fatal("-dry-run changed the state")
+			}
+			out := p.mustRun("state", "mv", tc.src, tc.dst)
+			assertContains(t, "mv", out, "Successfully moved")
+			listed := "\n" + strings.Join(p.list(), "\n") + "\n"
+			for _, addr := range tc.gone {
+				if strings.Contains(listed, "\n"+addr+"\n") {
+					t.Errorf("%s still in state: %s", addr, listed)
+				}
+			}
+			for _, addr := range tc.new {
+				if !strings.Contains(listed, "\n"+addr+"\n") {
+					t.Errorf("%s not in state: %s", addr, listed)
+				}
+			}
+			if n := len(p.list()); n != 14 {
+				t.Errorf("state has %d instances after the move, want 14", n)
+			}
+		})
+	}
+}
+
+func TestStateMvObjectsKeepTheirContent(t *testing.T) {
+	p := newStateProject(t)
+	p.mustRun("state", "push", corpusState(t, "basic.tfstate"))
+	before := readStateFile(t, []byte(p.mustRun("state", "pull")))
+	p.mustRun("state", "mv", "terraform_data.secretive", "terraform_data.hidden")
+	after := readStateFile(t, []byte(p.mustRun("state", "pull")))
+	from, _ := addrs.ParseAbsResourceInstanceStr("terraform_data.secretive")
+	to, _ := addrs.ParseAbsResourceInstanceStr("terraform_data.hidden")
+	wantObj, gotObj := before.State.ResourceInstance(from).Current, after.State.ResourceInstance(to).Current
+	if !bytes.Equal(wantObj.AttrsJSON, gotObj.AttrsJSON) || len(gotObj.SensitivePaths) != len(wantObj.SensitivePaths) || len(gotObj.SensitivePaths) == 0 {
+		t.Errorf("moved object changed: %s %v", gotObj.AttrsJSON, gotObj.SensitivePaths)
+	}
+}
+
+func TestStateMvErrors(t *testing.T) {
+	p := newStateProject(t)
+	p.mustRun("state", "push", corpusState(t, "basic.tfstate"))
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"onto existing instance", []string{"terraform_data.counted[0]", "terraform_data.single"}, "already has an instance at terraform_data.single"},
+		{"onto existing resource", []string{"terraform_data.counted", "terraform_data.each"}, "already has instances of terraform_data.each"},
+		{"missing source", []string{"terraform_data.nope", "terraform_data.other"}, "no resource instance at terraform_data.nope"},
+		{"module without its key", []string{"module.child", "module.kid"}, `such as module.child["one"]`},
+		{"different type", []string{"terraform_data.single", "null_resource.single"}, "resource types differ"},
+		{"managed to data", []string{"terraform_data.single", "data.terraform_data.single"}, "data resource are different kinds"},
+		{"mixed keys", []string{"terraform_data.counted[0]", `terraform_data.counted["a"]`}, "keyed in different ways"},
+		{"module to resource", []string{`module.child["one"]`, "terraform_data.x"}, "only to another module instance"},
+		{"bad address", []string{"terraform_data", "x.y"}, "Invalid address"},
+		{"one argument", []string{"terraform_data.single"}, "Source and destination required"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			errOut := p.mustFail(append([]string{"state", "mv"}, tc.args...)...)
+			assertContains(t, tc.name, errOut, tc.want)
+		})
+	}
+	if n := len(p.list()); n != 14 {
+		t.Errorf("failed moves changed the state: %d instances", n)
+	}
+}
+
+func TestStateRm(t *testing.T) {
+	p := newStateProject(t)
+	p.mustRun("state", "push", corpusState(t, "basic.tfstate"))
+	out := p.mustRun("state", "rm", "terraform_data.counted", `module.child["one"]`)
+	assertContains(t, "rm", out, "Removed terraform_data.counted[2]", `Removed module.child["one"].terraform_data.inner`, "Successfully removed 5 resource instance(s)")
+	if n := len(p.list()); n != 9 {
+		t.Errorf("%d instances left, want 9", n)
+	}
+	assertContains(t, "rm missing", p.mustFail("state", "rm", "terraform_data.counted"), "no resource instance at terraform_data.counted")
+	assertContains(t, "rm nothing", p.mustFail("state", "rm"), "Address required")
+	p.mustRun("state", "rm", "-dry-run", "terraform_data.single")
+	if n := len(p.list()); n != 9 {
+		t.Errorf("-dry-run removed something: %d instances left", n)
+	}
+}
+
+// TestStateRmResolvesOpenCreate leaves a create intent open, as a crash
+// between the provider call and recording its answer does, and checks that
+// pull refuses to export it and rm resolves it.
+func TestStateRmResolvesOpenCreate(t *testing.T) {
+	p := newStateProject(t)
+	p.mustRun("state", "push", corpusState(t, "basic.tfstate"))
+	addr, _ := addrs.ParseAbsResourceInstanceStr("terraform_data.crashed")
+	provider, _ := addrs.ParseAbsProviderConfigStr(`provider["terraform.io/builtin/terraform"]`)
+	store, closeStore, err := workdir.OpenStore(".", workdir.DefaultProject, workdir.DefaultWorkspace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = store.Commit(context.Background(), []recordstore.InstanceChange{{
+		Addr: addr, ProviderConfig: provider,
+		Instance: &states.ResourceInstance{Intent: &states.Intent{Operation: states.IntentCreate, RunID: "01JRUN"}},
+	}})
+	closeStore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	errOut := p.mustFail("state", "pull")
+	assertContains(t, "pull with open intent", errOut, "Unresolved provider calls", "terraform_data.crashed", "state rm")
+	_, showErr, _ := p.runWithInput("", "state", "show", "terraform_data.crashed")
+	assertContains(t, "show open intent", showErr, "may have happened")
+	p.mustRun("state", "rm", "terraform_data.crashed")
+	got := readStateFile(t, []byte(p.mustRun("state", "pull")))
+	if len(got.State.AllResourceInstances()) != 14 {
+		t.Errorf("pull after rm has %d instances", len(got.State.AllResourceInstances()))
+	}
+}
+
+func TestStateShow(t *testing.T) {
+	p := newStateProject(t)
+	p.mustRun("state", "push", corpusState(t, "basic.tfstate"))
+	out := p.mustRun("state", "show", "-no-color", "terraform_data.secretive")
+	assertContains(t, "show", out, `resource "terraform_data" "secretive" {`, `"public" = "visible"`, `"private" = (sensitive value)`)
+	if strings.Contains(strings.Split(out, "output")[0], "hunter2") {
+		t.Errorf("sensitive input shown:\n%s", out)
+	}
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"terraform_data.counted"}, "name one of them, such as terraform_data.counted[0]"},
+		{[]string{"terraform_data.nope"}, "no resource instance at terraform_data.nope"},
+		{[]string{"module.child"}, "Invalid address"},
+		{nil, "Exactly one address required"},
+	}
+	for _, tc := range cases {
+		assertContains(t, "show error", p.mustFail(append([]string{"state", "show"}, tc.args...)...), tc.want)
+	}
+}
+
+func TestStateShowDeposed(t *testing.T) {
+	p := newStateProject(t)
+	p.mustRun("state", "push", corpusState(t, "deposed.tfstate"))
+	addr := p.list()[0]
+	out := p.mustRun("state", "show", "-no-color", addr)
+	assertContains(t, "show deposed", out, "(tainted)", "(deposed object ")
+}
+
+func TestStateReplaceProvider(t *testing.T) {
+	p := newStateProject(t)
+	p.mustRun("state", "push", corpusState(t, "basic.tfstate"))
+	out, _, code := p.runWithInput("no\n", "state", "replace-provider", "terraform.io/builtin/terraform", "example.com/acme/terraform")
+	if code == 0 {
+		t.Fatal("replace-provider went ahead without approval")
+	}
+	assertContains(t, "prompt", out, "Changing 14 resource instance(s)", "Enter a value")
+	if strings.Contains(p.mustRun("state", "pull"), "example.com") {
+		t.Fatal("declined replacement changed the state")
+	}
+	out = p.mustRun("state", "replace-provider", "-auto-approve", "terraform.io/builtin/terraform", "example.com/acme/terraform")
+	assertContains(t, "replace", out, "Successfully replaced provider for 14 resource instance(s)")
+	pulled := p.mustRun("state", "pull")
+	if strings.Contains(pulled, "builtin") || !strings.Contains(pulled, `provider[\"example.com/acme/terraform\"]`) {
+		t.Errorf("providers not replaced:\n%s", pulled)
+	}
+	out = p.mustRun("state", "replace-provider", "-auto-approve", "hashicorp/aws", "example.com/acme/aws")
+	assertContains(t, "no match", out, "No matching resources found")
+	assertContains(t, "bad address", p.mustFail("state", "replace-provider", "not a provider", "x/y"), "Invalid provider address")
+}
