@@ -1,8 +1,13 @@
 package command
 
 import (
+	"log"
+
+	"github.com/hashicorp/go-hclog"
+
 	"flag"
 	"fmt"
+	"github.com/terrane/terrane/internal/logging"
 	"io"
 	"os"
 	"sort"
@@ -66,6 +71,7 @@ func commands() map[string]commandInfo {
 // Run runs the command named by args (os.Args without the program name) and
 // returns the process exit code.
 func Run(args []string, streams Streams) int {
+	routeStandardLog()
 	args, chdirErr := applyChdir(args)
 	if chdirErr != nil {
 		fmt.Fprintf(streams.Stderr, "Error: %s\n", chdirErr)
@@ -131,4 +137,12 @@ func newFlagSet(name string, streams Streams) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(streams.Stderr)
 	return fs
+}
+
+// routeStandardLog sends what libraries write through the standard log
+// package (service discovery, for one) into Terrane's own log at debug
+// level, instead of onto the user's terminal.
+func routeStandardLog() {
+	log.SetFlags(0)
+	log.SetOutput(logging.Named("lib").StandardWriter(&hclog.StandardLoggerOptions{InferLevels: true, ForceLevel: hclog.Debug}))
 }

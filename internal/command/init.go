@@ -17,6 +17,7 @@ import (
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/depsfile"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/modules"
 	"github.com/terrane/terrane/internal/plugin"
 	"github.com/terrane/terrane/internal/plugin/cliconfig"
 	"github.com/terrane/terrane/internal/plugin/discovery"
@@ -44,7 +45,7 @@ func runInit(streams Streams, args []string) int {
 	fs.BoolVar(&opts.input, "input", true, "Ask for input (init never needs any)")
 	fs.BoolVar(&opts.noColor, "no-color", false, "Disable colour in the output")
 	fs.BoolVar(&opts.initBackend, "backend", true, "Prepare the state store")
-	fs.BoolVar(&opts.getModules, "get", true, "Accepted for compatibility; local modules need no download")
+	fs.BoolVar(&opts.getModules, "get", true, "Install the modules the configuration calls")
 	fs.StringVar(&opts.lockfile, "lockfile", "", `Set to "readonly" to fail instead of changing the dependency lock file`)
 	fs.Var(&opts.pluginDirs, "plugin-dir", "Install providers only from this directory (repeatable)")
 	if err := fs.Parse(args); err != nil {
@@ -98,7 +99,16 @@ func (in *initializer) run(ctx context.Context) diags.Diagnostics {
 		return ds.Append(diags.Errorf("Conflicting options", "-upgrade changes the dependency lock file, which -lockfile=readonly forbids. Use one or the other."))
 	}
 	parser := config.NewParser()
-	cfg, hclDiags := parser.LoadConfig(".")
+	if in.opts.getModules && hasConfigFiles(".") {
+		ds = ds.Append(in.installModules(ctx, parser))
+		if ds.HasErrors() {
+			for name, file := range parser.Files() {
+				in.sources[name] = file
+			}
+			return ds
+		}
+	}
+	cfg, hclDiags := modules.LoadConfig(parser, ".")
 	for name, file := range parser.Files() {
 		in.sources[name] = file
 	}
@@ -407,4 +417,38 @@ func capitalizeFirst(text string) string {
 		return text
 	}
 	return strings.ToUpper(text[:1]) + text[1:]
+}
+
+// installModules installs every module the configuration calls into
+// .terrane/modules, reusing unchanged ones unless -upgrade, and prints
+// Terraform's progress lines.
+func (in *initializer) installModules(ctx context.Context, parser *config.Parser) diags.Diagnostics {
+	announced := false
+	installer := &modules.Installer{Parser: parser, Upgrade: in.opts.upgrade, Events: func(ev modules.Event) {
+		if !announced {
+			fmt.Fprintf(in.out, "Initializing modules...\n")
+			announced = true
+		}
+		switch {
+		case ev.Reused:
+			fmt.Fprintf(in.out, "- %s in .terrane/modules/%s\n", ev.Key, ev.Key)
+		case ev.Version != "":
+			fmt.Fprintf(in.out, "Downloading %s %s for %s...\n- %s in .terrane/modules/%s\n", ev.Source, ev.Version, ev.Key, ev.Key, ev.Key)
+		default:
+			fmt.Fprintf(in.out, "Downloading %s for %s...\n- %s in .terrane/modules/%s\n", ev.Source, ev.Key, ev.Key, ev.Key)
+		}
+	}}
+	_, ds := installer.Install(ctx, ".")
+	if announced {
+		fmt.Fprintln(in.out)
+	}
+	return ds
+}
+
+// hasConfigFiles reports whether dir holds any configuration file, so that
+// init leaves an empty directory untouched.
+func hasConfigFiles(dir string) bool {
+	probe := config.NewParser()
+	_, _ = probe.LoadModule(dir)
+	return len(probe.Files()) > 0
 }

@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"fmt"
+	"github.com/terrane/terrane/internal/modules"
 	"io"
 	"os"
 	"os/signal"
@@ -114,7 +115,7 @@ type operation struct {
 func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.Plan) (*operation, diags.Diagnostics) {
 	op := &operation{out: out, dir: "."}
 	parser := config.NewParser()
-	cfg, hclDiags := parser.LoadConfig(op.dir)
+	cfg, hclDiags := modules.LoadConfig(parser, op.dir)
 	out.addSources(parser.Files())
 	ds := diags.Diagnostics{}.Append(hclDiags)
 	if cfg == nil || ds.HasErrors() {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/terrane/terrane/internal/modules"
 	"sort"
 	"sync"
 
@@ -33,7 +34,7 @@ func runProvidersSchema(streams Streams, args []string) int {
 	}
 	ctx := context.Background()
 	parser := config.NewParser()
-	cfg, hclDiags := parser.LoadConfig(".")
+	cfg, hclDiags := modules.LoadConfig(parser, ".")
 	var ds diags.Diagnostics
 	ds = ds.Append(hclDiags)
 	if ds.HasErrors() {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/terrane/terrane/internal/modules"
 	"io"
 	"os"
 	"sort"
@@ -52,7 +53,7 @@ func runValidate(streams Streams, args []string) int {
 	color := !*noColor && !*asJSON && os.Getenv("NO_COLOR") == ""
 
 	parser := config.NewParser()
-	cfg, loadDiags := parser.LoadConfig(".")
+	cfg, loadDiags := modules.LoadConfig(parser, ".")
 	report := newValidateReport()
 	report.addHCL(loadDiags)
 	if cfg != nil && !report.diags.HasErrors() {
