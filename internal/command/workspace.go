@@ -8,10 +8,8 @@ import (
 
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/resourceservice"
-	"github.com/terrane/terrane/internal/resourceservice/records"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/workspaces"
-	"github.com/terrane/terrane/internal/store/sqlite"
 	"github.com/terrane/terrane/internal/ui"
 	"github.com/terrane/terrane/internal/workdir"
 )
@@ -53,19 +51,10 @@ func (c *workspaceCommand) open() *diags.Diagnostic {
 		return &d
 	}
 	closeStore()
-	backend, err := sqlite.Open(workdir.StatePath("."), sqlite.Options{})
-	if err != nil {
+	if c.service, c.closer, err = workspaces.OpenEmbedded("."); err != nil {
 		d := diags.Errorf("Failed to open the state store", "%s. Check that %s is readable and writable.", err, workdir.StatePath("."))
 		return &d
 	}
-	registry := resourceservice.NewRegistry()
-	if err := records.Register(registry); err != nil {
-		backend.Close()
-		d := diags.Errorf("Failed to open the state store", "%s.", err)
-		return &d
-	}
-	c.service = resourceservice.New(backend, registry)
-	c.closer = backend.Close
 	return nil
 }
 

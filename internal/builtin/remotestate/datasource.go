@@ -1,0 +1,223 @@
+package remotestate
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/lang/marks"
+	"github.com/terrane/terrane/internal/schema"
+	"github.com/terrane/terrane/internal/states"
+	"github.com/terrane/terrane/internal/states/recordstore"
+	"github.com/terrane/terrane/internal/states/statefile"
+	"github.com/terrane/terrane/internal/states/workspaces"
+)
+
+// TypeName is the data source's type name.
+const TypeName = "terraform_remote_state"
+
+// DefaultWorkspace is the workspace read when none is given.
+const DefaultWorkspace = "default"
+
+// OpenWorkspaceFunc opens the records of a Terrane workspace; the closer
+// releases whatever it opened.
+type OpenWorkspaceFunc func(ctx context.Context, project, workspace string) (*recordstore.Store, func() error, error)
+
+// DataSource reads remote outputs. It is safe for concurrent use.
+type DataSource struct {
+	// OpenWorkspace opens workspaces for the "terrane" backend; without it
+	// that backend is reported as unavailable.
+	OpenWorkspace OpenWorkspaceFunc
+	// Project is the project the "terrane" backend reads from when its
+	// config names none.
+	Project string
+}
+
+// Schema is the data source's schema, the same as Terraform's.
+func Schema() schema.Schema {
+	return schema.Schema{Block: &schema.Block{Attributes: map[string]*schema.Attribute{
+		"backend":   {Type: cty.String, Required: true, Description: `Where the state is: "terrane" (a workspace of this store) or "local" (a state file).`},
+		"config":    {Type: cty.DynamicPseudoType, Optional: true, Description: "The backend's settings: workspace and project for terrane, path and workspace_dir for local."},
+		"defaults":  {Type: cty.DynamicPseudoType, Optional: true, Description: "Values for outputs the state does not have."},
+		"outputs":   {Type: cty.DynamicPseudoType, Computed: true, Description: "The root module outputs of the state."},
+		"workspace": {Type: cty.String, Optional: true, Description: "The workspace to read; default when not set."},
+	}}}
+}
+
+// settings is a configuration of the data source, decoded.
+type settings struct {
+	backend   string
+	workspace string
+	config    map[string]cty.Value
+	defaults  cty.Value
+}
+
+// Validate checks a configuration without reading anything.
+func (d *DataSource) Validate(config cty.Value) diags.Diagnostics {
+	_, ds := decodeSettings(config)
+	return ds
+}
+
+func decodeSettings(config cty.Value) (settings, diags.Diagnostics) {
+	var ds diags.Diagnostics
+	s := settings{workspace: DefaultWorkspace, config: map[string]cty.Value{}, defaults: cty.NullVal(cty.DynamicPseudoType)}
+	if config.IsNull() || !config.Type().IsObjectType() {
+		return s, ds.Append(diags.Errorf("Invalid terraform_remote_state configuration", "The configuration is not an object."))
+	}
+	backend := config.GetAttr("backend")
+	if !backend.IsKnown() {
+		return s, ds
+	}
+	if backend.IsNull() {
+		return s, ds.Append(attrError("backend", `The backend argument is required: "terrane" to read a workspace of this store, or "local" to read a state file.`))
+	}
+	s.backend = backend.AsString()
+	if ws := config.GetAttr("workspace"); ws.IsKnown() && !ws.IsNull() {
+		s.workspace = ws.AsString()
+	}
+	if cfg := config.GetAttr("config"); cfg.IsKnown() && !cfg.IsNull() {
+		if !cfg.Type().IsObjectType() && !cfg.Type().IsMapType() {
+			return s, ds.Append(attrError("config", "The config argument must be an object, such as { path = \"../network/terraform.tfstate\" }."))
+		}
+		for name, val := range cfg.AsValueMap() {
+			s.config[name] = val
+		}
+	}
+	s.defaults = config.GetAttr("defaults")
+	if !s.defaults.IsNull() && s.defaults.IsKnown() && !s.defaults.Type().IsObjectType() && !s.defaults.Type().IsMapType() {
+		ds = ds.Append(attrError("defaults", "The defaults argument must be an object of output names to values."))
+	}
+	switch s.backend {
+	case "terrane", "local":
+	default:
+		ds = ds.Append(attrError("backend", fmt.Sprintf(
+			"Terrane reads remote state from the \"terrane\" backend (a workspace of this store) and the \"local\" backend (a state file); %q is not supported. Move that state in with \"terrane state push\" and read it with backend = \"terrane\".", s.backend)))
+	}
+	for name, val := range s.config {
+		if val.IsKnown() && !val.IsNull() && !val.Type().Equals(cty.String) {
+			ds = ds.Append(attrError("config", fmt.Sprintf("The config setting %q must be a string.", name)))
+		}
+	}
+	return s, ds
+}
+
+func attrError(attr, detail string) diags.Diagnostic {
+	d := diags.Errorf("Invalid terraform_remote_state configuration", "%s", detail)
+	d.AttributePath = cty.GetAttrPath(attr)
+	return d
+}
+
+func (s settings) configString(name string) string {
+	if val, ok := s.config[name]; ok && val.IsKnown() && !val.IsNull() && val.Type().Equals(cty.String) {
+		return val.AsString()
+	}
+	return ""
+}
+
+// Read reads the outputs config names and returns the data source's new
+// state: config with outputs set. Sensitive outputs carry the sensitive
+// mark, as Terraform marks them.
+func (d *DataSource) Read(ctx context.Context, config cty.Value) (cty.Value, diags.Diagnostics) {
+	s, ds := decodeSettings(config)
+	if ds.HasErrors() {
+		return cty.NilVal, ds
+	}
+	outputs, err := d.readOutputs(ctx, s)
+	if err != nil {
+		return cty.NilVal, ds.Append(diags.Errorf("Unable to read remote state", "%s.", err))
+	}
+	attrs := map[string]cty.Value{}
+	if !s.defaults.IsNull() && s.defaults.IsKnown() {
+		for name, val := range s.defaults.AsValueMap() {
+			attrs[name] = val
+		}
+	}
+	for name, output := range outputs {
+		val := output.Value
+		if output.Sensitive {
+			val = val.Mark(marks.Sensitive)
+		}
+		attrs[name] = val
+	}
+	result := config.AsValueMap()
+	result["outputs"] = cty.ObjectVal(attrs)
+	return cty.ObjectVal(result), ds
+}
+
+func (d *DataSource) readOutputs(ctx context.Context, s settings) (map[string]*states.OutputValue, error) {
+	if s.backend == "local" {
+		return readStateFileOutputs(localStatePath(s))
+	}
+	if d.OpenWorkspace == nil {
+		return nil, fmt.Errorf("the terrane backend is not available here")
+	}
+	project := s.configString("project")
+	if project == "" {
+		project = d.Project
+	}
+	workspace := s.workspace
+	if name := s.configString("workspace"); name != "" {
+		workspace = name
+	}
+	store, closeStore, err := d.OpenWorkspace(ctx, project, workspace)
+	if err != nil {
+		return nil, fmt.Errorf("opening workspace %q of project %q: %w", workspace, project, err)
+	}
+	defer closeStore()
+	snap, err := store.Load(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("reading workspace %q of project %q: %w", workspace, project, err)
+	}
+	if snap.Workspace == nil {
+		return nil, fmt.Errorf("project %q has no workspace %q; create it and apply there first, or check the name", project, workspace)
+	}
+	return snap.State.Outputs, nil
+}
+
+// localStatePath is where Terraform's local backend keeps a workspace's
+// state: path for the default workspace, workspace_dir/NAME/terraform.tfstate
+// for the others.
+func localStatePath(s settings) string {
+	path := s.configString("path")
+	if path == "" {
+		path = "terraform.tfstate"
+	}
+	if s.workspace == DefaultWorkspace {
+		return path
+	}
+	dir := s.configString("workspace_dir")
+	if dir == "" {
+		dir = "terraform.tfstate.d"
+	}
+	return filepath.Join(dir, s.workspace, filepath.Base(path))
+}
+
+func readStateFileOutputs(path string) (map[string]*states.OutputValue, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w; set config.path to the state file to read", err)
+	}
+	defer f.Close()
+	file, err := statefile.Read(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return file.State.Outputs, nil
+}
+
+// EmbeddedWorkspaces opens workspaces of the embedded store of the
+// configuration in dir without creating them, so that reading a workspace
+// nobody applied in is reported instead of yielding no outputs.
+func EmbeddedWorkspaces(dir string) OpenWorkspaceFunc {
+	return func(_ context.Context, project, workspace string) (*recordstore.Store, func() error, error) {
+		service, closer, err := workspaces.OpenEmbedded(dir)
+		if err != nil {
+			return nil, nil, err
+		}
+		return recordstore.New(service, project, workspace), closer, nil
+	}
+}
