@@ -81,6 +81,11 @@ func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics 
 	j := journal.New(e.opts.State, journal.Options{RunID: e.opts.RunID})
 	defer func() { _ = j.Close() }()
 	w.applier = newApplier(plan, snap, j)
+	if hasOpenIntents(snap.State) {
+		// Intents left open by runs that ended are resolved before this
+		// run changes anything; claims of live runs are respected.
+		w.recovery = newRecoverer(j)
+	}
 	w.planOpts = PlanOpts{Mode: plan.UIMode}
 	e.applyPlannedVariables(w, plan)
 	g, gds := w.buildGraph(snap.State)
@@ -218,6 +223,8 @@ func (w *walker) addDestroyVertices(g *graph) diags.Diagnostics {
 	}
 	for res, changes := range w.applier.deletes {
 		d := res + " (destroy)"
+		// Recovery of the resource's open intents comes first.
+		g.connect(d, res+" (orphan)")
 		for _, c := range changes {
 			g.connect(d, c.ProviderAddr.Config.String())
 			switch c.Action {

@@ -26,6 +26,11 @@ func (w *walker) runDestroy(v *destroyVertex) diags.Diagnostics {
 				Detail: fmt.Sprintf("%s could not be configured, so %s cannot be destroyed.", c.ProviderAddr.Config, c.ObjectName()), Address: c.Addr.String()})
 			continue
 		}
+		ds = ds.Append(w.recoverResource(p, v.addr.String()))
+		if rds, refused := w.refuseOpenIntent(c.Addr); refused {
+			ds = ds.Append(rds)
+			continue
+		}
 		s, ok := w.providers.schemas.ResourceType(c.ProviderAddr.Config.Provider, false, c.Addr.Resource.Resource.Type)
 		if !ok {
 			continue

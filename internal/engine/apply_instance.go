@@ -22,17 +22,7 @@ func (w *walker) applyInstance(work *resourceWork, addr addrs.AbsResourceInstanc
 		if w.planOpts.Mode == plans.DestroyMode {
 			return nil
 		}
-		cfgVal, ds := w.evalConfig(work, addr, rep)
-		if w.readsFailed(addr, cfgVal) {
-			return nil
-		}
-		if ds.HasErrors() {
-			return ds
-		}
-		unmarked, cfgMarks := cfgVal.UnmarkDeepWithPaths()
-		val, rds := w.readData(work, addr, unmarked)
-		w.values.set(w.values.instances, addr.String(), val.MarkWithPaths(cfgMarks))
-		return ds.Append(rds)
+		return w.applyDataInstance(work, addr, rep)
 	}
 	if src == nil || src.Action == plans.NoOp {
 		if ds := w.persistDrift(work, addr); ds.HasErrors() {
@@ -43,11 +33,40 @@ func (w *walker) applyInstance(work *resourceWork, addr addrs.AbsResourceInstanc
 	if src.Action == plans.Delete {
 		return w.loadStateValue(work, addr)
 	}
+	if ds, refused := w.refuseOpenIntent(addr); refused {
+		w.markFailed(addr) // what depends on it waits too
+		return ds
+	}
 	change, err := src.Decode(work.types)
 	if err != nil {
 		return diags.Diagnostics{diags.Errorf("Cannot read the saved plan", "The change to %s could not be decoded: %s. Make a new plan.", addr, err)}
 	}
 	return w.applyChange(work, addr, rep, change).WithAddress(addr.String())
+}
+
+// applyDataInstance reads a data source during apply, between its
+// preconditions and its postconditions.
+func (w *walker) applyDataInstance(work *resourceWork, addr addrs.AbsResourceInstance, rep repetition) diags.Diagnostics {
+	if w.planOpts.Mode == plans.DestroyMode {
+		return nil
+	}
+	cfgVal, ds := w.evalConfig(work, addr, rep)
+	if w.readsFailed(addr, cfgVal) {
+		return nil
+	}
+	if ds.HasErrors() {
+		return ds
+	}
+	if ds = ds.Append(w.checkPreconditions(work, addr, rep)); ds.HasErrors() {
+		return ds
+	}
+	unmarked, cfgMarks := cfgVal.UnmarkDeepWithPaths()
+	val, rds := w.readData(work, addr, unmarked)
+	w.values.set(w.values.instances, addr.String(), val.MarkWithPaths(cfgMarks))
+	if ds = ds.Append(rds); ds.HasErrors() {
+		return ds
+	}
+	return ds.Append(w.checkPostconditions(work, addr, rep))
 }
 
 // loadStateValue makes an unchanged instance's value available.
@@ -73,6 +92,11 @@ func (w *walker) applyChange(work *resourceWork, addr addrs.AbsResourceInstance,
 		return nil
 	}
 	if ds.HasErrors() {
+		return ds
+	}
+	// Preconditions are checked again with the values known now; one that
+	// fails stops the change before any call is made.
+	if ds = ds.Append(w.checkPreconditions(work, addr, rep)); ds.HasErrors() {
 		return ds
 	}
 	cfgVal, cfgMarks := cfgVal.UnmarkDeepWithPaths()
@@ -125,7 +149,12 @@ func (w *walker) applyChange(work *resourceWork, addr addrs.AbsResourceInstance,
 	case plans.CreateThenDelete:
 		w.prior.DeposeResourceInstanceObject(addr)
 	}
-	return ds.Append(w.callApply(work, addr, change, priorVal, planned, cfgVal, cfgMarks))
+	if ds = ds.Append(w.callApply(work, addr, change, priorVal, planned, cfgVal, cfgMarks)); ds.HasErrors() {
+		return ds
+	}
+	// The new object is recorded whatever its postconditions say; a
+	// failed one stops what depends on it, as a failed apply does.
+	return ds.Append(w.checkPostconditions(work, addr, rep))
 }
 
 // openIntent records, durably, that a provider call that may create,

@@ -44,7 +44,7 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	if hasOpenIntents(snap.State) {
 		j := journal.New(e.opts.State, journal.Options{RunID: e.opts.RunID})
 		defer func() { _ = j.Close() }()
-		w.recovery = &recoverer{journal: j, mayExist: map[string]bool{}}
+		w.recovery = newRecoverer(j)
 	}
 	g, gds := w.buildGraph(snap.State)
 	ds = ds.Append(gds)
@@ -80,7 +80,7 @@ func (e *Engine) finishPlan(plan *plans.Plan, w *walker, snap *recordstore.Snaps
 	plan.Changes.Resources = w.plan.changes
 	plan.DriftedResources = w.plan.drift
 	plan.Deferred = w.plan.deferred
-	plan.Checks = w.results.checks
+	plan.Checks = w.results.checks.list()
 	plan.VariableValues = map[string]value.Dynamic{}
 	for name := range e.opts.Config.Module.Variables {
 		val, ok := w.values.get(w.values.variables, namedKey(addrs.RootModuleInstance, name))

@@ -75,7 +75,7 @@ func (w *walker) plannedAction(addr addrs.AbsResourceInstance) (plans.Action, bo
 type outputsAndChecks struct {
 	mu      sync.Mutex
 	outputs map[string]*states.OutputValue
-	checks  []plans.CheckResult
+	checks  checkResults
 }
 
 func (w *walker) recordRootOutput(o *config.Output, val cty.Value) {
@@ -89,10 +89,4 @@ func (w *walker) recordRootOutput(o *config.Output, val cty.Value) {
 		return
 	}
 	w.results.outputs[o.Name] = &states.OutputValue{Value: val, Sensitive: o.Sensitive}
-}
-
-func (w *walker) recordCheck(result plans.CheckResult) {
-	w.results.mu.Lock()
-	defer w.results.mu.Unlock()
-	w.results.checks = append(w.results.checks, result)
 }

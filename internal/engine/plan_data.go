@@ -20,6 +20,10 @@ func (w *walker) planDataInstance(work *resourceWork, addr addrs.AbsResourceInst
 	if w.planOpts.Mode == plans.DestroyMode {
 		return nil
 	}
+	if ds := w.checkPreconditions(work, addr, rep); ds.HasErrors() {
+		w.values.set(w.values.instances, addr.String(), cty.DynamicVal)
+		return ds
+	}
 	cfgVal, ds := w.evalConfig(work, addr, rep)
 	if ds.HasErrors() {
 		return ds
@@ -40,14 +44,16 @@ func (w *walker) planDataInstance(work *resourceWork, addr addrs.AbsResourceInst
 				ProviderAddr: addrs.AbsProviderConfigInstance{Config: work.provider.addr, Key: addrs.NoKey}, ActionReason: reason},
 			Change: plans.Change{Action: plans.Read, Before: cty.NullVal(work.types.Value), After: after},
 		}
-		return ds.Append(w.addChange(change, work.types))
+		ds = ds.Append(w.addChange(change, work.types))
+		return ds.Append(w.checkPostconditions(work, addr, rep))
 	}
 	val, rds := w.readData(work, addr, unmarked)
 	ds = ds.Append(rds)
-	if !rds.HasErrors() {
-		w.values.set(w.values.instances, addr.String(), val.MarkWithPaths(cfgMarks))
+	if rds.HasErrors() {
+		return ds
 	}
-	return ds
+	w.values.set(w.values.instances, addr.String(), val.MarkWithPaths(cfgMarks))
+	return ds.Append(w.checkPostconditions(work, addr, rep))
 }
 
 func (w *walker) readData(work *resourceWork, addr addrs.AbsResourceInstance, cfgVal cty.Value) (cty.Value, diags.Diagnostics) {

@@ -77,6 +77,11 @@ type plannedObject struct {
 // planUpsert plans a create, update, replacement or no-op for an instance
 // that has configuration.
 func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, rep repetition, prior *refreshed) diags.Diagnostics {
+	// Preconditions come first: an instance whose assumptions do not hold
+	// is not planned at all, as in Terraform.
+	if ds := w.checkPreconditions(work, addr, rep); ds.HasErrors() {
+		return ds
+	}
 	cfgVal, ds := w.evalConfig(work, addr, rep)
 	if ds.HasErrors() {
 		return ds
@@ -137,7 +142,8 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 		}
 		return ds.Append(w.addDeferred(reason, change, work.types))
 	}
-	return ds.Append(w.addChange(change, work.types))
+	ds = ds.Append(w.addChange(change, work.types))
+	return ds.Append(w.checkPostconditions(work, addr, rep))
 }
 
 func (w *walker) validateResource(work *resourceWork, cfgVal cty.Value) diags.Diagnostics {

@@ -49,6 +49,32 @@ type recoverer struct {
 	journal *journal.Journal
 	// mayExist are the instances whose create was interrupted.
 	mayExist map[string]bool
+	// done are the resources (configuration addresses) recovered already:
+	// an apply walk reaches a resource's objects from its resource vertex,
+	// its orphan vertex and its destroy vertex, whichever runs first.
+	done map[string]*sync.Once
+}
+
+func newRecoverer(j *journal.Journal) *recoverer {
+	return &recoverer{journal: j, mayExist: map[string]bool{}, done: map[string]*sync.Once{}}
+}
+
+// recoverResource resolves the open intents of the resource with
+// configuration address key once per walk, before anything changes it.
+func (w *walker) recoverResource(p *configuredProvider, key string) diags.Diagnostics {
+	if w.recovery == nil {
+		return nil
+	}
+	w.recovery.mu.Lock()
+	once := w.recovery.done[key]
+	if once == nil {
+		once = &sync.Once{}
+		w.recovery.done[key] = once
+	}
+	w.recovery.mu.Unlock()
+	var ds diags.Diagnostics
+	once.Do(func() { ds = w.recoverIntents(p, w.stateByConfig[key]) })
+	return ds
 }
 
 // recoverIntents resolves the open intents among resources' instances
@@ -56,7 +82,7 @@ type recoverer struct {
 // plan's prior records) up to date with what it wrote. Instances whose
 // intents stay open are left alone by the plan (checkOpenIntent).
 func (w *walker) recoverIntents(p *configuredProvider, resources []*states.Resource) diags.Diagnostics {
-	if w.op != walkPlan || w.recovery == nil {
+	if w.recovery == nil {
 		return nil
 	}
 	// One group per run the intents are recovered on behalf of: this run,
@@ -117,6 +143,7 @@ func (w *walker) adoptRecovered(snap *recordstore.Snapshot, rec *journal.Recover
 		working.SetResourceInstance(entry.Addr, entry.Instance.DeepCopy(), entry.ProviderConfig)
 		if v, ok := snap.InstanceVersions[key]; ok {
 			w.snapshot.InstanceVersions[key] = v
+			w.adoptVersion(key, v)
 		}
 	}
 	for _, addr := range rec.Resolved {
@@ -126,6 +153,29 @@ func (w *walker) adoptRecovered(snap *recordstore.Snapshot, rec *journal.Recover
 			delete(w.snapshot.InstanceVersions, addr.String())
 		}
 	}
+}
+
+// adoptVersion makes an apply walk's next write to a recovered record
+// compare against the version recovery wrote.
+func (w *walker) adoptVersion(key string, v recordstore.RecordVersion) {
+	if w.applier == nil {
+		return
+	}
+	w.applier.mu.Lock()
+	w.applier.versions[key] = v
+	w.applier.mu.Unlock()
+}
+
+// refuseOpenIntent says whether an apply must leave addr alone because an
+// intent on it is still open after recovery: a create that may have
+// happened gets the "Unfinished create" error; a live run's claim, or an
+// intent recovery could not resolve, was reported by recovery already.
+func (w *walker) refuseOpenIntent(addr addrs.AbsResourceInstance) (diags.Diagnostics, bool) {
+	inst := w.prior.ResourceInstance(addr)
+	if inst == nil || inst.Intent == nil {
+		return nil, false
+	}
+	return w.checkOpenIntent(addr, inst)
 }
 
 // hasOpenIntents reports whether any instance in state has an intent open.

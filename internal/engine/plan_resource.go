@@ -59,7 +59,7 @@ func (w *walker) runResource(v *resourceVertex) (diags.Diagnostics, bool) {
 	if ds.HasErrors() {
 		return ds, false
 	}
-	ds = ds.Append(w.recoverIntents(work.provider, w.stateByConfig[v.key()]))
+	ds = ds.Append(w.recoverResource(work.provider, v.key()))
 	expansionOK := true
 	var (
 		mu      sync.Mutex
@@ -398,13 +398,14 @@ func preventDestroyDiag(addr addrs.AbsResourceInstance) diags.Diagnostic {
 // runOrphan plans the deletion of every instance of a resource that is
 // only in state.
 func (w *walker) runOrphan(v *orphanVertex) diags.Diagnostics {
-	if w.op == walkApply {
-		return nil
-	}
 	p := w.providers.get(v.provider)
 	resources := w.stateByConfig[v.addr.String()]
 	if p == nil || len(resources) == 0 {
 		return nil
+	}
+	ds := w.recoverResource(p, v.addr.String())
+	if w.op == walkApply {
+		return ds // deleted by the resource's destroy vertex
 	}
 	res := resources[0]
 	s, ok := w.providers.schemas.ResourceType(v.provider.Provider, res.Addr.Resource.Mode == addrs.DataResourceMode, res.Addr.Resource.Type)
@@ -419,7 +420,6 @@ func (w *walker) runOrphan(v *orphanVertex) diags.Diagnostics {
 	if w.cfg.Descendant(v.addr.Module) == nil {
 		reason = plans.DeleteBecauseNoModule
 	}
-	ds := w.recoverIntents(p, resources)
 	for _, res := range resources {
 		for key, inst := range res.Instances {
 			if !w.planScope.includes(v.addr.String(), res.Addr.Instance(key)) {

@@ -243,53 +243,35 @@ func (w *walker) finalizeVariable(v *variableVertex, inst addrs.ModuleInstance, 
 }
 
 func (w *walker) validateVariable(v *variableVertex, inst addrs.ModuleInstance) diags.Diagnostics {
+	if len(v.variable.Validations) == 0 {
+		return nil
+	}
 	var ds diags.Diagnostics
 	scope := w.scopeIn(v.module, inst, repetition{}, nil)
+	addr := addrs.InputVariable{Name: v.variable.Name}.Absolute(inst).String()
+	status := plans.CheckPass
+	var failures []string
 	for _, rule := range v.variable.Validations {
-		ok, msg, rds := evalCondition(scope, rule)
+		out, rds := evalRule(scope, rule)
 		ds = ds.Append(rds)
-		if !ok {
+		status = worseStatus(status, out.status)
+		if out.status == plans.CheckFail {
+			failures = append(failures, out.message)
 			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid value for variable",
-				Detail: msg + "\n\nThis was checked by the validation rule at " + rule.DeclRange.String() + ".", Subject: rule.Condition.Range().Ptr(),
-				Address: addrs.InputVariable{Name: v.variable.Name}.Absolute(inst).String()})
+				Detail: out.message + "\n\nThis was checked by the validation rule at " + rule.DeclRange.String() + ".", Subject: rule.Condition.Range().Ptr(),
+				Address: addr})
 		}
 	}
+	w.recordCheckObject(plans.CheckableInputVariable, modulePrefix(v.module.Path)+"var."+v.variable.Name,
+		plans.CheckObjectResult{ObjectAddr: addr, Status: status, FailureMessages: failures})
 	return ds
-}
-
-// evalCondition evaluates a check rule: ok is false only when the
-// condition is known to be false, with msg its error message.
-func evalCondition(scope *lang.Scope, rule *config.CheckRule) (ok bool, msg string, ds diags.Diagnostics) {
-	cond, hd := scope.EvalExpr(rule.Condition, cty.Bool)
-	ds = ds.Append(hd)
-	if hd.HasErrors() {
-		return true, "", ds
-	}
-	cond, _ = cond.Unmark()
-	if !cond.IsKnown() || cond.IsNull() || cond.True() {
-		return true, "", ds
-	}
-	msgVal, hd := scope.EvalExpr(rule.ErrorMessage, cty.String)
-	ds = ds.Append(hd)
-	msgVal, _ = msgVal.UnmarkDeep()
-	if msgVal.IsKnown() && !msgVal.IsNull() {
-		msg = msgVal.AsString()
-	}
-	return false, msg, ds
 }
 
 func (w *walker) runOutput(v *outputVertex) diags.Diagnostics {
 	return w.eachModuleInstance(v.module, func(inst addrs.ModuleInstance) diags.Diagnostics {
 		var ds diags.Diagnostics
 		scope := w.scopeIn(v.module, inst, repetition{}, nil)
-		for _, rule := range v.output.Preconditions {
-			ok, msg, rds := evalCondition(scope, rule)
-			ds = ds.Append(rds)
-			if !ok {
-				ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Module output value precondition failed", Detail: msg,
-					Subject: rule.Condition.Range().Ptr(), Address: addrs.OutputValue{Name: v.output.Name}.Absolute(inst).String()})
-			}
-		}
+		ds = ds.Append(w.checkRules(scope, outputRules(v.module, inst, v.output)))
 		val, hd := scope.EvalExpr(v.output.Expr, cty.DynamicPseudoType)
 		ds = ds.Append(hd)
 		if v.output.Sensitive {
@@ -378,16 +360,16 @@ func (w *walker) runCheck(v *checkVertex) diags.Diagnostics {
 		status := plans.CheckPass
 		var failures []string
 		for _, rule := range v.check.Asserts {
-			ok, msg, rds := evalCondition(scope, rule)
+			out, rds := evalRule(scope, rule)
 			// A check block never stops a run: its problems are warnings.
 			for _, d := range rds {
 				d.Severity = diags.Warning
 				ds = append(ds, d)
 			}
-			if !ok {
-				status = plans.CheckFail
-				failures = append(failures, msg)
-				ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Check block assertion failed", Detail: msg,
+			status = worseStatus(status, out.status)
+			if out.status == plans.CheckFail {
+				failures = append(failures, out.message)
+				ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Check block assertion failed", Detail: out.message,
 					Subject: rule.Condition.Range().Ptr(), Address: modulePrefix(v.module.Path) + "check." + v.check.Name})
 			}
 		}
@@ -395,8 +377,8 @@ func (w *walker) runCheck(v *checkVertex) diags.Diagnostics {
 		if addr != "" {
 			addr += "."
 		}
-		w.recordCheck(plans.CheckResult{Kind: plans.CheckableCheck, ConfigAddr: modulePrefix(v.module.Path) + "check." + v.check.Name, Status: status,
-			Objects: []plans.CheckObjectResult{{ObjectAddr: addr + "check." + v.check.Name, Status: status, FailureMessages: failures}}})
+		w.recordCheckObject(plans.CheckableCheck, modulePrefix(v.module.Path)+"check."+v.check.Name,
+			plans.CheckObjectResult{ObjectAddr: addr + "check." + v.check.Name, Status: status, FailureMessages: failures})
 		return ds
 	})
 }

@@ -1,0 +1,191 @@
+package engine
+
+import (
+	"sort"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/config"
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/lang"
+	"github.com/terrane/terrane/internal/plans"
+)
+
+// ruleOutcome is the result of one check rule: its status and, when it
+// failed, its error message.
+type ruleOutcome struct {
+	status  plans.CheckStatus
+	message string
+}
+
+// evalRule evaluates a condition and, when it is false, its error message.
+// A condition that cannot be known yet (during planning, one reading
+// values known only after apply) is CheckUnknown; a condition that cannot
+// be evaluated at all is CheckError, with the reason in ds.
+func evalRule(scope *lang.Scope, rule *config.CheckRule) (ruleOutcome, diags.Diagnostics) {
+	var ds diags.Diagnostics
+	cond, hd := scope.EvalExpr(rule.Condition, cty.Bool)
+	ds = ds.Append(hd)
+	if hd.HasErrors() {
+		return ruleOutcome{status: plans.CheckError}, ds
+	}
+	cond, _ = cond.UnmarkDeep()
+	switch {
+	case !cond.IsKnown():
+		return ruleOutcome{status: plans.CheckUnknown}, ds
+	case cond.IsNull():
+		return ruleOutcome{status: plans.CheckError}, ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid condition result",
+			Detail: "The condition evaluated to null; it must be true or false.", Subject: rule.Condition.Range().Ptr()})
+	case cond.True():
+		return ruleOutcome{status: plans.CheckPass}, ds
+	}
+	out := ruleOutcome{status: plans.CheckFail, message: "(the error message could not be evaluated)"}
+	msgVal, hd := scope.EvalExpr(rule.ErrorMessage, cty.String)
+	ds = ds.Append(hd)
+	msgVal, _ = msgVal.UnmarkDeep()
+	if !hd.HasErrors() && msgVal.IsKnown() && !msgVal.IsNull() {
+		out.message = msgVal.AsString()
+	}
+	return out, ds
+}
+
+// ruleSet is one object's rules of one kind: a resource's preconditions
+// or postconditions, an output's preconditions.
+type ruleSet struct {
+	rules []*config.CheckRule
+	// summary heads the error of a failed rule, as Terraform words it.
+	summary string
+	kind    plans.CheckableKind
+	// configAddr and objectAddr name the object in check results.
+	configAddr, objectAddr string
+}
+
+// checkRules evaluates rules in scope, reports each failure as an error at
+// its condition, and records the object's outcome in the check results.
+func (w *walker) checkRules(scope *lang.Scope, set ruleSet) diags.Diagnostics {
+	if len(set.rules) == 0 {
+		return nil
+	}
+	var ds diags.Diagnostics
+	status := plans.CheckPass
+	var failures []string
+	for _, rule := range set.rules {
+		out, rds := evalRule(scope, rule)
+		ds = ds.Append(rds)
+		status = worseStatus(status, out.status)
+		if out.status == plans.CheckFail {
+			failures = append(failures, out.message)
+			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: set.summary, Detail: out.message,
+				Subject: rule.Condition.Range().Ptr(), Address: set.objectAddr})
+		}
+	}
+	w.recordCheckObject(set.kind, set.configAddr, plans.CheckObjectResult{ObjectAddr: set.objectAddr, Status: status, FailureMessages: failures})
+	return ds
+}
+
+// resourceRules are the preconditions (post false) or postconditions
+// (post true) of the resource addr is an instance of.
+func resourceRules(work *resourceWork, addr addrs.AbsResourceInstance, post bool) ruleSet {
+	r := work.v.resource
+	set := ruleSet{rules: r.Preconditions, summary: "Resource precondition failed", kind: plans.CheckableResource,
+		configAddr: work.v.key(), objectAddr: addr.String()}
+	if post {
+		set.rules, set.summary = r.Postconditions, "Resource postcondition failed"
+	}
+	return set
+}
+
+// checkPreconditions evaluates an instance's preconditions before it is
+// planned, read or applied; an error means it must not be.
+func (w *walker) checkPreconditions(work *resourceWork, addr addrs.AbsResourceInstance, rep repetition) diags.Diagnostics {
+	set := resourceRules(work, addr, false)
+	if len(set.rules) == 0 {
+		return nil
+	}
+	return w.checkRules(w.scopeIn(work.v.module, addr.Module, rep, nil), set)
+}
+
+// checkPostconditions evaluates an instance's postconditions with self
+// being its planned, read or new value, which the caller has put in the
+// walk's values already. Conditions on values known only after apply are
+// unknown during planning and evaluated again after apply.
+func (w *walker) checkPostconditions(work *resourceWork, addr addrs.AbsResourceInstance, rep repetition) diags.Diagnostics {
+	set := resourceRules(work, addr, true)
+	if len(set.rules) == 0 {
+		return nil
+	}
+	return w.checkRules(w.scopeIn(work.v.module, addr.Module, rep, addr.Resource), set)
+}
+
+// checkResults gathers the check results of a walk by configuration
+// object, merging what several rules say about one instance.
+type checkResults struct {
+	kinds   map[string]plans.CheckableKind
+	objects map[string]map[string]*plans.CheckObjectResult
+}
+
+func (w *walker) recordCheckObject(kind plans.CheckableKind, configAddr string, obj plans.CheckObjectResult) {
+	w.results.mu.Lock()
+	defer w.results.mu.Unlock()
+	c := &w.results.checks
+	if c.kinds == nil {
+		c.kinds, c.objects = map[string]plans.CheckableKind{}, map[string]map[string]*plans.CheckObjectResult{}
+	}
+	c.kinds[configAddr] = kind
+	byObject := c.objects[configAddr]
+	if byObject == nil {
+		byObject = map[string]*plans.CheckObjectResult{}
+		c.objects[configAddr] = byObject
+	}
+	prev := byObject[obj.ObjectAddr]
+	if prev == nil {
+		byObject[obj.ObjectAddr] = &obj
+		return
+	}
+	prev.Status = worseStatus(prev.Status, obj.Status)
+	prev.FailureMessages = append(prev.FailureMessages, obj.FailureMessages...)
+}
+
+// list returns the results in address order, each configuration object's
+// status the worst of its instances'.
+func (c *checkResults) list() []plans.CheckResult {
+	out := make([]plans.CheckResult, 0, len(c.kinds))
+	for _, configAddr := range sortedKeys(c.kinds) {
+		result := plans.CheckResult{Kind: c.kinds[configAddr], ConfigAddr: configAddr, Status: plans.CheckPass}
+		for _, objAddr := range sortedKeys(c.objects[configAddr]) {
+			obj := c.objects[configAddr][objAddr]
+			result.Status = worseStatus(result.Status, obj.Status)
+			result.Objects = append(result.Objects, *obj)
+		}
+		out = append(out, result)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].ConfigAddr < out[j].ConfigAddr })
+	return out
+}
+
+// worseStatus combines two outcomes as Terraform aggregates checks: any
+// error makes an error, else any failure a failure, else anything unknown
+// leaves the whole unknown.
+func worseStatus(a, b plans.CheckStatus) plans.CheckStatus {
+	rank := func(s plans.CheckStatus) int {
+		switch s {
+		case plans.CheckError:
+			return 3
+		case plans.CheckFail:
+			return 2
+		case plans.CheckUnknown:
+			return 1
+		}
+		return 0
+	}
+	if rank(b) > rank(a) {
+		return b
+	}
+	return a
+}
+
+func outputRules(module *config.Config, inst addrs.ModuleInstance, o *config.Output) ruleSet {
+	return ruleSet{rules: o.Preconditions, summary: "Module output value precondition failed", kind: plans.CheckableOutputValue,
+		configAddr: modulePrefix(module.Path) + "output." + o.Name, objectAddr: addrs.OutputValue{Name: o.Name}.Absolute(inst).String()}
+}
