@@ -66,9 +66,6 @@ func TestWorkspaceLifecycle(t *testing.T) {
 	if got := p.list(); len(got) != 1 || got[0] != "" {
 		t.Errorf("re-created workspace has records: %q", got)
 	}
-	if got := p.list(); len(got) != 1 {
-		t.Errorf("state list = %q", got)
-	}
 }
 
 func TestWorkspaceDeleteEmptyWorkspace(t *testing.T) {
