@@ -177,12 +177,12 @@ func (w *walker) addModuleVertices(g *graph, c *config.Config) []pendingRefs {
 	}
 	for _, p := range m.ProviderConfigs {
 		addr := addrs.AbsProviderConfig{Module: c.Path, Provider: m.ProviderForLocalName(p.Name), Alias: p.Alias}
-		add(&providerVertex{addr: addr, module: c, block: p}, nil, nil, w.providerBody(addr.Provider, p.Config))
+		add(&providerVertex{addr: addr, module: c, block: p}, []hcl.Expression{p.ForEach}, nil, w.providerBody(addr.Provider, p.Config))
 	}
 	for _, r := range m.Resources {
 		rv := &resourceVertex{module: c, resource: r, provider: resolveProviderConfig(c, r.ProviderConfigAddr())}
 		w.ensureProviderVertex(g, rv.provider)
-		exprs := []hcl.Expression{r.Count, r.ForEach, r.Enabled}
+		exprs := []hcl.Expression{r.Count, r.ForEach, r.Enabled, keyedProviderRef(r)}
 		for _, rule := range append(append([]*config.CheckRule{}, r.Preconditions...), r.Postconditions...) {
 			exprs = append(exprs, rule.Condition, rule.ErrorMessage)
 		}

@@ -41,7 +41,7 @@ func (w *walker) planDataInstance(work *resourceWork, addr addrs.AbsResourceInst
 		w.values.set(w.values.instances, addr.String(), after)
 		change := &plans.ResourceInstanceChange{
 			ResourceInstanceChangeHeader: plans.ResourceInstanceChangeHeader{Addr: addr, PrevRunAddr: addr,
-				ProviderAddr: addrs.AbsProviderConfigInstance{Config: work.provider.addr, Key: addrs.NoKey}, ActionReason: reason},
+				ProviderAddr: work.provider.instanceAddr(), ActionReason: reason},
 			Change: plans.Change{Action: plans.Read, Before: cty.NullVal(work.types.Value), After: after},
 		}
 		ds = ds.Append(w.addChange(change, work.types))

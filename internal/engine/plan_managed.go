@@ -58,7 +58,7 @@ func (w *walker) planDeleteRefreshed(work *resourceWork, addr addrs.AbsResourceI
 	}
 	change := &plans.ResourceInstanceChange{
 		ResourceInstanceChangeHeader: plans.ResourceInstanceChangeHeader{Addr: addr, PrevRunAddr: addr,
-			ProviderAddr: addrs.AbsProviderConfigInstance{Config: work.provider.addr, Key: addrs.NoKey}, ActionReason: reason, Private: r.current.Private},
+			ProviderAddr: work.provider.instanceAddr(), ActionReason: reason, Private: r.current.Private},
 		Change: plans.Change{Action: plans.Delete, Before: r.current.Value, After: cty.NullVal(work.types.Value),
 			BeforeIdentity: identityOrNil(r.identity, work.types.Identity), AfterIdentity: identityOrNil(cty.NilVal, work.types.Identity)},
 	}
@@ -129,7 +129,7 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 	}
 	change := &plans.ResourceInstanceChange{
 		ResourceInstanceChangeHeader: plans.ResourceInstanceChangeHeader{Addr: addr, PrevRunAddr: addr,
-			ProviderAddr: addrs.AbsProviderConfigInstance{Config: work.provider.addr, Key: addrs.NoKey},
+			ProviderAddr: work.provider.instanceAddr(),
 			ActionReason: reason, RequiredReplace: requiredReplace, Private: planned.private},
 		Change: plans.Change{Action: action, Before: before, After: after,
 			BeforeIdentity: identityOrNil(priorIdentity, work.types.Identity), AfterIdentity: identityOrNil(planned.identity, work.types.Identity)},

@@ -62,7 +62,9 @@ func newRecoverer(j *journal.Journal) *recoverer {
 // recoverResource resolves the open intents of the resource with
 // configuration address key once per walk, before anything changes it.
 func (w *walker) recoverResource(p *configuredProvider, key string) diags.Diagnostics {
-	if w.recovery == nil {
+	if w.recovery == nil || p == nil {
+		// A resource that selects provider instances per instance has no
+		// one process to read back with: its intents stay open, reported.
 		return nil
 	}
 	w.recovery.mu.Lock()

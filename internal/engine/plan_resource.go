@@ -38,7 +38,7 @@ func (w *walker) resourceWork(v *resourceVertex) (*resourceWork, diags.Diagnosti
 			Subject: r.TypeRange.Ptr()}}
 	}
 	p := w.providers.get(v.provider)
-	if p == nil {
+	if p == nil && keyedProviderRef(r) == nil {
 		return nil, diags.Diagnostics{{Severity: diags.Error, Summary: "Provider configuration not available",
 			Detail:  fmt.Sprintf("%s could not be configured (see the errors above), so %s cannot be planned.", v.provider, v.key()),
 			Subject: r.DeclRange.Ptr()}}
@@ -90,7 +90,13 @@ func (w *walker) runResource(v *resourceVertex) (diags.Diagnostics, bool) {
 		for _, key := range exp.keys {
 			addr, rep := abs.Instance(key), exp.reps[key]
 			if !w.inScope(work, addr) {
-				spawn(func() diags.Diagnostics { return w.loadStateValue(work, addr) })
+				spawn(func() diags.Diagnostics {
+					instWork, ds := w.withInstanceProvider(work, addr, rep)
+					if ds.HasErrors() {
+						return ds
+					}
+					return w.loadStateValue(instWork, addr)
+				})
 				continue
 			}
 			spawn(func() diags.Diagnostics { return w.instance(work, addr, rep) })
@@ -103,7 +109,7 @@ func (w *walker) runResource(v *resourceVertex) (diags.Diagnostics, bool) {
 				if reason, orphan := orphanReason(exp, key); orphan && w.inScope(work, res.Addr.Instance(key)) {
 					addr := res.Addr.Instance(key)
 					spawn(func() diags.Diagnostics {
-						return w.orphanInstance(work.provider, work.types, work.schema, addr, obj, reason)
+						return w.orphanWithProvider(work, addr, obj, reason)
 					})
 				}
 			}
@@ -119,7 +125,7 @@ func (w *walker) runResource(v *resourceVertex) (diags.Diagnostics, bool) {
 				continue
 			}
 			spawn(func() diags.Diagnostics {
-				return w.orphanInstance(work.provider, work.types, work.schema, addr, obj, plans.DeleteBecauseNoModule)
+				return w.orphanWithProvider(work, addr, obj, plans.DeleteBecauseNoModule)
 			})
 		}
 	}
@@ -132,6 +138,13 @@ func (w *walker) runResource(v *resourceVertex) (diags.Diagnostics, bool) {
 
 // instance plans or applies one expanded instance.
 func (w *walker) instance(work *resourceWork, addr addrs.AbsResourceInstance, rep repetition) diags.Diagnostics {
+	work, ds := w.withInstanceProvider(work, addr, rep)
+	if ds.HasErrors() {
+		if w.op == walkApply {
+			w.markFailed(addr)
+		}
+		return ds
+	}
 	if w.op == walkApply {
 		return w.applyInstanceOrSkip(work, addr, rep)
 	}
@@ -139,6 +152,19 @@ func (w *walker) instance(work *resourceWork, addr addrs.AbsResourceInstance, re
 		return w.planDataInstance(work, addr, rep)
 	}
 	return w.planManagedInstance(work, addr, rep).WithAddress(addr.String())
+}
+
+// orphanWithProvider plans the deletion of an instance only in state with
+// the provider instance its resource's key expression selects for it.
+func (w *walker) orphanWithProvider(work *resourceWork, addr addrs.AbsResourceInstance, obj *states.ResourceInstance, reason plans.ActionReason) diags.Diagnostics {
+	if w.op == walkApply {
+		return nil // deleted by the resource's destroy vertex
+	}
+	instWork, ds := w.withInstanceProvider(work, addr, orphanRepetition(addr.Resource.Key))
+	if ds.HasErrors() {
+		return ds
+	}
+	return ds.Append(w.orphanInstance(instWork.provider, work.types, work.schema, addr, obj, reason))
 }
 
 // inScope reports whether a plan walk plans addr: data sources are always
@@ -261,7 +287,7 @@ func (w *walker) recordDrift(addr addrs.AbsResourceInstance, deposed addrs.Depos
 	}
 	change := &plans.ResourceInstanceChange{
 		ResourceInstanceChangeHeader: plans.ResourceInstanceChangeHeader{Addr: addr, PrevRunAddr: addr, DeposedKey: deposed,
-			ProviderAddr: addrs.AbsProviderConfigInstance{Config: p.addr, Key: addrs.NoKey}},
+			ProviderAddr: p.instanceAddr()},
 		Change: plans.Change{Action: action, Before: r.prior.Value, After: after, BeforeIdentity: identityOrNil(r.prior.Identity, types.Identity), AfterIdentity: identityOrNil(r.identity, types.Identity)},
 	}
 	if r.current != nil {
@@ -382,7 +408,7 @@ func (w *walker) planDelete(p *configuredProvider, types plans.ObjectTypes, s sc
 	}
 	change := &plans.ResourceInstanceChange{
 		ResourceInstanceChangeHeader: plans.ResourceInstanceChangeHeader{Addr: addr, PrevRunAddr: addr, DeposedKey: deposed,
-			ProviderAddr: addrs.AbsProviderConfigInstance{Config: p.addr, Key: addrs.NoKey}, ActionReason: reason, Private: private},
+			ProviderAddr: p.instanceAddr(), ActionReason: reason, Private: private},
 		Change: plans.Change{Action: plans.Delete, Before: r.current.Value, After: cty.NullVal(types.Value),
 			BeforeIdentity: identityOrNil(r.identity, types.Identity), AfterIdentity: identityOrNil(cty.NilVal, types.Identity)},
 	}
@@ -400,6 +426,11 @@ func preventDestroyDiag(addr addrs.AbsResourceInstance) diags.Diagnostic {
 func (w *walker) runOrphan(v *orphanVertex) diags.Diagnostics {
 	p := w.providers.get(v.provider)
 	resources := w.stateByConfig[v.addr.String()]
+	if p == nil && len(resources) > 0 && w.providers.keysOf(v.provider) != nil && w.op == walkPlan {
+		return diags.Diagnostics{diags.Errorf("Provider instance not recorded",
+			"%s is no longer in the configuration, and its provider configuration %s has for_each, so which instance its objects belong to is not known. "+
+				"Put the resource block back with its provider argument and an empty for_each or count = 0 to destroy its objects, then remove it.", v.addr, v.provider)}
+	}
 	if p == nil || len(resources) == 0 {
 		return nil
 	}

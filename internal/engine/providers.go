@@ -30,17 +30,27 @@ type providerSet struct {
 	// handed to that provider's first configuration so no process is
 	// started for nothing.
 	spare      map[addrs.Provider]providers.Interface
-	configured map[string]*configuredProvider
+	configured map[string]*configuredProvider // by AbsProviderConfigInstance.String()
+	// instanceKeys are the keys of configurations with for_each.
+	instanceKeys map[string][]string
 }
 
 // configuredProvider is one provider configuration's process.
 type configuredProvider struct {
-	addr  addrs.AbsProviderConfig
+	addr addrs.AbsProviderConfig
+	// key is the instance of a configuration with for_each; NoKey for
+	// one without.
+	key   addrs.InstanceKey
 	iface providers.Interface
 	// unknownConfig is set when the configuration had unknown values at
 	// plan time: the provider was still configured, as Terraform does,
 	// and the changes it plans are only as good as what it knew.
 	unknownConfig bool
+}
+
+// instanceAddr is the provider configuration instance changes record.
+func (p *configuredProvider) instanceAddr() addrs.AbsProviderConfigInstance {
+	return addrs.AbsProviderConfigInstance{Config: p.addr, Key: p.key}
 }
 
 // BuiltinProviders are the providers the engine runs in-process, by
@@ -123,7 +133,8 @@ func (e *Engine) loadSchemas(ctx context.Context, needed []addrs.Provider) (*pro
 // configure starts the process of one provider configuration (taking the
 // spare one when there is one), validates its configuration and
 // configures it. An unknown configuration still configures the provider.
-func (s *providerSet) configure(ctx context.Context, addr addrs.AbsProviderConfig, cfgVal cty.Value) diags.Diagnostics {
+func (s *providerSet) configure(ctx context.Context, inst addrs.AbsProviderConfigInstance, cfgVal cty.Value) diags.Diagnostics {
+	addr := inst.Config
 	s.mu.Lock()
 	p := s.spare[addr.Provider]
 	delete(s.spare, addr.Provider)
@@ -132,7 +143,7 @@ func (s *providerSet) configure(ctx context.Context, addr addrs.AbsProviderConfi
 	if p == nil {
 		p, ds = s.e.start(ctx, addr.Provider)
 		if ds.HasErrors() {
-			return ds.WithAddress(addr.String())
+			return ds.WithAddress(inst.String())
 		}
 		if resp, ok := s.schemas.Providers[addr.Provider]; !ok || !resp.ServerCapabilities.GetProviderSchemaOptional {
 			// Each process must be told its schema before use unless it
@@ -144,7 +155,7 @@ func (s *providerSet) configure(ctx context.Context, addr addrs.AbsProviderConfi
 	validate := p.ValidateProviderConfig(ctx, providers.ValidateProviderConfigRequest{Config: unmarked})
 	ds = ds.Append(validate.Diagnostics)
 	if ds.HasErrors() {
-		return ds.WithAddress(addr.String())
+		return ds.WithAddress(inst.String())
 	}
 	resp := p.ConfigureProvider(ctx, providers.ConfigureProviderRequest{
 		TerraformVersion: version.Version, Config: unmarked,
@@ -152,15 +163,20 @@ func (s *providerSet) configure(ctx context.Context, addr addrs.AbsProviderConfi
 	})
 	ds = ds.Append(resp.Diagnostics)
 	s.mu.Lock()
-	s.configured[addr.String()] = &configuredProvider{addr: addr, iface: p, unknownConfig: !unmarked.IsWhollyKnown()}
+	s.configured[inst.String()] = &configuredProvider{addr: addr, key: inst.Key, iface: p, unknownConfig: !unmarked.IsWhollyKnown()}
 	s.mu.Unlock()
-	return ds.WithAddress(addr.String())
+	return ds.WithAddress(inst.String())
 }
 
+// get is the process of a provider configuration without for_each.
 func (s *providerSet) get(addr addrs.AbsProviderConfig) *configuredProvider {
+	return s.getInstance(addrs.AbsProviderConfigInstance{Config: addr, Key: addrs.NoKey})
+}
+
+func (s *providerSet) getInstance(inst addrs.AbsProviderConfigInstance) *configuredProvider {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.configured[addr.String()]
+	return s.configured[inst.String()]
 }
 
 // resolveProviderConfig finds the provider configuration a block in module

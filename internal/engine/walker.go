@@ -153,31 +153,6 @@ func (w *walker) eachModuleInstance(module *config.Config, fn func(addrs.ModuleI
 	return ds
 }
 
-func (w *walker) runProvider(v *providerVertex) diags.Diagnostics {
-	cfgVal := cty.EmptyObjectVal
-	var ds diags.Diagnostics
-	if v.block != nil {
-		insts := w.values.moduleInstancesOf(v.module.Path)
-		inst := addrs.RootModuleInstance
-		if len(insts) > 0 {
-			inst = insts[0]
-		}
-		body := w.providerBody(v.addr.Provider, v.block.Config)
-		val, hd := w.scopeIn(v.module, inst, repetition{}, nil).EvalBlock(body.body, body.spec)
-		ds = ds.Append(hd)
-		if hd.HasErrors() {
-			return ds
-		}
-		cfgVal = val
-	} else if s, ok := w.providers.schemas.ProviderConfig(v.addr.Provider); ok && s.Block != nil {
-		cfgVal = s.Block.EmptyValue()
-	}
-	if _, ok := w.providers.schemas.Providers[v.addr.Provider]; !ok {
-		return ds // its schema could not be loaded; reported already
-	}
-	return ds.Append(w.providers.configure(w.ctx, v.addr, cfgVal))
-}
-
 // runVariable sets a variable in every instance of its module: a root
 // variable from the input values, a child's from its module call.
 func (w *walker) runVariable(v *variableVertex) diags.Diagnostics {
