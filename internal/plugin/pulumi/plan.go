@@ -1,0 +1,259 @@
+package pulumi
+
+import (
+	"context"
+	"strings"
+
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"github.com/zclconf/go-cty/cty"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/structpb"
+
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/providers"
+)
+
+// resourceType finds a resource type by name.
+func (p *Provider) resourceType(ctx context.Context, typeName string) (*ResourceType, diags.Diagnostics) {
+	pkg, problems := p.schema(ctx)
+	if problems.HasErrors() {
+		return nil, problems
+	}
+	rt, ok := pkg.Resources[typeName]
+	if !ok {
+		return nil, diags.Diagnostics{diags.Errorf("Unknown resource type",
+			"The Pulumi provider %s has no resource type %s.", p.name, typeName)}
+	}
+	return rt, nil
+}
+
+// check runs Check on a configuration and returns the provider's inputs.
+func (p *Provider) check(ctx context.Context, rt *ResourceType, priv privateData, config cty.Value, olds *structpb.Struct) (*structpb.Struct, diags.Diagnostics) {
+	secret := rt.Secret
+	if !p.acceptSecrets {
+		secret = nil
+	}
+	news, err := p.pkg.toWire(config, secret)
+	if err != nil {
+		return nil, p.valueProblem("Check", TypeName(rt.Token)+" configuration", err)
+	}
+	resp, err := p.client.Check(ctx, &pulumirpc.CheckRequest{
+		Urn: priv.URN, Olds: olds, News: news, RandomSeed: priv.Seed, Name: priv.name(), Type: rt.Token,
+	})
+	if err != nil {
+		return nil, diags.Diagnostics{p.callFailure(ctx, "Check", TypeName(rt.Token), err)}
+	}
+	if problems := p.checkFailures(resp.GetFailures(), "a "+TypeName(rt.Token)); problems.HasErrors() {
+		return nil, problems
+	}
+	return resp.GetInputs(), nil
+}
+
+// ValidateResourceConfig runs Check, whose failures name the attribute.
+func (p *Provider) ValidateResourceConfig(ctx context.Context, req providers.ValidateResourceConfigRequest) providers.ValidateResourceConfigResponse {
+	rt, problems := p.resourceType(ctx, req.TypeName)
+	if problems.HasErrors() {
+		return providers.ValidateResourceConfigResponse{Diagnostics: problems}
+	}
+	priv, err := decodePrivate(nil, rt.Token)
+	if err != nil {
+		return providers.ValidateResourceConfigResponse{Diagnostics: diags.Diagnostics{diags.Errorf("Cannot validate", "%s", err)}}
+	}
+	_, problems = p.check(ctx, rt, priv, req.Config, nil)
+	return providers.ValidateResourceConfigResponse{Diagnostics: problems}
+}
+
+func (p *Provider) ValidateDataResourceConfig(ctx context.Context, req providers.ValidateDataResourceConfigRequest) providers.ValidateDataResourceConfigResponse {
+	pkg, problems := p.schema(ctx)
+	if pkg != nil && pkg.DataSources[req.TypeName] == nil {
+		problems = append(problems, diags.Errorf("Unknown data source", "The Pulumi provider %s has no data source %s.", p.name, req.TypeName))
+	}
+	return providers.ValidateDataResourceConfigResponse{Diagnostics: problems}
+}
+
+// PlanResourceChange checks the configuration, diffs it against the prior
+// object and previews the result.
+func (p *Provider) PlanResourceChange(ctx context.Context, req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
+	if req.ProposedNewState.IsNull() {
+		return providers.PlanResourceChangeResponse{PlannedState: req.ProposedNewState, PlannedPrivate: req.PriorPrivate}
+	}
+	rt, problems := p.resourceType(ctx, req.TypeName)
+	if problems.HasErrors() {
+		return providers.PlanResourceChangeResponse{Diagnostics: problems}
+	}
+	priv, err := decodePrivate(req.PriorPrivate, rt.Token)
+	if err != nil {
+		return providers.PlanResourceChangeResponse{Diagnostics: p.privateProblem(req.TypeName, err)}
+	}
+	oldInputs, err := priv.inputs()
+	if err != nil {
+		return providers.PlanResourceChangeResponse{Diagnostics: p.privateProblem(req.TypeName, err)}
+	}
+	checked, problems := p.check(ctx, rt, priv, req.Config, oldInputs)
+	if problems.HasErrors() {
+		return providers.PlanResourceChangeResponse{Diagnostics: problems}
+	}
+	planned := priv.withInputs(checked)
+	planned.PriorInputs = priv.Inputs
+	resp := providers.PlanResourceChangeResponse{PlannedPrivate: planned.encode()}
+	if req.PriorState.IsNull() {
+		resp.PlannedState, resp.Diagnostics = p.previewCreate(ctx, rt, priv, checked)
+		return resp
+	}
+	diff, problems := p.diff(ctx, rt, priv, req.PriorState, checked, oldInputs)
+	if problems.HasErrors() {
+		return providers.PlanResourceChangeResponse{Diagnostics: problems}
+	}
+	switch {
+	case !diff.changed:
+		resp.PlannedState = req.PriorState
+	case len(diff.replace) > 0:
+		resp.RequiresReplace = diff.replace
+		resp.PlannedState, resp.Diagnostics = p.previewCreate(ctx, rt, priv, checked)
+	default:
+		resp.PlannedState, resp.Diagnostics = p.previewUpdate(ctx, rt, priv, req.PriorState, checked, oldInputs)
+	}
+	return resp
+}
+
+// diffResult is Diff's answer in Terrane's terms.
+type diffResult struct {
+	changed bool
+	replace []cty.Path
+}
+
+// diff calls Diff. DIFF_UNKNOWN (the provider cannot tell) falls back to
+// comparing the checked inputs with the old ones.
+func (p *Provider) diff(ctx context.Context, rt *ResourceType, priv privateData, prior cty.Value, news, oldInputs *structpb.Struct) (diffResult, diags.Diagnostics) {
+	olds, err := p.pkg.toWire(prior, rt.Secret)
+	if err != nil {
+		return diffResult{}, p.valueProblem("Diff", "prior "+TypeName(rt.Token), err)
+	}
+	resp, err := p.client.Diff(ctx, &pulumirpc.DiffRequest{
+		Id: prior.GetAttr("id").AsString(), Urn: priv.URN, Olds: olds, News: news, OldInputs: oldInputs, Name: priv.name(), Type: rt.Token,
+	})
+	if err != nil {
+		return diffResult{}, diags.Diagnostics{p.callFailure(ctx, "Diff", TypeName(rt.Token), err)}
+	}
+	result := diffResult{changed: resp.GetChanges() == pulumirpc.DiffResponse_DIFF_SOME}
+	changedKeys := append([]string(nil), resp.GetDiffs()...)
+	replaceKeys := append([]string(nil), resp.GetReplaces()...)
+	for key, detail := range resp.GetDetailedDiff() {
+		changedKeys = append(changedKeys, key)
+		switch detail.GetKind() {
+		case pulumirpc.PropertyDiff_ADD_REPLACE, pulumirpc.PropertyDiff_DELETE_REPLACE, pulumirpc.PropertyDiff_UPDATE_REPLACE:
+			replaceKeys = append(replaceKeys, key)
+		}
+	}
+	if resp.GetChanges() == pulumirpc.DiffResponse_DIFF_UNKNOWN {
+		result.changed = !proto.Equal(news, oldInputs)
+		if result.changed {
+			changedKeys = changedInputKeys(news, oldInputs)
+		}
+	}
+	if !result.changed {
+		return result, nil
+	}
+	seen := map[string]bool{}
+	for _, key := range changedKeys {
+		if name := topAttribute(key); rt.ReplaceOnChanges[name] {
+			replaceKeys = append(replaceKeys, key)
+		}
+	}
+	for _, key := range replaceKeys {
+		name := topAttribute(key)
+		if !seen[name] {
+			seen[name] = true
+			result.replace = append(result.replace, cty.GetAttrPath(name))
+		}
+	}
+	return result, nil
+}
+
+// topAttribute is the attribute a Pulumi property path ("a.b", "a[0]",
+// "a[\"k\"]") starts with.
+func topAttribute(path string) string {
+	if i := strings.IndexAny(path, ".["); i >= 0 {
+		path = path[:i]
+	}
+	return SnakeCase(path)
+}
+
+func changedInputKeys(news, olds *structpb.Struct) []string {
+	var keys []string
+	for key, value := range news.GetFields() {
+		if !proto.Equal(value, olds.GetFields()[key]) {
+			keys = append(keys, key)
+		}
+	}
+	for key := range olds.GetFields() {
+		if _, ok := news.GetFields()[key]; !ok {
+			keys = append(keys, key)
+		}
+	}
+	return keys
+}
+
+// previewCreate plans a new object: the provider's preview when it
+// supports previews, else the inputs with every other output unknown.
+func (p *Provider) previewCreate(ctx context.Context, rt *ResourceType, priv privateData, inputs *structpb.Struct) (cty.Value, diags.Diagnostics) {
+	if !p.supportsPreview {
+		return p.plannedFromInputs(rt, inputs, cty.UnknownVal(cty.String))
+	}
+	resp, err := p.client.Create(ctx, &pulumirpc.CreateRequest{Urn: priv.URN, Properties: inputs, Preview: true, Name: priv.name(), Type: rt.Token})
+	if err != nil {
+		return cty.NilVal, diags.Diagnostics{p.callFailure(ctx, "Create (preview)", TypeName(rt.Token), err)}
+	}
+	return p.plannedFromOutputs(rt, resp.GetProperties(), cty.UnknownVal(cty.String))
+}
+
+func (p *Provider) previewUpdate(ctx context.Context, rt *ResourceType, priv privateData, prior cty.Value, news, oldInputs *structpb.Struct) (cty.Value, diags.Diagnostics) {
+	id := prior.GetAttr("id")
+	if !p.supportsPreview {
+		return p.plannedFromInputs(rt, news, id)
+	}
+	olds, err := p.pkg.toWire(prior, rt.Secret)
+	if err != nil {
+		return cty.NilVal, p.valueProblem("Update", "prior "+TypeName(rt.Token), err)
+	}
+	resp, err := p.client.Update(ctx, &pulumirpc.UpdateRequest{Id: id.AsString(), Urn: priv.URN, Olds: olds, News: news, OldInputs: oldInputs, Preview: true, Name: priv.name(), Type: rt.Token})
+	if err != nil {
+		return cty.NilVal, diags.Diagnostics{p.callFailure(ctx, "Update (preview)", TypeName(rt.Token), err)}
+	}
+	return p.plannedFromOutputs(rt, resp.GetProperties(), id)
+}
+
+// plannedFromInputs plans the inputs as given and every output that is
+// not an input as unknown: without a preview nothing more is known.
+func (p *Provider) plannedFromInputs(rt *ResourceType, inputs *structpb.Struct, id cty.Value) (cty.Value, diags.Diagnostics) {
+	return p.plannedFromOutputs(rt, inputs, id)
+}
+
+// plannedFromOutputs converts a preview's properties; computed attributes
+// the preview left out are unknown.
+func (p *Provider) plannedFromOutputs(rt *ResourceType, props *structpb.Struct, id cty.Value) (cty.Value, diags.Diagnostics) {
+	ty := rt.Schema.Block.ImpliedType()
+	v, err := p.pkg.fromWire(props, ty)
+	if err != nil {
+		return cty.NilVal, p.answerProblem(TypeName(rt.Token), err)
+	}
+	attrs := v.AsValueMap()
+	present := props.GetFields()
+	for name, attr := range rt.Schema.Block.Attributes {
+		if _, given := present[p.pkg.PulumiName(name)]; !given && attr.Computed {
+			attrs[name] = cty.UnknownVal(ty.AttributeType(name))
+		}
+	}
+	attrs["id"] = id
+	return cty.ObjectVal(attrs), nil
+}
+
+func (p *Provider) privateProblem(typeName string, err error) diags.Diagnostics {
+	return diags.Diagnostics{diags.Errorf("Unreadable private data",
+		"The stored %s object of the Pulumi provider %s has private data Terrane cannot read: %s. Remove the object from the state and import it again.", typeName, p.name, err)}
+}
+
+func (p *Provider) answerProblem(typeName string, err error) diags.Diagnostics {
+	return diags.Diagnostics{diags.Errorf("Invalid provider answer",
+		"The Pulumi provider %s returned a %s value that does not match its schema: %s. This is a bug in the provider.", p.name, typeName, err)}
+}

@@ -1,0 +1,6 @@
+package pulumi
+
+import "os"
+
+// interruptSignal: Windows cannot interrupt another process, so it is killed.
+var interruptSignal = os.Kill

@@ -1,0 +1,31 @@
+// Package pulumi is the Pulumi test provider "tpulumi": a resource provider
+// written directly against pulumirpc.ResourceProviderServer with the Pulumi
+// SDK, which Terrane's tests launch as the real process
+// pulumi-resource-tpulumi. Its objects are JSON files in the test's cloud
+// directory (package cloud), so tests can see, edit and remove them.
+//
+// Schema (package "tpulumi", version 0.1.0):
+//
+//   - resource tpulumi:index:Thing — inputs name (required, replaceOnChanges),
+//     content, sizeClass (Check fills in "small"), nonce (Check fills it in from
+//     the resource's random seed), tags (map of strings), ports (array of
+//     integers), password (secret), settings (object tpulumi:index:Settings
+//     with mode, an enum of "auto"/"manual", and level), fail; outputs the
+//     inputs plus contentLength, revision and createdAt. Stored as
+//     ROOT/tpulumi_thing/<id>.json.
+//   - function tpulumi:index:getThing — input id, outputs name, content and
+//     sizeClass of a stored Thing.
+//
+// Configuration: rootDir (else $TESTCLOUD_DIR) and failConfigure (Configure
+// fails with that text).
+//
+// Failure switches (input fail): "check" (Check reports a failure on fail),
+// "create", "update", "read" and "delete" (those calls fail; update, read and
+// delete look at the stored object's switch), "partial" (Create writes the
+// object, then fails with ErrorResourceInitFailed carrying it), "hang"
+// (Create blocks until the call or the provider is cancelled).
+//
+// Environment switches for launch tests: TPULUMI_BAD_PORT=1 prints a
+// malformed port line; TPULUMI_NO_HANDSHAKE=1 answers Handshake as
+// unimplemented, so hosts fall back to Configure's answers.
+package pulumi
