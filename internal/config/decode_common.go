@@ -130,6 +130,13 @@ func decodeProviderConfigRef(expr hcl.Expression, argName string) (*ProviderConf
 			Subject:  expr.Range().Ptr(),
 		}}
 	}
+	// A literal key, as in NAME.ALIAS["eu"], parses as part of the
+	// traversal rather than as an index expression: split it off so both
+	// spellings give the same reference.
+	if last, ok := traversal[len(traversal)-1].(hcl.TraverseIndex); ok && keyExpr == nil && len(traversal) > 1 {
+		keyExpr = &hclsyntax.LiteralValueExpr{Val: last.Key, SrcRange: last.SrcRange}
+		traversal = traversal[:len(traversal)-1]
+	}
 	local, diags := addrs.ParseLocalProviderConfig(traversal)
 	if diags.HasErrors() {
 		return nil, diags
