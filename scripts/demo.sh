@@ -2,8 +2,8 @@
 # Terrane's main job, end to end, on a fresh machine with Go: builds the CLI
 # and the test provider into a filesystem mirror in a temporary directory,
 # points a CLI configuration at that mirror, and takes the example
-# configuration in examples/demo through init, plan, apply, a plan that finds
-# nothing to change, and destroy, with state in the embedded store
+# configuration in examples/demo through init, plan, apply, show, a plan that
+# finds nothing to change, and destroy, with state in the embedded store
 # (.terrane/state.db).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -56,6 +56,8 @@ run init
 run plan -out=demo.tfplan
 run apply demo.tfplan
 objects
+run show
+run output
 # A second plan reads every record back from the store and refreshes each
 # object through the provider: nothing has changed, so nothing is proposed.
 run plan -detailed-exitcode
