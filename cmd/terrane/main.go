@@ -8,5 +8,8 @@ import (
 )
 
 func main() {
-	os.Exit(command.Run(os.Args[1:], command.Streams{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}))
+	stopProfiles := startProfiles(os.Stderr)
+	code := command.Run(os.Args[1:], command.Streams{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
+	stopProfiles()
+	os.Exit(code)
 }

@@ -1,0 +1,16 @@
+// Package scale measures Terrane on generated configurations of 1,000 to
+// 100,000 resource instances and sets each figure beside its floor: the
+// same provider calls made directly against the same provider processes,
+// with no engine around them.
+//
+// The runner drives the real terrane binary as a child process, so the
+// figures are what a user's run costs: wall time, CPU time, and the peak
+// resident memory of Terrane and of the provider processes separately
+// (sampled from /proc, with the child's wait4 rusage as a cross-check).
+//
+//	go test -run '^$' -bench . -benchtime 1x -timeout 2h ./bench/scale
+//
+// TERRANE_SCALE_SIZES (comma-separated, default 1000) chooses the sizes and
+// TERRANE_SCALE_PROFILES a directory to keep each run's CPU and heap
+// profiles in.
+package scale

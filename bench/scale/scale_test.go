@@ -1,0 +1,186 @@
+package scale
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/terrane/terrane/internal/testing/providertest"
+)
+
+// BenchmarkScale runs every case on every shape at each size in
+// TERRANE_SCALE_SIZES (default 1000) and reports, per case, Terrane's wall
+// time, the floor's, their ratio, CPU time and peak memory. Each iteration
+// is a whole apply → plan → change → destroy cycle; run with -benchtime 1x.
+func BenchmarkScale(b *testing.B) {
+	sizes := scaleSizes(b)
+	for _, s := range selectedShapes(b) {
+		for _, n := range sizes {
+			b.Run(fmt.Sprintf("%s/n=%d", s.name, n), func(b *testing.B) {
+				for range b.N {
+					runCycle(b, s, n)
+				}
+			})
+		}
+	}
+}
+
+// scaleCase is one measured terrane command and its floor.
+type scaleCase struct {
+	name  string
+	args  []string
+	floor func(*floor, context.Context) (time.Duration, error)
+	// wantNoChanges makes the case fail unless the plan found nothing to do.
+	wantNoChanges bool
+}
+
+var cases = []scaleCase{
+	{name: "apply", args: []string{"apply", "-auto-approve", "-no-color"},
+		floor: (*floor).applyFromEmpty},
+	{name: "plan-refresh=false", args: []string{"plan", "-refresh=false", "-no-color"}, wantNoChanges: true,
+		floor: func(f *floor, ctx context.Context) (time.Duration, error) { return f.planNoChanges(ctx, false) }},
+	{name: "plan", args: []string{"plan", "-no-color"}, wantNoChanges: true,
+		floor: func(f *floor, ctx context.Context) (time.Duration, error) { return f.planNoChanges(ctx, true) }},
+	{name: "change-one", args: []string{"apply", "-auto-approve", "-refresh=false", "-no-color", "-var", "first_size=2"},
+		floor: (*floor).changeOne},
+	{name: "destroy", args: []string{"destroy", "-auto-approve", "-no-color", "-var", "first_size=2"},
+		floor: (*floor).destroy},
+}
+
+func runCycle(b *testing.B, s shape, n int) {
+	env := newEnvironment(b)
+	project := filepath.Join(b.TempDir(), "project")
+	cloud := b.TempDir()
+	if err := s.write(project, cloud, n); err != nil {
+		b.Fatal(err)
+	}
+	if _, out, err := runMeasured(env.binary, project, env.vars, "init", "-no-color"); err != nil {
+		b.Fatalf("%v\n%s", err, out)
+	}
+	fl, err := newFloor(env.mirror.Executable("tpsdk"), env.mirror.Source("tpsdk"), b.TempDir(), s, n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	count := s.instanceCount(n)
+	for _, c := range cases {
+		vars := env.vars
+		if dir := os.Getenv("TERRANE_SCALE_PROFILES"); dir != "" {
+			stem := filepath.Join(dir, fmt.Sprintf("%s-%d-%s", s.name, count, c.name))
+			vars = append(vars[:len(vars):len(vars)], "TERRANE_CPUPROFILE="+stem+".cpu.pprof", "TERRANE_MEMPROFILE="+stem+".mem.pprof")
+		}
+		u, out, err := runMeasured(env.binary, project, vars, c.args...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if c.wantNoChanges && !strings.Contains(out, "No changes") {
+			b.Fatalf("%s on an applied configuration planned changes:\n%s", c.name, tail(out, 4000))
+		}
+		floorTime, err := c.floor(fl, b.Context())
+		if err != nil {
+			b.Fatalf("floor of %s: %v", c.name, err)
+		}
+		report(b, s, count, c.name, u, floorTime)
+	}
+}
+
+// report adds one case's figures to the benchmark's metrics and prints
+// them as a row of bench/README.md's table.
+func report(b *testing.B, s shape, count int, caseName string, u usage, floorTime time.Duration) {
+	ratio := u.wall.Seconds() / floorTime.Seconds()
+	terraneCPU := u.cpu - u.providerCPU
+	b.ReportMetric(u.wall.Seconds(), caseName+"-s")
+	b.ReportMetric(floorTime.Seconds(), caseName+"-floor-s")
+	b.ReportMetric(ratio, caseName+"-ratio")
+	b.ReportMetric(float64(u.terranePeakKiB)/1024, caseName+"-terrane-MiB")
+	fmt.Printf("| %s | %d | %s | %.2f | %.2f | %.2f× | %.2f | %.2f | %.0f | %.0f |\n",
+		s.name, count, caseName, u.wall.Seconds(), floorTime.Seconds(), ratio,
+		terraneCPU.Seconds(), u.providerCPU.Seconds(),
+		float64(u.terranePeakKiB)/1024, float64(u.providerPeakKiB)/1024)
+}
+
+// environment is the terrane binary and the provider mirror it installs
+// from, shared by every benchmark of a run.
+type environment struct {
+	binary string
+	mirror *providertest.Mirror
+	vars   []string
+}
+
+var (
+	envOnce   sync.Once
+	sharedEnv environment
+	envErr    error
+)
+
+func newEnvironment(b *testing.B) environment {
+	mirror := providertest.Build(b)
+	envOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "terrane-scale-")
+		if err != nil {
+			envErr = err
+			return
+		}
+		binary := filepath.Join(dir, "terrane")
+		build := exec.Command("go", "build", "-o", binary, "github.com/terrane/terrane/cmd/terrane")
+		if out, err := build.CombinedOutput(); err != nil {
+			envErr = fmt.Errorf("building terrane: %v\n%s", err, out)
+			return
+		}
+		rc := filepath.Join(dir, "terraformrc")
+		if err := writeFile(rc, "provider_installation {\n  filesystem_mirror {\n    path = \""+mirror.Dir+"\"\n  }\n}\n"); err != nil {
+			envErr = err
+			return
+		}
+		sharedEnv = environment{binary: binary, mirror: mirror, vars: append(os.Environ(),
+			"TERRANE_CLI_CONFIG_FILE="+rc, "TF_PLUGIN_CACHE_DIR=", "TERRANE_SCHEMA_CACHE_DIR="+filepath.Join(dir, "schemas"),
+			"TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")}
+	})
+	if envErr != nil {
+		b.Fatal(envErr)
+	}
+	return sharedEnv
+}
+
+func scaleSizes(b *testing.B) []int {
+	spec := os.Getenv("TERRANE_SCALE_SIZES")
+	if spec == "" {
+		return []int{1000}
+	}
+	var sizes []int
+	for _, field := range strings.Split(spec, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(field))
+		if err != nil || n < 2 {
+			b.Fatalf("TERRANE_SCALE_SIZES=%q: %q is not an instance count of at least 2", spec, field)
+		}
+		sizes = append(sizes, n)
+	}
+	return sizes
+}
+
+// selectedShapes are the shapes named in TERRANE_SCALE_SHAPES, or all.
+func selectedShapes(b *testing.B) []shape {
+	spec := os.Getenv("TERRANE_SCALE_SHAPES")
+	if spec == "" {
+		return shapes
+	}
+	var out []shape
+	for _, name := range strings.Split(spec, ",") {
+		found := false
+		for _, s := range shapes {
+			if s.name == strings.TrimSpace(name) {
+				out, found = append(out, s), true
+			}
+		}
+		if !found {
+			b.Fatalf("TERRANE_SCALE_SHAPES: no shape %q (have independent, fanout, modules)", name)
+		}
+	}
+	return out
+}
