@@ -199,7 +199,7 @@ func (p *Provider) ReadDataSource(ctx context.Context, req providers.ReadDataSou
 	if !req.Config.IsWhollyKnown() {
 		return providers.ReadDataSourceResponse{State: cty.UnknownVal(ty)}
 	}
-	args, err := pkg.toWire(req.Config, nil)
+	args, err := pkg.argsToWire(req.Config)
 	if err != nil {
 		return providers.ReadDataSourceResponse{Diagnostics: p.valueProblem("Invoke", req.TypeName, err)}
 	}

@@ -39,7 +39,7 @@ func (p *Provider) ValidateProviderConfig(ctx context.Context, req providers.Val
 		resp.Diagnostics = problems
 		return resp
 	}
-	news, err := pkg.toWire(req.Config, nil)
+	news, err := pkg.argsToWire(req.Config)
 	if err != nil {
 		resp.Diagnostics = p.valueProblem("CheckConfig", "provider configuration", err)
 		return resp
@@ -60,7 +60,7 @@ func (p *Provider) ConfigureProvider(ctx context.Context, req providers.Configur
 	if problems.HasErrors() {
 		return providers.ConfigureProviderResponse{Diagnostics: problems}
 	}
-	args, err := pkg.toWire(req.Config, nil)
+	args, err := pkg.argsToWire(req.Config)
 	if err != nil {
 		return providers.ConfigureProviderResponse{Diagnostics: p.valueProblem("Configure", "provider configuration", err)}
 	}
@@ -78,7 +78,7 @@ func (p *Provider) ConfigureProvider(ctx context.Context, req providers.Configur
 
 func (p *Provider) configVariables(pkg *Package, config cty.Value) map[string]string {
 	vars := map[string]string{}
-	props, err := pkg.toProperties(config, nil)
+	props, err := pkg.toProperties(config, nil, false)
 	if err != nil {
 		return vars
 	}

@@ -138,6 +138,7 @@ func (p *Provider) start(ctx context.Context, cfg Config, engineAddress string) 
 		}
 		port := strings.TrimSpace(line)
 		if n, err := strconv.Atoi(port); err != nil || n <= 0 || n > 65535 {
+			p.awaitExit(time.Second) // so its stderr is all in the tail
 			return "", fmt.Errorf("the first line of its output should be the port it listens on, but it printed %q", port)
 		}
 		return port, nil
@@ -145,6 +146,14 @@ func (p *Provider) start(ctx context.Context, cfg Config, engineAddress string) 
 		return "", fmt.Errorf("it printed no port within %s", cfg.StartTimeout)
 	case <-ctx.Done():
 		return "", ctx.Err()
+	}
+}
+
+// awaitExit waits up to d for the process to end.
+func (p *Provider) awaitExit(d time.Duration) {
+	select {
+	case <-p.exited:
+	case <-time.After(d):
 	}
 }
 

@@ -15,10 +15,21 @@ import (
 // SDK's sentinels and secrets as secret values, both ways.
 var marshalOptions = plugin.MarshalOptions{KeepUnknowns: true, KeepSecrets: true, SkipNulls: true}
 
-// toWire marshals an object value of the given schema type into Pulumi
-// properties; the attributes named in secret are sent as secrets.
+// toWire marshals a resource object into Pulumi properties; the
+// attributes named in secret are sent as secrets, and "id" (the object's
+// ID, not a property) is left out.
 func (p *Package) toWire(v cty.Value, secret map[string]bool) (*structpb.Struct, error) {
-	props, err := p.toProperties(v, secret)
+	return p.marshal(v, secret, true)
+}
+
+// argsToWire marshals a provider configuration or function arguments,
+// where "id" is an ordinary property.
+func (p *Package) argsToWire(v cty.Value) (*structpb.Struct, error) {
+	return p.marshal(v, nil, false)
+}
+
+func (p *Package) marshal(v cty.Value, secret map[string]bool, skipID bool) (*structpb.Struct, error) {
+	props, err := p.toProperties(v, secret, skipID)
 	if err != nil {
 		return nil, err
 	}
@@ -27,15 +38,15 @@ func (p *Package) toWire(v cty.Value, secret map[string]bool) (*structpb.Struct,
 
 // toProperties converts an object value to a property map: attribute
 // names become Pulumi property names, null attributes are left out (Pulumi
-// treats an absent property as unset) and "id" is not an input.
-func (p *Package) toProperties(v cty.Value, secret map[string]bool) (resource.PropertyMap, error) {
+// treats an absent property as unset) and, with skipID, "id" is left out.
+func (p *Package) toProperties(v cty.Value, secret map[string]bool, skipID bool) (resource.PropertyMap, error) {
 	props := resource.PropertyMap{}
 	if v.IsNull() || !v.IsKnown() {
 		return props, nil
 	}
 	v, _ = v.UnmarkDeep()
 	for name, attr := range v.AsValueMap() {
-		if name == "id" || attr.IsNull() {
+		if (skipID && name == "id") || attr.IsNull() {
 			continue
 		}
 		pv, err := p.toProperty(attr, v.Type().AttributeType(name))

@@ -269,5 +269,49 @@ func compile(moduleDir, dir string, types []string) error {
 			return fmt.Errorf("placing %s in the mirror: %w", typeName, err)
 		}
 	}
+	if err := placePulumiProviders(binDir, dir); err != nil {
+		return err
+	}
 	return os.RemoveAll(binDir)
+}
+
+// pulumiPrefix starts the names of Pulumi provider commands.
+const pulumiPrefix = "pulumi-resource-"
+
+// PulumiDir is the directory, inside the mirror, laid out as a Pulumi
+// plugin directory: pulumi/resource-NAME-vVERSION/pulumi-resource-NAME.
+func (m *Mirror) PulumiDir() string { return filepath.Join(m.Dir, "pulumi") }
+
+// PulumiExecutable returns the path of a Pulumi test provider (such as
+// "tpulumi") in the mirror's Pulumi plugin directory.
+func (m *Mirror) PulumiExecutable(name string) string {
+	exe := pulumiPrefix + name
+	if runtime.GOOS == "windows" {
+		exe += ".exe"
+	}
+	return filepath.Join(m.PulumiDir(), "resource-"+name+"-v"+Version, exe)
+}
+
+// placePulumiProviders moves the built pulumi-resource-* commands into the
+// mirror's Pulumi plugin directory.
+func placePulumiProviders(binDir, dir string) error {
+	entries, err := os.ReadDir(binDir)
+	if err != nil {
+		return err
+	}
+	mirror := &Mirror{Dir: dir}
+	for _, entry := range entries {
+		name, ok := strings.CutPrefix(strings.TrimSuffix(entry.Name(), ".exe"), pulumiPrefix)
+		if !ok {
+			continue
+		}
+		target := mirror.PulumiExecutable(name)
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
+		}
+		if err := os.Rename(filepath.Join(binDir, entry.Name()), target); err != nil {
+			return fmt.Errorf("placing %s in the mirror: %w", entry.Name(), err)
+		}
+	}
+	return nil
 }
