@@ -78,7 +78,7 @@ func showState(streams Streams, asJSON, color bool) diags.Diagnostics {
 		fmt.Fprintln(streams.Stdout, string(out))
 		return ds
 	}
-	return ds.Append(renderStateHuman(streams.Stdout, state, schemas, color))
+	return ds.Append(ui.RenderState(streams.Stdout, state, schemas, ui.StateOptions{Color: color}))
 }
 
 func showPlanFile(streams Streams, path string, asJSON, color bool) diags.Diagnostics {

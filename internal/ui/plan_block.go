@@ -105,8 +105,12 @@ func diffBlock(c change, block *schema.Block) diffNode {
 	}
 	attributes, action := diffAttributes(c, block.Attributes, func(child *change, attr *schema.Attribute) diffNode {
 		// Providers built on the legacy SDK cannot tell an empty string
-		// from null; both mean "not set".
-		child.before, child.after = emptyStringIsNull(child.before), emptyStringIsNull(child.after)
+		// from null, so an empty string that goes away, or becomes a value
+		// known only after apply, was never set. Terraform shows every other
+		// empty string as it is: created, kept or changed.
+		if absent(child.after) || !child.after.IsKnown() {
+			child.before = emptyStringIsNull(child.before)
+		}
 		return diffAttribute(*child, attr)
 	})
 	view := blockView{attributes: attributes}

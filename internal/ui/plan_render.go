@@ -52,6 +52,9 @@ type renderOpts struct {
 	// forceReplace marks this value as forcing replacement even when its
 	// own node does not say so (a parent collection pushes it down).
 	forceReplace bool
+	// hideSymbols drops the action symbol column, for renderings of what
+	// exists (the state) rather than of what changes.
+	hideSymbols bool
 }
 
 // indentation is one nesting level: four columns, the width of an action
@@ -84,6 +87,9 @@ func actionSymbol(action plans.Action, pal palette) string {
 
 // symbolColumn is the action symbol with the space after it.
 func symbolColumn(action plans.Action, o renderOpts) string {
+	if o.hideSymbols {
+		return ""
+	}
 	return actionSymbol(action, o.pal) + " "
 }
 
