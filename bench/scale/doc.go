@@ -11,6 +11,8 @@
 //	go test -run '^$' -bench . -benchtime 1x -timeout 2h ./bench/scale
 //
 // TERRANE_SCALE_SIZES (comma-separated, default 1000) chooses the sizes and
-// TERRANE_SCALE_PROFILES a directory to keep each run's CPU and heap
-// profiles in.
+// TERRANE_SCALE_SHAPES (default all: independent, fanout, modules) the
+// configurations, TERRANE_SCALE_PROFILES a directory to keep each run's CPU
+// and heap profiles in, and TERRANE_SCALE_BINARY a terrane binary to
+// measure instead of one built from this module.
 package scale

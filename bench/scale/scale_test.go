@@ -127,11 +127,14 @@ func newEnvironment(b *testing.B) environment {
 			envErr = err
 			return
 		}
-		binary := filepath.Join(dir, "terrane")
-		build := exec.Command("go", "build", "-o", binary, "github.com/terrane/terrane/cmd/terrane")
-		if out, err := build.CombinedOutput(); err != nil {
-			envErr = fmt.Errorf("building terrane: %v\n%s", err, out)
-			return
+		binary := os.Getenv("TERRANE_SCALE_BINARY")
+		if binary == "" {
+			binary = filepath.Join(dir, "terrane")
+			build := exec.Command("go", "build", "-o", binary, "github.com/terrane/terrane/cmd/terrane")
+			if out, err := build.CombinedOutput(); err != nil {
+				envErr = fmt.Errorf("building terrane: %v\n%s", err, out)
+				return
+			}
 		}
 		rc := filepath.Join(dir, "terraformrc")
 		if err := writeFile(rc, "provider_installation {\n  filesystem_mirror {\n    path = \""+mirror.Dir+"\"\n  }\n}\n"); err != nil {
