@@ -10,6 +10,7 @@ import (
 	"github.com/terrane/terrane/internal/plugin"
 	"github.com/terrane/terrane/internal/plugin/cliconfig"
 	"github.com/terrane/terrane/internal/plugin/discovery"
+	"github.com/terrane/terrane/internal/plugin/pulumi"
 	"github.com/terrane/terrane/internal/providers"
 )
 
@@ -18,7 +19,10 @@ import (
 // .terrane/providers, checked against the lock's hashes; each provider the
 // CLI configuration's dev_overrides names, from its override directory and
 // without any check, with the warning Terraform gives; and each provider
-// TF_REATTACH_PROVIDERS names, attached to rather than started. A locked
+// TF_REATTACH_PROVIDERS names, attached to rather than started. A package
+// whose executable is pulumi-resource-TYPE is a Pulumi provider, launched
+// with pulumi.Launch (which attaches instead when PULUMI_DEBUG_PROVIDERS
+// names it). A locked
 // provider that is not installed, or whose package does not match the lock,
 // gets no factory but an error diagnostic that says to run terrane init.
 // cli may be nil (no CLI configuration) and schemas nil (no schema cache).
@@ -78,7 +82,19 @@ func devOverrides(cli *cliconfig.Config) discovery.DevOverrides {
 	return discovery.DevOverrides(cli.ProviderInstallation.DevOverrides)
 }
 
+// launcher returns the factory of one provider: a Pulumi resource provider
+// (an executable named pulumi-resource-TYPE) is started with Pulumi's
+// handshake, any other through go-plugin.
 func launcher(provider addrs.Provider, executable string, schemas *plugin.SchemaStore) providers.Factory {
+	if executable != "" && discovery.IsPulumiExecutable(executable) {
+		return func(ctx context.Context) (providers.Interface, error) {
+			p, err := pulumi.Launch(ctx, pulumi.Config{Name: provider.Type, Path: executable})
+			if err != nil {
+				return nil, err
+			}
+			return p, nil
+		}
+	}
 	return func(ctx context.Context) (providers.Interface, error) {
 		p, err := plugin.Launch(ctx, plugin.Config{Provider: provider, Path: executable, Schemas: schemas})
 		if err != nil {

@@ -24,17 +24,39 @@ func UnpackedDir(baseDir string, provider tfaddr.Provider, version versions.Vers
 // FindExecutable returns the provider's executable in a package directory:
 // a regular, executable file whose name starts with
 // terraform-provider-TYPE (such as terraform-provider-aws_v5.100.0_x5),
-// following Terraform's rule. When several match, the first by name wins.
+// following Terraform's rule, or else one named pulumi-resource-TYPE, a
+// Pulumi resource provider (see IsPulumiExecutable). When several match,
+// the first by name wins.
 func FindExecutable(dir, typeName string) (string, error) {
-	prefix := "terraform-provider-" + typeName
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return "", fmt.Errorf("cannot read package directory: %w", err)
 	}
+	prefix := "terraform-provider-" + typeName
+	pulumiName := PulumiExecutablePrefix + typeName
+	isTerraform := func(name string) bool { return strings.HasPrefix(name, prefix) }
+	isPulumi := func(name string) bool { return strings.TrimSuffix(name, ".exe") == pulumiName }
+	var notExecutable []string
+	for _, matches := range []func(string) bool{isTerraform, isPulumi} {
+		path, rejected := firstExecutable(dir, entries, matches)
+		if path != "" {
+			return path, nil
+		}
+		notExecutable = append(notExecutable, rejected...)
+	}
+	if len(notExecutable) > 0 {
+		return "", fmt.Errorf("%s in %s is not executable; make it executable with chmod +x", strings.Join(notExecutable, ", "), dir)
+	}
+	return "", fmt.Errorf("%s contains no file named %s* or %s, the provider's executable", dir, prefix, pulumiName)
+}
+
+// firstExecutable returns the first entry (by name) that matches and is an
+// executable regular file, and the matching names that are not executable.
+func firstExecutable(dir string, entries []os.DirEntry, matches func(string) bool) (string, []string) {
 	var notExecutable []string
 	for _, entry := range entries { // ReadDir sorts by name
 		name := entry.Name()
-		if !strings.HasPrefix(name, prefix) || (runtime.GOOS == "windows" && !strings.HasSuffix(name, ".exe")) {
+		if !matches(name) || (runtime.GOOS == "windows" && !strings.HasSuffix(name, ".exe")) {
 			continue
 		}
 		path := filepath.Join(dir, name)
@@ -48,10 +70,7 @@ func FindExecutable(dir, typeName string) (string, error) {
 		}
 		return path, nil
 	}
-	if len(notExecutable) > 0 {
-		return "", fmt.Errorf("%s in %s is not executable; make it executable with chmod +x", strings.Join(notExecutable, ", "), dir)
-	}
-	return "", fmt.Errorf("%s contains no file named %s*, the provider's executable", dir, prefix)
+	return "", notExecutable
 }
 
 // Installer installs packages found through a source.

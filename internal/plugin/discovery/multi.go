@@ -141,10 +141,16 @@ func SourceForInstallation(installation *cliconfig.ProviderInstallation) MultiSo
 
 // SourceForInstallationOnline is SourceForInstallation with the direct
 // and network_mirror methods reaching the network through network; with a
-// nil network it works offline.
+// nil network it works offline. Pulumi's plugin directory
+// (DefaultPulumiPluginDir) comes first, for providers in the pulumi
+// namespace only.
 func SourceForInstallationOnline(installation *cliconfig.ProviderInstallation, network *Network) MultiSource {
 	var sources MultiSource
 	var impliedLocal []tfaddr.Provider
+	pulumiDir := PulumiPluginDir{Dir: DefaultPulumiPluginDir()}
+	if pulumiDir.Dir != "" {
+		sources = append(sources, MultiSourceEntry{Source: pulumiDir, Selects: pulumiDir.Selects})
+	}
 	for _, method := range installation.Methods {
 		entry := MultiSourceEntry{Selects: method.Matches}
 		switch method.Kind {
@@ -162,7 +168,10 @@ func SourceForInstallationOnline(installation *cliconfig.ProviderInstallation, n
 				// Terraform's implied direct method skips every provider the
 				// local plugin directories have, so those are taken only
 				// from there.
-				entry.Selects = excludingProviders(impliedLocal)
+				notLocal := excludingProviders(impliedLocal)
+				entry.Selects = func(provider tfaddr.Provider) bool {
+					return notLocal(provider) && !pulumiDir.Has(provider)
+				}
 			}
 		}
 		sources = append(sources, entry)
