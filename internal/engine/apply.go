@@ -76,6 +76,10 @@ func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics 
 	if ds.HasErrors() {
 		return ds
 	}
+	snap, plan, rds := e.applyRefactoring(ctx, plan, snap, set)
+	if ds = ds.Append(rds); ds.HasErrors() {
+		return ds
+	}
 	defer enterRun(e.opts.RunID)()
 	w := e.newWalker(ctx, walkApply, snap, set)
 	j := journal.New(e.opts.State, journal.Options{RunID: e.opts.RunID})

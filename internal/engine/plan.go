@@ -38,8 +38,15 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	if ds.HasErrors() {
 		return plan, ds
 	}
+	loaded := snap
+	rf, rds := e.prepareRefactoring(snap)
+	if ds = ds.Append(rds); rds.HasErrors() {
+		return plan, ds
+	}
+	snap = rf.snapshot
 	defer enterRun(e.opts.RunID)()
 	w := e.newWalker(ctx, walkPlan, snap, set)
+	w.refactor = rf
 	w.planOpts, w.plan = opts, newPlanCollector()
 	if hasOpenIntents(snap.State) {
 		j := journal.New(e.opts.State, journal.Options{RunID: e.opts.RunID})
@@ -61,10 +68,11 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	if ctx.Err() != nil {
 		ds = ds.Append(interruptedDiag())
 	}
-	ds = ds.Append(e.finishPlan(plan, w, snap))
+	ds = ds.Append(e.finishPlan(plan, w, loaded))
 	plan.Errored = ds.HasErrors()
 	plan.Complete = len(plan.Deferred) == 0
 	plan.Applyable = !plan.Errored && plansSomething(plan)
+	rf.finishPlan(plan)
 	return plan, ds
 }
 

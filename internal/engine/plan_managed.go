@@ -20,7 +20,10 @@ func (w *walker) planManagedInstance(work *resourceWork, addr addrs.AbsResourceI
 		w.values.set(w.values.instances, addr.String(), cty.UnknownVal(work.types.Value))
 		return ds
 	}
-	var ds diags.Diagnostics
+	inst, ds := w.adoptInstance(work, addr, inst)
+	if ds.HasErrors() {
+		return ds
+	}
 	var prior *refreshed
 	if inst != nil && inst.Current != nil {
 		var rds diags.Diagnostics

@@ -62,6 +62,9 @@ type walker struct {
 	// stateByConfig indexes the prior state's resources by configuration
 	// address, for finding orphans.
 	stateByConfig map[string][]*states.Resource
+	// refactor is what moved, removed and import blocks do to a plan
+	// walk; nil on apply walks.
+	refactor *refactorState
 }
 
 func (e *Engine) newWalker(ctx context.Context, op walkOp, snap *recordstore.Snapshot, set *providerSet) *walker {

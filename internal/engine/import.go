@@ -1,0 +1,243 @@
+package engine
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/config"
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/plans"
+	"github.com/terrane/terrane/internal/providers"
+	"github.com/terrane/terrane/internal/states"
+)
+
+// importTargets are the root module's import blocks, expanded (for_each)
+// and evaluated (to, id) once, when the first managed instance is planned:
+// by then the variables they usually refer to are known.
+type importTargets struct {
+	blocks []*config.Import
+
+	once    sync.Once
+	byAddr  map[string]*importTarget
+	evalErr diags.Diagnostics
+}
+
+// importTarget is one object an import block asks to adopt.
+type importTarget struct {
+	addr  addrs.AbsResourceInstance
+	id    string
+	block *config.Import
+}
+
+// findImportTargets checks that import blocks appear only in the root
+// module, as in Terraform.
+func findImportTargets(cfg *config.Config) (*importTargets, diags.Diagnostics) {
+	var ds diags.Diagnostics
+	cfg.DeepEach(func(c *config.Config) {
+		if len(c.Path) == 0 {
+			return
+		}
+		for _, imp := range c.Module.Import {
+			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Import block in a child module",
+				Detail:  fmt.Sprintf("Import blocks are only allowed in the root module; this one is in %s. Move it to the root module and address the resource through its module call.", c.Path),
+				Subject: imp.DeclRange.Ptr()})
+		}
+	})
+	return &importTargets{blocks: cfg.Module.Import}, ds
+}
+
+// importTargetFor returns the import planned for addr, evaluating the
+// import blocks on first use.
+func (w *walker) importTargetFor(addr addrs.AbsResourceInstance) (*importTarget, diags.Diagnostics) {
+	if w.refactor == nil || len(w.refactor.imports.blocks) == 0 {
+		return nil, nil
+	}
+	t := w.refactor.imports
+	t.once.Do(func() { t.byAddr, t.evalErr = w.evalImportBlocks(t.blocks) })
+	if t.evalErr.HasErrors() {
+		return nil, t.evalErr
+	}
+	return t.byAddr[addr.String()], nil
+}
+
+func (w *walker) evalImportBlocks(blocks []*config.Import) (map[string]*importTarget, diags.Diagnostics) {
+	var ds diags.Diagnostics
+	out := map[string]*importTarget{}
+	root := w.cfg
+	for _, block := range blocks {
+		exp, eds := w.expand(w.scopeIn(root, addrs.RootModuleInstance, repetition{}, nil), nil, block.ForEach, nil)
+		if ds = ds.Append(eds); eds.HasErrors() {
+			continue
+		}
+		if exp.unknown {
+			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid import for_each",
+				Detail:  "The for_each value of this import block depends on values known only after apply. Use values known while planning, such as variables and literals.",
+				Subject: block.DeclRange.Ptr()})
+			continue
+		}
+		for _, key := range exp.keys {
+			scope := w.scopeIn(root, addrs.RootModuleInstance, exp.reps[key], nil)
+			target, tds := evalImportTarget(block, func(expr hcl.Expression, ty cty.Type) (cty.Value, hcl.Diagnostics) {
+				return scope.EvalExpr(expr, ty)
+			})
+			if ds = ds.Append(tds); tds.HasErrors() {
+				continue
+			}
+			if other, dup := out[target.addr.String()]; dup {
+				ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Duplicate import configuration",
+					Detail:  fmt.Sprintf("%s is already imported by the import block at %s. An object can be imported only once; remove one of the blocks.", target.addr, other.block.DeclRange),
+					Subject: block.DeclRange.Ptr()})
+				continue
+			}
+			if root.Descendant(target.addr.Module.Module()) == nil || root.Descendant(target.addr.Module.Module()).Module.Resources[target.addr.Resource.Resource] == nil {
+				ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Configuration for import target does not exist",
+					Detail:  fmt.Sprintf("The configuration has no resource block for %s. Add one, or run terrane plan -generate-config-out=FILE to have one written for you.", target.addr),
+					Subject: block.DeclRange.Ptr()})
+				continue
+			}
+			out[target.addr.String()] = target
+		}
+	}
+	return out, ds
+}
+
+// evalImportTarget works out one import block's target address and ID.
+// The "to" address may index by an expression (each.key), so it is
+// rebuilt as a traversal with the index evaluated.
+func evalImportTarget(block *config.Import, eval func(hcl.Expression, cty.Type) (cty.Value, hcl.Diagnostics)) (*importTarget, hcl.Diagnostics) {
+	traversal, ds := addressTraversal(block.To, eval)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	addr, ads := addrs.ParseAbsResourceInstance(traversal)
+	if ads.HasErrors() || addr.Resource.Resource.Mode != addrs.ManagedResourceMode {
+		return nil, append(ds, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid import address",
+			Detail:  "The \"to\" argument of an import block must name a managed resource instance, like aws_instance.web or module.net.aws_vpc.main[\"a\"].",
+			Subject: block.To.Range().Ptr()})
+	}
+	id, ids := eval(block.ID, cty.String)
+	ds = append(ds, ids...)
+	if ids.HasErrors() {
+		return nil, ds
+	}
+	id, _ = id.Unmark()
+	if !id.IsKnown() || id.IsNull() || id.AsString() == "" {
+		return nil, append(ds, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid import id argument",
+			Detail:  fmt.Sprintf("The import ID for %s must be a non-empty string known while planning; it cannot depend on values known only after apply.", addr),
+			Subject: block.ID.Range().Ptr()})
+	}
+	return &importTarget{addr: addr, id: id.AsString(), block: block}, ds
+}
+
+func addressTraversal(expr hcl.Expression, eval func(hcl.Expression, cty.Type) (cty.Value, hcl.Diagnostics)) (hcl.Traversal, hcl.Diagnostics) {
+	switch e := expr.(type) {
+	case *hclsyntax.ScopeTraversalExpr:
+		return e.Traversal, nil
+	case *hclsyntax.RelativeTraversalExpr:
+		head, ds := addressTraversal(e.Source, eval)
+		return append(append(hcl.Traversal{}, head...), e.Traversal...), ds
+	case *hclsyntax.IndexExpr:
+		head, ds := addressTraversal(e.Collection, eval)
+		if ds.HasErrors() {
+			return nil, ds
+		}
+		key, kds := eval(e.Key, cty.DynamicPseudoType)
+		if ds = append(ds, kds...); kds.HasErrors() {
+			return nil, ds
+		}
+		key, _ = key.Unmark()
+		if !key.IsKnown() || key.IsNull() {
+			return nil, append(ds, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid import address",
+				Detail: "The instance key in this import address must be known while planning.", Subject: e.Key.Range().Ptr()})
+		}
+		return append(append(hcl.Traversal{}, head...), hcl.TraverseIndex{Key: key, SrcRange: e.Key.Range()}), ds
+	}
+	return hcl.AbsTraversalForExpr(expr)
+}
+
+// adoptInstance brings an object into the plan that the prior state does
+// not have at addr in a form the walk can plan: an object an import block
+// names is imported and read, and an object a moved block brought from
+// another resource type is converted by the provider (MoveResourceState).
+func (w *walker) adoptInstance(work *resourceWork, addr addrs.AbsResourceInstance, inst *states.ResourceInstance) (*states.ResourceInstance, diags.Diagnostics) {
+	if w.refactor == nil {
+		return inst, nil
+	}
+	if inst != nil && inst.Current != nil {
+		if m := w.refactor.moves.Moves[addr.String()]; m != nil && m.CrossType {
+			return w.moveAcrossTypes(work, addr, inst, m.From)
+		}
+		return inst, nil
+	}
+	target, ds := w.importTargetFor(addr)
+	if target == nil || ds.HasErrors() || w.planOpts.Mode != plans.NormalMode {
+		return inst, ds
+	}
+	obj, ids := w.importObject(work, addr, target.id)
+	if ds = ds.Append(ids); ids.HasErrors() {
+		return inst, ds.WithAddress(addr.String())
+	}
+	src, err := obj.Encode(work.types.Value, uint64(work.schema.Version))
+	if err != nil {
+		return inst, ds.Append(diags.Errorf("Cannot import", "The object imported for %s could not be encoded: %s", addr, err))
+	}
+	w.refactor.mu.Lock()
+	w.refactor.imported[addr.String()] = &plans.ImportingSrc{ID: target.id}
+	w.refactor.mu.Unlock()
+	return &states.ResourceInstance{Current: src}, ds
+}
+
+// importObject calls ImportResourceState and then ReadResource, as
+// Terraform does: the import gives a skeleton, the read fills it in.
+func (w *walker) importObject(work *resourceWork, addr addrs.AbsResourceInstance, id string) (*states.ResourceInstanceObject, diags.Diagnostics) {
+	typeName := addr.Resource.Resource.Type
+	var resp providers.ImportResourceStateResponse
+	if err := w.providerCall(func(ctx contextT) {
+		resp = work.provider.iface.ImportResourceState(ctx, providers.ImportResourceStateRequest{TypeName: typeName, ID: id})
+	}); err != nil {
+		return nil, diags.Diagnostics{}.Append(err)
+	}
+	ds := resp.Diagnostics
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	var imported *providers.ImportedResource
+	for i := range resp.ImportedResources {
+		if resp.ImportedResources[i].TypeName == typeName {
+			imported = &resp.ImportedResources[i]
+			break
+		}
+	}
+	if imported == nil {
+		return nil, ds.Append(diags.Errorf("Import returned no object",
+			"Provider %s returned no %s object for import ID %q, so %s cannot be imported. Check the ID.", addrs.ProviderForDisplay(work.provider.addr.Provider), typeName, id, addr))
+	}
+	var read providers.ReadResourceResponse
+	if err := w.providerCall(func(ctx contextT) {
+		read = work.provider.iface.ReadResource(ctx, providers.ReadResourceRequest{TypeName: typeName, PriorState: imported.State,
+			Private: imported.Private, CurrentIdentity: identityOrNil(imported.Identity, work.types.Identity)})
+	}); err != nil {
+		return nil, ds.Append(err)
+	}
+	if ds = ds.Append(read.Diagnostics); read.Diagnostics.HasErrors() {
+		return nil, ds
+	}
+	if read.NewState == cty.NilVal || read.NewState.IsNull() {
+		return nil, ds.Append(diags.Errorf("Cannot import non-existent remote object",
+			"While importing %s with ID %q, provider %s found no such object. Check that the ID is right and that the object exists in the account the provider is configured for.",
+			addr, id, addrs.ProviderForDisplay(work.provider.addr.Provider)))
+	}
+	identity := imported.Identity
+	if read.NewIdentity != cty.NilVal && !read.NewIdentity.IsNull() {
+		identity = read.NewIdentity
+	}
+	if work.types.Identity == cty.NilType {
+		identity = cty.NilVal
+	}
+	return &states.ResourceInstanceObject{Value: read.NewState, Private: read.Private, Identity: identity, Status: states.ObjectReady}, ds
+}

@@ -1,0 +1,79 @@
+package engine
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/terrane/terrane/internal/plans"
+	"github.com/terrane/terrane/internal/states/recordstore"
+)
+
+func TestImportBlockAdoptsAnExistingObject(t *testing.T) {
+	h := newHarness(t)
+	h.config(`resource "tpf_thing" "a" {
+  name = "adopted"
+}`)
+	h.apply(h.plan(PlanOpts{}))
+	snap, err := h.store.Load(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := strings.TrimSuffix(filepath.Base(mustGlobOne(t, filepath.Join(h.cloud, "tpf_thing", "*.json"))), ".json")
+	// Forget the object so that it exists only in the cloud.
+	if _, err := h.store.Commit(t.Context(), []recordstore.InstanceChange{dropRecord(snap, snap.State.AllResourceInstances()[0].Addr)}); err != nil {
+		t.Fatal(err)
+	}
+	h.config(`variable "ids" {
+  default = { main = "` + id + `" }
+}
+import {
+  for_each = var.ids
+  to       = tpf_thing.a[each.key]
+  id       = each.value
+}
+resource "tpf_thing" "a" {
+  for_each = var.ids
+  name     = "adopted"
+}`)
+	plan := h.plan(PlanOpts{})
+	if len(plan.Changes.Resources) != 1 {
+		t.Fatalf("changes %v, want one import", actions(plan))
+	}
+	c := plan.Changes.Resources[0]
+	if c.Addr.String() != `tpf_thing.a["main"]` || c.Importing == nil || c.Importing.ID != id || c.Action != plans.NoOp {
+		t.Fatalf("change %s %s importing %+v, want a no-op import of %s", c.Addr, c.Action, c.Importing, id)
+	}
+	h.apply(plan)
+	if inst := h.instances(); !slices.Equal(inst, []string{`tpf_thing.a["main"]`}) {
+		t.Fatalf("records after apply: %v", inst)
+	}
+	if a := actions(h.plan(PlanOpts{})); a[`tpf_thing.a["main"]`] != plans.NoOp {
+		t.Fatalf("plan after import: %v", a)
+	}
+}
+
+func TestImportOfMissingIDNamesAddressAndID(t *testing.T) {
+	h := newHarness(t)
+	h.config(`import {
+  to = tpf_thing.a
+  id = "does-not-exist"
+}
+resource "tpf_thing" "a" {
+  name = "x"
+}`)
+	_, ds := h.engine(nil).Plan(t.Context(), PlanOpts{})
+	if !ds.HasErrors() || !strings.Contains(ds.Err().Error(), "tpf_thing.a") || !strings.Contains(ds.Err().Error(), "does-not-exist") {
+		t.Fatalf("diagnostics %v, want an error naming tpf_thing.a and the ID", ds)
+	}
+}
+
+func mustGlobOne(t *testing.T, pattern string) string {
+	t.Helper()
+	m, _ := filepath.Glob(pattern)
+	if len(m) != 1 {
+		t.Fatalf("%s matched %v, want one file", pattern, m)
+	}
+	return m[0]
+}

@@ -1,0 +1,128 @@
+package engine
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/plans"
+	"github.com/terrane/terrane/internal/refactoring"
+	"github.com/terrane/terrane/internal/states/recordstore"
+	"github.com/terrane/terrane/internal/value"
+)
+
+// refactorState is what moved, removed and import blocks change about a
+// plan walk: the prior state with moves applied, the removed blocks to turn
+// orphan deletes into forgets, and the imports the walk performed.
+type refactorState struct {
+	moves    refactoring.Results
+	removals []refactoring.Removal
+	// snapshot is the loaded snapshot with the moves applied; records stay
+	// keyed by their new addresses.
+	snapshot *recordstore.Snapshot
+
+	imports *importTargets
+
+	mu       sync.Mutex
+	imported map[string]*plans.ImportingSrc // by instance address
+}
+
+// prepareRefactoring reads the configuration's moved and removed blocks
+// and applies the moves to a copy of snap; snap itself is left as loaded,
+// since the plan's prior records name the addresses the store has.
+func (e *Engine) prepareRefactoring(snap *recordstore.Snapshot) (*refactorState, diags.Diagnostics) {
+	var ds diags.Diagnostics
+	stmts, hds := refactoring.FindStatements(e.opts.Config)
+	ds = ds.Append(hds)
+	removals, hds := refactoring.FindRemovals(e.opts.Config)
+	ds = ds.Append(hds)
+	imports, ids := findImportTargets(e.opts.Config)
+	ds = ds.Append(ids)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	rf := &refactorState{removals: removals, imports: imports, imported: map[string]*plans.ImportingSrc{}, snapshot: snap}
+	if len(stmts) == 0 {
+		rf.moves = refactoring.Results{Moves: map[string]*refactoring.Move{}}
+		return rf, ds
+	}
+	moved := &recordstore.Snapshot{State: snap.State.DeepCopy(), Workspace: snap.Workspace, InstanceVersions: map[string]recordstore.RecordVersion{}}
+	rf.moves = refactoring.ApplyMoves(stmts, moved.State)
+	for name, v := range snap.InstanceVersions {
+		moved.InstanceVersions[name] = v
+	}
+	for to, m := range rf.moves.Moves {
+		delete(moved.InstanceVersions, m.From.String())
+		if v, ok := snap.InstanceVersions[m.From.String()]; ok {
+			moved.InstanceVersions[to] = v
+		}
+	}
+	rf.snapshot = moved
+	for _, b := range rf.moves.Blocked {
+		ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Unresolved resource instance address change",
+			Detail: fmt.Sprintf("The moved block at %s says %s moved to %s, but an object already exists at %s, so %s was left where it is. "+
+				"Decide which object %s should be: remove the other from the state (terrane state rm) or remove the moved block.",
+				b.Statement.DeclRange, b.From, b.To, b.To, b.From, b.To),
+			Subject: b.Statement.DeclRange.Ptr(), Address: b.To.String()})
+	}
+	return rf, ds
+}
+
+// finishPlan records in the plan what the refactoring did: the previous
+// address of every moved object, forgets in place of deletes that a
+// removed block with destroy = false covers, and the imports. A plan that
+// only moves, imports or forgets still has something to apply.
+func (rf *refactorState) finishPlan(plan *plans.Plan) {
+	somethingToApply := false
+	for _, c := range plan.Changes.Resources {
+		c.PrevRunAddr = rf.moves.PrevRunAddr(c.Addr)
+		if c.Moved() {
+			somethingToApply = true
+		}
+		if imp := rf.importOf(c.Addr); imp != nil && c.DeposedKey == addrs.NotDeposed {
+			c.Importing = imp
+			somethingToApply = true
+		}
+		if c.Moved() && c.Action == plans.Delete && c.ActionReason == plans.DeleteBecauseNoResourceConfig {
+			c.ActionReason = plans.DeleteBecauseNoMoveTarget
+		}
+		if c.Action == plans.Delete && c.DeposedKey == addrs.NotDeposed && isOrphanReason(c.ActionReason) {
+			if r := rf.removalFor(c.Addr); r != nil && !r.Destroy {
+				c.Action, c.After = plans.Forget, value.Dynamic{}
+				c.AfterSensitivePaths = nil
+			}
+		}
+	}
+	for _, c := range plan.DriftedResources {
+		c.PrevRunAddr = rf.moves.PrevRunAddr(c.Addr)
+	}
+	if somethingToApply && !plan.Errored {
+		plan.Applyable = true
+	}
+}
+
+func isOrphanReason(r plans.ActionReason) bool {
+	switch r {
+	case plans.DeleteBecauseNoResourceConfig, plans.DeleteBecauseWrongRepetition, plans.DeleteBecauseCountIndex,
+		plans.DeleteBecauseEachKey, plans.DeleteBecauseNoModule, plans.DeleteBecauseNoMoveTarget:
+		return true
+	}
+	return false
+}
+
+// removalFor returns the removed block covering addr, if any.
+func (rf *refactorState) removalFor(addr addrs.AbsResourceInstance) *refactoring.Removal {
+	for i := range rf.removals {
+		if rf.removals[i].Covers(addr) {
+			return &rf.removals[i]
+		}
+	}
+	return nil
+}
+
+func (rf *refactorState) importOf(addr addrs.AbsResourceInstance) *plans.ImportingSrc {
+	rf.mu.Lock()
+	defer rf.mu.Unlock()
+	return rf.imported[addr.String()]
+}

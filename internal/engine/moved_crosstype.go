@@ -1,0 +1,54 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/providers"
+	"github.com/terrane/terrane/internal/states"
+)
+
+// moveAcrossTypes converts an object a moved block brought from another
+// resource type into the new type through the new type's provider
+// (MoveResourceState, protocol 5.5/6.5); only the provider knows how the
+// attributes correspond.
+func (w *walker) moveAcrossTypes(work *resourceWork, addr addrs.AbsResourceInstance, inst *states.ResourceInstance, from addrs.AbsResourceInstance) (*states.ResourceInstance, diags.Diagnostics) {
+	src := inst.Current
+	sourceProvider, _ := w.prior.ResourceProvider(addr.ContainingResource())
+	req := providers.MoveResourceStateRequest{
+		SourceProviderAddress: sourceProvider.Provider.String(), SourceTypeName: from.Resource.Resource.Type,
+		SourceSchemaVersion: int64(src.SchemaVersion), SourceStateJSON: src.AttrsJSON, SourcePrivate: src.Private,
+		SourceIdentityJSON: src.IdentityJSON, SourceIdentitySchemaVersion: int64(src.IdentitySchemaVersion),
+		TargetTypeName: addr.Resource.Resource.Type,
+	}
+	var resp providers.MoveResourceStateResponse
+	if err := w.providerCall(func(ctx contextT) { resp = work.provider.iface.MoveResourceState(ctx, req) }); err != nil {
+		return nil, diags.Diagnostics{}.Append(err)
+	}
+	ds := resp.Diagnostics
+	if ds.HasErrors() {
+		return nil, ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Cannot move to another resource type",
+			Detail: fmt.Sprintf("Moving %s to %s needs provider %s to convert the object (MoveResourceState), and it did not. Check that the provider supports moving from %s, or move the object with terrane state rm and an import instead.",
+				from, addr, addrs.ProviderForDisplay(work.provider.addr.Provider), from.Resource.Resource.Type),
+			Address: addr.String()})
+	}
+	if resp.TargetState == cty.NilVal || resp.TargetState.IsNull() {
+		return nil, ds.Append(diags.Errorf("Provider produced an invalid move",
+			"Provider %s returned no object when moving %s to %s. This is a bug in the provider; report it to its developers.", addrs.ProviderForDisplay(work.provider.addr.Provider), from, addr))
+	}
+	identity := resp.TargetIdentity
+	if work.types.Identity == cty.NilType {
+		identity = cty.NilVal
+	}
+	obj := &states.ResourceInstanceObject{Value: resp.TargetState, Private: resp.TargetPrivate, Identity: identity, Status: src.Status,
+		Dependencies: src.Dependencies, CreateBeforeDestroy: src.CreateBeforeDestroy}
+	moved, err := obj.Encode(work.types.Value, uint64(work.schema.Version))
+	if err != nil {
+		return nil, ds.Append(diags.Errorf("Cannot move to another resource type", "The object moved to %s could not be encoded: %s", addr, err))
+	}
+	out := &states.ResourceInstance{Current: moved, Deposed: inst.Deposed}
+	return out, ds
+}
