@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/testing/providertest"
 )
 
 // showCompatFiles is a configuration of terraform_data resources whose
@@ -126,8 +128,9 @@ resource "terraform_data" "leaf" {
 `,
 }
 
-// uuidPattern matches the random ids terraform_data gives its objects.
-var uuidPattern = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+// idPattern matches the random ids objects are given: terraform_data's
+// UUIDs and the test providers' 16 hexadecimal digits.
+var idPattern = regexp.MustCompile(`"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{16})"`)
 
 // TestShowMatchesTerraform applies the same configuration with terraform
 // and with terrane and requires `show -no-color` to print the same bytes,
@@ -191,7 +194,7 @@ func runTerraformShow(t *testing.T, terraform string) string {
 }
 
 func maskIDs(text string) string {
-	return uuidPattern.ReplaceAllString(text, "00000000-0000-0000-0000-000000000000")
+	return idPattern.ReplaceAllString(text, `"(id)"`)
 }
 
 // lineDiff lists the lines where got and want first differ, with a few
@@ -211,4 +214,71 @@ func lineDiff(got, want string) string {
 		return strings.Join(lines[from:to], "\n")
 	}
 	return fmt.Sprintf("first difference at line %d\n--- terrane:\n%s\n--- terraform:\n%s", first+1, window(gotLines), window(wantLines))
+}
+
+// showBlocksConfig uses the framework test provider for what
+// terraform_data lacks: nested blocks of list, set and single nesting.
+// CLOUD is the provider's object directory.
+const showBlocksConfig = `
+terraform {
+  required_providers {
+    tpf = { source = "registry.terraform.io/terrane/tpf" }
+  }
+}
+
+provider "tpf" {
+  root_dir = "CLOUD"
+}
+
+resource "tpf_blocks" "b" {
+  name = "with blocks"
+  rule {
+    action   = "allow"
+    priority = 1
+  }
+  rule {
+    action = "deny"
+  }
+  tag {
+    key   = "a"
+    value = "1"
+  }
+  settings {
+    level = 3
+  }
+}
+`
+
+// TestShowWithBlocksMatchesTerraform applies showBlocksConfig with
+// terraform and with terrane, each against its own cloud directory, and
+// requires the same `show -no-color` output, ids aside.
+func TestShowWithBlocksMatchesTerraform(t *testing.T) {
+	terraform := requireTerraform(t)
+	mirror := providertest.Build(t)
+	rc := filepath.Join(t.TempDir(), "terraformrc")
+	writeFile(t, rc, "provider_installation {\n  filesystem_mirror {\n    path = \""+mirror.Dir+"\"\n  }\n}\n")
+
+	tfDir := t.TempDir()
+	writeFile(t, filepath.Join(tfDir, "main.tf"), strings.ReplaceAll(showBlocksConfig, "CLOUD", t.TempDir()))
+	env := append(terraformEnv(t), "TF_CLI_CONFIG_FILE="+rc)
+	for _, args := range [][]string{{"init", "-no-color"}, {"apply", "-auto-approve", "-no-color"}} {
+		cmd := exec.Command(terraform, args...)
+		cmd.Dir, cmd.Env = tfDir, env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("terraform %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	cmd := exec.Command(terraform, "show", "-no-color")
+	cmd.Dir, cmd.Env = tfDir, env
+	want, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("terraform show: %v", err)
+	}
+
+	p := newE2EProject(t, showBlocksConfig)
+	p.mustRun("apply", "-auto-approve", "-no-color")
+	got := p.mustRun("show", "-no-color")
+	if maskIDs(got) != maskIDs(string(want)) {
+		t.Errorf("terrane show differs from terraform show\n%s", lineDiff(maskIDs(got), maskIDs(string(want))))
+	}
 }
