@@ -394,6 +394,16 @@ func lookupDiagnostic(name string, err error) *diags.Diagnostic {
 		diag := diags.Errorf("Failed to query available provider packages", "%s", detail.String())
 		return &diag
 	}
+	var unreachable *discovery.ErrUnreachable
+	if errors.As(err, &unreachable) {
+		diag := diags.Errorf("Provider registry unreachable",
+			"Looking up the versions of %s failed: %s.\n\n"+
+				"To work without network access, make the provider available offline: a filesystem_mirror "+
+				"(`terrane providers mirror DIR` on a connected machine writes one), a network_mirror inside your "+
+				"network, or plugin_cache_dir, in the provider_installation block of the CLI configuration "+
+				"(TERRANE_CLI_CONFIG_FILE, TF_CLI_CONFIG_FILE or ~/.terraformrc); or pass -plugin-dir=DIR.", name, err)
+		return &diag
+	}
 	diag := diags.Errorf("Failed to query available provider packages", "Looking up the versions of %s failed: %s.", name, err)
 	return &diag
 }

@@ -57,3 +57,31 @@ output "greeting" {
 		t.Fatalf("validate after init: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// TestInitExplainsUnreachableRegistry points direct installation at a
+// registry host that refuses connections: init names the provider and says
+// how to work offline.
+func TestInitExplainsUnreachableRegistry(t *testing.T) {
+	project := t.TempDir()
+	writeFile(t, filepath.Join(project, "main.tf"), `
+terraform {
+  required_providers {
+    thing = { source = "127.0.0.1:1/example/thing" }
+  }
+}
+`)
+	rc := filepath.Join(project, "terraformrc")
+	writeFile(t, rc, "provider_installation {\n  direct {}\n}\n")
+	t.Chdir(project)
+	t.Setenv("TERRANE_CLI_CONFIG_FILE", rc)
+	t.Setenv("TF_PLUGIN_CACHE_DIR", "")
+	_, errOut, code := runCommand(t, "init", "-no-color")
+	if code == 0 {
+		t.Fatal("init succeeded without a reachable registry")
+	}
+	for _, want := range []string{"example/thing", "filesystem_mirror", "-plugin-dir"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("diagnostic lacks %q:\n%s", want, errOut)
+		}
+	}
+}
