@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -91,14 +93,70 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 		out.diagnostics(ds)
 		return 0
 	}
-	if opts.AutoApprove {
-		out.say("\n")
-	} else if !out.confirm(ask) {
-		out.diagnostics(ds)
-		fmt.Fprintf(streams.Stdout, "\n%s\n", ask.cancelled)
-		return 1
+	backoff := newConflictBackoff(opts.LockTimeout)
+	for {
+		if opts.AutoApprove {
+			out.say("\n")
+		} else if !out.confirm(ask) {
+			out.diagnostics(ds)
+			fmt.Fprintf(streams.Stdout, "\n%s\n", ask.cancelled)
+			return 1
+		}
+		applyDiags, aborted := withInterrupts(op.out, func(ctx context.Context) diags.Diagnostics {
+			return op.engine.Apply(ctx, plan)
+		})
+		if aborted || !backoff.retry(out, applyDiags) {
+			return reportApply(op, plan, ds, applyDiags, aborted)
+		}
+		// Another run changed what this plan was made from: plan again
+		// from the records as they are now, and ask again.
+		if plan, ds = planAndShow(op, opts.Operation, backoff); plan == nil {
+			return 1
+		}
+		if !plan.CanApply() {
+			out.diagnostics(ds)
+			return 0
+		}
 	}
-	return applyAndReport(op, plan, ds)
+}
+
+// conflictBackoff is what -lock-timeout means without a lock: when a run
+// loses to another (DESIGN.md, "No global lock"), it waits, doubling the
+// pause each time, and the caller plans again, until the timeout is spent.
+type conflictBackoff struct {
+	deadline time.Time
+	pause    time.Duration
+}
+
+func newConflictBackoff(timeout time.Duration) *conflictBackoff {
+	return &conflictBackoff{deadline: time.Now().Add(timeout), pause: 200 * time.Millisecond}
+}
+
+// retry reports whether to plan again after a run that reported ds: true,
+// after waiting, when ds reports only conflicts with other runs and the
+// timeout is not spent; false at once otherwise, or when interrupted while
+// waiting.
+func (b *conflictBackoff) retry(out *operationOutput, ds diags.Diagnostics) bool {
+	var conflict *engine.ConflictError
+	if !errors.As(engine.Conflict(ds), &conflict) || !conflict.OnlyConflicts {
+		return false
+	}
+	remaining := time.Until(b.deadline)
+	if remaining <= 0 {
+		return false
+	}
+	pause := min(b.pause, remaining)
+	b.pause = min(2*b.pause, 5*time.Second)
+	out.say("\nWaiting for another run (%s); planning again in %s.\n", conflict, pause.Round(time.Millisecond))
+	waited, aborted := withInterrupts(out, func(ctx context.Context) bool {
+		select {
+		case <-time.After(pause):
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	})
+	return waited && !aborted
 }
 
 // applyAndReport applies plan, then prints the summary, the outputs and
@@ -107,6 +165,12 @@ func applyAndReport(op *operation, plan *plans.Plan, ds diags.Diagnostics) int {
 	applyDiags, aborted := withInterrupts(op.out, func(ctx context.Context) diags.Diagnostics {
 		return op.engine.Apply(ctx, plan)
 	})
+	return reportApply(op, plan, ds, applyDiags, aborted)
+}
+
+// reportApply prints the summary, the outputs and every diagnostic of an
+// apply run.
+func reportApply(op *operation, plan *plans.Plan, ds, applyDiags diags.Diagnostics, aborted bool) int {
 	if aborted {
 		op.out.diagnostics(ds.Append(abortedDiag()))
 		return 1

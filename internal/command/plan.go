@@ -13,6 +13,7 @@ import (
 	"github.com/oklog/ulid/v2"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/builtin/remotestate"
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/depsfile"
@@ -74,16 +75,29 @@ func openAndPlan(out *operationOutput, opts arguments.Operation) (*operation, *p
 		out.diagnostics(ds)
 		return op, nil, ds
 	}
-	plan, planDiags, aborted := planWithInterrupts(op, opts)
-	ds = ds.Append(planDiags)
-	if plan != nil && !aborted {
-		out.renderPlan(plan, op.engine)
+	plan, planDiags := planAndShow(op, opts, newConflictBackoff(opts.LockTimeout))
+	return op, plan, ds.Append(planDiags)
+}
+
+// planAndShow makes and shows op's plan; while another run is changing
+// instances the plan would leave out, it waits and plans again as backoff
+// allows. The plan is nil when planning failed, and the diagnostics are
+// then already written.
+func planAndShow(op *operation, opts arguments.Operation, backoff *conflictBackoff) (*plans.Plan, diags.Diagnostics) {
+	for {
+		plan, ds, aborted := planWithInterrupts(op, opts)
+		if !aborted && !ds.HasErrors() && backoff.retry(op.out, ds) {
+			continue
+		}
+		if plan != nil && !aborted {
+			op.out.renderPlan(plan, op.engine)
+		}
+		if aborted || ds.HasErrors() || plan == nil {
+			op.out.diagnostics(ds)
+			return nil, ds
+		}
+		return plan, ds
 	}
-	if aborted || ds.HasErrors() || plan == nil {
-		out.diagnostics(ds)
-		return op, nil, ds
-	}
-	return op, plan, ds
 }
 
 // planHasChanges reports whether applying plan would do anything, which
@@ -104,6 +118,7 @@ type operation struct {
 	config     *config.Config
 	lockFile   []byte
 	workspace  string
+	project    string
 	store      *recordstore.Store
 	closeStore func() error
 	engine     *engine.Engine
@@ -145,6 +160,7 @@ func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.
 		RunID:       ulid.Make().String(),
 		Logger:      logging.Named("engine"),
 		Workspace:   op.workspace,
+		RemoteState: &remotestate.DataSource{OpenWorkspace: remotestate.EmbeddedWorkspaces(op.dir), Project: op.project},
 	})
 	ds = ds.Append(engineDiags)
 	op.engine = eng
@@ -169,7 +185,7 @@ func (op *operation) openStore() diags.Diagnostics {
 		return diags.Diagnostics{diags.Errorf("Failed to open the state store",
 			"%s. Check that %s is readable and writable, or remove it to start with empty state.", err, workdir.DataDir(op.dir))}
 	}
-	op.store, op.closeStore, op.workspace = store, closeStore, workspace
+	op.store, op.closeStore, op.workspace, op.project = store, closeStore, workspace, project
 	return nil
 }
 

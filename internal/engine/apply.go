@@ -126,7 +126,7 @@ func staleDiags(plan *plans.Plan, snap *recordstore.Snapshot) diags.Diagnostics 
 	})
 	var ds diags.Diagnostics
 	for _, s := range stale {
-		ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Saved plan is stale",
+		ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: staleSummary,
 			Detail:  fmt.Sprintf("%s changed after this plan was made (%s). Make a new plan and apply that.", s.Name, s.Error()),
 			Address: s.Name})
 	}
@@ -203,7 +203,7 @@ func writeFailure(ctx context.Context, addr addrs.AbsResourceInstance, kind reco
 	var conflict *recordstore.ConflictError
 	switch {
 	case errors.As(err, &conflict):
-		return diags.Diagnostics{{Severity: diags.Error, Summary: "Another run changed this resource instance",
+		return diags.Diagnostics{{Severity: diags.Error, Summary: changedSummary,
 			Detail: fmt.Sprintf("%s was changed in the store by another run while this one was applying (%s). Nothing more is done to it; make a new plan to see its current state.", addr, conflict.Detail), Address: key}}
 	case kind == recordIntent && ctx.Err() != nil:
 		return diags.Diagnostics{{Severity: diags.Error, Summary: "Not started: the run was interrupted",

@@ -7,17 +7,28 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
+	"github.com/terrane/terrane/internal/builtin/remotestate"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/providers"
 	"github.com/terrane/terrane/internal/schema"
 )
 
 // builtinTerraform is the provider terraform.io/builtin/terraform, run in
-// process: its only resource type is terraform_data, a value that lives in
-// state and can force replacements of what depends on it.
-type builtinTerraform struct{}
+// process: its resource type terraform_data is a value that lives in state
+// and can force replacements of what depends on it; its data source
+// terraform_remote_state reads another workspace's or state file's outputs.
+type builtinTerraform struct {
+	remoteState *remotestate.DataSource
+}
 
-func newBuiltinTerraform() providers.Interface { return builtinTerraform{} }
+// newBuiltinTerraform returns the provider reading remote state through
+// remoteState; nil leaves only state files readable.
+func newBuiltinTerraform(remoteState *remotestate.DataSource) providers.Interface {
+	if remoteState == nil {
+		remoteState = &remotestate.DataSource{}
+	}
+	return builtinTerraform{remoteState: remoteState}
+}
 
 var terraformDataSchema = schema.Schema{Block: &schema.Block{Attributes: map[string]*schema.Attribute{
 	"id":               {Type: cty.String, Computed: true},
@@ -28,18 +39,18 @@ var terraformDataSchema = schema.Schema{Block: &schema.Block{Attributes: map[str
 
 func unsupported(what string) diags.Diagnostics {
 	return diags.Diagnostics{diags.Errorf("Unsupported by the built-in provider",
-		"The built-in terraform provider has no %s; use the terraform_data resource type.", what)}
+		"The built-in terraform provider has no %s; it offers the terraform_data resource type and the terraform_remote_state data source.", what)}
 }
 
 func (builtinTerraform) GetMetadata(context.Context) providers.GetMetadataResponse {
-	return providers.GetMetadataResponse{ResourceTypes: []string{"terraform_data"}}
+	return providers.GetMetadataResponse{ResourceTypes: []string{"terraform_data"}, DataSources: []string{remotestate.TypeName}}
 }
 
 func (builtinTerraform) GetProviderSchema(context.Context) providers.GetProviderSchemaResponse {
 	return providers.GetProviderSchemaResponse{
 		Provider:           schema.Schema{Block: &schema.Block{}},
 		ResourceTypes:      map[string]schema.Schema{"terraform_data": terraformDataSchema},
-		DataSources:        map[string]schema.Schema{},
+		DataSources:        map[string]schema.Schema{remotestate.TypeName: remotestate.Schema()},
 		ServerCapabilities: providers.ServerCapabilities{GetProviderSchemaOptional: true},
 	}
 }
@@ -59,8 +70,11 @@ func (builtinTerraform) ValidateResourceConfig(_ context.Context, req providers.
 	return providers.ValidateResourceConfigResponse{}
 }
 
-func (builtinTerraform) ValidateDataResourceConfig(_ context.Context, req providers.ValidateDataResourceConfigRequest) providers.ValidateDataResourceConfigResponse {
-	return providers.ValidateDataResourceConfigResponse{Diagnostics: unsupported("data source " + req.TypeName)}
+func (p builtinTerraform) ValidateDataResourceConfig(_ context.Context, req providers.ValidateDataResourceConfigRequest) providers.ValidateDataResourceConfigResponse {
+	if req.TypeName != remotestate.TypeName {
+		return providers.ValidateDataResourceConfigResponse{Diagnostics: unsupported("data source " + req.TypeName)}
+	}
+	return providers.ValidateDataResourceConfigResponse{Diagnostics: p.remoteState.Validate(req.Config)}
 }
 
 func (builtinTerraform) ValidateEphemeralResourceConfig(_ context.Context, req providers.ValidateEphemeralResourceConfigRequest) providers.ValidateEphemeralResourceConfigResponse {
@@ -148,8 +162,15 @@ func (builtinTerraform) MoveResourceState(context.Context, providers.MoveResourc
 	return providers.MoveResourceStateResponse{Diagnostics: unsupported("resource moves")}
 }
 
-func (builtinTerraform) ReadDataSource(_ context.Context, req providers.ReadDataSourceRequest) providers.ReadDataSourceResponse {
-	return providers.ReadDataSourceResponse{Diagnostics: unsupported("data source " + req.TypeName)}
+// ReadDataSource reads terraform_remote_state; sensitive outputs come back
+// marked, which only an in-process provider can do, so they stay hidden
+// wherever the result flows.
+func (p builtinTerraform) ReadDataSource(ctx context.Context, req providers.ReadDataSourceRequest) providers.ReadDataSourceResponse {
+	if req.TypeName != remotestate.TypeName {
+		return providers.ReadDataSourceResponse{Diagnostics: unsupported("data source " + req.TypeName)}
+	}
+	state, ds := p.remoteState.Read(ctx, req.Config)
+	return providers.ReadDataSourceResponse{State: state, Diagnostics: ds}
 }
 
 func (builtinTerraform) OpenEphemeralResource(_ context.Context, req providers.OpenEphemeralResourceRequest) providers.OpenEphemeralResourceResponse {

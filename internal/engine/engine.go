@@ -9,6 +9,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/builtin/remotestate"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/plans"
@@ -89,6 +90,11 @@ type Options struct {
 	// Workspace is what terraform.workspace evaluates to; "" means
 	// "default".
 	Workspace string
+	// RemoteState is how terraform_remote_state reads the "terrane"
+	// backend's workspaces (remotestate.EmbeddedWorkspaces for the working
+	// directory's store, and its project); nil leaves only the "local"
+	// backend readable.
+	RemoteState *remotestate.DataSource
 }
 
 // PlanOpts say what kind of plan to make.

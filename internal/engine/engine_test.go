@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/builtin/remotestate"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/plugin"
@@ -35,6 +36,8 @@ type harness struct {
 	cloud     string
 	dir       string
 	runs      int // run IDs are unique per engine, as in real use
+	// remoteState is what terraform_remote_state reads through.
+	remoteState *remotestate.DataSource
 }
 
 func newHarness(t testing.TB) *harness {
@@ -90,7 +93,7 @@ func (h *harness) engine(vars InputValues) *Engine {
 		h.t.Fatalf("loading config: %s", ds.Error())
 	}
 	h.runs++
-	e, eds := New(Options{Config: cfg, Providers: h.factories, State: h.store, Variables: vars, RunID: fmt.Sprintf("run-%d", h.runs)})
+	e, eds := New(Options{Config: cfg, Providers: h.factories, State: h.store, Variables: vars, RunID: fmt.Sprintf("run-%d", h.runs), RemoteState: h.remoteState})
 	if eds.HasErrors() {
 		h.t.Fatal(eds.Err())
 	}

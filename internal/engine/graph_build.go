@@ -258,6 +258,13 @@ func (w *walker) addOrphanVertices(g *graph, prior *states.State) {
 		if _, ok := g.vertices[cfgAddr.String()]; ok {
 			continue
 		}
+		if res.Addr.Resource.Mode == addrs.DataResourceMode {
+			// A data source's result is read again on every run and has
+			// no remote object to delete: one the configuration dropped
+			// is dropped too, as Terraform does, even when its provider
+			// is gone with it.
+			continue
+		}
 		w.ensureProviderVertex(g, res.ProviderConfig)
 		ov := &orphanVertex{addr: cfgAddr, provider: res.ProviderConfig}
 		g.add(ov)

@@ -205,6 +205,9 @@ func neededProviders(cfg *config.Config, prior *states.State) []addrs.Provider {
 		}
 	})
 	for _, res := range prior.SortedResources() {
+		if res.Addr.Resource.Mode == addrs.DataResourceMode {
+			continue // data results in state need no provider: see addOrphanVertices
+		}
 		seen[res.ProviderConfig.Provider.String()] = res.ProviderConfig.Provider
 	}
 	out := make([]addrs.Provider, 0, len(seen))

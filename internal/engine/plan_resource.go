@@ -157,8 +157,10 @@ func (w *walker) instance(work *resourceWork, addr addrs.AbsResourceInstance, re
 // orphanWithProvider plans the deletion of an instance only in state with
 // the provider instance its resource's key expression selects for it.
 func (w *walker) orphanWithProvider(work *resourceWork, addr addrs.AbsResourceInstance, obj *states.ResourceInstance, reason plans.ActionReason) diags.Diagnostics {
-	if w.op == walkApply {
-		return nil // deleted by the resource's destroy vertex
+	if w.op == walkApply || addr.Resource.Resource.Mode == addrs.DataResourceMode {
+		// Applies delete in the resource's destroy vertex; data source
+		// results have nothing to delete and are simply not read.
+		return nil
 	}
 	instWork, ds := w.withInstanceProvider(work, addr, orphanRepetition(addr.Resource.Key))
 	if ds.HasErrors() {

@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/builtin/remotestate"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/lang"
@@ -54,16 +55,22 @@ func (p *configuredProvider) instanceAddr() addrs.AbsProviderConfigInstance {
 }
 
 // BuiltinProviders are the providers the engine runs in-process, by
-// provider address: today terraform.io/builtin/terraform (terraform_data).
-// Commands use it to read their schemas, as they do an installed provider's.
+// provider address: today terraform.io/builtin/terraform (terraform_data,
+// terraform_remote_state). Commands use it to read their schemas, as they
+// do an installed provider's; the engine runs its own, reading remote
+// state through Options.RemoteState.
 func BuiltinProviders() map[addrs.Provider]providers.Factory {
+	return builtinProviders(nil)
+}
+
+func builtinProviders(remoteState *remotestate.DataSource) map[addrs.Provider]providers.Factory {
 	return map[addrs.Provider]providers.Factory{
-		addrs.TerraformProvider: func(context.Context) (providers.Interface, error) { return newBuiltinTerraform(), nil },
+		addrs.TerraformProvider: func(context.Context) (providers.Interface, error) { return newBuiltinTerraform(remoteState), nil },
 	}
 }
 
 func (e *Engine) factory(provider addrs.Provider) (providers.Factory, bool) {
-	if f, ok := BuiltinProviders()[provider]; ok {
+	if f, ok := builtinProviders(e.opts.RemoteState)[provider]; ok {
 		return f, true
 	}
 	f, ok := e.opts.Providers[provider]
