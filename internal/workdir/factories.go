@@ -82,26 +82,31 @@ func devOverrides(cli *cliconfig.Config) discovery.DevOverrides {
 	return discovery.DevOverrides(cli.ProviderInstallation.DevOverrides)
 }
 
-// launcher returns the factory of one provider: a Pulumi resource provider
-// (an executable named pulumi-resource-TYPE) is started with Pulumi's
-// handshake, any other through go-plugin.
+// launcher returns the factory of one provider.
 func launcher(provider addrs.Provider, executable string, schemas *plugin.SchemaStore) providers.Factory {
-	if executable != "" && discovery.IsPulumiExecutable(executable) {
-		return func(ctx context.Context) (providers.Interface, error) {
-			p, err := pulumi.Launch(ctx, pulumi.Config{Name: provider.Type, Path: executable})
-			if err != nil {
-				return nil, err
-			}
-			return p, nil
-		}
-	}
 	return func(ctx context.Context) (providers.Interface, error) {
-		p, err := plugin.Launch(ctx, plugin.Config{Provider: provider, Path: executable, Schemas: schemas})
+		return LaunchProvider(ctx, provider, executable, schemas)
+	}
+}
+
+// LaunchProvider starts the provider executable (or attaches to it when
+// TF_REATTACH_PROVIDERS or PULUMI_DEBUG_PROVIDERS names it): a Pulumi
+// resource provider (an executable named pulumi-resource-TYPE) with
+// Pulumi's handshake, any other through go-plugin. Commands that launch
+// resolved packages themselves use it so both kinds work everywhere.
+func LaunchProvider(ctx context.Context, provider addrs.Provider, executable string, schemas *plugin.SchemaStore) (providers.Interface, error) {
+	if executable != "" && discovery.IsPulumiExecutable(executable) {
+		p, err := pulumi.Launch(ctx, pulumi.Config{Name: provider.Type, Path: executable})
 		if err != nil {
 			return nil, err
 		}
 		return p, nil
 	}
+	p, err := plugin.Launch(ctx, plugin.Config{Provider: provider, Path: executable, Schemas: schemas})
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // VerifyInstalled finds the locked version's package under
