@@ -251,7 +251,12 @@ func diffAttributes[T any](c change, attrs map[string]T, diffOne func(child *cha
 	for name, attr := range attrs {
 		child := c.attr(name)
 		node := diffOne(&child, attr)
-		if node.action == plans.NoOp && absent(child.before) && absent(child.after) {
+		if _, writeOnly := node.view.(writeOnlyView); writeOnly {
+			// A write-only attribute is null in every plan and state, yet
+			// Terraform shows it wherever its object is shown, created or
+			// destroyed with the object.
+			node.action = c.iterationAction()
+		} else if node.action == plans.NoOp && absent(child.before) && absent(child.after) {
 			continue
 		}
 		out[name] = node
@@ -312,6 +317,9 @@ func diffAttribute(c change, attr *schema.Attribute) diffNode {
 	if attr == nil {
 		// A malformed schema; show the value by its own shape.
 		return diffDynamic(c)
+	}
+	if attr.WriteOnly {
+		return diffNode{action: plans.NoOp, view: writeOnlyView{}}
 	}
 	c.sensitive = c.sensitive || attr.Sensitive
 	if attr.NestedType != nil {

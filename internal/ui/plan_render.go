@@ -374,6 +374,14 @@ func (v unknownView) render(node diffNode, indent int, o renderOpts) string {
 	return v.before.render(indent, beforeOpts) + " " + arrow(o) + " (known after apply)" + forcesReplacement(node.replace, o)
 }
 
+// writeOnlyView stands in for a write-only attribute, whose value the
+// provider receives but no plan or state ever holds.
+type writeOnlyView struct{}
+
+func (writeOnlyView) render(node diffNode, indent int, o renderOpts) string {
+	return "(write-only attribute)" + nullSuffix(node.action, o)
+}
+
 // sensitiveView hides a value that is, or was, sensitive, and warns when
 // the change makes a value sensitive or stops it being so.
 type sensitiveView struct {
