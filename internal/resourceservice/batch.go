@@ -111,15 +111,16 @@ func (s *Service) prepareOp(ctx context.Context, op BatchOp) (preparedOp, error)
 
 // attemptBatch reads every resource, plans every change and commits them.
 func (s *Service) attemptBatch(ctx context.Context, prepared []preparedOp, owners ownerCache) ([]*pbresource.Resource, error) {
+	stored, err := s.readBatch(ctx, prepared)
+	if err != nil {
+		return nil, err
+	}
 	results := make([]*pbresource.Resource, len(prepared))
 	var backendOps []store.Op
 	var origin []int // origin[i] is the prepared op behind backendOps[i]
 	var written []writtenAt
 	for i, p := range prepared {
-		existing, err := s.readExisting(ctx, p.id())
-		if err != nil {
-			return nil, batchOpError(i, err)
-		}
+		existing := stored[i]
 		if p.createOnly && existing != nil {
 			return nil, batchOpError(i, &Error{Code: codes.Aborted, Err: store.ErrCASFailure,
 				Message: describeID(p.id()) + " already exists; another run created it first"})
@@ -144,7 +145,7 @@ func (s *Service) attemptBatch(ctx context.Context, prepared []preparedOp, owner
 	if len(backendOps) == 0 {
 		return results, nil
 	}
-	stored, err := s.backend.Batch(ctx, backendOps)
+	stored, err = s.backend.Batch(ctx, backendOps)
 	if err != nil {
 		var batchErr *store.BatchError
 		if errors.As(err, &batchErr) && batchErr.Index >= 0 && batchErr.Index < len(origin) {
@@ -160,6 +161,22 @@ func (s *Service) attemptBatch(ctx context.Context, prepared []preparedOp, owner
 }
 
 type writtenAt struct{ op, backendIndex int }
+
+// readBatch returns what is stored under each op's name (nil if nothing) in
+// one backend read rather than one per op. A resource stored under another
+// GroupVersion is returned as stored: writing it under the new one upgrades
+// it, as Write does.
+func (s *Service) readBatch(ctx context.Context, prepared []preparedOp) ([]*pbresource.Resource, error) {
+	ids := make([]*pbresource.ID, len(prepared))
+	for i, p := range prepared {
+		ids[i] = p.id()
+	}
+	stored, err := s.backend.ReadMany(ctx, store.EventualConsistency, ids)
+	if err != nil {
+		return nil, fromStore(err, fmt.Sprintf("reading the %d resources of a batch", len(ids)))
+	}
+	return stored, nil
+}
 
 func (s *Service) planBatchOp(ctx context.Context, p preparedOp, existing *pbresource.Resource, owners ownerCache) ([]store.Op, plannedChange, error) {
 	if p.write != nil {

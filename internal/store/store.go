@@ -69,6 +69,14 @@ type Backend interface {
 	// ignored), ErrNotFound, or GroupVersionMismatchError.
 	Read(ctx context.Context, consistency ReadConsistency, id *pbresource.ID) (*pbresource.Resource, error)
 
+	// ReadMany returns the stored resource for each ID, in the order of ids,
+	// with nil where none is stored. Uid and GroupVersion are ignored: a
+	// resource stored under another GroupVersion is returned as stored. It
+	// is how a caller planning a batch learns what exists in one round trip
+	// instead of one Read per resource; the batch's own CAS checks still
+	// guard against changes made after it.
+	ReadMany(ctx context.Context, consistency ReadConsistency, ids []*pbresource.ID) ([]*pbresource.Resource, error)
+
 	// WriteCAS stores res if its Version matches the stored Version; an empty
 	// Version means "create only if absent". It returns the stored resource
 	// with its new Version, ErrCASFailure or ErrWrongUid.

@@ -243,3 +243,29 @@ func (b *Backend) requestError(what string, err error) error {
 	}
 	return fmt.Errorf("%s in etcd: %w", what, err)
 }
+
+// ReadMany implements store.Backend: the keys are read in transactions of
+// up to MaxTxnOps gets, all at the revision of the first.
+func (b *Backend) ReadMany(ctx context.Context, _ store.ReadConsistency, ids []*pbresource.ID) ([]*pbresource.Resource, error) {
+	if b.isClosed() {
+		return nil, store.ErrClosed
+	}
+	ctx, done := b.opContext(ctx)
+	defer done()
+	keys := make([]string, len(ids))
+	for i, id := range ids {
+		keys[i] = b.keys.resource(id)
+	}
+	current, err := b.getMany(ctx, keys, 0)
+	if err != nil {
+		return nil, b.requestError(fmt.Sprintf("reading %d resources", len(ids)), err)
+	}
+	out := make([]*pbresource.Resource, len(ids))
+	for i, key := range keys {
+		if res := current[key].resource; res != nil {
+			// Keys repeated in ids share one decoded resource; each caller gets its own.
+			out[i] = store.Clone(res)
+		}
+	}
+	return out, nil
+}

@@ -59,6 +59,22 @@ func (b *Backend) Read(_ context.Context, _ store.ReadConsistency, id *pbresourc
 	return store.Clone(stored), nil
 }
 
+// ReadMany implements store.Backend.
+func (b *Backend) ReadMany(_ context.Context, _ store.ReadConsistency, ids []*pbresource.ID) ([]*pbresource.Resource, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return nil, store.ErrClosed
+	}
+	out := make([]*pbresource.Resource, len(ids))
+	for i, id := range ids {
+		if stored, ok := b.records[key(id)]; ok {
+			out[i] = store.Clone(stored)
+		}
+	}
+	return out, nil
+}
+
 // WriteCAS implements store.Backend.
 func (b *Backend) WriteCAS(ctx context.Context, res *pbresource.Resource) (*pbresource.Resource, error) {
 	return store.WriteOne(ctx, b.Batch, res)

@@ -240,3 +240,23 @@ func (b *Backend) Close() error {
 	}
 	return b.conn.Close()
 }
+
+// ReadMany implements store.Backend with one Read per resource: the
+// ResourceService API has no multi-read.
+func (b *Backend) ReadMany(ctx context.Context, consistency store.ReadConsistency, ids []*pbresource.ID) ([]*pbresource.Resource, error) {
+	out := make([]*pbresource.Resource, len(ids))
+	for i, id := range ids {
+		res, err := b.Read(ctx, consistency, id)
+		var mismatch store.GroupVersionMismatchError
+		switch {
+		case err == nil:
+			out[i] = res
+		case errors.Is(err, store.ErrNotFound):
+		case errors.As(err, &mismatch):
+			out[i] = mismatch.Stored
+		default:
+			return nil, err
+		}
+	}
+	return out, nil
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/terrane/terrane/internal/store"
@@ -55,13 +56,19 @@ func (b *Backend) Batch(ctx context.Context, ops []store.Op) ([]*pbresource.Reso
 	return out, nil
 }
 
-// batchTx holds the statements of one batch transaction.
+// batchTx holds the statements of one batch transaction and what it knows
+// of the rows its operations touch.
 type batchTx struct {
 	tx                                 *sql.Tx
-	selectStmt, upsertStmt, deleteStmt *sql.Stmt
-	changeStmt                         *sql.Stmt
+	upsertStmt, deleteStmt             *sql.Stmt
+	upsertChangeStmt, deleteChangeStmt *sql.Stmt
 	revision                           int64
 	now                                int64
+	// current holds the Version and Uid of each row the batch touches (nil
+	// when absent), read in one lookup per lookupChunk operations when the
+	// transaction starts and kept up to date as operations apply, so each
+	// operation's CAS check costs no query.
+	current map[string]*pbresource.Resource
 }
 
 func (b *Backend) applyBatch(ctx context.Context, ops []store.Op) ([]*pbresource.Resource, error) {
@@ -71,7 +78,7 @@ func (b *Backend) applyBatch(ctx context.Context, ops []store.Op) ([]*pbresource
 	}
 	defer tx.Rollback()
 	btx := &batchTx{tx: tx, now: time.Now().UnixMilli()}
-	if err := btx.prepare(ctx, b.stmts); err != nil {
+	if err := btx.prepare(ctx, b.stmts, ops); err != nil {
 		return nil, err
 	}
 	startRevision := btx.revision
@@ -106,22 +113,48 @@ func (b *Backend) applyBatch(ctx context.Context, ops []store.Op) ([]*pbresource
 	return out, tx.Commit()
 }
 
-func (btx *batchTx) prepare(ctx context.Context, stmts *writeStatements) error {
+func (btx *batchTx) prepare(ctx context.Context, stmts *writeStatements, ops []store.Op) error {
 	if err := btx.tx.QueryRowContext(ctx, "SELECT rev FROM revision WHERE only_row = 1").Scan(&btx.revision); err != nil {
 		return err
 	}
 	// The writer pool has one connection, on which the statements were
 	// prepared, so these reuse them instead of compiling SQL per batch.
-	btx.selectStmt = btx.tx.StmtContext(ctx, stmts.selectStmt)
 	btx.upsertStmt = btx.tx.StmtContext(ctx, stmts.upsertStmt)
 	btx.deleteStmt = btx.tx.StmtContext(ctx, stmts.deleteStmt)
-	btx.changeStmt = btx.tx.StmtContext(ctx, stmts.changeStmt)
-	return nil
+	btx.upsertChangeStmt = btx.tx.StmtContext(ctx, stmts.upsertChangeStmt)
+	btx.deleteChangeStmt = btx.tx.StmtContext(ctx, stmts.deleteChangeStmt)
+	return btx.readCurrent(ctx, ops)
+}
+
+// readCurrent fills btx.current for every resource ops name. It runs inside
+// the IMMEDIATE transaction, so no other writer can change them before the
+// commit.
+func (btx *batchTx) readCurrent(ctx context.Context, ops []store.Op) error {
+	ids := make([]*pbresource.ID, len(ops))
+	btx.current = make(map[string]*pbresource.Resource, len(ops))
+	for i, op := range ops {
+		ids[i] = op.OpID()
+	}
+	return lookupIdentities(ctx, btx.tx, "version, uid", ids, func(rows *sql.Rows) error {
+		var i int
+		var version, uid string
+		if err := rows.Scan(&i, &version, &uid); err != nil {
+			return err
+		}
+		btx.current[rowKey(ids[i])] = &pbresource.Resource{Id: &pbresource.ID{Uid: uid}, Version: version}
+		return nil
+	})
+}
+
+// rowKey is a resource's primary key as one map key.
+func rowKey(id *pbresource.ID) string {
+	return strings.Join([]string{id.GetType().GetGroup(), id.GetType().GetKind(),
+		id.GetTenancy().GetPartition(), id.GetTenancy().GetNamespace(), id.GetName()}, "\x00")
 }
 
 // writeStatements are the statements every batch runs, prepared once.
 type writeStatements struct {
-	selectStmt, upsertStmt, deleteStmt, changeStmt *sql.Stmt
+	upsertStmt, deleteStmt, upsertChangeStmt, deleteChangeStmt *sql.Stmt
 }
 
 func prepareWriteStatements(db *sql.DB) (*writeStatements, error) {
@@ -135,38 +168,23 @@ func prepareWriteStatements(db *sql.DB) (*writeStatements, error) {
 		return stmt
 	}
 	stmts := &writeStatements{
-		selectStmt: prepare(`SELECT version, uid, body FROM resources
-			WHERE grp = ? AND kind = ? AND partition = ? AND namespace = ? AND name = ?`),
 		upsertStmt: prepare(`INSERT OR REPLACE INTO resources
 			(grp, kind, partition, namespace, name, uid, version, owner_key, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		deleteStmt: prepare(`DELETE FROM resources
 			WHERE grp = ? AND kind = ? AND partition = ? AND namespace = ? AND name = ?`),
-		changeStmt: prepare("INSERT INTO changes (rev, event, body, written_at) VALUES (?, ?, ?, ?)"),
+		upsertChangeStmt: prepare("INSERT INTO changes (rev, event, body, written_at) VALUES (?, ?, ?, ?)"),
+		// A delete's change row carries the last stored value (WatchList's
+		// contract), copied inside SQLite so the body never passes through Go.
+		deleteChangeStmt: prepare(`INSERT INTO changes (rev, event, body, written_at)
+			SELECT ?, ?, body, ? FROM resources
+			WHERE grp = ? AND kind = ? AND partition = ? AND namespace = ? AND name = ?`),
 	}
 	return stmts, err
 }
 
-// stored returns the current resource's Version and Uid (in a skeleton
-// resource for the CAS checks) and its body, or nil if it is absent.
-func (btx *batchTx) stored(ctx context.Context, id *pbresource.ID) (*pbresource.Resource, []byte, error) {
-	var version, uid string
-	var body []byte
-	err := btx.selectStmt.QueryRowContext(ctx, identity(id)...).Scan(&version, &uid, &body)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil, nil
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	return &pbresource.Resource{Id: &pbresource.ID{Uid: uid}, Version: version}, body, nil
-}
-
 func (btx *batchTx) write(ctx context.Context, res *pbresource.Resource) (*pbresource.Resource, error) {
-	current, _, err := btx.stored(ctx, res.GetId())
-	if err != nil {
-		return nil, err
-	}
-	if err := store.CheckWrite(current, res); err != nil {
+	key := rowKey(res.GetId())
+	if err := store.CheckWrite(btx.current[key], res); err != nil {
 		return nil, err
 	}
 	btx.revision++
@@ -180,26 +198,29 @@ func (btx *batchTx) write(ctx context.Context, res *pbresource.Resource) (*pbres
 	if _, err := btx.upsertStmt.ExecContext(ctx, args...); err != nil {
 		return nil, err
 	}
-	if _, err := btx.changeStmt.ExecContext(ctx, btx.revision, eventUpsert, body, btx.now); err != nil {
+	if _, err := btx.upsertChangeStmt.ExecContext(ctx, btx.revision, eventUpsert, body, btx.now); err != nil {
 		return nil, err
 	}
+	btx.current[key] = &pbresource.Resource{Id: &pbresource.ID{Uid: written.Id.GetUid()}, Version: written.Version}
 	return written, nil
 }
 
 func (btx *batchTx) delete(ctx context.Context, id *pbresource.ID, version string) error {
-	current, body, err := btx.stored(ctx, id)
-	if err != nil {
-		return err
-	}
+	key := rowKey(id)
+	current := btx.current[key]
 	if err := store.CheckDelete(current, version); err != nil || current == nil {
 		return err
 	}
 	btx.revision++
+	args := append([]any{btx.revision, eventDelete, btx.now}, identity(id)...)
+	if _, err := btx.deleteChangeStmt.ExecContext(ctx, args...); err != nil {
+		return err
+	}
 	if _, err := btx.deleteStmt.ExecContext(ctx, identity(id)...); err != nil {
 		return err
 	}
-	_, err = btx.changeStmt.ExecContext(ctx, btx.revision, eventDelete, body, btx.now)
-	return err
+	btx.current[key] = nil
+	return nil
 }
 
 // pruneChanges drops change-log rows that are both beyond the newest

@@ -32,6 +32,8 @@ func Run(t *testing.T, newBackend NewBackend) {
 		{"ListByOwner", testListByOwner},
 		{"BatchAllOrNothing", testBatchAllOrNothing},
 		{"BatchResults", testBatchResults},
+		{"BatchSeesEarlierOps", testBatchSeesEarlierOps},
+		{"ReadMany", testReadMany},
 		{"WatchSnapshotThenEvents", testWatchSnapshotThenEvents},
 		{"WatchFilters", testWatchFilters},
 		{"WatchConcurrentWriters", testWatchConcurrentWriters},
