@@ -101,7 +101,7 @@ func loadProviderSchemas(ctx context.Context, cfg *config.Config) (map[string]js
 
 func fetchSchema(ctx context.Context, addr addrs.Provider, pkg discovery.ResolvedPackage, store *plugin.SchemaStore) (jsonprovider.Provider, diags.Diagnostics) {
 	var ds diags.Diagnostics
-	p, err := plugin.Launch(ctx, plugin.Config{Provider: addr, Path: pkg.Executable, Schemas: store})
+	p, err := workdir.LaunchProvider(ctx, addr, pkg.Executable, store)
 	if err != nil {
 		return jsonprovider.Provider{}, ds.Append(err)
 	}

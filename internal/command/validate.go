@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/terrane/terrane/internal/modules"
+	"github.com/terrane/terrane/internal/workdir"
 	"io"
 	"os"
 	"sort"
@@ -272,7 +273,7 @@ func (p *validationProviders) launch(ctx context.Context, packages map[addrs.Pro
 
 func launchForValidation(ctx context.Context, addr addrs.Provider, pkg discovery.ResolvedPackage, store *plugin.SchemaStore) (*runningProvider, diags.Diagnostics) {
 	where := fmt.Sprintf("provider[%q]", addr.String())
-	started, err := plugin.Launch(ctx, plugin.Config{Provider: addr, Path: pkg.Executable, Schemas: store})
+	started, err := workdir.LaunchProvider(ctx, addr, pkg.Executable, store)
 	if err != nil {
 		return nil, diags.Diagnostics{}.Append(err).WithAddress(where)
 	}
