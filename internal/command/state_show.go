@@ -5,12 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
-
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/diags"
-	"github.com/terrane/terrane/internal/lang/marks"
 	"github.com/terrane/terrane/internal/providers"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/ui"
@@ -66,68 +62,15 @@ func runStateShow(streams Streams, args []string) int {
 	return 0
 }
 
+// showInstance renders one instance's objects as `terraform state show`
+// does: the layout of `terrane show`, limited to that instance.
 func showInstance(w io.Writer, res *states.Resource, addr addrs.AbsResourceInstance, inst *states.ResourceInstance, schemas *providers.Schemas, color bool) diags.Diagnostics {
-	var ds diags.Diagnostics
-	resource := addr.Resource.Resource
-	keyword := "resource"
-	if resource.Mode == addrs.DataResourceMode {
-		keyword = "data"
-	}
-	write := func(heading string, obj *states.ResourceInstanceObjectSrc) {
-		val, err := decodeForShow(obj, res.ProviderConfig.Provider, resource, schemas)
-		if err != nil {
-			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Cannot decode object", Address: addr.String(), Detail: err.Error()})
-			return
-		}
-		if color {
-			heading = "\x1b[1m" + heading + "\x1b[0m"
-		}
-		if obj.Status == states.ObjectTainted {
-			heading += " (tainted)"
-		}
-		fmt.Fprintf(w, "# %s:\n%s %q %q {\n", heading, keyword, resource.Type, resource.Name)
-		writeAttributes(w, val)
-		fmt.Fprint(w, "}\n")
-	}
+	only := states.NewState()
 	if inst.Current != nil {
-		write(addr.String(), inst.Current)
+		only.SetResourceInstanceCurrent(addr, inst.Current, res.ProviderConfig)
 	}
-	for _, key := range inst.SortedDeposedKeys() {
-		write(fmt.Sprintf("%s (deposed object %s)", addr, key), inst.Deposed[key])
+	for key, obj := range inst.Deposed {
+		only.SetResourceInstanceDeposed(addr, key, obj, res.ProviderConfig)
 	}
-	return ds
-}
-
-// decodeForShow decodes an object with its type's schema, marking what
-// the schema calls sensitive; without the provider installed it falls back
-// to the types the stored JSON implies and the recorded sensitive paths.
-func decodeForShow(obj *states.ResourceInstanceObjectSrc, provider addrs.Provider, resource addrs.Resource, schemas *providers.Schemas) (cty.Value, error) {
-	resSchema, ok := schemas.ResourceType(provider, resource.Mode == addrs.DataResourceMode, resource.Type)
-	if !ok {
-		if obj.AttrsJSON == nil {
-			return cty.NilVal, fmt.Errorf("provider %s is not installed and the object is in the legacy flatmap form; run \"terrane init\" to install the provider", provider)
-		}
-		implied, err := ctyjson.ImpliedType(obj.AttrsJSON)
-		if err != nil {
-			return cty.NilVal, fmt.Errorf("the stored attributes are not valid JSON: %w", err)
-		}
-		decoded, err := obj.Decode(implied, cty.NilType)
-		if err != nil {
-			return cty.NilVal, err
-		}
-		return decoded.Value, nil
-	}
-	decoded, err := obj.Decode(resSchema.Block.ImpliedType(), cty.NilType)
-	if err != nil {
-		return cty.NilVal, err
-	}
-	val := decoded.Value
-	if paths := resSchema.Block.SensitivePaths(val); len(paths) > 0 {
-		pathMarks := make([]cty.PathValueMarks, len(paths))
-		for i, path := range paths {
-			pathMarks[i] = cty.PathValueMarks{Path: path, Marks: cty.NewValueMarks(marks.Sensitive)}
-		}
-		val = val.MarkWithPaths(pathMarks)
-	}
-	return val, nil
+	return ui.RenderState(w, only, schemas, ui.StateOptions{Color: color})
 }

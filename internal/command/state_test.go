@@ -356,7 +356,7 @@ func TestStateShow(t *testing.T) {
 	p := newStateProject(t)
 	p.mustRun("state", "push", corpusState(t, "basic.tfstate"))
 	out := p.mustRun("state", "show", "-no-color", "terraform_data.secretive")
-	assertContains(t, "show", out, `resource "terraform_data" "secretive" {`, `"public" = "visible"`, `"private" = (sensitive value)`)
+	assertContains(t, "show", out, `resource "terraform_data" "secretive" {`, `public  = "visible"`, `private = (sensitive value)`)
 	if strings.Contains(strings.Split(out, "output")[0], "hunter2") {
 		t.Errorf("sensitive input shown:\n%s", out)
 	}
