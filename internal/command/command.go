@@ -52,6 +52,7 @@ func commands() map[string]commandInfo {
 		"apply":   {runApply, "Create or update infrastructure"},
 		"destroy": {runDestroy, "Destroy previously-created infrastructure"},
 		"refresh": {runRefresh, "Update the state to match remote systems"},
+		"import":  {runImport, "Associate existing infrastructure with a Terrane resource"},
 
 		"state list":             {runStateList, "List resource instances in the workspace's state"},
 		"state show":             {runStateShow, "Show one resource instance in the workspace's state"},

@@ -54,6 +54,9 @@ func findImportTargets(cfg *config.Config) (*importTargets, diags.Diagnostics) {
 // importTargetFor returns the import planned for addr, evaluating the
 // import blocks on first use.
 func (w *walker) importTargetFor(addr addrs.AbsResourceInstance) (*importTarget, diags.Diagnostics) {
+	if target := commandLineImport(w.ctx); target != nil && target.addr.String() == addr.String() {
+		return target, nil
+	}
 	if w.refactor == nil || len(w.refactor.imports.blocks) == 0 {
 		return nil, nil
 	}

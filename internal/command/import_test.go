@@ -1,0 +1,98 @@
+package command
+
+import (
+	"strings"
+	"testing"
+)
+
+// importConfig configures the provider from a variable, so an import must
+// pass -var through to the provider's configuration.
+const importConfig = `
+terraform {
+  required_providers {
+    tpf = { source = "registry.terraform.io/terrane/tpf" }
+  }
+}
+
+variable "cloud" {
+  type = string
+}
+
+provider "tpf" {
+  root_dir = var.cloud
+}
+
+resource "tpf_thing" "a" {
+  name                = "a"
+  description         = "adopted"
+  password_wo         = "hunter2"
+  password_wo_version = 1
+}
+`
+
+func TestImportAdoptsAnExistingObject(t *testing.T) {
+	p := newE2EProject(t, importConfig)
+	cloudVar := "-var=cloud=" + p.cloud
+	p.mustRun("apply", "-auto-approve", cloudVar)
+	id := strings.TrimSuffix(strings.TrimPrefix(p.objects("tpf_thing")["a"].path, p.cloud+"/tpf_thing/"), ".json")
+	p.mustRun("state", "rm", "tpf_thing.a")
+
+	out := p.mustRun("import", "-no-color", cloudVar, "tpf_thing.a", id)
+	assertContains(t, "import", out,
+		`tpf_thing.a: Importing from ID "`+id+`"...`,
+		"tpf_thing.a: Import prepared!\n  Prepared tpf_thing for import\n",
+		"tpf_thing.a: Refreshing state... [id="+id+"]\n",
+		"\nImport successful!\n")
+	if got := p.recordedInstances(); len(got) != 1 || got[0] != "tpf_thing.a" {
+		t.Fatalf("records after import: %v", got)
+	}
+
+	shown := p.mustRun("state", "show", "-no-color", "tpf_thing.a")
+	assertContains(t, "state show", shown,
+		"# tpf_thing.a:\nresource \"tpf_thing\" \"a\" {\n",
+		`    id                  = "`+id+`"`,
+		`    description         = "adopted"`,
+		"    password_wo         = (write-only attribute)\n")
+
+	plan := p.mustRun("plan", "-no-color", cloudVar)
+	assertContains(t, "plan after import", plan, "No changes.")
+}
+
+func TestImportRefusals(t *testing.T) {
+	p := newE2EProject(t, importConfig)
+	cloudVar := "-var=cloud=" + p.cloud
+	p.mustRun("apply", "-auto-approve", cloudVar)
+	id := strings.TrimSuffix(strings.TrimPrefix(p.objects("tpf_thing")["a"].path, p.cloud+"/tpf_thing/"), ".json")
+	cases := []struct {
+		name  string
+		args  []string
+		wants []string
+	}{
+		{"address already has an object", []string{"tpf_thing.a", id},
+			[]string{"Resource already managed by Terrane", "tpf_thing.a", "state rm"}},
+		{"no resource block", []string{"tpf_thing.b", id},
+			[]string{`resource address "tpf_thing.b" does not exist in the configuration.`, `resource "tpf_thing" "b" {`, "# (resource arguments)"}},
+		{"data resource", []string{"data.tpf_thing.a", id}, []string{"only managed resources can be imported"}},
+		{"missing ID", []string{"tpf_thing.a"}, []string{"Wrong number of arguments"}},
+		{"bad address", []string{"tpf_thing", id}, []string{"Invalid address"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, errOut, code := p.run(append([]string{"import", "-no-color", cloudVar}, tc.args...)...)
+			if code == 0 {
+				t.Fatal("import succeeded")
+			}
+			assertContains(t, "import error", errOut, tc.wants...)
+		})
+	}
+
+	p.mustRun("state", "rm", "tpf_thing.a")
+	_, errOut, code := p.run("import", "-no-color", cloudVar, "tpf_thing.a", "no-such-thing")
+	if code == 0 {
+		t.Fatal("import of a missing object succeeded")
+	}
+	assertContains(t, "missing object", errOut, "Cannot import non-existent remote object", "tpf_thing.a", `"no-such-thing"`)
+	if got := p.recordedInstances(); len(got) != 0 {
+		t.Errorf("a failed import left records: %v", got)
+	}
+}

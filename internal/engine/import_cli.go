@@ -1,0 +1,121 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/plans"
+	"github.com/terrane/terrane/internal/states"
+	"github.com/terrane/terrane/internal/states/recordstore"
+)
+
+// commandLineImportKey carries the object `terrane import` asks for
+// through a plan walk, which then adopts it as if an import block named
+// it.
+type commandLineImportKey struct{}
+
+// commandLineImport is the import a plan walk was started for, or nil.
+func commandLineImport(ctx context.Context) *importTarget {
+	target, _ := ctx.Value(commandLineImportKey{}).(*importTarget)
+	return target
+}
+
+// ImportedObject is what ImportInstance recorded.
+type ImportedObject struct {
+	Addr   addrs.AbsResourceInstance
+	ID     string
+	Object *states.ResourceInstanceObjectSrc
+}
+
+// ImportInstance adopts the existing remote object with the given ID at
+// addr, as `terraform import` does: the resource block must exist, the
+// address must have no object yet, and the provider, configured from the
+// configuration and variables, imports the object (ImportResourceState)
+// and reads it (ReadResource). The object is recorded with a create-only
+// write, so a run that created the address meanwhile wins and the import
+// fails. Nothing else is planned or changed.
+func (e *Engine) ImportInstance(ctx context.Context, addr addrs.AbsResourceInstance, id string) (*ImportedObject, diags.Diagnostics) {
+	if d := e.checkImportTargetDeclared(addr); d != nil {
+		return nil, diags.Diagnostics{*d}
+	}
+	snap, err := e.opts.State.Load(ctx)
+	if err != nil {
+		return nil, diags.Diagnostics{diags.Errorf("Cannot read the state", "Reading workspace %q failed: %s", e.opts.Workspace, err)}
+	}
+	if inst := snap.State.ResourceInstance(addr); inst != nil && inst.Current != nil {
+		return nil, diags.Diagnostics{alreadyManagedDiag(addr)}
+	}
+	target := &importTarget{addr: addr, id: id}
+	plan, ds := e.plan(context.WithValue(ctx, commandLineImportKey{}, target), PlanOpts{Targets: []addrs.Targetable{addr}, SkipRefresh: true})
+	ds = withoutTargetingWarning(ds, addr)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	var adopted *plans.ResourceInstanceChangeSrc
+	for _, c := range plan.Changes.Resources {
+		if c.Importing != nil && c.DeposedKey == addrs.NotDeposed && c.Addr.String() == addr.String() {
+			adopted = c
+		}
+	}
+	if adopted == nil {
+		return nil, ds.Append(diags.Errorf("Nothing imported",
+			"Planning the import of %s with ID %q brought in no object. Check that %s is declared without count or for_each, or give the instance key its count or for_each calls for.", addr, id, addr))
+	}
+	obj, ods := objectFromChange(adopted, &providerSet{schemas: e.Schemas()})
+	if ds = ds.Append(ods); ods.HasErrors() {
+		return nil, ds
+	}
+	change := recordstore.InstanceChange{Addr: addr, ProviderConfig: adopted.ProviderAddr.Config, Instance: &states.ResourceInstance{Current: obj}}
+	if _, err := e.opts.State.Commit(ctx, []recordstore.InstanceChange{change}); err != nil {
+		var conflict *recordstore.ConflictError
+		if errors.As(err, &conflict) {
+			return nil, ds.Append(alreadyManagedDiag(addr))
+		}
+		return nil, ds.Append(diags.Errorf("Cannot record the imported object",
+			"The object with ID %q was imported, but recording it at %s failed: %s. Nothing was recorded; run the import again.", id, addr, err))
+	}
+	return &ImportedObject{Addr: addr, ID: id, Object: obj}, ds
+}
+
+// checkImportTargetDeclared refuses an address whose resource block is
+// missing, with Terraform's advice to write one.
+func (e *Engine) checkImportTargetDeclared(addr addrs.AbsResourceInstance) *diags.Diagnostic {
+	if addr.Resource.Resource.Mode != addrs.ManagedResourceMode {
+		d := diags.Errorf("Invalid import address", "%s is a data resource; only managed resources can be imported.", addr)
+		return &d
+	}
+	module := e.opts.Config.Descendant(addr.Module.Module())
+	if module != nil && module.Module.Resources[addr.Resource.Resource] != nil {
+		return nil
+	}
+	res := addr.Resource.Resource
+	where := "the root module"
+	if len(addr.Module) > 0 {
+		where = fmt.Sprintf("module %s", addr.Module.Module())
+	}
+	d := diags.Errorf(fmt.Sprintf("resource address %q does not exist in the configuration.", addr.String()),
+		"Before importing this resource, please create its configuration in %s. For example:\n\nresource %q %q {\n  # (resource arguments)\n}", where, res.Type, res.Name)
+	return &d
+}
+
+func alreadyManagedDiag(addr addrs.AbsResourceInstance) diags.Diagnostic {
+	return diags.Errorf("Resource already managed by Terrane",
+		"Terrane is already managing a remote object for %s. To import to this address you must first remove the existing object from the state (terrane state rm %s).", addr, addr)
+}
+
+// withoutTargetingWarning drops the warning every targeted plan carries:
+// an import plans only its own address by design.
+func withoutTargetingWarning(ds diags.Diagnostics, addr addrs.AbsResourceInstance) diags.Diagnostics {
+	targeting := partialPlanWarning(PlanOpts{Targets: []addrs.Targetable{addr}})
+	out := make(diags.Diagnostics, 0, len(ds))
+	for _, d := range ds {
+		if d.Severity == diags.Warning && d.Summary == targeting.Summary {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
