@@ -254,6 +254,14 @@ type PlanResourceChangeResponse struct {
 	// log instead of failing, as Terraform does.
 	LegacyTypeSystem bool
 	Diagnostics      diags.Diagnostics
+
+	// DeleteBeforeReplace, with RequiresReplace, is the provider's demand
+	// that the old object be deleted before its replacement is created
+	// (Pulumi's deleteBeforeReplace, e.g. for names that must stay
+	// unique): the engine plans the replacement as delete-then-create even
+	// where create_before_destroy is set. Terraform-protocol providers
+	// never set it.
+	DeleteBeforeReplace bool
 }
 
 type ApplyResourceChangeRequest struct {

@@ -109,6 +109,7 @@ func (p *Provider) PlanResourceChange(ctx context.Context, req providers.PlanRes
 		resp.PlannedState = req.PriorState
 	case len(diff.replace) > 0:
 		resp.RequiresReplace = diff.replace
+		resp.DeleteBeforeReplace = diff.deleteBeforeReplace
 		resp.PlannedState, resp.Diagnostics = p.previewCreate(ctx, rt, priv, checked)
 	default:
 		resp.PlannedState, resp.Diagnostics = p.previewUpdate(ctx, rt, priv, req.PriorState, checked, oldInputs)
@@ -120,6 +121,9 @@ func (p *Provider) PlanResourceChange(ctx context.Context, req providers.PlanRes
 type diffResult struct {
 	changed bool
 	replace []cty.Path
+	// deleteBeforeReplace is the provider's demand that the old object go
+	// before its replacement is created (names that must stay unique).
+	deleteBeforeReplace bool
 }
 
 // diff calls Diff. DIFF_UNKNOWN (the provider cannot tell) falls back to
@@ -135,7 +139,7 @@ func (p *Provider) diff(ctx context.Context, rt *ResourceType, priv privateData,
 	if err != nil {
 		return diffResult{}, diags.Diagnostics{p.callFailure(ctx, "Diff", TypeName(rt.Token), err)}
 	}
-	result := diffResult{changed: resp.GetChanges() == pulumirpc.DiffResponse_DIFF_SOME}
+	result := diffResult{changed: resp.GetChanges() == pulumirpc.DiffResponse_DIFF_SOME, deleteBeforeReplace: resp.GetDeleteBeforeReplace()}
 	changedKeys := append([]string(nil), resp.GetDiffs()...)
 	replaceKeys := append([]string(nil), resp.GetReplaces()...)
 	for key, detail := range resp.GetDetailedDiff() {
@@ -198,19 +202,19 @@ func changedInputKeys(news, olds *structpb.Struct) []string {
 // supports previews, else the inputs with every other output unknown.
 func (p *Provider) previewCreate(ctx context.Context, rt *ResourceType, priv privateData, inputs *structpb.Struct) (cty.Value, diags.Diagnostics) {
 	if !p.supportsPreview {
-		return p.plannedFromInputs(rt, inputs, cty.UnknownVal(cty.String))
+		return p.plannedFromOutputs(rt, inputs, inputs, cty.UnknownVal(cty.String))
 	}
 	resp, err := p.client.Create(ctx, &pulumirpc.CreateRequest{Urn: priv.URN, Properties: inputs, Preview: true, Name: priv.name(), Type: rt.Token})
 	if err != nil {
 		return cty.NilVal, diags.Diagnostics{p.callFailure(ctx, "Create (preview)", TypeName(rt.Token), err)}
 	}
-	return p.plannedFromOutputs(rt, resp.GetProperties(), cty.UnknownVal(cty.String))
+	return p.plannedFromOutputs(rt, resp.GetProperties(), inputs, cty.UnknownVal(cty.String))
 }
 
 func (p *Provider) previewUpdate(ctx context.Context, rt *ResourceType, priv privateData, prior cty.Value, news, oldInputs *structpb.Struct) (cty.Value, diags.Diagnostics) {
 	id := prior.GetAttr("id")
 	if !p.supportsPreview {
-		return p.plannedFromInputs(rt, news, id)
+		return p.plannedFromOutputs(rt, news, news, id)
 	}
 	olds, err := p.pkg.toWire(prior, rt.Secret)
 	if err != nil {
@@ -220,29 +224,31 @@ func (p *Provider) previewUpdate(ctx context.Context, rt *ResourceType, priv pri
 	if err != nil {
 		return cty.NilVal, diags.Diagnostics{p.callFailure(ctx, "Update (preview)", TypeName(rt.Token), err)}
 	}
-	return p.plannedFromOutputs(rt, resp.GetProperties(), id)
+	return p.plannedFromOutputs(rt, resp.GetProperties(), news, id)
 }
 
-// plannedFromInputs plans the inputs as given and every output that is
-// not an input as unknown: without a preview nothing more is known.
-func (p *Provider) plannedFromInputs(rt *ResourceType, inputs *structpb.Struct, id cty.Value) (cty.Value, diags.Diagnostics) {
-	return p.plannedFromOutputs(rt, inputs, id)
-}
-
-// plannedFromOutputs converts a preview's properties; computed attributes
-// the preview left out are unknown.
-func (p *Provider) plannedFromOutputs(rt *ResourceType, props *structpb.Struct, id cty.Value) (cty.Value, diags.Diagnostics) {
+// plannedFromOutputs converts a preview's properties (or, without
+// previews, the checked inputs). An input Check left unset is planned null:
+// the provider chose no value for it, so "known after apply" would be a
+// false promise. Any other computed attribute the properties leave out is
+// unknown.
+func (p *Provider) plannedFromOutputs(rt *ResourceType, props, inputs *structpb.Struct, id cty.Value) (cty.Value, diags.Diagnostics) {
 	ty := rt.Schema.Block.ImpliedType()
 	v, err := p.pkg.fromWire(props, ty)
 	if err != nil {
 		return cty.NilVal, p.answerProblem(TypeName(rt.Token), err)
 	}
 	attrs := v.AsValueMap()
-	present := props.GetFields()
+	present, checked := props.GetFields(), inputs.GetFields()
 	for name, attr := range rt.Schema.Block.Attributes {
-		if _, given := present[p.pkg.PulumiName(name)]; !given && attr.Computed {
-			attrs[name] = cty.UnknownVal(ty.AttributeType(name))
+		key := p.pkg.PulumiName(name)
+		if _, given := present[key]; given || !attr.Computed {
+			continue
 		}
+		if _, set := checked[key]; rt.Inputs[name] && !set {
+			continue // null, from fromWire
+		}
+		attrs[name] = cty.UnknownVal(ty.AttributeType(name))
 	}
 	attrs["id"] = id
 	return cty.ObjectVal(attrs), nil

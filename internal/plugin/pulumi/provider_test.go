@@ -163,6 +163,9 @@ func TestResourceLifecycle(t *testing.T) {
 	if replace.Diagnostics.HasErrors() || len(replace.RequiresReplace) != 1 || !replace.RequiresReplace[0].Equals(cty.GetAttrPath("name")) {
 		t.Fatalf("rename planned replace %v, %v", replace.RequiresReplace, replace.Diagnostics.Err())
 	}
+	if !replace.DeleteBeforeReplace {
+		t.Errorf("tpulumi's Diff asks for deleteBeforeReplace on a rename, but the plan does not say so")
+	}
 
 	// Refresh sees drift, then disappearance.
 	file := filepath.Join(root, "tpulumi_thing", id+".json")

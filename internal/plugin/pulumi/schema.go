@@ -89,6 +89,8 @@ type ResourceType struct {
 	ReplaceOnChanges map[string]bool
 	// Secret lists the attributes Pulumi marks secret.
 	Secret map[string]bool
+	// Inputs lists the attributes that are inputs (set in configuration).
+	Inputs map[string]bool
 }
 
 // Function is one function token, offered as a data source.
@@ -189,7 +191,7 @@ func (c *converter) providerBlock() *schema.Block {
 // other inputs Optional and Computed (Check may fill in defaults), outputs
 // that are not inputs Computed.
 func (c *converter) resourceType(token string, res resourceSpec) *ResourceType {
-	rt := &ResourceType{Token: token, ReplaceOnChanges: map[string]bool{}, Secret: map[string]bool{}}
+	rt := &ResourceType{Token: token, ReplaceOnChanges: map[string]bool{}, Secret: map[string]bool{}, Inputs: map[string]bool{}}
 	block := &schema.Block{Attributes: map[string]*schema.Attribute{
 		"id": {Type: cty.String, Computed: true, Description: "The ID the provider assigned to the object."},
 	}, Description: res.Description}
@@ -200,6 +202,7 @@ func (c *converter) resourceType(token string, res resourceSpec) *ResourceType {
 		attr.Optional, attr.Computed = !attr.Required, !attr.Required
 		tfName := c.attrName(name)
 		block.Attributes[tfName] = attr
+		rt.Inputs[tfName] = true
 		if prop.ReplaceOnChanges || prop.WillReplaceOnChanges {
 			rt.ReplaceOnChanges[tfName] = true
 		}
@@ -258,6 +261,10 @@ func (c *converter) functionBlock(fn functionSpec) *schema.Block {
 // be left out in configuration; computedOnly marks every member computed.
 func (c *converter) attribute(prop propertySpec, depth int, computedOnly bool) *schema.Attribute {
 	attr := &schema.Attribute{Description: prop.Description, Sensitive: prop.Secret, Deprecated: prop.DeprecationMessage != ""}
+	if prop.Ref == assetRef || prop.Ref == archiveRef {
+		attr.NestedType = fileObject(prop.Ref == assetRef, computedOnly)
+		return attr
+	}
 	nesting, object := c.objectNesting(prop.typeRef)
 	if object != nil && depth < maxTypeDepth {
 		attr.NestedType = c.nestedObject(object, nesting, depth+1, computedOnly)
@@ -304,6 +311,23 @@ func (c *converter) nestedObject(t *typeSpec, nesting schema.Nesting, depth int,
 	return obj
 }
 
+// fileObject is the nested object an asset or archive property becomes
+// (see assetType): the source attributes are set in configuration, the
+// hash comes from the provider.
+func fileObject(isAsset, computedOnly bool) *schema.Object {
+	sources := []string{"path", "uri"}
+	if isAsset {
+		sources = append(sources, "text")
+	}
+	obj := &schema.Object{Nesting: schema.NestingSingle, Attributes: map[string]*schema.Attribute{
+		"hash": {Type: cty.String, Computed: true, Description: "SHA-256 of the contents, as the provider computed it."},
+	}}
+	for _, name := range sources {
+		obj.Attributes[name] = &schema.Attribute{Type: cty.String, Optional: !computedOnly, Computed: computedOnly}
+	}
+	return obj
+}
+
 // localType resolves "#/types/TOKEN"; references to other packages' types
 // are not followed.
 func (c *converter) localType(ref string) *typeSpec {
@@ -322,6 +346,12 @@ func (c *converter) localType(ref string) *typeSpec {
 func (c *converter) ctyType(ref typeRef, depth int) cty.Type {
 	if depth > maxTypeDepth {
 		return cty.DynamicPseudoType
+	}
+	switch ref.Ref {
+	case assetRef:
+		return assetType
+	case archiveRef:
+		return archiveType
 	}
 	if ref.Ref != "" {
 		t := c.localType(ref.Ref)

@@ -73,11 +73,14 @@ func (p *Package) toProperty(v cty.Value, ty cty.Type) (resource.PropertyValue, 
 	}
 	vt := v.Type()
 	switch {
+	case ty.Equals(assetType) && vt.IsObjectType():
+		return assetProperty(v)
+	case ty.Equals(archiveType) && vt.IsObjectType():
+		return archiveProperty(v)
 	case vt == cty.String:
 		return resource.NewStringProperty(v.AsString()), nil
 	case vt == cty.Number:
-		f, _ := v.AsBigFloat().Float64()
-		return resource.NewNumberProperty(f), nil
+		return numberProperty(v.AsBigFloat())
 	case vt == cty.Bool:
 		return resource.NewBoolProperty(v.True()), nil
 	case vt.IsListType() || vt.IsSetType() || vt.IsTupleType():
@@ -109,6 +112,17 @@ func (p *Package) toProperty(v cty.Value, ty cty.Type) (resource.PropertyValue, 
 		return resource.NewObjectProperty(obj), nil
 	}
 	return resource.PropertyValue{}, fmt.Errorf("values of type %s cannot be sent to a Pulumi provider", vt.FriendlyName())
+}
+
+// numberProperty sends a number. Pulumi numbers are 64-bit floats, so an
+// integer beyond 2^53 that a float cannot hold exactly is refused rather
+// than silently rounded (the rounded value would differ on every plan).
+func numberProperty(n *big.Float) (resource.PropertyValue, error) {
+	f, accuracy := n.Float64()
+	if n.IsInt() && accuracy != big.Exact {
+		return resource.PropertyValue{}, fmt.Errorf("the integer %s cannot be sent exactly: Pulumi numbers are 64-bit floating point, exact only up to 2^53 (9007199254740992); pass it as a string if the provider accepts one", n.Text('f', -1))
+	}
+	return resource.NewNumberProperty(f), nil
 }
 
 func elementType(ty cty.Type, i int) cty.Type {
@@ -153,6 +167,12 @@ func (p *Package) fromProperty(pv resource.PropertyValue, ty cty.Type) (cty.Valu
 		return p.fromProperty(pv.SecretValue().Element, ty)
 	case pv.IsNull():
 		return cty.NullVal(ty), nil
+	case pv.IsAsset():
+		return convert.Convert(assetValue(pv.AssetValue()), ty)
+	case pv.IsArchive():
+		return convert.Convert(archiveValue(pv.ArchiveValue()), ty)
+	case pv.IsResourceReference():
+		return convert.Convert(referenceValue(pv.ResourceReferenceValue(), ty), ty)
 	case ty.IsObjectType() && pv.IsObject():
 		return p.objectFromProperties(pv.ObjectValue(), ty)
 	case (ty.IsListType() || ty.IsSetType()) && pv.IsArray():
@@ -254,7 +274,11 @@ func dynamicValue(pv resource.PropertyValue) (cty.Value, error) {
 		}
 		return cty.ObjectVal(attrs), nil
 	case pv.IsResourceReference():
-		return cty.StringVal(string(pv.ResourceReferenceValue().URN)), nil
+		return referenceValue(pv.ResourceReferenceValue(), cty.DynamicPseudoType), nil
+	case pv.IsAsset():
+		return assetValue(pv.AssetValue()), nil
+	case pv.IsArchive():
+		return archiveValue(pv.ArchiveValue()), nil
 	}
 	return cty.NilVal, fmt.Errorf("the provider returned a %s value, which Terrane cannot use yet", pv.TypeString())
 }

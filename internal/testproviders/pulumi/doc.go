@@ -10,7 +10,8 @@
 //     content, sizeClass (Check fills in "small"), nonce (Check fills it in from
 //     the resource's random seed), tags (map of strings), ports (array of
 //     integers), password (secret), settings (object tpulumi:index:Settings
-//     with mode, an enum of "auto"/"manual", and level), fail; outputs the
+//     with mode, an enum of "auto"/"manual", and level), fail, source (an
+//     asset; the stored copy carries its hash); outputs the
 //     inputs plus contentLength, revision and createdAt. Stored as
 //     ROOT/tpulumi_thing/<id>.json.
 //   - function tpulumi:index:getThing — input id, outputs name, content and
@@ -18,6 +19,9 @@
 //
 // Configuration: rootDir (else $TESTCLOUD_DIR) and failConfigure (Configure
 // fails with that text).
+//
+// Diff answers with a detailed diff; a new name replaces the thing with
+// deleteBeforeReplace set, since names are unique in the cloud.
 //
 // Failure switches (input fail): "check" (Check reports a failure on fail),
 // "create", "update", "read" and "delete" (those calls fail; update, read and

@@ -42,7 +42,8 @@ const packageSchema = `{
         "ports": {"type": "array", "items": {"type": "integer"}},
         "password": {"type": "string", "secret": true},
         "settings": {"$ref": "#/types/tpulumi:index:Settings"},
-        "fail": {"type": "string"}
+        "fail": {"type": "string"},
+        "source": {"$ref": "pulumi.json#/Asset"}
       },
       "requiredInputs": ["name"],
       "properties": {
@@ -55,6 +56,7 @@ const packageSchema = `{
         "password": {"type": "string", "secret": true},
         "settings": {"$ref": "#/types/tpulumi:index:Settings"},
         "fail": {"type": "string"},
+        "source": {"$ref": "pulumi.json#/Asset"},
         "contentLength": {"type": "integer"},
         "revision": {"type": "integer"},
         "createdAt": {"type": "string"}

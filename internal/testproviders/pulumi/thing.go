@@ -19,7 +19,7 @@ import (
 )
 
 // inputNames are Thing's inputs, compared by Diff.
-var inputNames = []resource.PropertyKey{"name", "content", "sizeClass", "nonce", "tags", "ports", "password", "settings", "fail"}
+var inputNames = []resource.PropertyKey{"name", "content", "sizeClass", "nonce", "tags", "ports", "password", "settings", "fail", "source"}
 
 func failSwitch(m resource.PropertyMap) string {
 	if v := m["fail"]; v.IsString() {
@@ -54,8 +54,10 @@ func (p *Provider) Diff(ctx context.Context, req *pulumirpc.DiffRequest) (*pulum
 			kind = pulumirpc.PropertyDiff_DELETE
 		}
 		if key == "name" {
+			// Names are unique in the cloud, so the old thing must go first.
 			kind = pulumirpc.PropertyDiff_UPDATE_REPLACE
 			resp.Replaces = append(resp.Replaces, string(key))
+			resp.DeleteBeforeReplace = true
 		}
 		resp.Changes = pulumirpc.DiffResponse_DIFF_SOME
 		resp.Diffs = append(resp.Diffs, string(key))
@@ -84,6 +86,13 @@ func outputs(inputs resource.PropertyMap, revision float64, createdAt string) re
 	}
 	if v, ok := out["password"]; ok && !v.IsSecret() && !v.IsNull() {
 		out["password"] = resource.MakeSecret(v)
+	}
+	if v, ok := out["source"]; ok && v.IsAsset() {
+		// The stored asset carries its hash, as a real provider reports it.
+		a := *v.AssetValue()
+		if err := a.EnsureHash(); err == nil {
+			out["source"] = resource.NewAssetProperty(&a)
+		}
 	}
 	return out
 }
