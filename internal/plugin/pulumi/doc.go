@@ -41,6 +41,40 @@
 // refresh and import; Invoke serves data sources. What later calls need
 // (the URN, the random seed and the checked inputs) travels in the
 // provider's private bytes, so the engine stores it without knowing about
-// Pulumi. Parameterize, Construct (component resources), Call and
-// StreamInvoke are not supported yet.
+// Pulumi. Construct (component resources), Call and StreamInvoke are not
+// supported yet.
+//
+// # Values
+//
+// Values cross with the SDK's property marshalling. Assets and archives
+// are objects: the configuration sets one of text (assets only), path or
+// uri, and the provider's answer fills in hash. A resource reference read
+// into a string attribute is the referenced object's ID (a component's
+// URN); elsewhere it is an object with urn and id. Pulumi numbers are
+// 64-bit floats, so an integer beyond 2^53 that a float cannot hold is
+// refused by name instead of rounded. An input that Check leaves unset is
+// planned null, not unknown. Diff's deleteBeforeReplace reaches the engine
+// as PlanResourceChangeResponse.DeleteBeforeReplace.
+//
+// # Sub-packages
+//
+// A provider that supports Parameterize (a bridge wrapping any Terraform
+// provider, a provider generated from an API description) becomes one of
+// its sub-packages when Config.Parameters is set: Launch calls
+// Parameterize right after the handshake and the schema is the
+// sub-package's, so its type names start with the sub-package name. The
+// parameters change the schema, so they belong with the provider's
+// requirement, not its configuration, and the local name is the
+// sub-package name:
+//
+//	terraform {
+//	  required_providers {
+//	    widgets = { source = "pulumi/tpulumi", version = "~> 0.1", parameters = ["widgets"] }
+//	  }
+//	}
+//
+// init launches the base provider with the args, and records what
+// Parameterization returns (name, version, the provider's encoding of the
+// parameters); later runs replay that record with Parameterize's value
+// form, so a run never re-resolves the sub-package.
 package pulumi

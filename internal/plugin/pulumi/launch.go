@@ -42,6 +42,9 @@ type Config struct {
 	// Logger receives the provider's log. Default: logging.Named("provider").
 	Logger       hclog.Logger
 	StartTimeout time.Duration
+	// Parameters, when set, make the provider one of its sub-packages
+	// right after the handshake (see Parameters).
+	Parameters *Parameters
 }
 
 // Launch starts the provider (or attaches to one named in
@@ -57,7 +60,11 @@ func Launch(ctx context.Context, cfg Config) (*Provider, error) {
 	}
 	logger := cfg.Logger.Named(cfg.Name)
 	if port, ok := debugPort(cfg.Name); ok {
-		return Attach(ctx, cfg.Name, "127.0.0.1:"+port, logger)
+		p, err := Attach(ctx, cfg.Name, "127.0.0.1:"+port, logger)
+		if err != nil {
+			return nil, err
+		}
+		return p, p.applyParameters(ctx, cfg.Parameters)
 	}
 	if cfg.StartTimeout == 0 {
 		cfg.StartTimeout = DefaultStartTimeout
@@ -78,7 +85,20 @@ func Launch(ctx context.Context, cfg Config) (*Provider, error) {
 		p.Close()
 		return nil, err
 	}
-	return p, nil
+	return p, p.applyParameters(ctx, cfg.Parameters)
+}
+
+// applyParameters parameterizes the provider when params are given; on
+// failure it closes the provider.
+func (p *Provider) applyParameters(ctx context.Context, params *Parameters) error {
+	if params == nil {
+		return nil
+	}
+	if err := p.parameterize(ctx, params); err != nil {
+		p.Close()
+		return err
+	}
+	return nil
 }
 
 // Attach connects to a provider that is already running at address (one

@@ -23,14 +23,19 @@ import (
 
 // Provider is a running Pulumi provider adapted to providers.Interface.
 type Provider struct {
-	name   string
-	logger hclog.Logger
-	engine *engineServer
-	tail   *lineTail
-	cmd    *exec.Cmd
-	exited chan struct{}
-	conn   *grpc.ClientConn
-	client pulumirpc.ResourceProviderClient
+	// name is the package name: the sub-package's once parameterized.
+	name string
+	// base and subpackageVersion are set by Parameterize: the base
+	// package's name and the sub-package's version.
+	base              string
+	subpackageVersion string
+	logger            hclog.Logger
+	engine            *engineServer
+	tail              *lineTail
+	cmd               *exec.Cmd
+	exited            chan struct{}
+	conn              *grpc.ClientConn
+	client            pulumirpc.ResourceProviderClient
 
 	// Answers of Handshake, or of Configure when Handshake is missing.
 	acceptSecrets   bool
@@ -164,7 +169,11 @@ func (p *Provider) waitExited() bool {
 // schema fetches and converts the package schema once per process.
 func (p *Provider) schema(ctx context.Context) (*Package, diags.Diagnostics) {
 	p.schemaOnce.Do(func() {
-		resp, err := p.client.GetSchema(ctx, &pulumirpc.GetSchemaRequest{})
+		req := &pulumirpc.GetSchemaRequest{}
+		if p.base != "" {
+			req.SubpackageName, req.SubpackageVersion = p.name, p.subpackageVersion
+		}
+		resp, err := p.client.GetSchema(ctx, req)
 		if err != nil {
 			p.schemaDiag = diags.Diagnostics{p.callFailure(ctx, "GetSchema", "", err)}
 			return

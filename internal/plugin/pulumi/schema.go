@@ -24,6 +24,11 @@ type packageSpec struct {
 	Types     map[string]typeSpec     `json:"types"`
 	Resources map[string]resourceSpec `json:"resources"`
 	Functions map[string]functionSpec `json:"functions"`
+	// Parameterization is set in a sub-package's schema: Parameter is the
+	// provider's encoding of the parameters (base64 in the JSON).
+	Parameterization *struct {
+		Parameter []byte `json:"parameter"`
+	} `json:"parameterization"`
 }
 
 type typeRef struct {
@@ -70,9 +75,12 @@ type functionSpec struct {
 
 // Package is a provider's package schema turned into attribute schemas.
 type Package struct {
-	Name        string
-	Version     string
-	Provider    schema.Schema
+	Name     string
+	Version  string
+	Provider schema.Schema
+	// Parameter is a sub-package's parameterization.parameter: what
+	// replays it with Parameterize's value form.
+	Parameter   []byte
 	Resources   map[string]*ResourceType // by type name (TypeName)
 	DataSources map[string]*Function     // by data source name
 	// names maps every snake_case attribute name back to its Pulumi
@@ -118,6 +126,9 @@ func ParseSchema(providerName string, raw []byte) (*Package, diags.Diagnostics) 
 		Resources:   make(map[string]*ResourceType),
 		DataSources: make(map[string]*Function),
 		names:       c.names,
+	}
+	if spec.Parameterization != nil {
+		pkg.Parameter = spec.Parameterization.Parameter
 	}
 	var problems diags.Diagnostics
 	pkg.Provider = schema.Schema{Block: c.providerBlock()}

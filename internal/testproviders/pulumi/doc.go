@@ -17,6 +17,12 @@
 //   - function tpulumi:index:getThing — input id, outputs name, content and
 //     sizeClass of a stored Thing.
 //
+// Parameterize (args ["NAME"], or the value form with NAME as its bytes)
+// makes the provider the sub-package NAME at version 1.0.0: the same
+// schema renamed, with resource NAME:index:Gadget (stored under
+// NAME_gadget) and function NAME:index:getGadget, and a parameterization
+// whose parameter is NAME.
+//
 // Configuration: rootDir (else $TESTCLOUD_DIR) and failConfigure (Configure
 // fails with that text).
 //

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/diag"
@@ -26,8 +27,25 @@ const (
 	Version = "0.1.0"
 )
 
-// thingKind is the cloud directory of Thing objects.
-const thingKind = "tpulumi_thing"
+// kindOf is the cloud directory of a resource type's objects:
+// "tpulumi:index:Thing" is stored under tpulumi_thing, a sub-package's
+// "widgets:index:Gadget" under widgets_gadget. Hosts that send no type get
+// tpulumi_thing.
+func kindOf(typeToken string) string {
+	pkg, member, ok := splitToken(typeToken)
+	if !ok {
+		return "tpulumi_thing"
+	}
+	return strings.ToLower(pkg + "_" + member)
+}
+
+func splitToken(token string) (pkg, member string, ok bool) {
+	parts := strings.Split(token, ":")
+	if len(parts) != 3 {
+		return "", "", false
+	}
+	return parts[0], parts[2], true
+}
 
 // Serve runs the provider the way every Pulumi provider runs: the engine
 // address is the only argument and the port goes to stdout.
@@ -47,10 +65,11 @@ type Provider struct {
 	pulumirpc.UnimplementedResourceProviderServer
 	host *pulumiprovider.HostClient
 
-	mu        sync.Mutex
-	cloud     *cloud.Cloud
-	cancelled chan struct{}
-	cancel    sync.Once
+	mu         sync.Mutex
+	cloud      *cloud.Cloud
+	subpackage string // the name Parameterize chose, if it was called
+	cancelled  chan struct{}
+	cancel     sync.Once
 }
 
 // New returns a provider that logs through host (nil when run without an
@@ -80,7 +99,18 @@ func (p *Provider) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.Pl
 	return &pulumirpc.PluginInfo{Version: Version}, nil
 }
 
-func (p *Provider) GetSchema(context.Context, *pulumirpc.GetSchemaRequest) (*pulumirpc.GetSchemaResponse, error) {
+// GetSchema answers with the base package's schema, or with the
+// sub-package's when the request names the one Parameterize chose.
+func (p *Provider) GetSchema(ctx context.Context, req *pulumirpc.GetSchemaRequest) (*pulumirpc.GetSchemaResponse, error) {
+	if name := req.GetSubpackageName(); name != "" && name != Name {
+		p.mu.Lock()
+		chosen := p.subpackage
+		p.mu.Unlock()
+		if name != chosen {
+			return nil, status.Errorf(codes.InvalidArgument, "sub-package %q was not chosen by Parameterize (chosen: %q)", name, chosen)
+		}
+		return &pulumirpc.GetSchemaResponse{Schema: subpackageSchema(name)}, nil
+	}
 	return &pulumirpc.GetSchemaResponse{Schema: packageSchema}, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
@@ -118,7 +119,7 @@ func (p *Provider) Create(ctx context.Context, req *pulumirpc.CreateRequest) (*p
 	}
 	id := cloud.NewID()
 	out := outputs(inputs, 1, time.Now().UTC().Format(time.RFC3339))
-	if err := put(store, id, out); err != nil {
+	if err := put(store, kindOf(req.GetType()), id, out); err != nil {
 		return nil, err
 	}
 	p.log(ctx, req.GetUrn(), "created thing "+id)
@@ -174,7 +175,7 @@ func (p *Provider) Update(ctx context.Context, req *pulumirpc.UpdateRequest) (*p
 		return nil, err
 	}
 	out := outputs(news, revision, createdAt)
-	if err := put(store, req.GetId(), out); err != nil {
+	if err := put(store, kindOf(req.GetType()), req.GetId(), out); err != nil {
 		return nil, err
 	}
 	props, err := marshal(out)
@@ -186,7 +187,7 @@ func (p *Provider) Read(ctx context.Context, req *pulumirpc.ReadRequest) (*pulum
 	if err != nil {
 		return nil, err
 	}
-	stored, err := get(store, req.GetId())
+	stored, err := get(store, kindOf(req.GetType()), req.GetId())
 	if errors.Is(err, cloud.ErrNotFound) {
 		return &pulumirpc.ReadResponse{}, nil
 	}
@@ -215,17 +216,19 @@ func (p *Provider) Delete(ctx context.Context, req *pulumirpc.DeleteRequest) (*e
 	if err != nil {
 		return nil, err
 	}
-	if stored, err := get(store, req.GetId()); err == nil && failSwitch(stored) == "delete" {
+	if stored, err := get(store, kindOf(req.GetType()), req.GetId()); err == nil && failSwitch(stored) == "delete" {
 		return nil, status.Error(codes.Unknown, "delete failure requested")
 	}
-	return &emptypb.Empty{}, store.Delete(thingKind, req.GetId())
+	return &emptypb.Empty{}, store.Delete(kindOf(req.GetType()), req.GetId())
 }
 
-// Invoke serves getThing.
+// Invoke serves getThing (getGadget in a sub-package).
 func (p *Provider) Invoke(ctx context.Context, req *pulumirpc.InvokeRequest) (*pulumirpc.InvokeResponse, error) {
-	if req.GetTok() != "tpulumi:index:getThing" {
+	pkg, member, ok := splitToken(req.GetTok())
+	if !ok || (member != "getThing" && member != "getGadget") {
 		return nil, status.Errorf(codes.NotFound, "unknown function %q", req.GetTok())
 	}
+	kind := kindOf(pkg + ":index:" + strings.TrimPrefix(member, "get"))
 	args, err := unmarshal(req.GetArgs())
 	if err != nil {
 		return nil, err
@@ -238,7 +241,7 @@ func (p *Provider) Invoke(ctx context.Context, req *pulumirpc.InvokeRequest) (*p
 	if err != nil {
 		return nil, err
 	}
-	stored, err := get(store, id.StringValue())
+	stored, err := get(store, kind, id.StringValue())
 	if err != nil {
 		return nil, status.Errorf(codes.NotFound, "no thing %q: %v", id.StringValue(), err)
 	}
@@ -247,16 +250,16 @@ func (p *Provider) Invoke(ctx context.Context, req *pulumirpc.InvokeRequest) (*p
 }
 
 // put stores a thing without secret wrappers (the file is the "cloud").
-func put(store *cloud.Cloud, id string, props resource.PropertyMap) error {
+func put(store *cloud.Cloud, kind, id string, props resource.PropertyMap) error {
 	plain, err := plugin.MarshalProperties(props, plugin.MarshalOptions{SkipNulls: true})
 	if err != nil {
 		return err
 	}
-	return store.Put(thingKind, id, plain.AsMap())
+	return store.Put(kind, id, plain.AsMap())
 }
 
-func get(store *cloud.Cloud, id string) (resource.PropertyMap, error) {
-	raw, err := store.GetRaw(thingKind, id)
+func get(store *cloud.Cloud, kind, id string) (resource.PropertyMap, error) {
+	raw, err := store.GetRaw(kind, id)
 	if err != nil {
 		return nil, err
 	}
