@@ -14,6 +14,7 @@ import (
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/modules"
+	"github.com/terrane/terrane/internal/refactoring"
 	"github.com/terrane/terrane/internal/ui"
 )
 
@@ -145,6 +146,13 @@ func validateConfig(ctx context.Context, cfg *config.Config, report *validateRep
 	running, ds := startValidationProviders(ctx, cfg)
 	defer running.close()
 	report.add(ds)
+	// Moved and removed blocks are checked as the plan would check them
+	// before it looks at any state: addresses, kinds, chains, and objects
+	// still declared.
+	_, refactorDiags := refactoring.FindStatements(cfg)
+	report.addHCL(refactorDiags)
+	_, removedDiags := refactoring.FindRemovals(cfg)
+	report.addHCL(removedDiags)
 	cfg.DeepEach(func(c *config.Config) {
 		m := newModuleValidator(c, running, report)
 		m.validateValues()

@@ -24,6 +24,12 @@ var validateCorpus = []struct {
 	at      string // file:line:column of the error's range start
 }{
 	{"bad-default", "Invalid default value for variable", "main.tf:3:13"},
+	{"check-assert-no-refs", "Invalid assert expression", "main.tf:3:21"},
+	{"import-to-data", "Invalid import address", "main.tf:2:3"},
+	{"precondition-without-references", "Invalid precondition expression", "main.tf:4:23"},
+	{"removed-instance-key", "Resource instance keys not allowed", "main.tf:2:26"},
+	{"validation-no-refs", "Invalid validation expression", "main.tf:4:21"},
+	{"validation-no-self-ref", "Invalid variable validation condition", "main.tf:8:21"},
 	{"duplicate-output", "Duplicate output definition", "main.tf:5:1"},
 	{"invalid-operand", "Invalid operand", "main.tf:7:33"},
 	{"missing-output-value", "Missing required argument", "main.tf:1:12"},
@@ -38,12 +44,10 @@ var validateCorpus = []struct {
 // so that neither terrane nor terraform leaves files in testdata.
 func copyCorpusCase(t *testing.T, name string) string {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join("testdata", "validate", name, "main.tf"))
-	if err != nil {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "validate", name))); err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "main.tf"), string(src))
 	return dir
 }
 

@@ -107,6 +107,7 @@ func decodeCheckRule(block *hcl.Block) (*CheckRule, hcl.Diagnostics) {
 	if attr, ok := content.Attributes["error_message"]; ok {
 		rule.ErrorMessage = attr.Expr
 	}
+	diags = append(diags, checkConditionRefersToSomething(block.Type, rule.Condition)...)
 	if diags.HasErrors() {
 		return nil, diags
 	}

@@ -2,6 +2,7 @@ package config
 
 import (
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/terrane/terrane/internal/addrs"
 )
@@ -49,6 +50,7 @@ func decodeImportBlock(block *hcl.Block) (*Import, hcl.Diagnostics) {
 	imp := &Import{DeclRange: block.DefRange}
 	if attr, ok := content.Attributes["to"]; ok {
 		imp.To = attr.Expr
+		diags = append(diags, checkImportTarget(attr)...)
 	}
 	if attr, ok := content.Attributes["id"]; ok {
 		imp.ID = attr.Expr
@@ -106,6 +108,7 @@ func decodeRemovedBlock(block *hcl.Block) (*Removed, hcl.Diagnostics) {
 		return nil, diags
 	}
 	diags = append(diags, checkMovedEndpoint(removed.From)...)
+	diags = append(diags, checkRemovedHasNoInstanceKey(removed.From)...)
 	return removed, diags
 }
 
@@ -167,6 +170,48 @@ func checkMovedEndpoint(traversal hcl.Traversal) hcl.Diagnostics {
 			Detail:   "A moved or removed block refers to a resource, a resource instance, a module call or a module instance, like aws_instance.web, module.net or module.net[0].",
 			Subject:  traversal.SourceRange().Ptr(),
 		}}
+	}
+	return nil
+}
+
+// checkImportTarget reports an import block whose target is a data
+// source: only managed resources have remote objects to adopt.
+func checkImportTarget(to *hcl.Attribute) hcl.Diagnostics {
+	expr := to.Expr
+	for {
+		index, ok := expr.(*hclsyntax.IndexExpr)
+		if !ok {
+			break
+		}
+		expr = index.Collection
+	}
+	traversal, ok := expr.(*hclsyntax.ScopeTraversalExpr)
+	if !ok || traversal.Traversal.RootName() != "data" {
+		return nil
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid import address",
+		Detail:   "Only managed resources can be imported.",
+		Subject:  to.Range.Ptr(),
+	}}
+}
+
+// checkRemovedHasNoInstanceKey reports an instance key in a removed
+// block's address: a removed block stops managing every instance of a
+// resource or module, since the configuration no longer says how many
+// there are.
+func checkRemovedHasNoInstanceKey(traversal hcl.Traversal) hcl.Diagnostics {
+	for _, step := range traversal {
+		index, ok := step.(hcl.TraverseIndex)
+		if !ok {
+			continue
+		}
+		summary, detail := "Resource instance keys not allowed", `Resource address must be a resource (e.g. "test_instance.foo"), not a resource instance (e.g. "test_instance.foo[1]").`
+		if traversal.RootName() == "module" && len(traversal) <= 3 {
+			summary, detail = "Module instance keys not allowed", `Module address must be a module (e.g. "module.foo"), not a module instance (e.g. "module.foo[1]").`
+		}
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: index.SrcRange.Ptr()}}
 	}
 	return nil
 }

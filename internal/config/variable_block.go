@@ -67,6 +67,10 @@ func decodeVariableBlock(block *hcl.Block) (*Variable, hcl.Diagnostics) {
 	for _, inner := range content.Blocks {
 		rule, moreDiags := decodeCheckRule(inner)
 		diags = append(diags, moreDiags...)
+		ruleContent, _ := inner.Body.Content(checkRuleSchema)
+		if attr, ok := ruleContent.Attributes["condition"]; ok {
+			diags = append(diags, checkValidationRefersToVariable(name, attr.Expr)...)
+		}
 		appendIfDecoded(&variable.Validations, rule)
 	}
 	return variable, diags

@@ -1,0 +1,8 @@
+resource "terraform_data" "a" {
+  lifecycle {
+    precondition {
+      condition     = "yes"
+      error_message = "Fails."
+    }
+  }
+}

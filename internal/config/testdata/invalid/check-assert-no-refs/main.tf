@@ -1,0 +1,6 @@
+check "c" {
+  assert {
+    condition     = true
+    error_message = "Never."
+  }
+}

@@ -1,0 +1,4 @@
+import {
+  to = data.terraform_remote_state.a
+  id = "x"
+}

@@ -1,0 +1,6 @@
+removed {
+  from = terraform_data.a[0]
+  lifecycle {
+    destroy = false
+  }
+}

@@ -1,0 +1,7 @@
+variable "size" {
+  type = number
+  validation {
+    condition     = true
+    error_message = "Never."
+  }
+}
