@@ -28,6 +28,11 @@
 //	aws:ec2/getAmi:getAmi      data source aws_ec2_ami
 //	sizeClass, httpURL         attributes  size_class, http_url
 //
+// A provider that answers GetMapping for the "terraform" key (providers
+// built on Pulumi's Terraform bridge) names its types itself: each token
+// takes the Terraform name the mapping gives it, so configurations written
+// for the bridged Terraform provider keep their type names.
+//
 // Every resource type gets a computed "id" attribute: the ID Pulumi's
 // provider assigned.
 //

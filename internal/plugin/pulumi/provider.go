@@ -179,6 +179,9 @@ func (p *Provider) schema(ctx context.Context) (*Package, diags.Diagnostics) {
 			return
 		}
 		p.pkg, p.schemaDiag = ParseSchema(p.name, []byte(resp.GetSchema()))
+		if p.pkg != nil {
+			p.pkg.useTerraformNames(p.terraformNames(ctx))
+		}
 	})
 	return p.pkg, p.schemaDiag
 }

@@ -14,6 +14,10 @@
 //     asset; the stored copy carries its hash); outputs the
 //     inputs plus contentLength, revision and createdAt. Stored as
 //     ROOT/tpulumi_thing/<id>.json.
+//   - resource tpulumi:legacy/classicThing:ClassicThing — a Thing under a
+//     token whose derived name differs from the Terraform name GetMapping
+//     ("terraform" key, as a bridged provider answers) gives it:
+//     tpulumi_classic_thing. Stored as ROOT/tpulumi_classicthing/<id>.json.
 //   - function tpulumi:index:getThing — input id, outputs name, content and
 //     sizeClass of a stored Thing.
 //
