@@ -267,7 +267,7 @@ check "scoped" {
     idd = "x"
   }
   assert {
-    condition     = true
+    condition     = data.tpf_thing.lookup != null
     error_message = "never"
   }
 }

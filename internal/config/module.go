@@ -176,4 +176,8 @@ type PassedProviderConfig struct {
 	// configuration uses for_each, as in aws.by_region["eu"]; nil otherwise.
 	InParentKey hcl.Expression
 	Range       hcl.Range
+	// InChildRange and InParentRange are where the key and the value are
+	// written.
+	InChildRange  hcl.Range
+	InParentRange hcl.Range
 }

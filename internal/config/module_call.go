@@ -100,7 +100,8 @@ func decodePassedProviders(attr *hcl.Attribute) ([]PassedProviderConfig, hcl.Dia
 			})
 			continue
 		}
-		entry := PassedProviderConfig{Range: hcl.RangeBetween(pair.Key.Range(), pair.Value.Range()), InParentKey: parent.KeyExpr}
+		entry := PassedProviderConfig{Range: hcl.RangeBetween(pair.Key.Range(), pair.Value.Range()), InParentKey: parent.KeyExpr,
+			InChildRange: pair.Key.Range(), InParentRange: pair.Value.Range()}
 		entry.InChild.LocalName, entry.InChild.Alias = child.Name, child.Alias
 		entry.InParent.LocalName, entry.InParent.Alias = parent.Name, parent.Alias
 		passed = append(passed, entry)

@@ -87,6 +87,7 @@ func (p *Parser) loadConfig(dir string, installed InstalledModules) (*Config, hc
 	diags = append(diags, p.loadChildren(root, []string{filepath.Clean(dir)}, installed)...)
 	root.DeepEach(func(c *Config) {
 		diags = append(diags, validateReferences(c)...)
+		diags = append(diags, checkPassedProviders(c)...)
 	})
 	return root, diags
 }
