@@ -69,6 +69,7 @@ type batchTx struct {
 	// transaction starts and kept up to date as operations apply, so each
 	// operation's CAS check costs no query.
 	current map[string]*pbresource.Resource
+	lookups *lookupStatements
 }
 
 func (b *Backend) applyBatch(ctx context.Context, ops []store.Op) ([]*pbresource.Resource, error) {
@@ -77,7 +78,7 @@ func (b *Backend) applyBatch(ctx context.Context, ops []store.Op) ([]*pbresource
 		return nil, err
 	}
 	defer tx.Rollback()
-	btx := &batchTx{tx: tx, now: time.Now().UnixMilli()}
+	btx := &batchTx{tx: tx, now: time.Now().UnixMilli(), lookups: b.writerLookups}
 	if err := btx.prepare(ctx, b.stmts, ops); err != nil {
 		return nil, err
 	}
@@ -135,7 +136,7 @@ func (btx *batchTx) readCurrent(ctx context.Context, ops []store.Op) error {
 	for i, op := range ops {
 		ids[i] = op.OpID()
 	}
-	return lookupIdentities(ctx, btx.tx, "version, uid", ids, func(rows *sql.Rows) error {
+	return lookupIdentities(ctx, btx.tx, btx.lookups, ids, func(rows *sql.Rows) error {
 		var i int
 		var version, uid string
 		if err := rows.Scan(&i, &version, &uid); err != nil {

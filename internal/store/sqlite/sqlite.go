@@ -54,12 +54,15 @@ func (o Options) withDefaults() Options {
 
 // Backend is a store.Backend on one SQLite database file.
 type Backend struct {
-	path    string
-	opts    Options
-	writer  *sql.DB // one connection: writes of this process queue here, not on file locks
-	reader  *sql.DB
-	stmts   *writeStatements
-	watcher *changeFollower
+	path   string
+	opts   Options
+	writer *sql.DB // one connection: writes of this process queue here, not on file locks
+	reader *sql.DB
+	stmts  *writeStatements
+	// writerLookups and readerLookups are the multi-row lookups prepared on
+	// each pool.
+	writerLookups, readerLookups *lookupStatements
+	watcher                      *changeFollower
 
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -90,6 +93,13 @@ func Open(path string, opts Options) (*Backend, error) {
 		return nil, err
 	}
 	if b.stmts, err = prepareWriteStatements(writer); err != nil {
+		b.Close()
+		return nil, fmt.Errorf("preparing statements on state database %s: %w", path, err)
+	}
+	if b.writerLookups, err = prepareLookups(writer, "version, uid"); err == nil {
+		b.readerLookups, err = prepareLookups(reader, "body")
+	}
+	if err != nil {
 		b.Close()
 		return nil, fmt.Errorf("preparing statements on state database %s: %w", path, err)
 	}
