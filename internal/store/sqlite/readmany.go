@@ -21,12 +21,11 @@ const lookupChunk = 256
 // pool's only connection is busy inside a batch, where preparing would wait
 // for it forever.
 type lookupStatements struct {
-	columns string
-	bySize  map[int]*sql.Stmt
+	bySize map[int]*sql.Stmt
 }
 
 func prepareLookups(db *sql.DB, columns string) (*lookupStatements, error) {
-	l := &lookupStatements{columns: columns, bySize: map[int]*sql.Stmt{}}
+	l := &lookupStatements{bySize: map[int]*sql.Stmt{}}
 	for size := 1; size <= lookupChunk; size *= 2 {
 		stmt, err := db.Prepare(lookupQuery(columns, size))
 		if err != nil {
