@@ -119,8 +119,11 @@ func (w *walker) applyChange(work *resourceWork, addr addrs.AbsResourceInstance,
 	case plans.CreateThenDelete:
 		intentOp = states.IntentReplaceCreateBeforeDestroy
 	}
-	if change.Action.IsReplace() {
-		priorVal, priorPrivate = cty.NullVal(work.types.Value), nil
+	if change.Action == plans.Create || change.Action.IsReplace() {
+		// A new object has no prior private data; the plan's is what the
+		// provider chose for it (a Pulumi provider's random seed, say), so
+		// the re-plan makes the same choices the plan showed.
+		priorVal, priorPrivate = cty.NullVal(work.types.Value), change.Private
 	} else {
 		cfgVal = applyIgnoreChanges(work.v.resource.Managed, priorVal, cfgVal)
 	}
@@ -133,7 +136,7 @@ func (w *walker) applyChange(work *resourceWork, addr addrs.AbsResourceInstance,
 	for _, err := range checkReplanCompatible(work.schema.Block, plannedAfter, planned.value) {
 		ds = ds.Append(diags.Errorf("Provider produced inconsistent final plan",
 			"When expanding the plan for %s to include new values learned so far during apply, provider %s produced an invalid new value for %s.\n\nThis is a bug in the provider; report it to its developers.",
-			addr, addrs.ProviderForDisplay(work.provider.addr.Provider), err))
+			addr, addrs.ProviderForDisplay(work.provider.addr.Provider), describeValueError(addr, err)))
 	}
 	if ds.HasErrors() {
 		return ds
@@ -242,7 +245,7 @@ func (w *walker) callApply(work *resourceWork, addr addrs.AbsResourceInstance, c
 			}
 			ds = ds.Append(diags.Errorf("Provider produced inconsistent result after apply",
 				"When applying changes to %s, provider %s produced an unexpected new value: %s.\n\nThis is a bug in the provider; report it to its developers.",
-				addr, addrs.ProviderForDisplay(work.provider.addr.Provider), err))
+				addr, addrs.ProviderForDisplay(work.provider.addr.Provider), describeValueError(addr, err)))
 		}
 	}
 	w.prior.SetIntent(addr, nil, work.provider.addr)
@@ -251,8 +254,12 @@ func (w *walker) callApply(work *resourceWork, addr addrs.AbsResourceInstance, c
 			Private: resp.Private, Identity: resp.NewIdentity, Status: states.ObjectReady,
 			Dependencies:        w.dependenciesOf(work),
 			CreateBeforeDestroy: w.createBeforeDestroy(work)}
-		if ds.HasErrors() {
-			obj.Status = states.ObjectTainted // partly made: replaced by the next plan
+		if ds.HasErrors() && (change.Action == plans.Create || change.Action.IsReplace()) {
+			// A new object that failed part-way may be half made, so the
+			// next plan replaces it. An existing object that failed an
+			// update is still the object it was: the next plan updates it
+			// again.
+			obj.Status = states.ObjectTainted
 		}
 		src, err := obj.Encode(work.types.Value, uint64(work.schema.Version))
 		if err != nil {

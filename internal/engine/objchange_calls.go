@@ -1,7 +1,13 @@
 package engine
 
 import (
+	"errors"
+	"fmt"
+
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/diags"
 
 	"github.com/terrane/terrane/internal/plans/objchange"
 	"github.com/terrane/terrane/internal/schema"
@@ -33,4 +39,20 @@ func checkReplanCompatible(block *schema.Block, saved, replanned cty.Value) []er
 // that a new object must match every known value of its plan.
 func checkAppliedCompatible(block *schema.Block, planned, actual cty.Value) []error {
 	return objchange.AssertObjectCompatible(block, planned, actual)
+}
+
+// describeValueError renders an error from the rules above as
+// "ADDRESS.PATH: message". The rules report where a value broke them as a
+// cty.PathError whose message leaves the path out, and without the path a
+// user cannot tell which attribute the provider got wrong.
+func describeValueError(addr addrs.AbsResourceInstance, err error) string {
+	var pathErr cty.PathError
+	if !errors.As(err, &pathErr) || len(pathErr.Path) == 0 {
+		return fmt.Sprintf("%s: %s", addr, err)
+	}
+	path := diags.FormatPath(pathErr.Path)
+	if _, isAttr := pathErr.Path[0].(cty.GetAttrStep); isAttr {
+		path = "." + path
+	}
+	return fmt.Sprintf("%s%s: %s", addr, path, pathErr.Error())
 }

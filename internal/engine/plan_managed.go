@@ -192,7 +192,7 @@ func (w *walker) planResourceChange(work *resourceWork, addr addrs.AbsResourceIn
 			continue
 		}
 		ds = ds.Append(diags.Errorf("Provider produced invalid plan",
-			"Provider %s planned an invalid value for %s%s.\n\nThis is a bug in the provider; report it to its developers.", addrs.ProviderForDisplay(work.provider.addr.Provider), addr, err))
+			"Provider %s planned an invalid value for %s.\n\nThis is a bug in the provider; report it to its developers.", addrs.ProviderForDisplay(work.provider.addr.Provider), describeValueError(addr, err)))
 	}
 	if ds.HasErrors() {
 		return nil, ds
