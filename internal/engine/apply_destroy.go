@@ -14,8 +14,21 @@ import (
 // runDestroy deletes the objects of one resource that the plan deletes:
 // current objects of Delete changes, deposed objects named by the plan,
 // and the objects create_before_destroy replacements deposed in this run.
+//
+// Instances are deleted concurrently, so their intents and results share
+// group commits; the objects of one instance (current and deposed) are
+// deleted one after another, since they share its record.
 func (w *walker) runDestroy(v *destroyVertex) diags.Diagnostics {
 	var ds diags.Diagnostics
+	var order []string
+	perInstance := map[string][]func() diags.Diagnostics{}
+	later := func(addr addrs.AbsResourceInstance, fn func() diags.Diagnostics) {
+		key := addr.String()
+		if _, seen := perInstance[key]; !seen {
+			order = append(order, key)
+		}
+		perInstance[key] = append(perInstance[key], fn)
+	}
 	for _, c := range w.applier.deletes[v.addr.String()] {
 		if c.Action == plans.DeleteThenCreate {
 			continue // destroyed by the replacement itself
@@ -50,7 +63,8 @@ func (w *walker) runDestroy(v *destroyVertex) diags.Diagnostics {
 		}
 		if c.Action == plans.CreateThenDelete {
 			for _, key := range inst.SortedDeposedKeys() {
-				ds = ds.Append(w.destroyOne(p, types, c.Addr, key, change.Before, inst.Deposed[key]))
+				addr, before, src := c.Addr, change.Before, inst.Deposed[key]
+				later(addr, func() diags.Diagnostics { return w.destroyOne(p, types, addr, key, before, src) })
 			}
 			continue
 		}
@@ -61,9 +75,21 @@ func (w *walker) runDestroy(v *destroyVertex) diags.Diagnostics {
 		if src == nil {
 			continue // already gone
 		}
-		ds = ds.Append(w.destroyOne(p, types, c.Addr, c.DeposedKey, change.Before, src))
+		addr, deposed, before := c.Addr, c.DeposedKey, change.Before
+		later(addr, func() diags.Diagnostics { return w.destroyOne(p, types, addr, deposed, before, src) })
 	}
-	return ds
+	group := w.newInstanceGroup()
+	for _, key := range order {
+		fns := perInstance[key]
+		group.start(func() diags.Diagnostics {
+			var ds diags.Diagnostics
+			for _, fn := range fns {
+				ds = ds.Append(fn())
+			}
+			return ds
+		})
+	}
+	return ds.Append(group.wait())
 }
 
 // destroyOne records a delete intent, deletes the object and records the

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -61,21 +60,9 @@ func (w *walker) runResource(v *resourceVertex) (diags.Diagnostics, bool) {
 	}
 	ds = ds.Append(w.recoverResource(work.provider, v.key()))
 	expansionOK := true
-	var (
-		mu      sync.Mutex
-		wg      sync.WaitGroup
-		present = map[string]bool{}
-	)
-	spawn := func(fn func() diags.Diagnostics) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			d := fn()
-			mu.Lock()
-			ds = ds.Append(d)
-			mu.Unlock()
-		}()
-	}
+	present := map[string]bool{}
+	group := w.newInstanceGroup()
+	spawn := group.start
 	for _, inst := range w.values.moduleInstancesOf(v.module.Path) {
 		abs := addrs.AbsResource{Module: inst, Resource: v.resource.Addr()}
 		present[inst.String()] = true
@@ -129,7 +116,7 @@ func (w *walker) runResource(v *resourceVertex) (diags.Diagnostics, bool) {
 			})
 		}
 	}
-	wg.Wait()
+	ds = ds.Append(group.wait())
 	if w.op == walkApply {
 		return ds, expansionOK
 	}

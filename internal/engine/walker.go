@@ -40,6 +40,9 @@ type walker struct {
 	baseScope *lang.Scope            // root's; used by scope() through WithData
 	// callSem bounds concurrent provider calls (Options.Parallelism).
 	callSem chan struct{}
+	// instanceSlots bounds the instances worked on at once; see
+	// instanceGroup.
+	instanceSlots chan struct{}
 
 	// prior is the state the walk starts from: the snapshot during plan,
 	// the working state during apply.
@@ -71,7 +74,8 @@ func (e *Engine) newWalker(ctx context.Context, op walkOp, snap *recordstore.Sna
 	w := &walker{
 		e: e, ctx: ctx, op: op, cfg: e.opts.Config, values: newWalkValues(), providers: set,
 		scopes: map[string]*lang.Scope{}, callSem: make(chan struct{}, e.opts.Parallelism),
-		prior: states.NewSyncState(snap.State.DeepCopy()), snapshot: snap,
+		instanceSlots: make(chan struct{}, instanceSlotsPerCall*e.opts.Parallelism),
+		prior:         states.NewSyncState(snap.State.DeepCopy()), snapshot: snap,
 		results:       &outputsAndChecks{outputs: map[string]*states.OutputValue{}},
 		failures:      newFailureSet(),
 		stateByConfig: map[string][]*states.Resource{},
