@@ -69,18 +69,38 @@ func (w *walker) applyDataInstance(work *resourceWork, addr addrs.AbsResourceIns
 	return ds.Append(w.checkPostconditions(work, addr, rep))
 }
 
-// loadStateValue makes an unchanged instance's value available.
+// loadStateValue makes an unchanged instance's value available to the
+// expressions that read it. Its object is decoded (through the provider's
+// UpgradeResourceState) only if one does; a problem decoding it is reported
+// with the walk's other diagnostics (see lazyLoadDiags).
 func (w *walker) loadStateValue(work *resourceWork, addr addrs.AbsResourceInstance) diags.Diagnostics {
 	inst := w.prior.ResourceInstance(addr)
 	if inst == nil || inst.Current == nil {
 		w.values.set(w.values.instances, addr.String(), cty.NullVal(work.types.Value))
 		return nil
 	}
-	obj, ds := w.upgrade(work.provider, work.schema, work.types, addr.Resource.Resource.Type, inst.Current)
-	if obj != nil {
-		w.values.set(w.values.instances, addr.String(), obj.Value)
-	}
-	return ds
+	src := inst.Current
+	w.values.setLazy(addr.String(), func() cty.Value {
+		obj, ds := w.upgrade(work.provider, work.schema, work.types, addr.Resource.Resource.Type, src)
+		if len(ds) > 0 {
+			w.lazyMu.Lock()
+			w.lazyDiags = w.lazyDiags.Append(ds.WithAddress(addr.String()))
+			w.lazyMu.Unlock()
+		}
+		if obj == nil {
+			return cty.DynamicVal
+		}
+		return obj.Value
+	})
+	return nil
+}
+
+// lazyLoadDiags are the diagnostics of the state values loaded on demand
+// during the walk.
+func (w *walker) lazyLoadDiags() diags.Diagnostics {
+	w.lazyMu.Lock()
+	defer w.lazyMu.Unlock()
+	return w.lazyDiags
 }
 
 // applyChange runs one create, update or replacement: plan again with

@@ -79,7 +79,7 @@ func (d *evalData) GetResource(addr addrs.Resource, rng hcl.Range) (cty.Value, h
 		return cty.DynamicVal, nil
 	}
 	return collect(exp, func(key addrs.InstanceKey) cty.Value {
-		val, ok := d.w.values.get(d.w.values.instances, abs.Instance(key).String())
+		val, ok := d.w.values.instance(abs.Instance(key).String())
 		if !ok {
 			return cty.DynamicVal
 		}

@@ -58,6 +58,18 @@ type walkValues struct {
 	// AbsResourceInstance.String().
 	resources map[string]*expansion
 	instances map[string]cty.Value
+	// lazy holds instances whose values are worked out only when an
+	// expression reads them: unchanged objects in state, whose decoding
+	// needs a provider call (UpgradeResourceState) that most of them, read
+	// by nothing, never need.
+	lazy map[string]*lazyValue
+}
+
+// lazyValue is a value computed once, on first read.
+type lazyValue struct {
+	once sync.Once
+	load func() cty.Value
+	val  cty.Value
 }
 
 func newWalkValues() *walkValues {
@@ -70,6 +82,7 @@ func newWalkValues() *walkValues {
 		calls:           map[string]*expansion{},
 		resources:       map[string]*expansion{},
 		instances:       map[string]cty.Value{},
+		lazy:            map[string]*lazyValue{},
 	}
 }
 
@@ -88,6 +101,27 @@ func (v *walkValues) set(table map[string]cty.Value, key string, val cty.Value) 
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	table[key] = val
+}
+
+// setLazy makes load the source of an instance's value until set gives it
+// one; load runs at most once, when the value is first read.
+func (v *walkValues) setLazy(key string, load func() cty.Value) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.lazy[key] = &lazyValue{load: load}
+}
+
+// instance is the value of the instance with key, computing a lazy one.
+func (v *walkValues) instance(key string) (cty.Value, bool) {
+	v.mu.RLock()
+	val, ok := v.instances[key]
+	lazy := v.lazy[key]
+	v.mu.RUnlock()
+	if ok || lazy == nil {
+		return val, ok
+	}
+	lazy.once.Do(func() { lazy.val = lazy.load() })
+	return lazy.val, true
 }
 
 func (v *walkValues) moduleInstancesOf(path addrs.Module) []addrs.ModuleInstance {

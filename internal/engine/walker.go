@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -43,6 +44,10 @@ type walker struct {
 	// instanceSlots bounds the instances worked on at once; see
 	// instanceGroup.
 	instanceSlots chan struct{}
+	// lazyDiags gathers what loading state values on demand reported
+	// (loadStateValue).
+	lazyMu    sync.Mutex
+	lazyDiags diags.Diagnostics
 
 	// prior is the state the walk starts from: the snapshot during plan,
 	// the working state during apply.
