@@ -69,7 +69,15 @@ type RequiredProvider struct {
 	Type                 addrs.Provider
 	Requirement          VersionConstraint
 	ConfigurationAliases []addrs.LocalProviderConfig
-	DeclRange            hcl.Range
+	// Parameters, when set, make the requirement a sub-package of the
+	// Pulumi provider Source names (Pulumi's Parameterize): Base is that
+	// provider, and Type is the sub-package's own address, the source's
+	// hostname and namespace with the local name as its type (see
+	// subpackageAddress).
+	Parameters      []string
+	ParametersRange hcl.Range
+	Base            addrs.Provider
+	DeclRange       hcl.Range
 }
 
 // Backend is a backend or cloud block. Terrane keeps state in its own store,

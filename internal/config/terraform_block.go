@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/terrane/terrane/internal/addrs"
 )
@@ -145,7 +146,73 @@ func decodeRequiredProvider(attr *hcl.Attribute) (*RequiredProvider, hcl.Diagnos
 	if req.Type.IsZero() {
 		req.Type = addrs.ImpliedProviderForUnqualifiedType(attr.Name)
 	}
+	if req.Parameters != nil {
+		diags = append(diags, makeSubpackageRequirement(req)...)
+	}
 	return req, diags
+}
+
+// makeSubpackageRequirement turns a requirement with parameters into one
+// for the sub-package they make. The sub-package needs an address of its
+// own, because it has its own schema and the engine keys providers by
+// address: it is the source's hostname and namespace with the local name
+// as its type, since the local name is the sub-package's name (its type
+// names start with it). The source stays recorded as Base: it is the
+// package installed and launched.
+func makeSubpackageRequirement(req *RequiredProvider) hcl.Diagnostics {
+	if req.Source == "" {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Parameters need a provider source",
+			Detail:   fmt.Sprintf("The requirement %q has parameters but no source. Name the Pulumi provider that makes the sub-package, e.g. source = \"pulumi/NAME\".", req.Name),
+			Subject:  req.ParametersRange.Ptr(),
+		}}
+	}
+	base := req.Type
+	if req.Name == base.Type {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Sub-package named like its provider",
+			Detail:   fmt.Sprintf("The requirement %q has parameters, so it declares a sub-package of %s, and a sub-package is named by its local name. Use the sub-package's name as the local name (its resource types start with it).", req.Name, base.ForDisplay()),
+			Subject:  req.DeclRange.Ptr(),
+		}}
+	}
+	req.Base = base
+	req.Type = addrs.Provider{Hostname: base.Hostname, Namespace: base.Namespace, Type: req.Name}
+	return nil
+}
+
+// decodeProviderParameters reads the parameters of a sub-package
+// requirement: a static list of strings, as the provider's Parameterize
+// takes them.
+func decodeProviderParameters(req *RequiredProvider, expr hcl.Expression) hcl.Diagnostics {
+	req.ParametersRange = expr.Range()
+	val, diags := expr.Value(nil)
+	if diags.HasErrors() {
+		return diags
+	}
+	list, err := convert.Convert(val, cty.List(cty.String))
+	if err != nil || list.IsNull() || !list.IsWhollyKnown() || list.LengthInt() == 0 {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid provider parameters",
+			Detail:   "parameters must be a non-empty list of literal strings, the arguments the Pulumi provider's Parameterize takes, such as [\"widgets\"].",
+			Subject:  expr.Range().Ptr(),
+		}}
+	}
+	req.Parameters = []string{}
+	for _, element := range list.AsValueSlice() {
+		if element.IsNull() {
+			return hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid provider parameters",
+				Detail:   "parameters must not contain null.",
+				Subject:  expr.Range().Ptr(),
+			}}
+		}
+		req.Parameters = append(req.Parameters, element.AsString())
+	}
+	return nil
 }
 
 func decodeRequiredProviderField(req *RequiredProvider, pair hcl.KeyValuePair) hcl.Diagnostics {
@@ -177,11 +244,13 @@ func decodeRequiredProviderField(req *RequiredProvider, pair hcl.KeyValuePair) h
 		return diags
 	case "configuration_aliases":
 		return decodeConfigurationAliases(req, pair.Value)
+	case "parameters":
+		return decodeProviderParameters(req, pair.Value)
 	default:
 		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid required_providers object",
-			Detail:   `required_providers objects can only contain "version", "source" and "configuration_aliases" attributes. To configure a provider, use a "provider" block.`,
+			Detail:   `required_providers objects can only contain "version", "source", "configuration_aliases" and "parameters" attributes. To configure a provider, use a "provider" block.`,
 			Subject:  pair.Key.Range().Ptr(),
 		}}
 	}
