@@ -75,6 +75,9 @@ type plannedObject struct {
 	identity        cty.Value
 	requiresReplace []cty.Path
 	deferred        *providers.Deferred
+	// deleteBeforeReplace is the provider's demand that a replacement
+	// delete the old object first (Pulumi's deleteBeforeReplace).
+	deleteBeforeReplace bool
 }
 
 // planUpsert plans a create, update, replacement or no-op for an instance
@@ -114,7 +117,9 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 		if m := work.v.resource.Managed; m != nil && m.PreventDestroy {
 			return ds.Append(preventDestroyDiag(addr))
 		}
-		if w.createBeforeDestroy(work) {
+		// A provider demanding delete-before-replace (the object's name
+		// must stay unique) overrides create_before_destroy, as Pulumi does.
+		if w.createBeforeDestroy(work) && !planned.deleteBeforeReplace {
 			action = plans.CreateThenDelete
 		}
 		requiredReplace = planned.requiresReplace
@@ -198,7 +203,7 @@ func (w *walker) planResourceChange(work *resourceWork, addr addrs.AbsResourceIn
 		return nil, ds
 	}
 	return &plannedObject{value: resp.PlannedState, private: resp.PlannedPrivate, identity: resp.PlannedIdentity,
-		requiresReplace: resp.RequiresReplace, deferred: resp.Deferred}, ds
+		requiresReplace: resp.RequiresReplace, deferred: resp.Deferred, deleteBeforeReplace: resp.DeleteBeforeReplace}, ds
 }
 
 // chooseAction decides what a plan does to an instance given the
