@@ -115,6 +115,7 @@ func decodeProviderBlock(block *hcl.Block) (*ProviderLock, diags.Diagnostics) {
 		{Name: "version", Required: true},
 		{Name: "constraints"},
 		{Name: "hashes"},
+		{Name: parameterizationAttr},
 	}})
 	ds = ds.Append(hclDiags)
 	if hclDiags.HasErrors() {
@@ -128,10 +129,12 @@ func decodeProviderBlock(block *hcl.Block) (*ProviderLock, diags.Diagnostics) {
 	ds = ds.Append(more)
 	lock.hashes, more = decodeHashes(provider, content.Attributes["hashes"])
 	ds = ds.Append(more)
+	parameterization, more := decodeParameterization(provider, content.Attributes[parameterizationAttr])
+	ds = ds.Append(more)
 	if ds.HasErrors() {
 		return nil, ds
 	}
-	return NewProviderLock(lock.provider, lock.version, lock.constraints, lock.hashes), ds
+	return NewProviderLock(lock.provider, lock.version, lock.constraints, lock.hashes).WithParameterization(parameterization), ds
 }
 
 // staticString reads an attribute that must be a literal string.
@@ -245,7 +248,8 @@ func checkHashSyntax(raw string) error {
 // Bytes returns the lock file text for locks, exactly as Terraform and
 // OpenTofu write it: the header, then one provider block per provider
 // sorted by address, with version, constraints (if any) and hashes (if
-// any) one per line.
+// any) one per line. A Pulumi sub-package's block also has its
+// parameterization, which only Terrane writes.
 func (l *Locks) Bytes() []byte {
 	file := hclwrite.NewEmptyFile()
 	body := file.Body()
@@ -262,6 +266,9 @@ func (l *Locks) Bytes() []byte {
 		}
 		if len(lock.hashes) > 0 {
 			block.SetAttributeRaw("hashes", hashListTokens(lock.hashes))
+		}
+		if lock.parameterization != nil {
+			encodeParameterization(block, lock.parameterization)
 		}
 	}
 	return file.Bytes()

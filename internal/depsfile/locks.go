@@ -94,6 +94,9 @@ type ProviderLock struct {
 	version     versions.Version
 	constraints discovery.Constraints
 	hashes      []discovery.Hash
+	// parameterization is set for a Pulumi sub-package; see
+	// Parameterization.
+	parameterization *Parameterization
 }
 
 // NewProviderLock builds a lock; the hashes are deduplicated and sorted.
@@ -138,5 +141,6 @@ func (l *ProviderLock) Equal(other *ProviderLock) bool {
 	return l.provider == other.provider &&
 		l.version.Same(other.version) &&
 		ConstraintsString(l.constraints) == ConstraintsString(other.constraints) &&
-		slices.Equal(l.hashes, other.hashes)
+		slices.Equal(l.hashes, other.hashes) &&
+		l.parameterization.Equal(other.parameterization)
 }
