@@ -16,6 +16,7 @@ import (
 //	                    apply walk Plan, Apply
 //	plan, -refresh=false: Upgrade, Validate, Plan
 //	plan:                 Upgrade, Read, Validate, Plan
+//	plan, one change, -refresh=false: as plan, -refresh=false
 //	one change, -refresh=false:
 //	                    plan walk  Upgrade, Validate, Plan (every instance)
 //	                    apply walk Upgrade (every unchanged instance);
@@ -65,9 +66,19 @@ func (f *floor) planNoChanges(ctx context.Context, refresh bool) (time.Duration,
 	})
 }
 
+// planOneChange is a plan without refresh in which the first instance's
+// size changed: one PlanResourceChange per instance, as with no change.
+func (f *floor) planOneChange(ctx context.Context) (time.Duration, error) {
+	f.instances[0].size = changedSize
+	return f.planNoChanges(ctx, false)
+}
+
+// changedSize is the first instance's size after -var first_size=2.
+const changedSize = 2
+
 // changeOne changes the first instance's size and applies without refresh.
 func (f *floor) changeOne(ctx context.Context) (time.Duration, error) {
-	f.instances[0].size++
+	f.instances[0].size = changedSize
 	return timed(func() error {
 		if _, err := f.planNoChanges(ctx, false); err != nil {
 			return err

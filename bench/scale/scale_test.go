@@ -37,17 +37,25 @@ type scaleCase struct {
 	name  string
 	args  []string
 	floor func(*floor, context.Context) (time.Duration, error)
-	// wantNoChanges makes the case fail unless the plan found nothing to do.
-	wantNoChanges bool
+	// wantOutput makes the case fail unless terrane's output contains it
+	// (a plan with no changes, or with exactly one).
+	wantOutput string
 }
+
+const (
+	noChanges = "No changes"
+	oneChange = "Plan: 0 to add, 1 to change, 0 to destroy"
+)
 
 var cases = []scaleCase{
 	{name: "apply", args: []string{"apply", "-auto-approve", "-no-color"},
 		floor: (*floor).applyFromEmpty},
-	{name: "plan-refresh=false", args: []string{"plan", "-refresh=false", "-no-color"}, wantNoChanges: true,
+	{name: "plan-refresh=false", args: []string{"plan", "-refresh=false", "-no-color"}, wantOutput: noChanges,
 		floor: func(f *floor, ctx context.Context) (time.Duration, error) { return f.planNoChanges(ctx, false) }},
-	{name: "plan", args: []string{"plan", "-no-color"}, wantNoChanges: true,
+	{name: "plan", args: []string{"plan", "-no-color"}, wantOutput: noChanges,
 		floor: func(f *floor, ctx context.Context) (time.Duration, error) { return f.planNoChanges(ctx, true) }},
+	{name: "plan-one-change", args: []string{"plan", "-refresh=false", "-no-color", "-var", "first_size=2"}, wantOutput: oneChange,
+		floor: (*floor).planOneChange},
 	{name: "change-one", args: []string{"apply", "-auto-approve", "-refresh=false", "-no-color", "-var", "first_size=2"},
 		floor: (*floor).changeOne},
 	{name: "destroy", args: []string{"destroy", "-auto-approve", "-no-color", "-var", "first_size=2"},
@@ -79,28 +87,41 @@ func runCycle(b *testing.B, s shape, n int) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if c.wantNoChanges && !strings.Contains(out, "No changes") {
-			b.Fatalf("%s on an applied configuration planned changes:\n%s", c.name, tail(out, 4000))
+		if c.wantOutput != "" && !strings.Contains(out, c.wantOutput) {
+			b.Fatalf("%s: output lacks %q:\n%s", c.name, c.wantOutput, tail(out, 4000))
 		}
-		floorTime, err := c.floor(fl, b.Context())
-		if err != nil {
-			b.Fatalf("floor of %s: %v", c.name, err)
+		var floorTime time.Duration
+		if floorsWanted() {
+			if floorTime, err = c.floor(fl, b.Context()); err != nil {
+				b.Fatalf("floor of %s: %v", c.name, err)
+			}
 		}
 		report(b, s, count, c.name, u, floorTime)
+		if c.name == "plan" && count <= schemaCheckMaxInstances {
+			calls, err := checkSchemaCached(env.binary, project, env.vars)
+			if err != nil {
+				b.Fatal(err)
+			}
+			fmt.Printf("schema cache: %s, %d instances, second no-change plan sent %v\n", s.name, count, calls)
+		}
 	}
 }
 
 // report adds one case's figures to the benchmark's metrics and prints
 // them as a row of bench/README.md's table.
 func report(b *testing.B, s shape, count int, caseName string, u usage, floorTime time.Duration) {
-	ratio := u.wall.Seconds() / floorTime.Seconds()
 	terraneCPU := u.cpu - u.providerCPU
 	b.ReportMetric(u.wall.Seconds(), caseName+"-s")
-	b.ReportMetric(floorTime.Seconds(), caseName+"-floor-s")
-	b.ReportMetric(ratio, caseName+"-ratio")
 	b.ReportMetric(float64(u.terranePeakKiB)/1024, caseName+"-terrane-MiB")
-	fmt.Printf("| %s | %d | %s | %.2f | %.2f | %.2f× | %.2f | %.2f | %.0f | %.0f |\n",
-		s.name, count, caseName, u.wall.Seconds(), floorTime.Seconds(), ratio,
+	floorCol, ratioCol := "—", "—"
+	if floorTime > 0 {
+		ratio := u.wall.Seconds() / floorTime.Seconds()
+		b.ReportMetric(floorTime.Seconds(), caseName+"-floor-s")
+		b.ReportMetric(ratio, caseName+"-ratio")
+		floorCol, ratioCol = fmt.Sprintf("%.2f", floorTime.Seconds()), fmt.Sprintf("%.2f×", ratio)
+	}
+	fmt.Printf("| %s | %d | %s | %.2f | %s | %s | %.2f | %.2f | %.0f | %.0f |\n",
+		s.name, count, caseName, u.wall.Seconds(), floorCol, ratioCol,
 		terraneCPU.Seconds(), u.providerCPU.Seconds(),
 		float64(u.terranePeakKiB)/1024, float64(u.providerPeakKiB)/1024)
 }
@@ -149,6 +170,12 @@ func newEnvironment(b *testing.B) environment {
 		b.Fatal(envErr)
 	}
 	return sharedEnv
+}
+
+// floorsWanted is false when TERRANE_SCALE_FLOOR=off: only Terrane is
+// measured, which halves the time of a run at sizes whose floor is known.
+func floorsWanted() bool {
+	return os.Getenv("TERRANE_SCALE_FLOOR") != "off"
 }
 
 func scaleSizes(b *testing.B) []int {
