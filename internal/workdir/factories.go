@@ -22,7 +22,9 @@ import (
 // TF_REATTACH_PROVIDERS names, attached to rather than started. A package
 // whose executable is pulumi-resource-TYPE is a Pulumi provider, launched
 // with pulumi.Launch (which attaches instead when PULUMI_DEBUG_PROVIDERS
-// names it). A locked
+// names it). A locked Pulumi
+// sub-package runs its base package's executable, made into the
+// sub-package by replaying the parameterization the lock records. A locked
 // provider that is not installed, or whose package does not match the lock,
 // gets no factory but an error diagnostic that says to run terrane init.
 // cli may be nil (no CLI configuration) and schemas nil (no schema cache).
@@ -52,7 +54,7 @@ func ProviderFactories(ctx context.Context, dir string, locks *depsfile.Locks, c
 			ds = append(ds, *diag)
 			continue
 		}
-		factories[provider] = launcher(provider, executable, schemas)
+		factories[provider] = lockedLauncher(locks.Provider(provider), executable, schemas)
 	}
 	verifier.save()
 	for provider, overrideDir := range overrides {
@@ -89,6 +91,24 @@ func launcher(provider addrs.Provider, executable string, schemas *plugin.Schema
 	}
 }
 
+// lockedLauncher returns the factory of a locked provider: a sub-package
+// is its base package made into the sub-package by replaying the recorded
+// parameterization, so a run never resolves it again.
+func lockedLauncher(lock *depsfile.ProviderLock, executable string, schemas *plugin.SchemaStore) providers.Factory {
+	recorded := lock.Parameterization()
+	if recorded == nil {
+		return launcher(lock.Provider(), executable, schemas)
+	}
+	params := &pulumi.Parameters{Value: &pulumi.ParameterValue{Name: recorded.Name, Version: recorded.Version, Value: recorded.Value}}
+	return func(ctx context.Context) (providers.Interface, error) {
+		p, err := LaunchSubpackage(ctx, lock.Provider(), recorded.Base, executable, params)
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
+	}
+}
+
 // LaunchProvider starts the provider executable (or attaches to it when
 // TF_REATTACH_PROVIDERS or PULUMI_DEBUG_PROVIDERS names it): a Pulumi
 // resource provider (an executable named pulumi-resource-TYPE) with
@@ -122,7 +142,7 @@ func VerifyInstalled(dir string, lock *depsfile.ProviderLock) (string, *diags.Di
 // installedExecutable finds the locked version's package under
 // .terrane/providers and checks it against the lock.
 func installedExecutable(dir string, lock *depsfile.ProviderLock, verifier *verifier) (string, *diags.Diagnostic) {
-	provider := lock.Provider()
+	provider := lock.Package() // a sub-package runs its base package
 	platform := discovery.CurrentPlatform()
 	packageDir := discovery.UnpackedDir(ProvidersDir(dir), provider, lock.Version(), platform)
 	executable, err := discovery.FindExecutable(packageDir, provider.Type)
@@ -131,7 +151,7 @@ func installedExecutable(dir string, lock *depsfile.ProviderLock, verifier *veri
 			"The dependency lock file selects %s v%s, but no package of it for %s is installed in %s: %s.\n\n"+
 				"Run terrane init to install the providers the configuration needs.",
 			provider.ForDisplay(), lock.Version(), platform, ProvidersDir(dir), err)
-		diag.Address = provider.String()
+		diag.Address = lock.Provider().String()
 		return "", &diag
 	}
 	if diag := verifier.verify(lock, packageDir); diag != nil {
