@@ -87,6 +87,7 @@ func (e *Engine) finishPlan(plan *plans.Plan, w *walker, snap *recordstore.Snaps
 	sortChanges(w.plan.drift)
 	plan.Changes.Resources = w.plan.changes
 	plan.DriftedResources = w.plan.drift
+	plan.RelevantAttributes = w.relevantAttributes(w.plan.changes, w.plan.drift)
 	plan.Deferred = w.plan.deferred
 	plan.Checks = w.results.checks.list()
 	plan.VariableValues = map[string]value.Dynamic{}
