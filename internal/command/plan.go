@@ -70,7 +70,13 @@ func runPlan(streams Streams, args []string) int {
 // is nil when either failed, and the diagnostics are then already written;
 // otherwise the caller writes them. The caller closes op when it is not nil.
 func openAndPlan(out *operationOutput, opts arguments.Operation) (*operation, *plans.Plan, diags.Diagnostics) {
-	op, ds := openOperation(out, opts, nil)
+	open := openOperation
+	if opts.GenerateConfigOut != "" {
+		open = func(out *operationOutput, opts arguments.Operation, _ *plans.Plan) (*operation, diags.Diagnostics) {
+			return openGeneratingConfig(out, opts)
+		}
+	}
+	op, ds := open(out, opts, nil)
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return op, nil, ds
@@ -122,6 +128,9 @@ type operation struct {
 	store      *recordstore.Store
 	closeStore func() error
 	engine     *engine.Engine
+	// generatedConfig is plan -generate-config-out's block for each
+	// address it wrote one for.
+	generatedConfig map[string]string
 }
 
 // openOperation loads the configuration in the working directory, gathers
@@ -132,6 +141,9 @@ func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.
 	parser := config.NewParser()
 	cfg, hclDiags := modules.LoadConfig(parser, op.dir)
 	out.addSources(parser.Files())
+	if opts.GenerateConfigOut != "" {
+		hclDiags = withoutUndeclaredImportTargets(cfg, hclDiags)
+	}
 	ds := diags.Diagnostics{}.Append(hclDiags)
 	if cfg == nil || ds.HasErrors() {
 		return nil, ds
@@ -326,6 +338,7 @@ func planWithInterrupts(op *operation, opts arguments.Operation) (*plans.Plan, d
 	}
 	r, aborted := withInterrupts(op.out, func(ctx context.Context) result {
 		plan, ds := op.engine.Plan(ctx, planOpts(opts))
+		op.markGeneratedConfig(plan)
 		return result{plan, ds}
 	})
 	if aborted {

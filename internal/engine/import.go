@@ -171,6 +171,9 @@ func (w *walker) adoptInstance(work *resourceWork, addr addrs.AbsResourceInstanc
 	if w.refactor == nil {
 		return inst, nil
 	}
+	if w.onlyGeneratingConfig(addr) {
+		return nil, w.importForGeneration(work, addr)
+	}
 	if inst != nil && inst.Current != nil {
 		if m := w.refactor.moves.Moves[addr.String()]; m != nil && m.CrossType {
 			return w.moveAcrossTypes(work, addr, inst, m.From)

@@ -21,7 +21,7 @@ func (w *walker) planManagedInstance(work *resourceWork, addr addrs.AbsResourceI
 		return ds
 	}
 	inst, ds := w.adoptInstance(work, addr, inst)
-	if ds.HasErrors() {
+	if ds.HasErrors() || w.onlyGeneratingConfig(addr) {
 		return ds
 	}
 	var prior *refreshed

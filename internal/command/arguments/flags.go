@@ -37,6 +37,9 @@ type Operation struct {
 	Input       bool
 	Lock        bool
 	LockTimeout time.Duration
+	// GenerateConfigOut is plan's -generate-config-out: the new file to
+	// write resource blocks into for import targets that have none.
+	GenerateConfigOut string
 }
 
 // Plan is `terrane plan`'s command line.
@@ -161,12 +164,17 @@ func ParsePlan(args []string) (*Plan, diags.Diagnostics) {
 	addViewFlags(fs, &plan.View)
 	fs.StringVar(&plan.Out, "out", "", "write the plan to this file, for apply")
 	fs.BoolVar(&plan.DetailedExitCode, "detailed-exitcode", false, "exit 2 when the plan has changes")
+	fs.StringVar(&plan.GenerateConfigOut, "generate-config-out", "", "write resource blocks for import targets that have none into this new file")
 	ds := parseFlags(fs, "plan", args, &plan.View)
 	if ds.HasErrors() || plan.Help {
 		return plan, ds
 	}
 	if fs.NArg() > 0 {
 		ds = ds.Append(tooManyArguments("plan", fs.Args()))
+	}
+	if plan.GenerateConfigOut != "" && (plan.Destroy || plan.RefreshOnly) {
+		ds = ds.Append(diags.Errorf("Incompatible command-line options",
+			"Configuration can be generated only in the normal planning mode: remove -generate-config-out, or -destroy and -refresh-only."))
 	}
 	return plan, ds.Append(of.finish())
 }

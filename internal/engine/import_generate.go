@@ -1,0 +1,153 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/config"
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/schema"
+)
+
+// GeneratedImport is an object imported for an import block whose target
+// has no resource block, for `plan -generate-config-out` to write one.
+type GeneratedImport struct {
+	Addr   addrs.AbsResourceInstance
+	ID     string
+	Schema *schema.Block
+	Value  cty.Value
+}
+
+// generateConfigKey carries, through a plan walk, the addresses whose
+// resource blocks are placeholders: the walk imports and reads their
+// objects and plans nothing for them.
+type generateConfigKey struct{}
+
+type generatingImports struct {
+	addrs map[string]bool
+	mu    sync.Mutex
+	got   []GeneratedImport
+}
+
+func generatingFor(ctx context.Context) *generatingImports {
+	g, _ := ctx.Value(generateConfigKey{}).(*generatingImports)
+	return g
+}
+
+// onlyGeneratingConfig reports whether addr's resource block is a
+// placeholder for configuration still to be generated, so the walk must
+// stop after importing it.
+func (w *walker) onlyGeneratingConfig(addr addrs.AbsResourceInstance) bool {
+	g := generatingFor(w.ctx)
+	return g != nil && g.addrs[addr.String()]
+}
+
+// ImportForConfigGeneration imports and reads the objects of the root
+// module's import blocks whose targets have no resource block, as
+// Terraform's plan -generate-config-out does before it plans. It changes
+// nothing; the caller writes configuration for the objects and plans
+// again with it. It returns nothing when every target is declared.
+func (e *Engine) ImportForConfigGeneration(ctx context.Context) ([]GeneratedImport, diags.Diagnostics) {
+	root := e.opts.Config
+	var ds diags.Diagnostics
+	generating := &generatingImports{addrs: map[string]bool{}}
+	placeholders := map[addrs.Resource]*config.Resource{}
+	var targets []addrs.Targetable
+	for _, block := range root.Module.Import {
+		addr, undeclared, d := undeclaredImportTarget(root, block)
+		if ds = ds.Append(d); d.HasErrors() || !undeclared {
+			continue
+		}
+		generating.addrs[addr.String()] = true
+		placeholders[addr.Resource.Resource] = placeholderResource(root.Module, addr.Resource.Resource, block)
+		targets = append(targets, addr)
+	}
+	if ds.HasErrors() || len(targets) == 0 {
+		return nil, ds
+	}
+	module := *root.Module
+	module.Resources = maps.Clone(root.Module.Resources)
+	maps.Copy(module.Resources, placeholders)
+	withPlaceholders := *root
+	withPlaceholders.Module = &module
+	withPlaceholders.Root = &withPlaceholders
+	sub := &Engine{opts: e.opts, logger: e.logger}
+	sub.opts.Config = &withPlaceholders
+	_, pds := sub.plan(context.WithValue(ctx, generateConfigKey{}, generating), PlanOpts{Targets: targets, SkipRefresh: true})
+	for _, d := range pds {
+		if d.Severity == diags.Warning && d.Summary == partialPlanWarning(PlanOpts{Targets: targets}).Summary {
+			continue
+		}
+		ds = ds.Append(d)
+	}
+	e.mu.Lock()
+	if e.schemas == nil {
+		e.schemas = sub.Schemas()
+	}
+	e.mu.Unlock()
+	slices.SortFunc(generating.got, func(a, b GeneratedImport) int { return strings.Compare(a.Addr.String(), b.Addr.String()) })
+	return generating.got, ds
+}
+
+// undeclaredImportTarget reads an import block's target statically and
+// reports whether it lacks a resource block. Generating configuration
+// for an instance of count or for_each is refused, as in Terraform: one
+// generated block could not describe several objects.
+func undeclaredImportTarget(root *config.Config, block *config.Import) (addrs.AbsResourceInstance, bool, diags.Diagnostics) {
+	traversal, hds := hcl.AbsTraversalForExpr(block.To)
+	if hds.HasErrors() {
+		return addrs.AbsResourceInstance{}, false, nil // evalImportBlocks reports it with the index evaluated
+	}
+	addr, ads := addrs.ParseAbsResourceInstance(traversal)
+	if ads.HasErrors() {
+		return addrs.AbsResourceInstance{}, false, nil
+	}
+	if module := root.Descendant(addr.Module.Module()); module != nil && module.Module.Resources[addr.Resource.Resource] != nil {
+		return addr, false, nil
+	}
+	if block.ForEach != nil || addr.Resource.Key != addrs.NoKey || len(addr.Module) > 0 {
+		return addr, false, diags.Diagnostics{{Severity: diags.Error, Summary: "Cannot generate configuration",
+			Detail:  fmt.Sprintf("Configuration can be generated only for a single resource in the root module, not for %s. Write the resource block for it yourself.", addr),
+			Subject: block.DeclRange.Ptr()}}
+	}
+	return addr, true, nil
+}
+
+// placeholderResource is an empty resource block standing in for the
+// configuration to be generated, using the import block's provider.
+func placeholderResource(module *config.Module, res addrs.Resource, block *config.Import) *config.Resource {
+	localName := res.ImpliedProvider()
+	if block.ProviderConfigRef != nil {
+		localName = block.ProviderConfigRef.Name
+	}
+	return &config.Resource{Mode: addrs.ManagedResourceMode, Type: res.Type, Name: res.Name,
+		ProviderConfigRef: block.ProviderConfigRef, Provider: module.ProviderForLocalName(localName),
+		Managed: &config.ManagedResource{}, Config: hcl.EmptyBody(),
+		TypeRange: block.DeclRange, DeclRange: block.DeclRange}
+}
+
+// importForGeneration is adoptInstance for a placeholder: the object is
+// imported and read, then handed to the caller instead of planned.
+func (w *walker) importForGeneration(work *resourceWork, addr addrs.AbsResourceInstance) diags.Diagnostics {
+	target, ds := w.importTargetFor(addr)
+	if target == nil || ds.HasErrors() {
+		return ds
+	}
+	obj, ids := w.importObject(work, addr, target.id)
+	if ds = ds.Append(ids); ids.HasErrors() {
+		return ds.WithAddress(addr.String())
+	}
+	g := generatingFor(w.ctx)
+	g.mu.Lock()
+	g.got = append(g.got, GeneratedImport{Addr: addr, ID: target.id, Schema: work.schema.Block, Value: obj.Value})
+	g.mu.Unlock()
+	return ds
+}
