@@ -436,6 +436,13 @@ func (o *operationOutput) renderApplySummary(plan *plans.Plan, op *operation, fa
 	}
 	summary := o.counts.summary()
 	summary.Destroy = plan.UIMode == plans.DestroyMode
+	// Imports are recorded in one commit before the walk, not through the
+	// hooks, so they are counted from the plan.
+	for _, change := range plan.Changes.Resources {
+		if change.Importing != nil {
+			summary.Imported++
+		}
+	}
 	var outputs map[string]*states.OutputValue
 	if !summary.Destroy {
 		var err error

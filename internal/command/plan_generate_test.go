@@ -55,7 +55,7 @@ import {
 	}
 
 	out = p.mustRun("apply", "-auto-approve", "-no-color")
-	assertContains(t, "apply", out, "tpf_thing.adopted will be imported", "Apply complete!")
+	assertContains(t, "apply", out, "tpf_thing.adopted will be imported", "Apply complete! Resources: 1 imported, 0 added, 0 changed, 0 destroyed.")
 	p.expectNoChanges("plan after applying the generated configuration")
 	if got := p.recordedInstances(); len(got) != 1 || got[0] != "tpf_thing.adopted" {
 		t.Errorf("records after apply: %v", got)
