@@ -60,7 +60,9 @@ func validateReferences(c *Config) hcl.Diagnostics {
 		scope := refScope{each: imp.ForEach != nil}
 		checker.expr(imp.ForEach, refScope{})
 		checker.expr(imp.ID, scope)
-		checker.expr(imp.To, scope)
+		// imp.To names the import's target rather than reading it, and
+		// that target may not be declared yet: plan -generate-config-out
+		// writes its block, as in Terraform, whose validate accepts it.
 	}
 	return checker.diags
 }
