@@ -8,12 +8,22 @@
 # ~/.pulumi/plugins, as `pulumi plugin install resource NAME VERSION` leaves
 # it) or in any mirror, plugin cache or dev override holding
 # pulumi-resource-NAME, and locks it with an h1: hash like any provider.
+#
+# widgets is a sub-package of tpulumi: with parameters, init launches tpulumi,
+# calls Pulumi's Parameterize with them and records the sub-package it makes
+# in the lock file (its block's parameterization attribute). The local name is
+# the sub-package's name; its address is registry.opentofu.org/pulumi/widgets.
 
 terraform {
   required_providers {
     tpulumi = {
       source  = "pulumi/tpulumi"
       version = "~> 0.1"
+    }
+    widgets = {
+      source     = "pulumi/tpulumi"
+      version    = "~> 0.1"
+      parameters = ["widgets"]
     }
     tpf = {
       source  = "registry.terraform.io/terrane/tpf"
@@ -29,6 +39,10 @@ variable "cloud_dir" {
 
 # Pulumi configuration keys become snake_case arguments (rootDir → root_dir).
 provider "tpulumi" {
+  root_dir = var.cloud_dir
+}
+
+provider "widgets" {
   root_dir = var.cloud_dir
 }
 
@@ -69,6 +83,14 @@ resource "tpulumi_thing" "mirror" {
   content = tpf_thing.record.id
 }
 
+# The sub-package's type widgets:index:Gadget is the resource type
+# widgets_gadget.
+resource "widgets_gadget" "site" {
+  name    = "site-gadget"
+  nonce   = "gadget-1"
+  content = "made for ${tpulumi_thing.site.id}"
+}
+
 # The Pulumi function tpulumi:index:getThing is the data source tpulumi_thing.
 data "tpulumi_thing" "site" {
   id = tpulumi_thing.site.id
@@ -80,6 +102,10 @@ output "site_id" {
 
 output "site_size_class" {
   value = data.tpulumi_thing.site.size_class
+}
+
+output "gadget_id" {
+  value = widgets_gadget.site.id
 }
 
 output "mirror_length" {
