@@ -139,7 +139,13 @@ func TestE2EPulumiSubpackageDiagnostics(t *testing.T) {
 	p := newPulumiProject(t, pulumiParamsConfigWith(`["widgets"]`))
 
 	p.write(pulumiParamsConfigWith(`["gizmos"]`))
-	_, errOut, code := p.run("init", "-no-color")
+	_, errOut, code := p.run("plan", "-no-color")
+	if code == 0 {
+		t.Fatal("plan used the recorded sub-package although the parameters changed")
+	}
+	assertContains(t, "plan after changing parameters", errOut, "terrane init -upgrade")
+
+	_, errOut, code = p.run("init", "-no-color")
 	if code == 0 {
 		t.Fatal("init accepted parameters that differ from the recorded ones")
 	}

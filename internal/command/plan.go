@@ -222,6 +222,10 @@ func (op *operation) providerFactories() (map[addrs.Provider]providers.Factory, 
 		overrides = cli.ProviderInstallation.DevOverrides
 	}
 	ds = ds.Append(workdir.CheckLocks(requirements, locks, overrides))
+	// A Pulumi sub-package's parameters are fixed by init; a configuration
+	// whose parameters changed since must be initialized again.
+	subpackages, subDiags := workdir.Subpackages(op.config)
+	ds = ds.Append(subDiags, workdir.CheckSubpackageLocks(subpackages, locks))
 	if ds.HasErrors() {
 		return nil, ds
 	}
