@@ -53,12 +53,8 @@ provider "tpf" {
 # The Pulumi type tpulumi:index:Thing is the resource type tpulumi_thing;
 # its camelCase properties are snake_case attributes, and "id" is the ID the
 # provider assigned.
-# nonce is set because, left out, tpulumi derives it from the random seed
-# Pulumi's Check receives, which does not yet survive from plan to apply for
-# a new object (see "Limits" in the README).
 resource "tpulumi_thing" "site" {
   name    = "site"
-  nonce   = "site-1"
   content = "hello from a Pulumi provider"
   tags = {
     team = "platform"

@@ -256,6 +256,12 @@ func (w *walker) validateVariable(v *variableVertex, inst addrs.ModuleInstance) 
 
 func (w *walker) runOutput(v *outputVertex) diags.Diagnostics {
 	return w.eachModuleInstance(v.module, func(inst addrs.ModuleInstance) diags.Diagnostics {
+		if inst.IsRoot() && w.planOpts.Mode == plans.DestroyMode {
+			// A destroy removes every root output without evaluating it,
+			// as Terraform does: nothing reads them, and the objects they
+			// refer to may already be gone when the output's turn comes.
+			return nil
+		}
 		var ds diags.Diagnostics
 		scope := w.scopeIn(v.module, inst, repetition{}, nil)
 		ds = ds.Append(w.checkRules(scope, outputRules(v.module, inst, v.output)))
