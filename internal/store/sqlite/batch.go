@@ -228,8 +228,22 @@ func (btx *batchTx) delete(ctx context.Context, id *pbresource.ID, version strin
 // KeepChanges and older than KeepChangesFor. A watcher that still needed
 // them learns so from the gap in revisions and ends with ErrWatchExpired.
 func (b *Backend) pruneChanges(ctx context.Context, tx *sql.Tx, revision, now int64) error {
-	_, err := tx.ExecContext(ctx, "DELETE FROM changes WHERE rev <= ? AND written_at < ?",
-		revision-b.opts.KeepChanges, now-b.opts.KeepChangesFor.Milliseconds())
+	keepFrom, cutoff := revision-b.opts.KeepChanges, now-b.opts.KeepChangesFor.Milliseconds()
+	// Rows are written in revision order, so when the oldest row must be
+	// kept, every row must: checking it costs one index lookup, where the
+	// DELETE below would scan every kept row on every commit — quadratic
+	// over a long apply, all of whose rows are younger than KeepChangesFor.
+	var oldestRev, oldestAt int64
+	err := tx.QueryRowContext(ctx, "SELECT rev, written_at FROM changes ORDER BY rev LIMIT 1").Scan(&oldestRev, &oldestAt)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil
+	case err != nil:
+		return err
+	case oldestRev > keepFrom || oldestAt >= cutoff:
+		return nil
+	}
+	_, err = tx.ExecContext(ctx, "DELETE FROM changes WHERE rev <= ? AND written_at < ?", keepFrom, cutoff)
 	return err
 }
 
