@@ -12,6 +12,10 @@ if [ -n "$unformatted" ]; then
   echo "gofmt would change:"; echo "$unformatted"; exit 1
 fi
 
+echo "== go build"
+go build ./...
+(cd internal/testproviders && go build ./...)
+
 echo "== go vet"
 go vet ./...
 (cd internal/testproviders && go vet ./...)

@@ -42,10 +42,7 @@ type scaleCase struct {
 	wantOutput string
 }
 
-const (
-	noChanges = "No changes"
-	oneChange = "Plan: 0 to add, 1 to change, 0 to destroy"
-)
+const oneChange = "Plan: 0 to add, 1 to change, 0 to destroy"
 
 var cases = []scaleCase{
 	{name: "apply", args: []string{"apply", "-auto-approve", "-no-color"},

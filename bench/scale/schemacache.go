@@ -8,6 +8,9 @@ import (
 	"strings"
 )
 
+// noChanges is what terrane prints for a plan that proposes nothing.
+const noChanges = "No changes"
+
 // schemaCheckMaxInstances bounds the sizes at which the schema-cache check
 // runs: it logs at trace level, which also makes the provider log every
 // call, so at 100k it would cost minutes for a figure that does not depend
