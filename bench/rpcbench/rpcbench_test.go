@@ -1,12 +1,11 @@
 package rpcbench
 
 import (
-	"bufio"
+	"github.com/terrane/terrane/internal/testing/procstat"
+
 	"context"
 	"fmt"
 	"os"
-	"strconv"
-	"strings"
 	"sync"
 	"testing"
 
@@ -179,28 +178,12 @@ func (r *resource) run(b *testing.B, op func(context.Context) error) {
 // reportPeakMemory reports the peak resident memory (VmHWM) of this process
 // and of the provider's.
 func reportPeakMemory(b *testing.B, providerPID int) {
-	if kb, ok := peakRSSKiB("self"); ok {
+	if kb, ok := procstat.PeakRSSKiB(os.Getpid()); ok {
 		b.ReportMetric(float64(kb)/1024, "terrane-peak-MiB")
 	}
-	if kb, ok := peakRSSKiB(strconv.Itoa(providerPID)); ok {
+	if kb, ok := procstat.PeakRSSKiB(providerPID); ok {
 		b.ReportMetric(float64(kb)/1024, "provider-peak-MiB")
 	}
-}
-
-func peakRSSKiB(pid string) (int64, bool) {
-	f, err := os.Open("/proc/" + pid + "/status")
-	if err != nil {
-		return 0, false
-	}
-	defer f.Close()
-	scanner := bufio.NewScanner(f)
-	for scanner.Scan() {
-		if rest, ok := strings.CutPrefix(scanner.Text(), "VmHWM:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			return kb, err == nil
-		}
-	}
-	return 0, false
 }
 
 // nullsExcept is an object of the block's type with the given attributes

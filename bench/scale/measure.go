@@ -1,7 +1,8 @@
 package scale
 
 import (
-	"bufio"
+	"github.com/terrane/terrane/internal/testing/procstat"
+
 	"bytes"
 	"fmt"
 	"os"
@@ -83,12 +84,12 @@ func sampleTree(root int, done <-chan struct{}) processSamples {
 	ticker := time.NewTicker(sampleEvery)
 	defer ticker.Stop()
 	for {
-		if kb, ok := peakRSSKiB(root); ok {
+		if kb, ok := procstat.PeakRSSKiB(root); ok {
 			out.rootPeakKiB = max(out.rootPeakKiB, kb)
 		}
 		for _, pid := range childPIDs(root) {
 			s := out.children[pid]
-			if kb, ok := peakRSSKiB(pid); ok {
+			if kb, ok := procstat.PeakRSSKiB(pid); ok {
 				s.peakKiB = max(s.peakKiB, kb)
 			}
 			if cpu, ok := processCPU(pid); ok {
@@ -120,23 +121,6 @@ func childPIDs(pid int) []int {
 		}
 	}
 	return out
-}
-
-// peakRSSKiB is a process's VmHWM.
-func peakRSSKiB(pid int) (int64, bool) {
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, false
-	}
-	defer f.Close()
-	scanner := bufio.NewScanner(f)
-	for scanner.Scan() {
-		if rest, ok := strings.CutPrefix(scanner.Text(), "VmHWM:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			return kb, err == nil
-		}
-	}
-	return 0, false
 }
 
 // clockTicksPerSecond is USER_HZ, 100 on every Linux architecture Go runs on.

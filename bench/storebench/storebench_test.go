@@ -1,13 +1,13 @@
 package storebench
 
 import (
+	"github.com/terrane/terrane/internal/testing/procstat"
+
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"strconv"
-	"strings"
 	"sync"
 	"testing"
 
@@ -112,20 +112,11 @@ func run(b *testing.B, body func(b *testing.B, backend store.Backend)) {
 // so each benchmark reports its own peak, not an earlier one's.
 func resetPeak(pid int) {
 	if pid != 0 {
-		_ = os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", pid), []byte("5"), 0)
+		procstat.ResetPeak(pid)
 	}
 }
 
 func peakKB(pid int) int {
-	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(status), "\n") {
-		if value, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(value), "kB")))
-			return kb
-		}
-	}
-	return 0
+	kib, _ := procstat.PeakRSSKiB(pid)
+	return int(kib)
 }

@@ -1,11 +1,10 @@
 package journal
 
 import (
-	"bufio"
+	"github.com/terrane/terrane/internal/testing/procstat"
+
 	"fmt"
 	"os"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -52,7 +51,7 @@ func BenchmarkGroupCommit(b *testing.B) {
 			b.ReportMetric(float64(stats.Commits)/elapsed.Seconds(), "commits/s")
 			b.ReportMetric(float64(stats.Records)/float64(max(stats.Commits, 1)), "records/commit")
 			b.ReportMetric(float64(b.N)/elapsed.Seconds(), "instances/s")
-			if peak := peakRSSMiB(); peak > 0 {
+			if peak := peakRSSMiB(os.Getpid()); peak > 0 {
 				b.ReportMetric(peak, "peak-RSS-MiB")
 			}
 		})
@@ -70,23 +69,9 @@ func beginAndFinish(b *testing.B, j *Journal, i int, intent *states.Intent) erro
 	return err
 }
 
-// peakRSSMiB is the process's peak resident set size (VmHWM) in MiB, or 0
-// where /proc does not tell.
-func peakRSSMiB() float64 {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	scanner := bufio.NewScanner(f)
-	for scanner.Scan() {
-		if rest, ok := strings.CutPrefix(scanner.Text(), "VmHWM:"); ok {
-			kib, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
-			if err != nil {
-				return 0
-			}
-			return kib / 1024
-		}
-	}
-	return 0
+// peakRSSMiB is a process's peak resident set size in MiB, or 0 where
+// /proc does not tell.
+func peakRSSMiB(pid int) float64 {
+	kib, _ := procstat.PeakRSSKiB(pid)
+	return float64(kib) / 1024
 }
