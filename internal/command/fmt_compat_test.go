@@ -91,16 +91,6 @@ func corpusFiles(t *testing.T) []string {
 	return files
 }
 
-// fmtKnownDifferences are corpus files for which terrane fmt's stdin
-// output still differs from terraform's, with the reason. The test
-// requires the difference to be exactly the one described, so the entry
-// must go once it is fixed.
-var fmtKnownDifferences = map[string]string{
-	// Terraform and OpenTofu print stdin results through a UI writer
-	// that ends every write with exactly one newline; the fmt command
-	// (internal/command/fmt.go) writes the bytes as they are.
-}
-
 // TestFmtStdinMatchesTerraform formats every corpus file and every
 // invalid file through stdin, as editors do, with the plain, -check,
 // -diff, -check -diff and -list -check forms, and requires identical
@@ -122,14 +112,6 @@ func TestFmtStdinMatchesTerraform(t *testing.T) {
 			for _, args := range argSets {
 				want := runTerraformFmt(t, terraform, work, src, args...)
 				got := runTerraneFmt(src, args...)
-				if reason, known := fmtKnownDifferences[filepath.Base(file)]; known && len(args) == 1 {
-					if got.equal(want) {
-						t.Errorf("fmt - no longer differs (%s): remove the entry from fmtKnownDifferences", reason)
-					} else if got.stdout+"\n" == want.stdout {
-						t.Logf("fmt -: known difference: %s", reason)
-						got.stdout = want.stdout
-					}
-				}
 				if !got.equal(want) {
 					t.Errorf("fmt %s differs\nterrane (status %d, errors %q):\n%s\nterraform (status %d, errors %q):\n%s",
 						strings.Join(args, " "), got.code, got.errors, got.stdout, want.code, want.errors, want.stdout)
