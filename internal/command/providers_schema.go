@@ -4,9 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/terrane/terrane/internal/modules"
 	"sort"
 	"sync"
+
+	"github.com/terrane/terrane/internal/modules"
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/command/jsonprovider"
@@ -59,7 +60,7 @@ func runProvidersSchema(streams Streams, args []string) int {
 // loadProviderSchemas finds, starts and asks every provider the
 // configuration needs for its schemas, all at once.
 func loadProviderSchemas(ctx context.Context, cfg *config.Config) (map[string]jsonprovider.Provider, diags.Diagnostics) {
-	requirements, ds := providerRequirements(cfg)
+	requirements, ds := workdir.ProviderRequirements(cfg)
 	if ds.HasErrors() {
 		return nil, ds
 	}
@@ -111,10 +112,4 @@ func fetchSchema(ctx context.Context, addr addrs.Provider, pkg discovery.Resolve
 	identities := p.GetResourceIdentitySchemas(ctx)
 	ds = ds.Append(identities.Diagnostics)
 	return jsonprovider.Provider{Schema: schema, Identities: identities}, ds.WithAddress(fmt.Sprintf("provider[%q]", addr.String()))
-}
-
-// providerRequirements collects the version constraints on every provider
-// the configuration tree uses; see workdir.ProviderRequirements.
-func providerRequirements(cfg *config.Config) (map[addrs.Provider]discovery.Constraints, diags.Diagnostics) {
-	return workdir.ProviderRequirements(cfg)
 }

@@ -44,7 +44,7 @@ func (p *validationProviders) close() {
 // names them all.
 func startValidationProviders(ctx context.Context, cfg *config.Config) (*validationProviders, diags.Diagnostics) {
 	result := &validationProviders{running: map[addrs.Provider]*runningProvider{}}
-	requirements, ds := providerRequirements(cfg)
+	requirements, ds := workdir.ProviderRequirements(cfg)
 	addConfiguredProviders(cfg, requirements)
 	if ds.HasErrors() || len(requirements) == 0 {
 		return result, ds
