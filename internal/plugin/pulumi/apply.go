@@ -22,6 +22,9 @@ func (p *Provider) ApplyResourceChange(ctx context.Context, req providers.ApplyR
 	if problems.HasErrors() {
 		return providers.ApplyResourceChangeResponse{Diagnostics: problems}
 	}
+	if rt.Component {
+		return p.applyComponent(ctx, rt, req)
+	}
 	priv, err := decodePrivate(req.PlannedPrivate, rt.Token)
 	if err != nil {
 		return providers.ApplyResourceChangeResponse{Diagnostics: p.privateProblem(req.TypeName, err)}
@@ -137,6 +140,11 @@ func (p *Provider) ReadResource(ctx context.Context, req providers.ReadResourceR
 	if problems.HasErrors() {
 		return providers.ReadResourceResponse{Diagnostics: problems}
 	}
+	if rt.Component {
+		// A component has no object to read; its children are read back
+		// by the Construct of the next plan.
+		return providers.ReadResourceResponse{NewState: req.PriorState, Private: req.Private}
+	}
 	priv, err := decodePrivate(req.Private, rt.Token)
 	if err != nil {
 		return providers.ReadResourceResponse{Diagnostics: p.privateProblem(req.TypeName, err)}
@@ -169,6 +177,10 @@ func (p *Provider) ImportResourceState(ctx context.Context, req providers.Import
 	rt, problems := p.resourceType(ctx, req.TypeName)
 	if problems.HasErrors() {
 		return providers.ImportResourceStateResponse{Diagnostics: problems}
+	}
+	if rt.Component {
+		return providers.ImportResourceStateResponse{Diagnostics: diags.Diagnostics{diags.Errorf("Components cannot be imported",
+			"%s is a component of the Pulumi provider %s: it has no object of its own to import. Import its children's objects as resources instead, or let the component create them.", req.TypeName, p.name)}}
 	}
 	priv, err := decodePrivate(nil, rt.Token)
 	if err != nil {

@@ -55,6 +55,9 @@ func (p *Provider) ValidateResourceConfig(ctx context.Context, req providers.Val
 	if problems.HasErrors() {
 		return providers.ValidateResourceConfigResponse{Diagnostics: problems}
 	}
+	if rt.Component {
+		return providers.ValidateResourceConfigResponse{} // components have no Check
+	}
 	priv, err := decodePrivate(nil, rt.Token)
 	if err != nil {
 		return providers.ValidateResourceConfigResponse{Diagnostics: diags.Diagnostics{diags.Errorf("Cannot validate", "%s", err)}}
@@ -80,6 +83,9 @@ func (p *Provider) PlanResourceChange(ctx context.Context, req providers.PlanRes
 	rt, problems := p.resourceType(ctx, req.TypeName)
 	if problems.HasErrors() {
 		return providers.PlanResourceChangeResponse{Diagnostics: problems}
+	}
+	if rt.Component {
+		return p.planComponent(ctx, rt, req)
 	}
 	priv, err := decodePrivate(req.PriorPrivate, rt.Token)
 	if err != nil {

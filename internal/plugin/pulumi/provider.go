@@ -210,6 +210,7 @@ func (p *Provider) GetProviderSchema(ctx context.Context) providers.GetProviderS
 	for name, fn := range pkg.DataSources {
 		resp.DataSources[name] = fn.Schema
 	}
+	resp.Functions = pkg.functionDecls()
 	return resp
 }
 
@@ -256,13 +257,25 @@ func (p *Provider) CloseEphemeralResource(context.Context, providers.CloseEpheme
 	return providers.CloseEphemeralResourceResponse{Diagnostics: p.unsupported("ephemeral resources")}
 }
 
-func (p *Provider) GetFunctions(context.Context) providers.GetFunctionsResponse {
-	return providers.GetFunctionsResponse{}
+// GetFunctions declares the components' methods (see call.go).
+func (p *Provider) GetFunctions(ctx context.Context) providers.GetFunctionsResponse {
+	pkg, problems := p.schema(ctx)
+	if pkg == nil {
+		return providers.GetFunctionsResponse{Diagnostics: problems}
+	}
+	return providers.GetFunctionsResponse{Functions: pkg.functionDecls()}
 }
 
-func (p *Provider) CallFunction(_ context.Context, req providers.CallFunctionRequest) providers.CallFunctionResponse {
+// CallFunction calls a component's method; a Pulumi provider's other
+// functions are data sources.
+func (p *Provider) CallFunction(ctx context.Context, req providers.CallFunctionRequest) providers.CallFunctionResponse {
+	if pkg, _ := p.schema(ctx); pkg != nil {
+		if m := pkg.methodByName(req.FunctionName); m != nil {
+			return p.callMethod(ctx, m, req.Arguments)
+		}
+	}
 	return providers.CallFunctionResponse{Result: cty.NilVal, Err: &providers.FunctionError{
-		Text: fmt.Sprintf("the Pulumi provider %s has no provider function %s: its functions are data sources", p.name, req.FunctionName)}}
+		Text: fmt.Sprintf("the Pulumi provider %s has no provider function %s: its functions are data sources, and only components' methods are provider functions", p.name, req.FunctionName)}}
 }
 
 func (p *Provider) unsupported(what string) diags.Diagnostics {

@@ -65,6 +65,8 @@ type resourceSpec struct {
 	InputProperties map[string]propertySpec `json:"inputProperties"`
 	RequiredInputs  []string                `json:"requiredInputs"`
 	IsComponent     bool                    `json:"isComponent"`
+	// Methods names a component's methods' function tokens by method name.
+	Methods map[string]string `json:"methods"`
 }
 
 type functionSpec struct {
@@ -86,6 +88,8 @@ type Package struct {
 	// names maps every snake_case attribute name back to its Pulumi
 	// property name.
 	names map[string]string
+	// methods are the components' methods, by function token.
+	methods map[string]*Method
 }
 
 // ResourceType is one resource token's schema and the facts calls need.
@@ -99,6 +103,9 @@ type ResourceType struct {
 	Secret map[string]bool
 	// Inputs lists the attributes that are inputs (set in configuration).
 	Inputs map[string]bool
+	// Component is set for component resources, which Construct builds
+	// out of child resources (see construct.go).
+	Component bool
 }
 
 // Function is one function token, offered as a data source.
@@ -135,17 +142,22 @@ func ParseSchema(providerName string, raw []byte) (*Package, diags.Diagnostics) 
 	for _, token := range sortedKeys(spec.Resources) {
 		res := spec.Resources[token]
 		name := TypeName(token)
-		if res.IsComponent {
-			continue // components need Construct, which is not supported yet
-		}
 		if other, taken := pkg.Resources[name]; taken {
 			problems = append(problems, diags.Warnf("Resource type name collision",
 				"The Pulumi provider %s has resources %s and %s, which both become %s; only the first is usable.", providerName, other.Token, token, name))
 			continue
 		}
+		if res.IsComponent {
+			pkg.Resources[name] = c.componentType(token, res)
+			continue
+		}
 		pkg.Resources[name] = c.resourceType(token, res)
 	}
+	pkg.methods = c.componentMethods()
 	for _, token := range sortedKeys(spec.Functions) {
+		if pkg.isMethod(token) {
+			continue // a component's method: see call.go
+		}
 		name := DataSourceName(token)
 		if _, taken := pkg.DataSources[name]; taken {
 			problems = append(problems, diags.Warnf("Data source name collision",

@@ -111,7 +111,7 @@ func (p *Provider) GetSchema(ctx context.Context, req *pulumirpc.GetSchemaReques
 		}
 		return &pulumirpc.GetSchemaResponse{Schema: subpackageSchema(name)}, nil
 	}
-	return &pulumirpc.GetSchemaResponse{Schema: withClassicThing(packageSchema)}, nil
+	return &pulumirpc.GetSchemaResponse{Schema: withPair(withClassicThing(packageSchema))}, nil
 }
 
 func (p *Provider) Attach(context.Context, *pulumirpc.PluginAttach) (*emptypb.Empty, error) {

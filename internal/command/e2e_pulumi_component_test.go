@@ -1,0 +1,94 @@
+package command
+
+import (
+	"strings"
+	"testing"
+)
+
+// pulumiComponentConfig uses tpulumi's component Pair, whose Construct
+// registers two Things (PREFIX-left and RIGHTNAME) as its children.
+const pulumiComponentConfig = `
+terraform {
+  required_providers {
+    tpulumi = { source = "pulumi/tpulumi", version = "~> 0.1" }
+  }
+}
+
+provider "tpulumi" {
+  root_dir = "CLOUD"
+}
+
+resource "tpulumi_pair" "p" {
+  prefix        = "pp"
+  left_content  = "LEFT"
+  right_content = "right side"
+  right_name    = "RIGHTNAME"
+  EXTRA
+}
+
+output "left_length" {
+  value = tpulumi_pair.p.left_length
+}
+`
+
+func pairConfig(left, rightName, extra string) string {
+	return strings.NewReplacer("LEFT", left, "RIGHTNAME", rightName, "EXTRA", extra).Replace(pulumiComponentConfig)
+}
+
+// TestE2EPulumiComponent drives a component through plan (children
+// previewed), apply (children in the cloud), a plan with no changes, an
+// update that updates one child and replaces the other, and destroy.
+func TestE2EPulumiComponent(t *testing.T) {
+	p := newPulumiProject(t, pairConfig("abcd", "pp-right", ""))
+
+	out := p.mustRun("plan", "-no-color")
+	assertContains(t, "first plan", out,
+		"tpulumi_pair.p will be created", `"pp-left"`, `"pp-right"`, `left_length   = 4`, "(known after apply)",
+		"Plan: 1 to add, 0 to change, 0 to destroy.")
+	if len(p.objects("tpulumi_thing")) != 0 {
+		t.Fatalf("plan created objects: %v", sortedNames(p.objects("tpulumi_thing")))
+	}
+
+	out = p.mustRun("apply", "-auto-approve", "-no-color")
+	assertContains(t, "first apply", out, "Apply complete! Resources: 1 added, 0 changed, 0 destroyed.", "left_length = 4")
+	things := p.objects("tpulumi_thing")
+	if got := strings.Join(sortedNames(things), " "); got != "pp-left pp-right" {
+		t.Fatalf("cloud after apply holds %q, want the two children", got)
+	}
+	if things["pp-left"].attrs["content"] != "abcd" || things["pp-right"].attrs["content"] != "right side" {
+		t.Errorf("children's contents: %v, %v", things["pp-left"].attrs["content"], things["pp-right"].attrs["content"])
+	}
+	p.expectNoChanges("plan after apply")
+
+	// left_content updates the left child in place; a new right name
+	// replaces the right child (name is replaceOnChanges).
+	p.write(pairConfig("abcdef", "pp-other", ""))
+	out = p.mustRun("plan", "-no-color")
+	assertContains(t, "update plan", out, "tpulumi_pair.p will be updated in-place", `"pp-other"`, "Plan: 0 to add, 1 to change, 0 to destroy.")
+	p.mustRun("apply", "-auto-approve", "-no-color")
+	things = p.objects("tpulumi_thing")
+	if got := strings.Join(sortedNames(things), " "); got != "pp-left pp-other" {
+		t.Fatalf("cloud after update holds %q, want pp-left and pp-other", got)
+	}
+	if got := things["pp-left"].attrs["revision"]; got != float64(2) {
+		t.Errorf("left child revision = %v, want 2 (updated in place)", got)
+	}
+	p.expectNoChanges("plan after update")
+
+	// A child the component no longer registers is deleted.
+	p.write(pairConfig("abcdef", "pp-other", "drop_right = true"))
+	p.mustRun("apply", "-auto-approve", "-no-color")
+	if got := strings.Join(sortedNames(p.objects("tpulumi_thing")), " "); got != "pp-left" {
+		t.Fatalf("cloud after dropping the right child holds %q", got)
+	}
+	p.expectNoChanges("plan after dropping a child")
+
+	out = p.mustRun("destroy", "-auto-approve", "-no-color")
+	assertContains(t, "destroy", out, "Destroy complete! Resources: 1 destroyed.")
+	if left := sortedNames(p.objects("tpulumi_thing")); len(left) != 0 {
+		t.Errorf("destroy left children in the cloud: %v", left)
+	}
+	if got := p.recordedInstances(); len(got) != 0 {
+		t.Errorf("destroy left records %v", got)
+	}
+}
