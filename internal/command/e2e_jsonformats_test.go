@@ -78,14 +78,16 @@ func readJSONFormatsConfig(t *testing.T, name string) string {
 var planLosses = []knownLoss{
 	{Pattern: "/applyable", Why: "terraform-json's Plan has no Applyable field"},
 	{Pattern: "/errored", Why: "terraform-json's Plan has no Errored field"},
-	{Pattern: "/resource_changes/*/change/after", Why: "a delete's after is null, and Change.After is omitempty", Optional: true},
-	{Pattern: "/output_changes/*/after", Why: "a null output's after, and Change.After is omitempty", Optional: true},
-	{Pattern: "/planned_values/outputs/*/value", Why: "a null output's value, and StateOutput.Value is omitempty", Optional: true},
+	{Pattern: "/resource_changes/*/change/after", Why: "a delete's after is null, and Change.After is omitempty", NullOnly: true},
+	{Pattern: "/output_changes/*/after", Why: "a null output's after, and Change.After is omitempty", Optional: true, NullOnly: true},
+	{Pattern: "/planned_values/outputs/*/value", Why: "a null output's value, and StateOutput.Value is omitempty", Optional: true, NullOnly: true},
 }
 
 // TestE2EJSONFormats runs the scenario once and checks every document and
-// stream it printed: each survives a round trip through terraform-json's
-// types, and says what Terraform would say about each kind of change.
+// -json stream it printed: each survives a round trip through
+// terraform-json's types (or, for UI messages terraform-json does not
+// decode, through the documented message format), and says what Terraform
+// would say about each kind of change.
 func TestE2EJSONFormats(t *testing.T) {
 	run := runJSONFormatsScenario(t)
 
@@ -119,6 +121,7 @@ func TestE2EJSONFormats(t *testing.T) {
 	t.Run("plan outputs", func(t *testing.T) { checkPlanOutputs(t, run) })
 	t.Run("checks", func(t *testing.T) { checkCheckResults(t, run) })
 	t.Run("state values", func(t *testing.T) { checkStateValues(t, run) })
+	t.Run("UI streams", func(t *testing.T) { checkUIStreams(t, run) })
 }
 
 // planDocument decodes the saved plan's JSON with terraform-json and as

@@ -104,10 +104,14 @@ func diffJSON(pointer string, original, reencoded any) []jsonDifference {
 type knownLoss struct {
 	Pattern string
 	Why     string
-	// Optional losses need not occur: a null that terraform-json leaves out
-	// (its field has omitempty) in places the scenario may or may not have
-	// one.
+	// Optional losses need not occur.
 	Optional bool
+	// NullOnly losses match only a null: terraform-json's field has
+	// omitempty, so a null written on purpose reads back as absent.
+	NullOnly bool
+	// Rewritten marks a value terraform-json keeps but writes back in
+	// another spelling, rather than one it drops.
+	Rewritten bool
 }
 
 // assertRoundTrip decodes original into decoded (a pointer to a
@@ -149,12 +153,13 @@ func assertRoundTrip(t *testing.T, what string, original []byte, decoded any, lo
 }
 
 func matchLoss(d jsonDifference, losses []knownLoss) (knownLoss, bool) {
-	if d.Kind != "lost" {
-		return knownLoss{}, false
-	}
 	for _, loss := range losses {
-		if loss.Optional && d.Original != nil {
-			continue // only a null may be lost without a word
+		kind := "lost"
+		if loss.Rewritten {
+			kind = "changed"
+		}
+		if d.Kind != kind || (loss.NullOnly && d.Original != nil) {
+			continue
 		}
 		if ok, _ := path.Match(loss.Pattern, d.Pointer); ok {
 			return loss, true

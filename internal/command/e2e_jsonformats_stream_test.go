@@ -1,0 +1,390 @@
+package command
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	tfjson "github.com/hashicorp/terraform-json"
+)
+
+// terraform-json decodes the version, log and diagnostic messages of the
+// -json UI stream and keeps only "@level", "@message" and "@timestamp" of
+// the others. Those others are checked against the message types of
+// Terraform's machine-readable UI reference (format 1.2), written out
+// below: a strict decoding into them, re-encoded, must give back the
+// original message.
+
+// uiResourceAddr is the "resource" of hooks and changes.
+type uiResourceAddr struct {
+	Addr            string `json:"addr"`
+	Module          string `json:"module"`
+	Resource        string `json:"resource"`
+	ImpliedProvider string `json:"implied_provider"`
+	ResourceType    string `json:"resource_type"`
+	ResourceName    string `json:"resource_name"`
+	ResourceKey     any    `json:"resource_key"`
+}
+
+// uiResourceChange is the "change" of planned_change and resource_drift.
+type uiResourceChange struct {
+	Resource         uiResourceAddr  `json:"resource"`
+	PreviousResource *uiResourceAddr `json:"previous_resource,omitempty"`
+	Action           string          `json:"action"`
+	Reason           string          `json:"reason,omitempty"`
+	Importing        *struct {
+		ID string `json:"id,omitempty"`
+	} `json:"importing,omitempty"`
+	GeneratedConfig string `json:"generated_config,omitempty"`
+}
+
+// uiHook is the "hook" of apply_*, refresh_* and provision_* messages.
+type uiHook struct {
+	Resource       uiResourceAddr `json:"resource"`
+	Action         string         `json:"action,omitempty"`
+	IDKey          string         `json:"id_key,omitempty"`
+	IDValue        string         `json:"id_value,omitempty"`
+	ElapsedSeconds *json.Number   `json:"elapsed_seconds,omitempty"`
+}
+
+// uiChangeSummary is the "changes" of change_summary. "forget" is
+// OpenTofu's count of objects removed from state without being destroyed.
+type uiChangeSummary struct {
+	Add       int    `json:"add"`
+	Change    int    `json:"change"`
+	Import    int    `json:"import"`
+	Remove    int    `json:"remove"`
+	Forget    int    `json:"forget,omitempty"`
+	Operation string `json:"operation"`
+}
+
+// uiOutput is one output of an outputs message: after a plan its action,
+// after an apply its type and (unless sensitive) value.
+type uiOutput struct {
+	Sensitive bool            `json:"sensitive"`
+	Type      json.RawMessage `json:"type,omitempty"`
+	Value     json.RawMessage `json:"value,omitempty"`
+	Action    string          `json:"action,omitempty"`
+}
+
+// uiMessage is any message terraform-json does not decode in full; which
+// payload property it carries depends on its type.
+type uiMessage struct {
+	Level     string              `json:"@level"`
+	Message   string              `json:"@message"`
+	Module    string              `json:"@module"`
+	Timestamp string              `json:"@timestamp"`
+	Type      string              `json:"type"`
+	Change    *uiResourceChange   `json:"change,omitempty"`
+	Hook      *uiHook             `json:"hook,omitempty"`
+	Changes   *uiChangeSummary    `json:"changes,omitempty"`
+	Outputs   map[string]uiOutput `json:"outputs,omitempty"`
+}
+
+// uiPayloads names the payload property of each documented message type
+// terraform-json leaves undecoded.
+var uiPayloads = map[string]string{
+	"planned_change":   "change",
+	"resource_drift":   "change",
+	"change_summary":   "changes",
+	"outputs":          "outputs",
+	"apply_start":      "hook",
+	"apply_progress":   "hook",
+	"apply_complete":   "hook",
+	"apply_errored":    "hook",
+	"refresh_start":    "hook",
+	"refresh_complete": "hook",
+}
+
+// streamLosses are the properties of the messages terraform-json decodes
+// that its types have no field for.
+var streamLosses = []knownLoss{
+	{Pattern: "/@module", Why: "terraform-json's messages keep no @module"},
+	{Pattern: "/type", Why: "terraform-json's messages keep their type only as the Go type"},
+}
+
+// versionLosses are those of the version message besides streamLosses.
+var versionLosses = []knownLoss{
+	{Pattern: "/terrane", Why: "Terrane's own version beside the Terraform version it matches, as OpenTofu writes \"tofu\""},
+	{Pattern: "/ui", Rewritten: true, Why: "go-version writes \"1.2\" back as \"1.2.0\""},
+	{Pattern: "/terraform", Rewritten: true, Why: "go-version writes versions back in full (\"1.11\" as \"1.11.0\")", Optional: true},
+}
+
+// decodedUIMessage is one line of a -json stream: its type, as decoded by
+// terraform-json, and, for the types terraform-json leaves undecoded, as
+// decoded by the reference types above.
+type decodedUIMessage struct {
+	Type    string
+	Library tfjson.LogMsg
+	Message uiMessage
+	Raw     []byte
+}
+
+// assertUIStream checks every line of a -json stream: terraform-json reads
+// its level, message and time; version, log and diagnostic messages survive
+// a round trip through terraform-json's types; the others decode strictly
+// into the reference types and survive a round trip through them.
+func assertUIStream(t *testing.T, what, stream string) []decodedUIMessage {
+	t.Helper()
+	var out []decodedUIMessage
+	for i, line := range strings.Split(strings.TrimSpace(stream), "\n") {
+		where := what + " line " + strconv.Itoa(i+1)
+		raw := normalizeTimestamp(t, where, []byte(line))
+		library, err := tfjson.UnmarshalLogMessage(raw)
+		if err != nil {
+			t.Fatalf("%s: terraform-json cannot read it: %v\n%s", where, err, line)
+		}
+		var envelope uiMessage
+		if err := json.Unmarshal(raw, &envelope); err != nil {
+			t.Fatalf("%s: %v", where, err)
+		}
+		if library.Level() != tfjson.LogMessageLevel(envelope.Level) || library.Message() != envelope.Message ||
+			library.Timestamp().Format(time.RFC3339Nano) != envelope.Timestamp {
+			t.Errorf("%s: terraform-json reads level %q, message %q, time %s from\n%s", where, library.Level(), library.Message(), library.Timestamp(), line)
+		}
+		if envelope.Module != "terrane.ui" {
+			t.Errorf("%s: @module is %q, want terrane.ui", where, envelope.Module)
+		}
+		decoded := decodedUIMessage{Type: envelope.Type, Library: library, Raw: raw}
+		switch library.(type) {
+		case tfjson.VersionLogMessage:
+			assertRoundTrip(t, where, raw, &tfjson.VersionLogMessage{}, append(versionLosses, streamLosses...)...)
+		case tfjson.LogMessage:
+			assertRoundTrip(t, where, raw, &tfjson.LogMessage{}, streamLosses...)
+		case tfjson.DiagnosticLogMessage:
+			assertRoundTrip(t, where, raw, &tfjson.DiagnosticLogMessage{}, streamLosses...)
+		default:
+			decoded.Message = assertReferenceMessage(t, where, raw, envelope.Type)
+		}
+		out = append(out, decoded)
+	}
+	return out
+}
+
+// assertReferenceMessage decodes a message terraform-json leaves undecoded
+// strictly into the reference types, requiring exactly the payload its
+// type documents, and compares its re-encoding with the original.
+func assertReferenceMessage(t *testing.T, where string, raw []byte, messageType string) uiMessage {
+	t.Helper()
+	payload, known := uiPayloads[messageType]
+	if !known {
+		t.Errorf("%s: message type %q is not one Terraform documents\n%s", where, messageType, raw)
+		return uiMessage{}
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	var msg uiMessage
+	if err := dec.Decode(&msg); err != nil {
+		t.Errorf("%s: not a documented %s message: %v\n%s", where, messageType, err, raw)
+		return msg
+	}
+	properties := decodeJSONNumbers(t, where, raw).(map[string]any)
+	for _, candidate := range []string{"change", "hook", "changes", "outputs"} {
+		if _, has := properties[candidate]; has != (candidate == payload) {
+			t.Errorf("%s: a %s message carries %q: %v", where, messageType, payload, has)
+		}
+	}
+	reencoded, err := json.Marshal(msg)
+	if err != nil {
+		t.Fatalf("%s: %v", where, err)
+	}
+	for _, d := range diffJSON("", properties, decodeJSONNumbers(t, where, reencoded)) {
+		t.Errorf("%s: the %s message does not survive a round trip through the documented format: %s", where, messageType, d)
+	}
+	return msg
+}
+
+// normalizeTimestamp rewrites "@timestamp" as Go's RFC 3339 encoding of
+// the same instant, so that a time re-encoded by terraform-json compares
+// equal whatever trailing zeros the original had; it fails the test if
+// the time is not RFC 3339.
+func normalizeTimestamp(t *testing.T, where string, line []byte) []byte {
+	t.Helper()
+	msg, ok := decodeJSONNumbers(t, where, line).(map[string]any)
+	if !ok {
+		t.Fatalf("%s: not a JSON object: %s", where, line)
+	}
+	stamp, _ := msg["@timestamp"].(string)
+	parsed, err := time.Parse(time.RFC3339Nano, stamp)
+	if err != nil {
+		t.Fatalf("%s: @timestamp %q is not RFC 3339: %v", where, stamp, err)
+	}
+	msg["@timestamp"] = parsed.Format(time.RFC3339Nano)
+	out, err := json.Marshal(msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func messageTypes(messages []decodedUIMessage) []string {
+	out := make([]string, len(messages))
+	for i, msg := range messages {
+		out[i] = msg.Type
+	}
+	return out
+}
+
+// messagesOf returns the messages of one type.
+func messagesOf(messages []decodedUIMessage, messageType string) []decodedUIMessage {
+	var out []decodedUIMessage
+	for _, msg := range messages {
+		if msg.Type == messageType {
+			out = append(out, msg)
+		}
+	}
+	return out
+}
+
+// checkUIStreams checks the -json streams of apply, plan, refresh and
+// destroy in the scenario: every message survives a round trip, and the
+// messages come in the order a user sees them.
+func checkUIStreams(t *testing.T, run *jsonFormatsRun) {
+	streams := map[string][]decodedUIMessage{}
+	for _, step := range []string{stepApplyV1, stepPlanV2, stepApplyV2, stepRefresh, stepDestroy} {
+		streams[step] = assertUIStream(t, step, run.outputs[step])
+		if types := messageTypes(streams[step]); len(types) == 0 || types[0] != "version" {
+			t.Errorf("%s does not start with a version message: %v", step, types)
+		}
+		version := streams[step][0].Library.(tfjson.VersionLogMessage)
+		if version.UI == nil || version.UI.Original() != "1.2" || version.Terraform == nil {
+			t.Errorf("%s: version message has ui %v, terraform %v", step, version.UI, version.Terraform)
+		}
+	}
+
+	t.Run("apply", func(t *testing.T) {
+		messages := streams[stepApplyV1]
+		types := messageTypes(messages)
+		assertOrder(t, stepApplyV1, types, "version", "planned_change", "change_summary", "apply_start", "apply_complete", "change_summary", "outputs")
+		summaries := messagesOf(messages, "change_summary")
+		if got := summaries[len(summaries)-1].Message.Changes; got == nil || got.Operation != "apply" || got.Add != 12 {
+			t.Errorf("the apply's last change summary: %+v, want 12 added by apply", got)
+		}
+		for _, messageType := range []string{"apply_start", "apply_complete"} {
+			var created []string
+			for _, msg := range messagesOf(messages, messageType) {
+				if msg.Message.Hook.Action == "create" {
+					created = append(created, msg.Message.Hook.Resource.Addr)
+				}
+			}
+			if len(created) != 12 {
+				t.Errorf("%d %s messages for creates, want one per managed object (12): %v", len(created), messageType, created)
+			}
+		}
+		outputs := messagesOf(messages, "outputs")
+		final := outputs[len(outputs)-1].Message.Outputs
+		if hidden := final["hidden"]; !hidden.Sensitive || hidden.Value != nil || string(hidden.Type) != `"string"` {
+			t.Errorf("the sensitive output after apply: %+v, want its type and no value", hidden)
+		}
+		if number := final["number"]; string(number.Value) != "42" || string(number.Type) != `"number"` {
+			t.Errorf("the number output after apply: %+v", number)
+		}
+	})
+	t.Run("plan", func(t *testing.T) {
+		messages := streams[stepPlanV2]
+		assertOrder(t, stepPlanV2, messageTypes(messages), "version", "refresh_start", "refresh_complete", "resource_drift", "planned_change", "change_summary", "outputs")
+		changes := map[string]uiResourceChange{}
+		for _, msg := range messagesOf(messages, "planned_change") {
+			changes[msg.Message.Change.Resource.Addr] = *msg.Message.Change
+		}
+		for addr, want := range map[string]string{
+			"tpf_thing.fresh": "create", "tpf_thing.updated": "update", "tpf_thing.replaced_cbd": "replace",
+			"tpf_thing.replaced_delete_first": "replace", "tpf_thing.doomed": "delete", "tpf_thing.new_name": "move",
+			"tpf_thing.adopted": "import", "data.tpf_thing.read_later": "read",
+		} {
+			if changes[addr].Action != want {
+				t.Errorf("planned_change for %s: action %q, want %q", addr, changes[addr].Action, want)
+			}
+		}
+		if _, listed := changes["tpf_thing.counted[0]"]; listed {
+			t.Error("an object without changes has a planned_change message")
+		}
+		if prev := changes["tpf_thing.new_name"].PreviousResource; prev == nil || prev.Addr != "tpf_thing.old_name" {
+			t.Errorf("the moved object's previous_resource: %+v", prev)
+		}
+		if imp := changes["tpf_thing.adopted"].Importing; imp == nil || imp.ID == "" {
+			t.Errorf("the imported object's importing: %+v", imp)
+		}
+		if reason := changes["tpf_thing.doomed"].Reason; reason != "delete_because_no_resource_config" {
+			t.Errorf("the deleted object's reason: %q", reason)
+		}
+		drift := messagesOf(messages, "resource_drift")
+		if len(drift) != 1 || drift[0].Message.Change.Resource.Addr != "tpf_thing.drifted" {
+			t.Errorf("resource_drift messages: %d, want one for tpf_thing.drifted", len(drift))
+		}
+		summary := messagesOf(messages, "change_summary")[0].Message.Changes
+		if want := (uiChangeSummary{Add: 3, Change: 3, Import: 1, Remove: 3, Operation: "plan"}); summary == nil || *summary != want {
+			t.Errorf("plan change summary: %+v, want %+v", summary, want)
+		}
+		assertCheckWarning(t, stepPlanV2, messages)
+	})
+	t.Run("apply saved plan", func(t *testing.T) {
+		messages := streams[stepApplyV2]
+		assertOrder(t, stepApplyV2, messageTypes(messages), "version", "apply_start", "apply_complete", "change_summary", "outputs")
+		if planned := messagesOf(messages, "planned_change"); len(planned) != 0 {
+			t.Errorf("applying a saved plan repeats %d planned changes", len(planned))
+		}
+		summary := messagesOf(messages, "change_summary")[0].Message.Changes
+		if want := (uiChangeSummary{Add: 3, Change: 3, Remove: 3, Operation: "apply"}); summary == nil || *summary != want {
+			t.Errorf("apply change summary: %+v, want %+v", summary, want)
+		}
+	})
+	t.Run("refresh", func(t *testing.T) {
+		messages := streams[stepRefresh]
+		assertOrder(t, stepRefresh, messageTypes(messages), "version", "refresh_start", "refresh_complete", "outputs")
+		for _, msg := range messagesOf(messages, "refresh_complete") {
+			if hook := msg.Message.Hook; hook.IDKey != "id" || hook.IDValue == "" {
+				t.Errorf("refresh_complete of %s names no id: %+v", hook.Resource.Addr, hook)
+			}
+		}
+	})
+	t.Run("destroy", func(t *testing.T) {
+		messages := streams[stepDestroy]
+		assertOrder(t, stepDestroy, messageTypes(messages), "version", "planned_change", "apply_start", "apply_complete", "change_summary")
+		summaries := messagesOf(messages, "change_summary")
+		if got := summaries[len(summaries)-1].Message.Changes; got == nil || got.Operation != "destroy" || got.Remove != 12 {
+			t.Errorf("destroy's last change summary: %+v, want 12 destroyed", got)
+		}
+		for _, msg := range messagesOf(messages, "planned_change") {
+			if msg.Message.Change.Action != "delete" {
+				t.Errorf("destroy plans %s for %s", msg.Message.Change.Action, msg.Message.Change.Resource.Addr)
+			}
+		}
+	})
+}
+
+// assertCheckWarning requires the failing check block's warning, with the
+// range of its condition.
+func assertCheckWarning(t *testing.T, what string, messages []decodedUIMessage) {
+	t.Helper()
+	for _, msg := range messagesOf(messages, "diagnostic") {
+		diag := msg.Library.(tfjson.DiagnosticLogMessage).Diagnostic
+		if diag.Severity != tfjson.DiagnosticSeverityWarning || diag.Address != "check.never" {
+			continue
+		}
+		if diag.Range == nil || diag.Range.Filename != "main.tf" || diag.Range.Start.Line == 0 || diag.Snippet == nil ||
+			!strings.Contains(diag.Snippet.Code, `tpf_thing.updated.description == "something else"`) {
+			t.Errorf("%s: the failing check's warning lacks its range or snippet: %s", what, msg.Raw)
+		}
+		return
+	}
+	t.Errorf("%s has no warning for the failing check block", what)
+}
+
+// assertOrder requires the wanted message types to appear in types in
+// this order (other messages may come between them).
+func assertOrder(t *testing.T, what string, types []string, wanted ...string) {
+	t.Helper()
+	next := 0
+	for _, messageType := range types {
+		if next < len(wanted) && messageType == wanted[next] {
+			next++
+		}
+	}
+	if next < len(wanted) {
+		t.Errorf("%s: expected messages %v in order; %q is missing after %v; got %v", what, wanted, wanted[next], wanted[:next], types)
+	}
+}
