@@ -92,3 +92,63 @@ func TestE2EPulumiComponent(t *testing.T) {
 		t.Errorf("destroy left records %v", got)
 	}
 }
+
+// TestE2EPulumiComponentForeignChild: a component that registers a child
+// of another package is refused by name at plan time.
+func TestE2EPulumiComponentForeignChild(t *testing.T) {
+	p := newPulumiProject(t, pairConfig("abcd", "pp-right", "foreign_child = true"))
+	out, errOut, code := p.run("plan", "-no-color")
+	if code == 0 {
+		t.Fatalf("plan succeeded with a foreign child:\n%s", out)
+	}
+	assertContains(t, "plan", errOut, "Component child from another package", "other:index:Widget", "tpulumi_pair", "belongs to the package other")
+	if len(p.objects("tpulumi_thing")) != 0 {
+		t.Errorf("the refused plan created objects")
+	}
+}
+
+// TestE2EPulumiComponentPartialFailure: when a child fails to create, the
+// children created before it are recorded with the component, so a later
+// apply finishes the job and destroy removes them.
+func TestE2EPulumiComponentPartialFailure(t *testing.T) {
+	p := newPulumiProject(t, pairConfig("abcd", "pp-right", `right_fail = "create"`))
+	out, errOut, code := p.run("apply", "-auto-approve", "-no-color")
+	if code == 0 {
+		t.Fatalf("apply succeeded although the right child fails:\n%s", out)
+	}
+	assertContains(t, "failed apply", errOut, "create failure requested", "tpulumi_pair-")
+	if got := strings.Join(sortedNames(p.objects("tpulumi_thing")), " "); got != "pp-left" {
+		t.Fatalf("cloud after the failed apply holds %q, want the left child only", got)
+	}
+	if got := strings.Join(p.recordedInstances(), " "); got != "tpulumi_pair.p" {
+		t.Fatalf("records after the failed apply: %q, want the component (holding its left child)", got)
+	}
+
+	p.write(pairConfig("abcd", "pp-right", ""))
+	p.mustRun("apply", "-auto-approve", "-no-color")
+	if got := strings.Join(sortedNames(p.objects("tpulumi_thing")), " "); got != "pp-left pp-right" {
+		t.Fatalf("cloud after the repaired apply holds %q", got)
+	}
+	p.expectNoChanges("plan after the repaired apply")
+	p.mustRun("destroy", "-auto-approve", "-no-color")
+	if left := sortedNames(p.objects("tpulumi_thing")); len(left) != 0 {
+		t.Errorf("destroy left children in the cloud: %v", left)
+	}
+}
+
+// TestE2EPulumiComponentMethod calls Pair's describe method as the
+// provider function provider::tpulumi::pair_describe: unknown while the
+// component is still to be created, the provider's answer after.
+func TestE2EPulumiComponentMethod(t *testing.T) {
+	config := pairConfig("abcd", "pp-right", "") + `
+output "described" {
+  value = provider::tpulumi::pair_describe(tpulumi_pair.p, " is a ").result
+}
+`
+	p := newPulumiProject(t, config)
+	out := p.mustRun("plan", "-no-color")
+	assertContains(t, "plan", out, "+ described   = (known after apply)")
+	out = p.mustRun("apply", "-auto-approve", "-no-color")
+	assertContains(t, "apply", out, `described = "tpulumi_pair-`, ` is a tpulumi:index:Pair"`)
+	p.expectNoChanges("plan after apply")
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -179,7 +180,7 @@ func (p *Provider) Call(ctx context.Context, req *pulumirpc.CallRequest) (*pulum
 	if req.GetTok() != describeToken {
 		return nil, status.Errorf(codes.InvalidArgument, "unknown method %q", req.GetTok())
 	}
-	args, err := unmarshal(req.GetArgs())
+	args, err := plugin.UnmarshalProperties(req.GetArgs(), plugin.MarshalOptions{KeepUnknowns: true, KeepSecrets: true, KeepResources: true})
 	if err != nil {
 		return nil, err
 	}
