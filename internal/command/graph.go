@@ -1,239 +1,190 @@
 package command
 
 import (
+	"context"
+	"flag"
 	"fmt"
-	"io"
-	"slices"
-	"strings"
 
-	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
-
-	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/engine"
+	"github.com/terrane/terrane/internal/logging"
+	"github.com/terrane/terrane/internal/modules"
+	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/ui"
 )
 
-// runGraph is `terrane graph [-type=plan|apply]`: the configuration's
-// resources and which ones each depends on, in the DOT language, as
-// Terraform prints it. Dependencies through locals, variables, module
-// inputs and module outputs are followed to the resources behind them.
+// graphOptions is `terrane graph`'s command line.
+type graphOptions struct {
+	graphType  string // "" picks plan, or apply with planFile
+	planFile   string
+	drawCycles bool
+	noColor    bool
+}
+
+// runGraph is `terrane graph`: the dependency graph of a plan or apply
+// operation in the DOT language, shaped as OpenTofu's graph command draws
+// it. The graph is the one the engine walks, so what it shows is the order
+// Terrane works in.
 func runGraph(streams Streams, args []string) int {
-	fs := newFlagSet("graph", streams)
-	graphType := fs.String("type", "plan", "The operation the graph is for: plan, plan-refresh-only, plan-destroy or apply")
-	fs.Bool("draw-cycles", false, "Accepted for compatibility")
-	fs.Int("module-depth", -1, "Accepted for compatibility")
-	noColor := fs.Bool("no-color", false, "Disable colour in the output")
-	if err := fs.Parse(args); err != nil {
-		return 1
+	opts, argDiags := parseGraphArgs(streams, args)
+	out := newOperationOutput(streams, arguments.View{NoColor: opts.noColor})
+	if argDiags.HasErrors() {
+		return writeGraphFailure(out, argDiags)
 	}
-	color := ui.ColorEnabled(*noColor)
-	fail := func(ds diags.Diagnostics, sources ui.Sources) int {
-		ui.WriteDiagnostics(streams.Stderr, ds, sources, color)
-		return 1
+	g, kind, ds := operationGraph(out, opts)
+	if g == nil {
+		return writeGraphFailure(out, ds)
 	}
-	switch *graphType {
-	case "plan", "plan-refresh-only", "plan-destroy", "apply":
-	default:
-		return fail(diags.Diagnostics{diags.Errorf("Invalid graph type", "-type=%s is not a graph type; use plan, plan-refresh-only, plan-destroy or apply.", *graphType)}, nil)
+	if len(g.Cycles) > 0 && !opts.drawCycles {
+		return writeGraphFailure(out, ds.Append(diags.Errorf("Graph has cycles",
+			"Run terrane graph -draw-cycles to see the cycles drawn in red.")))
 	}
-	if fs.NArg() > 0 {
-		return fail(diags.Diagnostics{diags.Errorf("Unexpected argument", "terrane graph takes no positional arguments (got %q); to graph a configuration in another directory, use the global -chdir=DIR option.", fs.Arg(0))}, nil)
+	fmt.Fprint(streams.Stdout, drawGraph(g, kind, opts.drawCycles))
+	if ds.HasErrors() {
+		// The drawing is on stdout for -draw-cycles; the errors say why
+		// no operation could run on this graph.
+		return writeGraphFailure(out, ds)
 	}
-	parser := config.NewParser()
-	cfg, hclDiags := parser.LoadConfig(".")
-	if hclDiags.HasErrors() || cfg == nil {
-		return fail(diags.Diagnostics{}.Append(hclDiags), ui.Sources(parser.Files()))
-	}
-	writeDOT(streams.Stdout, resourceDependencies(cfg))
 	return 0
 }
 
-// dependencyGraph maps each node (an object address in the module tree) to
-// the nodes its expressions refer to.
-type dependencyGraph map[string][]string
-
-// resourceDependencies returns, for every resource of the tree, the
-// resources it depends on directly or through non-resource objects.
-func resourceDependencies(root *config.Config) map[string][]string {
-	graph := dependencyGraph{}
-	resources := map[string]bool{}
-	root.DeepEach(func(c *config.Config) { addModuleNodes(graph, resources, c) })
-	out := make(map[string][]string, len(resources))
-	for resource := range resources {
-		reached := map[string]bool{}
-		var visit func(node string)
-		visit = func(node string) {
-			for _, next := range graph[node] {
-				if reached[next] {
-					continue
-				}
-				reached[next] = true
-				if !resources[next] {
-					visit(next)
-				}
-			}
-		}
-		visit(resource)
-		var deps []string
-		for node := range reached {
-			if resources[node] && node != resource {
-				deps = append(deps, node)
-			}
-		}
-		slices.Sort(deps)
-		out[resource] = deps
-	}
-	return out
+// writeGraphFailure writes ds to stderr, warnings included: stdout is
+// for the DOT text only, which a program may be reading.
+func writeGraphFailure(out *operationOutput, ds diags.Diagnostics) int {
+	ui.WriteDiagnostics(out.streams.Stderr, ds, out.sources, out.color)
+	return 1
 }
 
-func modulePrefix(path addrs.Module) string {
-	var b strings.Builder
-	for _, name := range path {
-		b.WriteString("module." + name + ".")
+func parseGraphArgs(streams Streams, args []string) (graphOptions, diags.Diagnostics) {
+	var opts graphOptions
+	fs := newFlagSet("graph", streams)
+	fs.StringVar(&opts.graphType, "type", "", "The operation to draw: plan, plan-refresh-only, plan-destroy or apply (the default with -plan)")
+	fs.StringVar(&opts.planFile, "plan", "", "Draw the apply graph of this saved plan")
+	fs.BoolVar(&opts.drawCycles, "draw-cycles", false, "Draw the graph even when it has cycles, their edges in red")
+	fs.Int("module-depth", -1, "Accepted for compatibility; modules are always drawn whole")
+	fs.Bool("verbose", false, "Accepted for compatibility")
+	fs.BoolVar(&opts.noColor, "no-color", false, "Disable colour in diagnostics")
+	// Variable values do not change the graph: references, not values,
+	// make its edges. The flags are accepted so that scripts written for
+	// other tools keep working.
+	fs.Var(ignoredFlag{}, "var", "Accepted for compatibility; values do not change the graph")
+	fs.Var(ignoredFlag{}, "var-file", "Accepted for compatibility; values do not change the graph")
+	if err := fs.Parse(args); err != nil {
+		return opts, diags.Diagnostics{diags.Errorf("Invalid command line", "%s. Run terrane graph -help for the options.", err)}
 	}
-	return b.String()
+	if fs.NArg() > 0 {
+		return opts, diags.Diagnostics{diags.Errorf("Unexpected argument",
+			"terrane graph takes no positional arguments (got %q); to graph a configuration in another directory, use the global -chdir=DIR option.", fs.Arg(0))}
+	}
+	if opts.graphType == "" {
+		opts.graphType = "plan"
+		if opts.planFile != "" {
+			opts.graphType = "apply"
+		}
+	}
+	switch opts.graphType {
+	case "plan", "plan-refresh-only", "plan-destroy", "apply":
+	case "eval", "validate":
+		return opts, diags.Diagnostics{diags.Errorf("Graph type no longer available",
+			"The graph type %q is no longer available. Use -type=plan instead to get a similar result.", opts.graphType)}
+	default:
+		return opts, diags.Diagnostics{diags.Errorf("Unsupported graph type",
+			`The -type=... argument must be either "plan", "plan-refresh-only", "plan-destroy", or "apply", not %q.`, opts.graphType)}
+	}
+	return opts, nil
 }
 
-func addModuleNodes(graph dependencyGraph, resources map[string]bool, c *config.Config) {
-	prefix := modulePrefix(c.Path)
-	refer := func(node string, exprs []hcl.Expression, bodies []hcl.Body, dependsOn []hcl.Traversal) {
-		traversals := slices.Clone(dependsOn)
-		for _, expr := range exprs {
-			if expr != nil {
-				traversals = append(traversals, expr.Variables()...)
-			}
+// ignoredFlag accepts any value any number of times.
+type ignoredFlag struct{}
+
+func (ignoredFlag) String() string   { return "" }
+func (ignoredFlag) Set(string) error { return nil }
+
+var _ flag.Value = ignoredFlag{}
+
+// operationGraph builds the graph opts ask for. The graph is nil when it
+// could not be built; otherwise ds may still hold its cycles as errors.
+func operationGraph(out *operationOutput, opts graphOptions) (*engine.OperationGraph, graphKind, diags.Diagnostics) {
+	var saved *plans.Plan
+	if opts.graphType == "apply" && opts.planFile != "" {
+		plan, snapshot, lockFile, ds := readSavedPlan(opts.planFile)
+		if ds.HasErrors() {
+			return nil, 0, ds
 		}
-		for _, body := range bodies {
-			traversals = append(traversals, bodyTraversals(body)...)
+		op, ods := openGraphOperation(out)
+		if op == nil {
+			return nil, 0, ods
 		}
-		for _, traversal := range traversals {
-			ref, refDiags := addrs.ParseRef(traversal)
-			if refDiags.HasErrors() {
-				continue
-			}
-			graph[node] = append(graph[node], referencedNodes(c, prefix, ref.Subject)...)
+		defer op.close()
+		if ds = ds.Append(op.checkSavedPlanInputs(opts.planFile, snapshot, lockFile)); ds.HasErrors() {
+			return nil, 0, ds
 		}
+		saved = plan
+		g, gds := op.engine.ApplyGraph(context.Background(), saved)
+		return g, applyGraphKind(saved), ds.Append(gds)
 	}
-	for addr, res := range c.Module.Resources {
-		node := prefix + addr.String()
-		resources[node] = true
-		refer(node, []hcl.Expression{res.Count, res.ForEach, res.Enabled}, []hcl.Body{res.Config}, res.DependsOn)
+	op, ds := openGraphOperation(out)
+	if op == nil {
+		return nil, 0, ds
 	}
-	for name, local := range c.Module.Locals {
-		refer(prefix+"local."+name, []hcl.Expression{local.Expr}, nil, nil)
+	defer op.close()
+	ctx := context.Background()
+	var g *engine.OperationGraph
+	var gds diags.Diagnostics
+	kind := graphOfPlan
+	switch opts.graphType {
+	case "plan":
+		g, gds = op.engine.PlanGraph(ctx, plans.NormalMode)
+	case "plan-refresh-only":
+		g, gds = op.engine.PlanGraph(ctx, plans.RefreshOnlyMode)
+	case "plan-destroy":
+		g, gds = op.engine.DestroyGraph(ctx)
+		kind = graphOfDestroy
+	case "apply":
+		// As in OpenTofu, an apply graph without a plan is the graph of
+		// applying a plan that changes nothing.
+		g, gds = op.engine.ApplyGraph(ctx, nil)
+		kind = graphOfApply
 	}
-	for name, output := range c.Module.Outputs {
-		refer(prefix+"output."+name, []hcl.Expression{output.Expr}, nil, output.DependsOn)
-	}
-	if c.Parent == nil {
-		return
-	}
-	// A module's variables take their values from the arguments of the
-	// call in the parent module, evaluated there.
-	call := c.Parent.Module.ModuleCalls[c.Path[len(c.Path)-1]]
-	if call == nil {
-		return
-	}
-	args, _ := call.Config.JustAttributes()
-	parentPrefix := modulePrefix(c.Parent.Path)
-	for name := range c.Module.Variables {
-		exprs := []hcl.Expression{call.Count, call.ForEach, call.Enabled}
-		if arg, ok := args[name]; ok {
-			exprs = append(exprs, arg.Expr)
-		}
-		node := prefix + "var." + name
-		for _, traversal := range append(exprTraversals(exprs), call.DependsOn...) {
-			if ref, refDiags := addrs.ParseRef(traversal); !refDiags.HasErrors() {
-				graph[node] = append(graph[node], referencedNodes(c.Parent, parentPrefix, ref.Subject)...)
-			}
-		}
-	}
+	return g, kind, ds.Append(gds)
 }
 
-func exprTraversals(exprs []hcl.Expression) []hcl.Traversal {
-	var out []hcl.Traversal
-	for _, expr := range exprs {
-		if expr != nil {
-			out = append(out, expr.Variables()...)
-		}
+func applyGraphKind(plan *plans.Plan) graphKind {
+	if plan.UIMode == plans.DestroyMode {
+		return graphOfDestroy
 	}
-	return out
+	return graphOfApply
 }
 
-// referencedNodes maps what a reference in module c names to graph nodes.
-func referencedNodes(c *config.Config, prefix string, subject addrs.Referenceable) []string {
-	switch s := subject.(type) {
-	case addrs.Resource:
-		return []string{prefix + s.String()}
-	case addrs.ResourceInstance:
-		return []string{prefix + s.Resource.String()}
-	case addrs.LocalValue:
-		return []string{prefix + "local." + s.Name}
-	case addrs.InputVariable:
-		return []string{prefix + "var." + s.Name}
-	case addrs.ModuleCallInstanceOutput:
-		return []string{prefix + "module." + s.Call.Call.Name + ".output." + s.Name}
-	case addrs.ModuleCallInstance:
-		return moduleOutputNodes(c, prefix, s.Call.Name)
-	case addrs.ModuleCall:
-		return moduleOutputNodes(c, prefix, s.Name)
+// openGraphOperation loads the configuration, the workspace's records and
+// the installed providers, as plan does, but without variable values:
+// references, not values, make the graph, so a required variable left unset
+// is no error here. It returns nil, with the diagnostics, on failure.
+func openGraphOperation(out *operationOutput) (*operation, diags.Diagnostics) {
+	op := &operation{out: out, dir: "."}
+	parser := config.NewParser()
+	cfg, hclDiags := modules.LoadConfig(parser, op.dir)
+	out.addSources(parser.Files())
+	ds := diags.Diagnostics{}.Append(hclDiags)
+	if cfg == nil || ds.HasErrors() {
+		return nil, ds
 	}
-	return nil
-}
-
-func moduleOutputNodes(c *config.Config, prefix, call string) []string {
-	child := c.Children[call]
-	if child == nil {
-		return nil
+	op.config = cfg
+	factories, factoryDiags := op.providerFactories()
+	if ds = ds.Append(factoryDiags); ds.HasErrors() {
+		return nil, ds
 	}
-	var out []string
-	for name := range child.Module.Outputs {
-		out = append(out, prefix+"module."+call+".output."+name)
+	if storeDiags := op.openStore(); storeDiags.HasErrors() {
+		return nil, ds.Append(storeDiags)
 	}
-	return out
-}
-
-// bodyTraversals lists the references in a body and its nested blocks
-// without the schema that decodes it, as a dependency graph needs.
-func bodyTraversals(body hcl.Body) []hcl.Traversal {
-	if body == nil {
-		return nil
+	eng, engineDiags := engine.New(engine.Options{Config: cfg, Providers: factories, State: op.store,
+		Logger: logging.Named("engine"), Workspace: op.workspace})
+	op.engine = eng
+	if ds = ds.Append(engineDiags); ds.HasErrors() {
+		op.close()
+		return nil, ds
 	}
-	if native, ok := body.(*hclsyntax.Body); ok {
-		var out []hcl.Traversal
-		for _, attr := range native.Attributes {
-			out = append(out, attr.Expr.Variables()...)
-		}
-		for _, block := range native.Blocks {
-			out = append(out, bodyTraversals(block.Body)...)
-		}
-		return out
-	}
-	attrs, _ := body.JustAttributes()
-	var out []hcl.Traversal
-	for _, attr := range attrs {
-		out = append(out, attr.Expr.Variables()...)
-	}
-	return out
-}
-
-// writeDOT prints the graph in the layout Terraform's graph command uses.
-func writeDOT(w io.Writer, deps map[string][]string) {
-	nodes := make([]string, 0, len(deps))
-	for node := range deps {
-		nodes = append(nodes, node)
-	}
-	slices.Sort(nodes)
-	fmt.Fprint(w, "digraph G {\n  rankdir = \"RL\";\n  node [shape = rect, fontname = \"sans-serif\"];\n")
-	for _, node := range nodes {
-		fmt.Fprintf(w, "  %q [label=%q];\n", node, node)
-	}
-	for _, node := range nodes {
-		for _, dep := range deps[node] {
-			fmt.Fprintf(w, "  %q -> %q;\n", node, dep)
-		}
-	}
-	fmt.Fprint(w, "}\n")
+	return op, ds
 }

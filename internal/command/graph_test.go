@@ -1,51 +1,254 @@
 package command
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/testing/providertest"
 )
 
-// TestGraphFollowsDependenciesToResources graphs the corpus configuration:
-// resources in modules, dependencies through module inputs and outputs,
-// locals and depends_on become direct edges between resources.
-func TestGraphFollowsDependenciesToResources(t *testing.T) {
-	p := newStateProject(t)
-	copyConfigWithoutRemoteState(t, filepath.Join(stateCorpusDir, "configs", "basic"), p.dir)
-	writeFile(t, filepath.Join(p.dir, "extra.tf"), `
+// graphConfig has what a graph must show: two providers (tpf twice, once
+// aliased, and the built-in terraform provider), count and for_each on
+// resources and on a module call, a data source, nested modules, locals,
+// variables, outputs referring to a module as a whole and to one output, and
+// a check.
+const graphConfig = `
+terraform {
+  required_providers {
+    tpf = { source = "registry.terraform.io/terrane/tpf" }
+  }
+}
+
+variable "prefix" {
+  default = "p"
+}
+
+provider "tpf" {
+  root_dir = "CLOUD"
+}
+
+provider "tpf" {
+  alias    = "west"
+  root_dir = "CLOUD"
+}
+
 locals {
-  first = terraform_data.counted[0].id
+  names = toset(["a", "b"])
 }
 
-resource "terraform_data" "via_local" {
-  input = local.first
+resource "tpf_thing" "each" {
+  for_each = local.names
+  name     = "${var.prefix}-${each.key}"
 }
 
-resource "terraform_data" "via_module" {
-  input = module.single_child.out
+resource "tpf_thing" "counted" {
+  provider = tpf.west
+  count    = 2
+  name     = "c${count.index}"
+}
+
+data "tpf_thing" "look" {
+  id = tpf_thing.counted[0].id
+}
+
+resource "terraform_data" "after_look" {
+  input      = "after"
+  depends_on = [data.tpf_thing.look]
+}
+
+module "net" {
+  source   = "./net"
+  for_each = local.names
+  label    = tpf_thing.each[each.key].id
+}
+
+output "ids" {
+  value = [for m in module.net : m.id]
+}
+
+check "named" {
+  assert {
+    condition     = terraform_data.after_look.output != ""
+    error_message = "The looked-up thing has no name."
+  }
+}
+`
+
+const graphModule = `
+terraform {
+  required_providers {
+    tpf = { source = "registry.terraform.io/terrane/tpf" }
+  }
+}
+
+variable "label" {}
+
+locals {
+  full = "net-${var.label}"
+}
+
+resource "tpf_thing" "inner" {
+  name = local.full
+}
+
+module "sub" {
+  source = "./sub"
+  in     = tpf_thing.inner.id
+}
+
+output "id" {
+  value = module.sub.out
+}
+`
+
+const graphSubModule = `
+variable "in" {}
+
+resource "terraform_data" "leaf" {
+  input = var.in
+}
+
+output "out" {
+  value = terraform_data.leaf.id
+}
+`
+
+// newGraphProject is newE2EProject for graphConfig and its modules.
+func newGraphProject(t *testing.T) *e2eProject {
+	t.Helper()
+	mirror := providertest.Build(t)
+	p := &e2eProject{t: t, cloud: t.TempDir()}
+	p.dir = useMirror(t, mirror.Dir, strings.ReplaceAll(graphConfig, "CLOUD", p.cloud))
+	writeFile(t, filepath.Join(p.dir, "net", "main.tf"), graphModule)
+	writeFile(t, filepath.Join(p.dir, "net", "sub", "main.tf"), graphSubModule)
+	p.mustRun("init")
+	return p
+}
+
+// assertGolden compares got with testdata/graph/name; with
+// TERRANE_UPDATE_GOLDEN=1 it rewrites the file instead.
+func assertGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join(graphTestdata, name)
+	if os.Getenv("TERRANE_UPDATE_GOLDEN") == "1" {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("reading the golden file (set TERRANE_UPDATE_GOLDEN=1 to write it): %v", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from %s:\n--- got\n%s\n--- want\n%s", "graph output", path, got, want)
+	}
+}
+
+var graphTestdata = func() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		panic(err)
+	}
+	return filepath.Join(wd, "testdata", "graph")
+}()
+
+// TestGraphPlanApplyDestroy draws the plan graph of a configuration, the
+// apply graph of its saved plan, and its destroy graph once applied,
+// each compared with a golden drawing in OpenTofu's shape.
+func TestGraphPlanApplyDestroy(t *testing.T) {
+	p := newGraphProject(t)
+
+	plan := p.mustRun("graph")
+	assertGolden(t, "plan.dot", plan)
+	if explicit := p.mustRun("graph", "-type=plan"); explicit != plan {
+		t.Errorf("graph -type=plan differs from the default:\n%s", explicit)
+	}
+	if refreshOnly := p.mustRun("graph", "-type=plan-refresh-only"); refreshOnly != plan {
+		t.Errorf("a refresh-only plan walks the same graph as a plan, but its drawing differs:\n%s", refreshOnly)
+	}
+	assertGolden(t, "plan-destroy-empty.dot", p.mustRun("graph", "-type=plan-destroy"))
+
+	p.mustRun("plan", "-out=create.tfplan")
+	apply := p.mustRun("graph", "-plan=create.tfplan")
+	assertGolden(t, "apply.dot", apply)
+	if explicit := p.mustRun("graph", "-type=apply", "-plan=create.tfplan"); explicit != apply {
+		t.Errorf("graph -type=apply -plan=… differs from graph -plan=…:\n%s", explicit)
+	}
+
+	p.mustRun("apply", "-auto-approve", "create.tfplan")
+	destroy := p.mustRun("graph", "-type=plan-destroy")
+	assertGolden(t, "plan-destroy.dot", destroy)
+	p.mustRun("plan", "-destroy", "-out=destroy.tfplan")
+	if saved := p.mustRun("graph", "-plan=destroy.tfplan"); saved != destroy {
+		t.Errorf("the apply graph of a saved destroy plan differs from -type=plan-destroy:\n%s", saved)
+	}
+}
+
+// TestGraphCycles refuses to draw a graph with a cycle unless asked to,
+// and then draws the cycle's edges in red; either way the cycle is an
+// error naming its objects.
+func TestGraphCycles(t *testing.T) {
+	p := newE2EProject(t, `
+resource "terraform_data" "a" {
+  input = terraform_data.b.output
+}
+
+resource "terraform_data" "b" {
+  input = terraform_data.a.output
+}
+
+resource "terraform_data" "free" {}
+`)
+	out, errOut, code := p.run("graph", "-no-color")
+	if code != 1 || out != "" {
+		t.Errorf("graph of a cyclic configuration: exit %d, stdout %q; want exit 1 and nothing drawn", code, out)
+	}
+	assertContains(t, "cycle diagnostic", errOut, "Cycle in the configuration", "terraform_data.a, terraform_data.b", "-draw-cycles")
+
+	out, errOut, code = p.run("graph", "-draw-cycles", "-no-color")
+	if code != 1 {
+		t.Errorf("graph -draw-cycles: exit %d; want 1, the configuration is still invalid", code)
+	}
+	assertContains(t, "cycle diagnostic with -draw-cycles", errOut, "Cycle in the configuration")
+	assertGolden(t, "cycle.dot", out)
+}
+
+// TestGraphArguments rejects what OpenTofu's graph command rejects, with
+// diagnostics that say what to do, and accepts its ignored options.
+func TestGraphArguments(t *testing.T) {
+	p := newE2EProject(t, `
+variable "required" {}
+
+resource "terraform_data" "a" {
+  input = var.required
 }
 `)
-	p.mustRun("init", "-no-color")
-	out := p.mustRun("graph")
-	for _, want := range []string{
-		"digraph G {",
-		`"terraform_data.single" [label="terraform_data.single"];`,
-		`"terraform_data.each" -> "terraform_data.single";`,
-		`"terraform_data.via_local" -> "terraform_data.counted";`,
-		`"terraform_data.via_module" -> "module.single_child.terraform_data.dependent";`,
-		`"module.child.terraform_data.dependent" -> "module.child.terraform_data.inner";`,
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"graph", "-type=sideways"}, `must be either "plan", "plan-refresh-only", "plan-destroy", or "apply", not "sideways"`},
+		{[]string{"graph", "-type=validate"}, `The graph type "validate" is no longer available. Use -type=plan instead`},
+		{[]string{"graph", "somewhere"}, "use the global -chdir=DIR option"},
+		{[]string{"graph", "-plan=missing.tfplan"}, "The plan file missing.tfplan cannot be read"},
 	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("graph lacks %s:\n%s", want, out)
+		out, errOut, code := p.run(append(tc.args, "-no-color")...)
+		if code != 1 || out != "" || !strings.Contains(errOut, tc.want) {
+			t.Errorf("terrane %s: exit %d, stdout %q, stderr %s; want exit 1 saying %q", strings.Join(tc.args, " "), code, out, errOut, tc.want)
 		}
 	}
-	if strings.Contains(out, "local.first") || strings.Contains(out, `"terraform_data.via_module" -> "module.single_child.terraform_data.inner"`) {
-		t.Errorf("graph shows objects other than resources, or dependencies the resource does not have:\n%s", out)
+	// A required variable without a value does not stop the drawing:
+	// references, not values, make the graph.
+	out := p.mustRun("graph", "-module-depth=1", "-verbose", "-var", "required=x", "-var-file=none.tfvars")
+	assertContains(t, "graph with ignored options", out, `"[root] terraform_data.a (expand)" -> "[root] var.required"`)
+	if bare := p.mustRun("graph"); bare != out {
+		t.Errorf("ignored options changed the graph:\n%s", bare)
 	}
-	if apply := p.mustRun("graph", "-type=apply"); apply != out {
-		t.Errorf("-type=apply graph differs:\n%s", apply)
-	}
-	assertContains(t, "bad type", p.mustFail("graph", "-type=sideways"), "Invalid graph type")
+
 	writeFile(t, filepath.Join(p.dir, "broken.tf"), "resource \"terraform_data\" {\n")
-	assertContains(t, "broken config", p.mustFail("graph"), "broken.tf")
+	_, errOut, _ := p.run("graph", "-no-color")
+	assertContains(t, "broken configuration", errOut, "broken.tf")
 }

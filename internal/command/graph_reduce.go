@@ -1,0 +1,132 @@
+package command
+
+import (
+	"slices"
+
+	"github.com/terrane/terrane/internal/engine"
+	"github.com/terrane/terrane/internal/plans"
+)
+
+// reduce removes every edge a→c for which another path from a to c exists
+// (transitive reduction), so the drawing shows only the dependencies that
+// decide the order. The drawing must have no cycle. Reachability is kept as
+// one bit set per node, built in reverse topological order: O(V·E/64).
+func (d *drawing) reduce() {
+	names := make([]string, 0, len(d.edges))
+	for name := range d.edges {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	index := make(map[string]int, len(names))
+	for i, name := range names {
+		index[name] = i
+	}
+	words := (len(names) + 63) / 64
+	reach := make([][]uint64, len(names)) // nodes reachable by a path of one or more edges
+	var visit func(i int)
+	visit = func(i int) {
+		if reach[i] != nil {
+			return
+		}
+		set := make([]uint64, words)
+		for to := range d.edges[names[i]] {
+			j := index[to]
+			visit(j)
+			set[j/64] |= 1 << (j % 64)
+			for w := range set {
+				set[w] |= reach[j][w]
+			}
+		}
+		reach[i] = set
+	}
+	for i := range names {
+		visit(i)
+	}
+	for _, from := range names {
+		deps := d.edges[from]
+		for to := range deps {
+			j := index[to]
+			for other := range deps {
+				k := index[other]
+				if other != to && reach[k][j/64]&(1<<(j%64)) != 0 {
+					delete(deps, to)
+					break
+				}
+			}
+		}
+	}
+}
+
+// withoutOrphans drops the vertices of resources left only in state from
+// an apply graph, linking what waited for each to what it waited for: on
+// apply they only resolve interrupted runs' intents before the deletions.
+func withoutOrphans(vertices []engine.GraphVertex) []engine.GraphVertex {
+	orphans := map[string][]string{}
+	for _, v := range vertices {
+		if v.Kind == engine.GraphOrphan {
+			orphans[v.Key] = v.DependsOn
+		}
+	}
+	var out []engine.GraphVertex
+	for _, v := range vertices {
+		if v.Kind == engine.GraphOrphan {
+			continue
+		}
+		var deps []string
+		for _, dep := range v.DependsOn {
+			if through, ok := orphans[dep]; ok {
+				deps = append(deps, through...)
+			} else {
+				deps = append(deps, dep)
+			}
+		}
+		slices.Sort(deps)
+		v.DependsOn = slices.Compact(deps)
+		out = append(out, v)
+	}
+	return out
+}
+
+// prunedForDestroy keeps what deleting objects needs: the destroy
+// vertices, the providers they use and what those providers' blocks refer
+// to, and the root module's outputs (which a destroy removes without
+// evaluating). Everything else does no work in a destroy.
+func prunedForDestroy(vertices []engine.GraphVertex, changes []*plans.ResourceInstanceChangeSrc) []engine.GraphVertex {
+	changing := map[string]bool{}
+	for _, c := range changes {
+		if c.Action != plans.Delete && c.Action != plans.NoOp {
+			changing[c.Addr.ContainingResource().Config().String()] = true
+		}
+	}
+	kept := map[string]bool{}
+	byKey := map[string]engine.GraphVertex{}
+	var keep func(key string)
+	keep = func(key string) {
+		if kept[key] {
+			return
+		}
+		kept[key] = true
+		for _, dep := range byKey[key].DependsOn {
+			keep(dep)
+		}
+	}
+	for _, v := range vertices {
+		if v.Kind == engine.GraphOutput && v.Module.IsRoot() {
+			v.DependsOn, v.WholeModules = nil, nil
+		}
+		byKey[v.Key] = v
+	}
+	for _, v := range vertices {
+		rootOutput := v.Kind == engine.GraphOutput && v.Module.IsRoot()
+		if v.Kind == engine.GraphDestroy || rootOutput || (v.Kind == engine.GraphResource && changing[v.Key]) {
+			keep(v.Key)
+		}
+	}
+	var out []engine.GraphVertex
+	for _, v := range vertices {
+		if kept[v.Key] {
+			out = append(out, byKey[v.Key])
+		}
+	}
+	return out
+}
