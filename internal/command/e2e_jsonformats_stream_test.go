@@ -388,3 +388,78 @@ func assertOrder(t *testing.T, what string, types []string, wanted ...string) {
 		t.Errorf("%s: expected messages %v in order; %q is missing after %v; got %v", what, wanted, wanted[next], wanted[:next], types)
 	}
 }
+
+// TestE2EJSONFormatsFailures checks the -json output of runs that fail: an
+// apply whose provider rejects one object, and a configuration validation
+// rejects, through validate -json and plan -json.
+func TestE2EJSONFormatsFailures(t *testing.T) {
+	failing, invalid := readJSONFormatsConfig(t, "failing.tf"), readJSONFormatsConfig(t, "invalid.tf")
+	p := newE2EProject(t, failing)
+
+	out, _, code := p.run("apply", "-json", "-auto-approve")
+	if code != 1 {
+		t.Fatalf("apply with a failing provider call: exit %d, want 1\n%s", code, out)
+	}
+	messages := assertUIStream(t, "apply -json (failing)", out)
+	assertOrder(t, "apply -json (failing)", messageTypes(messages), "version", "planned_change", "change_summary", "apply_start", "apply_errored", "diagnostic")
+	errored := messagesOf(messages, "apply_errored")
+	if len(errored) != 1 || errored[0].Message.Hook.Resource.Addr != "tpf_thing.broken" || errored[0].Message.Hook.Action != "create" {
+		t.Errorf("apply_errored messages: %s", messagesRaw(errored))
+	}
+	if completed := messagesOf(messages, "apply_complete"); len(completed) != 1 || completed[0].Message.Hook.Resource.Addr != "tpf_thing.fine" {
+		t.Errorf("apply_complete messages: %s", messagesRaw(completed))
+	}
+	if !hasErrorDiagnostic(messages, func(d tfjson.Diagnostic) bool { return d.Address == "tpf_thing.broken" }) {
+		t.Errorf("no error diagnostic naming tpf_thing.broken:\n%s", out)
+	}
+
+	p.write(invalid)
+	out, _, code = p.run("validate", "-json")
+	if code != 1 {
+		t.Fatalf("validate -json of an invalid configuration: exit %d, want 1\n%s", code, out)
+	}
+	var validation tfjson.ValidateOutput
+	assertRoundTrip(t, "validate -json (invalid)", []byte(out), &validation)
+	if validation.Valid || validation.ErrorCount != 1 || len(validation.Diagnostics) != 1 {
+		t.Fatalf("validate -json of an invalid configuration:\n%s", out)
+	}
+	assertRangeOnColour(t, "validate -json", validation.Diagnostics[0])
+
+	out, _, code = p.run("plan", "-json")
+	if code != 1 {
+		t.Fatalf("plan -json of an invalid configuration: exit %d, want 1\n%s", code, out)
+	}
+	messages = assertUIStream(t, "plan -json (invalid)", out)
+	assertOrder(t, "plan -json (invalid)", messageTypes(messages), "version", "diagnostic")
+	if !hasErrorDiagnostic(messages, func(d tfjson.Diagnostic) bool { assertRangeOnColour(t, "plan -json", d); return true }) {
+		t.Errorf("plan -json of an invalid configuration has no error diagnostic:\n%s", out)
+	}
+}
+
+// assertRangeOnColour requires a diagnostic to point at the "colour"
+// argument of invalid.tf.
+func assertRangeOnColour(t *testing.T, what string, d tfjson.Diagnostic) {
+	t.Helper()
+	if d.Severity != tfjson.DiagnosticSeverityError || d.Range == nil || d.Range.Filename != "main.tf" || d.Range.Start.Line != 15 ||
+		d.Snippet == nil || !strings.Contains(d.Snippet.Code, "colour") {
+		t.Errorf("%s: the diagnostic does not point at main.tf line 15 (colour): %+v range %+v", what, d, d.Range)
+	}
+}
+
+func hasErrorDiagnostic(messages []decodedUIMessage, match func(tfjson.Diagnostic) bool) bool {
+	for _, msg := range messagesOf(messages, "diagnostic") {
+		diag := msg.Library.(tfjson.DiagnosticLogMessage)
+		if diag.Level() == tfjson.Error && diag.Diagnostic.Severity == tfjson.DiagnosticSeverityError && match(diag.Diagnostic) {
+			return true
+		}
+	}
+	return false
+}
+
+func messagesRaw(messages []decodedUIMessage) string {
+	lines := make([]string, len(messages))
+	for i, msg := range messages {
+		lines[i] = string(msg.Raw)
+	}
+	return strings.Join(lines, "\n")
+}
