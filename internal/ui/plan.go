@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bufio"
 	"io"
 	"sort"
 	"strings"
@@ -34,18 +35,24 @@ const productName = "Terrane"
 // RenderPlan writes the plan as a person reads it: the changes made outside
 // Terrane that matter to the plan, the symbols legend, one diff per changed
 // resource instance, the "Plan: …" summary and the output changes — or the
-// "No changes." message when there is nothing to do. It writes once, when
-// the whole rendering is ready. A change it cannot decode (its provider's
-// schema is missing or does not match) is left out and reported as an
-// error naming the instance; everything else is still shown.
+// "No changes." message when there is nothing to do. A change it cannot
+// decode (its provider's schema is missing or does not match) is left out
+// and reported as an error naming the instance; everything else is still
+// shown.
+//
+// Resource changes are decoded, diffed and written one at a time, and
+// changes that do nothing are never decoded: a plan of 100,000 deletions,
+// or of one change among 100,000 unchanged instances, needs the memory of
+// one diff, not of the whole rendering.
 func RenderPlan(w io.Writer, plan *plans.Plan, schemas *providers.Schemas, opts PlanOptions) diags.Diagnostics {
-	r := &planRenderer{plan: plan, schemas: schemas, pal: palette{enabled: opts.Color}, width: opts.Width}
+	out := bufio.NewWriterSize(w, 64<<10)
+	r := &planRenderer{plan: plan, schemas: schemas, pal: palette{enabled: opts.Color}, width: opts.Width, out: out}
 	if r.width <= 0 {
 		r.width = defaultWidth
 	}
 	r.prepare()
 	r.render()
-	if _, err := io.WriteString(w, r.out.String()); err != nil {
+	if err := out.Flush(); err != nil {
 		r.diags = append(r.diags, diags.Errorf("Cannot write the plan", "Writing the rendered plan failed: %s.", err))
 	}
 	return r.diags
@@ -58,11 +65,18 @@ type planRenderer struct {
 	pal     palette
 	width   int
 
-	changes []resourceDiff
-	drift   []resourceDiff
+	// changes are the resource changes the plan lists, in order, still
+	// encoded; see shownChange.
+	changes []*plans.ResourceInstanceChangeSrc
+	drift   []*plans.ResourceInstanceChangeSrc
 	outputs []outputDiff
+	// relevantPaths are the plan's relevant attributes by instance
+	// address, looked up once per drifted instance.
+	relevantPaths map[string][]cty.Path
 
-	out   strings.Builder
+	// out buffers what is written; a write error sticks and is reported
+	// when it is flushed.
+	out   *bufio.Writer
 	diags diags.Diagnostics
 }
 
@@ -85,16 +99,20 @@ type outputDiff struct {
 	node diffNode
 }
 
+// prepare diffs the outputs and picks the resource changes to list; those
+// and the drift are diffed as they are written.
 func (r *planRenderer) prepare() {
-	for _, src := range sortedChanges(r.plan.Changes.Resources) {
-		if d, ok := r.diffResource(src, false); ok {
-			r.changes = append(r.changes, d)
+	for _, src := range r.plan.Changes.Resources {
+		if shownChange(src) {
+			r.changes = append(r.changes, src)
 		}
 	}
-	for _, src := range sortedChanges(r.plan.DriftedResources) {
-		if d, ok := r.diffResource(src, true); ok {
-			r.drift = append(r.drift, d)
-		}
+	r.changes = sortedChanges(r.changes)
+	r.drift = sortedChanges(r.plan.DriftedResources)
+	r.relevantPaths = map[string][]cty.Path{}
+	for _, attr := range r.plan.RelevantAttributes {
+		key := attr.Resource.String()
+		r.relevantPaths[key] = append(r.relevantPaths[key], attr.Attr)
 	}
 	for _, src := range r.plan.Changes.Outputs {
 		if !src.Addr.Module.IsRoot() {
@@ -160,11 +178,7 @@ func (r *planRenderer) diffResource(src *plans.ResourceInstanceChangeSrc, drift 
 	// plan shows only the attributes the plan's changes depend on.
 	if drift && r.plan.UIMode != plans.RefreshOnlyMode && change.Action != plans.Delete {
 		ctx.filtered = true
-		for _, attr := range r.plan.RelevantAttributes {
-			if attr.Resource.String() == addr.String() {
-				ctx.relevantPaths = append(ctx.relevantPaths, attr.Attr)
-			}
-		}
+		ctx.relevantPaths = r.relevantPaths[addr.String()]
 	}
 	c := change_(change.Before, change.After, ctx)
 	if change.Action == plans.Forget {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/plans"
 )
 
@@ -27,28 +28,21 @@ func (r *planRenderer) legendLine(action plans.Action) string {
 	return actionSymbol(action, r.pal) + " " + descriptions[action]
 }
 
-// shownChanges are the resource changes the plan lists: every real change,
-// and no-op changes that move or import an object. Destroying a data
-// source's result is no news to anyone.
-func (r *planRenderer) shownChanges() []resourceDiff {
-	var shown []resourceDiff
-	for _, d := range r.changes {
-		action := d.action()
-		if action == plans.NoOp && !d.header.Moved() && d.change.Importing == nil {
-			continue
-		}
-		if action == plans.Delete && d.isData() {
-			continue
-		}
-		shown = append(shown, d)
+// shownChange reports whether the plan lists a resource change: every real
+// change, and no-op changes that move or import an object. Destroying a
+// data source's result is no news to anyone. It looks only at the change's
+// header, so changes that are not shown are never decoded.
+func shownChange(src *plans.ResourceInstanceChangeSrc) bool {
+	if src.Action == plans.NoOp && !src.Moved() && src.Importing == nil {
+		return false
 	}
-	return shown
+	return src.Action != plans.Delete || src.Addr.Resource.Resource.Mode != addrs.DataResourceMode
 }
 
 // isEmpty reports whether the plan proposes nothing to show.
 func (r *planRenderer) isEmpty() bool {
-	for _, d := range r.changes {
-		if d.node.action != plans.NoOp || d.header.Moved() {
+	for _, src := range r.plan.Changes.Resources {
+		if src.Action != plans.NoOp || src.Moved() {
 			return false
 		}
 	}
@@ -63,18 +57,18 @@ func (r *planRenderer) isEmpty() bool {
 func (r *planRenderer) render() {
 	mode := r.plan.UIMode
 	haveDrift := r.renderDrift()
-	changes := r.shownChanges()
+	changes := r.changes
 	counts := map[plans.Action]int{}
 	importing, forgetting := 0, 0
-	for _, d := range changes {
-		if d.change.Importing != nil {
+	for _, src := range changes {
+		if src.Importing != nil {
 			importing++
 		}
-		if d.action() == plans.Forget || d.action() == plans.CreateThenForget {
+		if src.Action == plans.Forget || src.Action == plans.CreateThenForget {
 			forgetting++
 		}
-		if d.action() != plans.NoOp {
-			counts[d.action()]++
+		if src.Action != plans.NoOp {
+			counts[src.Action]++
 		}
 	}
 	outputs := r.renderOutputs()
@@ -101,8 +95,11 @@ func (r *planRenderer) render() {
 		} else {
 			r.out.WriteString("\n" + productName + " will perform the following actions:\n")
 		}
-		for _, d := range changes {
-			r.out.WriteString("\n" + r.renderResource(d, false) + "\n")
+		for _, src := range changes {
+			// Each diff is dropped once written, so memory holds one.
+			if d, ok := r.diffResource(src, false); ok {
+				r.out.WriteString("\n" + r.renderResource(d, false) + "\n")
+			}
 		}
 		r.out.WriteString(r.summary(counts, importing, forgetting))
 	}
@@ -165,21 +162,32 @@ func (r *planRenderer) renderNoChanges(mode plans.Mode, haveDrift bool) {
 }
 
 // renderDrift reports the objects that changed outside Terrane since the
-// last apply, and returns whether it reported any.
+// last apply, and returns whether it reported any. Drift is diffed twice:
+// once to learn whether any is worth showing (stopping at the first), then
+// again as each is written, so no more than one diff is held at a time.
 func (r *planRenderer) renderDrift() bool {
-	var drifted []resourceDiff
-	for _, d := range r.drift {
-		if r.plan.UIMode == plans.RefreshOnlyMode || d.node.action != plans.NoOp {
-			drifted = append(drifted, d)
+	if r.isEmpty() && r.plan.UIMode != plans.RefreshOnlyMode {
+		return false
+	}
+	shown := func(d resourceDiff) bool {
+		return r.plan.UIMode == plans.RefreshOnlyMode || d.node.action != plans.NoOp
+	}
+	found := false
+	for _, src := range r.drift {
+		if d, ok := r.diffResourceQuietly(src); ok && shown(d) {
+			found = true
+			break
 		}
 	}
-	if len(drifted) == 0 || (r.isEmpty() && r.plan.UIMode != plans.RefreshOnlyMode) {
+	if !found {
 		return false
 	}
 	r.out.WriteString("\n" + r.pal.bold(r.pal.cyan("Note:")+" Objects have changed outside of "+productName) + "\n\n")
 	r.out.WriteString(r.wrap(productName + " detected the following changes made outside of " + productName + " since the last \"terrane apply\" which may have affected this plan:\n"))
-	for _, d := range drifted {
-		r.out.WriteString("\n" + r.renderResource(d, true) + "\n")
+	for _, src := range r.drift {
+		if d, ok := r.diffResource(src, true); ok && shown(d) {
+			r.out.WriteString("\n" + r.renderResource(d, true) + "\n")
+		}
 	}
 	if r.plan.UIMode == plans.RefreshOnlyMode {
 		r.out.WriteString(r.wrap("\n\nThis is a refresh-only plan, so "+productName+" will not take any actions to undo these. If you were expecting these changes then you can apply this plan to record the updated values in the "+productName+" state without changing any remote objects.") + "\n")
@@ -187,6 +195,15 @@ func (r *planRenderer) renderDrift() bool {
 		r.out.WriteString(r.wrap("\n\nUnless you have made equivalent changes to your configuration, or ignored the relevant attributes using ignore_changes, the following plan may include actions to undo or respond to these changes.") + "\n")
 	}
 	return true
+}
+
+// diffResourceQuietly is diffResource for drift without reporting a change
+// it cannot decode: the pass that writes the drift reports it once.
+func (r *planRenderer) diffResourceQuietly(src *plans.ResourceInstanceChangeSrc) (resourceDiff, bool) {
+	reported := len(r.diags)
+	d, ok := r.diffResource(src, true)
+	r.diags = r.diags[:reported]
+	return d, ok
 }
 
 // renderOutputs renders the changed root module outputs, names aligned

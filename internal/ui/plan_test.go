@@ -261,3 +261,26 @@ func TestAttributeNameQuotesWhatIsNotAnIdentifier(t *testing.T) {
 		}
 	}
 }
+
+// A plan lists its real changes; the no-op changes beside them are never
+// decoded, so a plan of one change among many unchanged instances costs the
+// memory and time of the one. No-ops whose values are not msgpack show
+// that: decoding one would fail.
+func TestRenderPlanNeverDecodesNoOpChanges(t *testing.T) {
+	plan := &plans.Plan{}
+	web := thing(t, map[string]cty.Value{"name": str("web"), "size": num(1)})
+	plan.Changes.Resources = append(plan.Changes.Resources,
+		resourceChange(t, "tpf_thing.web", plans.Update, web, thing(t, map[string]cty.Value{"name": str("web"), "size": num(2)})))
+	for _, name := range []string{"tpf_thing.a", "tpf_thing.b"} {
+		noop := resourceChange(t, name, plans.NoOp, web, web)
+		noop.Before.Msgpack, noop.After.Msgpack = []byte{0xff}, []byte{0xff} // not msgpack
+		plan.Changes.Resources = append(plan.Changes.Resources, noop)
+	}
+	out := renderForTest(t, plan, PlanOptions{})
+	if !strings.Contains(out, "tpf_thing.web will be updated in-place") || !strings.Contains(out, "Plan: 0 to add, 1 to change, 0 to destroy.") {
+		t.Errorf("the one change is not shown:\n%s", out)
+	}
+	if strings.Contains(out, "tpf_thing.a") || strings.Contains(out, "tpf_thing.b") {
+		t.Errorf("no-op changes are shown:\n%s", out)
+	}
+}
