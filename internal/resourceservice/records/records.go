@@ -54,6 +54,7 @@ func Register(registry *resourceservice.Registry) error {
 			Type: OutputType, Data: &recordsv1.Output{}, Leaf: true,
 			Validate: validateOutput,
 		}),
+		registerComponentChild(registry),
 	)
 }
 

@@ -973,6 +973,112 @@ func (x *Output) GetSensitive() bool {
 	return false
 }
 
+// ComponentChild is one resource a component resource (a Pulumi component,
+// built by the provider's Construct) created. Its Resource name is the
+// component's instance address, "/", and the child's URN; its owner is the
+// Workspace record. The engine writes a component's children after each
+// apply of the component, replacing the previous set, and deletes them with
+// the component. They are not Terraform resources: state list, state pull
+// and state v4 exports leave them out; the component's own record (its
+// provider's private data) is what later plans and applies work from.
+type ComponentChild struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Component is the component's resource instance address.
+	Component string `protobuf:"bytes,1,opt,name=component,proto3" json:"component,omitempty"`
+	// Type is the child's type token ("pkg:module:Type").
+	Type string `protobuf:"bytes,2,opt,name=type,proto3" json:"type,omitempty"`
+	// Name is the name the component registered the child under.
+	Name string `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	Urn  string `protobuf:"bytes,4,opt,name=urn,proto3" json:"urn,omitempty"`
+	// Id is the ID the provider assigned to the child's object.
+	Id string `protobuf:"bytes,5,opt,name=id,proto3" json:"id,omitempty"`
+	// OutputsJson is the child's outputs as JSON, secrets redacted.
+	OutputsJson []byte `protobuf:"bytes,6,opt,name=outputs_json,json=outputsJson,proto3" json:"outputs_json,omitempty"`
+	// Index is the child's position in registration order.
+	Index         int32 `protobuf:"varint,7,opt,name=index,proto3" json:"index,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ComponentChild) Reset() {
+	*x = ComponentChild{}
+	mi := &file_terrane_records_v1_records_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ComponentChild) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ComponentChild) ProtoMessage() {}
+
+func (x *ComponentChild) ProtoReflect() protoreflect.Message {
+	mi := &file_terrane_records_v1_records_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ComponentChild.ProtoReflect.Descriptor instead.
+func (*ComponentChild) Descriptor() ([]byte, []int) {
+	return file_terrane_records_v1_records_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *ComponentChild) GetComponent() string {
+	if x != nil {
+		return x.Component
+	}
+	return ""
+}
+
+func (x *ComponentChild) GetType() string {
+	if x != nil {
+		return x.Type
+	}
+	return ""
+}
+
+func (x *ComponentChild) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ComponentChild) GetUrn() string {
+	if x != nil {
+		return x.Urn
+	}
+	return ""
+}
+
+func (x *ComponentChild) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *ComponentChild) GetOutputsJson() []byte {
+	if x != nil {
+		return x.OutputsJson
+	}
+	return nil
+}
+
+func (x *ComponentChild) GetIndex() int32 {
+	if x != nil {
+		return x.Index
+	}
+	return 0
+}
+
 type AttributePath_Step struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Types that are valid to be assigned to Selector:
@@ -987,7 +1093,7 @@ type AttributePath_Step struct {
 
 func (x *AttributePath_Step) Reset() {
 	*x = AttributePath_Step{}
-	mi := &file_terrane_records_v1_records_proto_msgTypes[10]
+	mi := &file_terrane_records_v1_records_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -999,7 +1105,7 @@ func (x *AttributePath_Step) String() string {
 func (*AttributePath_Step) ProtoMessage() {}
 
 func (x *AttributePath_Step) ProtoReflect() protoreflect.Message {
-	mi := &file_terrane_records_v1_records_proto_msgTypes[10]
+	mi := &file_terrane_records_v1_records_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1147,7 +1253,15 @@ const file_terrane_records_v1_records_proto_rawDesc = "" +
 	"\n" +
 	"value_json\x18\x01 \x01(\fR\tvalueJson\x12\x1b\n" +
 	"\ttype_json\x18\x02 \x01(\fR\btypeJson\x12\x1c\n" +
-	"\tsensitive\x18\x03 \x01(\bR\tsensitive*`\n" +
+	"\tsensitive\x18\x03 \x01(\bR\tsensitive\"\xb1\x01\n" +
+	"\x0eComponentChild\x12\x1c\n" +
+	"\tcomponent\x18\x01 \x01(\tR\tcomponent\x12\x12\n" +
+	"\x04type\x18\x02 \x01(\tR\x04type\x12\x12\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\x12\x10\n" +
+	"\x03urn\x18\x04 \x01(\tR\x03urn\x12\x0e\n" +
+	"\x02id\x18\x05 \x01(\tR\x02id\x12!\n" +
+	"\foutputs_json\x18\x06 \x01(\fR\voutputsJson\x12\x14\n" +
+	"\x05index\x18\a \x01(\x05R\x05index*`\n" +
 	"\fResourceMode\x12\x1d\n" +
 	"\x19RESOURCE_MODE_UNSPECIFIED\x10\x00\x12\x19\n" +
 	"\x15RESOURCE_MODE_MANAGED\x10\x01\x12\x16\n" +
@@ -1182,7 +1296,7 @@ func file_terrane_records_v1_records_proto_rawDescGZIP() []byte {
 }
 
 var file_terrane_records_v1_records_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_terrane_records_v1_records_proto_msgTypes = make([]protoimpl.MessageInfo, 11)
+var file_terrane_records_v1_records_proto_msgTypes = make([]protoimpl.MessageInfo, 12)
 var file_terrane_records_v1_records_proto_goTypes = []any{
 	(ResourceMode)(0),             // 0: terrane.records.v1.ResourceMode
 	(EachMode)(0),                 // 1: terrane.records.v1.EachMode
@@ -1196,27 +1310,28 @@ var file_terrane_records_v1_records_proto_goTypes = []any{
 	(*PulumiObject)(nil),          // 9: terrane.records.v1.PulumiObject
 	(*Intent)(nil),                // 10: terrane.records.v1.Intent
 	(*Output)(nil),                // 11: terrane.records.v1.Output
-	nil,                           // 12: terrane.records.v1.ResourceInstance.DeposedEntry
-	nil,                           // 13: terrane.records.v1.ObjectState.AttributesFlatEntry
-	(*AttributePath_Step)(nil),    // 14: terrane.records.v1.AttributePath.Step
-	(*structpb.Struct)(nil),       // 15: google.protobuf.Struct
-	(*timestamppb.Timestamp)(nil), // 16: google.protobuf.Timestamp
+	(*ComponentChild)(nil),        // 12: terrane.records.v1.ComponentChild
+	nil,                           // 13: terrane.records.v1.ResourceInstance.DeposedEntry
+	nil,                           // 14: terrane.records.v1.ObjectState.AttributesFlatEntry
+	(*AttributePath_Step)(nil),    // 15: terrane.records.v1.AttributePath.Step
+	(*structpb.Struct)(nil),       // 16: google.protobuf.Struct
+	(*timestamppb.Timestamp)(nil), // 17: google.protobuf.Timestamp
 }
 var file_terrane_records_v1_records_proto_depIdxs = []int32{
 	0,  // 0: terrane.records.v1.ResourceInstance.mode:type_name -> terrane.records.v1.ResourceMode
 	1,  // 1: terrane.records.v1.ResourceInstance.each:type_name -> terrane.records.v1.EachMode
 	5,  // 2: terrane.records.v1.ResourceInstance.key:type_name -> terrane.records.v1.InstanceKey
 	7,  // 3: terrane.records.v1.ResourceInstance.current:type_name -> terrane.records.v1.ObjectState
-	12, // 4: terrane.records.v1.ResourceInstance.deposed:type_name -> terrane.records.v1.ResourceInstance.DeposedEntry
+	13, // 4: terrane.records.v1.ResourceInstance.deposed:type_name -> terrane.records.v1.ResourceInstance.DeposedEntry
 	10, // 5: terrane.records.v1.ResourceInstance.intent:type_name -> terrane.records.v1.Intent
-	13, // 6: terrane.records.v1.ObjectState.attributes_flat:type_name -> terrane.records.v1.ObjectState.AttributesFlatEntry
+	14, // 6: terrane.records.v1.ObjectState.attributes_flat:type_name -> terrane.records.v1.ObjectState.AttributesFlatEntry
 	8,  // 7: terrane.records.v1.ObjectState.sensitive_paths:type_name -> terrane.records.v1.AttributePath
 	2,  // 8: terrane.records.v1.ObjectState.status:type_name -> terrane.records.v1.ObjectStatus
 	9,  // 9: terrane.records.v1.ObjectState.pulumi:type_name -> terrane.records.v1.PulumiObject
-	14, // 10: terrane.records.v1.AttributePath.steps:type_name -> terrane.records.v1.AttributePath.Step
-	15, // 11: terrane.records.v1.PulumiObject.old_inputs:type_name -> google.protobuf.Struct
+	15, // 10: terrane.records.v1.AttributePath.steps:type_name -> terrane.records.v1.AttributePath.Step
+	16, // 11: terrane.records.v1.PulumiObject.old_inputs:type_name -> google.protobuf.Struct
 	3,  // 12: terrane.records.v1.Intent.operation:type_name -> terrane.records.v1.Operation
-	16, // 13: terrane.records.v1.Intent.started_at:type_name -> google.protobuf.Timestamp
+	17, // 13: terrane.records.v1.Intent.started_at:type_name -> google.protobuf.Timestamp
 	7,  // 14: terrane.records.v1.ResourceInstance.DeposedEntry.value:type_name -> terrane.records.v1.ObjectState
 	15, // [15:15] is the sub-list for method output_type
 	15, // [15:15] is the sub-list for method input_type
@@ -1234,7 +1349,7 @@ func file_terrane_records_v1_records_proto_init() {
 		(*InstanceKey_Int)(nil),
 		(*InstanceKey_String_)(nil),
 	}
-	file_terrane_records_v1_records_proto_msgTypes[10].OneofWrappers = []any{
+	file_terrane_records_v1_records_proto_msgTypes[11].OneofWrappers = []any{
 		(*AttributePath_Step_AttributeName)(nil),
 		(*AttributePath_Step_ElementKeyString)(nil),
 		(*AttributePath_Step_ElementKeyInt)(nil),
@@ -1245,7 +1360,7 @@ func file_terrane_records_v1_records_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_terrane_records_v1_records_proto_rawDesc), len(file_terrane_records_v1_records_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   11,
+			NumMessages:   12,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
