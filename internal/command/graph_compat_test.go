@@ -1,0 +1,216 @@
+package command
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// graphCompatConfig uses only the built-in terraform provider, so that
+// Terraform can draw it offline: modules (one with for_each, one nested),
+// count, locals, variables, a check, and outputs referring to a module as a
+// whole and to one of its outputs.
+var graphCompatConfig = map[string]string{
+	"main.tf": `
+variable "greeting" {
+  default = "hello"
+}
+
+locals {
+  message = "${var.greeting} world"
+}
+
+resource "terraform_data" "first" {
+  input = local.message
+}
+
+resource "terraform_data" "counted" {
+  count = 2
+  input = terraform_data.first.output
+}
+
+module "pair" {
+  source   = "./pair"
+  for_each = toset(["x", "y"])
+  seed     = "${each.key}-${terraform_data.first.id}"
+}
+
+module "single" {
+  source = "./pair"
+  seed   = terraform_data.first.id
+}
+
+output "pairs" {
+  value = module.pair
+}
+
+output "single" {
+  value = module.single.left
+}
+
+check "first_known" {
+  assert {
+    condition     = terraform_data.first.output != ""
+    error_message = "The first resource has no output."
+  }
+}
+`,
+	"pair/main.tf": `
+variable "seed" {}
+
+resource "terraform_data" "left" {
+  input = var.seed
+}
+
+resource "terraform_data" "right" {
+  input = terraform_data.left.output
+}
+
+module "deep" {
+  source = "./deep"
+  from   = terraform_data.right.id
+}
+
+output "left" {
+  value = terraform_data.left.id
+}
+
+output "deep" {
+  value = module.deep.value
+}
+`,
+	"pair/deep/main.tf": `
+variable "from" {}
+
+resource "terraform_data" "leaf" {
+  input = var.from
+}
+
+output "value" {
+  value = terraform_data.leaf.output
+}
+`,
+}
+
+// TestGraphMatchesTerraform draws the same configuration with Terrane and
+// with the terraform binary, when one is installed. The plan graph and the
+// apply graph of a saved plan must be identical, byte for byte. In the
+// apply graph of a saved destroy plan, Terrane deletes a resource's objects
+// after every object of the resources that depend on it in any module
+// instance, where Terraform waits only within the same module instance; so
+// the nodes must be the same and every order Terraform keeps must be kept.
+func TestGraphMatchesTerraform(t *testing.T) {
+	terraformBin, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Skip("no terraform binary on PATH")
+	}
+	work := t.TempDir()
+	tfDir, terraneDir := filepath.Join(work, "terraform"), filepath.Join(work, "terrane")
+	for _, dir := range []string{tfDir, terraneDir} {
+		for path, content := range graphCompatConfig {
+			writeFile(t, filepath.Join(dir, path), content)
+		}
+	}
+	emptyRC := filepath.Join(work, "empty.rc")
+	writeFile(t, emptyRC, "")
+	t.Setenv("TERRANE_CLI_CONFIG_FILE", emptyRC)
+	t.Setenv("TERRANE_SCHEMA_CACHE_DIR", filepath.Join(work, "schemas"))
+	terraform := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(terraformBin, args...)
+		cmd.Dir = tfDir
+		cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+emptyRC, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
+		out, err := cmd.Output()
+		if err != nil {
+			stderr := ""
+			if exitErr, ok := err.(*exec.ExitError); ok {
+				stderr = string(exitErr.Stderr)
+			}
+			t.Fatalf("terraform %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr)
+		}
+		return string(out)
+	}
+	t.Chdir(terraneDir)
+	p := &e2eProject{t: t, dir: terraneDir}
+
+	terraform("init", "-input=false")
+	p.mustRun("init")
+	compare := func(what string, terraformArgs, terraneArgs []string) {
+		t.Helper()
+		want, got := terraform(terraformArgs...), p.mustRun(terraneArgs...)
+		if got != want {
+			t.Errorf("%s differs from terraform's:\n--- terrane\n%s\n--- terraform\n%s", what, got, want)
+		}
+	}
+	compare("plan graph", []string{"graph", "-type=plan"}, []string{"graph"})
+
+	terraform("plan", "-input=false", "-out=create.tfplan")
+	p.mustRun("plan", "-out=create.tfplan")
+	compare("apply graph of a saved plan", []string{"graph", "-plan=create.tfplan"}, []string{"graph", "-plan=create.tfplan"})
+
+	terraform("apply", "-input=false", "create.tfplan")
+	p.mustRun("apply", "create.tfplan")
+	terraform("plan", "-input=false", "-destroy", "-out=destroy.tfplan")
+	p.mustRun("plan", "-destroy", "-out=destroy.tfplan")
+	want, got := terraform("graph", "-plan=destroy.tfplan"), p.mustRun("graph", "-plan=destroy.tfplan")
+	if nodes, wantNodes := dotDeclarations(got), dotDeclarations(want); nodes != wantNodes {
+		t.Errorf("destroy graph nodes differ from terraform's:\n--- terrane\n%s--- terraform\n%s", nodes, wantNodes)
+	}
+	reach := dotReachability(got)
+	for _, edge := range dotEdges(want) {
+		if !reach(edge[0], edge[1]) {
+			t.Errorf("terraform orders %s after %s; the destroy graph does not:\n%s", edge[0], edge[1], got)
+		}
+	}
+}
+
+// dotDeclarations are a DOT text's node declaration lines.
+func dotDeclarations(dot string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(dot, "\n") {
+		if strings.Contains(line, "[label = ") {
+			b.WriteString(strings.TrimSpace(line) + "\n")
+		}
+	}
+	return b.String()
+}
+
+// dotEdges are a DOT text's edges as quoted node names.
+func dotEdges(dot string) [][2]string {
+	var out [][2]string
+	for _, line := range strings.Split(dot, "\n") {
+		from, to, ok := strings.Cut(strings.TrimSpace(line), " -> ")
+		if !ok {
+			continue
+		}
+		to, _, _ = strings.Cut(to, " [")
+		out = append(out, [2]string{from, to})
+	}
+	return out
+}
+
+// dotReachability answers whether a path leads from one node to another.
+func dotReachability(dot string) func(from, to string) bool {
+	next := map[string][]string{}
+	for _, edge := range dotEdges(dot) {
+		next[edge[0]] = append(next[edge[0]], edge[1])
+	}
+	return func(from, to string) bool {
+		seen := map[string]bool{}
+		stack := []string{from}
+		for len(stack) > 0 {
+			node := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if node == to {
+				return true
+			}
+			if !seen[node] {
+				seen[node] = true
+				stack = append(stack, next[node]...)
+			}
+		}
+		return false
+	}
+}
