@@ -72,3 +72,112 @@ func TestPlanGenerateConfigOutRefusesOtherModes(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanGenerateConfigOutRefusals refuses, as OpenTofu does, to generate
+// configuration for import targets one block cannot describe: instances of
+// count or for_each (a literal key, or one evaluated from each.key) and
+// resources in child modules, whether the module is declared or not. Each
+// refusal names the target and the import block's line, and no file is
+// written.
+func TestPlanGenerateConfigOutRefusals(t *testing.T) {
+	p := newE2EProject(t, generateConfigProvider)
+	writeFile(t, filepath.Join(p.dir, "child", "main.tf"), `
+terraform {
+  required_providers {
+    tpf = { source = "registry.terraform.io/terrane/tpf" }
+  }
+}
+`)
+	for _, tc := range []struct {
+		name, imports string
+		wants         []string
+	}{
+		{"for_each key", `
+import {
+  for_each = toset(["a", "b"])
+  to       = tpf_thing.many[each.key]
+  id       = each.key
+}`, []string{"Configuration generation for count and for_each resources not supported", "The configuration for tpf_thing.many does not exist", "on main.tf line 12:"}},
+		{"literal key", `
+import {
+  to = tpf_thing.many["a"]
+  id = "a"
+}`, []string{"Configuration generation for count and for_each resources not supported", `The configuration for tpf_thing.many["a"] does not exist`, "on main.tf line 12:"}},
+		{"declared module", `
+module "child" {
+  source = "./child"
+}
+
+import {
+  to = module.child.tpf_thing.inner
+  id = "x"
+}`, []string{"Cannot generate configuration for resource inside sub-module", "The configuration for module.child.tpf_thing.inner does not exist", "on main.tf line 16:"}},
+		{"undeclared module", `
+import {
+  to = module.nowhere[0].tpf_thing.inner
+  id = "x"
+}`, []string{"Cannot generate configuration for resource inside sub-module", "The configuration for module.nowhere.tpf_thing.inner does not exist", "on main.tf line 12:"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p.write(generateConfigProvider + tc.imports)
+			p.mustRun("init")
+			out, errOut, code := p.run("plan", "-no-color", "-generate-config-out=generated.tf")
+			if code != 1 {
+				t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s", code, out, errOut)
+			}
+			assertContains(t, "refusal", errOut, tc.wants...)
+			if _, err := os.Stat(filepath.Join(p.dir, "generated.tf")); err == nil {
+				t.Errorf("generated.tf was written for a refused target")
+			}
+		})
+	}
+}
+
+// TestPlanGenerateConfigOutBesideForEachImports generates configuration
+// for one import block while another, with for_each, imports into a
+// declared for_each resource: both objects are imported by one apply.
+func TestPlanGenerateConfigOutBesideForEachImports(t *testing.T) {
+	p := newE2EProject(t, generateConfigProvider+`
+resource "tpf_thing" "made" {
+  for_each = toset(["a", "b", "c"])
+  name     = each.key
+}
+`)
+	p.mustRun("apply", "-auto-approve")
+	ids := map[string]string{}
+	for name, obj := range p.objects("tpf_thing") {
+		ids[name] = strings.TrimSuffix(filepath.Base(obj.path), ".json")
+	}
+	for _, name := range []string{"a", "b", "c"} {
+		p.mustRun("state", "rm", `tpf_thing.made["`+name+`"]`)
+	}
+	p.write(generateConfigProvider + `
+resource "tpf_thing" "pair" {
+  for_each = toset(["a", "b"])
+  name     = each.key
+}
+
+import {
+  for_each = { a = "` + ids["a"] + `", b = "` + ids["b"] + `" }
+  to       = tpf_thing.pair[each.key]
+  id       = each.value
+}
+
+import {
+  to = tpf_thing.single
+  id = "` + ids["c"] + `"
+}
+`)
+	out := p.mustRun("plan", "-no-color", "-generate-config-out=generated.tf")
+	assertContains(t, "plan", out, `# tpf_thing.pair["a"] will be imported`, `# tpf_thing.pair["b"] will be imported`,
+		"# tpf_thing.single will be imported", "# (config will be generated)", "Plan: 3 to import, 0 to add, 0 to change, 0 to destroy.")
+	generated, err := os.ReadFile(filepath.Join(p.dir, "generated.tf"))
+	if err != nil {
+		t.Fatalf("plan wrote no generated.tf: %v", err)
+	}
+	if text := string(generated); !strings.Contains(text, `resource "tpf_thing" "single" {`) || strings.Contains(text, `"pair"`) {
+		t.Errorf("generated.tf should hold only tpf_thing.single:\n%s", text)
+	}
+	p.mustRun("apply", "-auto-approve")
+	p.expectNoChanges("plan after importing with generated and declared configuration")
+}

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/terrane/terrane/internal/addrs"
@@ -98,27 +99,95 @@ func (e *Engine) ImportForConfigGeneration(ctx context.Context) ([]GeneratedImpo
 }
 
 // undeclaredImportTarget reads an import block's target statically and
-// reports whether it lacks a resource block. Generating configuration
-// for an instance of count or for_each is refused, as in Terraform: one
-// generated block could not describe several objects.
+// reports whether it lacks a resource block, refusing what OpenTofu refuses
+// to generate configuration for: a target in a child module, and an
+// instance of count or for_each (a key, or a key to be evaluated), since
+// one generated block could not describe several objects. A "to" that
+// cannot be read statically is left for evalImportBlocks to report.
 func undeclaredImportTarget(root *config.Config, block *config.Import) (addrs.AbsResourceInstance, bool, diags.Diagnostics) {
-	traversal, hds := hcl.AbsTraversalForExpr(block.To)
-	if hds.HasErrors() {
-		return addrs.AbsResourceInstance{}, false, nil // evalImportBlocks reports it with the index evaluated
-	}
-	addr, ads := addrs.ParseAbsResourceInstance(traversal)
-	if ads.HasErrors() {
+	static, resolved, ok := importTargetAddrs(block.To)
+	if !ok {
 		return addrs.AbsResourceInstance{}, false, nil
 	}
-	if module := root.Descendant(addr.Module.Module()); module != nil && module.Module.Resources[addr.Resource.Resource] != nil {
-		return addr, false, nil
+	module := root.Descendant(static.Module)
+	if module == nil {
+		return addrs.AbsResourceInstance{}, false, generationInModuleDiags(static.String(), block)
 	}
-	if block.ForEach != nil || addr.Resource.Key != addrs.NoKey || len(addr.Module) > 0 {
-		return addr, false, diags.Diagnostics{{Severity: diags.Error, Summary: "Cannot generate configuration",
-			Detail:  fmt.Sprintf("Configuration can be generated only for a single resource in the root module, not for %s. Write the resource block for it yourself.", addr),
-			Subject: block.DeclRange.Ptr()}}
+	if module.Module.Resources[static.Resource] != nil {
+		return addrs.AbsResourceInstance{}, false, nil
 	}
-	return addr, true, nil
+	switch {
+	case resolved == nil:
+		return addrs.AbsResourceInstance{}, false, generationForInstancesDiags(static.String(), block)
+	case !resolved.Module.IsRoot():
+		return addrs.AbsResourceInstance{}, false, generationInModuleDiags(resolved.String(), block)
+	case resolved.Resource.Key != addrs.NoKey:
+		return addrs.AbsResourceInstance{}, false, generationForInstancesDiags(resolved.String(), block)
+	}
+	return *resolved, true, nil
+}
+
+// importTargetAddrs reads an import block's "to" without evaluating it:
+// the resource it names, and the instance when every instance key is a
+// literal (nil when one is an expression like each.key). ok is false when
+// "to" is not an address at all.
+func importTargetAddrs(to hcl.Expression) (static addrs.ConfigResource, resolved *addrs.AbsResourceInstance, ok bool) {
+	traversal, literalKeys := staticTraversal(to)
+	if traversal == nil {
+		return addrs.ConfigResource{}, nil, false
+	}
+	addr, ds := addrs.ParseAbsResourceInstance(traversal)
+	if ds.HasErrors() {
+		return addrs.ConfigResource{}, nil, false
+	}
+	if literalKeys {
+		resolved = &addr
+	}
+	return addr.ContainingResource().Config(), resolved, true
+}
+
+// staticTraversal is the traversal of an address expression with the
+// instance keys that are not literals left out, and whether none was.
+func staticTraversal(expr hcl.Expression) (hcl.Traversal, bool) {
+	switch e := expr.(type) {
+	case *hclsyntax.ScopeTraversalExpr:
+		return e.Traversal, true
+	case *hclsyntax.RelativeTraversalExpr:
+		head, literal := staticTraversal(e.Source)
+		if head == nil {
+			return nil, false
+		}
+		return append(slices.Clone(head), e.Traversal...), literal
+	case *hclsyntax.IndexExpr:
+		head, literal := staticTraversal(e.Collection)
+		if head == nil {
+			return nil, false
+		}
+		key, ds := e.Key.Value(nil)
+		if ds.HasErrors() || !key.IsWhollyKnown() || key.IsNull() {
+			return head, false
+		}
+		return append(slices.Clone(head), hcl.TraverseIndex{Key: key, SrcRange: e.Key.Range()}), literal
+	}
+	traversal, ds := hcl.AbsTraversalForExpr(expr)
+	if ds.HasErrors() {
+		return nil, false
+	}
+	return traversal, true
+}
+
+func generationInModuleDiags(addr string, block *config.Import) diags.Diagnostics {
+	return diags.Diagnostics{{Severity: diags.Error, Summary: "Cannot generate configuration for resource inside sub-module",
+		Detail: fmt.Sprintf("The configuration for %s does not exist, and configuration can be generated only for resources in the root module, not in child modules. "+
+			"Write the resource block in the module yourself, then plan again.", addr),
+		Subject: block.DeclRange.Ptr()}}
+}
+
+func generationForInstancesDiags(addr string, block *config.Import) diags.Diagnostics {
+	return diags.Diagnostics{{Severity: diags.Error, Summary: "Configuration generation for count and for_each resources not supported",
+		Detail: fmt.Sprintf("The configuration for %s does not exist, and configuration can be generated only for resources that do not use count or for_each: "+
+			"one generated block cannot describe several objects. Write the resource block yourself, with its count or for_each, then plan again.", addr),
+		Subject: block.DeclRange.Ptr()}}
 }
 
 // placeholderResource is an empty resource block standing in for the
