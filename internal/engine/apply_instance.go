@@ -270,7 +270,7 @@ func (w *walker) callApply(work *resourceWork, addr addrs.AbsResourceInstance, c
 	}
 	w.prior.SetIntent(addr, nil, work.provider.addr)
 	if !newVal.IsNull() && newVal.IsWhollyKnown() {
-		obj := &states.ResourceInstanceObject{Value: newVal.MarkWithPaths(cfgMarks).MarkWithPaths(sensitivePaths(work.schema.Block, newVal)),
+		obj := &states.ResourceInstanceObject{Value: withProviderSensitive(newVal.MarkWithPaths(cfgMarks).MarkWithPaths(sensitivePaths(work.schema.Block, newVal)), resp.SensitivePaths),
 			Private: resp.Private, Identity: resp.NewIdentity, Status: states.ObjectReady,
 			Dependencies:        w.dependenciesOf(work),
 			CreateBeforeDestroy: w.createBeforeDestroy(work)}
@@ -292,6 +292,7 @@ func (w *walker) callApply(work *resourceWork, addr addrs.AbsResourceInstance, c
 		w.prior.SetResourceInstanceCurrent(addr, nil, work.provider.addr)
 	}
 	ds = ds.Append(w.writeInstance(addr, work.provider.addr, recordResult))
+	ds = ds.Append(w.recordComponentChildren(addr, resp.Children))
 	w.hooksPostApply(addr, addrs.NotDeposed, newVal, ds.Err())
 	return ds
 }
@@ -326,6 +327,7 @@ func (w *walker) deleteObject(p *configuredProvider, types plans.ObjectTypes, ad
 	if !ds.HasErrors() {
 		if deposed == addrs.NotDeposed {
 			w.prior.SetResourceInstanceCurrent(addr, nil, p.addr)
+			ds = ds.Append(w.recordComponentChildren(addr, resp.Children))
 		} else {
 			w.prior.SetResourceInstanceDeposed(addr, deposed, nil, p.addr)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/lang"
 	"github.com/terrane/terrane/internal/plans"
+	"github.com/terrane/terrane/internal/plans/objchange"
 	"github.com/terrane/terrane/internal/providers"
 	"github.com/terrane/terrane/internal/states"
 )
@@ -37,7 +38,8 @@ func (w *walker) planDataInstance(work *resourceWork, addr addrs.AbsResourceInst
 		reason = plans.ReadBecauseDependencyPending
 	}
 	if reason != plans.ReasonNone {
-		after := proposedNewState(work.schema.Block, cty.NullVal(work.types.Value), unmarked).MarkWithPaths(cfgMarks)
+		// Read at apply: what the provider computes is unknown until then.
+		after := objchange.PlannedDataResourceObject(work.schema.Block, unmarked).MarkWithPaths(cfgMarks)
 		w.values.set(w.values.instances, addr.String(), after)
 		change := &plans.ResourceInstanceChange{
 			ResourceInstanceChangeHeader: plans.ResourceInstanceChangeHeader{Addr: addr, PrevRunAddr: addr,
@@ -73,7 +75,7 @@ func (w *walker) readData(work *resourceWork, addr addrs.AbsResourceInstance, cf
 		return cty.DynamicVal, ds
 	}
 	val := resp.State
-	return val.MarkWithPaths(sensitivePaths(work.schema.Block, val)), ds
+	return withProviderSensitive(val.MarkWithPaths(sensitivePaths(work.schema.Block, val)), resp.SensitivePaths), ds
 }
 
 // dependencyPending reports whether a managed resource the data source

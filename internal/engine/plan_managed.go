@@ -78,6 +78,8 @@ type plannedObject struct {
 	// deleteBeforeReplace is the provider's demand that a replacement
 	// delete the old object first (Pulumi's deleteBeforeReplace).
 	deleteBeforeReplace bool
+	// sensitive are the paths the provider reported secret.
+	sensitive []cty.Path
 }
 
 // planUpsert plans a create, update, replacement or no-op for an instance
@@ -130,7 +132,7 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 			return ds
 		}
 	}
-	after := planned.value.MarkWithPaths(cfgMarks).MarkWithPaths(sensitivePaths(work.schema.Block, planned.value))
+	after := withProviderSensitive(planned.value.MarkWithPaths(cfgMarks).MarkWithPaths(sensitivePaths(work.schema.Block, planned.value)), planned.sensitive)
 	before := cty.NullVal(work.types.Value)
 	if priorObj != nil {
 		before = priorObj.Value
@@ -203,7 +205,7 @@ func (w *walker) planResourceChange(work *resourceWork, addr addrs.AbsResourceIn
 		return nil, ds
 	}
 	return &plannedObject{value: resp.PlannedState, private: resp.PlannedPrivate, identity: resp.PlannedIdentity,
-		requiresReplace: resp.RequiresReplace, deferred: resp.Deferred, deleteBeforeReplace: resp.DeleteBeforeReplace}, ds
+		requiresReplace: resp.RequiresReplace, deferred: resp.Deferred, deleteBeforeReplace: resp.DeleteBeforeReplace, sensitive: resp.SensitivePaths}, ds
 }
 
 // chooseAction decides what a plan does to an instance given the

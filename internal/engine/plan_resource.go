@@ -249,7 +249,7 @@ func (w *walker) refresh(p *configuredProvider, s schema.Schema, types plans.Obj
 		out.current = nil
 	} else {
 		next := *obj
-		next.Value = resp.NewState.MarkWithPaths(pvm).MarkWithPaths(sensitivePaths(s.Block, resp.NewState))
+		next.Value = withProviderSensitive(resp.NewState.MarkWithPaths(pvm).MarkWithPaths(sensitivePaths(s.Block, resp.NewState)), resp.SensitivePaths)
 		next.Private = resp.Private
 		if resp.NewIdentity != cty.NilVal && !resp.NewIdentity.IsNull() {
 			next.Identity = resp.NewIdentity

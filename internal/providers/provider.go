@@ -230,6 +230,8 @@ type ReadResourceResponse struct {
 	NewIdentity cty.Value
 	Deferred    *Deferred
 	Diagnostics diags.Diagnostics
+	// SensitivePaths: see PlanResourceChangeResponse.SensitivePaths.
+	SensitivePaths []cty.Path
 }
 
 type PlanResourceChangeRequest struct {
@@ -254,6 +256,12 @@ type PlanResourceChangeResponse struct {
 	// log instead of failing, as Terraform does.
 	LegacyTypeSystem bool
 	Diagnostics      diags.Diagnostics
+
+	// SensitivePaths are attributes the provider marked secret in this
+	// answer beyond those its schema declares sensitive (Pulumi providers
+	// return secrets dynamically). The engine marks them sensitive after
+	// its consistency checks, as it marks the schema's.
+	SensitivePaths []cty.Path
 
 	// DeleteBeforeReplace, with RequiresReplace, is the provider's demand
 	// that the old object be deleted before its replacement is created
@@ -280,6 +288,14 @@ type ApplyResourceChangeResponse struct {
 	NewIdentity      cty.Value
 	LegacyTypeSystem bool
 	Diagnostics      diags.Diagnostics
+	// SensitivePaths: see PlanResourceChangeResponse.SensitivePaths.
+	SensitivePaths []cty.Path
+
+	// Children is set by component resources only: the resources the
+	// component consists of after the call, in the order it created them;
+	// empty, not nil, once it has none (it was deleted). Nil means the
+	// object is not a component.
+	Children []ComponentChild
 }
 
 type ImportResourceStateRequest struct {
@@ -333,6 +349,8 @@ type ReadDataSourceResponse struct {
 	State       cty.Value
 	Deferred    *Deferred
 	Diagnostics diags.Diagnostics
+	// SensitivePaths: see PlanResourceChangeResponse.SensitivePaths.
+	SensitivePaths []cty.Path
 }
 
 type OpenEphemeralResourceRequest struct {

@@ -88,7 +88,7 @@ func encodeRead(addr addrs.AbsResourceInstance, resp providers.ReadResourceRespo
 	}
 	// What the schema declares sensitive, and what was sensitive before
 	// (a value the configuration marked), stays sensitive in the record.
-	sensitive := resourceSchema.Block.SensitivePaths(resp.NewState)
+	sensitive := append(resourceSchema.Block.SensitivePaths(resp.NewState), resp.SensitivePaths...)
 	_, priorMarks := prior.Value.UnmarkDeepWithPaths()
 	for _, pvm := range priorMarks {
 		if _, ok := pvm.Marks[marks.Sensitive]; ok {

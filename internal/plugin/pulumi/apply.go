@@ -52,7 +52,7 @@ func (p *Provider) ApplyResourceChange(ctx context.Context, req providers.ApplyR
 		id, props = resp.GetId(), resp.GetProperties()
 	} else {
 		id = req.PriorState.GetAttr("id").AsString()
-		olds, wireErr := p.pkg.toWire(req.PriorState, rt.Secret)
+		olds, wireErr := p.pkg.toWire(req.PriorState, rt.objectSecrets(prior), p.wireOptions())
 		if wireErr != nil {
 			return providers.ApplyResourceChangeResponse{Diagnostics: p.valueProblem("Update", "prior "+req.TypeName, wireErr)}
 		}
@@ -63,8 +63,9 @@ func (p *Provider) ApplyResourceChange(ctx context.Context, req providers.ApplyR
 	if err != nil {
 		return p.applyFailure(ctx, rt, next, req.PriorState, err)
 	}
-	state, problems := p.objectState(rt, id, props)
-	return providers.ApplyResourceChangeResponse{NewState: state, Private: next.encode(), Diagnostics: problems}
+	state, secrets, problems := p.objectStateSecrets(rt, id, props)
+	next.Secrets = secrets
+	return providers.ApplyResourceChangeResponse{NewState: state, Private: next.encode(), SensitivePaths: secrets, Diagnostics: problems}
 }
 
 // applyFailure reports a failed create or update. ErrorResourceInitFailed
@@ -80,15 +81,16 @@ func (p *Provider) applyFailure(ctx context.Context, rt *ResourceType, priv priv
 		if !ok {
 			continue
 		}
-		state, problems := p.objectState(rt, initFailed.GetId(), initFailed.GetProperties())
+		state, secrets, problems := p.objectStateSecrets(rt, initFailed.GetId(), initFailed.GetProperties())
 		if initFailed.GetInputs() != nil {
 			priv = priv.withInputs(initFailed.GetInputs())
 		}
+		priv.Secrets = secrets
 		reasons, _ := json.Marshal(initFailed.GetReasons())
 		problems = append(problems, diags.Errorf("Object created but not ready",
 			"The Pulumi provider %s created the %s object %q but it failed to finish initialising: %s. Terrane recorded it; the next apply updates or replaces it.",
 			p.name, TypeName(rt.Token), initFailed.GetId(), reasons))
-		return providers.ApplyResourceChangeResponse{NewState: state, Private: priv.encode(), Diagnostics: problems}
+		return providers.ApplyResourceChangeResponse{NewState: state, Private: priv.encode(), SensitivePaths: secrets, Diagnostics: problems}
 	}
 	return providers.ApplyResourceChangeResponse{NewState: prior, Diagnostics: diags.Diagnostics{p.callFailure(ctx, rpc, TypeName(rt.Token), err)}}
 }
@@ -97,7 +99,7 @@ func (p *Provider) delete(ctx context.Context, rt *ResourceType, priv privateDat
 	if prior.IsNull() {
 		return nil
 	}
-	props, err := p.pkg.toWire(prior, rt.Secret)
+	props, err := p.pkg.toWire(prior, rt.objectSecrets(priv), p.wireOptions())
 	if err != nil {
 		return p.valueProblem("Delete", TypeName(rt.Token), err)
 	}
@@ -112,15 +114,23 @@ func (p *Provider) delete(ctx context.Context, rt *ResourceType, priv privateDat
 	return nil
 }
 
-// objectState converts an object's properties and sets its id.
+// objectState converts an object's properties and sets its id. Use
+// objectStateSecrets where the answer's secrets must stay sensitive.
 func (p *Provider) objectState(rt *ResourceType, id string, props *structpb.Struct) (cty.Value, diags.Diagnostics) {
-	v, err := p.pkg.fromWire(props, rt.Schema.Block.ImpliedType())
+	v, _, problems := p.objectStateSecrets(rt, id, props)
+	return v, problems
+}
+
+// objectStateSecrets is objectState that also returns the paths of the
+// secrets among the properties.
+func (p *Provider) objectStateSecrets(rt *ResourceType, id string, props *structpb.Struct) (cty.Value, []cty.Path, diags.Diagnostics) {
+	v, secrets, err := p.pkg.fromWire(props, rt.Schema.Block.ImpliedType())
 	if err != nil {
-		return cty.NilVal, p.answerProblem(TypeName(rt.Token), err)
+		return cty.NilVal, nil, p.answerProblem(TypeName(rt.Token), err)
 	}
 	attrs := v.AsValueMap()
 	attrs["id"] = cty.StringVal(id)
-	return cty.ObjectVal(attrs), nil
+	return cty.ObjectVal(attrs), secrets, nil
 }
 
 // timeout is the seconds left before ctx's deadline (0: none).
@@ -153,7 +163,7 @@ func (p *Provider) ReadResource(ctx context.Context, req providers.ReadResourceR
 	if err != nil {
 		return providers.ReadResourceResponse{Diagnostics: p.privateProblem(req.TypeName, err)}
 	}
-	props, err := p.pkg.toWire(req.PriorState, rt.Secret)
+	props, err := p.pkg.toWire(req.PriorState, rt.objectSecrets(priv), p.wireOptions())
 	if err != nil {
 		return providers.ReadResourceResponse{Diagnostics: p.valueProblem("Read", req.TypeName, err)}
 	}
@@ -167,8 +177,9 @@ func (p *Provider) ReadResource(ctx context.Context, req providers.ReadResourceR
 	if resp.GetInputs() != nil {
 		priv = priv.withInputs(resp.GetInputs())
 	}
-	state, problems := p.objectState(rt, resp.GetId(), resp.GetProperties())
-	return providers.ReadResourceResponse{NewState: state, Private: priv.encode(), Diagnostics: problems}
+	state, secrets, problems := p.objectStateSecrets(rt, resp.GetId(), resp.GetProperties())
+	priv.Secrets = secrets
+	return providers.ReadResourceResponse{NewState: state, Private: priv.encode(), SensitivePaths: secrets, Diagnostics: problems}
 }
 
 // ImportResourceState answers with the ID alone; the ReadResource that
@@ -207,11 +218,14 @@ func (p *Provider) ReadDataSource(ctx context.Context, req providers.ReadDataSou
 	if !ok {
 		return providers.ReadDataSourceResponse{Diagnostics: diags.Diagnostics{diags.Errorf("Unknown data source", "The Pulumi provider %s has no data source %s.", p.name, req.TypeName)}}
 	}
+	if p.streams[req.TypeName] != nil {
+		return p.readStream(ctx, pkg, fn, req)
+	}
 	ty := fn.Schema.Block.ImpliedType()
 	if !req.Config.IsWhollyKnown() {
 		return providers.ReadDataSourceResponse{State: cty.UnknownVal(ty)}
 	}
-	args, err := pkg.argsToWire(req.Config)
+	args, err := pkg.argsToWire(req.Config, nil, p.wireOptions())
 	if err != nil {
 		return providers.ReadDataSourceResponse{Diagnostics: p.valueProblem("Invoke", req.TypeName, err)}
 	}
@@ -222,7 +236,7 @@ func (p *Provider) ReadDataSource(ctx context.Context, req providers.ReadDataSou
 	if problems := p.checkFailures(resp.GetFailures(), "data source "+req.TypeName); problems.HasErrors() {
 		return providers.ReadDataSourceResponse{Diagnostics: problems}
 	}
-	result, err := pkg.fromWire(resp.GetReturn(), ty)
+	result, secrets, err := pkg.fromWire(resp.GetReturn(), ty)
 	if err != nil {
 		return providers.ReadDataSourceResponse{Diagnostics: p.answerProblem(req.TypeName, err)}
 	}
@@ -232,5 +246,5 @@ func (p *Provider) ReadDataSource(ctx context.Context, req providers.ReadDataSou
 			attrs[name] = configured
 		}
 	}
-	return providers.ReadDataSourceResponse{State: cty.ObjectVal(attrs)}
+	return providers.ReadDataSourceResponse{State: cty.ObjectVal(attrs), SensitivePaths: secrets}
 }

@@ -39,7 +39,7 @@ func (p *Provider) ValidateProviderConfig(ctx context.Context, req providers.Val
 		resp.Diagnostics = problems
 		return resp
 	}
-	news, err := pkg.argsToWire(req.Config)
+	news, err := pkg.argsToWire(req.Config, nil, p.wireOptions())
 	if err != nil {
 		resp.Diagnostics = p.valueProblem("CheckConfig", "provider configuration", err)
 		return resp
@@ -60,7 +60,7 @@ func (p *Provider) ConfigureProvider(ctx context.Context, req providers.Configur
 	if problems.HasErrors() {
 		return providers.ConfigureProviderResponse{Diagnostics: problems}
 	}
-	args, err := pkg.argsToWire(req.Config)
+	args, err := pkg.argsToWire(req.Config, nil, p.wireOptions())
 	if err != nil {
 		return providers.ConfigureProviderResponse{Diagnostics: p.valueProblem("Configure", "provider configuration", err)}
 	}
@@ -72,6 +72,7 @@ func (p *Provider) ConfigureProvider(ctx context.Context, req providers.Configur
 		return providers.ConfigureProviderResponse{Diagnostics: p.configureFailure(ctx, err)}
 	}
 	p.acceptSecrets = p.acceptSecrets || resp.GetAcceptSecrets()
+	p.acceptOutputs = p.acceptOutputs || resp.GetAcceptOutputs()
 	p.supportsPreview = resp.GetSupportsPreview()
 	return providers.ConfigureProviderResponse{}
 }

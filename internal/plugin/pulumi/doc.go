@@ -44,10 +44,32 @@
 // are not inputs are planned as unknown. Applying runs Check again with the
 // now known configuration, then Create, Update or Delete. Read serves
 // refresh and import; Invoke serves data sources. What later calls need
-// (the URN, the random seed and the checked inputs) travels in the
-// provider's private bytes, so the engine stores it without knowing about
-// Pulumi. Construct (component resources), Call and StreamInvoke are not
-// supported yet.
+// (the URN, the random seed, the checked inputs and which outputs came
+// back secret) travels in the provider's private bytes, so the engine
+// stores it without knowing about Pulumi.
+//
+// StreamInvoke: the schema does not say which functions stream, so every
+// function is also the data source NAME_stream (getThing: tpulumi_thing
+// and tpulumi_thing_stream), whose arguments are the function's inputs and
+// whose computed results attribute lists every answer of the stream, in
+// order, until it ends. A data source is read once per plan, so collecting
+// the stream is the one predictable meaning it can have; a provider that
+// cannot stream the function answers Unimplemented, which is reported
+// naming the data source.
+//
+// # Secrets and output values
+//
+// Secrets are decided at run time in Pulumi: any answer (Check, Create,
+// Update, Read, Invoke, previews) may wrap a value as a secret, declared
+// secret in the schema or not. Every such path is reported in the
+// response's SensitivePaths, so the engine marks it sensitive in plans,
+// state and outputs. Going out, schema-secret attributes and the values
+// that came back secret last time are sent as secrets when the provider
+// accepts secrets (Handshake or Configure). When it accepts outputs
+// (accept_outputs), unknowns and secrets are sent as output values, as
+// Pulumi's engine sends them; answers are always read keeping output
+// values, so an output's known, secret and unknown flags are all honoured
+// (its dependencies are not needed: the configuration orders resources).
 //
 // # Values
 //

@@ -29,11 +29,7 @@ func (p *Provider) resourceType(ctx context.Context, typeName string) (*Resource
 
 // check runs Check on a configuration and returns the provider's inputs.
 func (p *Provider) check(ctx context.Context, rt *ResourceType, priv privateData, config cty.Value, olds *structpb.Struct) (*structpb.Struct, diags.Diagnostics) {
-	secret := rt.Secret
-	if !p.acceptSecrets {
-		secret = nil
-	}
-	news, err := p.pkg.toWire(config, secret)
+	news, err := p.pkg.toWire(config, rt.secretPaths(), p.wireOptions())
 	if err != nil {
 		return nil, p.valueProblem("Check", TypeName(rt.Token)+" configuration", err)
 	}
@@ -103,7 +99,7 @@ func (p *Provider) PlanResourceChange(ctx context.Context, req providers.PlanRes
 	planned.PriorInputs = priv.Inputs
 	resp := providers.PlanResourceChangeResponse{PlannedPrivate: planned.encode()}
 	if req.PriorState.IsNull() {
-		resp.PlannedState, resp.Diagnostics = p.previewCreate(ctx, rt, priv, checked)
+		resp.PlannedState, resp.SensitivePaths, resp.Diagnostics = p.previewCreate(ctx, rt, priv, checked)
 		return resp
 	}
 	diff, problems := p.diff(ctx, rt, priv, req.PriorState, checked, oldInputs)
@@ -112,13 +108,13 @@ func (p *Provider) PlanResourceChange(ctx context.Context, req providers.PlanRes
 	}
 	switch {
 	case !diff.changed:
-		resp.PlannedState = req.PriorState
+		resp.PlannedState, resp.SensitivePaths = req.PriorState, priv.Secrets
 	case len(diff.replace) > 0:
 		resp.RequiresReplace = diff.replace
 		resp.DeleteBeforeReplace = diff.deleteBeforeReplace
-		resp.PlannedState, resp.Diagnostics = p.previewCreate(ctx, rt, priv, checked)
+		resp.PlannedState, resp.SensitivePaths, resp.Diagnostics = p.previewCreate(ctx, rt, priv, checked)
 	default:
-		resp.PlannedState, resp.Diagnostics = p.previewUpdate(ctx, rt, priv, req.PriorState, checked, oldInputs)
+		resp.PlannedState, resp.SensitivePaths, resp.Diagnostics = p.previewUpdate(ctx, rt, priv, req.PriorState, checked, oldInputs)
 	}
 	return resp
 }
@@ -135,7 +131,7 @@ type diffResult struct {
 // diff calls Diff. DIFF_UNKNOWN (the provider cannot tell) falls back to
 // comparing the checked inputs with the old ones.
 func (p *Provider) diff(ctx context.Context, rt *ResourceType, priv privateData, prior cty.Value, news, oldInputs *structpb.Struct) (diffResult, diags.Diagnostics) {
-	olds, err := p.pkg.toWire(prior, rt.Secret)
+	olds, err := p.pkg.toWire(prior, rt.objectSecrets(priv), p.wireOptions())
 	if err != nil {
 		return diffResult{}, p.valueProblem("Diff", "prior "+TypeName(rt.Token), err)
 	}
@@ -205,30 +201,31 @@ func changedInputKeys(news, olds *structpb.Struct) []string {
 }
 
 // previewCreate plans a new object: the provider's preview when it
-// supports previews, else the inputs with every other output unknown.
-func (p *Provider) previewCreate(ctx context.Context, rt *ResourceType, priv privateData, inputs *structpb.Struct) (cty.Value, diags.Diagnostics) {
+// supports previews, else the inputs with every other output unknown. It
+// also returns the paths of the secrets in the answer.
+func (p *Provider) previewCreate(ctx context.Context, rt *ResourceType, priv privateData, inputs *structpb.Struct) (cty.Value, []cty.Path, diags.Diagnostics) {
 	if !p.supportsPreview {
 		return p.plannedFromOutputs(rt, inputs, inputs, cty.UnknownVal(cty.String))
 	}
 	resp, err := p.client.Create(ctx, &pulumirpc.CreateRequest{Urn: priv.URN, Properties: inputs, Preview: true, Name: priv.name(), Type: rt.Token})
 	if err != nil {
-		return cty.NilVal, diags.Diagnostics{p.callFailure(ctx, "Create (preview)", TypeName(rt.Token), err)}
+		return cty.NilVal, nil, diags.Diagnostics{p.callFailure(ctx, "Create (preview)", TypeName(rt.Token), err)}
 	}
 	return p.plannedFromOutputs(rt, resp.GetProperties(), inputs, cty.UnknownVal(cty.String))
 }
 
-func (p *Provider) previewUpdate(ctx context.Context, rt *ResourceType, priv privateData, prior cty.Value, news, oldInputs *structpb.Struct) (cty.Value, diags.Diagnostics) {
+func (p *Provider) previewUpdate(ctx context.Context, rt *ResourceType, priv privateData, prior cty.Value, news, oldInputs *structpb.Struct) (cty.Value, []cty.Path, diags.Diagnostics) {
 	id := prior.GetAttr("id")
 	if !p.supportsPreview {
 		return p.plannedFromOutputs(rt, news, news, id)
 	}
-	olds, err := p.pkg.toWire(prior, rt.Secret)
+	olds, err := p.pkg.toWire(prior, rt.objectSecrets(priv), p.wireOptions())
 	if err != nil {
-		return cty.NilVal, p.valueProblem("Update", "prior "+TypeName(rt.Token), err)
+		return cty.NilVal, nil, p.valueProblem("Update", "prior "+TypeName(rt.Token), err)
 	}
 	resp, err := p.client.Update(ctx, &pulumirpc.UpdateRequest{Id: id.AsString(), Urn: priv.URN, Olds: olds, News: news, OldInputs: oldInputs, Preview: true, Name: priv.name(), Type: rt.Token})
 	if err != nil {
-		return cty.NilVal, diags.Diagnostics{p.callFailure(ctx, "Update (preview)", TypeName(rt.Token), err)}
+		return cty.NilVal, nil, diags.Diagnostics{p.callFailure(ctx, "Update (preview)", TypeName(rt.Token), err)}
 	}
 	return p.plannedFromOutputs(rt, resp.GetProperties(), news, id)
 }
@@ -238,11 +235,11 @@ func (p *Provider) previewUpdate(ctx context.Context, rt *ResourceType, priv pri
 // the provider chose no value for it, so "known after apply" would be a
 // false promise. Any other computed attribute the properties leave out is
 // unknown.
-func (p *Provider) plannedFromOutputs(rt *ResourceType, props, inputs *structpb.Struct, id cty.Value) (cty.Value, diags.Diagnostics) {
+func (p *Provider) plannedFromOutputs(rt *ResourceType, props, inputs *structpb.Struct, id cty.Value) (cty.Value, []cty.Path, diags.Diagnostics) {
 	ty := rt.Schema.Block.ImpliedType()
-	v, err := p.pkg.fromWire(props, ty)
+	v, secrets, err := p.pkg.fromWire(props, ty)
 	if err != nil {
-		return cty.NilVal, p.answerProblem(TypeName(rt.Token), err)
+		return cty.NilVal, nil, p.answerProblem(TypeName(rt.Token), err)
 	}
 	attrs := v.AsValueMap()
 	present, checked := props.GetFields(), inputs.GetFields()
@@ -257,7 +254,7 @@ func (p *Provider) plannedFromOutputs(rt *ResourceType, props, inputs *structpb.
 		attrs[name] = cty.UnknownVal(ty.AttributeType(name))
 	}
 	attrs["id"] = id
-	return cty.ObjectVal(attrs), nil
+	return cty.ObjectVal(attrs), secrets, nil
 }
 
 func (p *Provider) privateProblem(typeName string, err error) diags.Diagnostics {

@@ -26,6 +26,10 @@ type privateData struct {
 	// PriorInputs, in a plan only, are the inputs before the change: Update
 	// needs them and the apply request carries only the planned private.
 	PriorInputs json.RawMessage `json:"prior_inputs,omitempty"`
+	// Secrets are the paths of the object's values the provider returned
+	// as secrets (beyond the schema's), sent back as secrets in Diff,
+	// Update, Read and Delete.
+	Secrets secretPathList `json:"secrets,omitempty"`
 }
 
 // decodePrivate reads private bytes; empty bytes (a new object, or one

@@ -39,10 +39,13 @@ type Provider struct {
 
 	// Answers of Handshake, or of Configure when Handshake is missing.
 	acceptSecrets   bool
+	acceptOutputs   bool
 	supportsPreview bool
 
 	schemaOnce sync.Once
 	pkg        *Package
+	// streams are the streaming data sources (see stream.go).
+	streams    map[string]*Function
 	schemaDiag diags.Diagnostics
 	closeOnce  sync.Once
 }
@@ -60,6 +63,7 @@ func (p *Provider) handshake(ctx context.Context) error {
 		return diags.Diagnostics{p.callFailure(ctx, "Handshake", "", err)}.Err()
 	}
 	p.acceptSecrets = resp.GetAcceptSecrets()
+	p.acceptOutputs = resp.GetAcceptOutputs()
 	return nil
 }
 
@@ -181,6 +185,7 @@ func (p *Provider) schema(ctx context.Context) (*Package, diags.Diagnostics) {
 		p.pkg, p.schemaDiag = ParseSchema(p.name, []byte(resp.GetSchema()))
 		if p.pkg != nil {
 			p.pkg.useTerraformNames(p.terraformNames(ctx))
+			p.streams = p.pkg.addStreamingDataSources()
 		}
 	})
 	return p.pkg, p.schemaDiag

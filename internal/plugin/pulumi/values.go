@@ -15,36 +15,73 @@ import (
 // SDK's sentinels and secrets as secret values, both ways.
 var marshalOptions = plugin.MarshalOptions{KeepUnknowns: true, KeepSecrets: true, SkipNulls: true}
 
-// toWire marshals a resource object into Pulumi properties; the
-// attributes named in secret are sent as secrets, and "id" (the object's
-// ID, not a property) is left out.
-func (p *Package) toWire(v cty.Value, secret map[string]bool) (*structpb.Struct, error) {
-	return p.marshal(v, secret, true)
+// unmarshalOptions read answers: output values (accept_outputs) are kept,
+// so their known, secret and unknown flags all reach the conversion.
+var unmarshalOptions = plugin.MarshalOptions{KeepUnknowns: true, KeepSecrets: true, SkipNulls: true, KeepOutputValues: true}
+
+// secretMark marks, while a value is converted for the wire, the parts
+// that go as secrets.
+type secretMarkType struct{}
+
+var secretMark = secretMarkType{}
+
+// wireOptions say what a provider accepts, from its Handshake or
+// Configure answer.
+type wireOptions struct {
+	// secrets: the provider takes secret values; otherwise secrets go as
+	// plain values.
+	secrets bool
+	// outputs: the provider takes output values (accept_outputs); unknowns
+	// and secrets then travel as output values, as Pulumi's engine sends
+	// them.
+	outputs bool
+}
+
+// toWire marshals a resource object into Pulumi properties; the values
+// at the secret paths are sent as secrets, and "id" (the object's ID, not
+// a property) is left out.
+func (p *Package) toWire(v cty.Value, secret []cty.Path, opts wireOptions) (*structpb.Struct, error) {
+	return p.marshal(v, secret, true, opts)
 }
 
 // argsToWire marshals a provider configuration or function arguments,
 // where "id" is an ordinary property.
-func (p *Package) argsToWire(v cty.Value) (*structpb.Struct, error) {
-	return p.marshal(v, nil, false)
+func (p *Package) argsToWire(v cty.Value, secret []cty.Path, opts wireOptions) (*structpb.Struct, error) {
+	return p.marshal(v, secret, false, opts)
 }
 
-func (p *Package) marshal(v cty.Value, secret map[string]bool, skipID bool) (*structpb.Struct, error) {
+func (p *Package) marshal(v cty.Value, secret []cty.Path, skipID bool, opts wireOptions) (*structpb.Struct, error) {
+	if !opts.secrets {
+		secret = nil
+	}
 	props, err := p.toProperties(v, secret, skipID)
 	if err != nil {
 		return nil, err
 	}
-	return plugin.MarshalProperties(props, marshalOptions)
+	options := marshalOptions
+	options.KeepOutputValues, options.UpgradeToOutputValues = opts.outputs, opts.outputs
+	return plugin.MarshalProperties(props, options)
 }
 
 // toProperties converts an object value to a property map: attribute
 // names become Pulumi property names, null attributes are left out (Pulumi
 // treats an absent property as unset) and, with skipID, "id" is left out.
-func (p *Package) toProperties(v cty.Value, secret map[string]bool, skipID bool) (resource.PropertyMap, error) {
+// Values at the secret paths become secrets; other marks are dropped.
+func (p *Package) toProperties(v cty.Value, secret []cty.Path, skipID bool) (resource.PropertyMap, error) {
 	props := resource.PropertyMap{}
 	if v.IsNull() || !v.IsKnown() {
 		return props, nil
 	}
 	v, _ = v.UnmarkDeep()
+	marks := make([]cty.PathValueMarks, 0, len(secret))
+	for _, path := range secret {
+		marks = append(marks, cty.PathValueMarks{Path: path, Marks: cty.NewValueMarks(secretMark)})
+	}
+	v = v.MarkWithPaths(marks)
+	if v.IsMarked() { // the whole object is secret: its attributes are
+		v, _ = v.Unmark()
+		v = v.MarkWithPaths(topAttributePaths(v, secretMark))
+	}
 	for name, attr := range v.AsValueMap() {
 		if (skipID && name == "id") || attr.IsNull() {
 			continue
@@ -53,18 +90,29 @@ func (p *Package) toProperties(v cty.Value, secret map[string]bool, skipID bool)
 		if err != nil {
 			return nil, fmt.Errorf("attribute %s: %w", name, err)
 		}
-		if secret[name] {
-			pv = resource.MakeSecret(pv)
-		}
 		props[resource.PropertyKey(p.PulumiName(name))] = pv
 	}
 	return props, nil
+}
+
+// topAttributePaths marks every attribute of an object.
+func topAttributePaths(obj cty.Value, mark any) []cty.PathValueMarks {
+	var out []cty.PathValueMarks
+	for name := range obj.Type().AttributeTypes() {
+		out = append(out, cty.PathValueMarks{Path: cty.GetAttrPath(name), Marks: cty.NewValueMarks(mark)})
+	}
+	return out
 }
 
 // toProperty converts one value; ty is its schema type, which decides
 // whether object keys are attribute names (translated) or data (kept, as
 // in maps and dynamic values).
 func (p *Package) toProperty(v cty.Value, ty cty.Type) (resource.PropertyValue, error) {
+	if v.HasMark(secretMark) {
+		plain, _ := v.Unmark()
+		pv, err := p.toProperty(plain, ty)
+		return resource.MakeSecret(pv), err
+	}
 	switch {
 	case !v.IsKnown():
 		return resource.MakeComputed(resource.NewStringProperty("")), nil
@@ -145,26 +193,58 @@ func memberType(ty cty.Type, key string) cty.Type {
 	return cty.DynamicPseudoType
 }
 
-// fromWire unmarshals Pulumi properties into an object of type ty.
-func (p *Package) fromWire(s *structpb.Struct, ty cty.Type) (cty.Value, error) {
-	props, err := plugin.UnmarshalProperties(s, marshalOptions)
+// fromWire unmarshals Pulumi properties into an object of type ty. It
+// also returns the paths of the values the provider marked secret, which
+// the engine marks sensitive: Pulumi providers return secrets at run time,
+// not only where the schema declares them.
+func (p *Package) fromWire(s *structpb.Struct, ty cty.Type) (cty.Value, []cty.Path, error) {
+	props, err := plugin.UnmarshalProperties(s, unmarshalOptions)
 	if err != nil {
-		return cty.NilVal, err
+		return cty.NilVal, nil, err
 	}
-	return p.fromProperty(resource.NewObjectProperty(props), ty)
+	r := &wireReader{pkg: p}
+	v, err := r.read(resource.NewObjectProperty(props), ty, nil)
+	return v, r.secrets, err
 }
 
-// fromProperty converts a property value to ty. Unknown sentinels and
-// unknown outputs become unknown values; secrets lose their wrapper (the
-// schema marks secret attributes sensitive).
+// fromProperty converts one property value to ty, dropping secret marks.
 func (p *Package) fromProperty(pv resource.PropertyValue, ty cty.Type) (cty.Value, error) {
+	r := &wireReader{pkg: p}
+	return r.read(pv, ty, nil)
+}
+
+// wireReader converts property values to cty values, collecting the paths
+// of secrets on the way.
+type wireReader struct {
+	pkg     *Package
+	secrets []cty.Path
+}
+
+// at is path extended by step, in fresh memory: paths are kept, so they
+// must not share a backing array.
+func at(path cty.Path, step cty.PathStep) cty.Path {
+	out := make(cty.Path, len(path), len(path)+1)
+	copy(out, path)
+	return append(out, step)
+}
+
+// read converts pv to ty. Unknown sentinels and unknown outputs become
+// unknown values; a secret, or an output marked secret, loses its wrapper
+// and its path is recorded.
+func (r *wireReader) read(pv resource.PropertyValue, ty cty.Type, path cty.Path) (cty.Value, error) {
 	switch {
+	case pv.IsSecret():
+		r.secrets = append(r.secrets, path)
+		return r.read(pv.SecretValue().Element, ty, path)
+	case pv.IsOutput() && pv.OutputValue().Secret:
+		r.secrets = append(r.secrets, path)
+		out := pv.OutputValue()
+		out.Secret = false
+		return r.read(resource.NewOutputProperty(out), ty, path)
 	case pv.IsComputed() || (pv.IsOutput() && !pv.OutputValue().Known):
 		return cty.UnknownVal(ty), nil
 	case pv.IsOutput():
-		return p.fromProperty(pv.OutputValue().Element, ty)
-	case pv.IsSecret():
-		return p.fromProperty(pv.SecretValue().Element, ty)
+		return r.read(pv.OutputValue().Element, ty, path)
 	case pv.IsNull():
 		return cty.NullVal(ty), nil
 	case pv.IsAsset():
@@ -174,39 +254,28 @@ func (p *Package) fromProperty(pv resource.PropertyValue, ty cty.Type) (cty.Valu
 	case pv.IsResourceReference():
 		return convert.Convert(referenceValue(pv.ResourceReferenceValue(), ty), ty)
 	case ty.IsObjectType() && pv.IsObject():
-		return p.objectFromProperties(pv.ObjectValue(), ty)
+		return r.object(pv.ObjectValue(), ty, path)
 	case (ty.IsListType() || ty.IsSetType()) && pv.IsArray():
-		return p.collectionFromProperty(pv.ArrayValue(), ty)
+		return r.collection(pv.ArrayValue(), ty, path)
 	case ty.IsMapType() && pv.IsObject():
-		elems := make(map[string]cty.Value)
-		for key, item := range pv.ObjectValue() {
-			v, err := p.fromProperty(item, ty.ElementType())
-			if err != nil {
-				return cty.NilVal, fmt.Errorf("[%q]: %w", key, err)
-			}
-			elems[string(key)] = v
-		}
-		if len(elems) == 0 {
-			return cty.MapValEmpty(ty.ElementType()), nil
-		}
-		return convert.Convert(cty.ObjectVal(elems), ty)
+		return r.mapping(pv.ObjectValue(), ty, path)
 	}
-	v, err := dynamicValue(pv)
+	v, err := r.dynamic(pv, path)
 	if err != nil {
 		return cty.NilVal, err
 	}
 	return convert.Convert(v, ty)
 }
 
-func (p *Package) objectFromProperties(props resource.PropertyMap, ty cty.Type) (cty.Value, error) {
+func (r *wireReader) object(props resource.PropertyMap, ty cty.Type, path cty.Path) (cty.Value, error) {
 	attrs := make(map[string]cty.Value, len(ty.AttributeTypes()))
 	for name, attrType := range ty.AttributeTypes() {
-		item, ok := props[resource.PropertyKey(p.PulumiName(name))]
+		item, ok := props[resource.PropertyKey(r.pkg.PulumiName(name))]
 		if !ok {
 			attrs[name] = cty.NullVal(attrType)
 			continue
 		}
-		v, err := p.fromProperty(item, attrType)
+		v, err := r.read(item, attrType, at(path, cty.GetAttrStep{Name: name}))
 		if err != nil {
 			return cty.NilVal, fmt.Errorf("%s: %w", name, err)
 		}
@@ -215,14 +284,36 @@ func (p *Package) objectFromProperties(props resource.PropertyMap, ty cty.Type) 
 	return cty.ObjectVal(attrs), nil
 }
 
-func (p *Package) collectionFromProperty(items []resource.PropertyValue, ty cty.Type) (cty.Value, error) {
+func (r *wireReader) mapping(props resource.PropertyMap, ty cty.Type, path cty.Path) (cty.Value, error) {
+	elems := make(map[string]cty.Value)
+	for key, item := range props {
+		v, err := r.read(item, ty.ElementType(), at(path, cty.IndexStep{Key: cty.StringVal(string(key))}))
+		if err != nil {
+			return cty.NilVal, fmt.Errorf("[%q]: %w", key, err)
+		}
+		elems[string(key)] = v
+	}
+	if len(elems) == 0 {
+		return cty.MapValEmpty(ty.ElementType()), nil
+	}
+	return convert.Convert(cty.ObjectVal(elems), ty)
+}
+
+// collection converts an array to a list or set. A set element has no
+// path of its own until its value is known, so a secret inside a set
+// marks the whole set.
+func (r *wireReader) collection(items []resource.PropertyValue, ty cty.Type, path cty.Path) (cty.Value, error) {
 	elems := make([]cty.Value, 0, len(items))
+	before := len(r.secrets)
 	for i, item := range items {
-		v, err := p.fromProperty(item, ty.ElementType())
+		v, err := r.read(item, ty.ElementType(), at(path, cty.IndexStep{Key: cty.NumberIntVal(int64(i))}))
 		if err != nil {
 			return cty.NilVal, fmt.Errorf("[%d]: %w", i, err)
 		}
 		elems = append(elems, v)
+	}
+	if ty.IsSetType() && len(r.secrets) > before {
+		r.secrets = append(r.secrets[:before], path)
 	}
 	switch {
 	case len(elems) == 0 && ty.IsSetType():
@@ -235,16 +326,22 @@ func (p *Package) collectionFromProperty(items []resource.PropertyValue, ty cty.
 	return cty.ListVal(elems), nil
 }
 
-// dynamicValue converts a property value whose type the schema does not
-// fix, keeping object keys as they are.
-func dynamicValue(pv resource.PropertyValue) (cty.Value, error) {
+// dynamic converts a property value whose type the schema does not fix,
+// keeping object keys as they are.
+func (r *wireReader) dynamic(pv resource.PropertyValue, path cty.Path) (cty.Value, error) {
 	switch {
+	case pv.IsSecret():
+		r.secrets = append(r.secrets, path)
+		return r.dynamic(pv.SecretValue().Element, path)
+	case pv.IsOutput() && pv.OutputValue().Secret:
+		r.secrets = append(r.secrets, path)
+		out := pv.OutputValue()
+		out.Secret = false
+		return r.dynamic(resource.NewOutputProperty(out), path)
 	case pv.IsComputed() || pv.IsOutput() && !pv.OutputValue().Known:
 		return cty.DynamicVal, nil
 	case pv.IsOutput():
-		return dynamicValue(pv.OutputValue().Element)
-	case pv.IsSecret():
-		return dynamicValue(pv.SecretValue().Element)
+		return r.dynamic(pv.OutputValue().Element, path)
 	case pv.IsNull():
 		return cty.NullVal(cty.DynamicPseudoType), nil
 	case pv.IsString():
@@ -255,8 +352,8 @@ func dynamicValue(pv resource.PropertyValue) (cty.Value, error) {
 		return cty.BoolVal(pv.BoolValue()), nil
 	case pv.IsArray():
 		elems := make([]cty.Value, 0, len(pv.ArrayValue()))
-		for _, item := range pv.ArrayValue() {
-			v, err := dynamicValue(item)
+		for i, item := range pv.ArrayValue() {
+			v, err := r.dynamic(item, at(path, cty.IndexStep{Key: cty.NumberIntVal(int64(i))}))
 			if err != nil {
 				return cty.NilVal, err
 			}
@@ -266,7 +363,7 @@ func dynamicValue(pv resource.PropertyValue) (cty.Value, error) {
 	case pv.IsObject():
 		attrs := make(map[string]cty.Value)
 		for key, item := range pv.ObjectValue() {
-			v, err := dynamicValue(item)
+			v, err := r.dynamic(item, at(path, cty.GetAttrStep{Name: string(key)}))
 			if err != nil {
 				return cty.NilVal, err
 			}

@@ -20,6 +20,19 @@
 //     tpulumi_classic_thing. Stored as ROOT/tpulumi_classicthing/<id>.json.
 //   - function tpulumi:index:getThing — input id, outputs name, content and
 //     sizeClass of a stored Thing.
+//   - function tpulumi:index:listThings — input prefix; Invoke answers with
+//     the first Thing whose name starts with it, StreamInvoke streams one
+//     answer (name, content) per such Thing in name order.
+//
+// Thing's output apiKey ("key-" + name) is returned as a secret output
+// value though the schema does not declare it secret, as providers decide
+// secrets at run time. The provider accepts secrets and output values
+// (Handshake and Configure); Check logs "check received output values for
+// KEYS" through the engine when inputs arrive as output values.
+//
+// StreamInvoke is missing from the SDK's generated service, so the
+// provider serves the ResourceProvider service with it added (stream.go)
+// instead of through pulumiprovider.Main.
 //
 // Parameterize (args ["NAME"], or the value form with NAME as its bytes)
 // makes the provider the sub-package NAME at version 1.0.0: the same

@@ -55,9 +55,7 @@ func Serve() error {
 		fmt.Fprintln(os.Stderr, "tpulumi: refusing to print a port, as asked by TPULUMI_BAD_PORT")
 		os.Exit(3)
 	}
-	return pulumiprovider.Main(Name, func(host *pulumiprovider.HostClient) (pulumirpc.ResourceProviderServer, error) {
-		return New(host), nil
-	})
+	return serve()
 }
 
 // Provider is the tpulumi resource provider.
@@ -78,21 +76,42 @@ func New(host *pulumiprovider.HostClient) *Provider {
 	return &Provider{host: host, cancelled: make(chan struct{})}
 }
 
-var marshalOptions = plugin.MarshalOptions{KeepUnknowns: true, KeepSecrets: true, SkipNulls: true}
+// Inputs are read with output values flattened to plain, unknown or
+// secret values; answers keep output values, which hosts must accept.
+var (
+	unmarshalOptions = plugin.MarshalOptions{KeepUnknowns: true, KeepSecrets: true, SkipNulls: true}
+	marshalOptions   = plugin.MarshalOptions{KeepUnknowns: true, KeepSecrets: true, SkipNulls: true, KeepOutputValues: true}
+)
 
 func unmarshal(s *structpb.Struct) (resource.PropertyMap, error) {
-	return plugin.UnmarshalProperties(s, marshalOptions)
+	return plugin.UnmarshalProperties(s, unmarshalOptions)
 }
 
 func marshal(m resource.PropertyMap) (*structpb.Struct, error) {
 	return plugin.MarshalProperties(m, marshalOptions)
 }
 
+// outputValueKeys lists the inputs that arrived as output values, which
+// hosts send only to providers that accept outputs.
+func outputValueKeys(s *structpb.Struct) []string {
+	props, err := plugin.UnmarshalProperties(s, plugin.MarshalOptions{KeepUnknowns: true, KeepSecrets: true, KeepOutputValues: true})
+	if err != nil {
+		return nil
+	}
+	var keys []string
+	for _, key := range props.StableKeys() {
+		if props[key].IsOutput() {
+			keys = append(keys, string(key))
+		}
+	}
+	return keys
+}
+
 func (p *Provider) Handshake(ctx context.Context, req *pulumirpc.ProviderHandshakeRequest) (*pulumirpc.ProviderHandshakeResponse, error) {
 	if os.Getenv("TPULUMI_NO_HANDSHAKE") == "1" {
 		return nil, status.Error(codes.Unimplemented, "Handshake is not implemented")
 	}
-	return &pulumirpc.ProviderHandshakeResponse{AcceptSecrets: true}, nil
+	return &pulumirpc.ProviderHandshakeResponse{AcceptSecrets: true, AcceptOutputs: true}, nil
 }
 
 func (p *Provider) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
@@ -159,7 +178,7 @@ func (p *Provider) Configure(ctx context.Context, req *pulumirpc.ConfigureReques
 	p.mu.Lock()
 	p.cloud = c
 	p.mu.Unlock()
-	return &pulumirpc.ConfigureResponse{AcceptSecrets: true, SupportsPreview: true}, nil
+	return &pulumirpc.ConfigureResponse{AcceptSecrets: true, SupportsPreview: true, AcceptOutputs: true}, nil
 }
 
 func (p *Provider) store() (*cloud.Cloud, error) {
@@ -183,6 +202,9 @@ func (p *Provider) Check(ctx context.Context, req *pulumirpc.CheckRequest) (*pul
 	news, err := unmarshal(req.GetNews())
 	if err != nil {
 		return nil, err
+	}
+	if keys := outputValueKeys(req.GetNews()); len(keys) > 0 {
+		p.log(ctx, req.GetUrn(), "check received output values for "+strings.Join(keys, ", "))
 	}
 	var failures []*pulumirpc.CheckFailure
 	if v := news["fail"]; v.IsString() && v.StringValue() == "check" {

@@ -59,7 +59,8 @@ const packageSchema = `{
         "source": {"$ref": "pulumi.json#/Asset"},
         "contentLength": {"type": "integer"},
         "revision": {"type": "integer"},
-        "createdAt": {"type": "string"}
+        "createdAt": {"type": "string"},
+        "apiKey": {"type": "string", "description": "Returned as a secret at run time, though not declared secret."}
       },
       "required": ["name", "sizeClass", "nonce", "contentLength", "revision", "createdAt"]
     }
@@ -77,6 +78,18 @@ const packageSchema = `{
           "sizeClass": {"type": "string"}
         },
         "required": ["name", "sizeClass"]
+      }
+    },
+    "tpulumi:index:listThings": {
+      "description": "Things whose name starts with prefix; StreamInvoke streams one answer per thing.",
+      "inputs": {
+        "properties": {"prefix": {"type": "string"}}
+      },
+      "outputs": {
+        "properties": {
+          "name": {"type": "string"},
+          "content": {"type": "string"}
+        }
       }
     }
   }

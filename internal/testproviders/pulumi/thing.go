@@ -88,6 +88,11 @@ func outputs(inputs resource.PropertyMap, revision float64, createdAt string) re
 	if v, ok := out["password"]; ok && !v.IsSecret() && !v.IsNull() {
 		out["password"] = resource.MakeSecret(v)
 	}
+	// apiKey is secret though the schema does not say so, as providers
+	// decide secrets at run time; it travels as a secret output value.
+	if name := inputs["name"]; name.IsString() {
+		out["apiKey"] = resource.NewOutputProperty(resource.Output{Element: resource.NewStringProperty("key-" + name.StringValue()), Known: true, Secret: true})
+	}
 	if v, ok := out["source"]; ok && v.IsAsset() {
 		// The stored asset carries its hash, as a real provider reports it.
 		a := *v.AssetValue()
@@ -225,6 +230,9 @@ func (p *Provider) Delete(ctx context.Context, req *pulumirpc.DeleteRequest) (*e
 // Invoke serves getThing (getGadget in a sub-package).
 func (p *Provider) Invoke(ctx context.Context, req *pulumirpc.InvokeRequest) (*pulumirpc.InvokeResponse, error) {
 	pkg, member, ok := splitToken(req.GetTok())
+	if ok && member == "listThings" {
+		return p.invokeListThings(req)
+	}
 	if !ok || (member != "getThing" && member != "getGadget") {
 		return nil, status.Errorf(codes.NotFound, "unknown function %q", req.GetTok())
 	}
@@ -246,6 +254,20 @@ func (p *Provider) Invoke(ctx context.Context, req *pulumirpc.InvokeRequest) (*p
 		return nil, status.Errorf(codes.NotFound, "no thing %q: %v", id.StringValue(), err)
 	}
 	ret, err := marshal(resource.PropertyMap{"name": stored["name"], "content": stored["content"], "sizeClass": stored["sizeClass"]})
+	return &pulumirpc.InvokeResponse{Return: ret}, err
+}
+
+// invokeListThings answers listThings without streaming: the first match.
+func (p *Provider) invokeListThings(req *pulumirpc.InvokeRequest) (*pulumirpc.InvokeResponse, error) {
+	args, err := unmarshal(req.GetArgs())
+	if err != nil {
+		return nil, err
+	}
+	things, err := p.listThings(args)
+	if err != nil || len(things) == 0 {
+		return &pulumirpc.InvokeResponse{Return: nil}, err
+	}
+	ret, err := marshal(things[0])
 	return &pulumirpc.InvokeResponse{Return: ret}, err
 }
 
@@ -272,8 +294,10 @@ func get(store *cloud.Cloud, kind, id string) (resource.PropertyMap, error) {
 		return nil, err
 	}
 	props, err := unmarshal(s)
-	if v, ok := props["password"]; ok && err == nil && !v.IsNull() {
-		props["password"] = resource.MakeSecret(v)
+	for _, key := range []resource.PropertyKey{"password", "apiKey"} {
+		if v, ok := props[key]; ok && err == nil && !v.IsNull() {
+			props[key] = resource.MakeSecret(v)
+		}
 	}
 	return props, err
 }

@@ -1,0 +1,22 @@
+package engine
+
+import (
+	"github.com/zclconf/go-cty/cty"
+)
+
+// withProviderSensitive marks the values at paths sensitive: the paths a
+// provider reported secret in its answer beyond what its schema declares
+// (providers.PlanResourceChangeResponse.SensitivePaths and its siblings;
+// Pulumi providers return secrets at run time). It is applied after the
+// engine's consistency checks, which compare unmarked values. Paths the
+// value does not have match nothing and are ignored.
+func withProviderSensitive(val cty.Value, paths []cty.Path) cty.Value {
+	if len(paths) == 0 || val == cty.NilVal {
+		return val
+	}
+	marks := make([]cty.PathValueMarks, len(paths))
+	for i, path := range paths {
+		marks[i] = cty.PathValueMarks{Path: path, Marks: cty.NewValueMarks(sensitiveMark)}
+	}
+	return val.MarkWithPaths(marks)
+}
