@@ -29,6 +29,7 @@ func (w *walker) runDestroy(v *destroyVertex) diags.Diagnostics {
 		}
 		perInstance[key] = append(perInstance[key], fn)
 	}
+	typesByProvider := map[string]plans.ObjectTypes{}
 	for _, c := range w.applier.deletes[v.addr.String()] {
 		if c.Action == plans.DeleteThenCreate {
 			continue // destroyed by the replacement itself
@@ -44,39 +45,35 @@ func (w *walker) runDestroy(v *destroyVertex) diags.Diagnostics {
 			ds = ds.Append(rds)
 			continue
 		}
-		s, ok := w.providers.schemas.ResourceType(c.ProviderAddr.Config.Provider, false, c.Addr.Resource.Resource.Type)
+		types, ok := typesByProvider[c.ProviderAddr.Config.Provider.String()]
 		if !ok {
-			continue
+			if types, ok = w.destroyTypes(c); !ok {
+				continue
+			}
+			typesByProvider[c.ProviderAddr.Config.Provider.String()] = types
 		}
-		types := plans.ObjectTypes{Value: s.Block.ImpliedType(), Identity: cty.NilType}
-		if id, ok := w.providers.schemas.Identity(c.ProviderAddr.Config.Provider, c.Addr.Resource.Resource.Type); ok {
-			types.Identity = id.ImpliedType()
-		}
-		change, err := c.Decode(types)
-		if err != nil {
-			ds = ds.Append(diags.Errorf("Cannot read the saved plan", "The change to %s could not be decoded: %s. Make a new plan.", c.ObjectName(), err))
-			continue
-		}
-		inst := w.prior.ResourceInstance(c.Addr)
-		if inst == nil {
-			continue
+		// The change is decoded, and the object looked up, when its delete
+		// starts, not here: a resource's deletes are queued all at once,
+		// and holding every decoded prior value until the last delete
+		// starts would make a destroy's memory grow with the state.
+		before := func() (cty.Value, diags.Diagnostics) {
+			change, err := c.Decode(types)
+			if err != nil {
+				return cty.NilVal, diags.Diagnostics{diags.Errorf("Cannot read the saved plan", "The change to %s could not be decoded: %s. Make a new plan.", c.ObjectName(), err)}
+			}
+			return change.Before, nil
 		}
 		if c.Action == plans.CreateThenDelete {
+			inst := w.prior.ResourceInstance(c.Addr)
+			if inst == nil {
+				continue
+			}
 			for _, key := range inst.SortedDeposedKeys() {
-				addr, before, src := c.Addr, change.Before, inst.Deposed[key]
-				later(addr, func() diags.Diagnostics { return w.destroyOne(p, types, addr, key, before, src) })
+				later(c.Addr, func() diags.Diagnostics { return w.destroyOne(p, types, c.Addr, key, before) })
 			}
 			continue
 		}
-		src := inst.Current
-		if c.DeposedKey != addrs.NotDeposed {
-			src = inst.Deposed[c.DeposedKey]
-		}
-		if src == nil {
-			continue // already gone
-		}
-		addr, deposed, before := c.Addr, c.DeposedKey, change.Before
-		later(addr, func() diags.Diagnostics { return w.destroyOne(p, types, addr, deposed, before, src) })
+		later(c.Addr, func() diags.Diagnostics { return w.destroyOne(p, types, c.Addr, c.DeposedKey, before) })
 	}
 	group := w.newInstanceGroup()
 	for _, key := range order {
@@ -92,13 +89,51 @@ func (w *walker) runDestroy(v *destroyVertex) diags.Diagnostics {
 	return ds.Append(group.wait())
 }
 
-// destroyOne records a delete intent, deletes the object and records the
-// outcome.
-func (w *walker) destroyOne(p *configuredProvider, types plans.ObjectTypes, addr addrs.AbsResourceInstance, deposed addrs.DeposedKey, before cty.Value, src *states.ResourceInstanceObjectSrc) diags.Diagnostics {
-	ds := w.openIntentFor(p.addr, addr, deposed, states.IntentDelete, types.Value, cty.NullVal(types.Value))
+// destroyTypes are the types a delete change to c's resource type is
+// encoded with; false when the provider has no schema for it.
+func (w *walker) destroyTypes(c *plans.ResourceInstanceChangeSrc) (plans.ObjectTypes, bool) {
+	provider, typeName := c.ProviderAddr.Config.Provider, c.Addr.Resource.Resource.Type
+	s, ok := w.providers.schemas.ResourceType(provider, false, typeName)
+	if !ok {
+		return plans.ObjectTypes{}, false
+	}
+	types := plans.ObjectTypes{Value: s.Block.ImpliedType(), Identity: cty.NilType}
+	if id, ok := w.providers.schemas.Identity(provider, typeName); ok {
+		types.Identity = id.ImpliedType()
+	}
+	return types, true
+}
+
+// destroyOne looks up the object, decodes its planned prior value, records
+// a delete intent, deletes the object and records the outcome. An object
+// already gone is left alone.
+func (w *walker) destroyOne(p *configuredProvider, types plans.ObjectTypes, addr addrs.AbsResourceInstance, deposed addrs.DeposedKey, planned func() (cty.Value, diags.Diagnostics)) diags.Diagnostics {
+	src := w.priorObject(addr, deposed)
+	if src == nil {
+		return nil
+	}
+	before, ds := planned()
+	if ds.HasErrors() {
+		return ds
+	}
+	ds = w.openIntentFor(p.addr, addr, deposed, states.IntentDelete, types.Value, cty.NullVal(types.Value))
 	if ds.HasErrors() {
 		return ds
 	}
 	dds := w.deleteObject(p, types, addr, deposed, before, src)
 	return ds.Append(dds).Append(w.closeIntent(addr, p.addr, dds))
+}
+
+// priorObject is the working state's object of addr with the given deposed
+// key (the current one for addrs.NotDeposed), or nil.
+func (w *walker) priorObject(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey) *states.ResourceInstanceObjectSrc {
+	inst := w.prior.ResourceInstance(addr)
+	switch {
+	case inst == nil:
+		return nil
+	case deposed == addrs.NotDeposed:
+		return inst.Current
+	default:
+		return inst.Deposed[deposed]
+	}
 }
