@@ -119,6 +119,7 @@ func TestE2EJSONFormats(t *testing.T) {
 	t.Run("plan changes", func(t *testing.T) { checkPlanChanges(t, run) })
 	t.Run("plan sensitive values", func(t *testing.T) { checkPlanSensitive(t, run) })
 	t.Run("plan outputs", func(t *testing.T) { checkPlanOutputs(t, run) })
+	t.Run("plan prior state", func(t *testing.T) { checkPlanPriorState(t, run) })
 	t.Run("checks", func(t *testing.T) { checkCheckResults(t, run) })
 	t.Run("state values", func(t *testing.T) { checkStateValues(t, run) })
 	t.Run("UI streams", func(t *testing.T) { checkUIStreams(t, run) })
@@ -281,6 +282,36 @@ func checkPlanOutputs(t *testing.T, run *jsonFormatsRun) {
 	}
 	if got := jsonAt(t, doc, "/planned_values/outputs/list/type"); !reflect.DeepEqual(got, []any{"tuple", []any{"string", "string"}}) {
 		t.Errorf("planned list output type: %s", compactJSON(got))
+	}
+}
+
+// checkPlanPriorState asserts that the plan's prior_state is the state
+// the plan was made from as Terraform shows it: refreshed (the drift is in
+// it), with the moved object at its new address, the imported object
+// present, and the root outputs.
+func checkPlanPriorState(t *testing.T, run *jsonFormatsRun) {
+	plan, _ := planDocument(t, run)
+	root := plan.PriorState.Values.RootModule
+	if res := findStateResource(root, "tpf_thing.drifted"); res == nil || res.AttributeValues["description"] != "changed outside" {
+		t.Errorf("prior_state should hold the refreshed tpf_thing.drifted: %+v", res)
+	}
+	if findStateResource(root, "tpf_thing.new_name") == nil || findStateResource(root, "tpf_thing.old_name") != nil {
+		t.Error("prior_state should hold the moved object at its new address only")
+	}
+	if res := findStateResource(root, "tpf_thing.adopted"); res == nil || res.AttributeValues["name"] != "orphan" {
+		t.Errorf("prior_state should hold the imported object: %+v", res)
+	}
+	outputs := plan.PriorState.Values.Outputs
+	if hidden := outputs["hidden"]; hidden == nil || !hidden.Sensitive {
+		t.Errorf("prior_state output hidden: %+v", hidden)
+	}
+	// As Terraform's, refreshing evaluates outputs again: a known planned
+	// value is already there.
+	if number := outputs["number"]; number == nil || number.Value != float64(43) {
+		t.Errorf("prior_state output number: %+v, want the planned 43", number)
+	}
+	if _, found := outputs["later"]; found {
+		t.Error("prior_state has a new output whose value is not known yet")
 	}
 }
 

@@ -109,6 +109,11 @@ func showPlanFile(streams Streams, path string, asJSON, color bool) diags.Diagno
 	if !asJSON {
 		return ds.Append(ui.RenderPlan(streams.Stdout, plan, schemas, ui.PlanOptions{Color: color}))
 	}
+	if len(plan.PriorRecords) > 0 {
+		if prior, err = refreshedPriorState(prior, plan, schemas); err != nil {
+			return ds.Append(diags.Errorf("Cannot read the plan's prior state", "%s: %s.", path, err))
+		}
+	}
 	out, err := jsonplan.Marshal(jsonplan.Input{Plan: plan, Config: cfg, PriorState: prior, Schemas: schemas})
 	if err != nil {
 		return ds.Append(diags.Errorf("Cannot show the plan", "%s: %s.", path, err))
