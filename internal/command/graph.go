@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 
@@ -17,6 +18,7 @@ import (
 
 // graphOptions is `terrane graph`'s command line.
 type graphOptions struct {
+	help       bool   // -help: the usage is printed, nothing else done
 	graphType  string // "" picks plan, or apply with planFile
 	planFile   string
 	drawCycles bool
@@ -29,6 +31,9 @@ type graphOptions struct {
 // Terrane works in.
 func runGraph(streams Streams, args []string) int {
 	opts, argDiags := parseGraphArgs(streams, args)
+	if opts.help {
+		return 0
+	}
 	out := newOperationOutput(streams, arguments.View{NoColor: opts.noColor})
 	if argDiags.HasErrors() {
 		return writeGraphFailure(out, argDiags)
@@ -60,6 +65,12 @@ func writeGraphFailure(out *operationOutput, ds diags.Diagnostics) int {
 func parseGraphArgs(streams Streams, args []string) (graphOptions, diags.Diagnostics) {
 	var opts graphOptions
 	fs := newFlagSet("graph", streams)
+	fs.Usage = func() {
+		fmt.Fprint(streams.Stderr, "Usage: terrane [global options] graph [options]\n\n"+
+			"  Prints the dependency graph of a plan or apply operation in the DOT\n"+
+			"  language, which GraphViz (dot -Tsvg) and many other tools draw.\n\nOptions:\n\n")
+		fs.PrintDefaults()
+	}
 	fs.StringVar(&opts.graphType, "type", "", "The operation to draw: plan, plan-refresh-only, plan-destroy or apply (the default with -plan)")
 	fs.StringVar(&opts.planFile, "plan", "", "Draw the apply graph of this saved plan")
 	fs.BoolVar(&opts.drawCycles, "draw-cycles", false, "Draw the graph even when it has cycles, their edges in red")
@@ -71,7 +82,10 @@ func parseGraphArgs(streams Streams, args []string) (graphOptions, diags.Diagnos
 	// other tools keep working.
 	fs.Var(ignoredFlag{}, "var", "Accepted for compatibility; values do not change the graph")
 	fs.Var(ignoredFlag{}, "var-file", "Accepted for compatibility; values do not change the graph")
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+		opts.help = true
+		return opts, nil
+	} else if err != nil {
 		return opts, diags.Diagnostics{diags.Errorf("Invalid command line", "%s. Run terrane graph -help for the options.", err)}
 	}
 	if fs.NArg() > 0 {
@@ -107,23 +121,8 @@ var _ flag.Value = ignoredFlag{}
 // operationGraph builds the graph opts ask for. The graph is nil when it
 // could not be built; otherwise ds may still hold its cycles as errors.
 func operationGraph(out *operationOutput, opts graphOptions) (*engine.OperationGraph, graphKind, diags.Diagnostics) {
-	var saved *plans.Plan
 	if opts.graphType == "apply" && opts.planFile != "" {
-		plan, snapshot, lockFile, ds := readSavedPlan(opts.planFile)
-		if ds.HasErrors() {
-			return nil, 0, ds
-		}
-		op, ods := openGraphOperation(out)
-		if op == nil {
-			return nil, 0, ods
-		}
-		defer op.close()
-		if ds = ds.Append(op.checkSavedPlanInputs(opts.planFile, snapshot, lockFile)); ds.HasErrors() {
-			return nil, 0, ds
-		}
-		saved = plan
-		g, gds := op.engine.ApplyGraph(context.Background(), saved)
-		return g, applyGraphKind(saved), ds.Append(gds)
+		return savedPlanGraph(out, opts.planFile)
 	}
 	op, ds := openGraphOperation(out)
 	if op == nil {
@@ -149,6 +148,25 @@ func operationGraph(out *operationOutput, opts graphOptions) (*engine.OperationG
 		kind = graphOfApply
 	}
 	return g, kind, ds.Append(gds)
+}
+
+// savedPlanGraph is the apply graph of the plan saved at path, refused,
+// as apply refuses it, when the configuration changed since.
+func savedPlanGraph(out *operationOutput, path string) (*engine.OperationGraph, graphKind, diags.Diagnostics) {
+	plan, snapshot, lockFile, ds := readSavedPlan(path)
+	if ds.HasErrors() {
+		return nil, 0, ds
+	}
+	op, ds := openGraphOperation(out)
+	if op == nil {
+		return nil, 0, ds
+	}
+	defer op.close()
+	if ds = ds.Append(op.checkSavedPlanInputs(path, snapshot, lockFile)); ds.HasErrors() {
+		return nil, 0, ds
+	}
+	g, gds := op.engine.ApplyGraph(context.Background(), plan)
+	return g, applyGraphKind(plan), ds.Append(gds)
 }
 
 func applyGraphKind(plan *plans.Plan) graphKind {

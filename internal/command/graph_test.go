@@ -248,7 +248,18 @@ resource "terraform_data" "a" {
 		t.Errorf("ignored options changed the graph:\n%s", bare)
 	}
 
+	if _, errOut, code := p.run("graph", "-help"); code != 0 || !strings.Contains(errOut, "Usage: terrane [global options] graph [options]") {
+		t.Errorf("graph -help: exit %d, stderr %s; want the usage and exit 0", code, errOut)
+	}
+
+	p.mustRun("plan", "-var", "required=x", "-out=saved.tfplan")
+	writeFile(t, filepath.Join(p.dir, "more.tf"), "resource \"terraform_data\" \"b\" {}\n")
+	_, errOut, code := p.run("graph", "-plan=saved.tfplan", "-no-color")
+	if code != 1 || !strings.Contains(errOut, "Configuration changed since the plan was made") {
+		t.Errorf("graph of a saved plan whose configuration changed: exit %d, stderr %s; want it refused as apply refuses it", code, errOut)
+	}
+
 	writeFile(t, filepath.Join(p.dir, "broken.tf"), "resource \"terraform_data\" {\n")
-	_, errOut, _ := p.run("graph", "-no-color")
+	_, errOut, _ = p.run("graph", "-no-color")
 	assertContains(t, "broken configuration", errOut, "broken.tf")
 }
