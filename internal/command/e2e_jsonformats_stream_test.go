@@ -3,6 +3,7 @@ package command
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -324,8 +325,16 @@ func checkUIStreams(t *testing.T, run *jsonFormatsRun) {
 	t.Run("apply saved plan", func(t *testing.T) {
 		messages := streams[stepApplyV2]
 		assertOrder(t, stepApplyV2, messageTypes(messages), "version", "apply_start", "apply_complete", "change_summary", "outputs")
-		if planned := messagesOf(messages, "planned_change"); len(planned) != 0 {
-			t.Errorf("applying a saved plan repeats %d planned changes", len(planned))
+		// As in Terraform, a create_before_destroy replacement is reported
+		// as its steps: the new object's create, then the old one's delete.
+		var cbdSteps []string
+		for _, msg := range messagesOf(messages, "apply_start") {
+			if msg.Message.Hook.Resource.Addr == "tpf_thing.replaced_cbd" {
+				cbdSteps = append(cbdSteps, msg.Message.Hook.Action)
+			}
+		}
+		if !slices.Equal(cbdSteps, []string{"create", "delete"}) {
+			t.Errorf("apply_start actions of the create_before_destroy replacement: %v, want [create delete]", cbdSteps)
 		}
 		summary := messagesOf(messages, "change_summary")[0].Message.Changes
 		if want := (uiChangeSummary{Add: 3, Change: 3, Remove: 3, Operation: "apply"}); summary == nil || *summary != want {

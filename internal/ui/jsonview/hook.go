@@ -58,11 +58,17 @@ func operationKey(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey) stri
 	return addr.String() + "\x00" + string(deposed)
 }
 
-func objectName(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey) string {
-	if deposed != addrs.NotDeposed {
-		return fmt.Sprintf("%s (deposed object %s)", addr, deposed)
+// hookAction is the action apply messages report. The engine calls the
+// hooks of a create-before-destroy replacement for its create step, and
+// again for the deposed object's delete; Terraform reports those steps as
+// a create and a delete, not as a replace.
+func hookAction(action plans.Action) plans.Action {
+	switch action {
+	case plans.CreateThenDelete, plans.CreateThenForget:
+		return plans.Create
+	default:
+		return action
 	}
-	return addr.String()
 }
 
 // objectID finds an object's "id" attribute, the one Terraform shows in
@@ -101,8 +107,11 @@ func actionVerbs(action plans.Action) verbs {
 	}
 }
 
-// PreApply writes apply_start and starts repeating apply_progress.
+// PreApply writes apply_start and starts repeating apply_progress. As in
+// Terraform's messages, an object is named by its instance address alone,
+// a deposed one too: its id, in the message and the hook, tells it apart.
 func (h *Hook) PreApply(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey, action plans.Action, prior, planned cty.Value) {
+	action = hookAction(action)
 	op := &operation{addr: addr, deposed: deposed, action: action, start: h.view.Now(), stop: make(chan struct{})}
 	h.mu.Lock()
 	if previous := h.inFlight[operationKey(addr, deposed)]; previous != nil {
@@ -112,7 +121,7 @@ func (h *Hook) PreApply(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey
 	h.mu.Unlock()
 
 	hook := hookResource{Resource: NewResourceAddr(addr), Action: ChangeAction(action)}
-	message := fmt.Sprintf("%s: %s...", objectName(addr, deposed), actionVerbs(action).starting)
+	message := fmt.Sprintf("%s: %s...", addr.String(), actionVerbs(action).starting)
 	if action != plans.Create {
 		hook.IDKey, hook.IDValue = objectID(prior)
 		if hook.IDValue != "" {
@@ -134,7 +143,7 @@ func (h *Hook) progress(op *operation) {
 		case <-ticker.C:
 			elapsed := h.elapsed(op)
 			hook := hookResource{Resource: NewResourceAddr(op.addr), Action: ChangeAction(op.action), ElapsedSeconds: &elapsed}
-			message := fmt.Sprintf("%s: Still %s... [%ds elapsed]", objectName(op.addr, op.deposed), actionVerbs(op.action).progressing, elapsed)
+			message := fmt.Sprintf("%s: Still %s... [%ds elapsed]", op.addr.String(), actionVerbs(op.action).progressing, elapsed)
 			h.view.emit(LevelInfo, "apply_progress", message, map[string]any{"hook": hook})
 		}
 	}
@@ -160,7 +169,7 @@ func (h *Hook) PostApply(addr addrs.AbsResourceInstance, deposed addrs.DeposedKe
 	elapsed := h.elapsed(op)
 	hook := hookResource{Resource: NewResourceAddr(addr), Action: ChangeAction(op.action), ElapsedSeconds: &elapsed}
 	finished := actionVerbs(op.action).finished
-	name := objectName(addr, deposed)
+	name := addr.String()
 	if err != nil {
 		h.view.emit(LevelError, "apply_errored", fmt.Sprintf("%s: %s errored after %ds", name, finished, elapsed), map[string]any{"hook": hook})
 		return
@@ -179,7 +188,7 @@ func (h *Hook) PostApply(addr addrs.AbsResourceInstance, deposed addrs.DeposedKe
 func (h *Hook) PreRefresh(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey, prior cty.Value) {
 	hook := hookResource{Resource: NewResourceAddr(addr)}
 	hook.IDKey, hook.IDValue = objectID(prior)
-	message := fmt.Sprintf("%s: Refreshing state...", objectName(addr, deposed))
+	message := fmt.Sprintf("%s: Refreshing state...", addr.String())
 	if hook.IDValue != "" {
 		message += fmt.Sprintf(" [%s=%s]", hook.IDKey, hook.IDValue)
 	}
@@ -190,7 +199,7 @@ func (h *Hook) PreRefresh(addr addrs.AbsResourceInstance, deposed addrs.DeposedK
 func (h *Hook) PostRefresh(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey, prior, refreshed cty.Value) {
 	hook := hookResource{Resource: NewResourceAddr(addr)}
 	hook.IDKey, hook.IDValue = objectID(refreshed)
-	message := fmt.Sprintf("%s: Refresh complete", objectName(addr, deposed))
+	message := fmt.Sprintf("%s: Refresh complete", addr.String())
 	if hook.IDValue != "" {
 		message += fmt.Sprintf(" [%s=%s]", hook.IDKey, hook.IDValue)
 	}

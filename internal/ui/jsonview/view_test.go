@@ -179,6 +179,39 @@ func TestDiagnosticMatchesTerraform(t *testing.T) {
 	assertTerraformJSONReads(t, buf.Bytes())
 }
 
+// TestReplaceStreamMatchesTerraform replays the hooks of a
+// create_before_destroy replacement, recorded in
+// testdata/terraform-apply-cbd.jsonl (terraform 1.11 -json): the new
+// object's create, then the deposed object's delete, each reported as such.
+func TestReplaceStreamMatchesTerraform(t *testing.T) {
+	const oldID, newID = "d9380067-f6aa-3236-fef6-0634765a0e99", "bd419d71-6963-238a-2356-65ed51566c4c"
+	addr := resourceInstance(t, "terraform_data.r")
+	var buf bytes.Buffer
+	hook := NewHook(New(&buf), time.Hour)
+	defer hook.Stop()
+	planned := cty.UnknownVal(cty.DynamicPseudoType)
+	hook.PreApply(addr, addrs.NotDeposed, plans.CreateThenDelete, terraformDataValue(oldID, "x"), planned)
+	hook.PostApply(addr, addrs.NotDeposed, terraformDataValue(newID, "x"), nil)
+	hook.PreApply(addr, "0a1b2c3d", plans.Delete, terraformDataValue(oldID, "x"), cty.NullVal(cty.DynamicPseudoType))
+	hook.PostApply(addr, "0a1b2c3d", cty.NullVal(cty.DynamicPseudoType), nil)
+
+	want, err := os.ReadFile("testdata/terraform-apply-cbd.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, wantLines := readLines(t, buf.Bytes()), readLines(t, want)
+	if len(got) != len(wantLines) {
+		t.Fatalf("%d messages, terraform wrote %d:\n%s", len(got), len(wantLines), buf.String())
+	}
+	for i := range got {
+		if g, w := comparable(got[i]), comparable(wantLines[i]); !reflect.DeepEqual(g, w) {
+			gj, _ := json.Marshal(g)
+			wj, _ := json.Marshal(w)
+			t.Errorf("message %d differs\ngot:  %s\nwant: %s", i+1, gj, wj)
+		}
+	}
+}
+
 func TestProgressAndErrors(t *testing.T) {
 	var buf bytes.Buffer
 	view := New(&buf)
@@ -207,7 +240,8 @@ func TestProgressAndErrors(t *testing.T) {
 	if msg := last["apply_errored"]["@message"]; msg != `module.m["k"].terraform_data.x: Creation errored after 0s` || last["apply_errored"]["@level"] != "error" {
 		t.Errorf("errored message %v", last["apply_errored"])
 	}
-	if msg := last["apply_complete"]["@message"]; msg != `module.m["k"].terraform_data.x (deposed object 0a1b2c3d): Destruction complete after 0s` {
+	// Terraform names a deposed object by its instance address alone.
+	if msg := last["apply_complete"]["@message"]; msg != `module.m["k"].terraform_data.x: Destruction complete after 0s` {
 		t.Errorf("complete message %v", msg)
 	}
 	resource := last["apply_start"]["hook"].(map[string]any)["resource"].(map[string]any)
