@@ -53,6 +53,7 @@ func runStateShow(streams Streams, args []string) int {
 				inst.Intent.Operation, addr, inst.Intent.RunID, addr)})
 	}
 	ds = ds.Append(showInstance(streams.Stdout, res, addr, inst, schemas, c.color))
+	ds = ds.Append(c.showComponentChildren(ctx, streams.Stdout, addr))
 	if len(ds) > 0 {
 		ui.WriteDiagnostics(streams.Stderr, ds, nil, c.color)
 	}

@@ -42,9 +42,8 @@ type MethodParam struct {
 
 // MethodFunctionName names a component method's provider function.
 func MethodFunctionName(componentToken, method string) string {
-	typeName := TypeName(componentToken)
-	pkg, _, _ := strings.Cut(typeName, "_")
-	return strings.TrimPrefix(typeName, pkg+"_") + "_" + SnakeCase(method)
+	typeName := strings.TrimPrefix(TypeName(componentToken), SnakeCase(packageOf(componentToken))+"_")
+	return typeName + "_" + SnakeCase(method)
 }
 
 // componentMethods collects every component's methods, by function token.

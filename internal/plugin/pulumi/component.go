@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/types/known/structpb"
 
+	"github.com/terrane/terrane/internal/providers"
 	"github.com/terrane/terrane/internal/schema"
 )
 
@@ -55,13 +56,6 @@ type componentChild struct {
 	// pending, in a plan only, marks a child still to be created or
 	// replaced: its ID is not known yet.
 	pending bool
-}
-
-// Child is a component's child as the engine records it.
-type Child struct {
-	Type, Name, URN, ID string
-	// OutputsJSON is the child's outputs, secrets redacted.
-	OutputsJSON []byte
 }
 
 // decodeComponentPrivate reads a component's private bytes; empty bytes
@@ -244,17 +238,24 @@ func plainProperty(pv resource.PropertyValue) (any, bool) {
 	return pv.V, true
 }
 
-// ComponentChildren lists a component's children from its private bytes,
-// for the engine to record them; nil when the bytes are not a component's.
-func ComponentChildren(private []byte) []Child {
-	var data componentPrivate
-	if len(private) == 0 || json.Unmarshal(private, &data) != nil {
-		return nil
+// providerChildren lists children for the engine to record; never nil,
+// so the engine knows the object is a component. The old object of a
+// replaced child left deposed shares its URN with the replacement and is
+// left out: it stays in the private data until it is deleted.
+func providerChildren(children []componentChild) []providers.ComponentChild {
+	current := make(map[string]bool, len(children))
+	for _, child := range children {
+		if !child.Deposed {
+			current[child.URN] = true
+		}
 	}
-	children := make([]Child, 0, len(data.Children))
-	for _, child := range data.Children {
+	out := make([]providers.ComponentChild, 0, len(children))
+	for _, child := range children {
+		if child.Deposed && current[child.URN] {
+			continue
+		}
 		outputs, _ := RedactedJSON(child.Outputs)
-		children = append(children, Child{Type: child.Type, Name: child.Name, URN: child.URN, ID: child.ID, OutputsJSON: outputs})
+		out = append(out, providers.ComponentChild{TypeToken: child.Type, Name: child.Name, URN: child.URN, ID: child.ID, OutputsJSON: outputs})
 	}
-	return children
+	return out
 }

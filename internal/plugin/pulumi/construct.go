@@ -139,11 +139,12 @@ func (p *Provider) applyComponent(ctx context.Context, rt *ResourceType, req pro
 		children, problems = append(children, left...), append(problems, deleteProblems...)
 	}
 	if problems.HasErrors() && req.PriorState.IsNull() && len(children) == 0 {
-		return providers.ApplyResourceChangeResponse{NewState: req.PriorState, Diagnostics: definiteOutcome(problems)}
+		return providers.ApplyResourceChangeResponse{NewState: req.PriorState, Children: providerChildren(nil), Diagnostics: definiteOutcome(problems)}
 	}
 	self.Children = children
 	state, stateProblems := p.componentState(rt, req.Config, req.PriorState, self.URN, children, outputs, false)
-	return providers.ApplyResourceChangeResponse{NewState: state, Private: self.encode(), Diagnostics: definiteOutcome(append(problems, stateProblems...))}
+	return providers.ApplyResourceChangeResponse{NewState: state, Private: self.encode(), Children: providerChildren(children),
+		Diagnostics: definiteOutcome(append(problems, stateProblems...))}
 }
 
 // definiteOutcome renames the failures that tell the engine a call's
@@ -171,13 +172,13 @@ func (p *Provider) deleteComponent(ctx context.Context, rt *ResourceType, self c
 	}
 	left, problems := p.deleteChildren(ctx, self.Children)
 	if !problems.HasErrors() {
-		return providers.ApplyResourceChangeResponse{NewState: cty.NullVal(prior.Type())}
+		return providers.ApplyResourceChangeResponse{NewState: cty.NullVal(prior.Type()), Children: providerChildren(nil)}
 	}
 	problems = definiteOutcome(problems)
 	self.Children = left
 	attrs := prior.AsValueMap()
 	attrs[childrenAttr] = childrenValue(left)
-	return providers.ApplyResourceChangeResponse{NewState: cty.ObjectVal(attrs), Private: self.encode(), Diagnostics: problems}
+	return providers.ApplyResourceChangeResponse{NewState: cty.ObjectVal(attrs), Private: self.encode(), Children: providerChildren(left), Diagnostics: problems}
 }
 
 // deleteChildren deletes children in reverse order and stops at the first
