@@ -377,6 +377,10 @@ func checkStateValues(t *testing.T, run *jsonFormatsRun) {
 	if res := findStateResource(root, "tpf_thing.updated"); res == nil || res.AttributeValues["description"] != "second" || res.IdentityValues["id"] != res.AttributeValues["id"] {
 		t.Errorf("tpf_thing.updated in the state after v2: %+v", res)
 	}
+	if res := findStateResource(root, "tpf_thing.secret"); res == nil || res.AttributeValues["secret"] != "hunter3" ||
+		string(res.SensitiveValues) != `{"description":true,"password_wo":true,"secret":true,"tags":{"hidden":true}}` {
+		t.Errorf("tpf_thing.secret in the state should carry its values with the sensitive ones flagged: %+v", res)
+	}
 	if out := state.Values.Outputs["later"]; out == nil || out.Value != "fresh" {
 		t.Errorf("output later (known after apply) in the state: %+v", out)
 	}

@@ -106,20 +106,8 @@ func TestApplyStreamMatchesTerraform(t *testing.T) {
 		"s": {Value: cty.StringVal("secret"), Sensitive: true},
 	})
 
-	want, err := os.ReadFile("testdata/terraform-apply.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, wantLines := readLines(t, buf.Bytes()), readLines(t, want)
-	if len(got) != len(wantLines) {
-		t.Fatalf("%d messages, terraform wrote %d:\n%s", len(got), len(wantLines), buf.String())
-	}
+	got := assertSameMessages(t, buf.Bytes(), "testdata/terraform-apply.jsonl")
 	for i := range got {
-		if g, w := comparable(got[i]), comparable(wantLines[i]); !reflect.DeepEqual(g, w) {
-			gj, _ := json.Marshal(g)
-			wj, _ := json.Marshal(w)
-			t.Errorf("message %d differs\ngot:  %s\nwant: %s", i+1, gj, wj)
-		}
 		if got[i]["@module"] != Module {
 			t.Errorf("message %d has @module %v", i+1, got[i]["@module"])
 		}
@@ -195,13 +183,20 @@ func TestReplaceStreamMatchesTerraform(t *testing.T) {
 	hook.PreApply(addr, "0a1b2c3d", plans.Delete, terraformDataValue(oldID, "x"), cty.NullVal(cty.DynamicPseudoType))
 	hook.PostApply(addr, "0a1b2c3d", cty.NullVal(cty.DynamicPseudoType), nil)
 
-	want, err := os.ReadFile("testdata/terraform-apply-cbd.jsonl")
+	assertSameMessages(t, buf.Bytes(), "testdata/terraform-apply-cbd.jsonl")
+}
+
+// assertSameMessages compares a stream with one terraform wrote, message
+// by message, as comparable leaves them, and returns the stream's messages.
+func assertSameMessages(t *testing.T, stream []byte, terraformFile string) []map[string]any {
+	t.Helper()
+	want, err := os.ReadFile(terraformFile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, wantLines := readLines(t, buf.Bytes()), readLines(t, want)
+	got, wantLines := readLines(t, stream), readLines(t, want)
 	if len(got) != len(wantLines) {
-		t.Fatalf("%d messages, terraform wrote %d:\n%s", len(got), len(wantLines), buf.String())
+		t.Fatalf("%d messages, terraform wrote %d:\n%s", len(got), len(wantLines), stream)
 	}
 	for i := range got {
 		if g, w := comparable(got[i]), comparable(wantLines[i]); !reflect.DeepEqual(g, w) {
@@ -210,6 +205,7 @@ func TestReplaceStreamMatchesTerraform(t *testing.T) {
 			t.Errorf("message %d differs\ngot:  %s\nwant: %s", i+1, gj, wj)
 		}
 	}
+	return got
 }
 
 func TestProgressAndErrors(t *testing.T) {
