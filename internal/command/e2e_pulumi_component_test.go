@@ -1,8 +1,13 @@
 package command
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/workdir"
 )
 
 // pulumiComponentConfig uses tpulumi's component Pair, whose Construct
@@ -58,6 +63,14 @@ func TestE2EPulumiComponent(t *testing.T) {
 	if things["pp-left"].attrs["content"] != "abcd" || things["pp-right"].attrs["content"] != "right side" {
 		t.Errorf("children's contents: %v, %v", things["pp-left"].attrs["content"], things["pp-right"].attrs["content"])
 	}
+	p.assertChildRecords("after apply", things, "pp-left", "pp-right")
+	out = p.mustRun("state", "list")
+	if strings.TrimSpace(out) != "tpulumi_pair.p" {
+		t.Errorf("state list shows %q, want the component alone", out)
+	}
+	out = p.mustRun("state", "show", "-no-color", "tpulumi_pair.p")
+	assertContains(t, "state show", out, "# Children of tpulumi_pair.p", `tpulumi:index:Thing "tpulumi_pair-`,
+		`id      = "`+cloudObjectID(things["pp-left"])+`"`, `"content":"abcd"`)
 	p.expectNoChanges("plan after apply")
 
 	// left_content updates the left child in place; a new right name
@@ -73,7 +86,21 @@ func TestE2EPulumiComponent(t *testing.T) {
 	if got := things["pp-left"].attrs["revision"]; got != float64(2) {
 		t.Errorf("left child revision = %v, want 2 (updated in place)", got)
 	}
+	p.assertChildRecords("after update", things, "pp-left", "pp-other")
 	p.expectNoChanges("plan after update")
+
+	// Drift: a child deleted behind Terrane's back is found by refresh and
+	// created again.
+	if err := os.Remove(things["pp-left"].path); err != nil {
+		t.Fatal(err)
+	}
+	out = p.mustRun("plan", "-no-color")
+	assertContains(t, "plan after a child was deleted", out, "tpulumi_pair.p will be updated in-place", "Plan: 0 to add, 1 to change, 0 to destroy.")
+	p.mustRun("apply", "-auto-approve", "-no-color")
+	if got := strings.Join(sortedNames(p.objects("tpulumi_thing")), " "); got != "pp-left pp-other" {
+		t.Fatalf("cloud after repairing the drift holds %q", got)
+	}
+	p.expectNoChanges("plan after repairing the drift")
 
 	// A child the component no longer registers is deleted.
 	p.write(pairConfig("abcdef", "pp-other", "drop_right = true"))
@@ -91,6 +118,37 @@ func TestE2EPulumiComponent(t *testing.T) {
 	if got := p.recordedInstances(); len(got) != 0 {
 		t.Errorf("destroy left records %v", got)
 	}
+	p.assertChildRecords("after destroy", nil)
+}
+
+// assertChildRecords checks the component tpulumi_pair.p's child records
+// name exactly the cloud objects named names, in registration order.
+func (p *e2eProject) assertChildRecords(when string, cloud map[string]cloudObject, names ...string) {
+	p.t.Helper()
+	store, closeStore, err := workdir.OpenStore(p.dir, workdir.DefaultProject, workdir.DefaultWorkspace)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	defer closeStore()
+	children, err := store.ComponentChildren(context.Background(), "tpulumi_pair.p")
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	var got, want []string
+	for _, child := range children {
+		got = append(got, child.ID)
+	}
+	for _, name := range names {
+		want = append(want, cloudObjectID(cloud[name]))
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		p.t.Errorf("%s: child records hold IDs %v, want %v (the cloud's %v)", when, got, want, names)
+	}
+}
+
+// cloudObjectID is a cloud object's ID: its file name.
+func cloudObjectID(obj cloudObject) string {
+	return strings.TrimSuffix(filepath.Base(obj.path), ".json")
 }
 
 // TestE2EPulumiComponentForeignChild: a component that registers a child
@@ -123,6 +181,7 @@ func TestE2EPulumiComponentPartialFailure(t *testing.T) {
 	if got := strings.Join(p.recordedInstances(), " "); got != "tpulumi_pair.p" {
 		t.Fatalf("records after the failed apply: %q, want the component (holding its left child)", got)
 	}
+	p.assertChildRecords("after the failed apply", p.objects("tpulumi_thing"), "pp-left")
 
 	p.write(pairConfig("abcd", "pp-right", ""))
 	p.mustRun("apply", "-auto-approve", "-no-color")

@@ -151,9 +151,7 @@ func (p *Provider) ReadResource(ctx context.Context, req providers.ReadResourceR
 		return providers.ReadResourceResponse{Diagnostics: problems}
 	}
 	if rt.Component {
-		// A component has no object to read; its children are read back
-		// by the Construct of the next plan.
-		return providers.ReadResourceResponse{NewState: req.PriorState, Private: req.Private}
+		return p.readComponent(ctx, rt, req)
 	}
 	priv, err := decodePrivate(req.Private, rt.Token)
 	if err != nil {

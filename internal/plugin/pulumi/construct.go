@@ -20,7 +20,17 @@ const constructParallelism = 8
 
 // construct runs Construct with a resource monitor of its own and returns
 // what the registrations did and the component's outputs.
+//
+// The prior children are read first, as the component's refresh reads
+// them: the engine re-plans an update from the stored record, not the
+// refreshed one, so without this a child deleted behind Terrane's back
+// would be planned for creation and then, at apply, taken as existing.
 func (p *Provider) construct(ctx context.Context, rt *ResourceType, self componentPrivate, config cty.Value, dryRun bool) (*componentRun, *structpb.Struct, diags.Diagnostics) {
+	existing, problems := p.readChildren(ctx, self.Children)
+	if problems.HasErrors() {
+		return newComponentRun(p, rt, self, dryRun), nil, problems
+	}
+	self.Children = existing
 	run := newComponentRun(p, rt, self, dryRun)
 	inputs, err := p.componentInputs(rt, config)
 	if err != nil {
@@ -87,8 +97,8 @@ func (r *componentRun) unregistered() []componentChild {
 
 // planComponent previews the component with Construct's dry run. The
 // planned private data is the prior one: applying constructs again from
-// the prior children. The plan is the prior object when nothing it knows
-// differs, so an unchanged component is a no-op.
+// the prior children. The plan is the prior object when no child changes
+// and no known output differs, so an unchanged component is a no-op.
 func (p *Provider) planComponent(ctx context.Context, rt *ResourceType, req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
 	self, err := decodeComponentPrivate(req.PriorPrivate, rt)
 	if err != nil {
@@ -100,7 +110,8 @@ func (p *Provider) planComponent(ctx context.Context, rt *ResourceType, req prov
 	}
 	planned, stateProblems := p.componentState(rt, req.Config, cty.NullVal(req.Config.Type()), self.URN, run.children, outputs, true)
 	problems = append(problems, stateProblems...)
-	if !req.PriorState.IsNull() && !stateProblems.HasErrors() && plannedMatches(req.PriorState, planned) {
+	unchanged := !run.changed && len(run.unregistered()) == 0
+	if !req.PriorState.IsNull() && !stateProblems.HasErrors() && unchanged && plannedMatches(req.PriorState, planned) {
 		planned = req.PriorState
 	}
 	return providers.PlanResourceChangeResponse{PlannedState: planned, PlannedPrivate: self.encode(), Diagnostics: problems}
@@ -163,14 +174,18 @@ func definiteOutcome(problems diags.Diagnostics) diags.Diagnostics {
 	return out
 }
 
-// deleteComponent deletes every child, last registered first; the
-// component has no object of its own. A failed delete leaves the rest
-// recorded.
+// deleteComponent deletes every child that still exists, last registered
+// first; the component has no object of its own. A failed delete leaves
+// the rest recorded.
 func (p *Provider) deleteComponent(ctx context.Context, rt *ResourceType, self componentPrivate, prior cty.Value) providers.ApplyResourceChangeResponse {
 	if prior.IsNull() {
 		return providers.ApplyResourceChangeResponse{NewState: prior}
 	}
-	left, problems := p.deleteChildren(ctx, self.Children)
+	existing, problems := p.readChildren(ctx, self.Children)
+	if problems.HasErrors() {
+		return providers.ApplyResourceChangeResponse{NewState: prior, Diagnostics: definiteOutcome(problems)}
+	}
+	left, problems := p.deleteChildren(ctx, existing)
 	if !problems.HasErrors() {
 		return providers.ApplyResourceChangeResponse{NewState: cty.NullVal(prior.Type()), Children: providerChildren(nil)}
 	}
