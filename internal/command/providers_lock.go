@@ -52,12 +52,15 @@ func runProvidersLock(streams Streams, args []string) int {
 // platforms and the current lock file.
 type providerJob struct {
 	requirements map[addrs.Provider]discovery.Constraints
-	locks        *depsfile.Locks
-	platforms    []discovery.Platform
-	source       discovery.Source
-	network      *discovery.Network
-	cli          *cliconfig.Config
-	sources      ui.Sources
+	// subpackages are the required Pulumi sub-packages, served by their
+	// base packages.
+	subpackages map[addrs.Provider]workdir.Subpackage
+	locks       *depsfile.Locks
+	platforms   []discovery.Platform
+	source      discovery.Source
+	network     *discovery.Network
+	cli         *cliconfig.Config
+	sources     ui.Sources
 }
 
 // prepareProviderJob reads the configuration (with installed modules), the
@@ -87,6 +90,8 @@ func prepareProviderJob(rawPlatforms, only []string) (*providerJob, diags.Diagno
 	}
 	var more diags.Diagnostics
 	job.requirements, more = workdir.ProviderRequirements(cfg)
+	ds = ds.Append(more)
+	job.subpackages, more = workdir.Subpackages(cfg)
 	ds = ds.Append(more)
 	job.cli, more = cliconfig.Load(cliconfig.Environment{WorkingDir: "."})
 	ds = ds.Append(more)
@@ -147,14 +152,24 @@ func (job *providerJob) useMirrorFlags(fsMirror, netMirror stringList) diags.Dia
 	return nil
 }
 
+// packageOf is the package that serves provider: a sub-package's base
+// package, else the provider itself.
+func (job *providerJob) packageOf(provider addrs.Provider) addrs.Provider {
+	if sub, ok := job.subpackages[provider]; ok {
+		return sub.Base
+	}
+	return provider
+}
+
 // selectVersion keeps the locked version while it meets the constraints,
-// as init does, else picks the newest that does.
+// as init does, else picks the newest that does (of the base package, for
+// a sub-package).
 func (job *providerJob) selectVersion(ctx context.Context, provider addrs.Provider) (versions.Version, error) {
 	constraints := job.requirements[provider]
 	if lock := job.locks.Provider(provider); lock != nil && versions.MeetingConstraints(constraints).Has(lock.Version()) {
 		return lock.Version(), nil
 	}
-	available, _, err := job.source.AvailableVersions(ctx, provider)
+	available, _, err := job.source.AvailableVersions(ctx, job.packageOf(provider))
 	if err != nil {
 		return versions.Unspecified, err
 	}
@@ -172,13 +187,18 @@ func (job *providerJob) lock(ctx context.Context, streams Streams) diags.Diagnos
 			ds = ds.Append(diags.Warnf("Provider development override in effect", "%s is overridden in the CLI configuration, so it is not locked.", name))
 			continue
 		}
+		recorded, problem := job.subpackageRecord(provider)
+		if problem != nil {
+			ds = ds.Append(*problem)
+			continue
+		}
 		version, err := job.selectVersion(ctx, provider)
 		if err != nil {
 			ds = ds.Append(providerJobError(provider, "Cannot select a provider version", err))
 			continue
 		}
 		fmt.Fprintf(streams.Stdout, "- Fetching %s %s for %s...\n", name, version, platformNames(job.platforms))
-		hashes, err := discovery.PlatformHashes(ctx, job.source, job.network, provider, version, job.platforms)
+		hashes, err := discovery.PlatformHashes(ctx, job.source, job.network, job.packageOf(provider), version, job.platforms)
 		if err != nil {
 			ds = ds.Append(providerJobError(provider, "Cannot compute provider checksums", err))
 			continue
@@ -186,7 +206,7 @@ func (job *providerJob) lock(ctx context.Context, streams Streams) diags.Diagnos
 		if old := job.locks.Provider(provider); old != nil && old.Version().Same(version) {
 			hashes = append(hashes, old.Hashes()...)
 		}
-		job.locks.SetProvider(provider, version, job.requirements[provider], hashes)
+		job.locks.SetProviderLock(depsfile.NewProviderLock(provider, version, job.requirements[provider], hashes).WithParameterization(recorded))
 		fmt.Fprintf(streams.Stdout, "- Obtained %s checksums for %s\n", name, platformNames(job.platforms))
 	}
 	if ds.HasErrors() {
@@ -196,6 +216,30 @@ func (job *providerJob) lock(ctx context.Context, streams Streams) diags.Diagnos
 		ds = ds.Append(diags.Errorf("Cannot write the dependency lock file", "%s.", err))
 	}
 	return ds
+}
+
+// subpackageRecord is the lock file's record of how a sub-package is
+// made, kept as it is: making a sub-package needs its base provider
+// running, which is init's job. A sub-package init has not recorded (or
+// recorded with other parameters) is an error saying to run init.
+func (job *providerJob) subpackageRecord(provider addrs.Provider) (*depsfile.Parameterization, *diags.Diagnostic) {
+	want, isSub := job.subpackages[provider]
+	if !isSub {
+		return nil, nil
+	}
+	lock := job.locks.Provider(provider)
+	if lock == nil {
+		diag := providerJobError(provider, "Sub-package not recorded",
+			fmt.Errorf("it is a sub-package of %s, which only terrane init can make and record; run terrane init, then terrane providers lock", addrs.ProviderForDisplay(want.Base)))
+		diag.Subject = want.DeclRange.Ptr()
+		return nil, &diag
+	}
+	if problem := workdir.SubpackageLockProblem(want, lock); problem != "" {
+		diag := providerJobError(provider, "Sub-package parameters changed", fmt.Errorf("%s; run terrane init -upgrade, then terrane providers lock", problem))
+		diag.Subject = want.DeclRange.Ptr()
+		return nil, &diag
+	}
+	return lock.Parameterization(), nil
 }
 
 func providerJobError(provider addrs.Provider, summary string, err error) diags.Diagnostic {

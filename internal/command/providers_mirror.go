@@ -53,8 +53,9 @@ func (job *providerJob) mirror(ctx context.Context, streams Streams, targetDir s
 			ds = ds.Append(providerJobError(provider, "Cannot select a provider version", err))
 			continue
 		}
-		fmt.Fprintf(streams.Stdout, "- Mirroring %s %s for %s...\n", name, version, platformNames(job.platforms))
-		if err := discovery.MirrorPackages(ctx, job.source, job.network, provider, version, job.platforms, targetDir); err != nil {
+		pkg := job.packageOf(provider) // a sub-package is served by its base package
+		fmt.Fprintf(streams.Stdout, "- Mirroring %s %s for %s...\n", addrs.ProviderForDisplay(pkg), version, platformNames(job.platforms))
+		if err := discovery.MirrorPackages(ctx, job.source, job.network, pkg, version, job.platforms, targetDir); err != nil {
 			ds = ds.Append(providerJobError(provider, "Cannot mirror provider", err))
 		}
 	}

@@ -12,10 +12,10 @@ import (
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/command/jsonprovider"
 	"github.com/terrane/terrane/internal/config"
+	"github.com/terrane/terrane/internal/depsfile"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/plugin"
 	"github.com/terrane/terrane/internal/plugin/cliconfig"
-	"github.com/terrane/terrane/internal/plugin/discovery"
 	"github.com/terrane/terrane/internal/ui"
 	"github.com/terrane/terrane/internal/workdir"
 )
@@ -69,7 +69,10 @@ func loadProviderSchemas(ctx context.Context, cfg *config.Config) (map[string]js
 	if ds.HasErrors() {
 		return nil, ds
 	}
-	packages, more := discovery.Resolve(ctx, cli, requirements)
+	subpackages, more := workdir.Subpackages(cfg)
+	ds = ds.Append(more)
+	locks, _ := depsfile.LoadFile(workdir.LockFilePath(".")) // unreadable: sub-packages are made from their parameters
+	packages, more := workdir.ResolveProviders(ctx, cli, requirements, subpackages, locks)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
 		return nil, ds
@@ -100,9 +103,9 @@ func loadProviderSchemas(ctx context.Context, cfg *config.Config) (map[string]js
 	return result, ds
 }
 
-func fetchSchema(ctx context.Context, addr addrs.Provider, pkg discovery.ResolvedPackage, store *plugin.SchemaStore) (jsonprovider.Provider, diags.Diagnostics) {
+func fetchSchema(ctx context.Context, addr addrs.Provider, pkg workdir.ResolvedProvider, store *plugin.SchemaStore) (jsonprovider.Provider, diags.Diagnostics) {
 	var ds diags.Diagnostics
-	p, err := workdir.LaunchProvider(ctx, addr, pkg.Executable, store)
+	p, err := pkg.Launch(ctx, store)
 	if err != nil {
 		return jsonprovider.Provider{}, ds.Append(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/config"
+	"github.com/terrane/terrane/internal/depsfile"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/plugin"
 	"github.com/terrane/terrane/internal/plugin/cliconfig"
@@ -54,7 +55,10 @@ func startValidationProviders(ctx context.Context, cfg *config.Config) (*validat
 	if more.HasErrors() {
 		return result, ds
 	}
-	packages, resolveDiags := discovery.Resolve(ctx, cli, requirements)
+	subpackages, more := workdir.Subpackages(cfg)
+	ds = ds.Append(more)
+	locks, _ := depsfile.LoadFile(workdir.LockFilePath(".")) // unreadable: sub-packages are made from their parameters
+	packages, resolveDiags := workdir.ResolveProviders(ctx, cli, requirements, subpackages, locks)
 	for _, d := range resolveDiags {
 		// Resolution errors are the providers not found; they become the
 		// single warning below.
@@ -100,7 +104,7 @@ func missingProvidersWarning(missing []addrs.Provider) diags.Diagnostic {
 
 // launch starts the resolved providers at once and fetches their schemas
 // (from the schema cache when it has them).
-func (p *validationProviders) launch(ctx context.Context, packages map[addrs.Provider]discovery.ResolvedPackage) diags.Diagnostics {
+func (p *validationProviders) launch(ctx context.Context, packages map[addrs.Provider]workdir.ResolvedProvider) diags.Diagnostics {
 	store, err := plugin.DefaultSchemaStore()
 	var ds diags.Diagnostics
 	if err != nil {
@@ -125,9 +129,9 @@ func (p *validationProviders) launch(ctx context.Context, packages map[addrs.Pro
 	return ds
 }
 
-func launchForValidation(ctx context.Context, addr addrs.Provider, pkg discovery.ResolvedPackage, store *plugin.SchemaStore) (*runningProvider, diags.Diagnostics) {
+func launchForValidation(ctx context.Context, addr addrs.Provider, pkg workdir.ResolvedProvider, store *plugin.SchemaStore) (*runningProvider, diags.Diagnostics) {
 	where := fmt.Sprintf("provider[%q]", addr.String())
-	started, err := workdir.LaunchProvider(ctx, addr, pkg.Executable, store)
+	started, err := pkg.Launch(ctx, store)
 	if err != nil {
 		return nil, diags.Diagnostics{}.Append(err).WithAddress(where)
 	}
