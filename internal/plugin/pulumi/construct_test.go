@@ -1,0 +1,133 @@
+package pulumi
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/terrane/terrane/internal/providers"
+)
+
+// pairConfig is a tpulumi_pair configuration with the given attributes
+// set and every other attribute null.
+func pairConfig(t *testing.T, p *Provider, set map[string]cty.Value) cty.Value {
+	t.Helper()
+	ty := p.GetProviderSchema(context.Background()).ResourceTypes["tpulumi_pair"].Block.ImpliedType()
+	attrs := map[string]cty.Value{}
+	for name, attrType := range ty.AttributeTypes() {
+		attrs[name] = cty.NullVal(attrType)
+	}
+	for name, v := range set {
+		attrs[name] = v
+	}
+	return cty.ObjectVal(attrs)
+}
+
+// cloudIDs lists the IDs of the things in a tpulumi cloud directory.
+func cloudIDs(t *testing.T, root string) []string {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(root, "tpulumi_thing", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, path := range paths {
+		ids = append(ids, strings.TrimSuffix(filepath.Base(path), ".json"))
+	}
+	return ids
+}
+
+func childIDs(children []providers.ComponentChild) []string {
+	var ids []string
+	for _, child := range children {
+		ids = append(ids, child.ID)
+	}
+	return ids
+}
+
+// planAndApply plans config against prior and applies the plan.
+func planAndApply(t *testing.T, p *Provider, prior cty.Value, private []byte, config cty.Value) (providers.PlanResourceChangeResponse, providers.ApplyResourceChangeResponse) {
+	t.Helper()
+	ctx := context.Background()
+	plan := p.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{TypeName: "tpulumi_pair", PriorState: prior, PriorPrivate: private, ProposedNewState: config, Config: config})
+	if plan.Diagnostics.HasErrors() {
+		t.Fatalf("plan: %v", plan.Diagnostics.Err())
+	}
+	apply := p.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{TypeName: "tpulumi_pair", PriorState: prior, PlannedState: plan.PlannedState, Config: config, PlannedPrivate: plan.PlannedPrivate})
+	if apply.Diagnostics.HasErrors() {
+		t.Fatalf("apply: %v", apply.Diagnostics.Err())
+	}
+	return plan, apply
+}
+
+// TestComponentLifecycle drives tpulumi_pair through the provider
+// interface: its children reach the cloud and the apply response, an
+// unchanged component plans its prior object, a child it stops
+// registering is deleted, and deleting the component deletes the rest.
+func TestComponentLifecycle(t *testing.T) {
+	ctx := context.Background()
+	p, root, _ := launchTPulumi(t)
+	config := pairConfig(t, p, map[string]cty.Value{"prefix": cty.StringVal("x"), "left_content": cty.StringVal("abc")})
+	ty := config.Type()
+
+	plan, created := planAndApply(t, p, cty.NullVal(ty), nil, config)
+	if children := plan.PlannedState.GetAttr(childrenAttr); children.LengthInt() != 2 || children.IsWhollyKnown() {
+		t.Errorf("planned children = %#v, want two with unknown IDs", children)
+	}
+	if got := plan.PlannedState.GetAttr("left_length"); !got.RawEquals(cty.NumberIntVal(3)) {
+		t.Errorf("planned left_length = %#v, want 3 from the child's preview", got)
+	}
+	reported := childIDs(created.Children)
+	sort.Strings(reported)
+	if got, want := strings.Join(reported, " "), strings.Join(cloudIDs(t, root), " "); len(reported) != 2 || got != want {
+		t.Fatalf("apply reported children %q; the cloud holds %q", got, want)
+	}
+	leftID := created.Children[0].ID
+	if got := created.NewState.GetAttr("left_id"); !got.RawEquals(cty.StringVal(leftID)) {
+		t.Errorf("left_id = %#v, want the first child's ID %q", got, leftID)
+	}
+
+	again := p.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{TypeName: "tpulumi_pair", PriorState: created.NewState, PriorPrivate: created.Private, ProposedNewState: config, Config: config})
+	if again.Diagnostics.HasErrors() || !again.PlannedState.RawEquals(created.NewState) {
+		t.Errorf("an unchanged component plans %#v (%v), want its prior object", again.PlannedState, again.Diagnostics.Err())
+	}
+
+	dropRight := pairConfig(t, p, map[string]cty.Value{"prefix": cty.StringVal("x"), "left_content": cty.StringVal("abc"), "drop_right": cty.True})
+	_, dropped := planAndApply(t, p, created.NewState, created.Private, dropRight)
+	if got := strings.Join(cloudIDs(t, root), " "); got != leftID || len(dropped.Children) != 1 {
+		t.Errorf("after dropping the right child the cloud holds %q and the response lists %v; want the left child %s alone", got, childIDs(dropped.Children), leftID)
+	}
+
+	deleted := p.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{TypeName: "tpulumi_pair", PriorState: dropped.NewState, PlannedState: cty.NullVal(ty), Config: cty.NullVal(ty), PlannedPrivate: dropped.Private})
+	if deleted.Diagnostics.HasErrors() || !deleted.NewState.IsNull() || deleted.Children == nil || len(deleted.Children) != 0 {
+		t.Errorf("delete: state %#v, children %v, %v; want null, an empty list and no error", deleted.NewState, deleted.Children, deleted.Diagnostics.Err())
+	}
+	if left := cloudIDs(t, root); len(left) != 0 {
+		t.Errorf("delete left %v in the cloud", left)
+	}
+}
+
+// TestComponentChildCheckFailure: a child the provider's Check rejects is
+// reported naming the child, the component and the attribute.
+func TestComponentChildCheckFailure(t *testing.T) {
+	p, root, _ := launchTPulumi(t)
+	config := pairConfig(t, p, map[string]cty.Value{"prefix": cty.StringVal("x"), "right_fail": cty.StringVal("check")})
+	plan := p.PlanResourceChange(context.Background(), providers.PlanResourceChangeRequest{TypeName: "tpulumi_pair", PriorState: cty.NullVal(config.Type()), ProposedNewState: config, Config: config})
+	if !plan.Diagnostics.HasErrors() {
+		t.Fatalf("plan accepted a child that fails Check: %#v", plan.PlannedState)
+	}
+	detail := plan.Diagnostics[0].Detail
+	for _, want := range []string{`"fail"`, "-right (tpulumi_thing)", "component tpulumi_pair"} {
+		if !strings.Contains(detail, want) {
+			t.Errorf("diagnostic %q lacks %q", detail, want)
+		}
+	}
+	if entries, _ := os.ReadDir(root); len(entries) != 0 {
+		t.Errorf("a failed plan wrote to the cloud: %v", entries)
+	}
+}
