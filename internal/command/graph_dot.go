@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -297,12 +298,7 @@ func cycleEdges(cycles [][]string, ends map[string]vertexEnds, drawCycles bool) 
 func (d *drawing) dot(red map[[2]string]bool) string {
 	var b strings.Builder
 	b.WriteString("digraph {\n\tcompound = \"true\"\n\tnewrank = \"true\"\n\tsubgraph \"root\" {\n")
-	names := make([]string, 0, len(d.declared))
-	for name := range d.declared {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(d.declared)) {
 		n := d.declared[name]
 		fmt.Fprintf(&b, "\t\t%s [label = %q, shape = %q]\n", dotName(name), n.label, n.shape)
 	}

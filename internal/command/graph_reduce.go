@@ -1,6 +1,7 @@
 package command
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/terrane/terrane/internal/engine"
@@ -12,11 +13,7 @@ import (
 // decide the order. The drawing must have no cycle. Reachability is kept as
 // one bit set per node, built in reverse topological order: O(V·E/64).
 func (d *drawing) reduce() {
-	names := make([]string, 0, len(d.edges))
-	for name := range d.edges {
-		names = append(names, name)
-	}
-	slices.Sort(names)
+	names := slices.Sorted(maps.Keys(d.edges))
 	index := make(map[string]int, len(names))
 	for i, name := range names {
 		index[name] = i

@@ -134,12 +134,14 @@ import {
 }
 
 // TestPlanGenerateConfigOutBesideForEachImports generates configuration
-// for one import block while another, with for_each, imports into a
-// declared for_each resource: both objects are imported by one apply.
+// for import blocks whose target is one resource (one of them with a
+// for_each of one element, which OpenTofu accepts) while another, with
+// for_each, imports into a declared for_each resource: every object is
+// imported by one apply.
 func TestPlanGenerateConfigOutBesideForEachImports(t *testing.T) {
 	p := newE2EProject(t, generateConfigProvider+`
 resource "tpf_thing" "made" {
-  for_each = toset(["a", "b", "c"])
+  for_each = toset(["a", "b", "c", "d"])
   name     = each.key
 }
 `)
@@ -148,7 +150,7 @@ resource "tpf_thing" "made" {
 	for name, obj := range p.objects("tpf_thing") {
 		ids[name] = strings.TrimSuffix(filepath.Base(obj.path), ".json")
 	}
-	for _, name := range []string{"a", "b", "c"} {
+	for _, name := range []string{"a", "b", "c", "d"} {
 		p.mustRun("state", "rm", `tpf_thing.made["`+name+`"]`)
 	}
 	p.write(generateConfigProvider + `
@@ -167,16 +169,24 @@ import {
   to = tpf_thing.single
   id = "` + ids["c"] + `"
 }
+
+import {
+  for_each = { only = "` + ids["d"] + `" }
+  to       = tpf_thing.lone
+  id       = each.value
+}
 `)
 	out := p.mustRun("plan", "-no-color", "-generate-config-out=generated.tf")
 	assertContains(t, "plan", out, `# tpf_thing.pair["a"] will be imported`, `# tpf_thing.pair["b"] will be imported`,
-		"# tpf_thing.single will be imported", "# (config will be generated)", "Plan: 3 to import, 0 to add, 0 to change, 0 to destroy.")
+		"# tpf_thing.single will be imported", "# tpf_thing.lone will be imported", "# (config will be generated)",
+		"Plan: 4 to import, 0 to add, 0 to change, 0 to destroy.")
 	generated, err := os.ReadFile(filepath.Join(p.dir, "generated.tf"))
 	if err != nil {
 		t.Fatalf("plan wrote no generated.tf: %v", err)
 	}
-	if text := string(generated); !strings.Contains(text, `resource "tpf_thing" "single" {`) || strings.Contains(text, `"pair"`) {
-		t.Errorf("generated.tf should hold only tpf_thing.single:\n%s", text)
+	text := string(generated)
+	if !strings.Contains(text, `resource "tpf_thing" "single" {`) || !strings.Contains(text, `resource "tpf_thing" "lone" {`) || strings.Contains(text, `"pair"`) {
+		t.Errorf("generated.tf should hold tpf_thing.single and tpf_thing.lone only:\n%s", text)
 	}
 	p.mustRun("apply", "-auto-approve")
 	p.expectNoChanges("plan after importing with generated and declared configuration")
