@@ -211,3 +211,38 @@ output "described" {
 	assertContains(t, "apply", out, `described = "tpulumi_pair-`, ` is a tpulumi:index:Pair"`)
 	p.expectNoChanges("plan after apply")
 }
+
+// TestE2EPulumiComponentUnknownInput: a component input that is unknown
+// at plan time (another resource's ID) is previewed with its children's
+// inputs unknown and constructed with the real value at apply.
+func TestE2EPulumiComponentUnknownInput(t *testing.T) {
+	p := newPulumiProject(t, `
+terraform {
+  required_providers {
+    tpulumi = { source = "pulumi/tpulumi", version = "~> 0.1" }
+  }
+}
+
+provider "tpulumi" {
+  root_dir = "CLOUD"
+}
+
+resource "tpulumi_thing" "seed" {
+  name  = "seed"
+  nonce = "n-seed"
+}
+
+resource "tpulumi_pair" "p" {
+  prefix       = tpulumi_thing.seed.id
+  left_content = "abcd"
+}
+`)
+	out := p.mustRun("plan", "-no-color")
+	assertContains(t, "plan", out, "tpulumi_pair.p will be created", "+ inputs = (known after apply)", "Plan: 2 to add, 0 to change, 0 to destroy.")
+	p.mustRun("apply", "-auto-approve", "-no-color")
+	seedID := cloudObjectID(p.objects("tpulumi_thing")["seed"])
+	if got := strings.Join(sortedNames(p.objects("tpulumi_thing")), " "); got != seedID+"-left "+seedID+"-right seed" {
+		t.Fatalf("cloud holds %q, want the children named after the seed's ID %s", got, seedID)
+	}
+	p.expectNoChanges("plan after apply")
+}
