@@ -196,8 +196,10 @@ func checkPlanChanges(t *testing.T, run *jsonFormatsRun) {
 		t.Errorf("a created object's id is not in after_unknown: %v", after)
 	}
 	readLater := changes["data.tpf_thing.read_later"].Change
-	if readLater.AfterUnknown.(map[string]any)["id"] != true {
-		t.Errorf("a data source read at apply time does not say its id is unknown: %v", readLater.AfterUnknown)
+	for _, attr := range []string{"id", "name", "tags"} {
+		if readLater.AfterUnknown.(map[string]any)[attr] != true {
+			t.Errorf("a data source read at apply time does not say its %s is unknown: %v", attr, readLater.AfterUnknown)
+		}
 	}
 
 	drift := resourceChangesByAddress(plan.ResourceDrift)
@@ -274,6 +276,10 @@ func checkPlanOutputs(t *testing.T, run *jsonFormatsRun) {
 			t.Errorf("output %q: actions %v, sensitive %v/%v; want %v, %v", name, change.Actions, change.BeforeSensitive, change.AfterSensitive, w.actions, w.sensitive)
 		}
 	}
+	// An output of a data source read at apply time is not known yet.
+	if later := plan.OutputChanges["later"]; later == nil || !reflect.DeepEqual(later.Actions, tfjson.Actions{tfjson.ActionCreate}) || later.AfterUnknown != true {
+		t.Errorf("output later (from a data source read at apply time): %+v, want a create with an unknown value", later)
+	}
 	if got := jsonAt(t, doc, "/planned_values/outputs/number"); !reflect.DeepEqual(got, map[string]any{"sensitive": false, "type": "number", "value": json.Number("43")}) {
 		t.Errorf("planned number output: %s", compactJSON(got))
 	}
@@ -309,6 +315,9 @@ func checkPlanPriorState(t *testing.T, run *jsonFormatsRun) {
 	// value is already there.
 	if number := outputs["number"]; number == nil || number.Value != float64(43) {
 		t.Errorf("prior_state output number: %+v, want the planned 43", number)
+	}
+	if object := outputs["object"]; object == nil || !reflect.DeepEqual(object.Value, map[string]any{"name": "updated", "tags": map[string]any{"stage": "one"}}) {
+		t.Errorf("prior_state output object (not known until apply) should keep its previous value: %+v", object)
 	}
 	if _, found := outputs["later"]; found {
 		t.Error("prior_state has a new output whose value is not known yet")
