@@ -11,7 +11,8 @@ import (
 // graphCompatConfig uses only the built-in terraform provider, so that
 // Terraform can draw it offline: modules (one with for_each, one nested),
 // count, locals, variables, a check, and outputs referring to a module as a
-// whole and to one of its outputs.
+// whole and to one of its outputs, and a resource replaced when a variable
+// changes.
 var graphCompatConfig = map[string]string{
 	"main.tf": `
 variable "greeting" {
@@ -23,7 +24,8 @@ locals {
 }
 
 resource "terraform_data" "first" {
-  input = local.message
+  input            = local.message
+  triggers_replace = var.greeting
 }
 
 resource "terraform_data" "counted" {
@@ -96,7 +98,8 @@ output "value" {
 
 // TestGraphMatchesTerraform draws the same configuration with Terrane and
 // with the terraform binary, when one is installed. The plan graph and the
-// apply graph of a saved plan must be identical, byte for byte. In the
+// apply graphs of saved plans that create and that replace must be
+// identical, byte for byte. In the
 // apply graph of a saved destroy plan, Terrane deletes a resource's objects
 // after every object of the resources that depend on it in any module
 // instance, where Terraform waits only within the same module instance; so
@@ -152,6 +155,9 @@ func TestGraphMatchesTerraform(t *testing.T) {
 
 	terraform("apply", "-input=false", "create.tfplan")
 	p.mustRun("apply", "create.tfplan")
+	terraform("plan", "-input=false", "-var", "greeting=bye", "-out=replace.tfplan")
+	p.mustRun("plan", "-var", "greeting=bye", "-out=replace.tfplan")
+	compare("apply graph of a saved plan that replaces", []string{"graph", "-plan=replace.tfplan"}, []string{"graph", "-plan=replace.tfplan"})
 	terraform("plan", "-input=false", "-destroy", "-out=destroy.tfplan")
 	p.mustRun("plan", "-destroy", "-out=destroy.tfplan")
 	want, got := terraform("graph", "-plan=destroy.tfplan"), p.mustRun("graph", "-plan=destroy.tfplan")

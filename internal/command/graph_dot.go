@@ -84,11 +84,22 @@ func drawGraph(g *engine.OperationGraph, kind graphKind, drawCycles bool) string
 	for _, v := range vertices {
 		ends[v.Key] = d.addVertex(v, kind, creates[v.Resource.String()], destroys[v.Resource.String()])
 	}
+	destroying := map[string]bool{}
+	for _, v := range vertices {
+		destroying[v.Key] = v.Kind == engine.GraphDestroy
+	}
 	for _, v := range vertices {
 		for _, dep := range dependenciesDrawn(v) {
-			for _, from := range ends[v.Key].from {
+			from := ends[v.Key].from
+			if destroying[dep] {
+				// A replacement's create waits for the delete (and a
+				// resource's changes for the deletions they replace), not
+				// the resource's expansion: drawn from the instance nodes.
+				from = ends[v.Key].to
+			}
+			for _, source := range from {
 				for _, to := range ends[dep].to {
-					d.connect(from, to)
+					d.connect(source, to)
 				}
 			}
 		}
