@@ -57,6 +57,46 @@
 // cannot stream the function answers Unimplemented, which is reported
 // naming the data source.
 //
+// # Components
+//
+// A schema resource with isComponent is a resource type like any other
+// (tpulumi:index:Pair: tpulumi_pair), built by Construct. For each call
+// the adapter serves a ResourceMonitor on a loopback port of its own;
+// the provider registers the component and its children there, and each
+// child is handled as Pulumi's engine would: Check (with the prior inputs
+// and a seed derived from the component's seed and the child's URN), Diff
+// against the prior child, then a preview (planning, Construct's dry run)
+// or Create, Update or a replacement (applying). Children must be
+// resources of the component's own package: another package's child is
+// refused naming the component and the type. Children no longer
+// registered are deleted after Construct returns, last registered first.
+// A component has no object of its own, so deleting it deletes its
+// children in reverse order, and refreshing it reads each child (a child
+// whose object is gone is dropped and created again by the next apply).
+//
+// The component's private data lists every child (URN, type, name, ID,
+// inputs, outputs, in registration order): it is all later calls need.
+// Its state is its inputs, the outputs it registers (unknown in a plan
+// where the dry run does not know them), its URN as id, and the computed
+// attribute children: by child name, the type, URN, ID (unknown while the
+// child is to be created or replaced) and the inputs Check returned as
+// JSON with secrets redacted, which is what a plan shows changing inside
+// the component. A plan is a no-op when no child changes and no known
+// output differs. Apply responses list the children
+// (providers.ComponentChild), which the engine records as ComponentChild
+// records beside the component. When a child fails, the children that
+// exist are returned with the error, so they are recorded, not lost.
+//
+// Components' methods (the component's methods in the schema) are
+// provider functions named after the component type without the package,
+// then the method: Pair's describe is provider::tpulumi::pair_describe.
+// The first argument is the component (its id, the URN, is sent as the
+// __self__ resource reference), the others are the method's arguments in
+// name order (null leaves one out), and the result is an object of the
+// method's outputs. While the component is unknown (not created yet), so
+// is the result. Call gets no resource monitor: methods that register
+// resources are not supported.
+//
 // # Secrets and output values
 //
 // Secrets are decided at run time in Pulumi: any answer (Check, Create,
