@@ -185,6 +185,17 @@ func TestGraphPlanApplyDestroy(t *testing.T) {
 	if saved := p.mustRun("graph", "-plan=destroy.tfplan"); saved != destroy {
 		t.Errorf("the apply graph of a saved destroy plan differs from -type=plan-destroy:\n%s", saved)
 	}
+
+	// A resource the configuration no longer declares is planned as an
+	// orphan, and still destroyed by a destroy.
+	withoutAfterLook := strings.Replace(graphConfig, "resource \"terraform_data\" \"after_look\"", "resource \"terraform_data\" \"renamed\"", 1)
+	p.write(strings.Replace(withoutAfterLook, "terraform_data.after_look.output", "terraform_data.renamed.output", 1))
+	assertContains(t, "plan graph with an orphan", p.mustRun("graph"),
+		`"[root] terraform_data.after_look (orphan)" [label = "terraform_data.after_look", shape = "box"]`,
+		`"[root] terraform_data.after_look (orphan)" -> "[root] provider[\"terraform.io/builtin/terraform\"]"`,
+		`"[root] provider[\"terraform.io/builtin/terraform\"] (close)" -> "[root] terraform_data.after_look (orphan)"`)
+	assertContains(t, "destroy graph with an orphan", p.mustRun("graph", "-type=plan-destroy"),
+		`"[root] terraform_data.after_look (destroy)" -> "[root] provider[\"terraform.io/builtin/terraform\"]"`)
 }
 
 // TestGraphCycles refuses to draw a graph with a cycle unless asked to,
