@@ -16,8 +16,14 @@ import (
 // pairConfig is a tpulumi_pair configuration with the given attributes
 // set and every other attribute null.
 func pairConfig(t *testing.T, p *Provider, set map[string]cty.Value) cty.Value {
+	return resourceConfig(t, p, "tpulumi_pair", set)
+}
+
+// resourceConfig is a configuration of the resource type typeName with
+// the given attributes set and every other attribute null.
+func resourceConfig(t *testing.T, p *Provider, typeName string, set map[string]cty.Value) cty.Value {
 	t.Helper()
-	ty := p.GetProviderSchema(context.Background()).ResourceTypes["tpulumi_pair"].Block.ImpliedType()
+	ty := p.GetProviderSchema(context.Background()).ResourceTypes[typeName].Block.ImpliedType()
 	attrs := map[string]cty.Value{}
 	for name, attrType := range ty.AttributeTypes() {
 		attrs[name] = cty.NullVal(attrType)

@@ -49,16 +49,7 @@ func (w *syncWriter) Write(p []byte) (int, error) { return w.b.Write(p) }
 // thingConfig is a tpulumi_thing configuration with the given attributes
 // set and every other attribute null.
 func thingConfig(t *testing.T, p *Provider, set map[string]cty.Value) cty.Value {
-	t.Helper()
-	ty := p.GetProviderSchema(context.Background()).ResourceTypes["tpulumi_thing"].Block.ImpliedType()
-	attrs := map[string]cty.Value{}
-	for name, attrType := range ty.AttributeTypes() {
-		attrs[name] = cty.NullVal(attrType)
-	}
-	for name, v := range set {
-		attrs[name] = v
-	}
-	return cty.ObjectVal(attrs)
+	return resourceConfig(t, p, "tpulumi_thing", set)
 }
 
 func TestSchemaFromPackage(t *testing.T) {
