@@ -137,3 +137,36 @@ func TestComponentChildCheckFailure(t *testing.T) {
 		t.Errorf("a failed plan wrote to the cloud: %v", entries)
 	}
 }
+
+// TestComponentChildOptions: a child's registration options decide
+// beyond Diff: replaceOnChanges replaces it on a change Diff would make in
+// place, ignoreChanges keeps the prior value of a property.
+func TestComponentChildOptions(t *testing.T) {
+	cases := []struct {
+		option string
+		// wantChanged: the plan changes the children.
+		wantChanged bool
+		wantNewID   bool
+	}{
+		{"replaceOnContent", true, true},
+		{"ignoreContent", false, false},
+		{"", true, false},
+	}
+	for _, tc := range cases {
+		t.Run("option "+tc.option, func(t *testing.T) {
+			p, _, _ := launchTPulumi(t)
+			config := func(content string) cty.Value {
+				return pairConfig(t, p, map[string]cty.Value{"prefix": cty.StringVal("x"), "left_content": cty.StringVal(content), "left_options": cty.StringVal(tc.option)})
+			}
+			_, created := planAndApply(t, p, cty.NullVal(config("a").Type()), nil, config("a"))
+			plan, changed := planAndApply(t, p, created.NewState, created.Private, config("b"))
+			children := func(v cty.Value) cty.Value { return v.GetAttr(childrenAttr) }
+			if changedPlan := !children(plan.PlannedState).RawEquals(children(created.NewState)); changedPlan != tc.wantChanged {
+				t.Errorf("changing left_content planned a change to the children: %v, want %v", changedPlan, tc.wantChanged)
+			}
+			if newID := changed.Children[0].ID != created.Children[0].ID; newID != tc.wantNewID {
+				t.Errorf("the left child got a new ID: %v, want %v (replaced)", newID, tc.wantNewID)
+			}
+		})
+	}
+}

@@ -2,6 +2,9 @@ package pulumi
 
 import (
 	"context"
+	"encoding/json"
+	"slices"
+	"strings"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"github.com/zclconf/go-cty/cty"
@@ -49,7 +52,7 @@ func (r *componentRun) registerChild(ctx context.Context, req *pulumirpc.Registe
 	}
 	prior, hadPrior := r.prior[urn]
 	child := componentChild{URN: urn, Type: req.GetType(), Name: req.GetName()}
-	checked, err := r.checkChild(ctx, rt, child, prior, req.GetObject())
+	checked, err := r.checkChild(ctx, rt, child, prior, ignoreChanges(req.GetObject(), prior.Inputs, req.GetIgnoreChanges()))
 	if err != nil {
 		return componentChild{}, nil, err
 	}
@@ -59,6 +62,7 @@ func (r *componentRun) registerChild(ctx context.Context, req *pulumirpc.Registe
 		if step, err = r.diffChild(ctx, rt, prior, checked); err != nil {
 			return componentChild{}, nil, err
 		}
+		step = replaceOptions(step, req, checked, prior.Inputs)
 	}
 	if step == childSame {
 		r.record(prior, false)
@@ -69,6 +73,56 @@ func (r *componentRun) registerChild(ctx context.Context, req *pulumirpc.Registe
 		return r.previewChild(ctx, rt, step, child, prior, checked)
 	}
 	return r.changeChild(ctx, rt, step, child, prior, checked)
+}
+
+// ignoreChanges keeps the prior inputs of the properties a registration
+// asks to ignore, as Pulumi's ignoreChanges option does. Paths are honoured
+// by their top-level property.
+func ignoreChanges(news *structpb.Struct, priorInputs json.RawMessage, ignore []string) *structpb.Struct {
+	olds, err := wireStruct(priorInputs)
+	if len(ignore) == 0 || err != nil || olds == nil {
+		return news
+	}
+	out := &structpb.Struct{Fields: map[string]*structpb.Value{}}
+	for key, value := range news.GetFields() {
+		out.Fields[key] = value
+	}
+	for _, path := range ignore {
+		key := propertyRoot(path)
+		if old, ok := olds.GetFields()[key]; ok {
+			out.Fields[key] = old
+		} else {
+			delete(out.Fields, key)
+		}
+	}
+	return out
+}
+
+// replaceOptions applies a registration's replaceOnChanges ("*" for any
+// property) and deleteBeforeReplace options to Diff's decision.
+func replaceOptions(step childStep, req *pulumirpc.RegisterResourceRequest, checked *structpb.Struct, priorInputs json.RawMessage) childStep {
+	if step == childUpdate && len(req.GetReplaceOnChanges()) > 0 {
+		olds, _ := wireStruct(priorInputs)
+		for _, key := range changedInputKeys(checked, olds) {
+			if slices.Contains(req.GetReplaceOnChanges(), "*") || slices.ContainsFunc(req.GetReplaceOnChanges(), func(path string) bool { return propertyRoot(path) == key }) {
+				step = childReplace
+				break
+			}
+		}
+	}
+	if step == childReplace && req.GetDeleteBeforeReplace() {
+		step = childReplaceDeleteFirst
+	}
+	return step
+}
+
+// propertyRoot is the top-level property of a Pulumi property path
+// ("tags.env", "ports[0]").
+func propertyRoot(path string) string {
+	if i := strings.IndexAny(path, ".["); i >= 0 {
+		return path[:i]
+	}
+	return path
 }
 
 // record appends a child to the component's list.

@@ -30,6 +30,7 @@ const pairSchema = `{
     "rightContent": {"type": "string"},
     "rightName": {"type": "string"},
     "rightFail": {"type": "string"},
+    "leftOptions": {"type": "string", "description": "replaceOnContent or ignoreContent: the left child's registration option."},
     "dropRight": {"type": "boolean"},
     "foreignChild": {"type": "boolean"}
   },
@@ -96,7 +97,7 @@ func (p *Provider) Construct(ctx context.Context, req *pulumirpc.ConstructReques
 		return nil, err
 	}
 	prefix := inputs["prefix"]
-	left, err := registerThing(ctx, monitor, self.GetUrn(), req.GetName()+"-left", resource.PropertyMap{
+	left, err := registerThing(ctx, monitor, leftOptions(inputs, &pulumirpc.RegisterResourceRequest{Parent: self.GetUrn(), Name: req.GetName() + "-left"}), resource.PropertyMap{
 		"name": suffixed(prefix, "-left"), "content": inputs["leftContent"],
 	})
 	if err != nil {
@@ -114,7 +115,7 @@ func (p *Provider) Construct(ctx context.Context, req *pulumirpc.ConstructReques
 		if v := inputs["rightName"]; v.IsString() || v.IsComputed() {
 			rightName = v
 		}
-		right, err := registerThing(ctx, monitor, self.GetUrn(), req.GetName()+"-right", resource.PropertyMap{
+		right, err := registerThing(ctx, monitor, &pulumirpc.RegisterResourceRequest{Parent: self.GetUrn(), Name: req.GetName() + "-right"}, resource.PropertyMap{
 			"name": rightName, "content": inputs["rightContent"], "fail": inputs["rightFail"],
 		})
 		if err != nil {
@@ -132,9 +133,22 @@ func (p *Provider) Construct(ctx context.Context, req *pulumirpc.ConstructReques
 	return &pulumirpc.ConstructResponse{Urn: self.GetUrn(), State: state}, nil
 }
 
-// registerThing registers one child Thing and returns its outputs with
-// its ID under "id" (unknown in a preview of a new thing).
-func registerThing(ctx context.Context, monitor pulumirpc.ResourceMonitorClient, parent, name string, props resource.PropertyMap) (resource.PropertyMap, error) {
+// leftOptions sets the left child's registration options from the
+// leftOptions input.
+func leftOptions(inputs resource.PropertyMap, req *pulumirpc.RegisterResourceRequest) *pulumirpc.RegisterResourceRequest {
+	switch v := inputs["leftOptions"]; {
+	case v.IsString() && v.StringValue() == "replaceOnContent":
+		req.ReplaceOnChanges = []string{"content"}
+	case v.IsString() && v.StringValue() == "ignoreContent":
+		req.IgnoreChanges = []string{"content"}
+	}
+	return req
+}
+
+// registerThing registers one child Thing (req names it and its parent and
+// carries its options) and returns its outputs with its ID under "id"
+// (unknown in a preview of a new thing).
+func registerThing(ctx context.Context, monitor pulumirpc.ResourceMonitorClient, req *pulumirpc.RegisterResourceRequest, props resource.PropertyMap) (resource.PropertyMap, error) {
 	for key, v := range props {
 		if v.IsNull() {
 			delete(props, key)
@@ -144,9 +158,8 @@ func registerThing(ctx context.Context, monitor pulumirpc.ResourceMonitorClient,
 	if err != nil {
 		return nil, err
 	}
-	resp, err := monitor.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{
-		Type: thingToken, Name: name, Parent: parent, Custom: true, Object: object, AcceptSecrets: true,
-	})
+	req.Type, req.Custom, req.Object, req.AcceptSecrets = thingToken, true, object, true
+	resp, err := monitor.RegisterResource(ctx, req)
 	if err != nil {
 		return nil, err
 	}
