@@ -23,6 +23,17 @@
 //   - function tpulumi:index:listThings — input prefix; Invoke answers with
 //     the first Thing whose name starts with it, StreamInvoke streams one
 //     answer (name, content) per such Thing in name order.
+//   - component tpulumi:index:Pair — Construct registers, through the
+//     engine's resource monitor, the component and two Things as its
+//     children: PREFIX-left (content leftContent; leftOptions
+//     "replaceOnContent" or "ignoreContent" sets that registration option)
+//     and, unless dropRight, rightName (default PREFIX-right; content
+//     rightContent, fail rightFail). With foreignChild it also registers an
+//     other:index:Widget, a type of another package. Outputs leftId,
+//     rightId and leftLength (the left child's contentLength). Method
+//     describe (function tpulumi:index:Pair/describe, served by Call):
+//     the __self__ resource reference's name, separator (default " ") and
+//     type.
 //
 // Thing's output apiKey ("key-" + name) is returned as a secret output
 // value though the schema does not declare it secret, as providers decide
