@@ -147,7 +147,7 @@ func (w *walker) applyChange(work *resourceWork, addr addrs.AbsResourceInstance,
 	} else {
 		cfgVal = applyIgnoreChanges(work.v.resource.Managed, priorVal, cfgVal)
 	}
-	planned, pds := w.planResourceChange(work, addr, priorVal, cfgVal, priorPrivate, change.BeforeIdentity)
+	planned, pds := w.planResourceChange(work, addr, priorVal, cfgVal, cfgMarks, priorPrivate, change.BeforeIdentity)
 	ds = ds.Append(pds)
 	if pds.HasErrors() {
 		return ds
@@ -239,7 +239,7 @@ func (w *walker) callApply(work *resourceWork, addr addrs.AbsResourceInstance, c
 	var resp providers.ApplyResourceChangeResponse
 	callErr := w.providerCall(func(ctx contextT) {
 		resp = work.provider.iface.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{
-			TypeName: addr.Resource.Resource.Type, PriorState: priorVal, PlannedState: planned.value, Config: cfgVal,
+			TypeName: addr.Resource.Resource.Type, PriorState: priorVal, PlannedState: planned.value, Config: cfgVal, ConfigSensitivePaths: sensitivePathsOf(cfgMarks),
 			PlannedPrivate: planned.private, PlannedIdentity: identityOrNil(planned.identity, work.types.Identity),
 		})
 	})

@@ -108,7 +108,7 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 		priorPrivate, priorIdentity = priorObj.Private, prior.identity
 		cfgVal = applyIgnoreChanges(work.v.resource.Managed, priorVal, cfgVal)
 	}
-	planned, pds := w.planResourceChange(work, addr, priorVal, cfgVal, priorPrivate, priorIdentity)
+	planned, pds := w.planResourceChange(work, addr, priorVal, cfgVal, cfgMarks, priorPrivate, priorIdentity)
 	ds = ds.Append(pds)
 	if pds.HasErrors() {
 		return ds
@@ -126,7 +126,7 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 		}
 		requiredReplace = planned.requiresReplace
 		// A replacement creates a new object: plan that from no prior.
-		planned, pds = w.planResourceChange(work, addr, cty.NullVal(work.types.Value), cfgVal, nil, cty.NilVal)
+		planned, pds = w.planResourceChange(work, addr, cty.NullVal(work.types.Value), cfgVal, cfgMarks, nil, cty.NilVal)
 		ds = ds.Append(pds)
 		if pds.HasErrors() {
 			return ds
@@ -171,13 +171,13 @@ func (w *walker) validateResource(work *resourceWork, cfgVal cty.Value) diags.Di
 
 // planResourceChange proposes a new state and asks the provider to plan
 // it, checking the answer against the configuration.
-func (w *walker) planResourceChange(work *resourceWork, addr addrs.AbsResourceInstance, priorVal, cfgVal cty.Value, priorPrivate []byte, priorIdentity cty.Value) (*plannedObject, diags.Diagnostics) {
+func (w *walker) planResourceChange(work *resourceWork, addr addrs.AbsResourceInstance, priorVal, cfgVal cty.Value, cfgMarks []cty.PathValueMarks, priorPrivate []byte, priorIdentity cty.Value) (*plannedObject, diags.Diagnostics) {
 	proposed := proposedNewState(work.schema.Block, priorVal, cfgVal)
 	var resp providers.PlanResourceChangeResponse
 	if err := w.providerCall(func(ctx contextT) {
 		resp = work.provider.iface.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
 			TypeName: work.v.resource.Type, PriorState: priorVal, ProposedNewState: proposed, Config: cfgVal,
-			PriorPrivate: priorPrivate, PriorIdentity: identityOrNil(priorIdentity, work.types.Identity),
+			ConfigSensitivePaths: sensitivePathsOf(cfgMarks), PriorPrivate: priorPrivate, PriorIdentity: identityOrNil(priorIdentity, work.types.Identity),
 			ClientCapabilities: providers.ClientCapabilities{WriteOnlyAttributesAllowed: true},
 		})
 	}); err != nil {

@@ -20,3 +20,15 @@ func withProviderSensitive(val cty.Value, paths []cty.Path) cty.Value {
 	}
 	return val.MarkWithPaths(marks)
 }
+
+// sensitivePathsOf lists the paths marks make sensitive, for requests
+// that carry unmarked values with their sensitive paths beside them.
+func sensitivePathsOf(marks []cty.PathValueMarks) []cty.Path {
+	var paths []cty.Path
+	for _, pvm := range marks {
+		if pvm.Marks.Has(sensitiveMark) {
+			paths = append(paths, pvm.Path)
+		}
+	}
+	return paths
+}

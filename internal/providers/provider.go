@@ -243,6 +243,12 @@ type PlanResourceChangeRequest struct {
 	ProviderMeta       cty.Value
 	PriorIdentity      cty.Value
 	ClientCapabilities ClientCapabilities
+
+	// ConfigSensitivePaths are the parts of Config the configuration marks
+	// sensitive (a sensitive variable, sensitive()); the values themselves
+	// are unmarked, as the wire protocols need. Pulumi providers get them
+	// as secrets.
+	ConfigSensitivePaths []cty.Path
 }
 
 type PlanResourceChangeResponse struct {
@@ -280,6 +286,9 @@ type ApplyResourceChangeRequest struct {
 	PlannedPrivate  []byte
 	ProviderMeta    cty.Value
 	PlannedIdentity cty.Value
+
+	// ConfigSensitivePaths: see PlanResourceChangeRequest.
+	ConfigSensitivePaths []cty.Path
 }
 
 type ApplyResourceChangeResponse struct {

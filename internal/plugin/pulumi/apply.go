@@ -38,7 +38,7 @@ func (p *Provider) ApplyResourceChange(ctx context.Context, req providers.ApplyR
 	if err != nil {
 		return providers.ApplyResourceChangeResponse{Diagnostics: p.privateProblem(req.TypeName, err)}
 	}
-	inputs, problems := p.check(ctx, rt, priv, req.Config, oldInputs)
+	inputs, problems := p.check(ctx, rt, priv, req.Config, req.ConfigSensitivePaths, oldInputs)
 	if problems.HasErrors() {
 		return providers.ApplyResourceChangeResponse{Diagnostics: problems}
 	}

@@ -3,6 +3,7 @@ package pulumi
 import (
 	"context"
 	"encoding/json"
+	"strings"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"github.com/zclconf/go-cty/cty"
@@ -94,14 +95,19 @@ func (p *Provider) configVariables(pkg *Package, config cty.Value) map[string]st
 	return vars
 }
 
-// configureFailure explains ConfigureErrorMissingKeys by naming each key.
+// configureFailure explains ConfigureErrorMissingKeys by naming each key
+// as the attribute to set in the provider block.
 func (p *Provider) configureFailure(ctx context.Context, err error) diags.Diagnostics {
 	var out diags.Diagnostics
 	for _, detail := range status.Convert(err).Details() {
 		if missing, ok := detail.(*pulumirpc.ConfigureErrorMissingKeys); ok {
 			for _, key := range missing.GetMissingKeys() {
-				out = append(out, diags.Errorf("Missing provider configuration",
-					"The Pulumi provider %s needs the setting %q: %s. Set it in the provider block.", p.name, SnakeCase(key.GetName()), key.GetDescription()))
+				attr := p.configAttribute(key.GetName())
+				d := diags.Errorf("Missing provider configuration",
+					"The Pulumi provider %s needs the setting %q (%s): %s. Set %s in the provider %q block.",
+					p.name, attr, key.GetName(), key.GetDescription(), attr, p.name)
+				d.AttributePath = cty.GetAttrPath(attr)
+				out = append(out, d)
 			}
 		}
 		if bad, ok := detail.(*errdetails.BadRequest); ok {
@@ -114,6 +120,18 @@ func (p *Provider) configureFailure(ctx context.Context, err error) diags.Diagno
 		return out
 	}
 	return diags.Diagnostics{p.callFailure(ctx, "Configure", "", err)}
+}
+
+// configAttribute is the provider block attribute of a configuration key,
+// which Pulumi names in full ("pkg:config:key" or "pkg:key") or bare.
+func (p *Provider) configAttribute(key string) string {
+	for _, prefix := range []string{p.name + ":config:", p.name + ":", p.base + ":config:", p.base + ":"} {
+		if prefix != ":" && prefix != ":config:" && strings.HasPrefix(key, prefix) {
+			key = strings.TrimPrefix(key, prefix)
+			break
+		}
+	}
+	return SnakeCase(key)
 }
 
 // checkFailures turns Check's failures into diagnostics naming the

@@ -28,8 +28,10 @@ func (p *Provider) resourceType(ctx context.Context, typeName string) (*Resource
 }
 
 // check runs Check on a configuration and returns the provider's inputs.
-func (p *Provider) check(ctx context.Context, rt *ResourceType, priv privateData, config cty.Value, olds *structpb.Struct) (*structpb.Struct, diags.Diagnostics) {
-	news, err := p.pkg.toWire(config, rt.secretPaths(), p.wireOptions())
+// The schema's secret attributes and the configuration's sensitive values
+// (configSecrets) go as secrets.
+func (p *Provider) check(ctx context.Context, rt *ResourceType, priv privateData, config cty.Value, configSecrets []cty.Path, olds *structpb.Struct) (*structpb.Struct, diags.Diagnostics) {
+	news, err := p.pkg.toWire(config, append(rt.secretPaths(), configSecrets...), p.wireOptions())
 	if err != nil {
 		return nil, p.valueProblem("Check", TypeName(rt.Token)+" configuration", err)
 	}
@@ -58,7 +60,7 @@ func (p *Provider) ValidateResourceConfig(ctx context.Context, req providers.Val
 	if err != nil {
 		return providers.ValidateResourceConfigResponse{Diagnostics: diags.Diagnostics{diags.Errorf("Cannot validate", "%s", err)}}
 	}
-	_, problems = p.check(ctx, rt, priv, req.Config, nil)
+	_, problems = p.check(ctx, rt, priv, req.Config, nil, nil)
 	return providers.ValidateResourceConfigResponse{Diagnostics: problems}
 }
 
@@ -91,7 +93,7 @@ func (p *Provider) PlanResourceChange(ctx context.Context, req providers.PlanRes
 	if err != nil {
 		return providers.PlanResourceChangeResponse{Diagnostics: p.privateProblem(req.TypeName, err)}
 	}
-	checked, problems := p.check(ctx, rt, priv, req.Config, oldInputs)
+	checked, problems := p.check(ctx, rt, priv, req.Config, req.ConfigSensitivePaths, oldInputs)
 	if problems.HasErrors() {
 		return providers.PlanResourceChangeResponse{Diagnostics: problems}
 	}

@@ -86,3 +86,22 @@ func TestSecretPathsRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestSensitiveConfigGoesAsSecret: a configuration value the engine marks
+// sensitive (ConfigSensitivePaths) reaches the provider as a secret.
+func TestSensitiveConfigGoesAsSecret(t *testing.T) {
+	ctx := context.Background()
+	p, _, logs := launchTPulumi(t)
+	config := thingConfig(t, p, map[string]cty.Value{"name": cty.StringVal("alpha"), "content": cty.StringVal("classified")})
+	plan := p.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{TypeName: "tpulumi_thing", PriorState: cty.NullVal(config.Type()),
+		ProposedNewState: config, Config: config, ConfigSensitivePaths: []cty.Path{cty.GetAttrPath("content")}})
+	if plan.Diagnostics.HasErrors() {
+		t.Fatal(plan.Diagnostics.Err())
+	}
+	if !strings.Contains(logs.String(), "check received secrets for content") {
+		t.Errorf("the sensitive content did not reach Check as a secret; log:\n%s", logs)
+	}
+	if !hasPath(plan.SensitivePaths, cty.GetAttrPath("content")) {
+		t.Errorf("the provider echoed content as a secret, so the plan should report it sensitive: %#v", plan.SensitivePaths)
+	}
+}

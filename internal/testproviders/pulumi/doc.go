@@ -39,7 +39,8 @@
 // value though the schema does not declare it secret, as providers decide
 // secrets at run time. The provider accepts secrets and output values
 // (Handshake and Configure); Check logs "check received output values for
-// KEYS" through the engine when inputs arrive as output values.
+// KEYS" and "check received secrets for KEYS" through the engine when
+// inputs arrive as output values or contain secrets.
 //
 // StreamInvoke is missing from the SDK's generated service, so the
 // provider serves the ResourceProvider service with it added (stream.go)
@@ -52,7 +53,8 @@
 // whose parameter is NAME.
 //
 // Configuration: rootDir (else $TESTCLOUD_DIR) and failConfigure (Configure
-// fails with that text).
+// fails with that text; "missing-keys" fails with ConfigureErrorMissingKeys
+// naming tpulumi:config:rootDir and tpulumi:apiToken).
 //
 // Diff answers with a detailed diff; a new name replaces the thing with
 // deleteBeforeReplace set, since names are unique in the cloud.
@@ -64,6 +66,6 @@
 // (Create blocks until the call or the provider is cancelled).
 //
 // Environment switches for launch tests: TPULUMI_BAD_PORT=1 prints a
-// malformed port line; TPULUMI_NO_HANDSHAKE=1 answers Handshake as
+// malformed port line; TPULUMI_EXIT_EARLY=1 exits before printing any; TPULUMI_NO_HANDSHAKE=1 answers Handshake as
 // unimplemented, so hosts fall back to Configure's answers.
 package pulumi

@@ -11,6 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/diag"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil/rpcerror"
 	pulumiprovider "github.com/pulumi/pulumi/sdk/v3/go/pulumi/provider"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc/codes"
@@ -50,6 +51,10 @@ func splitToken(token string) (pkg, member string, ok bool) {
 // Serve runs the provider the way every Pulumi provider runs: the engine
 // address is the only argument and the port goes to stdout.
 func Serve() error {
+	if os.Getenv("TPULUMI_EXIT_EARLY") == "1" {
+		fmt.Fprintln(os.Stderr, "tpulumi: exiting before printing a port, as asked by TPULUMI_EXIT_EARLY")
+		os.Exit(2)
+	}
 	if os.Getenv("TPULUMI_BAD_PORT") == "1" {
 		fmt.Println("listening on a port of my choosing")
 		fmt.Fprintln(os.Stderr, "tpulumi: refusing to print a port, as asked by TPULUMI_BAD_PORT")
@@ -89,6 +94,17 @@ func unmarshal(s *structpb.Struct) (resource.PropertyMap, error) {
 
 func marshal(m resource.PropertyMap) (*structpb.Struct, error) {
 	return plugin.MarshalProperties(m, marshalOptions)
+}
+
+// secretKeys lists the inputs that arrived as secrets.
+func secretKeys(props resource.PropertyMap) []string {
+	var keys []string
+	for _, key := range props.StableKeys() {
+		if props[key].ContainsSecrets() {
+			keys = append(keys, string(key))
+		}
+	}
+	return keys
 }
 
 // outputValueKeys lists the inputs that arrived as output values, which
@@ -164,6 +180,15 @@ func (p *Provider) Configure(ctx context.Context, req *pulumirpc.ConfigureReques
 	if err != nil {
 		return nil, err
 	}
+	if v := args["failConfigure"]; v.IsString() && v.StringValue() == "missing-keys" {
+		// As Pulumi providers report required settings left unset: full
+		// configuration keys, with what each is for.
+		return nil, rpcerror.WithDetails(rpcerror.New(codes.InvalidArgument, "required configuration keys were missing"),
+			&pulumirpc.ConfigureErrorMissingKeys{MissingKeys: []*pulumirpc.ConfigureErrorMissingKeys_MissingKey{
+				{Name: "tpulumi:config:rootDir", Description: "the directory of the test cloud"},
+				{Name: "tpulumi:apiToken", Description: "a token for the test cloud"},
+			}})
+	}
 	if v := args["failConfigure"]; v.IsString() && v.StringValue() != "" {
 		return nil, status.Error(codes.FailedPrecondition, v.StringValue())
 	}
@@ -205,6 +230,9 @@ func (p *Provider) Check(ctx context.Context, req *pulumirpc.CheckRequest) (*pul
 	}
 	if keys := outputValueKeys(req.GetNews()); len(keys) > 0 {
 		p.log(ctx, req.GetUrn(), "check received output values for "+strings.Join(keys, ", "))
+	}
+	if keys := secretKeys(news); len(keys) > 0 {
+		p.log(ctx, req.GetUrn(), "check received secrets for "+strings.Join(keys, ", "))
 	}
 	var failures []*pulumirpc.CheckFailure
 	if v := news["fail"]; v.IsString() && v.StringValue() == "check" {
