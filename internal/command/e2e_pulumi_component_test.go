@@ -70,7 +70,10 @@ func TestE2EPulumiComponent(t *testing.T) {
 	}
 	out = p.mustRun("state", "show", "-no-color", "tpulumi_pair.p")
 	assertContains(t, "state show", out, "# Children of tpulumi_pair.p", `tpulumi:index:Thing "tpulumi_pair-`,
-		`id      = "`+cloudObjectID(things["pp-left"])+`"`, `"content":"abcd"`)
+		`id      = "`+cloudObjectID(things["pp-left"])+`"`, `"content":"abcd"`, `left_api_key  = (sensitive value)`, `"apiKey":"(sensitive)"`)
+	if strings.Contains(out, "key-pp-left") {
+		t.Errorf("state show reveals the left child's secret apiKey:\n%s", out)
+	}
 	p.expectNoChanges("plan after apply")
 
 	// left_content updates the left child in place; a new right name
@@ -201,7 +204,8 @@ func TestE2EPulumiComponentPartialFailure(t *testing.T) {
 func TestE2EPulumiComponentMethod(t *testing.T) {
 	config := pairConfig("abcd", "pp-right", "") + `
 output "described" {
-  value = provider::tpulumi::pair_describe(tpulumi_pair.p, " is a ").result
+  # The component holds a secret (left_api_key), so the result is sensitive.
+  value = nonsensitive(provider::tpulumi::pair_describe(tpulumi_pair.p, " is a ").result)
 }
 `
 	p := newPulumiProject(t, config)

@@ -116,7 +116,7 @@ func (p *Package) wireValue(raw json.RawMessage, ty cty.Type) (cty.Value, error)
 	if err != nil {
 		return cty.NilVal, err
 	}
-	props, err := plugin.UnmarshalProperties(s, marshalOptions)
+	props, err := plugin.UnmarshalProperties(s, unmarshalOptions)
 	if err != nil {
 		return cty.NilVal, err
 	}
@@ -189,7 +189,7 @@ func RedactedJSON(raw json.RawMessage) (out []byte, known bool) {
 	if err != nil || s == nil {
 		return []byte("{}"), err == nil
 	}
-	props, err := plugin.UnmarshalProperties(s, marshalOptions)
+	props, err := plugin.UnmarshalProperties(s, unmarshalOptions)
 	if err != nil {
 		return []byte("{}"), true
 	}

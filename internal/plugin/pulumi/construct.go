@@ -108,13 +108,13 @@ func (p *Provider) planComponent(ctx context.Context, rt *ResourceType, req prov
 	if problems.HasErrors() {
 		return providers.PlanResourceChangeResponse{Diagnostics: problems}
 	}
-	planned, stateProblems := p.componentState(rt, req.Config, cty.NullVal(req.Config.Type()), self.URN, run.children, outputs, true)
+	planned, secrets, stateProblems := p.componentState(rt, req.Config, cty.NullVal(req.Config.Type()), self.URN, run.children, outputs, true)
 	problems = append(problems, stateProblems...)
 	unchanged := !run.changed && len(run.unregistered()) == 0
 	if !req.PriorState.IsNull() && !stateProblems.HasErrors() && unchanged && plannedMatches(req.PriorState, planned) {
 		planned = req.PriorState
 	}
-	return providers.PlanResourceChangeResponse{PlannedState: planned, PlannedPrivate: self.encode(), Diagnostics: problems}
+	return providers.PlanResourceChangeResponse{PlannedState: planned, PlannedPrivate: self.encode(), SensitivePaths: secrets, Diagnostics: problems}
 }
 
 // plannedMatches reports whether every known planned attribute equals the
@@ -153,9 +153,9 @@ func (p *Provider) applyComponent(ctx context.Context, rt *ResourceType, req pro
 		return providers.ApplyResourceChangeResponse{NewState: req.PriorState, Children: providerChildren(nil), Diagnostics: definiteOutcome(problems)}
 	}
 	self.Children = children
-	state, stateProblems := p.componentState(rt, req.Config, req.PriorState, self.URN, children, outputs, false)
+	state, secrets, stateProblems := p.componentState(rt, req.Config, req.PriorState, self.URN, children, outputs, false)
 	return providers.ApplyResourceChangeResponse{NewState: state, Private: self.encode(), Children: providerChildren(children),
-		Diagnostics: definiteOutcome(append(problems, stateProblems...))}
+		SensitivePaths: secrets, Diagnostics: definiteOutcome(append(problems, stateProblems...))}
 }
 
 // definiteOutcome renames the failures that tell the engine a call's
@@ -218,22 +218,19 @@ func (p *Provider) deleteChildren(ctx context.Context, children []componentChild
 // (or, where left unset, as its outputs say), its outputs, its URN as id
 // and its children. In a dry run, an output the component did not report
 // is unknown; after a failed Construct (outputs nil) the prior object's
-// outputs stay.
-func (p *Provider) componentState(rt *ResourceType, config, prior cty.Value, urn string, children []componentChild, outputs *structpb.Struct, dryRun bool) (cty.Value, diags.Diagnostics) {
+// outputs stay. The paths the component returned as secrets are returned
+// too, for the engine to mark sensitive.
+func (p *Provider) componentState(rt *ResourceType, config, prior cty.Value, urn string, children []componentChild, outputs *structpb.Struct, dryRun bool) (cty.Value, []cty.Path, diags.Diagnostics) {
 	ty := rt.Schema.Block.ImpliedType()
-	props, err := plugin.UnmarshalProperties(outputs, marshalOptions)
+	v, secrets, err := p.pkg.fromWire(outputs, ty)
 	if err != nil {
-		return cty.NilVal, p.answerProblem(TypeName(rt.Token), err)
-	}
-	v, err := p.pkg.fromProperty(resource.NewObjectProperty(props), ty)
-	if err != nil {
-		return cty.NilVal, p.answerProblem(TypeName(rt.Token), err)
+		return cty.NilVal, nil, p.answerProblem(TypeName(rt.Token), err)
 	}
 	config, _ = config.UnmarkDeep()
 	prior, _ = prior.UnmarkDeep()
 	attrs := v.AsValueMap()
 	for name, attr := range rt.Schema.Block.Attributes {
-		_, reported := props[resource.PropertyKey(p.pkg.PulumiName(name))]
+		_, reported := outputs.GetFields()[p.pkg.PulumiName(name)]
 		switch {
 		case rt.Inputs[name] && !config.GetAttr(name).IsNull():
 			attrs[name] = config.GetAttr(name)
@@ -245,5 +242,5 @@ func (p *Provider) componentState(rt *ResourceType, config, prior cty.Value, urn
 	}
 	attrs["id"] = cty.StringVal(urn)
 	attrs[childrenAttr] = childrenValue(children)
-	return cty.ObjectVal(attrs), nil
+	return cty.ObjectVal(attrs), secrets, nil
 }

@@ -38,7 +38,8 @@ const pairSchema = `{
   "properties": {
     "leftId": {"type": "string"},
     "rightId": {"type": "string"},
-    "leftLength": {"type": "integer"}
+    "leftLength": {"type": "integer"},
+    "leftApiKey": {"type": "string", "description": "The left child's apiKey: a secret the schema does not declare."}
   },
   "required": ["leftId", "leftLength"],
   "methods": {"describe": "tpulumi:index:Pair/describe"}
@@ -109,7 +110,7 @@ func (p *Provider) Construct(ctx context.Context, req *pulumirpc.ConstructReques
 			return nil, err
 		}
 	}
-	outputs := resource.PropertyMap{"leftId": idProperty(left), "leftLength": left["contentLength"]}
+	outputs := resource.PropertyMap{"leftId": idProperty(left), "leftLength": left["contentLength"], "leftApiKey": left["apiKey"]}
 	if v := inputs["dropRight"]; !v.IsBool() || !v.BoolValue() {
 		rightName := suffixed(prefix, "-right")
 		if v := inputs["rightName"]; v.IsString() || v.IsComputed() {
