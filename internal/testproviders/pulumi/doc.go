@@ -30,7 +30,8 @@
 //     and, unless dropRight, rightName (default PREFIX-right; content
 //     rightContent, fail rightFail). With foreignChild it also registers an
 //     other:index:Widget, a type of another package. Outputs leftId,
-//     rightId and leftLength (the left child's contentLength). Method
+//     rightId, leftLength (the left child's contentLength) and leftApiKey
+//     (its apiKey, a run-time secret). Method
 //     describe (function tpulumi:index:Pair/describe, served by Call):
 //     the __self__ resource reference's name, separator (default " ") and
 //     type.
