@@ -74,6 +74,12 @@ func TestE2EPulumiComponent(t *testing.T) {
 	if strings.Contains(out, "key-pp-left") {
 		t.Errorf("state show reveals the left child's secret apiKey:\n%s", out)
 	}
+	// The child records follow the component through state mv.
+	p.mustRun("state", "mv", "tpulumi_pair.p", "tpulumi_pair.moved")
+	out = p.mustRun("state", "show", "-no-color", "tpulumi_pair.moved")
+	assertContains(t, "state show after state mv", out, "# Children of tpulumi_pair.moved", `"pp-left"`)
+	p.mustRun("state", "mv", "tpulumi_pair.moved", "tpulumi_pair.p")
+	p.assertChildRecords("after moving back", things, "pp-left", "pp-right")
 	p.expectNoChanges("plan after apply")
 
 	// left_content updates the left child in place; a new right name
@@ -214,6 +220,14 @@ output "described" {
 	out = p.mustRun("apply", "-auto-approve", "-no-color")
 	assertContains(t, "apply", out, `described = "tpulumi_pair-`, ` is a tpulumi:index:Pair"`)
 	p.expectNoChanges("plan after apply")
+
+	// state rm forgets the component and its child records (not the
+	// objects, which stay in the cloud as with any resource).
+	p.mustRun("state", "rm", "tpulumi_pair.p")
+	p.assertChildRecords("after state rm", nil)
+	if n := len(p.objects("tpulumi_thing")); n != 2 {
+		t.Errorf("state rm changed the cloud: %d things", n)
+	}
 }
 
 // TestE2EPulumiComponentUnknownInput: a component input that is unknown

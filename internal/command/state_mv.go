@@ -51,6 +51,7 @@ func runStateMv(streams Streams, args []string) int {
 	if d := c.commit(ctx, changes); d != nil {
 		return c.fail(*d)
 	}
+	c.relocateComponentChildren(ctx, movedComponents(moves))
 	fmt.Fprintf(streams.Stdout, "Successfully moved %d object(s).\n", len(moves))
 	return 0
 }

@@ -52,6 +52,7 @@ func runStateRm(streams Streams, args []string) int {
 	if d := c.commit(ctx, changes); d != nil {
 		return c.fail(*d)
 	}
+	c.relocateComponentChildren(ctx, removedComponents(removed))
 	fmt.Fprintf(streams.Stdout, "Successfully removed %d resource instance(s).\n", len(removed))
 	return 0
 }

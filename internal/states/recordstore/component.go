@@ -60,6 +60,50 @@ func (s *Store) WriteComponentChildren(ctx context.Context, componentAddr string
 	return nil
 }
 
+// RelocateComponentChildren makes child records follow edits of the state:
+// the children of each component address in moved are renamed to the
+// address it maps to, or deleted where it maps to "" (the component was
+// removed from the state). One listing of the workspace's child records
+// serves every address, and every change goes in one commit.
+func (s *Store) RelocateComponentChildren(ctx context.Context, moved map[string]string) error {
+	if len(moved) == 0 {
+		return nil
+	}
+	tenancy := records.Tenancy(s.project, s.workspace)
+	all, err := s.service.List(ctx, store.StrongConsistency, records.ComponentChildType, tenancy, "")
+	if err != nil {
+		return fmt.Errorf("listing the component children of workspace %q: %w", s.workspace, err)
+	}
+	var ops []resourceservice.BatchOp
+	for _, res := range all {
+		var rec recordsv1.ComponentChild
+		if err := res.GetData().UnmarshalTo(&rec); err != nil {
+			continue
+		}
+		to, ok := moved[rec.GetComponent()]
+		if !ok {
+			continue
+		}
+		ops = append(ops, resourceservice.BatchOp{Delete: res.GetId()})
+		if to == "" {
+			continue
+		}
+		rec.Component = to
+		next, err := s.marshalRecord(records.ComponentChildID(s.project, s.workspace, to, rec.GetUrn()), &rec, "")
+		if err != nil {
+			return err
+		}
+		ops = append(ops, resourceservice.BatchOp{Write: next})
+	}
+	if len(ops) == 0 {
+		return nil
+	}
+	if _, err := s.service.Batch(ctx, ops); err != nil {
+		return fmt.Errorf("moving the component children of workspace %q: %w", s.workspace, err)
+	}
+	return nil
+}
+
 // ComponentChildren lists the recorded children of the component at
 // componentAddr, in the order the component registered them.
 func (s *Store) ComponentChildren(ctx context.Context, componentAddr string) ([]ComponentChild, error) {

@@ -54,3 +54,37 @@ func TestComponentChildren(t *testing.T) {
 		t.Errorf("child records show up as %d resource instances", n)
 	}
 }
+
+// TestRelocateComponentChildren: child records follow state mv (renamed to
+// the new address) and state rm (deleted); others stay.
+func TestRelocateComponentChildren(t *testing.T) {
+	s := newStore(t)
+	ctx := t.Context()
+	if _, err := s.EnsureWorkspace(ctx); err != nil {
+		t.Fatal(err)
+	}
+	child := func(name string) recordstore.ComponentChild {
+		return recordstore.ComponentChild{Type: "tpulumi:index:Thing", Name: name, URN: "urn:pulumi:s::p::Pair$Thing::" + name, ID: name + "-id"}
+	}
+	for addr, name := range map[string]string{"tpulumi_pair.a": "a", "tpulumi_pair.b": "b", "tpulumi_pair.c": "c"} {
+		if err := s.WriteComponentChildren(ctx, addr, []recordstore.ComponentChild{child(name)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.RelocateComponentChildren(ctx, map[string]string{"tpulumi_pair.a": "module.m.tpulumi_pair.a", "tpulumi_pair.b": ""}); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"tpulumi_pair.a": "", "module.m.tpulumi_pair.a": "a", "tpulumi_pair.b": "", "tpulumi_pair.c": "c"}
+	for addr, name := range want {
+		got, err := s.ComponentChildren(ctx, addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case name == "" && len(got) != 0:
+			t.Errorf("%s still has children %+v", addr, got)
+		case name != "" && (len(got) != 1 || got[0].Name != name):
+			t.Errorf("%s has children %+v, want %s", addr, got, name)
+		}
+	}
+}
