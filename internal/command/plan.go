@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/oklog/ulid/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/builtin/remotestate"
@@ -304,10 +305,37 @@ func (op *operation) savePlan(plan *plans.Plan, path string) diags.Diagnostics {
 	if err != nil {
 		return diags.Diagnostics{diags.Errorf("Failed to save the plan", "Reading the configuration for the plan file: %s.", err)}
 	}
+	if err := plan.Changes.EncodeValuesAsMsgpack(changeValueTypes(op.engine.Schemas())); err != nil {
+		return diags.Diagnostics{diags.Errorf("Failed to save the plan", "%s. Make a new plan with the providers this configuration uses now.", err)}
+	}
 	if err := planfile.Create(path, planfile.Contents{Plan: plan, Config: snapshot, LockFile: op.lockFile}); err != nil {
 		return diags.Diagnostics{diags.Errorf("Failed to save the plan", "Writing %s: %s. Check that its directory exists and is writable.", path, err)}
 	}
 	return nil
+}
+
+// changeValueTypes gives a resource instance change's value types from its
+// provider's schema, working each resource type's out once.
+func changeValueTypes(schemas *providers.Schemas) plans.ValueTypes {
+	known := map[string]plans.ObjectTypes{}
+	return func(change *plans.ResourceInstanceChangeSrc) (plans.ObjectTypes, error) {
+		provider, resource := change.ProviderAddr.Config.Provider, change.Addr.Resource.Resource
+		isData := resource.Mode == addrs.DataResourceMode
+		key := fmt.Sprintf("%s %t %s", provider, isData, resource.Type)
+		if types, ok := known[key]; ok {
+			return types, nil
+		}
+		s, ok := schemas.ResourceType(provider, isData, resource.Type)
+		if !ok {
+			return plans.ObjectTypes{}, fmt.Errorf("provider %s has no schema for resource type %q", provider, resource.Type)
+		}
+		types := plans.ObjectTypes{Value: s.Block.ImpliedType(), Identity: cty.NilType}
+		if identity, ok := schemas.Identity(provider, resource.Type); ok && !isData {
+			types.Identity = identity.ImpliedType()
+		}
+		known[key] = types
+		return types, nil
+	}
 }
 
 // configSnapshot reads every module's files into a snapshot keyed as plan

@@ -27,9 +27,15 @@ func newPlanCollector() *planCollector {
 	return &planCollector{actions: map[string]plans.Action{}}
 }
 
-// addChange encodes and records a planned change.
+// addChange encodes and records a planned change. A no-op change to an
+// object exactly as its record holds it shares the record's encoded value
+// instead of encoding two copies of it (see plans.EncodeUnchanged), so a
+// plan's memory grows with what changes, not with the state.
 func (w *walker) addChange(change *plans.ResourceInstanceChange, types plans.ObjectTypes) diags.Diagnostics {
-	src, err := change.Encode(types)
+	src, unchanged, err := change.EncodeUnchanged(types, w.recordedAttrsJSON(change.Addr))
+	if !unchanged && err == nil {
+		src, err = change.Encode(types)
+	}
 	if err != nil {
 		return diags.Diagnostics{diags.Errorf("Cannot record a planned change", "The change to %s could not be encoded: %s. This is a bug in the provider's answer or in Terrane.", change.ObjectName(), err)}
 	}
@@ -40,6 +46,21 @@ func (w *walker) addChange(change *plans.ResourceInstanceChange, types plans.Obj
 		w.plan.actions[change.Addr.String()] = change.Action
 	}
 	return nil
+}
+
+// recordedAttrsJSON is the attribute JSON of addr's current object as the
+// plan's snapshot of the state holds it, or nil. Only recovering open
+// intents writes the snapshot during a walk, under the recoverer's lock.
+func (w *walker) recordedAttrsJSON(addr addrs.AbsResourceInstance) []byte {
+	if w.recovery != nil {
+		w.recovery.mu.Lock()
+		defer w.recovery.mu.Unlock()
+	}
+	inst := w.snapshot.State.ResourceInstance(addr)
+	if inst == nil || inst.Current == nil || len(inst.Current.AttrsMsgpack) > 0 {
+		return nil
+	}
+	return inst.Current.AttrsJSON
 }
 
 func (w *walker) addDrift(change *plans.ResourceInstanceChange, types plans.ObjectTypes) {

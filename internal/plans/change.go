@@ -126,6 +126,14 @@ func encodeMarked(v cty.Value, ty cty.Type) (value.Dynamic, []cty.Path, error) {
 	if v == cty.NilVal || v.IsNull() {
 		return value.Dynamic{}, nil, nil
 	}
+	unmarked, sensitive := unmarkSensitive(v)
+	encoded, err := value.Encode(unmarked, ty)
+	return encoded, sensitive, err
+}
+
+// unmarkSensitive unmarks v and returns the paths that carried the
+// sensitive mark.
+func unmarkSensitive(v cty.Value) (cty.Value, []cty.Path) {
 	unmarked, pathMarks := v.UnmarkDeepWithPaths()
 	var sensitive []cty.Path
 	for _, pm := range pathMarks {
@@ -133,8 +141,7 @@ func encodeMarked(v cty.Value, ty cty.Type) (value.Dynamic, []cty.Path, error) {
 			sensitive = append(sensitive, pm.Path)
 		}
 	}
-	encoded, err := value.Encode(unmarked, ty)
-	return encoded, sensitive, err
+	return unmarked, sensitive
 }
 
 func decodeMarked(d value.Dynamic, sensitive []cty.Path, ty cty.Type) (cty.Value, error) {

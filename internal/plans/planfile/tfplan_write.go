@@ -140,6 +140,11 @@ func changeToProto(change *plans.ChangeSrc) (*tfplan.Change, error) {
 		return nil, fmt.Errorf("invalid action %s", change.Action)
 	}
 	raw := &tfplan.Change{Action: action, GeneratedConfig: change.GeneratedConfig}
+	if len(change.Before.Msgpack) == 0 && len(change.Before.JSON) > 0 || len(change.After.Msgpack) == 0 && len(change.After.JSON) > 0 {
+		// The format holds msgpack only; a value kept as its state
+		// record's JSON must be converted with its type first.
+		return nil, fmt.Errorf("a value is held as JSON: convert it with plans.Changes.EncodeValuesAsMsgpack before writing the plan")
+	}
 	switch change.Action {
 	case plans.Create:
 		raw.Values = []*tfplan.DynamicValue{dynamicToProto(change.After)}
