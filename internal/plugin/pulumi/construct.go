@@ -67,6 +67,9 @@ func (p *Provider) componentInputs(rt *ResourceType, config cty.Value) (*structp
 	props := resource.PropertyMap{}
 	config, _ = config.UnmarkDeep()
 	for name := range rt.Inputs {
+		if config.IsNull() || !config.Type().HasAttribute(name) {
+			continue
+		}
 		v := config.GetAttr(name)
 		if v.IsNull() {
 			continue

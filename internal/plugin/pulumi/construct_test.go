@@ -56,15 +56,21 @@ func childIDs(children []providers.ComponentChild) []string {
 	return ids
 }
 
-// planAndApply plans config against prior and applies the plan.
+// planAndApply plans a tpulumi_pair's config against prior and applies
+// the plan.
 func planAndApply(t *testing.T, p *Provider, prior cty.Value, private []byte, config cty.Value) (providers.PlanResourceChangeResponse, providers.ApplyResourceChangeResponse) {
 	t.Helper()
+	return planAndApplyType(t, p, "tpulumi_pair", prior, private, config)
+}
+
+func planAndApplyType(t *testing.T, p *Provider, typeName string, prior cty.Value, private []byte, config cty.Value) (providers.PlanResourceChangeResponse, providers.ApplyResourceChangeResponse) {
+	t.Helper()
 	ctx := context.Background()
-	plan := p.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{TypeName: "tpulumi_pair", PriorState: prior, PriorPrivate: private, ProposedNewState: config, Config: config})
+	plan := p.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{TypeName: typeName, PriorState: prior, PriorPrivate: private, ProposedNewState: config, Config: config})
 	if plan.Diagnostics.HasErrors() {
 		t.Fatalf("plan: %v", plan.Diagnostics.Err())
 	}
-	apply := p.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{TypeName: "tpulumi_pair", PriorState: prior, PlannedState: plan.PlannedState, Config: config, PlannedPrivate: plan.PlannedPrivate})
+	apply := p.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{TypeName: typeName, PriorState: prior, PlannedState: plan.PlannedState, Config: config, PlannedPrivate: plan.PlannedPrivate})
 	if apply.Diagnostics.HasErrors() {
 		t.Fatalf("apply: %v", apply.Diagnostics.Err())
 	}
@@ -168,5 +174,28 @@ func TestComponentChildOptions(t *testing.T) {
 				t.Errorf("the left child got a new ID: %v, want %v (replaced)", newID, tc.wantNewID)
 			}
 		})
+	}
+}
+
+// TestComponentBuiltWithSDK: tpulumi_duo's Construct runs the Pulumi Go
+// SDK's programming model against Terrane's resource monitor (feature
+// probing, component and child registrations, registered outputs), as
+// real component providers do.
+func TestComponentBuiltWithSDK(t *testing.T) {
+	p, root, _ := launchTPulumi(t)
+	config := resourceConfig(t, p, "tpulumi_duo", map[string]cty.Value{"prefix": cty.StringVal("d"), "content": cty.StringVal("four")})
+	plan, created := planAndApplyType(t, p, "tpulumi_duo", cty.NullVal(config.Type()), nil, config)
+	if got := plan.PlannedState.GetAttr("first_length"); !got.RawEquals(cty.NumberIntVal(4)) {
+		t.Errorf("planned first_length = %#v, want 4 from the child's preview", got)
+	}
+	if got := created.NewState.GetAttr("second_name"); !got.RawEquals(cty.StringVal("d-second")) {
+		t.Errorf("second_name = %#v, want d-second", got)
+	}
+	if len(created.Children) != 2 || len(cloudIDs(t, root)) != 2 {
+		t.Fatalf("children %v, cloud %v; want two of each", childIDs(created.Children), cloudIDs(t, root))
+	}
+	again := p.PlanResourceChange(context.Background(), providers.PlanResourceChangeRequest{TypeName: "tpulumi_duo", PriorState: created.NewState, PriorPrivate: created.Private, ProposedNewState: config, Config: config})
+	if again.Diagnostics.HasErrors() || !again.PlannedState.RawEquals(created.NewState) {
+		t.Errorf("an unchanged SDK-built component plans %#v (%v), want its prior object", again.PlannedState, again.Diagnostics.Err())
 	}
 }

@@ -61,7 +61,8 @@ const describeSchema = `{
   }
 }`
 
-// withPair adds the Pair component and its method to a package schema.
+// withPair adds the components Pair, with its method, and Duo to a
+// package schema.
 func withPair(schema string) string {
 	var spec map[string]any
 	if err := json.Unmarshal([]byte(schema), &spec); err != nil {
@@ -73,14 +74,18 @@ func withPair(schema string) string {
 	spec["resources"].(map[string]any)[pairToken] = pair
 	spec["functions"].(map[string]any)[describeToken] = describe
 	out, _ := json.MarshalIndent(spec, "", "  ")
-	return string(out)
+	return withDuo(string(out))
 }
 
 // Construct builds a Pair the way an SDK-built component provider does:
 // it registers the component with the engine's resource monitor, then a
 // Thing for each side as its children, then the component's outputs.
 func (p *Provider) Construct(ctx context.Context, req *pulumirpc.ConstructRequest) (*pulumirpc.ConstructResponse, error) {
-	if req.GetType() != pairToken {
+	switch req.GetType() {
+	case duoToken:
+		return p.constructDuo(ctx, req)
+	case pairToken:
+	default:
 		return nil, status.Errorf(codes.InvalidArgument, "unknown component type %q", req.GetType())
 	}
 	inputs, err := unmarshal(req.GetInputs())
