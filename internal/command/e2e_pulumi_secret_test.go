@@ -110,6 +110,17 @@ func TestE2EPulumiRuntimeSecretsAreSensitive(t *testing.T) {
 	}
 	p.expectNoChanges("plan after apply")
 
+	// An output passing the runtime secret on is hidden when listed.
+	p.write(pulumiSecretConfig + "\noutput \"key\" {\n  value     = tpulumi_thing.alpha.api_key\n  sensitive = true\n}\n")
+	p.mustRun("apply", "-auto-approve", "-no-color")
+	out = p.mustRun("output", "-no-color")
+	assertContains(t, "output", out, "key = <sensitive>")
+	if strings.Contains(out, "key-alpha") {
+		t.Errorf("output lists the secret:\n%s", out)
+	}
+	p.write(pulumiSecretConfig)
+	p.mustRun("apply", "-auto-approve", "-no-color")
+
 	// The streaming data source collected one answer per thing.
 	out = p.mustRun("output", "-json", "names")
 	if strings.Join(strings.Fields(out), "") != `["alpha","beta"]` {

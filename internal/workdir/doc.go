@@ -4,5 +4,6 @@
 // the current project and workspace, and the provider factories a run uses —
 // each an installed package checked against the dependency lock file (a
 // Pulumi sub-package being its base package made into the sub-package the
-// lock records).
+// lock records) — or, for commands that need no installation (validate,
+// providers schema), each found by discovery (ResolveProviders).
 package workdir

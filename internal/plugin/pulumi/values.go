@@ -232,15 +232,8 @@ func at(path cty.Path, step cty.PathStep) cty.Path {
 // unknown values; a secret, or an output marked secret, loses its wrapper
 // and its path is recorded.
 func (r *wireReader) read(pv resource.PropertyValue, ty cty.Type, path cty.Path) (cty.Value, error) {
+	pv = r.unwrapSecret(pv, path)
 	switch {
-	case pv.IsSecret():
-		r.secrets = append(r.secrets, path)
-		return r.read(pv.SecretValue().Element, ty, path)
-	case pv.IsOutput() && pv.OutputValue().Secret:
-		r.secrets = append(r.secrets, path)
-		out := pv.OutputValue()
-		out.Secret = false
-		return r.read(resource.NewOutputProperty(out), ty, path)
 	case pv.IsComputed() || (pv.IsOutput() && !pv.OutputValue().Known):
 		return cty.UnknownVal(ty), nil
 	case pv.IsOutput():
@@ -299,6 +292,25 @@ func (r *wireReader) mapping(props resource.PropertyMap, ty cty.Type, path cty.P
 	return convert.Convert(cty.ObjectVal(elems), ty)
 }
 
+// unwrapSecret records path when pv is a secret (or an output value
+// marked secret) and returns the value inside.
+func (r *wireReader) unwrapSecret(pv resource.PropertyValue, path cty.Path) resource.PropertyValue {
+	for {
+		switch {
+		case pv.IsSecret():
+			r.secrets = append(r.secrets, path)
+			pv = pv.SecretValue().Element
+		case pv.IsOutput() && pv.OutputValue().Secret:
+			r.secrets = append(r.secrets, path)
+			out := pv.OutputValue()
+			out.Secret = false
+			pv = resource.NewOutputProperty(out)
+		default:
+			return pv
+		}
+	}
+}
+
 // collection converts an array to a list or set. A set element has no
 // path of its own until its value is known, so a secret inside a set
 // marks the whole set.
@@ -329,15 +341,8 @@ func (r *wireReader) collection(items []resource.PropertyValue, ty cty.Type, pat
 // dynamic converts a property value whose type the schema does not fix,
 // keeping object keys as they are.
 func (r *wireReader) dynamic(pv resource.PropertyValue, path cty.Path) (cty.Value, error) {
+	pv = r.unwrapSecret(pv, path)
 	switch {
-	case pv.IsSecret():
-		r.secrets = append(r.secrets, path)
-		return r.dynamic(pv.SecretValue().Element, path)
-	case pv.IsOutput() && pv.OutputValue().Secret:
-		r.secrets = append(r.secrets, path)
-		out := pv.OutputValue()
-		out.Secret = false
-		return r.dynamic(resource.NewOutputProperty(out), path)
 	case pv.IsComputed() || pv.IsOutput() && !pv.OutputValue().Known:
 		return cty.DynamicVal, nil
 	case pv.IsOutput():
