@@ -35,6 +35,10 @@
 //     describe (function tpulumi:index:Pair/describe, served by Call):
 //     the __self__ resource reference's name, separator (default " ") and
 //     type.
+//   - component tpulumi:index:Duo — the same idea built with the Go SDK's
+//     programming model (pulumiprovider.Construct, pulumi.Context): Things
+//     PREFIX-first (content) and PREFIX-second; outputs firstLength and
+//     secondName.
 //
 // Thing's output apiKey ("key-" + name) is returned as a secret output
 // value though the schema does not declare it secret, as providers decide
