@@ -153,6 +153,13 @@ func childrenValue(children []componentChild) cty.Value {
 	if len(children) == 0 {
 		return cty.MapValEmpty(childObjectType)
 	}
+	// A name shared by children of different types (their URNs differ)
+	// qualifies every one of them with the type, whatever the order the
+	// component registered them in.
+	named := make(map[string]int, len(children))
+	for _, child := range children {
+		named[child.Name]++
+	}
 	entries := make(map[string]cty.Value, len(children))
 	for _, child := range children {
 		id := cty.StringVal(child.ID)
@@ -160,7 +167,7 @@ func childrenValue(children []componentChild) cty.Value {
 			id = cty.UnknownVal(cty.String)
 		}
 		key := child.Name
-		if _, taken := entries[key]; taken {
+		if named[key] > 1 {
 			key = child.Name + " (" + child.Type + ")"
 		}
 		entries[key] = cty.ObjectVal(map[string]cty.Value{

@@ -107,3 +107,24 @@ func TestComponentSchema(t *testing.T) {
 		t.Errorf("pair_describe declared as %+v", decl)
 	}
 }
+
+// TestChildrenValue: children are keyed by name, by name and type where
+// children of different types share a name, in any registration order;
+// a child to be created has an unknown ID.
+func TestChildrenValue(t *testing.T) {
+	thing := componentChild{URN: "u1", Type: "p:index:Thing", Name: "a", ID: "1"}
+	gadget := componentChild{URN: "u2", Type: "p:index:Gadget", Name: "a", ID: "2"}
+	fresh := componentChild{URN: "u3", Type: "p:index:Thing", Name: "b", pending: true}
+	forward := childrenValue([]componentChild{thing, gadget, fresh})
+	backward := childrenValue([]componentChild{fresh, gadget, thing})
+	if !forward.RawEquals(backward) {
+		t.Errorf("registration order changes the children attribute:\n%#v\n%#v", forward, backward)
+	}
+	keys := forward.AsValueMap()
+	if _, ok := keys["a (p:index:Thing)"]; !ok || len(keys) != 3 {
+		t.Errorf("children keys = %v", sortedKeys(keys))
+	}
+	if keys["b"].GetAttr("id").IsKnown() {
+		t.Errorf("a child to be created has a known ID")
+	}
+}

@@ -73,6 +73,9 @@
 // A component has no object of its own, so deleting it deletes its
 // children in reverse order, and refreshing it reads each child (a child
 // whose object is gone is dropped and created again by the next apply).
+// Construct reads the prior children first too, even with
+// -refresh=false: an apply works from the stored component, and a child
+// missing from the cloud must be created again, not updated.
 //
 // The component's private data lists every child (URN, type, name, ID,
 // inputs, outputs, in registration order): it is all later calls need.
