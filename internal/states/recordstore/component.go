@@ -51,13 +51,7 @@ func (s *Store) WriteComponentChildren(ctx context.Context, componentAddr string
 			ops = append(ops, resourceservice.BatchOp{Delete: res.GetId()})
 		}
 	}
-	if len(ops) == 0 {
-		return nil
-	}
-	if _, err := s.service.Batch(ctx, ops); err != nil {
-		return fmt.Errorf("writing the children of %s: %w", componentAddr, err)
-	}
-	return nil
+	return s.commitChildren(ctx, ops, "writing the children of "+componentAddr)
 }
 
 // RelocateComponentChildren makes child records follow edits of the state:
@@ -95,11 +89,16 @@ func (s *Store) RelocateComponentChildren(ctx context.Context, moved map[string]
 		}
 		ops = append(ops, resourceservice.BatchOp{Write: next})
 	}
+	return s.commitChildren(ctx, ops, fmt.Sprintf("moving the component children of workspace %q", s.workspace))
+}
+
+// commitChildren writes child record changes in one commit, if any.
+func (s *Store) commitChildren(ctx context.Context, ops []resourceservice.BatchOp, what string) error {
 	if len(ops) == 0 {
 		return nil
 	}
 	if _, err := s.service.Batch(ctx, ops); err != nil {
-		return fmt.Errorf("moving the component children of workspace %q: %w", s.workspace, err)
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	return nil
 }
