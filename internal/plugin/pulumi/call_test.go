@@ -57,3 +57,18 @@ func TestComponentImportRefused(t *testing.T) {
 		t.Errorf("import of a component: %v", resp.Diagnostics)
 	}
 }
+
+// TestComponentMethodBuiltWithSDK calls Duo's shout, served by the Go
+// SDK's Call: __self__ arrives as a resource reference the SDK resolves.
+func TestComponentMethodBuiltWithSDK(t *testing.T) {
+	p, _, _ := launchTPulumi(t)
+	urn := objectURN("tpulumi:index:Duo", "tpulumi_duo-0badf00d")
+	self := cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal(urn)})
+	resp := p.CallFunction(context.Background(), providers.CallFunctionRequest{FunctionName: "duo_shout", Arguments: []cty.Value{self, cty.StringVal("hey")}})
+	if resp.Err != nil {
+		t.Fatal(resp.Err)
+	}
+	if got, want := resp.Result.GetAttr("shouted"), cty.StringVal("HEY from "+urn); !got.RawEquals(want) {
+		t.Errorf("shouted = %#v, want %#v", got, want)
+	}
+}

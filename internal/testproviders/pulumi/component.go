@@ -196,7 +196,11 @@ func idProperty(thing resource.PropertyMap) resource.PropertyValue {
 // Call serves Pair's method describe: the component's URN name, the
 // separator (default " "), and the prefix the caller passes back.
 func (p *Provider) Call(ctx context.Context, req *pulumirpc.CallRequest) (*pulumirpc.CallResponse, error) {
-	if req.GetTok() != describeToken {
+	switch req.GetTok() {
+	case duoShoutToken:
+		return p.callDuoShout(ctx, req)
+	case describeToken:
+	default:
 		return nil, status.Errorf(codes.InvalidArgument, "unknown method %q", req.GetTok())
 	}
 	args, err := plugin.UnmarshalProperties(req.GetArgs(), plugin.MarshalOptions{KeepUnknowns: true, KeepSecrets: true, KeepResources: true})

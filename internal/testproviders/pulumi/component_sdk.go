@@ -3,6 +3,7 @@ package pulumi
 import (
 	"context"
 	"encoding/json"
+	"strings"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	pulumiprovider "github.com/pulumi/pulumi/sdk/v3/go/pulumi/provider"
@@ -14,7 +15,10 @@ import (
 // duoToken is a component built with the Pulumi Go SDK's programming
 // model (pulumiprovider.Construct and a pulumi.Context), as real component
 // providers are, rather than with raw monitor calls like Pair.
-const duoToken = "tpulumi:index:Duo"
+const (
+	duoToken      = "tpulumi:index:Duo"
+	duoShoutToken = "tpulumi:index:Duo/shout"
+)
 
 const duoSchema = `{
   "isComponent": true,
@@ -28,18 +32,36 @@ const duoSchema = `{
     "firstLength": {"type": "integer"},
     "secondName": {"type": "string"}
   },
-  "required": ["firstLength", "secondName"]
+  "required": ["firstLength", "secondName"],
+  "methods": {"shout": "tpulumi:index:Duo/shout"}
 }`
 
-// withDuo adds the Duo component to a package schema.
+// duoShoutSchema is Duo's method shout, served through the Go SDK's Call.
+const duoShoutSchema = `{
+  "inputs": {
+    "properties": {
+      "__self__": {"$ref": "#/resources/tpulumi:index:Duo"},
+      "text": {"type": "string"}
+    },
+    "required": ["__self__", "text"]
+  },
+  "outputs": {
+    "properties": {"shouted": {"type": "string"}},
+    "required": ["shouted"]
+  }
+}`
+
+// withDuo adds the Duo component and its method to a package schema.
 func withDuo(schema string) string {
 	var spec map[string]any
 	if err := json.Unmarshal([]byte(schema), &spec); err != nil {
 		panic("tpulumi: the built-in package schema is not JSON: " + err.Error())
 	}
-	var duo any
+	var duo, shout any
 	_ = json.Unmarshal([]byte(duoSchema), &duo)
+	_ = json.Unmarshal([]byte(duoShoutSchema), &shout)
 	spec["resources"].(map[string]any)[duoToken] = duo
+	spec["functions"].(map[string]any)[duoShoutToken] = shout
 	out, _ := json.MarshalIndent(spec, "", "  ")
 	return string(out)
 }
@@ -93,5 +115,35 @@ func (p *Provider) constructDuo(ctx context.Context, req *pulumirpc.ConstructReq
 			return nil, err
 		}
 		return pulumiprovider.NewConstructResult(component)
+	})
+}
+
+type shoutArgs struct {
+	Text pulumi.StringInput `pulumi:"text"`
+}
+
+type shoutResult struct {
+	Shouted pulumi.StringOutput `pulumi:"shouted"`
+}
+
+// callDuoShout serves Duo's method shout through the Go SDK: the text in
+// capitals, "from", and the __self__ component's URN.
+func (p *Provider) callDuoShout(ctx context.Context, req *pulumirpc.CallRequest) (*pulumirpc.CallResponse, error) {
+	if p.host == nil {
+		return nil, status.Error(codes.FailedPrecondition, "shout needs the engine connection")
+	}
+	return pulumiprovider.Call(ctx, req, p.host.EngineConn(), func(ctx *pulumi.Context, tok string, args pulumiprovider.CallArgs) (*pulumiprovider.CallResult, error) {
+		var in shoutArgs
+		self, err := args.CopyTo(&in)
+		if err != nil {
+			return nil, err
+		}
+		if self == nil {
+			return nil, status.Error(codes.InvalidArgument, "shout needs __self__")
+		}
+		shouted := pulumi.All(self.URN(), in.Text).ApplyT(func(values []any) string {
+			return strings.ToUpper(values[1].(string)) + " from " + string(values[0].(pulumi.URN))
+		}).(pulumi.StringOutput)
+		return pulumiprovider.NewCallResult(&shoutResult{Shouted: shouted})
 	})
 }
