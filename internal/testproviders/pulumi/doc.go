@@ -38,7 +38,8 @@
 //   - component tpulumi:index:Duo — the same idea built with the Go SDK's
 //     programming model (pulumiprovider.Construct, pulumi.Context): Things
 //     PREFIX-first (content) and PREFIX-second; outputs firstLength and
-//     secondName.
+//     secondName. Method shout (tpulumi:index:Duo/shout, served by the Go
+//     SDK's Call): text in capitals, " from ", and the __self__ URN.
 //
 // Thing's output apiKey ("key-" + name) is returned as a secret output
 // value though the schema does not declare it secret, as providers decide
