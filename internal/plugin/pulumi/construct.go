@@ -41,11 +41,14 @@ func (p *Provider) construct(ctx context.Context, rt *ResourceType, self compone
 		return run, nil, diags.Diagnostics{diags.Errorf("Cannot serve the resource monitor",
 			"Terrane could not listen for the component %s's registrations: %s.", run.subject(), err)}
 	}
-	defer stop()
+	run.ctx = ctx
 	resp, err := p.client.Construct(ctx, &pulumirpc.ConstructRequest{
 		Project: urnProject, Stack: urnStack, DryRun: dryRun, Parallel: constructParallelism,
 		MonitorEndpoint: address, Type: rt.Token, Name: self.name(), Inputs: inputs,
 	})
+	// Registrations still running (a provider that returned without
+	// waiting for them) finish first: their objects must be recorded.
+	stop()
 	run.mu.Lock()
 	defer run.mu.Unlock()
 	if err != nil {

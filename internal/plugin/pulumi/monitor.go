@@ -21,6 +21,9 @@ import (
 // registrations produced. A dry run previews each child; a real run
 // creates, updates or replaces it.
 type componentRun struct {
+	// ctx is the Construct call's context: cancelling it (an interrupt)
+	// cancels the provider calls registrations make.
+	ctx       context.Context
 	provider  *Provider
 	component *ResourceType
 	self      componentPrivate
@@ -46,7 +49,7 @@ func newComponentRun(p *Provider, rt *ResourceType, self componentPrivate, dryRu
 			prior[child.URN] = child
 		}
 	}
-	return &componentRun{provider: p, component: rt, self: self, dryRun: dryRun, prior: prior, registered: map[string]bool{}}
+	return &componentRun{ctx: context.Background(), provider: p, component: rt, self: self, dryRun: dryRun, prior: prior, registered: map[string]bool{}}
 }
 
 // fail records a diagnostic and returns the error the provider gets, so
@@ -70,7 +73,8 @@ type monitorServer struct {
 	run *componentRun
 }
 
-// serveMonitor listens on a loopback port for one Construct; stop ends it.
+// serveMonitor listens on a loopback port for one Construct; stop ends it
+// once the registrations under way have finished.
 func serveMonitor(run *componentRun) (address string, stop func(), err error) {
 	listener, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -79,7 +83,18 @@ func serveMonitor(run *componentRun) (address string, stop func(), err error) {
 	server := grpc.NewServer()
 	pulumirpc.RegisterResourceMonitorServer(server, &monitorServer{run: run})
 	go func() { _ = server.Serve(listener) }()
-	return listener.Addr().String(), server.Stop, nil
+	return listener.Addr().String(), server.GracefulStop, nil
+}
+
+// callContext is the context of the provider calls one registration
+// makes: done when the registration's own call or the Construct is.
+func (r *componentRun) callContext(handler context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(handler)
+	stopAfter := context.AfterFunc(r.ctx, cancel)
+	return ctx, func() {
+		stopAfter()
+		cancel()
+	}
 }
 
 // monitorFeatures are the features the monitor supports: secrets travel
@@ -108,7 +123,9 @@ func (m *monitorServer) RegisterResource(ctx context.Context, req *pulumirpc.Reg
 		}
 		return &pulumirpc.RegisterResourceResponse{Urn: urn, Object: &structpb.Struct{}}, nil
 	}
-	child, object, err := run.registerChild(ctx, req, urn)
+	callCtx, cancel := run.callContext(ctx)
+	defer cancel()
+	child, object, err := run.registerChild(callCtx, req, urn)
 	if err != nil {
 		return nil, err
 	}
