@@ -198,10 +198,17 @@ func TestE2EPulumiComponentPartialFailure(t *testing.T) {
 		t.Fatalf("cloud after the repaired apply holds %q", got)
 	}
 	p.expectNoChanges("plan after the repaired apply")
-	p.mustRun("destroy", "-auto-approve", "-no-color")
+
+	// A child already gone from the cloud does not stop the component's
+	// destroy, even without a refresh.
+	if err := os.Remove(p.objects("tpulumi_thing")["pp-right"].path); err != nil {
+		t.Fatal(err)
+	}
+	p.mustRun("destroy", "-auto-approve", "-no-color", "-refresh=false")
 	if left := sortedNames(p.objects("tpulumi_thing")); len(left) != 0 {
 		t.Errorf("destroy left children in the cloud: %v", left)
 	}
+	p.assertChildRecords("after destroy", nil)
 }
 
 // TestE2EPulumiComponentMethod calls Pair's describe method as the
