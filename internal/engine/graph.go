@@ -45,6 +45,36 @@ func (g *graph) connect(from, to string) {
 	}
 }
 
+// connectUnlessCycle makes from depend on to unless to already depends on
+// from, directly or not: for orderings that are wanted but must give way
+// to the ones the configuration demands.
+func (g *graph) connectUnlessCycle(from, to string) {
+	if _, ok := g.vertices[from]; !ok || g.reaches(to, from) {
+		return
+	}
+	g.connect(from, to)
+}
+
+// reaches reports whether from depends on to, directly or not.
+func (g *graph) reaches(from, to string) bool {
+	seen := map[string]bool{from: true}
+	stack := []string{from}
+	for len(stack) > 0 {
+		k := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for dep := range g.deps[k] {
+			if dep == to {
+				return true
+			}
+			if !seen[dep] {
+				seen[dep] = true
+				stack = append(stack, dep)
+			}
+		}
+	}
+	return false
+}
+
 // dependents inverts the edges: for each vertex, the vertices that depend
 // on it.
 func (g *graph) dependents() map[string][]string {
