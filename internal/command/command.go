@@ -66,7 +66,7 @@ func commands() map[string]commandInfo {
 		"workspace list":         {runWorkspaceList, "List the project's workspaces"},
 		"workspace show":         {runWorkspaceShow, "Show the name of the selected workspace"},
 		"workspace delete":       {runWorkspaceDelete, "Delete a workspace"},
-		"graph":                  {runGraph, "Print the configuration's resource dependency graph in the DOT language"},
+		"graph":                  {runGraph, "Print the plan, apply or destroy operation graph in the DOT language"},
 	}
 }
 
