@@ -49,7 +49,7 @@ func (w *walker) planDataInstance(work *resourceWork, addr addrs.AbsResourceInst
 		ds = ds.Append(w.addChange(change, work.types))
 		return ds.Append(w.checkPostconditions(work, addr, rep))
 	}
-	val, rds := w.readData(work, addr, unmarked)
+	val, rds := w.readData(work, addr, unmarked, cfgMarks)
 	ds = ds.Append(rds)
 	if rds.HasErrors() {
 		return ds
@@ -58,7 +58,7 @@ func (w *walker) planDataInstance(work *resourceWork, addr addrs.AbsResourceInst
 	return ds.Append(w.checkPostconditions(work, addr, rep))
 }
 
-func (w *walker) readData(work *resourceWork, addr addrs.AbsResourceInstance, cfgVal cty.Value) (cty.Value, diags.Diagnostics) {
+func (w *walker) readData(work *resourceWork, addr addrs.AbsResourceInstance, cfgVal cty.Value, cfgMarks []cty.PathValueMarks) (cty.Value, diags.Diagnostics) {
 	var vresp providers.ValidateDataResourceConfigResponse
 	var resp providers.ReadDataSourceResponse
 	if err := w.providerCall(func(ctx contextT) {
@@ -66,7 +66,8 @@ func (w *walker) readData(work *resourceWork, addr addrs.AbsResourceInstance, cf
 		if vresp.Diagnostics.HasErrors() {
 			return
 		}
-		resp = work.provider.iface.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: addr.Resource.Resource.Type, Config: cfgVal})
+		resp = work.provider.iface.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: addr.Resource.Resource.Type, Config: cfgVal,
+			ConfigSensitivePaths: sensitivePathsOf(cfgMarks)})
 	}); err != nil {
 		return cty.DynamicVal, diags.Diagnostics{}.Append(err)
 	}

@@ -352,6 +352,9 @@ type ReadDataSourceRequest struct {
 	Config             cty.Value
 	ProviderMeta       cty.Value
 	ClientCapabilities ClientCapabilities
+
+	// ConfigSensitivePaths: see PlanResourceChangeRequest.
+	ConfigSensitivePaths []cty.Path
 }
 
 type ReadDataSourceResponse struct {

@@ -223,7 +223,7 @@ func (p *Provider) ReadDataSource(ctx context.Context, req providers.ReadDataSou
 	if !req.Config.IsWhollyKnown() {
 		return providers.ReadDataSourceResponse{State: cty.UnknownVal(ty)}
 	}
-	args, err := pkg.argsToWire(req.Config, nil, p.wireOptions())
+	args, err := pkg.argsToWire(req.Config, req.ConfigSensitivePaths, p.wireOptions())
 	if err != nil {
 		return providers.ReadDataSourceResponse{Diagnostics: p.valueProblem("Invoke", req.TypeName, err)}
 	}

@@ -105,3 +105,24 @@ func TestSensitiveConfigGoesAsSecret(t *testing.T) {
 		t.Errorf("the provider echoed content as a secret, so the plan should report it sensitive: %#v", plan.SensitivePaths)
 	}
 }
+
+// TestSensitiveDataSourceArgumentGoesAsSecret: a data source argument the
+// engine marks sensitive reaches Invoke as a secret.
+func TestSensitiveDataSourceArgumentGoesAsSecret(t *testing.T) {
+	ctx := context.Background()
+	p, _, logs := launchTPulumi(t)
+	ty := p.GetProviderSchema(ctx).DataSources["tpulumi_thing"].Block.ImpliedType()
+	attrs := map[string]cty.Value{}
+	for name, attrType := range ty.AttributeTypes() {
+		attrs[name] = cty.NullVal(attrType)
+	}
+	attrs["id"] = cty.StringVal("no-such-thing")
+	resp := p.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: "tpulumi_thing", Config: cty.ObjectVal(attrs), ConfigSensitivePaths: []cty.Path{cty.GetAttrPath("id")}})
+	if !strings.Contains(logs.String(), "invoke received secrets for id") {
+		t.Errorf("the sensitive id did not reach Invoke as a secret; log:\n%s", logs)
+	}
+	// The provider looked the thing up by the secret's value.
+	if !resp.Diagnostics.HasErrors() || !strings.Contains(resp.Diagnostics.Err().Error(), `no thing "no-such-thing"`) {
+		t.Errorf("read with a secret id: %v, want the provider's not-found answer for it", resp.Diagnostics.Err())
+	}
+}

@@ -83,7 +83,7 @@ func (p *Provider) readStream(ctx context.Context, pkg *Package, fn *Function, r
 	if !req.Config.IsWhollyKnown() {
 		return providers.ReadDataSourceResponse{State: cty.UnknownVal(ty)}
 	}
-	args, err := pkg.argsToWire(req.Config, nil, p.wireOptions())
+	args, err := pkg.argsToWire(req.Config, req.ConfigSensitivePaths, p.wireOptions())
 	if err != nil {
 		return providers.ReadDataSourceResponse{Diagnostics: p.valueProblem("StreamInvoke", req.TypeName, err)}
 	}

@@ -45,8 +45,9 @@
 // value though the schema does not declare it secret, as providers decide
 // secrets at run time. The provider accepts secrets and output values
 // (Handshake and Configure); Check logs "check received output values for
-// KEYS" and "check received secrets for KEYS" through the engine when
-// inputs arrive as output values or contain secrets.
+// KEYS" and "check received secrets for KEYS" (Invoke: "invoke received
+// secrets for KEYS") through the engine when inputs arrive as output
+// values or contain secrets.
 //
 // StreamInvoke is missing from the SDK's generated service, so the
 // provider serves the ResourceProvider service with it added (stream.go)

@@ -241,6 +241,13 @@ func (p *Provider) Invoke(ctx context.Context, req *pulumirpc.InvokeRequest) (*p
 	if err != nil {
 		return nil, err
 	}
+	if keys := secretKeys(args); len(keys) > 0 {
+		p.log(ctx, "", "invoke received secrets for "+strings.Join(keys, ", "))
+		// The function itself works on the plain values.
+		if args, err = plugin.UnmarshalProperties(req.GetArgs(), plugin.MarshalOptions{KeepUnknowns: true, SkipNulls: true}); err != nil {
+			return nil, err
+		}
+	}
 	id := args["id"]
 	if !id.IsString() {
 		return &pulumirpc.InvokeResponse{Failures: []*pulumirpc.CheckFailure{{Property: "id", Reason: "id must be a string"}}}, nil
