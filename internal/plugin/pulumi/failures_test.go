@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/zclconf/go-cty/cty"
@@ -53,5 +54,30 @@ func TestProviderExitingBeforePortNamed(t *testing.T) {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("diagnostic lacks %q:\n%v", want, err)
 		}
+	}
+}
+
+// TestHealthChecksKeepProviderAlive: a provider checking the engine's
+// health often (as SDK-built providers do, every few minutes) keeps
+// running and answering through many checks; one whose engine stops
+// answering ends itself.
+func TestHealthChecksKeepProviderAlive(t *testing.T) {
+	p, _, _ := launchTPulumi(t, "TPULUMI_HEALTH_INTERVAL=100ms")
+	time.Sleep(1500 * time.Millisecond) // a dozen or so checks
+	if p.Exited() {
+		t.Fatalf("the provider stopped although the engine answered its health checks; stderr:\n%s", p.StderrTail())
+	}
+	if _, err := p.PluginVersion(context.Background()); err != nil {
+		t.Fatalf("the provider no longer answers: %v", err)
+	}
+
+	// Without the engine's answers the provider stops by itself.
+	p.engine.stop()
+	deadline := time.Now().Add(10 * time.Second)
+	for !p.Exited() && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !p.Exited() {
+		t.Error("the provider kept running after the engine stopped answering its health checks")
 	}
 }

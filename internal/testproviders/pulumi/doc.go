@@ -73,6 +73,8 @@
 // (Create blocks until the call or the provider is cancelled).
 //
 // Environment switches for launch tests: TPULUMI_BAD_PORT=1 prints a
-// malformed port line; TPULUMI_EXIT_EARLY=1 exits before printing any; TPULUMI_NO_HANDSHAKE=1 answers Handshake as
+// malformed port line; TPULUMI_EXIT_EARLY=1 exits before printing any;
+// TPULUMI_HEALTH_INTERVAL=DURATION checks the engine's health that often
+// (default 5m; a failed check ends the provider, as in the SDK); TPULUMI_NO_HANDSHAKE=1 answers Handshake as
 // unimplemented, so hosts fall back to Configure's answers.
 package pulumi

@@ -53,7 +53,7 @@ func serve() error {
 		if host, err = pulumiprovider.NewHostClient(os.Args[1]); err != nil {
 			return fmt.Errorf("connecting to the engine: %w", err)
 		}
-		if err := rpcutil.Healthcheck(ctx, os.Args[1], 5*time.Minute, cancel); err != nil {
+		if err := rpcutil.Healthcheck(ctx, os.Args[1], healthInterval(), cancel); err != nil {
 			return err
 		}
 	default:
@@ -76,6 +76,16 @@ func serve() error {
 	}
 	fmt.Printf("%d\n", handle.Port)
 	return <-handle.Done
+}
+
+// healthInterval is how often the provider checks the engine's health,
+// as SDK-built providers do (every 5 minutes), or as TPULUMI_HEALTH_INTERVAL
+// says, so tests can watch many checks pass.
+func healthInterval() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("TPULUMI_HEALTH_INTERVAL")); err == nil && d > 0 {
+		return d
+	}
+	return 5 * time.Minute
 }
 
 // listThings returns the things whose name starts with the prefix
