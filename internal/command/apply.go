@@ -40,6 +40,9 @@ type approval struct {
 	question  string
 	detail    string
 	cancelled string
+	// outputsOnly is terraform refresh's -json report: no plan and no
+	// change summary, only the refreshed outputs with their values.
+	outputsOnly bool
 }
 
 var applyApproval = approval{
@@ -69,6 +72,7 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 	if opts.PlanFile != "" {
 		return applySavedPlan(out, opts)
 	}
+	out.outputsOnly = ask.outputsOnly && out.json != nil
 	if opts.RefreshOnly && ask.command == "apply" {
 		ask = refreshOnlyApproval
 	}
@@ -91,6 +95,7 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 	}
 	if !plan.CanApply() {
 		out.diagnostics(ds)
+		out.reportUnchangedOutputs(op)
 		return 0
 	}
 	backoff := newConflictBackoff(opts.LockTimeout)
@@ -176,8 +181,15 @@ func reportApply(op *operation, plan *plans.Plan, ds, applyDiags diags.Diagnosti
 		return 1
 	}
 	ds = ds.Append(applyDiags)
-	op.out.renderApplySummary(plan, op, ds.HasErrors())
-	op.out.diagnostics(ds)
+	if op.out.json != nil {
+		// Terraform's stream reports the run's diagnostics before its
+		// summary and outputs.
+		op.out.diagnostics(ds)
+		op.out.renderApplySummary(plan, op, ds.HasErrors())
+	} else {
+		op.out.renderApplySummary(plan, op, ds.HasErrors())
+		op.out.diagnostics(ds)
+	}
 	if ds.HasErrors() {
 		return 1
 	}
@@ -207,6 +219,9 @@ func applySavedPlan(out *operationOutput, opts *arguments.Apply) int {
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return 1
+	}
+	if out.json != nil {
+		out.json.SavedPlanChanges(plan.Changes.Resources)
 	}
 	return applyAndReport(op, plan, ds)
 }
@@ -319,6 +334,9 @@ type operationOutput struct {
 	progress     *ui.ProgressHook
 	jsonProgress *jsonview.Hook
 	counts       *applyCounter
+	// outputsOnly reports a run as terraform refresh -json does: neither
+	// the plan nor a change summary, only the outputs after it.
+	outputsOnly bool
 }
 
 func newOperationOutput(streams Streams, view arguments.View) *operationOutput {
@@ -402,6 +420,9 @@ func (o *operationOutput) confirm(ask approval) bool {
 // renderPlan shows plan; rendering problems (a change that cannot be
 // decoded) become diagnostics of their own.
 func (o *operationOutput) renderPlan(plan *plans.Plan, eng *engine.Engine) {
+	if o.outputsOnly {
+		return
+	}
 	if o.json != nil {
 		o.renderPlanJSON(plan)
 		return
@@ -451,6 +472,10 @@ func (o *operationOutput) renderApplySummary(plan *plans.Plan, op *operation, fa
 			o.diagnostics(diags.Diagnostics{diags.Warnf("Cannot show outputs", "The apply succeeded, but reading the outputs back from the store failed: %s. Run \"terrane output\" to see them.", err)})
 		}
 	}
+	if o.outputsOnly {
+		o.json.Outputs(outputs)
+		return
+	}
 	if o.json != nil {
 		o.renderApplySummaryJSON(summary, outputs)
 		return
@@ -461,6 +486,20 @@ func (o *operationOutput) renderApplySummary(plan *plans.Plan, op *operation, fa
 	if err := ui.RenderApplySummary(o.streams.Stdout, summary, o.color); err != nil {
 		o.diagnostics(diags.Diagnostics{diags.Errorf("Cannot write the summary", "%s.", err)})
 	}
+}
+
+// reportUnchangedOutputs ends a run that had nothing to apply: refresh
+// -json still reports the outputs, as recorded.
+func (o *operationOutput) reportUnchangedOutputs(op *operation) {
+	if !o.outputsOnly {
+		return
+	}
+	outputs, err := op.recordedOutputs()
+	if err != nil {
+		o.diagnostics(diags.Diagnostics{diags.Warnf("Cannot show outputs", "Reading the outputs from the store failed: %s. Run \"terrane output\" to see them.", err)})
+		return
+	}
+	o.json.Outputs(outputs)
 }
 
 // recordedOutputs reads the root module's outputs from the store.
@@ -481,11 +520,8 @@ func (o *operationOutput) renderPlanJSON(plan *plans.Plan) {
 	for _, change := range plan.Changes.Resources {
 		o.json.PlannedChange(change)
 	}
-	operation := jsonview.OperationPlan
-	if plan.UIMode == plans.DestroyMode {
-		operation = jsonview.OperationDestroy
-	}
-	o.json.ChangeSummary(jsonview.SummarizePlan(plan.Changes.Resources, operation))
+	// A destroy's plan is summarised as a plan: nothing is destroyed yet.
+	o.json.ChangeSummary(jsonview.SummarizePlan(plan.Changes.Resources, jsonview.OperationPlan))
 	o.json.PlannedOutputs(plan.Changes.Outputs)
 }
 
@@ -494,8 +530,8 @@ func (o *operationOutput) renderApplySummaryJSON(summary ui.ApplySummary, output
 	if summary.Destroy {
 		operation = jsonview.OperationDestroy
 	}
-	o.json.ChangeSummary(jsonview.ChangeSummary{Add: summary.Added, Change: summary.Changed, Remove: summary.Destroyed,
-		Forget: summary.Forgotten, Operation: operation})
+	o.json.ChangeSummary(jsonview.ChangeSummary{Add: summary.Added, Change: summary.Changed, Import: summary.Imported,
+		Remove: summary.Destroyed, Forget: summary.Forgotten, Operation: operation})
 	if !summary.Destroy {
 		o.json.Outputs(outputs)
 	}

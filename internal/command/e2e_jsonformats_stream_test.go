@@ -3,6 +3,7 @@ package command
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -321,10 +322,32 @@ func checkUIStreams(t *testing.T, run *jsonFormatsRun) {
 			t.Errorf("plan change summary: %+v, want %+v", summary, want)
 		}
 		assertCheckWarning(t, stepPlanV2, messages)
+		assertPendingCheckWarning(t, stepPlanV2, messages)
+		// A data source read while planning is reported as Terraform
+		// reports it, as an apply of action read.
+		assertHookSteps(t, stepPlanV2, messages, "data.tpf_thing.read_stable", "read")
 	})
 	t.Run("apply saved plan", func(t *testing.T) {
 		messages := streams[stepApplyV2]
-		assertOrder(t, stepApplyV2, messageTypes(messages), "version", "apply_start", "apply_complete", "change_summary", "outputs")
+		assertOrder(t, stepApplyV2, messageTypes(messages), "version", "planned_change", "apply_start", "apply_complete", "diagnostic", "change_summary", "outputs")
+		// The saved plan's changes come first, those with an action only.
+		planned := map[string]string{}
+		for _, msg := range messagesOf(messages, "planned_change") {
+			planned[msg.Message.Change.Resource.Addr] = msg.Message.Change.Action
+		}
+		want := map[string]string{
+			"tpf_thing.fresh": "create", "tpf_thing.updated": "update", "tpf_thing.drifted": "update", "tpf_thing.secret": "update",
+			"tpf_thing.replaced_cbd": "replace", "tpf_thing.replaced_delete_first": "replace", "tpf_thing.doomed": "delete",
+			"data.tpf_thing.read_later": "read", "data.tpf_thing.read_now": "read",
+		}
+		if !maps.Equal(planned, want) {
+			t.Errorf("planned_change messages of the saved plan: %v, want %v", planned, want)
+		}
+		// A delete-first replacement is its two steps, a delete then a
+		// create; a data source read at apply time is an apply of action
+		// read.
+		assertHookSteps(t, stepApplyV2, messages, "tpf_thing.replaced_delete_first", "delete", "create")
+		assertHookSteps(t, stepApplyV2, messages, "data.tpf_thing.read_later", "read")
 		// As in Terraform, a create_before_destroy replacement is reported
 		// as its steps: the new object's create, then the old one's delete.
 		var cbdSteps []string
@@ -337,13 +360,34 @@ func checkUIStreams(t *testing.T, run *jsonFormatsRun) {
 			t.Errorf("apply_start actions of the create_before_destroy replacement: %v, want [create delete]", cbdSteps)
 		}
 		summary := messagesOf(messages, "change_summary")[0].Message.Changes
-		if want := (uiChangeSummary{Add: 3, Change: 3, Remove: 3, Operation: "apply"}); summary == nil || *summary != want {
+		if want := (uiChangeSummary{Add: 3, Change: 3, Import: 1, Remove: 3, Operation: "apply"}); summary == nil || *summary != want {
 			t.Errorf("apply change summary: %+v, want %+v", summary, want)
+		}
+		if got := messagesOf(messages, "change_summary")[0].Message.Message; got != "Apply complete! Resources: 1 imported, 3 added, 3 changed, 3 destroyed." {
+			t.Errorf("apply change summary message: %q", got)
 		}
 	})
 	t.Run("refresh", func(t *testing.T) {
 		messages := streams[stepRefresh]
-		assertOrder(t, stepRefresh, messageTypes(messages), "version", "refresh_start", "refresh_complete", "outputs")
+		assertOrder(t, stepRefresh, messageTypes(messages), "version", "refresh_start", "refresh_complete", "diagnostic", "outputs")
+		// As terraform refresh -json: no plan, no summary, and the
+		// outputs with their values.
+		for _, messageType := range []string{"planned_change", "change_summary", "resource_drift"} {
+			if unexpected := messagesOf(messages, messageType); len(unexpected) > 0 {
+				t.Errorf("refresh -json writes %s messages:\n%s", messageType, messagesRaw(unexpected))
+			}
+		}
+		outputs := messagesOf(messages, "outputs")
+		if len(outputs) != 1 {
+			t.Fatalf("refresh -json writes %d outputs messages, want 1", len(outputs))
+		}
+		final := outputs[0].Message.Outputs
+		if number := final["number"]; string(number.Value) != "43" || string(number.Type) != `"number"` || number.Action != "" {
+			t.Errorf("the number output after refresh: %+v, want its value and type", number)
+		}
+		if hidden := final["hidden"]; !hidden.Sensitive || hidden.Value != nil || string(hidden.Type) != `"string"` {
+			t.Errorf("the sensitive output after refresh: %+v, want its type and no value", hidden)
+		}
 		for _, msg := range messagesOf(messages, "refresh_complete") {
 			if hook := msg.Message.Hook; hook.IDKey != "id" || hook.IDValue == "" {
 				t.Errorf("refresh_complete of %s names no id: %+v", hook.Resource.Addr, hook)
@@ -354,8 +398,21 @@ func checkUIStreams(t *testing.T, run *jsonFormatsRun) {
 		messages := streams[stepDestroy]
 		assertOrder(t, stepDestroy, messageTypes(messages), "version", "planned_change", "apply_start", "apply_complete", "change_summary")
 		summaries := messagesOf(messages, "change_summary")
-		if got := summaries[len(summaries)-1].Message.Changes; got == nil || got.Operation != "destroy" || got.Remove != 12 {
-			t.Errorf("destroy's last change summary: %+v, want 12 destroyed", got)
+		if len(summaries) != 2 {
+			t.Fatalf("destroy -json writes %d change summaries, want the plan's and the destroy's", len(summaries))
+		}
+		if got := summaries[0].Message; got.Changes.Operation != "plan" || got.Message != "Plan: 0 to add, 0 to change, 12 to destroy." {
+			t.Errorf("destroy's plan summary: %q %+v", got.Message, got.Changes)
+		}
+		if got := summaries[1].Message; got.Changes.Operation != "destroy" || got.Message != "Destroy complete! Resources: 12 destroyed." {
+			t.Errorf("destroy's last change summary: %q %+v", got.Message, got.Changes)
+		}
+		if hidden := messagesOf(messages, "outputs")[0].Message.Outputs["hidden"]; !hidden.Sensitive || hidden.Action != "delete" {
+			t.Errorf("destroy plans the sensitive output as %+v, want a sensitive delete", hidden)
+		}
+		// A destroy evaluates no check block, so it warns of none.
+		if warnings := messagesOf(messages, "diagnostic"); len(warnings) > 0 {
+			t.Errorf("destroy -json writes diagnostics:\n%s", messagesRaw(warnings))
 		}
 		for _, msg := range messagesOf(messages, "planned_change") {
 			if msg.Message.Change.Action != "delete" {
@@ -381,6 +438,40 @@ func assertCheckWarning(t *testing.T, what string, messages []decodedUIMessage) 
 		return
 	}
 	t.Errorf("%s has no warning for the failing check block", what)
+}
+
+// assertPendingCheckWarning requires the warning of a check block whose
+// condition is known only after apply, with the range of its condition.
+func assertPendingCheckWarning(t *testing.T, what string, messages []decodedUIMessage) {
+	t.Helper()
+	for _, msg := range messagesOf(messages, "diagnostic") {
+		diag := msg.Library.(tfjson.DiagnosticLogMessage).Diagnostic
+		if diag.Summary != "Check block assertion known after apply" {
+			continue
+		}
+		if diag.Severity != tfjson.DiagnosticSeverityWarning || diag.Snippet == nil || !strings.Contains(diag.Snippet.Code, `tpf_thing.fresh.id != ""`) {
+			t.Errorf("%s: the pending check's warning: %s", what, msg.Raw)
+		}
+		return
+	}
+	t.Errorf("%s has no warning for the check block known only after apply", what)
+}
+
+// assertHookSteps requires the apply_start and the apply_complete messages
+// of one object to report exactly the actions wanted, in that order.
+func assertHookSteps(t *testing.T, what string, messages []decodedUIMessage, addr string, actions ...string) {
+	t.Helper()
+	for _, messageType := range []string{"apply_start", "apply_complete"} {
+		var got []string
+		for _, msg := range messagesOf(messages, messageType) {
+			if msg.Message.Hook.Resource.Addr == addr {
+				got = append(got, msg.Message.Hook.Action)
+			}
+		}
+		if !slices.Equal(got, actions) {
+			t.Errorf("%s: %s actions of %s: %v, want %v", what, messageType, addr, got, actions)
+		}
+	}
 }
 
 // assertOrder requires the wanted message types to appear in types in
@@ -418,8 +509,13 @@ func TestE2EJSONFormatsFailures(t *testing.T) {
 	if completed := messagesOf(messages, "apply_complete"); len(completed) != 1 || completed[0].Message.Hook.Resource.Addr != "tpf_thing.fine" {
 		t.Errorf("apply_complete messages: %s", messagesRaw(completed))
 	}
-	if !hasErrorDiagnostic(messages, func(d tfjson.Diagnostic) bool { return d.Address == "tpf_thing.broken" }) {
-		t.Errorf("no error diagnostic naming tpf_thing.broken:\n%s", out)
+	// As in Terraform, the provider's error points at the argument it
+	// names (fail = "apply_error", line 15).
+	if !hasErrorDiagnostic(messages, func(d tfjson.Diagnostic) bool {
+		return d.Address == "tpf_thing.broken" && d.Range != nil && d.Range.Start.Line == 15 &&
+			d.Snippet != nil && strings.Contains(d.Snippet.Code, `fail = "apply_error"`)
+	}) {
+		t.Errorf("no error diagnostic naming tpf_thing.broken and pointing at its fail argument:\n%s", out)
 	}
 
 	p.write(invalid)

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	tfjson "github.com/hashicorp/terraform-json"
@@ -26,6 +28,8 @@ const (
 	stepShowPlanV2 = "show -json PLANFILE (v2)"
 	stepApplyV2    = "apply -json PLANFILE (v2)"
 	stepStateV2    = "show -json (state after v2)"
+	stepListV2     = "state list (after v2)"
+	stepPullV2     = "state pull (after v2)"
 	stepRefresh    = "refresh -json"
 	stepDestroy    = "destroy -json"
 	stepStateEmpty = "show -json (state after destroy)"
@@ -58,6 +62,8 @@ func runJSONFormatsScenario(t *testing.T) *jsonFormatsRun {
 	run.outputs[stepShowPlanV2] = p.mustRun("show", "-json", "v2.tfplan")
 	run.outputs[stepApplyV2] = p.mustRun("apply", "-json", "v2.tfplan")
 	run.outputs[stepStateV2] = p.mustRun("show", "-json")
+	run.outputs[stepListV2] = p.mustRun("state", "list")
+	run.outputs[stepPullV2] = p.mustRun("state", "pull")
 	run.outputs[stepRefresh] = p.mustRun("refresh", "-json", "-var", orphanVar)
 	run.outputs[stepDestroy] = p.mustRun("destroy", "-json", "-auto-approve", "-var", orphanVar)
 	run.outputs[stepStateEmpty] = p.mustRun("show", "-json")
@@ -122,6 +128,8 @@ func TestE2EJSONFormats(t *testing.T) {
 	t.Run("plan prior state", func(t *testing.T) { checkPlanPriorState(t, run) })
 	t.Run("checks", func(t *testing.T) { checkCheckResults(t, run) })
 	t.Run("state values", func(t *testing.T) { checkStateValues(t, run) })
+	t.Run("state data sources", func(t *testing.T) { checkStateDataSources(t, run) })
+	t.Run("state checks", func(t *testing.T) { checkStateCheckResults(t, run) })
 	t.Run("UI streams", func(t *testing.T) { checkUIStreams(t, run) })
 }
 
@@ -347,6 +355,93 @@ func checkCheckResults(t *testing.T, run *jsonFormatsRun) {
 				t.Errorf("the failing check does not carry its error message: %+v", check.Instances)
 			}
 		}
+	}
+}
+
+// checkStateCheckResults requires the state after v2 to keep the apply's
+// check results, as Terraform's does: in show -json's "checks" (the plan's
+// unknown check now decided) and in state pull's "check_results"; and the
+// state after destroy to keep none.
+func checkStateCheckResults(t *testing.T, run *jsonFormatsRun) {
+	var state tfjson.State
+	if err := json.Unmarshal([]byte(run.outputs[stepStateV2]), &state); err != nil {
+		t.Fatal(err)
+	}
+	statuses := checkStatuses(state.Checks)
+	for address, want := range map[string]tfjson.CheckStatus{
+		"check.always":   tfjson.CheckStatusPass,
+		"check.never":    tfjson.CheckStatusFail,
+		"check.pending":  tfjson.CheckStatusPass,
+		"tpf_thing.each": tfjson.CheckStatusPass,
+	} {
+		if statuses[address] != want {
+			t.Errorf("state after v2: %s is %q, want %q (all: %v)", address, statuses[address], want, statuses)
+		}
+	}
+	var pulled struct {
+		CheckResults []struct {
+			ObjectKind string `json:"object_kind"`
+			ConfigAddr string `json:"config_addr"`
+			Status     string `json:"status"`
+		} `json:"check_results"`
+	}
+	if err := json.Unmarshal([]byte(run.outputs[stepPullV2]), &pulled); err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]string{}
+	for _, result := range pulled.CheckResults {
+		kinds[result.ConfigAddr] = result.ObjectKind + " " + result.Status
+	}
+	if kinds["check.never"] != "check fail" || kinds["tpf_thing.each"] != "resource pass" {
+		t.Errorf("state pull's check_results: %v", kinds)
+	}
+	if strings.Contains(run.outputs[stepStateEmpty], `"checks"`) {
+		t.Errorf("the state after destroy keeps check results: %s", run.outputs[stepStateEmpty])
+	}
+}
+
+// checkStateDataSources requires the state after v2 to hold each data
+// source's last read result, as Terraform's does, through show -json,
+// state list and state pull; and the state after destroy to hold none.
+func checkStateDataSources(t *testing.T, run *jsonFormatsRun) {
+	var state tfjson.State
+	if err := json.Unmarshal([]byte(run.outputs[stepStateV2]), &state); err != nil {
+		t.Fatal(err)
+	}
+	root := state.Values.RootModule
+	for address, name := range map[string]string{
+		"data.tpf_thing.read_stable": "counted-0", "data.tpf_thing.read_now": "updated", "data.tpf_thing.read_later": "fresh",
+	} {
+		res := findStateResource(root, address)
+		if res == nil || res.Mode != tfjson.DataResourceMode || res.AttributeValues["name"] != name {
+			t.Errorf("state after v2: %s is %+v, want a data resource read with name %q", address, res, name)
+		}
+	}
+	listed := strings.Fields(run.outputs[stepListV2])
+	for _, address := range []string{"data.tpf_thing.read_stable", "data.tpf_thing.read_now", "data.tpf_thing.read_later"} {
+		if !slices.Contains(listed, address) {
+			t.Errorf("state list after v2 lacks %s: %v", address, listed)
+		}
+	}
+	var pulled struct {
+		Resources []struct {
+			Mode, Type, Name string
+			Instances        []struct {
+				Attributes map[string]any `json:"attributes"`
+			}
+		} `json:"resources"`
+	}
+	if err := json.Unmarshal([]byte(run.outputs[stepPullV2]), &pulled); err != nil {
+		t.Fatal(err)
+	}
+	data := 0
+	for _, res := range pulled.Resources {
+		if res.Mode == "data" && len(res.Instances) == 1 && res.Instances[0].Attributes["id"] != nil {
+			data++
+		}
+	}
+	if data != 3 {
+		t.Errorf("state pull after v2 has %d data resources with their results, want 3", data)
 	}
 }
 

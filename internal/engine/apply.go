@@ -108,12 +108,16 @@ func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics 
 	if ctx.Err() != nil {
 		ds = ds.Append(interruptedDiag())
 	}
+	if !ds.HasErrors() {
+		ds = ds.Append(w.dropUnreadDataResults())
+	}
 	if plan.UIMode == plans.DestroyMode {
 		w.results.outputs = map[string]*states.OutputValue{}
 	}
 	if err := e.opts.State.WriteOutputs(context.WithoutCancel(ctx), w.results.outputs); err != nil {
 		ds = ds.Append(diags.Errorf("Cannot record the outputs", "Writing the root module outputs failed: %s", err))
 	}
+	ds = ds.Append(e.recordCheckResults(context.WithoutCancel(ctx), plan, w.results.checks.list()))
 	return ds
 }
 

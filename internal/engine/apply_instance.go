@@ -41,7 +41,7 @@ func (w *walker) applyInstance(work *resourceWork, addr addrs.AbsResourceInstanc
 	if err != nil {
 		return diags.Diagnostics{diags.Errorf("Cannot read the saved plan", "The change to %s could not be decoded: %s. Make a new plan.", addr, err)}
 	}
-	return w.applyChange(work, addr, rep, change).WithAddress(addr.String())
+	return withResourceSource(w.applyChange(work, addr, rep, change), work.v.resource).WithAddress(addr.String())
 }
 
 // applyDataInstance reads a data source during apply, between its
@@ -50,6 +50,7 @@ func (w *walker) applyDataInstance(work *resourceWork, addr addrs.AbsResourceIns
 	if w.planOpts.Mode == plans.DestroyMode {
 		return nil
 	}
+	w.dataRead.add(addr)
 	cfgVal, ds := w.evalConfig(work, addr, rep)
 	if w.readsFailed(addr, cfgVal) {
 		return nil
@@ -66,6 +67,7 @@ func (w *walker) applyDataInstance(work *resourceWork, addr addrs.AbsResourceIns
 	if ds = ds.Append(rds); ds.HasErrors() {
 		return ds
 	}
+	ds = ds.Append(w.recordDataResult(work, addr, val.MarkWithPaths(cfgMarks)))
 	return ds.Append(w.checkPostconditions(work, addr, rep))
 }
 

@@ -135,11 +135,16 @@ func (e *Engine) planOutputs(plan *plans.Plan, w *walker, prior *states.State) d
 	}
 	for _, name := range sortedKeys(names) {
 		before := cty.NullVal(cty.DynamicPseudoType)
+		// An output on its way out keeps the sensitivity it was declared
+		// or recorded with, as Terraform reports it.
+		sensitive := false
 		if old := prior.Outputs[name]; old != nil {
-			before = old.Value
+			before, sensitive = old.Value, old.Sensitive
+		}
+		if decl := e.opts.Config.Module.Outputs[name]; decl != nil && decl.Sensitive {
+			sensitive = true
 		}
 		after := cty.NullVal(cty.DynamicPseudoType)
-		sensitive := false
 		if out := w.results.outputs[name]; out != nil && plan.UIMode != plans.DestroyMode {
 			after, sensitive = out.Value, out.Sensitive
 		}

@@ -58,7 +58,9 @@ func (w *walker) planDataInstance(work *resourceWork, addr addrs.AbsResourceInst
 	return ds.Append(w.checkPostconditions(work, addr, rep))
 }
 
-func (w *walker) readData(work *resourceWork, addr addrs.AbsResourceInstance, cfgVal cty.Value, cfgMarks []cty.PathValueMarks) (cty.Value, diags.Diagnostics) {
+func (w *walker) readData(work *resourceWork, addr addrs.AbsResourceInstance, cfgVal cty.Value, cfgMarks []cty.PathValueMarks) (val cty.Value, ds diags.Diagnostics) {
+	done := w.hookDataRead(addr, work.types.Value)
+	defer func() { done(val, ds) }()
 	var vresp providers.ValidateDataResourceConfigResponse
 	var resp providers.ReadDataSourceResponse
 	if err := w.providerCall(func(ctx contextT) {
@@ -71,11 +73,11 @@ func (w *walker) readData(work *resourceWork, addr addrs.AbsResourceInstance, cf
 	}); err != nil {
 		return cty.DynamicVal, diags.Diagnostics{}.Append(err)
 	}
-	ds := vresp.Diagnostics.Append(resp.Diagnostics).WithAddress(addr.String())
+	ds = withResourceSource(vresp.Diagnostics.Append(resp.Diagnostics), work.v.resource).WithAddress(addr.String())
 	if ds.HasErrors() {
 		return cty.DynamicVal, ds
 	}
-	val := resp.State
+	val = resp.State
 	return withProviderSensitive(val.MarkWithPaths(sensitivePaths(work.schema.Block, val)), resp.SensitivePaths), ds
 }
 

@@ -138,7 +138,7 @@ func (w *walker) instance(work *resourceWork, addr addrs.AbsResourceInstance, re
 	if work.v.resource.Mode == addrs.DataResourceMode {
 		return w.planDataInstance(work, addr, rep)
 	}
-	return w.planManagedInstance(work, addr, rep).WithAddress(addr.String())
+	return withResourceSource(w.planManagedInstance(work, addr, rep), work.v.resource).WithAddress(addr.String())
 }
 
 // orphanWithProvider plans the deletion of an instance only in state with

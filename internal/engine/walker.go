@@ -73,6 +73,9 @@ type walker struct {
 	// refactor is what moved, removed and import blocks do to a plan
 	// walk; nil on apply walks.
 	refactor *refactorState
+	// dataRead are the data source instances an apply walk expanded; see
+	// dropUnreadDataResults.
+	dataRead dataReadSet
 }
 
 func (e *Engine) newWalker(ctx context.Context, op walkOp, snap *recordstore.Snapshot, set *providerSet) *walker {
@@ -347,6 +350,11 @@ func (w *walker) expand(scope *lang.Scope, count, forEach, enabled hcl.Expressio
 }
 
 func (w *walker) runCheck(v *checkVertex) diags.Diagnostics {
+	if w.planOpts.Mode == plans.DestroyMode {
+		// A destroy checks nothing, as in Terraform: the objects checked
+		// are on their way out.
+		return nil
+	}
 	return w.eachModuleInstance(v.module, func(inst addrs.ModuleInstance) diags.Diagnostics {
 		var ds diags.Diagnostics
 		scope := w.scopeIn(v.module, inst, repetition{}, nil)
@@ -363,6 +371,11 @@ func (w *walker) runCheck(v *checkVertex) diags.Diagnostics {
 			if out.status == plans.CheckFail {
 				failures = append(failures, out.message)
 				ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Check block assertion failed", Detail: out.message,
+					Subject: rule.Condition.Range().Ptr(), Address: modulePrefix(v.module.Path) + "check." + v.check.Name})
+			}
+			if out.status == plans.CheckUnknown && w.op == walkPlan {
+				ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Check block assertion known after apply",
+					Detail:  "The condition could not be evaluated at this time, a result will be known when this plan is applied.",
 					Subject: rule.Condition.Range().Ptr(), Address: modulePrefix(v.module.Path) + "check." + v.check.Name})
 			}
 		}

@@ -1,6 +1,7 @@
 package recordstore
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -95,6 +96,27 @@ func (s *Store) SetWorkspaceMetadata(ctx context.Context, lineage string, serial
 	}
 	next := &recordsv1.Workspace{Lineage: lineage, Serial: serial, EngineVersion: ws.EngineVersion, CheckResultsJson: checkResultsJSON}
 	return s.writeWorkspace(ctx, next, ws.Record.Version)
+}
+
+// SetCheckResults replaces the check results the workspace keeps (a state
+// v4 "check_results" array; nil for none), as an apply records them. It
+// retries when another run updated the workspace record meanwhile.
+func (s *Store) SetCheckResults(ctx context.Context, checkResultsJSON []byte) error {
+	for {
+		ws, err := s.EnsureWorkspace(ctx)
+		if err != nil {
+			return err
+		}
+		if bytes.Equal(ws.CheckResultsJSON, checkResultsJSON) {
+			return nil
+		}
+		next := &recordsv1.Workspace{Lineage: ws.Lineage, Serial: ws.Serial, EngineVersion: ws.EngineVersion, CheckResultsJson: checkResultsJSON}
+		_, err = s.writeWorkspace(ctx, next, ws.Record.Version)
+		if status.Code(err) == codes.Aborted && ctx.Err() == nil {
+			continue
+		}
+		return err
+	}
 }
 
 func (s *Store) writeWorkspace(ctx context.Context, ws *recordsv1.Workspace, version string) (*Workspace, error) {

@@ -128,6 +128,22 @@ func (v *View) PlannedChange(change *plans.ResourceInstanceChangeSrc) {
 	v.emit(LevelInfo, "planned_change", fmt.Sprintf("%s: Plan to %s", name, rendered.Action), map[string]any{"change": rendered})
 }
 
+// SavedPlanChanges writes the planned_change messages that begin the apply
+// of a saved plan. As Terraform reports them there, only changes with an
+// action are listed (a move or an import alone is not), and never the
+// delete of a data source, which only drops it from the state.
+func (v *View) SavedPlanChanges(changes []*plans.ResourceInstanceChangeSrc) {
+	for _, change := range changes {
+		if change.Action == plans.NoOp {
+			continue
+		}
+		if change.Action == plans.Delete && change.Addr.Resource.Resource.Mode == addrs.DataResourceMode {
+			continue
+		}
+		v.PlannedChange(change)
+	}
+}
+
 // ResourceDrift writes a resource_drift message: an object changed outside
 // Terrane since the last run.
 func (v *View) ResourceDrift(change *plans.ResourceInstanceChangeSrc) {

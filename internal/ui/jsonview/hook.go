@@ -59,16 +59,17 @@ func operationKey(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey) stri
 }
 
 // hookAction is the action apply messages report. The engine calls the
-// hooks of a create-before-destroy replacement for its create step, and
-// again for the deposed object's delete; Terraform reports those steps as
-// a create and a delete, not as a replace.
-func hookAction(action plans.Action) plans.Action {
-	switch action {
-	case plans.CreateThenDelete, plans.CreateThenForget:
-		return plans.Create
-	default:
+// hooks of a replacement once for each of its steps, a create and a delete
+// (the delete's planned value is null), in either order; Terraform reports
+// those steps as a create and a delete, never as a replace.
+func hookAction(action plans.Action, planned cty.Value) plans.Action {
+	if !action.IsReplace() {
 		return action
 	}
+	if planned == cty.NilVal || planned.IsNull() {
+		return plans.Delete
+	}
+	return plans.Create
 }
 
 // objectID finds an object's "id" attribute, the one Terraform shows in
@@ -97,7 +98,8 @@ func actionVerbs(action plans.Action) verbs {
 	case plans.Delete:
 		return verbs{"Destroying", "destroying", "Destruction"}
 	case plans.Read:
-		return verbs{"Reading", "reading", "Read"}
+		// Terraform's messages word a data source read as a refresh.
+		return verbs{"Refreshing", "refreshing", "Refresh"}
 	case plans.Forget:
 		return verbs{"Removing", "removing", "Removal"}
 	case plans.DeleteThenCreate, plans.CreateThenDelete, plans.CreateThenForget:
@@ -111,7 +113,7 @@ func actionVerbs(action plans.Action) verbs {
 // Terraform's messages, an object is named by its instance address alone,
 // a deposed one too: its id, in the message and the hook, tells it apart.
 func (h *Hook) PreApply(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey, action plans.Action, prior, planned cty.Value) {
-	action = hookAction(action)
+	action = hookAction(action, planned)
 	op := &operation{addr: addr, deposed: deposed, action: action, start: h.view.Now(), stop: make(chan struct{})}
 	h.mu.Lock()
 	if previous := h.inFlight[operationKey(addr, deposed)]; previous != nil {
@@ -122,7 +124,7 @@ func (h *Hook) PreApply(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey
 
 	hook := hookResource{Resource: NewResourceAddr(addr), Action: ChangeAction(action)}
 	message := fmt.Sprintf("%s: %s...", addr.String(), actionVerbs(action).starting)
-	if action != plans.Create {
+	if action != plans.Create && action != plans.Read {
 		hook.IDKey, hook.IDValue = objectID(prior)
 		if hook.IDValue != "" {
 			message += fmt.Sprintf(" [%s=%s]", hook.IDKey, hook.IDValue)

@@ -186,6 +186,31 @@ func TestReplaceStreamMatchesTerraform(t *testing.T) {
 	assertSameMessages(t, buf.Bytes(), "testdata/terraform-apply-cbd.jsonl")
 }
 
+// TestReadAndDeleteFirstReplaceStreamMatchesTerraform replays the hooks of
+// a delete-first replacement and of a data source read at apply time,
+// recorded in testdata/terraform-apply-read-replace.jsonl (terraform 1.11
+// -json): the replacement is a delete then a create, the read an apply of
+// action read worded as a refresh.
+func TestReadAndDeleteFirstReplaceStreamMatchesTerraform(t *testing.T) {
+	const oldID, newID, readID = "9d1ec25353ed350c", "dbd41c72470cbe13", "2be4585f3473e1fa"
+	thing := func(id string) cty.Value {
+		return cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal(id), "name": cty.StringVal("df")})
+	}
+	none := cty.NullVal(cty.Object(map[string]cty.Type{"id": cty.String, "name": cty.String}))
+	replaced, read := resourceInstance(t, "tpf_thing.replaced_delete_first"), resourceInstance(t, "data.tpf_thing.read_later")
+	var buf bytes.Buffer
+	hook := NewHook(New(&buf), time.Hour)
+	defer hook.Stop()
+	hook.PreApply(replaced, addrs.NotDeposed, plans.DeleteThenCreate, thing(oldID), none)
+	hook.PostApply(replaced, addrs.NotDeposed, none, nil)
+	hook.PreApply(replaced, addrs.NotDeposed, plans.DeleteThenCreate, thing(oldID), cty.UnknownVal(none.Type()))
+	hook.PostApply(replaced, addrs.NotDeposed, thing(newID), nil)
+	hook.PreApply(read, addrs.NotDeposed, plans.Read, none, none)
+	hook.PostApply(read, addrs.NotDeposed, thing(readID), nil)
+
+	assertSameMessages(t, buf.Bytes(), "testdata/terraform-apply-read-replace.jsonl")
+}
+
 // assertSameMessages compares a stream with one terraform wrote, message
 // by message, as comparable leaves them, and returns the stream's messages.
 func assertSameMessages(t *testing.T, stream []byte, terraformFile string) []map[string]any {

@@ -1,0 +1,91 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/plans"
+)
+
+// stateCheckKinds name a checkable object's kind as a state v4 file's
+// "object_kind" does.
+var stateCheckKinds = map[plans.CheckableKind]string{
+	plans.CheckableResource:      "resource",
+	plans.CheckableOutputValue:   "output",
+	plans.CheckableCheck:         "check",
+	plans.CheckableInputVariable: "var",
+}
+
+// stateCheckResult is one entry of a state v4 file's "check_results".
+type stateCheckResult struct {
+	ObjectKind string             `json:"object_kind"`
+	ConfigAddr string             `json:"config_addr"`
+	Status     string             `json:"status"`
+	Objects    []stateCheckObject `json:"objects,omitempty"`
+}
+
+type stateCheckObject struct {
+	ObjectAddr      string   `json:"object_addr"`
+	Status          string   `json:"status"`
+	FailureMessages []string `json:"failure_messages,omitempty"`
+}
+
+// stateCheckResultsJSON encodes an apply's check results as the state v4
+// "check_results" array Terraform keeps; nil when there are none.
+func stateCheckResultsJSON(results []plans.CheckResult) ([]byte, error) {
+	if len(results) == 0 {
+		return nil, nil
+	}
+	out := make([]stateCheckResult, 0, len(results))
+	for _, result := range results {
+		kind, ok := stateCheckKinds[result.Kind]
+		if !ok {
+			continue
+		}
+		entry := stateCheckResult{ObjectKind: kind, ConfigAddr: result.ConfigAddr, Status: result.Status.String()}
+		for _, obj := range result.Objects {
+			entry.Objects = append(entry.Objects, stateCheckObject{ObjectAddr: obj.ObjectAddr, Status: obj.Status.String(), FailureMessages: obj.FailureMessages})
+		}
+		out = append(out, entry)
+	}
+	return json.Marshal(out)
+}
+
+// recordCheckResults keeps an apply's check results with the workspace,
+// as Terraform's state keeps them, so that show -json and state pull
+// report them. The checks of objects the apply left alone (their rules
+// were evaluated only by the plan) keep the plan's results. A destroy
+// leaves none: nothing is left to check.
+func (e *Engine) recordCheckResults(ctx context.Context, plan *plans.Plan, applied []plans.CheckResult) diags.Diagnostics {
+	var results []plans.CheckResult
+	if plan.UIMode != plans.DestroyMode {
+		results = mergeCheckResults(plan.Checks, applied)
+	}
+	raw, err := stateCheckResultsJSON(results)
+	if err == nil {
+		err = e.opts.State.SetCheckResults(ctx, raw)
+	}
+	if err != nil {
+		return diags.Diagnostics{diags.Warnf("Cannot record the check results",
+			"The apply succeeded, but writing its check results to workspace %q failed: %s. The next apply records them again.", e.opts.Workspace, err)}
+	}
+	return nil
+}
+
+// mergeCheckResults overlays the results of an apply on those of its plan,
+// configuration object by configuration object, in address order.
+func mergeCheckResults(planned, applied []plans.CheckResult) []plans.CheckResult {
+	byAddr := make(map[string]plans.CheckResult, len(planned)+len(applied))
+	for _, result := range planned {
+		byAddr[result.ConfigAddr] = result
+	}
+	for _, result := range applied {
+		byAddr[result.ConfigAddr] = result
+	}
+	out := make([]plans.CheckResult, 0, len(byAddr))
+	for _, addr := range sortedKeys(byAddr) {
+		out = append(out, byAddr[addr])
+	}
+	return out
+}

@@ -1,0 +1,92 @@
+package engine
+
+import (
+	"sync"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/states"
+)
+
+// Data source results are kept as instance records, as Terraform's state
+// keeps them (mode "data", the last value read): show, state list, state
+// pull and terraform_remote_state see them, and a state moved to Terraform
+// or OpenTofu and back keeps them. A result is written when an apply reads
+// it, through the journal's group commit like any other result, and only
+// when it differs from the one recorded; a data block the configuration no
+// longer has (and every data source, on destroy) is removed after the walk.
+
+// dataReadSet is the data source instances an apply walk expanded, read or
+// not; the zero value is ready to use.
+type dataReadSet struct {
+	mu   sync.Mutex
+	seen map[string]bool
+}
+
+func (s *dataReadSet) add(addr addrs.AbsResourceInstance) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.seen == nil {
+		s.seen = map[string]bool{}
+	}
+	s.seen[addr.String()] = true
+}
+
+func (s *dataReadSet) has(addr addrs.AbsResourceInstance) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.seen[addr.String()]
+}
+
+// recordDataResult records what an apply read for a data source instance.
+func (w *walker) recordDataResult(work *resourceWork, addr addrs.AbsResourceInstance, val cty.Value) diags.Diagnostics {
+	obj := &states.ResourceInstanceObject{Value: val, Status: states.ObjectReady}
+	src, err := obj.Encode(work.types.Value, uint64(work.schema.Version))
+	if err != nil {
+		return diags.Diagnostics{{Severity: diags.Error, Summary: "Cannot record a data source's result",
+			Detail:  "The value read for " + addr.String() + " could not be encoded: " + err.Error() + ". Report this to the provider's developers.",
+			Address: addr.String()}}
+	}
+	if inst := w.prior.ResourceInstance(addr); inst != nil && sameRecordedObject(inst.Current, src) {
+		return nil
+	}
+	w.prior.SetResourceInstanceCurrent(addr, src, work.provider.addr)
+	return w.writeInstance(addr, work.provider.addr, recordRefresh)
+}
+
+// sameRecordedObject reports whether recording src would change nothing.
+func sameRecordedObject(recorded, src *states.ResourceInstanceObjectSrc) bool {
+	if recorded == nil || recorded.SchemaVersion != src.SchemaVersion || string(recorded.AttrsJSON) != string(src.AttrsJSON) ||
+		len(recorded.SensitivePaths) != len(src.SensitivePaths) || len(recorded.Dependencies) > 0 {
+		return false
+	}
+	for i, path := range recorded.SensitivePaths {
+		if !path.Equals(src.SensitivePaths[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// dropUnreadDataResults removes the recorded results of data source
+// instances the apply walk did not expand: their blocks, or those
+// instances, are gone from the configuration, or the run is a destroy.
+// Nothing is removed after a failed walk, which may not have expanded
+// everything it would have.
+func (w *walker) dropUnreadDataResults() diags.Diagnostics {
+	var ds diags.Diagnostics
+	for _, addr := range w.prior.ResourceInstanceAddrs() {
+		if addr.Resource.Resource.Mode != addrs.DataResourceMode || w.dataRead.has(addr) {
+			continue
+		}
+		provider, ok := w.prior.ResourceProvider(addr.ContainingResource())
+		if !ok {
+			continue
+		}
+		w.prior.RemoveResourceInstance(addr)
+		ds = ds.Append(w.writeInstance(addr, provider, recordRefresh))
+	}
+	return ds
+}

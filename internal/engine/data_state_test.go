@@ -1,0 +1,84 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/terrane/terrane/internal/plans"
+)
+
+// TestDataSourceResultsAreRecorded follows a data source's record through
+// applies: written with the value read, left alone (same generation) when
+// a later read finds the same value, rewritten when a refresh finds it
+// changed,
+// removed with its block and, on destroy, with everything else.
+func TestDataSourceResultsAreRecorded(t *testing.T) {
+	h := newHarness(t)
+	thing := `resource "tpf_thing" "x" {
+  name = "NAME"
+}
+`
+	reader := `data "tpf_thing" "read" {
+  id = tpf_thing.x.id
+}
+`
+	h.config(thing + reader)
+	h.apply(h.plan(PlanOpts{}))
+	if got := h.recorded("data.tpf_thing.read", "name"); got != "NAME" {
+		t.Fatalf("the data source's record has name %q, want the value read", got)
+	}
+	first := h.recordGeneration("data.tpf_thing.read")
+
+	h.config(thing + reader + `resource "tpf_thing" "other" {
+  name = "other"
+}
+`)
+	h.apply(h.plan(PlanOpts{}))
+	if again := h.recordGeneration("data.tpf_thing.read"); again != first {
+		t.Errorf("reading the same value rewrote the data source's record (generation %s, then %s)", first, again)
+	}
+
+	h.driftCloud("NAME", "name", "RENAMED")
+	h.apply(h.plan(PlanOpts{Mode: plans.RefreshOnlyMode}))
+	if got := h.recorded("data.tpf_thing.read", "name"); got != "RENAMED" {
+		t.Errorf("after the object changed, the data source's record has name %q, want RENAMED", got)
+	}
+
+	h.config(`resource "tpf_thing" "x" {
+  name = "RENAMED"
+}
+resource "tpf_thing" "other" {
+  name = "other, renamed"
+}
+`)
+	h.apply(h.plan(PlanOpts{}))
+	if inst := h.instance("data.tpf_thing.read"); inst != nil {
+		t.Errorf("the data block is gone but its record stays: %+v", inst.Current)
+	}
+
+	h.config(`resource "tpf_thing" "x" {
+  name = "RENAMED"
+}
+` + reader)
+	h.apply(h.plan(PlanOpts{}))
+	if h.instance("data.tpf_thing.read") == nil {
+		t.Fatal("the data block is back but its result was not recorded")
+	}
+	h.apply(h.plan(PlanOpts{Mode: plans.DestroyMode}))
+	if left := h.instances(); len(left) != 0 {
+		t.Errorf("records left after destroy: %v", left)
+	}
+}
+
+// recordGeneration is the content generation of the record at addr.
+func (h *harness) recordGeneration(addr string) string {
+	h.t.Helper()
+	snap, err := h.store.Load(h.t.Context())
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	version, ok := snap.InstanceVersions[addr]
+	if !ok {
+		h.t.Fatalf("%s has no record", addr)
+	}
+	return version.Generation
+}
