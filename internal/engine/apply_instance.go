@@ -28,6 +28,9 @@ func (w *walker) applyInstance(work *resourceWork, addr addrs.AbsResourceInstanc
 		if ds := w.persistDrift(work, addr); ds.HasErrors() {
 			return ds
 		}
+		if ds := w.recordCurrentDependencies(work, addr); ds.HasErrors() {
+			return ds
+		}
 		return w.loadStateValue(work, addr)
 	}
 	if src.Action == plans.Delete {

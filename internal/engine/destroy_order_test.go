@@ -175,3 +175,48 @@ resource "tpf_thing" "z" {
 		}
 	}
 }
+
+// TestUnchangedInstanceRecordsCurrentDependencies: an apply brings the
+// dependencies recorded with an object its plan leaves alone up to date
+// with the configuration, so they order its delete correctly later.
+func TestUnchangedInstanceRecordsCurrentDependencies(t *testing.T) {
+	h := newHarness(t)
+	h.config(`
+resource "tpf_thing" "c" {
+  name = "c"
+}
+resource "tpf_thing" "z" {
+  name        = "z"
+  description = tpf_thing.c.name
+}
+resource "tpf_thing" "k" {
+  name = "k"
+}`)
+	h.apply(h.plan(PlanOpts{}))
+	if got := h.recordedDependencies("tpf_thing.z"); !slices.Equal(got, []string{"tpf_thing.c"}) {
+		t.Fatalf("tpf_thing.z records dependencies %v, want [tpf_thing.c]", got)
+	}
+	h.config(`
+resource "tpf_thing" "c" {
+  name = "c"
+}
+resource "tpf_thing" "z" {
+  name        = "z"
+  description = "c"
+}
+resource "tpf_thing" "k" {
+  name        = "k"
+  description = "changed"
+}`)
+	plan := h.plan(PlanOpts{})
+	if got := actions(plan); got["tpf_thing.z"] != plans.NoOp || got["tpf_thing.k"] != plans.Update {
+		t.Fatalf("planned %v, want tpf_thing.z unchanged and tpf_thing.k updated", got)
+	}
+	h.apply(plan)
+	if got := h.recordedDependencies("tpf_thing.z"); len(got) != 0 {
+		t.Errorf("unchanged tpf_thing.z still records dependencies %v after its reference was removed", got)
+	}
+	if got := actions(h.plan(PlanOpts{})); got["tpf_thing.z"] != plans.NoOp || got["tpf_thing.k"] != plans.NoOp {
+		t.Errorf("after the apply the next plan is %v, want no changes", got)
+	}
+}
