@@ -337,17 +337,7 @@ func checkPlanPriorState(t *testing.T, run *jsonFormatsRun) {
 // after apply.
 func checkCheckResults(t *testing.T, run *jsonFormatsRun) {
 	plan, _ := planDocument(t, run)
-	planStatuses := checkStatuses(plan.Checks)
-	for address, want := range map[string]tfjson.CheckStatus{
-		"check.always":   tfjson.CheckStatusPass,
-		"check.never":    tfjson.CheckStatusFail,
-		"check.pending":  tfjson.CheckStatusUnknown,
-		"tpf_thing.each": tfjson.CheckStatusPass,
-	} {
-		if planStatuses[address] != want {
-			t.Errorf("plan: %s is %q, want %q (all: %v)", address, planStatuses[address], want, planStatuses)
-		}
-	}
+	assertCheckStatuses(t, "plan", plan.Checks, tfjson.CheckStatusUnknown)
 	for _, check := range plan.Checks {
 		if check.Address.ToDisplay == "check.never" {
 			if len(check.Instances) != 1 || len(check.Instances[0].Problems) != 1 ||
@@ -367,17 +357,8 @@ func checkStateCheckResults(t *testing.T, run *jsonFormatsRun) {
 	if err := json.Unmarshal([]byte(run.outputs[stepStateV2]), &state); err != nil {
 		t.Fatal(err)
 	}
-	statuses := checkStatuses(state.Checks)
-	for address, want := range map[string]tfjson.CheckStatus{
-		"check.always":   tfjson.CheckStatusPass,
-		"check.never":    tfjson.CheckStatusFail,
-		"check.pending":  tfjson.CheckStatusPass,
-		"tpf_thing.each": tfjson.CheckStatusPass,
-	} {
-		if statuses[address] != want {
-			t.Errorf("state after v2: %s is %q, want %q (all: %v)", address, statuses[address], want, statuses)
-		}
-	}
+	// The check known only after apply is decided by it.
+	assertCheckStatuses(t, "state after v2", state.Checks, tfjson.CheckStatusPass)
 	var pulled struct {
 		CheckResults []struct {
 			ObjectKind string `json:"object_kind"`
@@ -442,6 +423,23 @@ func checkStateDataSources(t *testing.T, run *jsonFormatsRun) {
 	}
 	if data != 3 {
 		t.Errorf("state pull after v2 has %d data resources with their results, want 3", data)
+	}
+}
+
+// assertCheckStatuses requires the scenario's checks to have their
+// statuses, check.pending's being pending.
+func assertCheckStatuses(t *testing.T, what string, checks []tfjson.CheckResultStatic, pending tfjson.CheckStatus) {
+	t.Helper()
+	statuses := checkStatuses(checks)
+	for address, want := range map[string]tfjson.CheckStatus{
+		"check.always":   tfjson.CheckStatusPass,
+		"check.never":    tfjson.CheckStatusFail,
+		"check.pending":  pending,
+		"tpf_thing.each": tfjson.CheckStatusPass,
+	} {
+		if statuses[address] != want {
+			t.Errorf("%s: %s is %q, want %q (all: %v)", what, address, statuses[address], want, statuses)
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/plans"
+	"github.com/terrane/terrane/internal/states"
 )
 
 // stateCheckKinds name a checkable object's kind as a state v4 file's
@@ -17,35 +18,21 @@ var stateCheckKinds = map[plans.CheckableKind]string{
 	plans.CheckableInputVariable: "var",
 }
 
-// stateCheckResult is one entry of a state v4 file's "check_results".
-type stateCheckResult struct {
-	ObjectKind string             `json:"object_kind"`
-	ConfigAddr string             `json:"config_addr"`
-	Status     string             `json:"status"`
-	Objects    []stateCheckObject `json:"objects,omitempty"`
-}
-
-type stateCheckObject struct {
-	ObjectAddr      string   `json:"object_addr"`
-	Status          string   `json:"status"`
-	FailureMessages []string `json:"failure_messages,omitempty"`
-}
-
 // stateCheckResultsJSON encodes an apply's check results as the state v4
 // "check_results" array Terraform keeps; nil when there are none.
 func stateCheckResultsJSON(results []plans.CheckResult) ([]byte, error) {
 	if len(results) == 0 {
 		return nil, nil
 	}
-	out := make([]stateCheckResult, 0, len(results))
+	out := make([]states.CheckResultJSON, 0, len(results))
 	for _, result := range results {
 		kind, ok := stateCheckKinds[result.Kind]
 		if !ok {
 			continue
 		}
-		entry := stateCheckResult{ObjectKind: kind, ConfigAddr: result.ConfigAddr, Status: result.Status.String()}
+		entry := states.CheckResultJSON{ObjectKind: kind, ConfigAddr: result.ConfigAddr, Status: result.Status.String()}
 		for _, obj := range result.Objects {
-			entry.Objects = append(entry.Objects, stateCheckObject{ObjectAddr: obj.ObjectAddr, Status: obj.Status.String(), FailureMessages: obj.FailureMessages})
+			entry.Objects = append(entry.Objects, states.CheckObjectJSON{ObjectAddr: obj.ObjectAddr, Status: obj.Status.String(), FailureMessages: obj.FailureMessages})
 		}
 		out = append(out, entry)
 	}

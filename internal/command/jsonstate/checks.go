@@ -10,6 +10,7 @@ import (
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/plans"
+	"github.com/terrane/terrane/internal/states"
 )
 
 // CheckResult is the outcome of the checks one configuration object
@@ -72,25 +73,13 @@ var stateCheckKindNames = map[string]string{
 	"var":      "var",
 }
 
-// stateCheckResult is one entry of a state v4 file's "check_results".
-type stateCheckResult struct {
-	ObjectKind string `json:"object_kind"`
-	ConfigAddr string `json:"config_addr"`
-	Status     string `json:"status"`
-	Objects    []struct {
-		ObjectAddr      string   `json:"object_addr"`
-		Status          string   `json:"status"`
-		FailureMessages []string `json:"failure_messages"`
-	} `json:"objects"`
-}
-
 // ChecksFromStateJSON renders the check results a state keeps as a state
 // v4 "check_results" array; nil or "null" means none.
 func ChecksFromStateJSON(raw []byte) ([]CheckResult, error) {
 	if len(raw) == 0 {
 		return nil, nil
 	}
-	var results []stateCheckResult
+	var results []states.CheckResultJSON
 	if err := json.Unmarshal(raw, &results); err != nil {
 		return nil, fmt.Errorf("the state's check results are not valid: %w", err)
 	}
