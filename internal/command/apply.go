@@ -111,7 +111,7 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 			return op.engine.Apply(ctx, plan)
 		})
 		if aborted || !backoff.retry(out, applyDiags) {
-			return reportApply(op, plan, ds, applyDiags, aborted)
+			return reportApply(op, plan, withoutCheckBlockWarnings(ds), applyDiags, aborted)
 		}
 		// Another run changed what this plan was made from: plan again
 		// from the records as they are now, and ask again.
@@ -123,6 +123,21 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 			return 0
 		}
 	}
+}
+
+// withoutCheckBlockWarnings drops the check block warnings of a plan that
+// is being applied: the apply evaluates the check blocks again and warns
+// of what it finds then, so a user sees each problem once, as Terraform
+// shows it.
+func withoutCheckBlockWarnings(ds diags.Diagnostics) diags.Diagnostics {
+	var out diags.Diagnostics
+	for _, d := range ds {
+		if d.Severity == diags.Warning && strings.HasPrefix(d.Summary, "Check block assertion") {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 // conflictBackoff is what -lock-timeout means without a lock: when a run

@@ -281,6 +281,11 @@ func checkUIStreams(t *testing.T, run *jsonFormatsRun) {
 		if hidden := final["hidden"]; !hidden.Sensitive || hidden.Value != nil || string(hidden.Type) != `"string"` {
 			t.Errorf("the sensitive output after apply: %+v, want its type and no value", hidden)
 		}
+		// The failing check warns once: the apply evaluates it again, so
+		// the plan's warning is not repeated.
+		if warnings := messagesOf(messages, "diagnostic"); len(warnings) != 1 {
+			t.Errorf("apply -json writes %d diagnostics, want the failing check's warning once:\n%s", len(warnings), messagesRaw(warnings))
+		}
 		if number := final["number"]; string(number.Value) != "42" || string(number.Type) != `"number"` {
 			t.Errorf("the number output after apply: %+v", number)
 		}
