@@ -315,6 +315,14 @@ func checkPlanPriorState(t *testing.T, run *jsonFormatsRun) {
 	if res := findStateResource(root, "tpf_thing.adopted"); res == nil || res.AttributeValues["name"] != "orphan" {
 		t.Errorf("prior_state should hold the imported object: %+v", res)
 	}
+	// Data sources: one read while planning is there with its result, one
+	// to be read again at apply is not, as in Terraform's prior_state.
+	if res := findStateResource(root, "data.tpf_thing.read_stable"); res == nil || res.AttributeValues["name"] != "counted-0" {
+		t.Errorf("prior_state should hold data.tpf_thing.read_stable's result: %+v", res)
+	}
+	if res := findStateResource(root, "data.tpf_thing.read_now"); res != nil {
+		t.Errorf("prior_state holds data.tpf_thing.read_now, which the plan reads at apply: %+v", res)
+	}
 	outputs := plan.PriorState.Values.Outputs
 	if hidden := outputs["hidden"]; hidden == nil || !hidden.Sensitive {
 		t.Errorf("prior_state output hidden: %+v", hidden)

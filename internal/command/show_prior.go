@@ -14,13 +14,19 @@ import (
 // refreshedPriorState turns the records a plan read into the state the
 // plan was made from, as Terraform's "prior_state" shows it: refreshed,
 // with moved objects at their new addresses, imported objects present, and
-// the root outputs as refreshing left them. Each change's before value is the
+// the root outputs as refreshing left them, and without the data sources
+// the plan reads at apply time. Each change's before value is the
 // refreshed object (or the imported one), so it replaces the stored one;
 // what the records alone know (private data, dependencies, status) stays.
 func refreshedPriorState(records *states.State, plan *plans.Plan, schemas *providers.Schemas) (*states.State, error) {
 	state := records.DeepCopy()
 	for _, src := range plan.Changes.Resources {
 		if src.Addr.Resource.Resource.Mode != addrs.ManagedResourceMode {
+			if src.Action == plans.Read {
+				// Read again at apply: as in Terraform, the result
+				// recorded before is not part of the refreshed state.
+				state.RemoveResourceInstance(src.Addr)
+			}
 			continue
 		}
 		if src.Moved() && src.DeposedKey == addrs.NotDeposed {
