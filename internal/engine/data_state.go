@@ -74,9 +74,12 @@ func sameRecordedObject(recorded, src *states.ResourceInstanceObjectSrc) bool {
 // instances the apply walk did not expand: their blocks, or those
 // instances, are gone from the configuration, or the run is a destroy.
 // Nothing is removed after a failed walk, which may not have expanded
-// everything it would have.
+// everything it would have. The removals are submitted together, so they
+// share the journal's group commits.
 func (w *walker) dropUnreadDataResults() diags.Diagnostics {
+	var mu sync.Mutex
 	var ds diags.Diagnostics
+	var wg sync.WaitGroup
 	for _, addr := range w.prior.ResourceInstanceAddrs() {
 		if addr.Resource.Resource.Mode != addrs.DataResourceMode || w.dataRead.has(addr) {
 			continue
@@ -86,7 +89,13 @@ func (w *walker) dropUnreadDataResults() diags.Diagnostics {
 			continue
 		}
 		w.prior.RemoveResourceInstance(addr)
-		ds = ds.Append(w.writeInstance(addr, provider, recordRefresh))
+		wg.Go(func() {
+			wds := w.writeInstance(addr, provider, recordRefresh)
+			mu.Lock()
+			defer mu.Unlock()
+			ds = ds.Append(wds)
+		})
 	}
+	wg.Wait()
 	return ds
 }
