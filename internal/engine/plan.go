@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"time"
 
@@ -105,21 +106,32 @@ func (e *Engine) finishPlan(plan *plans.Plan, w *walker, snap *recordstore.Snaps
 	}
 	ds = ds.Append(e.planOutputs(plan, w, snap.State))
 	for _, entry := range snap.State.AllResourceInstances() {
-		rec, err := recordstore.InstanceToRecord(entry.Addr, entry.ProviderConfig, entry.Instance)
-		if err != nil {
-			ds = ds.Append(err)
-			continue
-		}
-		data, err := anypb.New(rec)
-		if err != nil {
-			ds = ds.Append(err)
-			continue
-		}
 		v := snap.InstanceVersions[entry.Addr.String()]
 		plan.PriorRecords = append(plan.PriorRecords, plans.PriorRecord{Name: entry.Addr.String(), Kind: records.ResourceInstanceType.GetKind(),
-			Uid: v.Uid, Generation: v.Generation, Version: v.Version, Data: data})
+			Uid: v.Uid, Generation: v.Generation, Version: v.Version})
 	}
+	// Only a plan file needs the records' content: encoding every record
+	// here would copy the whole state once more for every plan.
+	plan.PriorRecordData = func(name string) (*anypb.Any, error) { return priorRecordData(snap.State, name) }
 	return ds
+}
+
+// priorRecordData encodes the record of the instance named name as the
+// plan's snapshot of the state holds it.
+func priorRecordData(state *states.State, name string) (*anypb.Any, error) {
+	addr, hds := addrs.ParseAbsResourceInstanceStr(name)
+	if hds.HasErrors() {
+		return nil, hds
+	}
+	res := state.Resource(addr.ContainingResource())
+	if res == nil || res.Instances[addr.Resource.Key] == nil {
+		return nil, fmt.Errorf("the plan's state has no instance %s", name)
+	}
+	rec, err := recordstore.InstanceToRecord(addr, res.ProviderConfig, res.Instances[addr.Resource.Key])
+	if err != nil {
+		return nil, err
+	}
+	return anypb.New(rec)
 }
 
 // planOutputs compares the root outputs the walk evaluated with the ones

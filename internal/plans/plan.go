@@ -47,6 +47,11 @@ type Plan struct {
 	// refuse an address whose record changed since.
 	Workspace    string
 	PriorRecords []PriorRecord
+	// PriorRecordData gives the content of a prior record whose Data is
+	// nil: a plan made in this process encodes its records' content only
+	// when a plan file needs it, since nothing else does. Nil for plans
+	// read from a file, whose records carry their Data.
+	PriorRecordData func(name string) (*anypb.Any, error)
 
 	// Timestamp is when planning started: what plantimestamp() returned.
 	Timestamp time.Time
@@ -214,6 +219,19 @@ type PriorRecord struct {
 	Name, Kind string
 	// Uid, Generation and Version are as the store reported them.
 	Uid, Generation, Version string
-	// Data is the record's content as read.
+	// Data is the record's content as read; nil until needed in a plan made
+	// in this process (see Plan.PriorRecordContent).
 	Data *anypb.Any
+}
+
+// PriorRecordContent is the content of a record the plan read.
+func (p *Plan) PriorRecordContent(record PriorRecord) (*anypb.Any, error) {
+	if record.Data != nil || p.PriorRecordData == nil {
+		return record.Data, nil
+	}
+	data, err := p.PriorRecordData(record.Name)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the prior record of %s: %w", record.Name, err)
+	}
+	return data, nil
 }

@@ -86,7 +86,11 @@ func writeArchive(w io.Writer, contents Contents) error {
 	if err := addMessage(add, planEntryName, raw); err != nil {
 		return err
 	}
-	if err := addMessage(add, priorRecordsEntryName, priorRecordsToProto(contents.Plan)); err != nil {
+	priorRecords, err := priorRecordsToProto(contents.Plan)
+	if err != nil {
+		return err
+	}
+	if err := addMessage(add, priorRecordsEntryName, priorRecords); err != nil {
 		return err
 	}
 	if err := writeConfigSnapshot(add, contents.Config); err != nil {
@@ -135,17 +139,21 @@ func writeConfigSnapshot(add func(string, []byte) error, snapshot *ConfigSnapsho
 	return nil
 }
 
-func priorRecordsToProto(plan *plans.Plan) *priorv1.PriorRecords {
+func priorRecordsToProto(plan *plans.Plan) (*priorv1.PriorRecords, error) {
 	raw := &priorv1.PriorRecords{Workspace: plan.Workspace}
 	for _, record := range plan.PriorRecords {
+		data, err := plan.PriorRecordContent(record)
+		if err != nil {
+			return nil, err
+		}
 		raw.Records = append(raw.Records, &priorv1.PriorRecord{
 			Name:       record.Name,
 			Kind:       record.Kind,
 			Uid:        record.Uid,
 			Generation: record.Generation,
 			Version:    record.Version,
-			Data:       record.Data,
+			Data:       data,
 		})
 	}
-	return raw
+	return raw, nil
 }
