@@ -110,17 +110,7 @@ func TestDestroyOrderMatchesTerraform(t *testing.T) {
 				writeFile(t, filepath.Join(dir, "main.tf"), tc.before)
 				writeFile(t, filepath.Join(dir, "other.tfstate"), `{"version":4,"terraform_version":"1.11.0","serial":1,"lineage":"other","outputs":{},"resources":[]}`)
 			}
-			terraform := func(args ...string) string {
-				t.Helper()
-				cmd := exec.Command(terraformBin, args...)
-				cmd.Dir = tfDir
-				cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+emptyRC, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
-				out, err := cmd.CombinedOutput()
-				if err != nil {
-					t.Fatalf("terraform %s: %v\n%s", strings.Join(args, " "), err, out)
-				}
-				return string(out)
-			}
+			terraform := terraformIn(t, terraformBin, tfDir, emptyRC)
 			t.Chdir(terraneDir)
 			p := &e2eProject{t: t, dir: terraneDir}
 			terraform("init", "-input=false")
@@ -136,16 +126,41 @@ func TestDestroyOrderMatchesTerraform(t *testing.T) {
 			terraform(append([]string{"plan", "-input=false", "-out=next.tfplan"}, planArgs...)...)
 			p.mustRun(append([]string{"plan", "-out=next.tfplan"}, planArgs...)...)
 			want, got := withoutDataDestroyNodes(terraform("graph", "-plan=next.tfplan")), p.mustRun("graph", "-plan=next.tfplan")
-			if nodes, wantNodes := dotDeclarations(got), dotDeclarations(want); nodes != wantNodes {
-				t.Errorf("apply graph nodes differ from terraform's:\n--- terrane\n%s--- terraform\n%s", nodes, wantNodes)
-			}
-			reach := dotReachability(got)
-			for _, edge := range dotEdges(want) {
-				if !reach(edge[0], edge[1]) {
-					t.Errorf("terraform orders %s after %s; Terrane's apply graph does not:\n%s", edge[0], edge[1], got)
-				}
-			}
+			assertKeepsTerraformOrder(t, "apply graph", got, want)
 		})
+	}
+}
+
+// terraformIn runs the terraform binary in dir with the CLI configuration
+// rc and no network checks, failing the test when it fails.
+func terraformIn(t *testing.T, bin, dir, rc string) func(args ...string) string {
+	return func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("terraform %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr.String())
+		}
+		return string(out)
+	}
+}
+
+// assertKeepsTerraformOrder checks that a DOT graph has the nodes of
+// terraform's and keeps every order terraform's edges give.
+func assertKeepsTerraformOrder(t *testing.T, what, got, want string) {
+	t.Helper()
+	if nodes, wantNodes := dotDeclarations(got), dotDeclarations(want); nodes != wantNodes {
+		t.Errorf("%s nodes differ from terraform's:\n--- terrane\n%s--- terraform\n%s", what, nodes, wantNodes)
+	}
+	reach := dotReachability(got)
+	for _, edge := range dotEdges(want) {
+		if !reach(edge[0], edge[1]) {
+			t.Errorf("terraform orders %s after %s; Terrane's %s does not:\n%s", edge[0], edge[1], what, got)
+		}
 	}
 }
 
