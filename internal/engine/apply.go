@@ -130,6 +130,9 @@ func staleDiags(plan *plans.Plan, snap *recordstore.Snapshot) diags.Diagnostics 
 	})
 	var ds diags.Diagnostics
 	for _, s := range stale {
+		if isDataRecord(s.Name) {
+			continue
+		}
 		ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: staleSummary,
 			Detail:  fmt.Sprintf("%s changed after this plan was made (%s). Make a new plan and apply that.", s.Name, s.Error()),
 			Address: s.Name})

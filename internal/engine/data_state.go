@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/zclconf/go-cty/cty"
@@ -53,7 +55,32 @@ func (w *walker) recordDataResult(work *resourceWork, addr addrs.AbsResourceInst
 		return nil
 	}
 	w.prior.SetResourceInstanceCurrent(addr, src, work.provider.addr)
-	return w.writeInstance(addr, work.provider.addr, recordRefresh)
+	return asDataResultWarnings(w.writeInstance(addr, work.provider.addr, recordRefresh))
+}
+
+// asDataResultWarnings turns the failure to record a data source's result
+// into a warning: the read itself succeeded and the next run reads it
+// again, and a run that lost the record to another run's newer read of the
+// same data source has nothing to regret.
+func asDataResultWarnings(ds diags.Diagnostics) diags.Diagnostics {
+	out := make(diags.Diagnostics, len(ds))
+	for i, d := range ds {
+		if d.Severity == diags.Error {
+			d.Detail = fmt.Sprintf("The result read for %s could not be written to the store (%s). The read succeeded, and the next run reads it again.",
+				d.Address, strings.ToLower(d.Summary))
+			d.Severity, d.Summary = diags.Warning, "Data source result not recorded"
+		}
+		out[i] = d
+	}
+	return out
+}
+
+// isDataRecord reports whether a record name is a data source instance's.
+// Its result is read again by every apply, so its record changing after a
+// plan does not make the plan stale.
+func isDataRecord(name string) bool {
+	addr, hd := addrs.ParseAbsResourceInstanceStr(name)
+	return !hd.HasErrors() && addr.Resource.Resource.Mode == addrs.DataResourceMode
 }
 
 // sameRecordedObject reports whether recording src would change nothing.
@@ -90,7 +117,7 @@ func (w *walker) dropUnreadDataResults() diags.Diagnostics {
 		}
 		w.prior.RemoveResourceInstance(addr)
 		wg.Go(func() {
-			wds := w.writeInstance(addr, provider, recordRefresh)
+			wds := asDataResultWarnings(w.writeInstance(addr, provider, recordRefresh))
 			mu.Lock()
 			defer mu.Unlock()
 			ds = ds.Append(wds)

@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/terrane/terrane/internal/plans"
+	"github.com/terrane/terrane/internal/states/recordstore"
 )
 
 // TestDataSourceResultsAreRecorded follows a data source's record through
@@ -81,4 +83,44 @@ func (h *harness) recordGeneration(addr string) string {
 		h.t.Fatalf("%s has no record", addr)
 	}
 	return version.Generation
+}
+
+// TestDataSourceRecordChangedSinceThePlan applies a plan after another run
+// recorded a different result for one of its data sources: the apply reads
+// the data source again, so the plan is not stale, and its own read is
+// recorded.
+func TestDataSourceRecordChangedSinceThePlan(t *testing.T) {
+	h := newHarness(t)
+	body := `resource "tpf_thing" "x" {
+  name = "NAME"
+}
+data "tpf_thing" "read" {
+  id = tpf_thing.x.id
+}
+resource "tpf_thing" "y" {
+  name = "Y"
+}
+`
+	h.config(body)
+	h.apply(h.plan(PlanOpts{}))
+	h.config(strings.Replace(body, `"Y"`, `"Y2"`, 1))
+	plan := h.plan(PlanOpts{})
+
+	snap, err := h.store.Load(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := mustInstance(t, "data.tpf_thing.read")
+	recorded := snap.State.ResourceInstance(addr).DeepCopy()
+	recorded.Current.AttrsJSON = []byte(strings.Replace(string(recorded.Current.AttrsJSON), `"NAME"`, `"ANOTHER RUN"`, 1))
+	prior := snap.InstanceVersions[addr.String()]
+	provider := snap.State.Resource(addr.ContainingResource()).ProviderConfig
+	if _, err := h.store.Commit(t.Context(), []recordstore.InstanceChange{{Addr: addr, ProviderConfig: provider, Instance: recorded, Prior: &prior}}); err != nil {
+		t.Fatal(err)
+	}
+
+	h.apply(plan)
+	if got := h.recorded("data.tpf_thing.read", "name"); got != "NAME" {
+		t.Errorf("after the apply the data source's record has name %q, want the value it read", got)
+	}
 }
