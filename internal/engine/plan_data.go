@@ -7,7 +7,6 @@ import (
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/diags"
-	"github.com/terrane/terrane/internal/lang"
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/plans/objchange"
 	"github.com/terrane/terrane/internal/providers"
@@ -79,71 +78,6 @@ func (w *walker) readData(work *resourceWork, addr addrs.AbsResourceInstance, cf
 	}
 	val = resp.State
 	return withProviderSensitive(val.MarkWithPaths(sensitivePaths(work.schema.Block, val)), resp.SensitivePaths), ds
-}
-
-// dependencyPending reports whether a managed resource the data source
-// refers to or depends on has a change planned.
-func (w *walker) dependencyPending(work *resourceWork, addr addrs.AbsResourceInstance) bool {
-	r := work.v.resource
-	var targets []addrs.Resource
-	for _, t := range r.DependsOn {
-		if ref, hd := addrs.ParseRef(t); !hd.HasErrors() {
-			targets = append(targets, resourceOf(ref.Subject)...)
-		}
-	}
-	refs, _ := lang.ReferencesInBlock(r.Config, work.schema.Block.DecoderSpec())
-	for _, ref := range refs {
-		targets = append(targets, resourceOf(ref.Subject)...)
-	}
-	for _, target := range targets {
-		if target.Mode != addrs.ManagedResourceMode {
-			continue
-		}
-		abs := addrs.AbsResource{Module: addr.Module, Resource: target}
-		exp := w.values.resourceExpansion(abs)
-		if exp == nil {
-			continue
-		}
-		if exp.unknown {
-			return true
-		}
-		for _, key := range exp.keys {
-			if a, ok := w.plannedAction(abs.Instance(key)); ok && a != plans.NoOp {
-				return true
-			}
-		}
-	}
-	return len(r.DependsOn) > 0 && w.dependsOnModulePending(work)
-}
-
-// dependsOnModulePending is conservative about depends_on entries naming
-// whole modules: any pending managed change counts.
-func (w *walker) dependsOnModulePending(work *resourceWork) bool {
-	for _, t := range work.v.resource.DependsOn {
-		if ref, hd := addrs.ParseRef(t); !hd.HasErrors() {
-			if _, ok := ref.Subject.(addrs.ModuleCall); ok {
-				w.plan.mu.Lock()
-				defer w.plan.mu.Unlock()
-				for _, a := range w.plan.actions {
-					if a != plans.NoOp && a != plans.Read {
-						return true
-					}
-				}
-				return false
-			}
-		}
-	}
-	return false
-}
-
-func resourceOf(subject addrs.Referenceable) []addrs.Resource {
-	switch s := subject.(type) {
-	case addrs.Resource:
-		return []addrs.Resource{s}
-	case addrs.ResourceInstance:
-		return []addrs.Resource{s.Resource}
-	}
-	return nil
 }
 
 // checkOpenIntent says whether an instance must be left out of the plan
