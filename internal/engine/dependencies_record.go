@@ -3,6 +3,7 @@ package engine
 import (
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/states"
 )
 
@@ -12,9 +13,15 @@ import (
 // recorded orders its delete once the configuration drops it (see
 // addDestroyVertices), so a list that is stale, or incomplete because an
 // earlier version recorded less, would misorder that delete. Only an
-// instance whose list differs is written.
+// instance the plan has a no-op change for and whose list differs is
+// written.
 func (w *walker) recordCurrentDependencies(work *resourceWork, addr addrs.AbsResourceInstance) diags.Diagnostics {
 	if w.applier == nil || w.applier.resourceDeps == nil || work.v.resource.Mode != addrs.ManagedResourceMode {
+		return nil
+	}
+	// Only instances the plan covers: one a -target plan left out is not
+	// this run's to write, and another run may be changing it.
+	if c := w.applier.changes[addr.String()]; c == nil || c.Action != plans.NoOp {
 		return nil
 	}
 	// The snapshot is read in place: copying every unchanged object to

@@ -208,6 +208,23 @@ resource "tpf_thing" "k" {
   name        = "k"
   description = "changed"
 }`)
+	// A targeted apply leaves what its plan does not cover alone.
+	h.apply(h.plan(PlanOpts{Targets: []addrs.Targetable{mustInstance(t, "tpf_thing.k").ContainingResource()}}))
+	if got := h.recordedDependencies("tpf_thing.z"); !slices.Equal(got, []string{"tpf_thing.c"}) {
+		t.Fatalf("an apply targeting tpf_thing.k rewrote tpf_thing.z's dependencies to %v", got)
+	}
+	h.config(`
+resource "tpf_thing" "c" {
+  name = "c"
+}
+resource "tpf_thing" "z" {
+  name        = "z"
+  description = "c"
+}
+resource "tpf_thing" "k" {
+  name        = "k"
+  description = "changed again"
+}`)
 	plan := h.plan(PlanOpts{})
 	if got := actions(plan); got["tpf_thing.z"] != plans.NoOp || got["tpf_thing.k"] != plans.Update {
 		t.Fatalf("planned %v, want tpf_thing.z unchanged and tpf_thing.k updated", got)
