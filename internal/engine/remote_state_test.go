@@ -40,7 +40,8 @@ resource "tpf_thing" "x" {
   name = data.terraform_remote_state.network.outputs.vpc_id
 }
 output "token" {
-  value = data.terraform_remote_state.network.outputs.token
+  value     = data.terraform_remote_state.network.outputs.token
+  sensitive = true
 }
 output "vpc" {
   value = data.terraform_remote_state.network.outputs.vpc_id

@@ -14,6 +14,7 @@ import (
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/lang"
+	"github.com/terrane/terrane/internal/lang/marks"
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/recordstore"
@@ -272,6 +273,8 @@ func (w *walker) runOutput(v *outputVertex) diags.Diagnostics {
 		ds = ds.Append(hd)
 		if v.output.Sensitive {
 			val = val.Mark(sensitiveMark)
+		} else if inst.IsRoot() && marks.Contains(val, sensitiveMark) {
+			ds = ds.Append(undeclaredSensitiveOutput(v.output))
 		}
 		w.values.set(w.values.outputs, namedKey(inst, v.output.Name), val)
 		if inst.IsRoot() {
