@@ -353,6 +353,8 @@ func checkUIStreams(t *testing.T, run *jsonFormatsRun) {
 		// read.
 		assertHookSteps(t, stepApplyV2, messages, "tpf_thing.replaced_delete_first", "delete", "create")
 		assertHookSteps(t, stepApplyV2, messages, "data.tpf_thing.read_later", "read")
+		// One the plan read is not read again: the plan carries its result.
+		assertHookSteps(t, stepApplyV2, messages, "data.tpf_thing.read_stable")
 		// As in Terraform, a create_before_destroy replacement is reported
 		// as its steps: the new object's create, then the old one's delete.
 		var cbdSteps []string

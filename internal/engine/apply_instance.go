@@ -65,7 +65,7 @@ func (w *walker) applyDataInstance(work *resourceWork, addr addrs.AbsResourceIns
 		return ds
 	}
 	unmarked, cfgMarks := cfgVal.UnmarkDeepWithPaths()
-	val, rds := w.readData(work, addr, unmarked, cfgMarks)
+	val, rds := w.dataResult(work, addr, unmarked, cfgMarks)
 	w.values.set(w.values.instances, addr.String(), val.MarkWithPaths(cfgMarks))
 	if ds = ds.Append(rds); ds.HasErrors() {
 		return ds

@@ -9,7 +9,11 @@ import (
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/plans"
+	"github.com/terrane/terrane/internal/resourceservice/records"
 	"github.com/terrane/terrane/internal/states"
+	"github.com/terrane/terrane/internal/states/recordstore"
+	"github.com/terrane/terrane/proto/terrane/recordsv1"
 )
 
 // Data source results are kept as instance records, as Terraform's state
@@ -21,10 +25,21 @@ import (
 // longer has (and every data source, on destroy) is removed after the walk.
 
 // dataReadSet is the data source instances an apply walk expanded, read or
-// not; the zero value is ready to use.
+// not, and the results a plan walk read; the zero value is ready to use.
 type dataReadSet struct {
-	mu   sync.Mutex
-	seen map[string]bool
+	mu      sync.Mutex
+	seen    map[string]bool
+	planned []plannedDataResult
+	// priorRecords indexes an apply's plan's prior records by name, once
+	// a data source asks for one.
+	priorRecords map[string]plans.PriorRecord
+}
+
+// plannedDataResult is a data source result a plan read.
+type plannedDataResult struct {
+	addr     addrs.AbsResourceInstance
+	provider addrs.AbsProviderConfig
+	object   *states.ResourceInstanceObjectSrc
 }
 
 func (s *dataReadSet) add(addr addrs.AbsResourceInstance) {
@@ -42,14 +57,96 @@ func (s *dataReadSet) has(addr addrs.AbsResourceInstance) bool {
 	return s.seen[addr.String()]
 }
 
-// recordDataResult records what an apply read for a data source instance.
-func (w *walker) recordDataResult(work *resourceWork, addr addrs.AbsResourceInstance, val cty.Value) diags.Diagnostics {
+// keepPlannedDataResult keeps what a plan read for a data source
+// instance, for recordPlannedDataResults.
+func (w *walker) keepPlannedDataResult(work *resourceWork, addr addrs.AbsResourceInstance, val cty.Value) diags.Diagnostics {
+	src, ds := encodeDataResult(work, addr, val)
+	if src == nil {
+		return ds
+	}
+	w.dataRead.mu.Lock()
+	defer w.dataRead.mu.Unlock()
+	w.dataRead.planned = append(w.dataRead.planned, plannedDataResult{addr: addr, provider: work.provider.addr, object: src})
+	return nil
+}
+
+// recordPlannedDataResults puts what the plan walk read into the state the
+// plan was made from, once the walk is over, as Terraform's plan carries
+// its refreshed state: the plan's prior records then hold each data source
+// as read while planning, show -json reports them in prior_state, and the
+// apply uses them instead of reading again (see dataResult).
+func (w *walker) recordPlannedDataResults(state *states.State) {
+	w.dataRead.mu.Lock()
+	defer w.dataRead.mu.Unlock()
+	for _, result := range w.dataRead.planned {
+		state.SetResourceInstanceCurrent(result.addr, result.object, result.provider)
+	}
+}
+
+// dataResult is a data source instance's value for an apply: the result
+// the plan read, when the plan has one and plans no read at apply, or else
+// a new read.
+func (w *walker) dataResult(work *resourceWork, addr addrs.AbsResourceInstance, cfgVal cty.Value, cfgMarks []cty.PathValueMarks) (cty.Value, diags.Diagnostics) {
+	if val, ok := w.plannedDataValue(work, addr); ok {
+		return val, nil
+	}
+	return w.readData(work, addr, cfgVal, cfgMarks)
+}
+
+// plannedDataValue decodes the result the apply's plan read for addr.
+func (w *walker) plannedDataValue(work *resourceWork, addr addrs.AbsResourceInstance) (cty.Value, bool) {
+	plan := w.applier.plan
+	if w.applier.changes[addr.String()] != nil {
+		return cty.NilVal, false // planned to be read at apply
+	}
+	w.dataRead.mu.Lock()
+	if w.dataRead.priorRecords == nil {
+		w.dataRead.priorRecords = make(map[string]plans.PriorRecord, len(plan.PriorRecords))
+		for _, record := range plan.PriorRecords {
+			w.dataRead.priorRecords[record.Name] = record
+		}
+	}
+	record, ok := w.dataRead.priorRecords[addr.String()]
+	w.dataRead.mu.Unlock()
+	if !ok || record.Kind != records.ResourceInstanceType.GetKind() {
+		return cty.NilVal, false
+	}
+	data, err := plan.PriorRecordContent(record)
+	if err != nil || data == nil {
+		return cty.NilVal, false
+	}
+	var rec recordsv1.ResourceInstance
+	if err := data.UnmarshalTo(&rec); err != nil {
+		return cty.NilVal, false
+	}
+	_, _, inst, err := recordstore.InstanceFromRecord(&rec)
+	if err != nil || inst == nil || inst.Current == nil || inst.Current.SchemaVersion != uint64(work.schema.Version) {
+		return cty.NilVal, false
+	}
+	obj, err := inst.Current.Decode(work.types.Value, cty.NilType)
+	if err != nil {
+		return cty.NilVal, false
+	}
+	return obj.Value, true
+}
+
+// encodeDataResult encodes a data source's value for its record.
+func encodeDataResult(work *resourceWork, addr addrs.AbsResourceInstance, val cty.Value) (*states.ResourceInstanceObjectSrc, diags.Diagnostics) {
 	obj := &states.ResourceInstanceObject{Value: val, Status: states.ObjectReady}
 	src, err := obj.Encode(work.types.Value, uint64(work.schema.Version))
 	if err != nil {
-		return diags.Diagnostics{{Severity: diags.Error, Summary: "Cannot record a data source's result",
+		return nil, diags.Diagnostics{{Severity: diags.Error, Summary: "Cannot record a data source's result",
 			Detail:  "The value read for " + addr.String() + " could not be encoded: " + err.Error() + ". Report this to the provider's developers.",
 			Address: addr.String()}}
+	}
+	return src, nil
+}
+
+// recordDataResult records what an apply read for a data source instance.
+func (w *walker) recordDataResult(work *resourceWork, addr addrs.AbsResourceInstance, val cty.Value) diags.Diagnostics {
+	src, ds := encodeDataResult(work, addr, val)
+	if src == nil {
+		return ds
 	}
 	if inst := w.prior.ResourceInstance(addr); inst != nil && sameRecordedObject(inst.Current, src) {
 		return nil

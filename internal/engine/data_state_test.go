@@ -124,3 +124,34 @@ resource "tpf_thing" "y" {
 		t.Errorf("after the apply the data source's record has name %q, want the value it read", got)
 	}
 }
+
+// TestApplyUsesTheDataSourceResultsOfItsPlan applies a plan whose data
+// source was read while planning, after the object it reads changed: as
+// in Terraform, the apply works with the plan's result rather than
+// reading again, and records that.
+func TestApplyUsesTheDataSourceResultsOfItsPlan(t *testing.T) {
+	h := newHarness(t)
+	body := `resource "tpf_thing" "x" {
+  name = "NAME"
+}
+data "tpf_thing" "read" {
+  id = tpf_thing.x.id
+}
+resource "tpf_thing" "y" {
+  name = data.tpf_thing.read.name
+  description = "DESCRIPTION"
+}
+`
+	h.config(body)
+	h.apply(h.plan(PlanOpts{}))
+	h.config(strings.Replace(body, `"DESCRIPTION"`, `"CHANGED"`, 1))
+	plan := h.plan(PlanOpts{})
+	h.driftCloud("NAME", "name", "RENAMED OUTSIDE")
+	h.apply(plan)
+	if got := h.recorded("data.tpf_thing.read", "name"); got != "NAME" {
+		t.Errorf("the data source's record has name %q, want the plan's result NAME", got)
+	}
+	if got := h.recorded("tpf_thing.y", "name"); got != "NAME" {
+		t.Errorf("tpf_thing.y was applied with name %q, want the plan's NAME", got)
+	}
+}

@@ -105,6 +105,7 @@ func (e *Engine) finishPlan(plan *plans.Plan, w *walker, snap *recordstore.Snaps
 		plan.VariableValues[name] = enc
 	}
 	ds = ds.Append(e.planOutputs(plan, w, snap.State))
+	w.recordPlannedDataResults(snap.State)
 	for _, entry := range snap.State.AllResourceInstances() {
 		v := snap.InstanceVersions[entry.Addr.String()]
 		plan.PriorRecords = append(plan.PriorRecords, plans.PriorRecord{Name: entry.Addr.String(), Kind: records.ResourceInstanceType.GetKind(),

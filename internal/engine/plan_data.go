@@ -54,6 +54,7 @@ func (w *walker) planDataInstance(work *resourceWork, addr addrs.AbsResourceInst
 		return ds
 	}
 	w.values.set(w.values.instances, addr.String(), val.MarkWithPaths(cfgMarks))
+	ds = ds.Append(w.keepPlannedDataResult(work, addr, val.MarkWithPaths(cfgMarks)))
 	return ds.Append(w.checkPostconditions(work, addr, rep))
 }
 
