@@ -34,6 +34,9 @@ type operation struct {
 	action  plans.Action
 	start   time.Time
 	stop    chan struct{}
+	// stopped is closed when the progress messages have ended: once it
+	// is, none is written any more.
+	stopped chan struct{}
 }
 
 // NewHook returns a Hook writing to view, repeating progress messages every
@@ -114,10 +117,10 @@ func actionVerbs(action plans.Action) verbs {
 // a deposed one too: its id, in the message and the hook, tells it apart.
 func (h *Hook) PreApply(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey, action plans.Action, prior, planned cty.Value) {
 	action = hookAction(action, planned)
-	op := &operation{addr: addr, deposed: deposed, action: action, start: h.view.Now(), stop: make(chan struct{})}
+	op := &operation{addr: addr, deposed: deposed, action: action, start: h.view.Now(), stop: make(chan struct{}), stopped: make(chan struct{})}
 	h.mu.Lock()
 	if previous := h.inFlight[operationKey(addr, deposed)]; previous != nil {
-		close(previous.stop)
+		previous.end()
 	}
 	h.inFlight[operationKey(addr, deposed)] = op
 	h.mu.Unlock()
@@ -134,8 +137,16 @@ func (h *Hook) PreApply(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey
 	go h.progress(op)
 }
 
+// end stops the operation's progress messages and waits until the last
+// one is written, so that nothing about it follows its completion.
+func (op *operation) end() {
+	close(op.stop)
+	<-op.stopped
+}
+
 // progress writes apply_progress every interval until the operation ends.
 func (h *Hook) progress(op *operation) {
+	defer close(op.stopped)
 	ticker := time.NewTicker(h.interval)
 	defer ticker.Stop()
 	for {
@@ -143,6 +154,11 @@ func (h *Hook) progress(op *operation) {
 		case <-op.stop:
 			return
 		case <-ticker.C:
+			select {
+			case <-op.stop:
+				return // both were ready: the operation ended first
+			default:
+			}
 			elapsed := h.elapsed(op)
 			hook := hookResource{Resource: NewResourceAddr(op.addr), Action: ChangeAction(op.action), ElapsedSeconds: &elapsed}
 			message := fmt.Sprintf("%s: Still %s... [%ds elapsed]", op.addr.String(), actionVerbs(op.action).progressing, elapsed)
@@ -167,7 +183,7 @@ func (h *Hook) PostApply(addr addrs.AbsResourceInstance, deposed addrs.DeposedKe
 		// No PreApply was seen: nothing started that could complete.
 		return
 	}
-	close(op.stop)
+	op.end()
 	elapsed := h.elapsed(op)
 	hook := hookResource{Resource: NewResourceAddr(addr), Action: ChangeAction(op.action), ElapsedSeconds: &elapsed}
 	finished := actionVerbs(op.action).finished
@@ -214,7 +230,7 @@ func (h *Hook) Stop() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for key, op := range h.inFlight {
-		close(op.stop)
+		op.end()
 		delete(h.inFlight, key)
 	}
 }
