@@ -257,176 +257,192 @@ func checkUIStreams(t *testing.T, run *jsonFormatsRun) {
 		}
 	}
 
-	t.Run("apply", func(t *testing.T) {
-		messages := streams[stepApplyV1]
-		types := messageTypes(messages)
-		assertOrder(t, stepApplyV1, types, "version", "planned_change", "change_summary", "apply_start", "apply_complete", "change_summary", "outputs")
-		summaries := messagesOf(messages, "change_summary")
-		if got := summaries[len(summaries)-1].Message.Changes; got == nil || got.Operation != "apply" || got.Add != 12 {
-			t.Errorf("the apply's last change summary: %+v, want 12 added by apply", got)
-		}
-		for _, messageType := range []string{"apply_start", "apply_complete"} {
-			var created []string
-			for _, msg := range messagesOf(messages, messageType) {
-				if msg.Message.Hook.Action == "create" {
-					created = append(created, msg.Message.Hook.Resource.Addr)
-				}
-			}
-			if len(created) != 12 {
-				t.Errorf("%d %s messages for creates, want one per managed object (12): %v", len(created), messageType, created)
-			}
-		}
-		outputs := messagesOf(messages, "outputs")
-		final := outputs[len(outputs)-1].Message.Outputs
-		if hidden := final["hidden"]; !hidden.Sensitive || hidden.Value != nil || string(hidden.Type) != `"string"` {
-			t.Errorf("the sensitive output after apply: %+v, want its type and no value", hidden)
-		}
-		// The failing check warns once: the apply evaluates it again, so
-		// the plan's warning is not repeated.
-		if warnings := messagesOf(messages, "diagnostic"); len(warnings) != 1 {
-			t.Errorf("apply -json writes %d diagnostics, want the failing check's warning once:\n%s", len(warnings), messagesRaw(warnings))
-		}
-		if number := final["number"]; string(number.Value) != "42" || string(number.Type) != `"number"` {
-			t.Errorf("the number output after apply: %+v", number)
-		}
-	})
-	t.Run("plan", func(t *testing.T) {
-		messages := streams[stepPlanV2]
-		assertOrder(t, stepPlanV2, messageTypes(messages), "version", "refresh_start", "refresh_complete", "resource_drift", "planned_change", "change_summary", "outputs")
-		changes := map[string]uiResourceChange{}
-		for _, msg := range messagesOf(messages, "planned_change") {
-			changes[msg.Message.Change.Resource.Addr] = *msg.Message.Change
-		}
-		for addr, want := range map[string]string{
-			"tpf_thing.fresh": "create", "tpf_thing.updated": "update", "tpf_thing.replaced_cbd": "replace",
-			"tpf_thing.replaced_delete_first": "replace", "tpf_thing.doomed": "delete", "tpf_thing.new_name": "move",
-			"tpf_thing.adopted": "import", "data.tpf_thing.read_later": "read",
-		} {
-			if changes[addr].Action != want {
-				t.Errorf("planned_change for %s: action %q, want %q", addr, changes[addr].Action, want)
+	t.Run("apply", func(t *testing.T) { checkApplyStream(t, streams[stepApplyV1]) })
+	t.Run("plan", func(t *testing.T) { checkPlanStream(t, streams[stepPlanV2]) })
+	t.Run("apply saved plan", func(t *testing.T) { checkSavedPlanApplyStream(t, streams[stepApplyV2]) })
+	t.Run("refresh", func(t *testing.T) { checkRefreshStream(t, streams[stepRefresh]) })
+	t.Run("destroy", func(t *testing.T) { checkDestroyStream(t, streams[stepDestroy]) })
+}
+
+// checkApplyStream checks the apply of v1: its plan, one create per object,
+// the outputs with values, the failing check's warning once.
+func checkApplyStream(t *testing.T, messages []decodedUIMessage) {
+	types := messageTypes(messages)
+	assertOrder(t, stepApplyV1, types, "version", "planned_change", "change_summary", "apply_start", "apply_complete", "change_summary", "outputs")
+	summaries := messagesOf(messages, "change_summary")
+	if got := summaries[len(summaries)-1].Message.Changes; got == nil || got.Operation != "apply" || got.Add != 12 {
+		t.Errorf("the apply's last change summary: %+v, want 12 added by apply", got)
+	}
+	for _, messageType := range []string{"apply_start", "apply_complete"} {
+		var created []string
+		for _, msg := range messagesOf(messages, messageType) {
+			if msg.Message.Hook.Action == "create" {
+				created = append(created, msg.Message.Hook.Resource.Addr)
 			}
 		}
-		if _, listed := changes["tpf_thing.counted[0]"]; listed {
-			t.Error("an object without changes has a planned_change message")
+		if len(created) != 12 {
+			t.Errorf("%d %s messages for creates, want one per managed object (12): %v", len(created), messageType, created)
 		}
-		if prev := changes["tpf_thing.new_name"].PreviousResource; prev == nil || prev.Addr != "tpf_thing.old_name" {
-			t.Errorf("the moved object's previous_resource: %+v", prev)
+	}
+	outputs := messagesOf(messages, "outputs")
+	final := outputs[len(outputs)-1].Message.Outputs
+	if hidden := final["hidden"]; !hidden.Sensitive || hidden.Value != nil || string(hidden.Type) != `"string"` {
+		t.Errorf("the sensitive output after apply: %+v, want its type and no value", hidden)
+	}
+	// The failing check warns once: the apply evaluates it again, so
+	// the plan's warning is not repeated.
+	if warnings := messagesOf(messages, "diagnostic"); len(warnings) != 1 {
+		t.Errorf("apply -json writes %d diagnostics, want the failing check's warning once:\n%s", len(warnings), messagesRaw(warnings))
+	}
+	if number := final["number"]; string(number.Value) != "42" || string(number.Type) != `"number"` {
+		t.Errorf("the number output after apply: %+v", number)
+	}
+}
+
+// checkPlanStream checks the plan of v2: each kind of change, drift, the
+// summary, the check warnings and the data source read while planning.
+func checkPlanStream(t *testing.T, messages []decodedUIMessage) {
+	assertOrder(t, stepPlanV2, messageTypes(messages), "version", "refresh_start", "refresh_complete", "resource_drift", "planned_change", "change_summary", "outputs")
+	changes := map[string]uiResourceChange{}
+	for _, msg := range messagesOf(messages, "planned_change") {
+		changes[msg.Message.Change.Resource.Addr] = *msg.Message.Change
+	}
+	for addr, want := range map[string]string{
+		"tpf_thing.fresh": "create", "tpf_thing.updated": "update", "tpf_thing.replaced_cbd": "replace",
+		"tpf_thing.replaced_delete_first": "replace", "tpf_thing.doomed": "delete", "tpf_thing.new_name": "move",
+		"tpf_thing.adopted": "import", "data.tpf_thing.read_later": "read",
+	} {
+		if changes[addr].Action != want {
+			t.Errorf("planned_change for %s: action %q, want %q", addr, changes[addr].Action, want)
 		}
-		if imp := changes["tpf_thing.adopted"].Importing; imp == nil || imp.ID == "" {
-			t.Errorf("the imported object's importing: %+v", imp)
+	}
+	if _, listed := changes["tpf_thing.counted[0]"]; listed {
+		t.Error("an object without changes has a planned_change message")
+	}
+	if prev := changes["tpf_thing.new_name"].PreviousResource; prev == nil || prev.Addr != "tpf_thing.old_name" {
+		t.Errorf("the moved object's previous_resource: %+v", prev)
+	}
+	if imp := changes["tpf_thing.adopted"].Importing; imp == nil || imp.ID == "" {
+		t.Errorf("the imported object's importing: %+v", imp)
+	}
+	if reason := changes["tpf_thing.doomed"].Reason; reason != "delete_because_no_resource_config" {
+		t.Errorf("the deleted object's reason: %q", reason)
+	}
+	drift := messagesOf(messages, "resource_drift")
+	if len(drift) != 1 || drift[0].Message.Change.Resource.Addr != "tpf_thing.drifted" {
+		t.Errorf("resource_drift messages: %d, want one for tpf_thing.drifted", len(drift))
+	}
+	summary := messagesOf(messages, "change_summary")[0].Message.Changes
+	if want := (uiChangeSummary{Add: 3, Change: 3, Import: 1, Remove: 3, Operation: "plan"}); summary == nil || *summary != want {
+		t.Errorf("plan change summary: %+v, want %+v", summary, want)
+	}
+	assertCheckWarning(t, stepPlanV2, messages)
+	assertPendingCheckWarning(t, stepPlanV2, messages)
+	// A data source read while planning is reported as Terraform
+	// reports it, as an apply of action read.
+	assertHookSteps(t, stepPlanV2, messages, "data.tpf_thing.read_stable", "read")
+}
+
+// checkSavedPlanApplyStream checks the apply of the saved v2 plan: its
+// planned changes first, each replacement as its steps, the reads at apply,
+// the summary counting the import.
+func checkSavedPlanApplyStream(t *testing.T, messages []decodedUIMessage) {
+	assertOrder(t, stepApplyV2, messageTypes(messages), "version", "planned_change", "apply_start", "apply_complete", "diagnostic", "change_summary", "outputs")
+	// The saved plan's changes come first, those with an action only.
+	planned := map[string]string{}
+	for _, msg := range messagesOf(messages, "planned_change") {
+		planned[msg.Message.Change.Resource.Addr] = msg.Message.Change.Action
+	}
+	want := map[string]string{
+		"tpf_thing.fresh": "create", "tpf_thing.updated": "update", "tpf_thing.drifted": "update", "tpf_thing.secret": "update",
+		"tpf_thing.replaced_cbd": "replace", "tpf_thing.replaced_delete_first": "replace", "tpf_thing.doomed": "delete",
+		"data.tpf_thing.read_later": "read", "data.tpf_thing.read_now": "read",
+	}
+	if !maps.Equal(planned, want) {
+		t.Errorf("planned_change messages of the saved plan: %v, want %v", planned, want)
+	}
+	// A delete-first replacement is its two steps, a delete then a
+	// create; a data source read at apply time is an apply of action
+	// read.
+	assertHookSteps(t, stepApplyV2, messages, "tpf_thing.replaced_delete_first", "delete", "create")
+	assertHookSteps(t, stepApplyV2, messages, "data.tpf_thing.read_later", "read")
+	// One the plan read is not read again: the plan carries its result.
+	assertHookSteps(t, stepApplyV2, messages, "data.tpf_thing.read_stable")
+	// As in Terraform, a create_before_destroy replacement is reported
+	// as its steps: the new object's create, then the old one's delete.
+	var cbdSteps []string
+	for _, msg := range messagesOf(messages, "apply_start") {
+		if msg.Message.Hook.Resource.Addr == "tpf_thing.replaced_cbd" {
+			cbdSteps = append(cbdSteps, msg.Message.Hook.Action)
 		}
-		if reason := changes["tpf_thing.doomed"].Reason; reason != "delete_because_no_resource_config" {
-			t.Errorf("the deleted object's reason: %q", reason)
+	}
+	if !slices.Equal(cbdSteps, []string{"create", "delete"}) {
+		t.Errorf("apply_start actions of the create_before_destroy replacement: %v, want [create delete]", cbdSteps)
+	}
+	summary := messagesOf(messages, "change_summary")[0].Message.Changes
+	if want := (uiChangeSummary{Add: 3, Change: 3, Import: 1, Remove: 3, Operation: "apply"}); summary == nil || *summary != want {
+		t.Errorf("apply change summary: %+v, want %+v", summary, want)
+	}
+	if got := messagesOf(messages, "change_summary")[0].Message.Message; got != "Apply complete! Resources: 1 imported, 3 added, 3 changed, 3 destroyed." {
+		t.Errorf("apply change summary message: %q", got)
+	}
+}
+
+// checkRefreshStream checks refresh -json: no plan, no summary, the outputs
+// with values.
+func checkRefreshStream(t *testing.T, messages []decodedUIMessage) {
+	assertOrder(t, stepRefresh, messageTypes(messages), "version", "refresh_start", "refresh_complete", "diagnostic", "outputs")
+	// As terraform refresh -json: no plan, no summary, and the
+	// outputs with their values.
+	for _, messageType := range []string{"planned_change", "change_summary", "resource_drift"} {
+		if unexpected := messagesOf(messages, messageType); len(unexpected) > 0 {
+			t.Errorf("refresh -json writes %s messages:\n%s", messageType, messagesRaw(unexpected))
 		}
-		drift := messagesOf(messages, "resource_drift")
-		if len(drift) != 1 || drift[0].Message.Change.Resource.Addr != "tpf_thing.drifted" {
-			t.Errorf("resource_drift messages: %d, want one for tpf_thing.drifted", len(drift))
+	}
+	outputs := messagesOf(messages, "outputs")
+	if len(outputs) != 1 {
+		t.Fatalf("refresh -json writes %d outputs messages, want 1", len(outputs))
+	}
+	final := outputs[0].Message.Outputs
+	if number := final["number"]; string(number.Value) != "43" || string(number.Type) != `"number"` || number.Action != "" {
+		t.Errorf("the number output after refresh: %+v, want its value and type", number)
+	}
+	if hidden := final["hidden"]; !hidden.Sensitive || hidden.Value != nil || string(hidden.Type) != `"string"` {
+		t.Errorf("the sensitive output after refresh: %+v, want its type and no value", hidden)
+	}
+	for _, msg := range messagesOf(messages, "refresh_complete") {
+		if hook := msg.Message.Hook; hook.IDKey != "id" || hook.IDValue == "" {
+			t.Errorf("refresh_complete of %s names no id: %+v", hook.Resource.Addr, hook)
 		}
-		summary := messagesOf(messages, "change_summary")[0].Message.Changes
-		if want := (uiChangeSummary{Add: 3, Change: 3, Import: 1, Remove: 3, Operation: "plan"}); summary == nil || *summary != want {
-			t.Errorf("plan change summary: %+v, want %+v", summary, want)
+	}
+}
+
+// checkDestroyStream checks destroy -json: the plan's summary, then the
+// destroy's, the sensitive output kept sensitive, no check warnings.
+func checkDestroyStream(t *testing.T, messages []decodedUIMessage) {
+	assertOrder(t, stepDestroy, messageTypes(messages), "version", "planned_change", "apply_start", "apply_complete", "change_summary")
+	summaries := messagesOf(messages, "change_summary")
+	if len(summaries) != 2 {
+		t.Fatalf("destroy -json writes %d change summaries, want the plan's and the destroy's", len(summaries))
+	}
+	if got := summaries[0].Message; got.Changes.Operation != "plan" || got.Message != "Plan: 0 to add, 0 to change, 12 to destroy." {
+		t.Errorf("destroy's plan summary: %q %+v", got.Message, got.Changes)
+	}
+	if got := summaries[1].Message; got.Changes.Operation != "destroy" || got.Message != "Destroy complete! Resources: 12 destroyed." {
+		t.Errorf("destroy's last change summary: %q %+v", got.Message, got.Changes)
+	}
+	if hidden := messagesOf(messages, "outputs")[0].Message.Outputs["hidden"]; !hidden.Sensitive || hidden.Action != "delete" {
+		t.Errorf("destroy plans the sensitive output as %+v, want a sensitive delete", hidden)
+	}
+	// A destroy evaluates no check block, so it warns of none.
+	if warnings := messagesOf(messages, "diagnostic"); len(warnings) > 0 {
+		t.Errorf("destroy -json writes diagnostics:\n%s", messagesRaw(warnings))
+	}
+	for _, msg := range messagesOf(messages, "planned_change") {
+		if msg.Message.Change.Action != "delete" {
+			t.Errorf("destroy plans %s for %s", msg.Message.Change.Action, msg.Message.Change.Resource.Addr)
 		}
-		assertCheckWarning(t, stepPlanV2, messages)
-		assertPendingCheckWarning(t, stepPlanV2, messages)
-		// A data source read while planning is reported as Terraform
-		// reports it, as an apply of action read.
-		assertHookSteps(t, stepPlanV2, messages, "data.tpf_thing.read_stable", "read")
-	})
-	t.Run("apply saved plan", func(t *testing.T) {
-		messages := streams[stepApplyV2]
-		assertOrder(t, stepApplyV2, messageTypes(messages), "version", "planned_change", "apply_start", "apply_complete", "diagnostic", "change_summary", "outputs")
-		// The saved plan's changes come first, those with an action only.
-		planned := map[string]string{}
-		for _, msg := range messagesOf(messages, "planned_change") {
-			planned[msg.Message.Change.Resource.Addr] = msg.Message.Change.Action
-		}
-		want := map[string]string{
-			"tpf_thing.fresh": "create", "tpf_thing.updated": "update", "tpf_thing.drifted": "update", "tpf_thing.secret": "update",
-			"tpf_thing.replaced_cbd": "replace", "tpf_thing.replaced_delete_first": "replace", "tpf_thing.doomed": "delete",
-			"data.tpf_thing.read_later": "read", "data.tpf_thing.read_now": "read",
-		}
-		if !maps.Equal(planned, want) {
-			t.Errorf("planned_change messages of the saved plan: %v, want %v", planned, want)
-		}
-		// A delete-first replacement is its two steps, a delete then a
-		// create; a data source read at apply time is an apply of action
-		// read.
-		assertHookSteps(t, stepApplyV2, messages, "tpf_thing.replaced_delete_first", "delete", "create")
-		assertHookSteps(t, stepApplyV2, messages, "data.tpf_thing.read_later", "read")
-		// One the plan read is not read again: the plan carries its result.
-		assertHookSteps(t, stepApplyV2, messages, "data.tpf_thing.read_stable")
-		// As in Terraform, a create_before_destroy replacement is reported
-		// as its steps: the new object's create, then the old one's delete.
-		var cbdSteps []string
-		for _, msg := range messagesOf(messages, "apply_start") {
-			if msg.Message.Hook.Resource.Addr == "tpf_thing.replaced_cbd" {
-				cbdSteps = append(cbdSteps, msg.Message.Hook.Action)
-			}
-		}
-		if !slices.Equal(cbdSteps, []string{"create", "delete"}) {
-			t.Errorf("apply_start actions of the create_before_destroy replacement: %v, want [create delete]", cbdSteps)
-		}
-		summary := messagesOf(messages, "change_summary")[0].Message.Changes
-		if want := (uiChangeSummary{Add: 3, Change: 3, Import: 1, Remove: 3, Operation: "apply"}); summary == nil || *summary != want {
-			t.Errorf("apply change summary: %+v, want %+v", summary, want)
-		}
-		if got := messagesOf(messages, "change_summary")[0].Message.Message; got != "Apply complete! Resources: 1 imported, 3 added, 3 changed, 3 destroyed." {
-			t.Errorf("apply change summary message: %q", got)
-		}
-	})
-	t.Run("refresh", func(t *testing.T) {
-		messages := streams[stepRefresh]
-		assertOrder(t, stepRefresh, messageTypes(messages), "version", "refresh_start", "refresh_complete", "diagnostic", "outputs")
-		// As terraform refresh -json: no plan, no summary, and the
-		// outputs with their values.
-		for _, messageType := range []string{"planned_change", "change_summary", "resource_drift"} {
-			if unexpected := messagesOf(messages, messageType); len(unexpected) > 0 {
-				t.Errorf("refresh -json writes %s messages:\n%s", messageType, messagesRaw(unexpected))
-			}
-		}
-		outputs := messagesOf(messages, "outputs")
-		if len(outputs) != 1 {
-			t.Fatalf("refresh -json writes %d outputs messages, want 1", len(outputs))
-		}
-		final := outputs[0].Message.Outputs
-		if number := final["number"]; string(number.Value) != "43" || string(number.Type) != `"number"` || number.Action != "" {
-			t.Errorf("the number output after refresh: %+v, want its value and type", number)
-		}
-		if hidden := final["hidden"]; !hidden.Sensitive || hidden.Value != nil || string(hidden.Type) != `"string"` {
-			t.Errorf("the sensitive output after refresh: %+v, want its type and no value", hidden)
-		}
-		for _, msg := range messagesOf(messages, "refresh_complete") {
-			if hook := msg.Message.Hook; hook.IDKey != "id" || hook.IDValue == "" {
-				t.Errorf("refresh_complete of %s names no id: %+v", hook.Resource.Addr, hook)
-			}
-		}
-	})
-	t.Run("destroy", func(t *testing.T) {
-		messages := streams[stepDestroy]
-		assertOrder(t, stepDestroy, messageTypes(messages), "version", "planned_change", "apply_start", "apply_complete", "change_summary")
-		summaries := messagesOf(messages, "change_summary")
-		if len(summaries) != 2 {
-			t.Fatalf("destroy -json writes %d change summaries, want the plan's and the destroy's", len(summaries))
-		}
-		if got := summaries[0].Message; got.Changes.Operation != "plan" || got.Message != "Plan: 0 to add, 0 to change, 12 to destroy." {
-			t.Errorf("destroy's plan summary: %q %+v", got.Message, got.Changes)
-		}
-		if got := summaries[1].Message; got.Changes.Operation != "destroy" || got.Message != "Destroy complete! Resources: 12 destroyed." {
-			t.Errorf("destroy's last change summary: %q %+v", got.Message, got.Changes)
-		}
-		if hidden := messagesOf(messages, "outputs")[0].Message.Outputs["hidden"]; !hidden.Sensitive || hidden.Action != "delete" {
-			t.Errorf("destroy plans the sensitive output as %+v, want a sensitive delete", hidden)
-		}
-		// A destroy evaluates no check block, so it warns of none.
-		if warnings := messagesOf(messages, "diagnostic"); len(warnings) > 0 {
-			t.Errorf("destroy -json writes diagnostics:\n%s", messagesRaw(warnings))
-		}
-		for _, msg := range messagesOf(messages, "planned_change") {
-			if msg.Message.Change.Action != "delete" {
-				t.Errorf("destroy plans %s for %s", msg.Message.Change.Action, msg.Message.Change.Resource.Addr)
-			}
-		}
-	})
+	}
 }
 
 // assertCheckWarning requires the failing check block's warning, with the
