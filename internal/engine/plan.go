@@ -59,6 +59,7 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	if gds.HasErrors() {
 		return plan, ds
 	}
+	w.readResources = dependedOn(g)
 	w.cbdForced = w.createBeforeDestroyForced(g)
 	if w.planScope = newPlanScope(g, opts); w.planScope != nil {
 		ds = ds.Append(partialPlanWarning(opts))

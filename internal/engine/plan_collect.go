@@ -63,7 +63,15 @@ func (w *walker) recordedAttrsJSON(addr addrs.AbsResourceInstance) []byte {
 	return inst.Current.AttrsJSON
 }
 
+// addDrift records what a refresh found changed outside Terrane. A destroy
+// plan records only objects found gone, which its apply must drop from
+// state: Terraform and OpenTofu plan a destroy from the refreshed state and
+// report no drift for it, and every other difference would be noise above
+// deletions that read nothing.
 func (w *walker) addDrift(change *plans.ResourceInstanceChange, types plans.ObjectTypes) {
+	if w.planOpts.Mode == plans.DestroyMode && change.Action != plans.Delete {
+		return
+	}
 	src, err := change.Encode(types)
 	if err != nil {
 		return // drift is informational; a value that cannot be encoded is left out

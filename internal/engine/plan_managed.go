@@ -17,7 +17,7 @@ import (
 func (w *walker) planManagedInstance(work *resourceWork, addr addrs.AbsResourceInstance, rep repetition) diags.Diagnostics {
 	inst := w.prior.ResourceInstance(addr)
 	if ds, leaveAlone := w.checkOpenIntent(addr, inst); leaveAlone {
-		w.values.set(w.values.instances, addr.String(), cty.UnknownVal(work.types.Value))
+		w.setPlannedInstanceValue(work, addr, cty.UnknownVal(work.types.Value))
 		return ds
 	}
 	inst, ds := w.adoptInstance(work, addr, inst)
@@ -40,7 +40,7 @@ func (w *walker) planManagedInstance(work *resourceWork, addr addrs.AbsResourceI
 	}
 	exists := prior != nil && prior.current != nil
 	if exists {
-		w.values.set(w.values.instances, addr.String(), prior.current.Value)
+		w.setPlannedInstanceValue(work, addr, prior.current.Value)
 	}
 	switch w.planOpts.Mode {
 	case plans.RefreshOnlyMode:
@@ -144,7 +144,7 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 		Change: plans.Change{Action: action, Before: before, After: after,
 			BeforeIdentity: identityOrNil(priorIdentity, work.types.Identity), AfterIdentity: identityOrNil(planned.identity, work.types.Identity)},
 	}
-	w.values.set(w.values.instances, addr.String(), after)
+	w.setPlannedInstanceValue(work, addr, after)
 	if planned.deferred != nil || work.provider.unknownConfig && !after.IsWhollyKnown() && action != plans.NoOp {
 		reason := plans.DeferredReasonResourceConfigUnknown
 		if work.provider.unknownConfig {

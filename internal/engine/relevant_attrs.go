@@ -13,37 +13,23 @@ import (
 )
 
 // relevantAttributes lists the resource attributes the plan's changes may
-// have read, as OpenTofu's plan does: for every change that does
-// something, what its configuration refers to, followed through locals,
-// module variables, module outputs and the configuration of the resources
-// referred to. A drifted object that is itself changing is relevant whole:
-// its drift is part of why it changes. Renderers show drift outside a
-// refresh-only plan only where it lies under one of these attributes.
+// have read, as Terraform and OpenTofu do: for every change that does
+// something (a deletion included), what its configuration refers to,
+// followed through locals, module variables, module outputs and the
+// configuration of the resources referred to. An object's own drift is not
+// relevant to its own change: the change already shows the difference.
+// Renderers show drift outside a refresh-only plan only where it lies
+// under one of these attributes.
 func (w *walker) relevantAttributes(changes, drift []*plans.ResourceInstanceChangeSrc) []plans.ResourceAttr {
-	if len(drift) == 0 {
-		// Only drift is filtered by these attributes: with none, the
-		// analysis has nothing to explain and is skipped.
-		return nil
-	}
 	a := &relevanceAnalyzer{w: w, visited: map[string]bool{}, attrs: map[string]plans.ResourceAttr{}}
 	for _, list := range [][]*plans.ResourceInstanceChangeSrc{changes, drift} {
 		for _, src := range list {
 			a.known = append(a.known, src.Addr)
 		}
 	}
-	changing := map[string]bool{}
 	for _, src := range changes {
-		if src.Action == plans.NoOp {
-			continue
-		}
-		changing[src.Addr.String()] = true
-		if src.DeposedKey == addrs.NotDeposed {
+		if src.Action != plans.NoOp && src.DeposedKey == addrs.NotDeposed {
 			a.followResource(src.Addr.Module, src.Addr.Resource.Resource, nil)
-		}
-	}
-	for _, src := range drift {
-		if changing[src.Addr.String()] {
-			a.emit(src.Addr, cty.Path{})
 		}
 	}
 	a.drain()

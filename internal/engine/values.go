@@ -166,3 +166,37 @@ func (v *walkValues) moduleRepetition(inst addrs.ModuleInstance) repetition {
 	defer v.mu.RUnlock()
 	return v.moduleReps[inst.String()]
 }
+
+// dependedOn lists the vertices at least one other vertex depends on.
+func dependedOn(g *graph) map[string]bool {
+	out := map[string]bool{}
+	for _, targets := range g.deps {
+		for target := range targets {
+			out[target] = true
+		}
+	}
+	return out
+}
+
+// keepsInstanceValues reports whether a plan walk must keep the values of
+// v's instances for expressions to read. Every expression that reads a
+// resource (another resource's arguments, a local, an output, a check, a
+// module's output) is evaluated by a vertex that depends on the
+// resource's, and self in a postcondition reads the resource's own
+// values; a resource neither way read needs none of its instances' values
+// kept, so a plan's memory does not grow with the unchanged objects
+// nothing reads.
+func (w *walker) keepsInstanceValues(v *resourceVertex) bool {
+	if w.readResources == nil || w.readResources[v.key()] {
+		return true
+	}
+	return len(v.resource.Postconditions) > 0
+}
+
+// setPlannedInstanceValue records an instance's value during a plan walk
+// when anything may read it.
+func (w *walker) setPlannedInstanceValue(work *resourceWork, addr addrs.AbsResourceInstance, val cty.Value) {
+	if w.keepsInstanceValues(work.v) {
+		w.values.set(w.values.instances, addr.String(), val)
+	}
+}

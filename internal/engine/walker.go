@@ -77,6 +77,10 @@ type walker struct {
 	// dataRead are the data source instances an apply walk expanded; see
 	// dropUnreadDataResults.
 	dataRead dataReadSet
+	// readResources are the resource vertices some other vertex depends
+	// on, set by a plan once its graph is built; nil keeps every value.
+	// See keepsInstanceValues.
+	readResources map[string]bool
 }
 
 func (e *Engine) newWalker(ctx context.Context, op walkOp, snap *recordstore.Snapshot, set *providerSet) *walker {
@@ -84,7 +88,7 @@ func (e *Engine) newWalker(ctx context.Context, op walkOp, snap *recordstore.Sna
 		e: e, ctx: ctx, op: op, cfg: e.opts.Config, values: newWalkValues(), providers: set,
 		scopes: map[string]*lang.Scope{}, callSem: make(chan struct{}, e.opts.Parallelism),
 		instanceSlots: make(chan struct{}, instanceSlotsPerCall*e.opts.Parallelism),
-		prior:         states.NewSyncState(snap.State.DeepCopy()), snapshot: snap,
+		prior:         states.NewSyncState(workingState(op, snap.State)), snapshot: snap,
 		results:       &outputsAndChecks{outputs: map[string]*states.OutputValue{}},
 		failures:      newFailureSet(),
 		stateByConfig: map[string][]*states.Resource{},
@@ -98,6 +102,19 @@ func (e *Engine) newWalker(ctx context.Context, op walkOp, snap *recordstore.Sna
 	})
 	w.baseScope = w.scopes[""]
 	return w
+}
+
+// workingState is the state a walk of kind op reads and writes. An apply
+// changes it as objects are created and deleted, so it works on a copy and
+// the snapshot stays the state the plan was made against. A plan walk
+// writes it only when recovery adopts records, which updates the snapshot
+// alike, and SyncState hands out copies of what it holds: sharing the
+// snapshot saves holding the whole state twice.
+func workingState(op walkOp, snapshot *states.State) *states.State {
+	if op == walkPlan {
+		return snapshot
+	}
+	return snapshot.DeepCopy()
 }
 
 // scopeIn is scope() with the base scope of module's own directory and

@@ -153,6 +153,12 @@ func undecodable(address string, err error) diags.Diagnostic {
 // unless the plan is refresh-only, where drift is the whole point.
 func (r *planRenderer) diffResource(src *plans.ResourceInstanceChangeSrc, drift bool) (resourceDiff, bool) {
 	addr := src.Addr
+	filterDrift := drift && r.plan.UIMode != plans.RefreshOnlyMode
+	if filterDrift && len(r.relevantPaths[addr.String()]) == 0 {
+		// As Terraform does, an object nothing in the plan reads is not
+		// shown, whatever happened to it: not even decoded.
+		return resourceDiff{}, false
+	}
 	provider := src.ProviderAddr.Config.Provider
 	isData := addr.Resource.Resource.Mode == addrs.DataResourceMode
 	block := r.lookupBlock(provider, isData, addr.Resource.Resource.Type)
@@ -174,9 +180,10 @@ func (r *planRenderer) diffResource(src *plans.ResourceInstanceChangeSrc, drift 
 		return resourceDiff{}, false
 	}
 	ctx := &diffContext{replacePaths: src.RequiredReplace}
-	// A deleted object matters whole; otherwise drift outside a refresh-only
-	// plan shows only the attributes the plan's changes depend on.
-	if drift && r.plan.UIMode != plans.RefreshOnlyMode && change.Action != plans.Delete {
+	// A deleted object that something reads matters whole; otherwise drift
+	// outside a refresh-only plan shows only the attributes the plan's
+	// changes depend on.
+	if filterDrift && change.Action != plans.Delete {
 		ctx.filtered = true
 		ctx.relevantPaths = r.relevantPaths[addr.String()]
 	}

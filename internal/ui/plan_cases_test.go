@@ -115,7 +115,10 @@ func driftPlan(t *testing.T, mode plans.Mode, withChange bool) *plans.Plan {
 		resourceChange(t, "tpf_thing.web", plans.Update, stored, refreshed),
 		resourceChange(t, "tpf_thing.gone", plans.Delete, stored, nullThing),
 	}
-	plan.RelevantAttributes = []plans.ResourceAttr{{Resource: instance(t, "tpf_thing.web"), Attr: cty.GetAttrPath("size")}}
+	// Something reads gone's id: a deleted object read by anything is
+	// shown whole; one nothing reads would not be shown at all.
+	plan.RelevantAttributes = []plans.ResourceAttr{{Resource: instance(t, "tpf_thing.web"), Attr: cty.GetAttrPath("size")},
+		{Resource: instance(t, "tpf_thing.gone"), Attr: cty.GetAttrPath("id")}}
 	if withChange {
 		configured := thing(t, map[string]cty.Value{"id": str("i-1"), "name": str("web"), "size": num(1), "policy": str("p2")})
 		plan.Changes.Resources = []*plans.ResourceInstanceChangeSrc{
