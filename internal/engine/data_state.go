@@ -19,10 +19,12 @@ import (
 // Data source results are kept as instance records, as Terraform's state
 // keeps them (mode "data", the last value read): show, state list, state
 // pull and terraform_remote_state see them, and a state moved to Terraform
-// or OpenTofu and back keeps them. A result is written when an apply reads
-// it, through the journal's group commit like any other result, and only
-// when it differs from the one recorded; a data block the configuration no
-// longer has (and every data source, on destroy) is removed after the walk.
+// or OpenTofu and back keeps them. A plan carries what it read (see
+// recordPlannedDataResults); an apply records that, or what it reads
+// itself for the reads planned for apply time, through the journal's
+// group commit like any other result, and only when it differs from the
+// one recorded. A data block the configuration no longer has (and every
+// data source, on destroy) is removed after the walk.
 
 // dataReadSet is the data source instances an apply walk expanded, read or
 // not, and the results a plan walk read; the zero value is ready to use.
@@ -173,8 +175,9 @@ func asDataResultWarnings(ds diags.Diagnostics) diags.Diagnostics {
 }
 
 // isDataRecord reports whether a record name is a data source instance's.
-// Its result is read again by every apply, so its record changing after a
-// plan does not make the plan stale.
+// An apply works with its plan's result or reads the data source again,
+// never with the record, so the record changing after a plan does not make
+// the plan stale.
 func isDataRecord(name string) bool {
 	addr, hd := addrs.ParseAbsResourceInstanceStr(name)
 	return !hd.HasErrors() && addr.Resource.Resource.Mode == addrs.DataResourceMode

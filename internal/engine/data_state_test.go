@@ -85,19 +85,22 @@ func (h *harness) recordGeneration(addr string) string {
 	return version.Generation
 }
 
-// TestDataSourceRecordChangedSinceThePlan applies a plan after another run
-// recorded a different result for one of its data sources: the apply reads
-// the data source again, so the plan is not stale, and its own read is
-// recorded.
-func TestDataSourceRecordChangedSinceThePlan(t *testing.T) {
-	h := newHarness(t)
-	body := `resource "tpf_thing" "x" {
+// thingAndReader is a managed object and a data source reading it.
+const thingAndReader = `resource "tpf_thing" "x" {
   name = "NAME"
 }
 data "tpf_thing" "read" {
   id = tpf_thing.x.id
 }
-resource "tpf_thing" "y" {
+`
+
+// TestDataSourceRecordChangedSinceThePlan applies a plan after another run
+// recorded a different result for one of its data sources: the apply
+// works with its plan's result, not the record, so the plan is not stale,
+// and the plan's result is recorded.
+func TestDataSourceRecordChangedSinceThePlan(t *testing.T) {
+	h := newHarness(t)
+	body := thingAndReader + `resource "tpf_thing" "y" {
   name = "Y"
 }
 `
@@ -131,13 +134,7 @@ resource "tpf_thing" "y" {
 // reading again, and records that.
 func TestApplyUsesTheDataSourceResultsOfItsPlan(t *testing.T) {
 	h := newHarness(t)
-	body := `resource "tpf_thing" "x" {
-  name = "NAME"
-}
-data "tpf_thing" "read" {
-  id = tpf_thing.x.id
-}
-resource "tpf_thing" "y" {
+	body := thingAndReader + `resource "tpf_thing" "y" {
   name = data.tpf_thing.read.name
   description = "DESCRIPTION"
 }
