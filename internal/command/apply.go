@@ -94,9 +94,7 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 		return 1
 	}
 	if !plan.CanApply() {
-		out.diagnostics(ds)
-		out.reportUnchangedOutputs(op)
-		return 0
+		return reportNothingToApply(op, plan, ds)
 	}
 	backoff := newConflictBackoff(opts.LockTimeout)
 	for {
@@ -119,8 +117,7 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 			return 1
 		}
 		if !plan.CanApply() {
-			out.diagnostics(ds)
-			return 0
+			return reportNothingToApply(op, plan, ds)
 		}
 	}
 }
@@ -138,6 +135,15 @@ func withoutCheckBlockWarnings(ds diags.Diagnostics) diags.Diagnostics {
 		out = append(out, d)
 	}
 	return out
+}
+
+// reportNothingToApply ends a run whose plan changes nothing as Terraform
+// ends it: its diagnostics, then an apply summary counting nothing and the
+// outputs as recorded (refresh -json: the outputs alone).
+func reportNothingToApply(op *operation, plan *plans.Plan, ds diags.Diagnostics) int {
+	op.out.diagnostics(ds)
+	op.out.renderApplySummary(plan, op, false)
+	return 0
 }
 
 // conflictBackoff is what -lock-timeout means without a lock: when a run
@@ -501,20 +507,6 @@ func (o *operationOutput) renderApplySummary(plan *plans.Plan, op *operation, fa
 	if err := ui.RenderApplySummary(o.streams.Stdout, summary, o.color); err != nil {
 		o.diagnostics(diags.Diagnostics{diags.Errorf("Cannot write the summary", "%s.", err)})
 	}
-}
-
-// reportUnchangedOutputs ends a run that had nothing to apply: refresh
-// -json still reports the outputs, as recorded.
-func (o *operationOutput) reportUnchangedOutputs(op *operation) {
-	if !o.outputsOnly {
-		return
-	}
-	outputs, err := op.recordedOutputs()
-	if err != nil {
-		o.diagnostics(diags.Diagnostics{diags.Warnf("Cannot show outputs", "Reading the outputs from the store failed: %s. Run \"terrane output\" to see them.", err)})
-		return
-	}
-	o.json.Outputs(outputs)
 }
 
 // recordedOutputs reads the root module's outputs from the store.

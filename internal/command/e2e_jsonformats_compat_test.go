@@ -34,7 +34,7 @@ func TestUIStreamsMatchTerraform(t *testing.T) {
 		stepDestroy + `: apply_complete info "data.tpf_thing.read_stable: Refresh complete after Ns [id=ID]" read`: "terraform",
 		stepDestroy + `: apply_complete info "data.tpf_thing.read_later: Refresh complete after Ns [id=ID]" read`:  "terraform",
 	}
-	for _, step := range []string{stepApplyV1, stepPlanV2, stepApplyV2, stepRefresh, stepDestroy} {
+	for _, step := range []string{stepApplyV1, stepApplyNoop, stepPlanV2, stepApplyV2, stepRefresh, stepDestroy} {
 		terraneOnly, terraformOnly := multisetDifference(comparableStream(t, step, got[step]), comparableStream(t, step, want[step]))
 		for _, line := range terraneOnly {
 			if known[step+": "+line] != "terrane" {
@@ -74,6 +74,7 @@ func runJSONFormatsScenarioWithTerraform(t *testing.T, terraform string) map[str
 	run("init", "-no-color")
 	outputs := map[string]string{}
 	outputs[stepApplyV1] = run("apply", "-json", "-auto-approve")
+	outputs[stepApplyNoop] = run("apply", "-json", "-auto-approve")
 	orphanID := p.objects("tpf_thing")["orphan"].attrs["id"].(string)
 	run("state", "rm", "tpf_thing.orphan")
 	p.editObject(p.objects("tpf_thing")["drifted"], func(attrs map[string]any) {

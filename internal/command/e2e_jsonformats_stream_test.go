@@ -246,7 +246,7 @@ func messagesOf(messages []decodedUIMessage, messageType string) []decodedUIMess
 // messages come in the order a user sees them.
 func checkUIStreams(t *testing.T, run *jsonFormatsRun) {
 	streams := map[string][]decodedUIMessage{}
-	for _, step := range []string{stepApplyV1, stepPlanV2, stepApplyV2, stepRefresh, stepDestroy} {
+	for _, step := range []string{stepApplyV1, stepApplyNoop, stepPlanV2, stepApplyV2, stepRefresh, stepDestroy} {
 		streams[step] = assertUIStream(t, step, run.outputs[step])
 		if types := messageTypes(streams[step]); len(types) == 0 || types[0] != "version" {
 			t.Errorf("%s does not start with a version message: %v", step, types)
@@ -258,6 +258,7 @@ func checkUIStreams(t *testing.T, run *jsonFormatsRun) {
 	}
 
 	t.Run("apply", func(t *testing.T) { checkApplyStream(t, streams[stepApplyV1]) })
+	t.Run("apply without changes", func(t *testing.T) { checkNoopApplyStream(t, streams[stepApplyNoop]) })
 	t.Run("plan", func(t *testing.T) { checkPlanStream(t, streams[stepPlanV2]) })
 	t.Run("apply saved plan", func(t *testing.T) { checkSavedPlanApplyStream(t, streams[stepApplyV2]) })
 	t.Run("refresh", func(t *testing.T) { checkRefreshStream(t, streams[stepRefresh]) })
@@ -296,6 +297,20 @@ func checkApplyStream(t *testing.T, messages []decodedUIMessage) {
 	}
 	if number := final["number"]; string(number.Value) != "42" || string(number.Type) != `"number"` {
 		t.Errorf("the number output after apply: %+v", number)
+	}
+}
+
+// checkNoopApplyStream checks an apply with nothing to do: as Terraform's,
+// it ends with an apply summary counting nothing and the outputs.
+func checkNoopApplyStream(t *testing.T, messages []decodedUIMessage) {
+	assertOrder(t, stepApplyNoop, messageTypes(messages), "version", "change_summary", "outputs", "diagnostic", "change_summary", "outputs")
+	summaries := messagesOf(messages, "change_summary")
+	if last := summaries[len(summaries)-1].Message; last.Message != "Apply complete! Resources: 0 added, 0 changed, 0 destroyed." || last.Changes.Operation != "apply" {
+		t.Errorf("the summary of an apply with nothing to do: %q %+v", last.Message, last.Changes)
+	}
+	outputs := messagesOf(messages, "outputs")
+	if number := outputs[len(outputs)-1].Message.Outputs["number"]; string(number.Value) != "42" {
+		t.Errorf("the number output after an apply with nothing to do: %+v", number)
 	}
 }
 

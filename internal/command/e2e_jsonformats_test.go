@@ -24,6 +24,7 @@ const (
 	stepValidate   = "validate -json"
 	stepApplyV1    = "apply -json (v1)"
 	stepStateV1    = "show -json (state after v1)"
+	stepApplyNoop  = "apply -json (v1 again, no changes)"
 	stepPlanV2     = "plan -json -out (v2)"
 	stepShowPlanV2 = "show -json PLANFILE (v2)"
 	stepApplyV2    = "apply -json PLANFILE (v2)"
@@ -49,6 +50,7 @@ func runJSONFormatsScenario(t *testing.T) *jsonFormatsRun {
 	run.outputs[stepValidate] = p.mustRun("validate", "-json")
 	run.outputs[stepApplyV1] = p.mustRun("apply", "-json", "-auto-approve")
 	run.outputs[stepStateV1] = p.mustRun("show", "-json")
+	run.outputs[stepApplyNoop] = p.mustRun("apply", "-json", "-auto-approve")
 
 	orphanID := p.objects("tpf_thing")["orphan"].attrs["id"].(string)
 	p.mustRun("state", "rm", "tpf_thing.orphan")
