@@ -54,9 +54,13 @@ resource "tpsdk_widget" "w" {
 }
 
 // writeFanout is n/2 count instances and n/2 for_each instances, each of
-// the latter reading the id of one of the former.
+// the latter reading the id of one of the former. The for_each keys are
+// built from ranges of at most fanoutChunk numbers, merged, because range()
+// refuses to make more than 1,024 values.
 func writeFanout(dir, cloud string, n int) error {
 	half := n / 2
+	dependents := n - half
+	chunks := (dependents + fanoutChunk - 1) / fanoutChunk
 	return writeFile(filepath.Join(dir, "main.tf"), fmt.Sprintf(providerBlock+`
 resource "tpsdk_widget" "base" {
   count = %d
@@ -65,12 +69,14 @@ resource "tpsdk_widget" "base" {
 }
 
 resource "tpsdk_widget" "dependent" {
-  for_each = { for i in range(%d) : "d${i}" => i }
+  for_each = merge([for c in range(%[4]d) : { for i in range(c * %[5]d, min((c + 1) * %[5]d, %[3]d)) : "d${i}" => i }]...)
   name     = "dep-${each.value}"
   labels   = { base = tpsdk_widget.base[each.value].id }
 }
-`, cloud, half, n-half))
+`, cloud, half, dependents, chunks, fanoutChunk))
 }
+
+const fanoutChunk = 1000
 
 // moduleDepth and moduleFanout shape the module tree: every module instance
 // above the deepest level calls the next level moduleFanout times, so the
