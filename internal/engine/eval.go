@@ -78,12 +78,14 @@ func (d *evalData) GetResource(addr addrs.Resource, rng hcl.Range) (cty.Value, h
 	if exp == nil || exp.unknown {
 		return cty.DynamicVal, nil
 	}
-	return collect(exp, func(key addrs.InstanceKey) cty.Value {
-		val, ok := d.w.values.instance(abs.Instance(key).String())
-		if !ok {
-			return cty.DynamicVal
-		}
-		return val
+	return d.w.values.resourceValue(abs, func() cty.Value {
+		return collect(exp, func(key addrs.InstanceKey) cty.Value {
+			val, ok := d.w.values.instance(abs.Instance(key).String())
+			if !ok {
+				return cty.DynamicVal
+			}
+			return val
+		})
 	}), nil
 }
 

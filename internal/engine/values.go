@@ -63,6 +63,12 @@ type walkValues struct {
 	// needs a provider call (UpgradeResourceState) that most of them, read
 	// by nothing, never need.
 	lazy map[string]*lazyValue
+	// finished are the resources (ConfigResource.String()) whose vertex
+	// has run, so their instances' values no longer change, and
+	// wholeResources the value of each of their AbsResources built once
+	// for every expression that reads it (see resourceValue).
+	finished       map[string]bool
+	wholeResources map[string]cty.Value
 }
 
 // lazyValue is a value computed once, on first read.
@@ -83,6 +89,8 @@ func newWalkValues() *walkValues {
 		resources:       map[string]*expansion{},
 		instances:       map[string]cty.Value{},
 		lazy:            map[string]*lazyValue{},
+		finished:        map[string]bool{},
+		wholeResources:  map[string]cty.Value{},
 	}
 }
 
@@ -122,6 +130,38 @@ func (v *walkValues) instance(key string) (cty.Value, bool) {
 	}
 	lazy.once.Do(func() { lazy.val = lazy.load() })
 	return lazy.val, true
+}
+
+// finishResource records that the vertex of the resource with configKey
+// has run: none of its instances' values changes after this.
+func (v *walkValues) finishResource(configKey string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.finished[configKey] = true
+}
+
+// resourceValue is the value of a whole resource, as build makes it. Once
+// the resource's vertex has run, the value is built once and shared: every
+// instance of a for_each reading tpsdk_widget.base[each.value] reads the
+// whole base object, and building it each time made such a configuration
+// quadratic in its instances. Before then (self in a postcondition, or an
+// apply still working on it) it is built on each read.
+func (v *walkValues) resourceValue(addr addrs.AbsResource, build func() cty.Value) cty.Value {
+	key := addr.String()
+	v.mu.RLock()
+	val, built := v.wholeResources[key]
+	final := v.finished[addr.Config().String()]
+	v.mu.RUnlock()
+	if built {
+		return val
+	}
+	val = build()
+	if final {
+		v.mu.Lock()
+		v.wholeResources[key] = val
+		v.mu.Unlock()
+	}
+	return val
 }
 
 func (v *walkValues) moduleInstancesOf(path addrs.Module) []addrs.ModuleInstance {

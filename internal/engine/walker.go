@@ -165,6 +165,7 @@ func (w *walker) run(ctx context.Context, v vertex) (diags.Diagnostics, bool) {
 		// In apply, an instance's failure stops only what reads it (see
 		// failedDependency), so the vertex itself does not fail.
 		ds, ok = w.runResource(v)
+		w.values.finishResource(v.key())
 	case *orphanVertex:
 		ds = w.runOrphan(v)
 	case *destroyVertex:
