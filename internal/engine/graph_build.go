@@ -91,6 +91,7 @@ func (w *walker) buildGraph(prior *states.State) (*graph, diags.Diagnostics) {
 	w.cfg.DeepEach(func(c *config.Config) {
 		refs = append(refs, w.addModuleVertices(g, c)...)
 	})
+	refs = append(refs, w.importReferences(w.cfg)...)
 	w.addOrphanVertices(g, prior)
 	for _, r := range refs {
 		for _, ref := range r.refs {

@@ -11,15 +11,24 @@ import (
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/lang"
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/providers"
 	"github.com/terrane/terrane/internal/states"
 )
 
-// importTargets are the root module's import blocks, expanded (for_each)
-// and evaluated (to, id) once, when the first managed instance is planned:
-// by then the variables they usually refer to are known.
+// importTargets are the root module's import blocks, grouped by the
+// resource their "to" names. A group is expanded (for_each) and evaluated
+// (to, id) once, when the first instance of that resource is planned; the
+// graph makes the resource wait for what the group's expressions refer to
+// (importReferences), so variables and other values are known by then.
 type importTargets struct {
+	blocks     []*config.Import
+	byResource map[string]*importGroup
+}
+
+// importGroup is the import blocks naming one resource.
+type importGroup struct {
 	blocks []*config.Import
 
 	once    sync.Once
@@ -35,7 +44,8 @@ type importTarget struct {
 }
 
 // findImportTargets checks that import blocks appear only in the root
-// module, as in Terraform.
+// module, as in Terraform, and that each names a declared resource, and
+// groups them by that resource.
 func findImportTargets(cfg *config.Config) (*importTargets, diags.Diagnostics) {
 	var ds diags.Diagnostics
 	cfg.DeepEach(func(c *config.Config) {
@@ -48,24 +58,92 @@ func findImportTargets(cfg *config.Config) (*importTargets, diags.Diagnostics) {
 				Subject: imp.DeclRange.Ptr()})
 		}
 	})
-	return &importTargets{blocks: cfg.Module.Import}, ds
+	targets := &importTargets{blocks: cfg.Module.Import, byResource: map[string]*importGroup{}}
+	for _, block := range cfg.Module.Import {
+		static, _, ok := importTargetAddrs(block.To)
+		if !ok {
+			ds = ds.Append(invalidImportAddress(block))
+			continue
+		}
+		module := cfg.Descendant(static.Module)
+		if module == nil || module.Module.Resources[static.Resource] == nil {
+			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Configuration for import target does not exist",
+				Detail:  fmt.Sprintf("The configuration has no resource block for %s. Add one, or run terrane plan -generate-config-out=FILE to have one written for you.", static),
+				Subject: block.DeclRange.Ptr()})
+			continue
+		}
+		group := targets.byResource[static.String()]
+		if group == nil {
+			group = &importGroup{}
+			targets.byResource[static.String()] = group
+		}
+		group.blocks = append(group.blocks, block)
+	}
+	return targets, ds
+}
+
+func invalidImportAddress(block *config.Import) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid import address",
+		Detail:  "The \"to\" argument of an import block must name a managed resource instance, like aws_instance.web or module.net.aws_vpc.main[\"a\"].",
+		Subject: block.To.Range().Ptr()}
+}
+
+// importReferences are the references a resource's import blocks make —
+// their for_each, id, and the instance keys in their "to" — as graph
+// edges from the resource, so they are known when its instances plan.
+func (w *walker) importReferences(root *config.Config) []pendingRefs {
+	if w.refactor == nil {
+		return nil
+	}
+	var out []pendingRefs
+	for key, group := range w.refactor.imports.byResource {
+		p := pendingRefs{from: key, module: root}
+		for _, block := range group.blocks {
+			exprs := append([]hcl.Expression{block.ID, block.ForEach}, importKeyExprs(block.To)...)
+			for _, expr := range exprs {
+				if expr == nil {
+					continue
+				}
+				refs, _ := lang.ReferencesInExpr(expr)
+				p.refs = append(p.refs, refs...)
+				p.functions = append(p.functions, lang.ProviderFunctionsInExpr(expr)...)
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// importKeyExprs are the instance key expressions inside an import
+// block's "to" address, like each.key in tpf_thing.x[each.key].
+func importKeyExprs(expr hcl.Expression) []hcl.Expression {
+	switch e := expr.(type) {
+	case *hclsyntax.RelativeTraversalExpr:
+		return importKeyExprs(e.Source)
+	case *hclsyntax.IndexExpr:
+		return append(importKeyExprs(e.Collection), e.Key)
+	}
+	return nil
 }
 
 // importTargetFor returns the import planned for addr, evaluating the
-// import blocks on first use.
+// import blocks naming its resource on first use.
 func (w *walker) importTargetFor(addr addrs.AbsResourceInstance) (*importTarget, diags.Diagnostics) {
 	if target := commandLineImport(w.ctx); target != nil && target.addr.String() == addr.String() {
 		return target, nil
 	}
-	if w.refactor == nil || len(w.refactor.imports.blocks) == 0 {
+	if w.refactor == nil {
 		return nil, nil
 	}
-	t := w.refactor.imports
-	t.once.Do(func() { t.byAddr, t.evalErr = w.evalImportBlocks(t.blocks) })
-	if t.evalErr.HasErrors() {
-		return nil, t.evalErr
+	group := w.refactor.imports.byResource[addr.ContainingResource().Config().String()]
+	if group == nil {
+		return nil, nil
 	}
-	return t.byAddr[addr.String()], nil
+	group.once.Do(func() { group.byAddr, group.evalErr = w.evalImportBlocks(group.blocks) })
+	if group.evalErr.HasErrors() {
+		return nil, group.evalErr
+	}
+	return group.byAddr[addr.String()], nil
 }
 
 func (w *walker) evalImportBlocks(blocks []*config.Import) (map[string]*importTarget, diags.Diagnostics) {
@@ -97,12 +175,6 @@ func (w *walker) evalImportBlocks(blocks []*config.Import) (map[string]*importTa
 					Subject: block.DeclRange.Ptr()})
 				continue
 			}
-			if root.Descendant(target.addr.Module.Module()) == nil || root.Descendant(target.addr.Module.Module()).Module.Resources[target.addr.Resource.Resource] == nil {
-				ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Configuration for import target does not exist",
-					Detail:  fmt.Sprintf("The configuration has no resource block for %s. Add one, or run terrane plan -generate-config-out=FILE to have one written for you.", target.addr),
-					Subject: block.DeclRange.Ptr()})
-				continue
-			}
 			out[target.addr.String()] = target
 		}
 	}
@@ -119,9 +191,7 @@ func evalImportTarget(block *config.Import, eval func(hcl.Expression, cty.Type) 
 	}
 	addr, ads := addrs.ParseAbsResourceInstance(traversal)
 	if ads.HasErrors() || addr.Resource.Resource.Mode != addrs.ManagedResourceMode {
-		return nil, append(ds, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid import address",
-			Detail:  "The \"to\" argument of an import block must name a managed resource instance, like aws_instance.web or module.net.aws_vpc.main[\"a\"].",
-			Subject: block.To.Range().Ptr()})
+		return nil, append(ds, invalidImportAddress(block))
 	}
 	id, ids := eval(block.ID, cty.String)
 	ds = append(ds, ids...)

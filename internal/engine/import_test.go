@@ -77,3 +77,53 @@ func mustGlobOne(t *testing.T, pattern string) string {
 	}
 	return m[0]
 }
+
+// An import block is evaluated when its own resource plans, after what its
+// id refers to: here a data source read during the plan, while other new
+// objects with nothing to wait for plan at once.
+func TestImportBlockWaitsForWhatItsIDReads(t *testing.T) {
+	h := newHarness(t)
+	h.config(`resource "tpf_thing" "a" {
+  name = "adopted"
+}`)
+	h.apply(h.plan(PlanOpts{}))
+	snap, err := h.store.Load(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := strings.TrimSuffix(filepath.Base(mustGlobOne(t, filepath.Join(h.cloud, "tpf_thing", "*.json"))), ".json")
+	if _, err := h.store.Commit(t.Context(), []recordstore.InstanceChange{dropRecord(snap, snap.State.AllResourceInstances()[0].Addr)}); err != nil {
+		t.Fatal(err)
+	}
+	h.config(`variable "source_id" {
+  default = "` + id + `"
+}
+data "tpf_thing" "source" {
+  id = var.source_id
+}
+import {
+  to = tpf_thing.a
+  id = data.tpf_thing.source.id
+}
+resource "tpf_thing" "a" {
+  name = "adopted"
+}
+resource "tpf_thing" "fresh" {
+  count = 8
+  name  = "fresh-${count.index}"
+}`)
+	plan, ds := h.engine(nil).Plan(t.Context(), PlanOpts{})
+	if ds.HasErrors() {
+		t.Fatalf("plan: %v", ds.Err())
+	}
+	a := actions(plan)
+	var imported *plans.ResourceInstanceChangeSrc
+	for _, c := range plan.Changes.Resources {
+		if c.Addr.String() == "tpf_thing.a" {
+			imported = c
+		}
+	}
+	if imported == nil || imported.Importing == nil || imported.Importing.ID != id || a["tpf_thing.fresh[7]"] != plans.Create {
+		t.Fatalf("actions %v, import %+v: want tpf_thing.a imported from %s and the fresh things created", a, imported, id)
+	}
+}
