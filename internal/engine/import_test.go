@@ -10,21 +10,28 @@ import (
 	"github.com/terrane/terrane/internal/states/recordstore"
 )
 
-func TestImportBlockAdoptsAnExistingObject(t *testing.T) {
-	h := newHarness(t)
+// objectOnlyInCloud creates a tpf_thing, then forgets its record, so the
+// object exists only in the provider's cloud; it returns the object's ID.
+func (h *harness) objectOnlyInCloud() string {
+	h.t.Helper()
 	h.config(`resource "tpf_thing" "a" {
   name = "adopted"
 }`)
 	h.apply(h.plan(PlanOpts{}))
-	snap, err := h.store.Load(t.Context())
+	snap, err := h.store.Load(h.t.Context())
 	if err != nil {
-		t.Fatal(err)
+		h.t.Fatal(err)
 	}
-	id := strings.TrimSuffix(filepath.Base(mustGlobOne(t, filepath.Join(h.cloud, "tpf_thing", "*.json"))), ".json")
-	// Forget the object so that it exists only in the cloud.
-	if _, err := h.store.Commit(t.Context(), []recordstore.InstanceChange{dropRecord(snap, snap.State.AllResourceInstances()[0].Addr)}); err != nil {
-		t.Fatal(err)
+	id := strings.TrimSuffix(filepath.Base(mustGlobOne(h.t, filepath.Join(h.cloud, "tpf_thing", "*.json"))), ".json")
+	if _, err := h.store.Commit(h.t.Context(), []recordstore.InstanceChange{dropRecord(snap, snap.State.AllResourceInstances()[0].Addr)}); err != nil {
+		h.t.Fatal(err)
 	}
+	return id
+}
+
+func TestImportBlockAdoptsAnExistingObject(t *testing.T) {
+	h := newHarness(t)
+	id := h.objectOnlyInCloud()
 	h.config(`variable "ids" {
   default = { main = "` + id + `" }
 }
@@ -69,7 +76,7 @@ resource "tpf_thing" "a" {
 	}
 }
 
-func mustGlobOne(t *testing.T, pattern string) string {
+func mustGlobOne(t testing.TB, pattern string) string {
 	t.Helper()
 	m, _ := filepath.Glob(pattern)
 	if len(m) != 1 {
@@ -83,18 +90,7 @@ func mustGlobOne(t *testing.T, pattern string) string {
 // objects with nothing to wait for plan at once.
 func TestImportBlockWaitsForWhatItsIDReads(t *testing.T) {
 	h := newHarness(t)
-	h.config(`resource "tpf_thing" "a" {
-  name = "adopted"
-}`)
-	h.apply(h.plan(PlanOpts{}))
-	snap, err := h.store.Load(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := strings.TrimSuffix(filepath.Base(mustGlobOne(t, filepath.Join(h.cloud, "tpf_thing", "*.json"))), ".json")
-	if _, err := h.store.Commit(t.Context(), []recordstore.InstanceChange{dropRecord(snap, snap.State.AllResourceInstances()[0].Addr)}); err != nil {
-		t.Fatal(err)
-	}
+	id := h.objectOnlyInCloud()
 	h.config(`variable "source_id" {
   default = "` + id + `"
 }
