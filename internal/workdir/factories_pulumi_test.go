@@ -14,12 +14,13 @@ import (
 	"github.com/terrane/terrane/internal/testing/providertest"
 )
 
-// TestProviderFactoriesLaunchPulumiProvider installs tpulumi's Pulumi
-// plugin directory as an ordinary locked package and checks the factory
-// speaks Pulumi's protocol to it.
-func TestProviderFactoriesLaunchPulumiProvider(t *testing.T) {
+// installTpulumi installs the tpulumi test provider's Pulumi plugin
+// directory into dir's providers as version 0.1.0 of
+// registry.opentofu.org/pulumi/tpulumi, and returns its address, version
+// and package hash.
+func installTpulumi(t *testing.T, dir string) (addrs.Provider, versions.Version, discovery.Hash) {
+	t.Helper()
 	mirror := providertest.Build(t)
-	dir := t.TempDir()
 	provider := addrs.Provider{Hostname: addrs.DefaultProviderRegistryHost, Namespace: discovery.PulumiNamespace, Type: "tpulumi"}
 	version := versions.MustParseVersion("0.1.0")
 	target := discovery.UnpackedDir(ProvidersDir(dir), provider, version, discovery.CurrentPlatform())
@@ -30,6 +31,15 @@ func TestProviderFactoriesLaunchPulumiProvider(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return provider, version, hash
+}
+
+// TestProviderFactoriesLaunchPulumiProvider installs tpulumi's Pulumi
+// plugin directory as an ordinary locked package and checks the factory
+// speaks Pulumi's protocol to it.
+func TestProviderFactoriesLaunchPulumiProvider(t *testing.T) {
+	dir := t.TempDir()
+	provider, version, hash := installTpulumi(t, dir)
 	locks := depsfile.NewLocks()
 	locks.SetProvider(provider, version, nil, []discovery.Hash{hash})
 

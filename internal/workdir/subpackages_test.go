@@ -2,8 +2,6 @@ package workdir
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -19,19 +17,9 @@ import (
 // sub-package widgets made from it: the factory replays the recorded
 // parameterization, so the provider's schema is the sub-package's.
 func TestProviderFactoriesLaunchSubpackage(t *testing.T) {
-	mirror := providertest.Build(t)
 	dir := t.TempDir()
-	base := addrs.Provider{Hostname: addrs.DefaultProviderRegistryHost, Namespace: discovery.PulumiNamespace, Type: "tpulumi"}
+	base, version, hash := installTpulumi(t, dir)
 	widgets := addrs.Provider{Hostname: base.Hostname, Namespace: base.Namespace, Type: "widgets"}
-	version := versions.MustParseVersion("0.1.0")
-	target := discovery.UnpackedDir(ProvidersDir(dir), base, version, discovery.CurrentPlatform())
-	if err := os.CopyFS(target, os.DirFS(filepath.Dir(mirror.PulumiExecutable("tpulumi")))); err != nil {
-		t.Fatal(err)
-	}
-	hash, err := discovery.PackageHashV1(discovery.PackageLocalDir(target))
-	if err != nil {
-		t.Fatal(err)
-	}
 	record := &depsfile.Parameterization{Base: base, Args: []string{"widgets"}, Name: "widgets", Version: "1.0.0", Value: []byte("widgets")}
 	locks := depsfile.NewLocks()
 	locks.SetProviderLock(depsfile.NewProviderLock(widgets, version, nil, []discovery.Hash{hash}).WithParameterization(record))
