@@ -102,44 +102,40 @@ func (builtinTerraform) ReadResource(_ context.Context, req providers.ReadResour
 	return providers.ReadResourceResponse{NewState: req.PriorState, Private: req.Private}
 }
 
-// PlanResourceChange keeps the id, makes output follow input, and
-// replaces the object when triggers_replace changes.
+// PlanResourceChange plans terraform_data as OpenTofu's built-in provider
+// does (internal/builtin/providers/tf/resource_data.go): output is unknown,
+// of input's type, whenever input will be stored anew, because it only
+// takes input's value when the change is applied; a change of
+// triggers_replace replaces the object.
 func (builtinTerraform) PlanResourceChange(_ context.Context, req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
 	if req.ProposedNewState.IsNull() {
 		return providers.PlanResourceChangeResponse{PlannedState: req.ProposedNewState}
 	}
-	proposed := req.ProposedNewState.AsValueMap()
+	planned := req.ProposedNewState.AsValueMap()
+	input, triggers := planned["input"], planned["triggers_replace"]
 	resp := providers.PlanResourceChangeResponse{}
-	if req.PriorState.IsNull() {
-		proposed["id"] = cty.UnknownVal(cty.String)
-		proposed["output"] = plannedOutput(proposed["input"])
-	} else {
-		prior := req.PriorState.AsValueMap()
-		proposed["id"] = prior["id"]
-		proposed["output"] = prior["output"]
-		if !sameValue(prior["input"], proposed["input"]) {
-			proposed["output"] = plannedOutput(proposed["input"])
-		}
-		if !sameValue(prior["triggers_replace"], proposed["triggers_replace"]) {
-			resp.RequiresReplace = []cty.Path{cty.GetAttrPath("triggers_replace")}
-		}
+	switch {
+	case req.PriorState.IsNull():
+		planned["id"] = cty.UnknownVal(cty.String).RefineNotNull()
+		planned["output"] = outputOf(input)
+	case !req.PriorState.GetAttr("triggers_replace").RawEquals(triggers):
+		resp.RequiresReplace = []cty.Path{cty.GetAttrPath("triggers_replace")}
+		planned["id"] = cty.UnknownVal(cty.String).RefineNotNull()
+		planned["output"] = outputOf(input)
+	case !req.PriorState.GetAttr("input").RawEquals(input):
+		planned["output"] = cty.UnknownVal(input.Type())
 	}
-	resp.PlannedState = cty.ObjectVal(proposed)
+	resp.PlannedState = cty.ObjectVal(planned)
 	return resp
 }
 
-func plannedOutput(input cty.Value) cty.Value {
-	if !input.IsWhollyKnown() {
-		return cty.DynamicVal
+// outputOf is the planned output of an object about to be created: null
+// for a null input, which keeps its type, and otherwise unknown.
+func outputOf(input cty.Value) cty.Value {
+	if input.IsNull() {
+		return input
 	}
-	return input
-}
-
-func sameValue(a, b cty.Value) bool {
-	if !a.IsWhollyKnown() || !b.IsWhollyKnown() {
-		return false
-	}
-	return a.Equals(b).True()
+	return cty.UnknownVal(input.Type())
 }
 
 func (builtinTerraform) ApplyResourceChange(_ context.Context, req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse {
@@ -147,15 +143,31 @@ func (builtinTerraform) ApplyResourceChange(_ context.Context, req providers.App
 		return providers.ApplyResourceChangeResponse{NewState: req.PlannedState}
 	}
 	planned := req.PlannedState.AsValueMap()
+	if !planned["output"].IsKnown() {
+		planned["output"] = planned["input"]
+	}
 	if !planned["id"].IsKnown() {
 		planned["id"] = cty.StringVal(uuid.NewString())
 	}
-	planned["output"] = planned["input"]
 	return providers.ApplyResourceChangeResponse{NewState: cty.ObjectVal(planned)}
 }
 
+// ImportResourceState takes an object's id and nothing else, as OpenTofu's
+// terraform_data does: input and output stay null.
 func (builtinTerraform) ImportResourceState(_ context.Context, req providers.ImportResourceStateRequest) providers.ImportResourceStateResponse {
-	return providers.ImportResourceStateResponse{Diagnostics: unsupported("import")}
+	if req.TypeName != "terraform_data" {
+		return providers.ImportResourceStateResponse{Diagnostics: unsupported("resource type " + req.TypeName)}
+	}
+	if req.Identity != cty.NilVal {
+		return providers.ImportResourceStateResponse{Diagnostics: unsupported("import by resource identity")}
+	}
+	state := cty.ObjectVal(map[string]cty.Value{
+		"id":               cty.StringVal(req.ID),
+		"input":            cty.NullVal(cty.DynamicPseudoType),
+		"output":           cty.NullVal(cty.DynamicPseudoType),
+		"triggers_replace": cty.NullVal(cty.DynamicPseudoType),
+	})
+	return providers.ImportResourceStateResponse{ImportedResources: []providers.ImportedResource{{TypeName: req.TypeName, State: state}}}
 }
 
 func (builtinTerraform) MoveResourceState(context.Context, providers.MoveResourceStateRequest) providers.MoveResourceStateResponse {

@@ -187,14 +187,17 @@ func (e *Engine) planOutputs(plan *plans.Plan, w *walker, prior *states.State) d
 	return ds
 }
 
+// plansSomething is OpenTofu's Plan.CanApply apart from the errored case:
+// a change to an object (moving or importing one counts) or to a root
+// module output, or, in a refresh-only plan, anything refreshing found.
 func plansSomething(plan *plans.Plan) bool {
 	for _, c := range plan.Changes.Resources {
-		if c.Action != plans.NoOp {
+		if c.Action != plans.NoOp || c.Moved() || c.Importing != nil {
 			return true
 		}
 	}
 	for _, c := range plan.Changes.Outputs {
-		if c.Action != plans.NoOp {
+		if c.Action != plans.NoOp && c.Addr.Module.IsRoot() {
 			return true
 		}
 	}

@@ -117,20 +117,29 @@ func (r renderer) resourceChanges(changes []*plans.ResourceInstanceChangeSrc) ([
 	if len(changes) == 0 {
 		return nil, nil
 	}
-	out := make([]ResourceChange, 0, len(changes))
-	for _, src := range changes {
+	// OpenTofu's order: root module first, data before managed, count
+	// instances numerically (see addrs.AbsResourceInstance.Less).
+	sorted := append([]*plans.ResourceInstanceChangeSrc(nil), changes...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		a, b := sorted[i].Addr, sorted[j].Addr
+		if !a.Equal(b) {
+			return a.Less(b)
+		}
+		return sorted[i].DeposedKey < sorted[j].DeposedKey
+	})
+	out := make([]ResourceChange, 0, len(sorted))
+	for _, src := range sorted {
+		if src.Action == plans.Delete && src.Addr.Resource.Resource.Mode == addrs.DataResourceMode {
+			// Forgetting a data source's last result is bookkeeping, not a
+			// change anyone makes; OpenTofu leaves it out.
+			continue
+		}
 		change, _, err := r.resourceChange(src)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, change)
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Address != out[j].Address {
-			return out[i].Address < out[j].Address
-		}
-		return out[i].DeposedKey < out[j].DeposedKey
-	})
 	return out, nil
 }
 
