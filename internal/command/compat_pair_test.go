@@ -23,7 +23,11 @@ type compatPair struct {
 	tfDir     string
 	env       []string
 	trDir     string
+	// clouds are the test providers' object directories by project.
+	clouds map[string]string
 }
+
+func (p *compatPair) cloudOf(dir string) string { return p.clouds[dir] }
 
 // newCompatPair writes files (CLOUD replaced by a per-tool cloud directory
 // for the test providers) and runs init in both directories. It skips the
@@ -41,10 +45,12 @@ func newCompatPair(t *testing.T, files map[string]string, withProviders bool) *c
 	writeFile(t, rc, rcText)
 	p.env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TF_CLI_CONFIG_FILE=" + rc, "CHECKPOINT_DISABLE=1"}
 	tfCloud, trCloud := t.TempDir(), t.TempDir()
+	p.clouds = map[string]string{p.tfDir: tfCloud}
 	for name, content := range files {
 		writeFile(t, filepath.Join(p.tfDir, filepath.FromSlash(name)), strings.ReplaceAll(content, "CLOUD", tfCloud))
 	}
 	p.trDir = filepath.Join(t.TempDir(), "project")
+	p.clouds[p.trDir] = trCloud
 	for name, content := range files {
 		writeFile(t, filepath.Join(p.trDir, filepath.FromSlash(name)), strings.ReplaceAll(content, "CLOUD", trCloud))
 	}
@@ -57,6 +63,14 @@ func newCompatPair(t *testing.T, files map[string]string, withProviders bool) *c
 	p.mustTerraform("init", "-no-color")
 	p.mustTerrane("init", "-no-color")
 	return p
+}
+
+// writeBoth writes a file into both directories, CLOUD replaced as newCompatPair does.
+func (p *compatPair) writeBoth(name, content string) {
+	p.t.Helper()
+	tfCloud := p.cloudOf(p.tfDir)
+	writeFile(p.t, filepath.Join(p.tfDir, filepath.FromSlash(name)), strings.ReplaceAll(content, "CLOUD", tfCloud))
+	writeFile(p.t, filepath.Join(p.trDir, filepath.FromSlash(name)), strings.ReplaceAll(content, "CLOUD", p.cloudOf(p.trDir)))
 }
 
 // runTerraform runs terraform in its directory.
@@ -144,8 +158,9 @@ func comparableText(text string) string {
 	return joinProse(strings.Join(lines, "\n"))
 }
 
-// uuidPattern matches terraform_data's ids wherever they appear.
-var uuidPattern = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+// uuidPattern matches the random ids of terraform_data and of the test
+// providers' objects wherever they appear.
+var uuidPattern = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\b[0-9a-f]{16}\b`)
 
 // joinProse joins the lines of wrapped paragraphs, so that text wrapped
 // around a product name of another length compares equal: a line that
