@@ -71,6 +71,7 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 		ds = ds.Append(interruptedDiag())
 	}
 	ds = ds.Append(e.finishPlan(plan, w, loaded))
+	w.plannedDependencies(g, plan, snap.State)
 	plan.Errored = ds.HasErrors()
 	plan.Complete = len(plan.Deferred) == 0
 	plan.Applyable = !plan.Errored && plansSomething(plan)
@@ -93,11 +94,17 @@ func (e *Engine) finishPlan(plan *plans.Plan, w *walker, snap *recordstore.Snaps
 	plan.Deferred = w.plan.deferred
 	plan.Checks = w.results.checks.list()
 	plan.VariableValues = map[string]value.Dynamic{}
-	for name := range e.opts.Config.Module.Variables {
-		val, ok := w.values.get(w.values.variables, namedKey(addrs.RootModuleInstance, name))
-		if !ok {
+	// As OpenTofu does, the plan records each root variable as the caller
+	// gave it, before conversion to its type and before optional
+	// attributes' defaults are filled in; a variable not given is not
+	// recorded, and its default applies again when the plan is applied.
+	// An ephemeral variable's value is never recorded.
+	for name, decl := range e.opts.Config.Module.Variables {
+		given, ok := e.opts.Variables[name]
+		if !ok || given == nil || given.Value == cty.NilVal || decl.Ephemeral {
 			continue
 		}
+		val, _ := given.Value.UnmarkDeep()
 		enc, err := plans.EncodeVariableValue(val)
 		if err != nil {
 			ds = ds.Append(diags.Errorf("Cannot record a variable", "The value of var.%s could not be encoded in the plan: %s", name, err))

@@ -1,0 +1,98 @@
+package command
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// planJSONCompatFiles has root variables given on the command line (one
+// of an object type with an optional attribute), one left to its default,
+// an output known at plan time and one known only after apply.
+var planJSONCompatMain = `
+variable "obj" {
+  type = object({ a = string, b = optional(number, 3) })
+}
+
+variable "defaulted" {
+  type    = object({ a = string, b = optional(number, 3) })
+  default = { a = "d" }
+}
+
+variable "n" {
+  type = number
+}
+
+resource "terraform_data" "first" {
+  input = var.obj
+}
+
+resource "terraform_data" "second" {
+  input = terraform_data.first.output
+}
+
+resource "terraform_data" "third" {
+  input = "independent"
+  DEPENDS
+}
+
+output "constant" {
+  value = "hello"
+}
+
+output "later" {
+  value = terraform_data.first.id
+}
+`
+
+// TestPlanJSONSectionsMatchTerraform compares the sections of show -json
+// of a saved plan where Terraform 1.11 and OpenTofu agree: "variables"
+// holds each variable as given, unconverted, and the defaults of the rest;
+// "prior_state" is left out when there is no state but holds the outputs
+// known at plan time when there are some, and after an apply holds the
+// refreshed objects with the dependencies the configuration gives them,
+// even where the configuration changed them since.
+func TestPlanJSONSectionsMatchTerraform(t *testing.T) {
+	main := func(depends string) string { return strings.ReplaceAll(planJSONCompatMain, "DEPENDS", depends) }
+	p := newCompatPair(t, map[string]string{"main.tf": main("")}, false)
+	vars := []string{"-var", `obj={ a = "x" }`, "-var", "n=5"}
+	plan := func() {
+		p.mustTerraform(append([]string{"plan", "-no-color", "-out=json.tfplan"}, vars...)...)
+		p.mustTerrane(append([]string{"plan", "-no-color", "-out=json.tfplan"}, vars...)...)
+	}
+	plan()
+	p.compareJSONSections([]string{"show", "-json", "json.tfplan"}, "variables", "prior_state")
+	p.mustTerraform(append([]string{"apply", "-no-color", "-auto-approve"}, vars...)...)
+	p.mustTerrane(append([]string{"apply", "-no-color", "-auto-approve"}, vars...)...)
+	plan()
+	p.compareJSONSections([]string{"show", "-json", "json.tfplan"}, "variables", "prior_state")
+	p.writeBoth("main.tf", main("depends_on = [terraform_data.second]"))
+	plan()
+	p.compareJSONSections([]string{"show", "-json", "json.tfplan"}, "prior_state")
+}
+
+// compareJSONSections runs a command printing a JSON document with both
+// tools and requires the named top-level sections to be equal, random ids
+// masked and the engine's version left out.
+func (p *compatPair) compareJSONSections(args []string, sections ...string) {
+	p.t.Helper()
+	decode := func(text string) map[string]any {
+		var doc map[string]any
+		if err := json.Unmarshal([]byte(uuidPattern.ReplaceAllString(text, "(id)")), &doc); err != nil {
+			p.t.Fatalf("%v in:\n%s", err, text)
+		}
+		if prior, ok := doc["prior_state"].(map[string]any); ok {
+			delete(prior, "terraform_version")
+		}
+		return doc
+	}
+	want, got := decode(p.mustTerraform(args...)), decode(p.mustTerrane(args...))
+	for _, section := range sections {
+		if !reflect.DeepEqual(got[section], want[section]) {
+			g, _ := json.MarshalIndent(got[section], "", "  ")
+			w, _ := json.MarshalIndent(want[section], "", "  ")
+			p.t.Errorf("%s differs from terraform's\nterrane:\n%s\nterraform:\n%s", section, g, w)
+		}
+	}
+}
