@@ -62,14 +62,14 @@ func TestPlanJSONSectionsMatchTerraform(t *testing.T) {
 		p.mustTerrane(append([]string{"plan", "-no-color", "-out=json.tfplan"}, vars...)...)
 	}
 	plan()
-	p.compareJSONSections([]string{"show", "-json", "json.tfplan"}, "variables", "prior_state")
+	p.compareJSONSections([]string{"show", "-json", "json.tfplan"}, "variables", "prior_state", "relevant_attributes")
 	p.mustTerraform(append([]string{"apply", "-no-color", "-auto-approve"}, vars...)...)
 	p.mustTerrane(append([]string{"apply", "-no-color", "-auto-approve"}, vars...)...)
 	plan()
-	p.compareJSONSections([]string{"show", "-json", "json.tfplan"}, "variables", "prior_state")
+	p.compareJSONSections([]string{"show", "-json", "json.tfplan"}, "variables", "prior_state", "relevant_attributes")
 	p.writeBoth("main.tf", main("depends_on = [terraform_data.second]"))
 	plan()
-	p.compareJSONSections([]string{"show", "-json", "json.tfplan"}, "prior_state")
+	p.compareJSONSections([]string{"show", "-json", "json.tfplan"}, "prior_state", "relevant_attributes")
 }
 
 // compareJSONSections runs a command printing a JSON document with both

@@ -90,7 +90,6 @@ func (e *Engine) finishPlan(plan *plans.Plan, w *walker, snap *recordstore.Snaps
 	sortChanges(w.plan.drift)
 	plan.Changes.Resources = w.plan.changes
 	plan.DriftedResources = w.plan.drift
-	plan.RelevantAttributes = w.relevantAttributes(w.plan.changes, w.plan.drift)
 	plan.Deferred = w.plan.deferred
 	plan.Checks = w.results.checks.list()
 	plan.VariableValues = map[string]value.Dynamic{}
@@ -113,6 +112,7 @@ func (e *Engine) finishPlan(plan *plans.Plan, w *walker, snap *recordstore.Snaps
 		plan.VariableValues[name] = enc
 	}
 	ds = ds.Append(e.planOutputs(plan, w, snap.State))
+	plan.RelevantAttributes = w.relevantAttributes(w.plan.changes, w.plan.drift, plan.Changes.Outputs)
 	w.recordPlannedDataResults(snap.State)
 	for _, entry := range snap.State.AllResourceInstances() {
 		v := snap.InstanceVersions[entry.Addr.String()]

@@ -14,13 +14,14 @@ import (
 
 // relevantAttributes lists the resource attributes the plan's changes may
 // have read, as Terraform and OpenTofu do: for every change that does
-// something (a deletion included), what its configuration refers to,
+// something (a deletion included), and every root output that changes,
+// what its configuration refers to,
 // followed through locals, module variables, module outputs and the
 // configuration of the resources referred to. An object's own drift is not
 // relevant to its own change: the change already shows the difference.
 // Renderers show drift outside a refresh-only plan only where it lies
 // under one of these attributes.
-func (w *walker) relevantAttributes(changes, drift []*plans.ResourceInstanceChangeSrc) []plans.ResourceAttr {
+func (w *walker) relevantAttributes(changes, drift []*plans.ResourceInstanceChangeSrc, outputs []*plans.OutputChangeSrc) []plans.ResourceAttr {
 	a := &relevanceAnalyzer{w: w, visited: map[string]bool{}, attrs: map[string]plans.ResourceAttr{}}
 	for _, list := range [][]*plans.ResourceInstanceChangeSrc{changes, drift} {
 		for _, src := range list {
@@ -30,6 +31,20 @@ func (w *walker) relevantAttributes(changes, drift []*plans.ResourceInstanceChan
 	for _, src := range changes {
 		if src.Action != plans.NoOp && src.DeposedKey == addrs.NotDeposed {
 			a.followResource(src.Addr.Module, src.Addr.Resource.Resource, nil)
+		}
+	}
+	// As OpenTofu's relevantResourceAttrsForPlan does, what a changed
+	// output reads is relevant too.
+	for _, src := range outputs {
+		if src.Action == plans.NoOp {
+			continue
+		}
+		module := w.cfg.Descendant(src.Addr.Module.Module())
+		if module == nil {
+			continue
+		}
+		if out := module.Module.Outputs[src.Addr.OutputValue.Name]; out != nil {
+			a.enqueueExpr(src.Addr.Module, out.Expr)
 		}
 	}
 	a.drain()
