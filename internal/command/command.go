@@ -91,11 +91,39 @@ func Run(args []string, streams Streams) int {
 	for n := min(len(args), 3); n > 0; n-- {
 		name := strings.Join(args[:n], " ")
 		if info, ok := table[name]; ok {
-			return info.run(streams, args[n:])
+			return info.run(streams, viewFlagsFirst(args[n:]))
 		}
 	}
 	fmt.Fprintf(streams.Stderr, "Terrane has no command named %q.\n\nTo see all of Terrane's commands, run:\n  terrane -help\n", args[0])
 	return 1
+}
+
+// viewFlags are the options OpenTofu accepts anywhere on a command line,
+// after positional arguments too (arguments.ParseView): they say how
+// output looks, not what the command does.
+var viewFlags = map[string]bool{"-no-color": true, "-compact-warnings": true}
+
+// viewFlagsFirst moves the view flags to the front of a command's
+// arguments, so that `state show ADDR -no-color` reads as OpenTofu reads
+// it; Go's flag parsing stops at the first positional argument. Nothing
+// after "--" is touched.
+func viewFlagsFirst(args []string) []string {
+	var flags, rest []string
+	for i, arg := range args {
+		if arg == "--" {
+			rest = append(rest, args[i:]...)
+			break
+		}
+		if viewFlags[arg] {
+			flags = append(flags, arg)
+			continue
+		}
+		rest = append(rest, arg)
+	}
+	if len(flags) == 0 {
+		return args
+	}
+	return append(flags, rest...)
 }
 
 // applyChdir handles the global -chdir=DIR option, which must come before

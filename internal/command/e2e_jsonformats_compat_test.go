@@ -128,7 +128,14 @@ func comparableStream(t *testing.T, step, stream string) []string {
 			fields = append(fields, msg.Hook.Action)
 		}
 		if len(msg.Changes) > 0 {
-			fields = append(fields, string(msg.Changes))
+			// Re-encoded through the documented type, so Terraform's
+			// summaries gain the "forget": 0 OpenTofu always writes.
+			var changes uiChangeSummary
+			if err := json.Unmarshal(msg.Changes, &changes); err != nil {
+				t.Fatalf("%s: %v\n%s", step, err, line)
+			}
+			encoded, _ := json.Marshal(changes)
+			fields = append(fields, string(encoded))
 		}
 		if len(msg.Outputs) > 0 {
 			fields = append(fields, string(msg.Outputs))

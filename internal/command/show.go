@@ -66,12 +66,10 @@ func showState(streams Streams, asJSON, color bool) diags.Diagnostics {
 	if ds.HasErrors() {
 		return ds
 	}
-	engineVersion := version.String()
-	if snapshot.Workspace != nil && snapshot.Workspace.EngineVersion != "" {
-		engineVersion = snapshot.Workspace.EngineVersion
-	}
 	if asJSON {
-		out, err := jsonstate.Marshal(state, schemas, engineVersion)
+		// OpenTofu reports the version that last wrote the state, itself;
+		// Terrane reports the OpenTofu version it implements.
+		out, err := jsonstate.Marshal(state, schemas, version.OpenTofuVersion)
 		if err != nil {
 			return ds.Append(diags.Errorf("Cannot show the state", "%s.", err))
 		}

@@ -23,7 +23,7 @@ import (
 
 func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Diagnostics) {
 	started := time.Now().UTC()
-	plan := &plans.Plan{UIMode: opts.Mode, Workspace: e.opts.Workspace, Timestamp: started, EngineVersion: version.Version,
+	plan := &plans.Plan{UIMode: opts.Mode, Workspace: e.opts.Workspace, Timestamp: started, EngineVersion: version.OpenTofuVersion,
 		ForceReplaceAddrs: opts.ForceReplace, Errored: true}
 	for _, t := range opts.Targets {
 		plan.TargetAddrs = append(plan.TargetAddrs, t.String())
