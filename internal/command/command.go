@@ -67,6 +67,8 @@ func commands() map[string]commandInfo {
 		"workspace show":         {runWorkspaceShow, "Show the name of the selected workspace"},
 		"workspace delete":       {runWorkspaceDelete, "Delete a workspace"},
 		"graph":                  {runGraph, "Print the plan, apply or destroy operation graph in the DOT language"},
+		"taint":                  {runTaint, "Mark a resource instance as not fully functional"},
+		"untaint":                {runUntaint, "Remove the 'tainted' state from a resource instance"},
 	}
 }
 

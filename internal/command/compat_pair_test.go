@@ -133,6 +133,8 @@ var terraformWording = strings.NewReplacer(
 	// opentofu/opentofu#3159 (internal/command/jsonformat/plan.go,
 	// actionDescription).
 	"~ update in-place\n", "~ update in-place (current -> planned)\n",
+	// internal/command/jsonformat/plan.go, resourceChangeComment.
+	"is tainted, so must be replaced", "is tainted, so it must be replaced",
 	"Terraform", "Terrane",
 	"terraform apply", "terrane apply",
 	"terraform plan", "terrane plan",

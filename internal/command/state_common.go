@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/terrane/terrane/internal/diags"
@@ -26,8 +27,18 @@ type stateCommand struct {
 
 // fail prints ds and returns the exit code for a failed command.
 func (c *stateCommand) fail(ds ...diags.Diagnostic) int {
-	ui.WriteDiagnostics(c.streams.Stderr, ds, nil, c.color)
+	writeLegacyDiagnostics(c.streams.Stderr, ds, c.color)
 	return 1
+}
+
+// writeLegacyDiagnostics writes diagnostics as OpenTofu's older commands
+// (state, taint, workspace and the like) do through Meta.showDiagnostics:
+// each followed by an empty line, the newline its Ui adds.
+func writeLegacyDiagnostics(w io.Writer, ds diags.Diagnostics, color bool) {
+	for _, d := range ds {
+		ui.WriteDiagnostic(w, d, nil, color)
+		fmt.Fprintln(w)
+	}
 }
 
 // open opens the current workspace's records in the working directory.
