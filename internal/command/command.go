@@ -68,6 +68,7 @@ func commands() map[string]commandInfo {
 		"workspace delete":       {runWorkspaceDelete, "Delete a workspace"},
 		"graph":                  {runGraph, "Print the plan, apply or destroy operation graph in the DOT language"},
 		"taint":                  {runTaint, "Mark a resource instance as not fully functional"},
+		"force-unlock":           {runForceUnlock, "Release the claims of a run that stopped for good"},
 		"untaint":                {runUntaint, "Remove the 'tainted' state from a resource instance"},
 	}
 }
