@@ -34,6 +34,7 @@ func commands() map[string]commandInfo {
 	return map[string]commandInfo{
 		"version":          {runVersion, "Show the current Terrane version"},
 		"init":             {runInit, "Prepare the working directory: install providers, lock their versions, create the state store"},
+		"providers":        {runProvidersTree, "Show the providers required for this configuration"},
 		"providers schema": {runProvidersSchema, "Show schemas for the providers the configuration needs"},
 		"providers lock":   {runProvidersLock, "Write provider checksums for several platforms into the lock file"},
 		"providers mirror": {runProvidersMirror, "Save local copies of the required providers for offline use"},
