@@ -32,13 +32,14 @@ type commandInfo struct {
 // commands lists every command by its full name ("providers schema").
 func commands() map[string]commandInfo {
 	return map[string]commandInfo{
-		"version":          {runVersion, "Show the current Terrane version"},
-		"init":             {runInit, "Prepare the working directory: install providers, lock their versions, create the state store"},
-		"providers":        {runProvidersTree, "Show the providers required for this configuration"},
-		"providers schema": {runProvidersSchema, "Show schemas for the providers the configuration needs"},
-		"providers lock":   {runProvidersLock, "Write provider checksums for several platforms into the lock file"},
-		"providers mirror": {runProvidersMirror, "Save local copies of the required providers for offline use"},
-		"validate":         {runValidate, "Check whether the configuration is valid"},
+		"version":            {runVersion, "Show the current Terrane version"},
+		"init":               {runInit, "Prepare the working directory: install providers, lock their versions, create the state store"},
+		"providers":          {runProvidersTree, "Show the providers required for this configuration"},
+		"metadata functions": {runMetadataFunctions, "Show signatures and descriptions for the available functions"},
+		"providers schema":   {runProvidersSchema, "Show schemas for the providers the configuration needs"},
+		"providers lock":     {runProvidersLock, "Write provider checksums for several platforms into the lock file"},
+		"providers mirror":   {runProvidersMirror, "Save local copies of the required providers for offline use"},
+		"validate":           {runValidate, "Check whether the configuration is valid"},
 		"fmt": {func(s Streams, args []string) int { return runFmt(args, s.Stdin, s.Stdout, s.Stderr) },
 			"Reformat configuration files to the canonical style"},
 		"console": {func(s Streams, args []string) int { return runConsole(args, s.Stdin, s.Stdout, s.Stderr) },
