@@ -38,8 +38,8 @@ func runMetadataFunctions(streams Streams, args []string) int {
 
 // functionSignature is one function in the document.
 type functionSignature struct {
-	Description       string               `json:"description,omitempty"`
-	ReturnType        cty.Type             `json:"return_type"`
+	Description       string                `json:"description,omitempty"`
+	ReturnType        cty.Type              `json:"return_type"`
 	Parameters        []*signatureParameter `json:"parameters,omitempty"`
 	VariadicParameter *signatureParameter   `json:"variadic_parameter,omitempty"`
 }
