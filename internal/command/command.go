@@ -33,6 +33,7 @@ type commandInfo struct {
 func commands() map[string]commandInfo {
 	return map[string]commandInfo{
 		"version":            {runVersion, "Show the current Terrane version"},
+		"get":                {runGet, "Install or upgrade the modules the configuration calls"},
 		"init":               {runInit, "Prepare the working directory: install providers, lock their versions, create the state store"},
 		"providers":          {runProvidersTree, "Show the providers required for this configuration"},
 		"metadata functions": {runMetadataFunctions, "Show signatures and descriptions for the available functions"},
