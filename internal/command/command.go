@@ -70,6 +70,8 @@ func commands() map[string]commandInfo {
 		"workspace show":         {runWorkspaceShow, "Show the name of the selected workspace"},
 		"workspace delete":       {runWorkspaceDelete, "Delete a workspace"},
 		"graph":                  {runGraph, "Print the plan, apply or destroy operation graph in the DOT language"},
+		"login":                  {runLogin, "Obtain and save credentials for a remote host"},
+		"logout":                 {runLogout, "Remove locally-stored credentials for a remote host"},
 		"taint":                  {runTaint, "Mark a resource instance as not fully functional"},
 		"force-unlock":           {runForceUnlock, "Release the claims of a run that stopped for good"},
 		"untaint":                {runUntaint, "Remove the 'tainted' state from a resource instance"},
