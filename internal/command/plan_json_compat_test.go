@@ -3,6 +3,7 @@ package command
 import (
 	"encoding/json"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -44,6 +45,26 @@ output "constant" {
 output "later" {
   value = terraform_data.first.id
 }
+
+module "inner" {
+  source = "./inner"
+  in     = terraform_data.third.id
+}
+`
+
+// planJSONCompatInner is a module whose output reads one of its
+// resources: OpenTofu counts what a module output reads as relevant, as it
+// does a root output's.
+var planJSONCompatInner = `
+variable "in" {}
+
+resource "terraform_data" "inner" {
+  input = var.in
+}
+
+output "x" {
+  value = terraform_data.inner.output
+}
 `
 
 // TestPlanJSONSectionsMatchTerraform compares the sections of show -json
@@ -52,10 +73,12 @@ output "later" {
 // "prior_state" is left out when there is no state but holds the outputs
 // known at plan time when there are some, and after an apply holds the
 // refreshed objects with the dependencies the configuration gives them,
-// even where the configuration changed them since.
+// even where the configuration changed them since; "relevant_attributes"
+// holds what changed resources and outputs read, a module's outputs
+// included.
 func TestPlanJSONSectionsMatchTerraform(t *testing.T) {
 	main := func(depends string) string { return strings.ReplaceAll(planJSONCompatMain, "DEPENDS", depends) }
-	p := newCompatPair(t, map[string]string{"main.tf": main("")}, false)
+	p := newCompatPair(t, map[string]string{"main.tf": main(""), "inner/main.tf": planJSONCompatInner}, false)
 	vars := []string{"-var", `obj={ a = "x" }`, "-var", "n=5"}
 	plan := func() {
 		p.mustTerraform(append([]string{"plan", "-no-color", "-out=json.tfplan"}, vars...)...)
@@ -84,6 +107,14 @@ func (p *compatPair) compareJSONSections(args []string, sections ...string) {
 		}
 		if prior, ok := doc["prior_state"].(map[string]any); ok {
 			delete(prior, "terraform_version")
+		}
+		// OpenTofu lists relevant attributes by resource address
+		// (internal/command/jsonplan/plan.go, marshalRelevantAttrs);
+		// Terraform 1.11 keeps the order it found them in.
+		if attrs, ok := doc["relevant_attributes"].([]any); ok {
+			sort.SliceStable(attrs, func(i, j int) bool {
+				return attrs[i].(map[string]any)["resource"].(string) < attrs[j].(map[string]any)["resource"].(string)
+			})
 		}
 		return doc
 	}
