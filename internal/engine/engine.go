@@ -91,7 +91,7 @@ type Options struct {
 	// "default".
 	Workspace string
 	// RemoteState is how terraform_remote_state reads the "terrane"
-	// backend's workspaces (remotestate.EmbeddedWorkspaces for the working
+	// backend's workspaces (remotestate.WorkingDirWorkspaces for the working
 	// directory's store, and its project); nil leaves only the "local"
 	// backend readable.
 	RemoteState *remotestate.DataSource

@@ -14,7 +14,7 @@ import (
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/statefile"
-	"github.com/terrane/terrane/internal/states/workspaces"
+	"github.com/terrane/terrane/internal/workdir"
 )
 
 // TypeName is the data source's type name.
@@ -209,12 +209,13 @@ func readStateFileOutputs(path string) (map[string]*states.OutputValue, error) {
 	return file.State.Outputs, nil
 }
 
-// EmbeddedWorkspaces opens workspaces of the embedded store of the
-// configuration in dir without creating them, so that reading a workspace
-// nobody applied in is reported instead of yielding no outputs.
-func EmbeddedWorkspaces(dir string) OpenWorkspaceFunc {
+// WorkingDirWorkspaces opens workspaces of the store the working directory
+// dir uses (the embedded one or the shared store its backend names),
+// creating nothing, so that reading a workspace nobody applied in is
+// reported instead of yielding no outputs.
+func WorkingDirWorkspaces(dir string) OpenWorkspaceFunc {
 	return func(_ context.Context, project, workspace string) (*recordstore.Store, func() error, error) {
-		service, closer, err := workspaces.OpenEmbedded(dir)
+		service, closer, err := workdir.OpenService(dir)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -110,7 +110,7 @@ func TestTerraneBackendReadsAnotherWorkspace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	source := &DataSource{OpenWorkspace: EmbeddedWorkspaces(dir), Project: "default"}
+	source := &DataSource{OpenWorkspace: WorkingDirWorkspaces(dir), Project: "default"}
 	cases := []struct {
 		name   string
 		config map[string]cty.Value
