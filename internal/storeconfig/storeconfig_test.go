@@ -147,7 +147,7 @@ func TestForCommand(t *testing.T) {
 		environ []string
 		reason  string
 	}{
-		"new block":       {block: etcdBlock, reason: `Initial configuration of the requested backend "terrane"`},
+		"new block":        {block: etcdBlock, reason: `Initial configuration of the requested backend "terrane"`},
 		"environment only": {environ: []string{"TERRANE_BACKEND_ADDRESS=s:8502"}, reason: "TERRANE_BACKEND_ADDRESS name the terrane serve endpoint s:8502"},
 	} {
 		if _, ds := ForCommand(dir, tc.block, tc.environ); !ds.HasErrors() || !strings.Contains(ds.Err().Error(), tc.reason) || !strings.Contains(ds.Err().Error(), "terrane init") {
@@ -177,8 +177,8 @@ func TestForCommand(t *testing.T) {
 		environ []string
 		reason  string
 	}{
-		"block changed":    {block: block(t, BackendType, `endpoints = ["e2:2379"]`), reason: "Backend configuration block has changed"},
-		"block removed":    {reason: `Unsetting the previously set backend "terrane"`},
+		"block changed":     {block: block(t, BackendType, `endpoints = ["e2:2379"]`), reason: "Backend configuration block has changed"},
+		"block removed":     {reason: `Unsetting the previously set backend "terrane"`},
 		"env names another": {block: etcdBlock, environ: []string{"TERRANE_BACKEND_ENDPOINTS=e3:2379"}, reason: "but this working directory was initialized for the etcd cluster at e1:2379"},
 	} {
 		if _, ds := ForCommand(dir, tc.block, tc.environ); !ds.HasErrors() || !strings.Contains(ds.Err().Error(), tc.reason) {

@@ -31,7 +31,7 @@ type HTTPSettings struct {
 // those only locking and writing use (accepted, not needed to read), and
 // those Terrane cannot honour when reading (refused, never ignored).
 var (
-	httpReadArguments = []string{"address", "username", "password", "skip_cert_verification", "headers"}
+	httpReadArguments  = []string{"address", "username", "password", "skip_cert_verification", "headers"}
 	httpIgnoredForRead = []string{"update_method", "lock_address", "unlock_address", "lock_method", "unlock_method",
 		"retry_max", "retry_wait_min", "retry_wait_max"}
 	httpUnsupported = []string{"client_ca_certificate_pem", "client_certificate_pem", "client_private_key_pem"}
