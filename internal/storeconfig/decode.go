@@ -202,13 +202,17 @@ func FromEnvironment(environ []string) (Settings, diags.Diagnostics) {
 	return settings, ds
 }
 
-// describeSources names where settings came from, for messages.
-func describeSources(fromEnv Settings) string {
+// namedBy says which variables name a store, as the subject of a
+// sentence: "TERRANE_BACKEND_ADDRESS names" or "…_ENDPOINTS, …_PREFIX name".
+func namedBy(fromEnv Settings) string {
 	var names []string
 	for _, attr := range attributes {
-		if fromEnv.isSet(attr) {
+		if fromEnv.isSet(attr) && attr.identity {
 			names = append(names, EnvName(attr.name))
 		}
 	}
-	return strings.Join(names, ", ")
+	if len(names) == 1 {
+		return names[0] + " names"
+	}
+	return strings.Join(names, ", ") + " name"
 }

@@ -2,6 +2,7 @@ package storeconfig
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/terrane/terrane/internal/config"
@@ -51,12 +52,19 @@ func ForCommand(dir string, block *config.Backend, environ []string) (Settings, 
 		switch {
 		case written != nil:
 			return Settings{}, ds.Append(initRequired(`Initial configuration of the requested backend "terrane"`))
-		case fromEnv.Identity(dir) != (Settings{}).Identity(dir):
-			return Settings{}, ds.Append(initRequired(fmt.Sprintf("%s name %s, and this working directory has not been initialized for it",
-				describeSources(fromEnv), chosen.Describe())))
+		case chosen.Identity(dir) != (Settings{}).Identity(dir) && hasDefaultStore(dir):
+			// The working directory keeps state in the embedded store;
+			// silently using another one would leave it behind.
+			return Settings{}, ds.Append(initRequired(fmt.Sprintf("%s %s, but this working directory keeps its state in %s and has not been initialized for another store",
+				namedBy(fromEnv), chosen.Describe(), (Settings{}).Describe())))
 		}
-		// Never initialized for a store, and nothing names one: the
-		// embedded default, as before backends could be configured.
+		// Never initialized for a store: what the environment names (a
+		// working directory that never kept state has nothing to lose by
+		// it), else the embedded default, as before backends could be
+		// configured.
+		if err := chosen.Validate(); err != nil {
+			return Settings{}, ds.Append(diags.Errorf("Invalid backend configuration", "With the %s environment variables: %s.", EnvPrefix+"*", err))
+		}
 		return chosen, ds
 	}
 	switch {
@@ -70,10 +78,17 @@ func ForCommand(dir string, block *config.Backend, environ []string) (Settings, 
 		return Settings{}, ds.Append(diags.Errorf("Invalid backend configuration", "With the %s environment variables: %s.", EnvPrefix+"*", err))
 	}
 	if chosen.Identity(dir) != rec.Backend.Config.Identity(dir) {
-		return Settings{}, ds.Append(initRequired(fmt.Sprintf("%s name %s, but this working directory was initialized for %s",
-			describeSources(fromEnv), chosen.Describe(), rec.Backend.Config.Describe())))
+		return Settings{}, ds.Append(initRequired(fmt.Sprintf("%s %s, but this working directory was initialized for %s",
+			namedBy(fromEnv), chosen.Describe(), rec.Backend.Config.Describe())))
 	}
 	return chosen, ds
+}
+
+// hasDefaultStore reports whether the embedded store's default file exists
+// in dir.
+func hasDefaultStore(dir string) bool {
+	_, err := os.Stat((Settings{}).AbsPath(dir))
+	return err == nil
 }
 
 // InitChoice is what init works from: the store the configuration, the

@@ -142,17 +142,23 @@ func TestForCommand(t *testing.T) {
 	if ds.HasErrors() || got.Kind() != Embedded {
 		t.Fatalf("default: %+v %v", got, ds)
 	}
-	for name, tc := range map[string]struct {
-		block   *config.Backend
-		environ []string
-		reason  string
-	}{
-		"new block":        {block: etcdBlock, reason: `Initial configuration of the requested backend "terrane"`},
-		"environment only": {environ: []string{"TERRANE_BACKEND_ADDRESS=s:8502"}, reason: "TERRANE_BACKEND_ADDRESS name the terrane serve endpoint s:8502"},
-	} {
-		if _, ds := ForCommand(dir, tc.block, tc.environ); !ds.HasErrors() || !strings.Contains(ds.Err().Error(), tc.reason) || !strings.Contains(ds.Err().Error(), "terrane init") {
-			t.Errorf("%s: want init required (%s), got %v", name, tc.reason, ds)
-		}
+	if _, ds := ForCommand(dir, etcdBlock, nil); !ds.HasErrors() || !strings.Contains(ds.Err().Error(), `Initial configuration of the requested backend "terrane"`) {
+		t.Errorf("a new block needs init, got %v", ds)
+	}
+	// A directory that never kept state may use what the environment
+	// names without init; one with an embedded store must not leave it.
+	serveEnv := []string{"TERRANE_BACKEND_ADDRESS=s:8502"}
+	if got, ds := ForCommand(dir, nil, serveEnv); ds.HasErrors() || got.Address != "s:8502" {
+		t.Errorf("environment only, no local state: %+v %v", got, ds)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, ".terrane"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, DefaultPath), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, ds := ForCommand(dir, nil, serveEnv); !ds.HasErrors() || !strings.Contains(ds.Err().Error(), "TERRANE_BACKEND_ADDRESS names the terrane serve endpoint s:8502, but this working directory keeps its state in the embedded store") {
+		t.Errorf("environment only, local state: want init required, got %v", ds)
 	}
 
 	choice, ds := ForInit(dir, etcdBlock, []string{"password=secret"}, []string{"TERRANE_BACKEND_USERNAME=u"})

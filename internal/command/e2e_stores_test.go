@@ -1,0 +1,78 @@
+package command
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/terrane/terrane/internal/store/etcd/etcdtest"
+	"github.com/terrane/terrane/internal/testing/sharedstore"
+	"github.com/terrane/terrane/internal/workdir"
+)
+
+// storeSuite is the CLI end-to-end suite TestE2EStores runs against each
+// shared store: init, plan, apply, show, output, state, import, workspaces
+// and destroy. Each test also runs on its own against the embedded store.
+var storeSuite = []struct {
+	name string
+	test func(*testing.T)
+}{
+	{"lifecycle", TestE2ELifecycle},
+	{"saved plan", TestE2ESavedPlan},
+	{"import", TestImportAdoptsAnExistingObject},
+	{"show and output", TestShowAndOutputAfterApply},
+	{"workspaces", TestWorkspaceLifecycle},
+	{"state push list pull", TestStatePushListPull},
+	{"state push refusals", TestStatePushRefusals},
+	{"state mv", TestStateMvObjectsKeepTheirContent},
+	{"state rm", TestStateRm},
+	{"state show", TestStateShow},
+}
+
+// TestE2EStores runs the CLI suite with the working directory's state in
+// a real etcd server and in a real `terrane serve` process (over TLS, with
+// a token found as OpenTofu finds one: a TF_TOKEN_ variable), each test on
+// a store of its own.
+func TestE2EStores(t *testing.T) {
+	binary := buildCLI(t)
+	server := etcdtest.Start(t)
+	stores := []struct {
+		name  string
+		start func(t *testing.T) *sharedstore.Store
+	}{
+		{"etcd", func(*testing.T) *sharedstore.Store { return sharedstore.EtcdOn(server) }},
+		{"serve", func(t *testing.T) *sharedstore.Store {
+			store := sharedstore.Serve(t, binary, "sqlite://"+filepath.Join(t.TempDir(), "served.db"))
+			return withTokenFromEnvironment(store)
+		}},
+	}
+	for _, kind := range stores {
+		t.Run(kind.name, func(t *testing.T) {
+			for _, tc := range storeSuite {
+				t.Run(tc.name, func(t *testing.T) {
+					kind.start(t).Setenv(t)
+					tc.test(t)
+					// The test left its working directory current: no state
+					// may have gone to an embedded store there.
+					if _, err := os.Stat(filepath.Join(workdir.DirName, "state.db")); err == nil {
+						t.Errorf("the working directory has an embedded store; state went there instead of to %s", kind.name)
+					}
+				})
+			}
+		})
+	}
+}
+
+// withTokenFromEnvironment moves a serve store's token from
+// TERRANE_BACKEND_TOKEN to the TF_TOKEN_ variable of its host.
+func withTokenFromEnvironment(store *sharedstore.Store) *sharedstore.Store {
+	var env []string
+	for _, entry := range store.Env {
+		if !strings.HasPrefix(entry, "TERRANE_BACKEND_TOKEN=") {
+			env = append(env, entry)
+		}
+	}
+	store.Env = append(env, "TF_TOKEN_127_0_0_1="+store.Serve.Token)
+	return store
+}
