@@ -158,8 +158,11 @@ func (in *initializer) migrateStore(ctx context.Context, choice storeconfig.Init
 				"No existing state was found in the new store. Do you want to copy this state there? "+
 				"Enter \"yes\" to copy and \"no\" to start with an empty state.",
 			choice.Previous.Describe(), choice.New.Describe(), quoteList(names), project))
-		if d != nil || !copyIt {
-			return ds.Append(d)
+		if d != nil {
+			return ds.Append(*d)
+		}
+		if !copyIt {
+			return ds
 		}
 	}
 	fmt.Fprintf(in.out, "Copying the state of project %q from %s to %s...\n", project, choice.Previous.Describe(), choice.New.Describe())

@@ -60,6 +60,11 @@ func takeInState(ctx context.Context, st *recordstore.Store, workspace string, s
 	if err != nil {
 		return 0, diags.Diagnostics{diags.Errorf("Invalid state file", "%s.", capitalizeFirst(err.Error()))}
 	}
+	// The instances' records are owned by the workspace record, which a
+	// workspace taken in for the first time does not have yet.
+	if _, err := st.EnsureWorkspace(ctx); err != nil {
+		return 0, diags.Diagnostics{diags.Errorf("Failed to write the state", "Creating workspace %q: %s. Nothing was changed.", workspace, err)}
+	}
 	if _, err := st.Commit(ctx, changes); err != nil {
 		return 0, diags.Diagnostics{commitFailure(err, workspace)}
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/terrane/terrane/internal/lang/marks"
 	"github.com/terrane/terrane/internal/schema"
 	"github.com/terrane/terrane/internal/states"
+	"github.com/terrane/terrane/internal/states/foreignstate"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/statefile"
 	"github.com/terrane/terrane/internal/workdir"
@@ -180,20 +180,16 @@ func (d *DataSource) readOutputs(ctx context.Context, s settings) (map[string]*s
 
 // localStatePath is where Terraform's local backend keeps a workspace's
 // state: path for the default workspace, workspace_dir/NAME/terraform.tfstate
-// for the others.
+// for the others (see foreignstate.Location).
 func localStatePath(s settings) string {
-	path := s.configString("path")
-	if path == "" {
-		path = "terraform.tfstate"
+	loc := foreignstate.Location{Kind: "local", Path: s.configString("path"), WorkspaceDir: s.configString("workspace_dir")}
+	if loc.Path == "" {
+		loc.Path = foreignstate.DefaultStateFilename
 	}
-	if s.workspace == DefaultWorkspace {
-		return path
+	if loc.WorkspaceDir == "" {
+		loc.WorkspaceDir = foreignstate.DefaultWorkspaceDir
 	}
-	dir := s.configString("workspace_dir")
-	if dir == "" {
-		dir = "terraform.tfstate.d"
-	}
-	return filepath.Join(dir, s.workspace, filepath.Base(path))
+	return loc.StatePath("", s.workspace)
 }
 
 func readStateFileOutputs(path string) (map[string]*states.OutputValue, error) {
