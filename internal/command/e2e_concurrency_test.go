@@ -2,6 +2,7 @@ package command
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,21 +12,49 @@ import (
 	"testing"
 )
 
-// buildCLI compiles the terrane binary once per test and returns its path.
-// It must run before the test changes directory.
+// cliBuild is the terrane binary the tests of this package share: linking
+// it takes seconds, so it is built once.
+var cliBuild struct {
+	once   sync.Once
+	dir    string
+	binary string
+	err    error
+}
+
+// buildCLI compiles the terrane binary (once per test binary) and returns
+// its path. The first call must come before the test changes directory.
 func buildCLI(t *testing.T) string {
 	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
+	cliBuild.once.Do(func() {
+		wd, err := os.Getwd()
+		if err != nil {
+			cliBuild.err = err
+			return
+		}
+		if cliBuild.dir, err = os.MkdirTemp("", "terrane-cli-"); err != nil {
+			cliBuild.err = err
+			return
+		}
+		cliBuild.binary = filepath.Join(cliBuild.dir, "terrane")
+		build := exec.Command("go", "build", "-o", cliBuild.binary, "./cmd/terrane")
+		build.Dir = filepath.Join(wd, "..", "..")
+		if out, err := build.CombinedOutput(); err != nil {
+			cliBuild.err = fmt.Errorf("building terrane: %v\n%s", err, out)
+		}
+	})
+	if cliBuild.err != nil {
+		t.Fatal(cliBuild.err)
 	}
-	binary := filepath.Join(t.TempDir(), "terrane")
-	build := exec.Command("go", "build", "-o", binary, "./cmd/terrane")
-	build.Dir = filepath.Join(wd, "..", "..")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building terrane: %v\n%s", err, out)
+	return cliBuild.binary
+}
+
+// TestMain removes the shared terrane binary once every test has run.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if cliBuild.dir != "" {
+		os.RemoveAll(cliBuild.dir)
 	}
-	return binary
+	os.Exit(code)
 }
 
 // processResult is how one terrane process ended.

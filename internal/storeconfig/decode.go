@@ -1,6 +1,7 @@
 package storeconfig
 
 import (
+	"fmt"
 	"os"
 	"regexp"
 	"strings"
@@ -215,4 +216,47 @@ func namedBy(fromEnv Settings) string {
 		return names[0] + " names"
 	}
 	return strings.Join(names, ", ") + " name"
+}
+
+// Arguments are the names of the backend's arguments.
+func Arguments() []string {
+	names := make([]string, len(attributes))
+	for i, attr := range attributes {
+		names[i] = attr.name
+	}
+	return names
+}
+
+// FromValues reads backend arguments given as values, as
+// terraform_remote_state's config gives them. Names that are not
+// arguments are left to the caller.
+func FromValues(values map[string]cty.Value) (Settings, error) {
+	var settings Settings
+	for _, attr := range attributes {
+		val, ok := values[attr.name]
+		if !ok || val.IsNull() {
+			continue
+		}
+		want := cty.String
+		if attr.list {
+			want = cty.List(cty.String)
+		}
+		converted, err := convert.Convert(val, want)
+		if err != nil || !converted.IsWhollyKnown() {
+			if attr.list {
+				return Settings{}, fmt.Errorf("%s must be a list of strings", attr.name)
+			}
+			return Settings{}, fmt.Errorf("%s must be a string", attr.name)
+		}
+		if attr.list {
+			var list []string
+			for _, elem := range converted.AsValueSlice() {
+				list = append(list, elem.AsString())
+			}
+			settings.set(attr, "", list)
+		} else {
+			settings.set(attr, converted.AsString(), nil)
+		}
+	}
+	return settings, settings.Validate()
 }

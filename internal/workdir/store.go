@@ -36,13 +36,15 @@ func StoreSettings(dir string) (storeconfig.Settings, diags.Diagnostics) {
 }
 
 // Tokens returns where the tokens of serve endpoints come from for dir:
-// the CLI configuration's credentials blocks and TF_TOKEN_ variables.
+// the CLI configuration's credentials blocks and TF_TOKEN_ variables. Only
+// errors are returned: the commands that load the CLI configuration for
+// their providers report its warnings once.
 func Tokens(dir string) (storeconfig.TokenSource, diags.Diagnostics) {
 	cli, ds := cliconfig.Load(cliconfig.Environment{WorkingDir: dir})
 	if ds.HasErrors() {
 		return nil, ds
 	}
-	return storeconfig.TokenLookup(discovery.NewCredentials(cli.Credentials, os.Environ()).Token), ds
+	return storeconfig.TokenLookup(discovery.NewCredentials(cli.Credentials, os.Environ()).Token), nil
 }
 
 // OpenBackend opens the store settings name for dir, as a diagnostic on
@@ -77,10 +79,12 @@ func OpenService(dir string) (*resourceservice.Service, func() error, error) {
 	if ds.HasErrors() {
 		return nil, nil, ds.Err()
 	}
-	return openService(dir, settings)
+	return OpenSettings(dir, settings)
 }
 
-func openService(dir string, settings storeconfig.Settings) (*resourceservice.Service, func() error, error) {
+// OpenSettings opens the store settings name as a ResourceService, with
+// relative files resolved against dir. The closer releases the store.
+func OpenSettings(dir string, settings storeconfig.Settings) (*resourceservice.Service, func() error, error) {
 	backend, ds := OpenBackend(dir, settings)
 	if ds.HasErrors() {
 		return nil, nil, ds.Err()
@@ -108,7 +112,7 @@ func OpenStore(dir, project, workspace string) (*recordstore.Store, func() error
 	if ds.HasErrors() {
 		return nil, nil, ds.Err()
 	}
-	service, closeStore, err := openService(dir, settings)
+	service, closeStore, err := OpenSettings(dir, settings)
 	if err != nil {
 		return nil, nil, err
 	}
