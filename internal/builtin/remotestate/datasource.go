@@ -247,7 +247,9 @@ func WorkingDirWorkspaces(dir string) OpenWorkspaceFunc {
 	return func(_ context.Context, settings *storeconfig.Settings, project, workspace string) (*recordstore.Store, func() error, error) {
 		open := workdir.OpenService
 		if settings != nil {
-			open = func(dir string) (*resourceservice.Service, func() error, error) { return workdir.OpenSettings(dir, *settings) }
+			open = func(dir string) (*resourceservice.Service, func() error, error) {
+				return workdir.OpenSettings(dir, *settings)
+			}
 		}
 		service, closer, err := open(dir)
 		if err != nil {
