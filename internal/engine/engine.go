@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	"github.com/hashicorp/go-hclog"
@@ -177,4 +178,9 @@ func (e *Engine) Plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 // result after it.
 func (e *Engine) Apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics {
 	return e.apply(ctx, plan)
+}
+
+// warnf logs a warning of the run, formatted as fmt.Sprintf does.
+func (e *Engine) warnf(format string, args ...any) {
+	e.logger.Warn(fmt.Sprintf(format, args...))
 }

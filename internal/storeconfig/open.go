@@ -79,7 +79,7 @@ func openEtcd(dir string, s Settings) (store.Backend, error) {
 
 func openServe(dir string, s Settings, tokens TokenSource) (store.Backend, error) {
 	_, hostPort, _ := splitEndpoint(s.Address)
-	cfg := remote.Config{Address: hostPort, Token: s.Token}
+	cfg := remote.Config{Address: hostPort, Token: s.Token, RequestTimeout: RequestTimeout}
 	if cfg.Token == "" && tokens != nil {
 		cfg.Token = tokens(hostPort)
 	}
