@@ -27,6 +27,9 @@ type Options struct {
 	Prefix string
 	// MaxTxnOps is the cluster's --max-txn-ops. Default 128, etcd's default.
 	MaxTxnOps int
+	// MaxTxnBytes bounds the encoded records of one transaction, below the
+	// cluster's --max-request-bytes (1.5 MiB by default). Default 1 MiB.
+	MaxTxnBytes int
 	// PageSize is how many records one List request fetches. Default 1000.
 	PageSize int64
 	// RequestTimeout bounds each request other than a watch; 0 means none.
@@ -52,6 +55,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxTxnOps <= 0 {
 		o.MaxTxnOps = 128
+	}
+	if o.MaxTxnBytes <= 0 {
+		o.MaxTxnBytes = 1 << 20
 	}
 	if o.PageSize <= 0 {
 		o.PageSize = 1000

@@ -275,9 +275,35 @@ func (b *Backend) Close() error {
 	return b.conn.Close()
 }
 
-// ReadMany implements store.Backend with one Read per resource: the
-// ResourceService API has no multi-read.
+// ReadMany implements store.Backend with BatchService.ReadMany, one round
+// trip for all ids; an endpoint too old to have it is read one ID at a time.
 func (b *Backend) ReadMany(ctx context.Context, consistency store.ReadConsistency, ids []*pbresource.ID) ([]*pbresource.Resource, error) {
+	callCtx, done, err := b.outgoing(ctx, consistency)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	resp, err := b.batches.ReadMany(callCtx, &storev1.ReadManyRequest{Ids: ids, Consistent: consistency == store.StrongConsistency})
+	if status.Code(err) == codes.Unimplemented {
+		return b.readEach(ctx, consistency, ids)
+	}
+	if err != nil {
+		return nil, b.fromStatus(err, nil)
+	}
+	found := resp.GetResources()
+	if len(found) != len(ids) {
+		return nil, fmt.Errorf("store endpoint %s answered a read of %d resources with %d", b.address, len(ids), len(found))
+	}
+	for i, res := range found {
+		if res.GetId() == nil {
+			found[i] = nil
+		}
+	}
+	return found, nil
+}
+
+// readEach reads ids one Read at a time, for endpoints without ReadMany.
+func (b *Backend) readEach(ctx context.Context, consistency store.ReadConsistency, ids []*pbresource.ID) ([]*pbresource.Resource, error) {
 	out := make([]*pbresource.Resource, len(ids))
 	for i, id := range ids {
 		res, err := b.Read(ctx, consistency, id)

@@ -41,6 +41,12 @@ type Server struct {
 // CI machine cannot silently skip the etcd suite.
 func Start(t testing.TB) *Server {
 	t.Helper()
+	return StartWith(t)
+}
+
+// StartWith is Start with extra etcd flags, such as "--max-txn-ops=16".
+func StartWith(t testing.TB, flags ...string) *Server {
+	t.Helper()
 	if _, err := os.Stat(Binary()); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("etcd server binary %s not found (install Debian's etcd-server or set ETCD_BINARY): %v", Binary(), err)
@@ -50,7 +56,7 @@ func Start(t testing.TB) *Server {
 	dir := t.TempDir()
 	var lastErr error
 	for range 3 { // a port picked as free may be taken before etcd binds it
-		s, err := start(dir)
+		s, err := start(dir, flags)
 		if err == nil {
 			t.Cleanup(s.Stop)
 			return s
@@ -61,7 +67,7 @@ func Start(t testing.TB) *Server {
 	return nil
 }
 
-func start(dir string) (*Server, error) {
+func start(dir string, flags []string) (*Server, error) {
 	clientPort, err := freePort()
 	if err != nil {
 		return nil, err
@@ -85,6 +91,7 @@ func start(dir string) (*Server, error) {
 			"--logger", "zap", "--log-level", "error",
 		},
 	}
+	s.args = append(s.args, flags...)
 	if err := s.launch(); err != nil {
 		return nil, err
 	}
