@@ -1,7 +1,9 @@
 package command
 
 import (
+	"context"
 	"os"
+	"regexp"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -75,4 +77,25 @@ func withTokenFromEnvironment(store *sharedstore.Store) *sharedstore.Store {
 	}
 	store.Env = append(env, "TF_TOKEN_127_0_0_1="+store.Serve.Token)
 	return store
+}
+
+// TestWatchFollowsTheWorkingDirectorysStore runs terrane watch without
+// -address or -backend in a working directory whose state is in etcd: it
+// watches that store, as every other command there uses it.
+func TestWatchFollowsTheWorkingDirectorysStore(t *testing.T) {
+	sharedstore.Etcd(t).Setenv(t)
+	p := newStateProject(t)
+	p.mustRun("state", "push", corpusState(t, "basic.tfstate"))
+	ctx, cancel := context.WithCancel(t.Context())
+	stdout, stderr := &syncBuffer{}, &syncBuffer{}
+	done := make(chan int, 1)
+	go func() { done <- watchUntil(ctx, []string{"-json", "-type", "Output"}, stdout, stderr) }()
+	waitFor(t, "watch", stdout, regexp.MustCompile(`"event":"end_of_snapshot"`))
+	cancel()
+	if code := <-done; code != 0 {
+		t.Fatalf("watch exited %d: %s", code, stderr.String())
+	}
+	if n := strings.Count(stdout.String(), `"event":"upsert"`); n != 4 {
+		t.Errorf("watch showed %d outputs of the etcd store, want 4:\n%s", n, stdout.String())
+	}
 }
