@@ -3,8 +3,8 @@ package command
 import (
 	"context"
 	"os"
-	"regexp"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
