@@ -39,6 +39,10 @@ type Options struct {
 	RequestTimeout time.Duration
 }
 
+// dialTimeout bounds connecting to a cluster (and authenticating, when a
+// user is given).
+const dialTimeout = 5 * time.Second
+
 // Connection says how to reach a cluster.
 type Connection struct {
 	// Endpoints are client URLs, e.g. "https://10.0.0.1:2379".
@@ -89,8 +93,12 @@ func Open(endpoints []string, opts Options) (*Backend, error) {
 func Dial(conn Connection, opts Options) (*Backend, error) {
 	client, err := clientv3.New(clientv3.Config{
 		Endpoints: conn.Endpoints, TLS: conn.TLS, Username: conn.Username, Password: conn.Password,
-		DialTimeout: 10 * time.Second, Logger: zap.NewNop(),
+		DialTimeout: dialTimeout, Logger: zap.NewNop(),
 	})
+	if errors.Is(err, context.DeadlineExceeded) {
+		return nil, fmt.Errorf("connecting to etcd at %v: %w: no connection within %s; check that etcd runs there and that the TLS settings (CA, client certificate and key) match what it expects",
+			conn.Endpoints, store.ErrUnavailable, dialTimeout)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("connecting to etcd at %v: %w", conn.Endpoints, err)
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/terrane/terrane/internal/store/etcd/etcdtest"
+	"github.com/terrane/terrane/internal/testing/tlstest"
 )
 
 // Store is a running shared store.
@@ -75,7 +76,7 @@ type ServeProcess struct {
 func Serve(t testing.TB, binary, backend string, extraTokens ...string) *Store {
 	t.Helper()
 	dir := t.TempDir()
-	certFile, keyFile := WriteCertificate(t, dir)
+	certFile, keyFile := tlstest.WriteCertificate(t, dir)
 	p := &ServeProcess{CAFile: certFile, Token: fmt.Sprintf("token-%d", time.Now().UnixNano()), binary: binary}
 	p.args = []string{"serve", "-listen", "127.0.0.1:0", "-backend", backend, "-tls-cert", certFile, "-tls-key", keyFile, "-token", p.Token}
 	for _, spec := range extraTokens {

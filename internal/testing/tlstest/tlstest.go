@@ -1,4 +1,6 @@
-package sharedstore
+// Package tlstest writes throwaway TLS certificates for tests and benchmarks
+// that run real servers over TLS on loopback.
+package tlstest
 
 import (
 	"crypto/ecdsa"
