@@ -1,7 +1,6 @@
 package command
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,7 +14,7 @@ import (
 // directory's own or given in the data source's config with the store.
 func TestE2ERemoteStateThroughServe(t *testing.T) {
 	binary := buildCLI(t)
-	served := sharedstore.Serve(t, binary, "sqlite://"+filepath.Join(t.TempDir(), "served.db"),
+	served := sharedstore.Serve(t, binary, servedSQLite(t),
 		"app-only@default/app", "project-wide@default/*")
 	served.Setenv(t)
 

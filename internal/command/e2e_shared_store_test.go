@@ -1,18 +1,14 @@
 package command
 
 import (
-	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/terrane/terrane/internal/store/etcd/etcdtest"
-	"github.com/terrane/terrane/internal/testing/sharedstore"
 )
 
 // sharedConfig has two independent resources and a way to make the
@@ -40,38 +36,6 @@ resource "tpf_thing" "b" {
 }
 `
 
-// dirRun is one terrane process to run in a working directory.
-type dirRun struct {
-	dir  string
-	args []string
-}
-
-// runInDirs starts one terrane process per run at once and waits for all.
-func runInDirs(t *testing.T, binary string, runs ...dirRun) []processResult {
-	t.Helper()
-	results := make([]processResult, len(runs))
-	var wg sync.WaitGroup
-	for i, run := range runs {
-		wg.Go(func() {
-			cmd := exec.Command(binary, run.args...)
-			cmd.Dir = run.dir
-			var out, errOut bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &out, &errOut
-			err := cmd.Run()
-			code := 0
-			if exitErr, ok := err.(*exec.ExitError); ok {
-				code = exitErr.ExitCode()
-			} else if err != nil {
-				code = -1
-				errOut.WriteString(err.Error())
-			}
-			results[i] = processResult{args: run.args, stdout: out.String(), stderr: errOut.String(), code: code}
-		})
-	}
-	wg.Wait()
-	return results
-}
-
 // TestE2ETwoWorkingDirectoriesShareAStore runs terrane as two colleagues
 // would: two working directories of one configuration, as on two machines,
 // sharing one etcd cluster or one terrane serve. Applies on disjoint
@@ -81,15 +45,9 @@ func runInDirs(t *testing.T, binary string, runs ...dirRun) []processResult {
 func TestE2ETwoWorkingDirectoriesShareAStore(t *testing.T) {
 	binary := buildCLI(t)
 	server := etcdtest.Start(t)
-	stores := []struct {
-		name  string
-		start func(t *testing.T) *sharedstore.Store
-	}{
-		{"etcd", func(*testing.T) *sharedstore.Store { return sharedstore.EtcdOn(server) }},
-		{"serve", func(t *testing.T) *sharedstore.Store {
-			return sharedstore.Serve(t, binary, "etcd://"+strings.TrimPrefix(sharedstore.EtcdOn(server).Etcd.Endpoint, "http://"))
-		}},
-	}
+	stores := sharedStoreKinds(binary, server, func(*testing.T) string {
+		return "etcd://" + strings.TrimPrefix(server.Endpoint, "http://")
+	})
 	for _, kind := range stores {
 		t.Run(kind.name, func(t *testing.T) {
 			kind.start(t).Setenv(t)
@@ -123,21 +81,12 @@ func testDisjointAppliesFromTwoDirectories(t *testing.T, binary string, first, s
 }
 
 func testConflictingApplyFromAnotherDirectory(t *testing.T, binary string, first, second *e2eProject) {
-	hanging := exec.Command(binary, "apply", "-auto-approve", "-no-color", "-var=suffix=-one", "-var=fail=hang")
-	hanging.Dir = first.dir
-	var hangingOut, hangingErr syncBuffer
-	hanging.Stdout, hanging.Stderr = &hangingOut, &hangingErr
-	if err := hanging.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- hanging.Wait() }()
-	t.Cleanup(func() { _ = hanging.Process.Kill() })
-	waitFor(t, "first apply", &hangingOut, regexp.MustCompile(`tpf_thing.a: Modifying\.\.\.`))
+	hanging := startInBackground(t, binary, first.dir, "apply", "-auto-approve", "-no-color", "-var=suffix=-one", "-var=fail=hang")
+	waitFor(t, "first apply", hanging.out, regexp.MustCompile(`tpf_thing.a: Modifying\.\.\.`))
 
 	result := runInDirs(t, binary, dirRun{second.dir, []string{"apply", "-auto-approve", "-no-color", "-var=suffix=-two"}})[0]
 	host, _ := os.Hostname()
-	holder := fmt.Sprintf("(process %s:%d)", host, hanging.Process.Pid)
+	holder := fmt.Sprintf("(process %s:%d)", host, hanging.cmd.Process.Pid)
 	if result.code != 1 {
 		t.Errorf("an apply that left an address to another run: exit %d, want 1", result.code)
 	}
@@ -150,12 +99,8 @@ func testConflictingApplyFromAnotherDirectory(t *testing.T, binary string, first
 		t.Errorf("the conflicting apply changed tpf_thing.a")
 	}
 
-	if err := hanging.Process.Signal(os.Interrupt); err != nil {
+	if err := hanging.cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case <-exited:
-	case <-time.After(30 * time.Second):
-		t.Fatalf("interrupted apply did not exit\n%s", hangingOut.String())
-	}
+	_ = hanging.wait(t, "interrupted apply", 30*time.Second)
 }

@@ -1,15 +1,12 @@
 package command
 
 import (
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/terrane/terrane/internal/store/etcd/etcdtest"
-	"github.com/terrane/terrane/internal/testing/sharedstore"
 )
 
 const outageConfig = lifecycleHeader + `
@@ -29,57 +26,34 @@ resource "tpf_thing" "slow" {
 func TestE2EStoreOutageDuringApply(t *testing.T) {
 	binary := buildCLI(t)
 	server := etcdtest.Start(t)
-	cases := []struct {
-		name   string
-		start  func(t *testing.T) *sharedstore.Store
-		stop   func(store *sharedstore.Store)
-		resume func(t *testing.T, store *sharedstore.Store)
-		warned bool
-	}{
-		{"serve restart",
-			func(t *testing.T) *sharedstore.Store {
-				return sharedstore.Serve(t, binary, "sqlite://"+filepath.Join(t.TempDir(), "served.db"))
-			},
-			func(store *sharedstore.Store) { store.Serve.Stop() },
-			func(t *testing.T, store *sharedstore.Store) { store.Serve.Restart(t) },
-			true},
-		{"etcd restart",
-			func(*testing.T) *sharedstore.Store { return sharedstore.EtcdOn(server) },
-			func(store *sharedstore.Store) { store.Etcd.Stop() },
-			func(t *testing.T, store *sharedstore.Store) { store.Etcd.Restart(t) },
-			false},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			store := tc.start(t)
+	for _, kind := range sharedStoreKinds(binary, server, servedSQLite) {
+		t.Run(kind.name+" restart", func(t *testing.T) {
+			store := kind.start(t)
 			store.Setenv(t)
 			p := newE2EProject(t, outageConfig)
-			apply := exec.Command(binary, "apply", "-auto-approve", "-no-color")
-			apply.Dir = p.dir
-			var out, errOut syncBuffer
-			apply.Stdout, apply.Stderr = &out, &errOut
-			if err := apply.Start(); err != nil {
-				t.Fatal(err)
-			}
-			exited := make(chan error, 1)
-			go func() { exited <- apply.Wait() }()
-			t.Cleanup(func() { _ = apply.Process.Kill() })
-			waitFor(t, "apply", &out, regexp.MustCompile(`(?s)(tpf_thing\.slow\[\d\]: Creating\.\.\..*){4}`))
+			apply := startInBackground(t, binary, p.dir, "apply", "-auto-approve", "-no-color")
+			waitFor(t, "apply", apply.out, regexp.MustCompile(`(?s)(tpf_thing\.slow\[\d\]: Creating\.\.\..*){4}`))
 
-			tc.stop(store)
-			time.Sleep(4 * time.Second) // the calls answer while the store is away
-			tc.resume(t, store)
-			select {
-			case err := <-exited:
-				if err != nil {
-					t.Fatalf("apply failed: %v\n%s\n%s", err, out.String(), errOut.String())
-				}
-			case <-time.After(90 * time.Second):
-				t.Fatalf("apply did not finish after the store came back\n%s\n%s", out.String(), errOut.String())
+			if store.Serve != nil {
+				store.Serve.Stop()
+			} else {
+				store.Etcd.Stop()
 			}
+			time.Sleep(4 * time.Second) // the calls answer while the store is away
+			if store.Serve != nil {
+				store.Serve.Restart(t)
+			} else {
+				store.Etcd.Restart(t)
+			}
+			if err := apply.wait(t, "apply after the store came back", 90*time.Second); err != nil {
+				t.Fatalf("apply failed: %v\n%s\n%s", err, apply.out.String(), apply.errOut.String())
+			}
+			out, errOut := apply.out, apply.errOut
 			assertContains(t, "apply", out.String(), "Apply complete! Resources: 4 added, 0 changed, 0 destroyed.")
-			if warned := strings.Contains(out.String()+errOut.String(), "The state store was unavailable during the apply"); warned != tc.warned {
-				t.Errorf("warned of the outage: %v, want %v\n%s\n%s", warned, tc.warned, out.String(), errOut.String())
+			// A serve that is down fails calls at once, so the apply waits
+			// and says so; etcd's client waits for its member itself.
+			if warned := strings.Contains(out.String()+errOut.String(), "The state store was unavailable during the apply"); warned != (store.Serve != nil) {
+				t.Errorf("warned of the outage: %v, want %v\n%s\n%s", warned, store.Serve != nil, out.String(), errOut.String())
 			}
 			if got := strings.Join(p.recordedInstances(), " "); got != "tpf_thing.slow[0] tpf_thing.slow[1] tpf_thing.slow[2] tpf_thing.slow[3]" {
 				t.Errorf("records after the outage: %s", got)

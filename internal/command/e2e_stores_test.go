@@ -39,21 +39,15 @@ var storeSuite = []struct {
 func TestE2EStores(t *testing.T) {
 	binary := buildCLI(t)
 	server := etcdtest.Start(t)
-	stores := []struct {
-		name  string
-		start func(t *testing.T) *sharedstore.Store
-	}{
-		{"etcd", func(*testing.T) *sharedstore.Store { return sharedstore.EtcdOn(server) }},
-		{"serve", func(t *testing.T) *sharedstore.Store {
-			store := sharedstore.Serve(t, binary, "sqlite://"+filepath.Join(t.TempDir(), "served.db"))
-			return withTokenFromEnvironment(store)
-		}},
-	}
-	for _, kind := range stores {
+	for _, kind := range sharedStoreKinds(binary, server, servedSQLite) {
 		t.Run(kind.name, func(t *testing.T) {
 			for _, tc := range storeSuite {
 				t.Run(tc.name, func(t *testing.T) {
-					kind.start(t).Setenv(t)
+					store := kind.start(t)
+					if store.Serve != nil {
+						withTokenFromEnvironment(store)
+					}
+					store.Setenv(t)
 					tc.test(t)
 					// The test left its working directory current: no state
 					// may have gone to an embedded store there.
@@ -64,6 +58,27 @@ func TestE2EStores(t *testing.T) {
 			}
 		})
 	}
+}
+
+// storeKind is a shared store the end-to-end tests run against; start
+// gives each test a store of its own.
+type storeKind struct {
+	name  string
+	start func(t *testing.T) *sharedstore.Store
+}
+
+// sharedStoreKinds are etcd (a key prefix of server's per test) and a
+// terrane serve process over TLS in front of the store serveBackend names.
+func sharedStoreKinds(binary string, server *etcdtest.Server, serveBackend func(t *testing.T) string) []storeKind {
+	return []storeKind{
+		{"etcd", func(*testing.T) *sharedstore.Store { return sharedstore.EtcdOn(server) }},
+		{"serve", func(t *testing.T) *sharedstore.Store { return sharedstore.Serve(t, binary, serveBackend(t)) }},
+	}
+}
+
+// servedSQLite is a SQLite file of the test's for a terrane serve to front.
+func servedSQLite(t *testing.T) string {
+	return "sqlite://" + filepath.Join(t.TempDir(), "served.db")
 }
 
 // withTokenFromEnvironment moves a serve store's token from

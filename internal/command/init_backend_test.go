@@ -3,7 +3,6 @@ package command
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -95,7 +94,7 @@ func sameOwner(a, b *pbresource.ID) bool {
 func TestInitMigratesStateBetweenStores(t *testing.T) {
 	binary := buildCLI(t)
 	etcdStore := sharedstore.EtcdOn(etcdtest.Start(t))
-	served := sharedstore.Serve(t, binary, "sqlite://"+filepath.Join(t.TempDir(), "served.db"))
+	served := sharedstore.Serve(t, binary, servedSQLite(t))
 	t.Setenv("TF_TOKEN_127_0_0_1", served.Serve.Token)
 	etcdBlock := fmt.Sprintf("    endpoints = [%q]\n    prefix    = %q\n", etcdStore.Etcd.Endpoint, strings.TrimPrefix(etcdStore.Env[1], "TERRANE_BACKEND_PREFIX="))
 	serveBlock := fmt.Sprintf("    address = %q\n    ca_file = %q\n", "https://"+served.Serve.Address, served.Serve.CAFile)

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/terrane/terrane/internal/resourceservice"
-	"github.com/terrane/terrane/internal/resourceservice/records"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/store"
@@ -24,16 +22,7 @@ func openEtcdStore(t *testing.T, server *etcdtest.Server) *recordstore.Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = backend.Close() })
-	registry := resourceservice.NewRegistry()
-	if err := records.Register(registry); err != nil {
-		t.Fatal(err)
-	}
-	st := recordstore.New(resourceservice.New(backend, registry), "test", "default")
-	if _, err := st.EnsureWorkspace(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	return st
+	return storeOn(t, backend)
 }
 
 // beginCalls opens create intents on n instances and returns their
