@@ -21,7 +21,9 @@ var storeCases = []struct {
 	start func(b *testing.B, binary string, server *etcdtest.Server) *sharedstore.Store
 }{
 	{"embedded", func(*testing.B, string, *etcdtest.Server) *sharedstore.Store { return nil }},
-	{"etcd", func(_ *testing.B, _ string, server *etcdtest.Server) *sharedstore.Store { return sharedstore.EtcdOn(server) }},
+	{"etcd", func(_ *testing.B, _ string, server *etcdtest.Server) *sharedstore.Store {
+		return sharedstore.EtcdOn(server)
+	}},
 	{"serve-tls-sqlite", func(b *testing.B, binary string, _ *etcdtest.Server) *sharedstore.Store {
 		return sharedstore.Serve(b, binary, "sqlite://"+filepath.Join(b.TempDir(), "served.db"))
 	}},
@@ -108,7 +110,7 @@ func runStoreCycle(b *testing.B, env environment, name string, store *sharedstor
 		b.ReportMetric(u.wall.Seconds(), c.name+"-s")
 		serverCPU, serverMiB := "—", "—"
 		if serverPid != 0 {
-			serverCPU, serverMiB = fmt.Sprintf("%.2f", (serverAfter - serverBefore).Seconds()), fmt.Sprintf("%.0f", float64(serverPeak)/1024)
+			serverCPU, serverMiB = fmt.Sprintf("%.2f", (serverAfter-serverBefore).Seconds()), fmt.Sprintf("%.0f", float64(serverPeak)/1024)
 		}
 		fmt.Printf("| %s | %d | %s | %.2f | %s | %.2f | %.0f | %s | %s |\n", name, n, c.name, u.wall.Seconds(), ratio,
 			(u.cpu - u.providerCPU).Seconds(), float64(u.terranePeakKiB)/1024, serverCPU, serverMiB)
