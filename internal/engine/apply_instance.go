@@ -135,6 +135,11 @@ func (w *walker) applyChange(work *resourceWork, addr addrs.AbsResourceInstance,
 	if priorObj != nil {
 		priorPrivate = priorObj.Private
 	}
+	if drift := w.applier.drift[addr.String()]; drift != nil && drift.Private != nil {
+		// change.Before is what the plan's refresh read, so the private data
+		// that goes with it is that read's, not the record's older one.
+		priorPrivate = drift.Private
+	}
 	intentOp := states.IntentUpdate
 	switch change.Action {
 	case plans.Create:

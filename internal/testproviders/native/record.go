@@ -18,28 +18,29 @@ type Record struct{}
 
 // RecordArgs are Record's inputs.
 type RecordArgs struct {
-	Name     string            `pulumi:"name" provider:"replaceOnChanges"`
-	Content  string            `pulumi:"content,optional"`
-	Tags     map[string]string `pulumi:"tags,optional"`
-	Triggers []any             `pulumi:"triggers,optional" provider:"replaceOnChanges"`
-	Echo     any               `pulumi:"echo,optional"`
-	Password *string           `pulumi:"password,optional" provider:"secret"`
-	Fail     string            `pulumi:"fail,optional"`
+	Name     string            `pulumi:"name" provider:"replaceOnChanges" json:"name,omitempty"`
+	Content  string            `pulumi:"content,optional" json:"content,omitempty"`
+	Tags     map[string]string `pulumi:"tags,optional" json:"tags,omitempty"`
+	Triggers []any             `pulumi:"triggers,optional" provider:"replaceOnChanges" json:"triggers,omitempty"`
+	Echo     any               `pulumi:"echo,optional" json:"echo,omitempty"`
+	Password *string           `pulumi:"password,optional" provider:"secret" json:"password,omitempty"`
+	Fail     string            `pulumi:"fail,optional" json:"fail,omitempty"`
 }
 
 // RecordState is Record's outputs: the inputs and what the cloud computed.
 type RecordState struct {
 	RecordArgs
-	Length   int `pulumi:"length"`
-	Revision int `pulumi:"revision"`
+	Length   int `pulumi:"length" json:"length,omitempty"`
+	Revision int `pulumi:"revision" json:"revision,omitempty"`
 	// Note is set only for long content: absent otherwise, as optional
 	// outputs of native providers are.
-	Note string `pulumi:"note,optional"`
+	Note string `pulumi:"note,optional" json:"note,omitempty"`
 }
 
 // Annotate describes the resource.
 func (r *Record) Annotate(a infer.Annotator) {
 	a.Describe(r, "A record in the test cloud, updated in place.")
+	a.SetToken("index", "Record")
 }
 
 // Annotate describes the inputs.

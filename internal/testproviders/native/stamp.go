@@ -2,22 +2,26 @@ package native
 
 import (
 	"context"
-	"errors"
-	"fmt"
+	"maps"
 
+	p "github.com/pulumi/pulumi-go-provider"
 	"github.com/pulumi/pulumi-go-provider/infer"
 
 	"github.com/terrane/terrane/internal/testproviders/cloud"
 )
 
-// Stamp is an object with no Update, like pulumi-random's resources: any
-// change of its inputs replaces it, and its value is chosen at create.
+// Stamp is an object with no Update and no Read of its own, as
+// pulumi-command's resources are made: its value is chosen at create and
+// chosen again (the object replaced) only when its keepers change, as
+// pulumi-random's keepers work; other input changes are no change. Read
+// is infer's default, which returns what it is given: an imported stamp
+// has no recorded inputs or outputs.
 type Stamp struct{}
 
 // StampArgs are Stamp's inputs.
 type StampArgs struct {
-	Prefix  string            `pulumi:"prefix"`
-	Keepers map[string]string `pulumi:"keepers,optional"`
+	Prefix  string            `pulumi:"prefix,optional" json:"prefix,omitempty"`
+	Keepers map[string]string `pulumi:"keepers,optional" json:"keepers,omitempty"`
 }
 
 // StampState is Stamp's outputs.
@@ -25,12 +29,13 @@ type StampState struct {
 	StampArgs
 	// Value is the prefix and a random suffix, chosen when the stamp is
 	// created.
-	Value string `pulumi:"value"`
+	Value string `pulumi:"value,optional" json:"value,omitempty"`
 }
 
 // Annotate describes the resource.
 func (s *Stamp) Annotate(a infer.Annotator) {
 	a.Describe(s, "A value chosen once, replaced whenever an input changes.")
+	a.SetToken("index", "Stamp")
 }
 
 const stampKind = "tpnative_stamp"
@@ -52,20 +57,16 @@ func (s *Stamp) Create(ctx context.Context, req infer.CreateRequest[StampArgs]) 
 	return infer.CreateResponse[StampState]{ID: id, Output: state}, nil
 }
 
-// Read loads the stamp by ID (refresh and import).
-func (s *Stamp) Read(ctx context.Context, req infer.ReadRequest[StampArgs, StampState]) (infer.ReadResponse[StampArgs, StampState], error) {
-	c, err := openCloud(ctx)
-	if err != nil {
-		return infer.ReadResponse[StampArgs, StampState]{}, err
+// Diff replaces the stamp when its keepers change and finds no change
+// otherwise.
+func (s *Stamp) Diff(ctx context.Context, req infer.DiffRequest[StampArgs, StampState]) (infer.DiffResponse, error) {
+	if maps.Equal(req.State.Keepers, req.Inputs.Keepers) {
+		return infer.DiffResponse{}, nil
 	}
-	var state StampState
-	switch err := c.Get(stampKind, req.ID, &state); {
-	case errors.Is(err, cloud.ErrNotFound):
-		return infer.ReadResponse[StampArgs, StampState]{}, nil
-	case err != nil:
-		return infer.ReadResponse[StampArgs, StampState]{}, fmt.Errorf("reading stamp %s: %w", req.ID, err)
-	}
-	return infer.ReadResponse[StampArgs, StampState]{ID: req.ID, Inputs: state.StampArgs, State: state}, nil
+	return infer.DiffResponse{
+		HasChanges:   true,
+		DetailedDiff: map[string]p.PropertyDiff{"keepers": {Kind: p.UpdateReplace, InputDiff: true}},
+	}, nil
 }
 
 // Delete removes the stamp.
