@@ -329,3 +329,40 @@ resource "tpnative_stamp" "s" {
 	}
 	p.expectNoChanges("plan after recording the configuration")
 }
+
+// TestE2EPulumiIgnoreChangesSentToProvider: lifecycle.ignore_changes
+// reaches a Pulumi provider as Diff's and Update's ignoreChanges, in
+// Pulumi's property path form, as Pulumi's engine sends its option.
+func TestE2EPulumiIgnoreChangesSentToProvider(t *testing.T) {
+	config := func(content string) string {
+		return `
+terraform {
+  required_providers {
+    tpulumi = { source = "pulumi/tpulumi", version = "~> 0.1" }
+  }
+}
+provider "tpulumi" {
+  root_dir = "CLOUD"
+}
+resource "tpulumi_thing" "t" {
+  name      = "thing"
+  nonce     = "n"
+  content   = "` + content + `"
+  size_class = "small"
+  tags      = { team = "infra" }
+  lifecycle {
+    ignore_changes = [tags["team"], size_class]
+  }
+}
+`
+	}
+	p := newPulumiProject(t, config("one"))
+	p.mustRun("apply", "-auto-approve", "-no-color")
+	p.write(config("two"))
+	out := p.mustRun("apply", "-auto-approve", "-no-color")
+	assertContains(t, "update", out, "Resources: 0 added, 1 changed, 0 destroyed.")
+	recorded := p.objects("tpulumi_ignore_changes")[""].attrs["ignoreChanges"]
+	if got, want := recorded, []any{"tags.team", "sizeClass"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Update was sent ignoreChanges %v, want %v", got, want)
+	}
+}

@@ -251,6 +251,7 @@ func (w *walker) callApply(work *resourceWork, addr addrs.AbsResourceInstance, c
 		resp = work.provider.iface.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{
 			TypeName: addr.Resource.Resource.Type, PriorState: priorVal, PlannedState: planned.value, Config: cfgVal, ConfigSensitivePaths: sensitivePathsOf(cfgMarks),
 			PlannedPrivate: planned.private, PlannedIdentity: identityOrNil(planned.identity, work.types.Identity),
+			IgnoreChanges: ignoredPaths(work.v.resource.Managed, work.schema.Block),
 		})
 	})
 	ds := diags.Diagnostics{}.Append(resp.Diagnostics)

@@ -63,7 +63,8 @@ func (p *Provider) ApplyResourceChange(ctx context.Context, req providers.ApplyR
 			return providers.ApplyResourceChangeResponse{Diagnostics: p.valueProblem("Update", "prior "+req.TypeName, wireErr)}
 		}
 		var resp *pulumirpc.UpdateResponse
-		resp, err = p.client.Update(ctx, &pulumirpc.UpdateRequest{Id: id, Urn: priv.URN, Olds: olds, News: inputs, OldInputs: oldInputs, Timeout: timeout(ctx), Name: priv.name(), Type: rt.Token})
+		resp, err = p.client.Update(ctx, &pulumirpc.UpdateRequest{Id: id, Urn: priv.URN, Olds: olds, News: inputs, OldInputs: oldInputs, Timeout: timeout(ctx), Name: priv.name(), Type: rt.Token,
+			IgnoreChanges: p.pkg.propertyPaths(req.IgnoreChanges)})
 		props = resp.GetProperties()
 	}
 	if err != nil {

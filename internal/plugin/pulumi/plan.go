@@ -107,7 +107,8 @@ func (p *Provider) PlanResourceChange(ctx context.Context, req providers.PlanRes
 		}
 		return resp
 	}
-	diff, problems := p.diff(ctx, rt, priv, req.PriorState, checked, oldInputs)
+	ignore := p.pkg.propertyPaths(req.IgnoreChanges)
+	diff, problems := p.diff(ctx, rt, priv, req.PriorState, checked, oldInputs, ignore)
 	if problems.HasErrors() {
 		return providers.PlanResourceChangeResponse{Diagnostics: problems}
 	}
@@ -121,7 +122,7 @@ func (p *Provider) PlanResourceChange(ctx context.Context, req providers.PlanRes
 		resp.DeleteBeforeReplace = diff.deleteBeforeReplace
 		resp.PlannedState, resp.SensitivePaths, resp.Diagnostics = p.previewCreate(ctx, rt, priv, checked)
 	default:
-		resp.PlannedState, resp.SensitivePaths, resp.Diagnostics = p.previewUpdate(ctx, rt, priv, req.PriorState, checked, oldInputs)
+		resp.PlannedState, resp.SensitivePaths, resp.Diagnostics = p.previewUpdate(ctx, rt, priv, req.PriorState, checked, oldInputs, ignore)
 	}
 	if !resp.Diagnostics.HasErrors() {
 		resp.PlannedState = alignTo(resp.PlannedState, req.Config)
@@ -159,13 +160,14 @@ type diffResult struct {
 
 // diff calls Diff. DIFF_UNKNOWN (the provider cannot tell) falls back to
 // comparing the checked inputs with the old ones.
-func (p *Provider) diff(ctx context.Context, rt *ResourceType, priv privateData, prior cty.Value, news, oldInputs *structpb.Struct) (diffResult, diags.Diagnostics) {
+func (p *Provider) diff(ctx context.Context, rt *ResourceType, priv privateData, prior cty.Value, news, oldInputs *structpb.Struct, ignore []string) (diffResult, diags.Diagnostics) {
 	olds, err := p.oldOutputs(rt, priv, prior)
 	if err != nil {
 		return diffResult{}, p.valueProblem("Diff", "prior "+TypeName(rt.Token), err)
 	}
 	resp, err := p.client.Diff(ctx, &pulumirpc.DiffRequest{
 		Id: prior.GetAttr("id").AsString(), Urn: priv.URN, Olds: olds, News: news, OldInputs: oldInputs, Name: priv.name(), Type: rt.Token,
+		IgnoreChanges: ignore,
 	})
 	if err != nil {
 		return diffResult{}, diags.Diagnostics{p.callFailure(ctx, "Diff", TypeName(rt.Token), err)}
@@ -243,7 +245,7 @@ func (p *Provider) previewCreate(ctx context.Context, rt *ResourceType, priv pri
 	return p.plannedFromOutputs(rt, resp.GetProperties(), inputs, cty.UnknownVal(cty.String), cty.NilVal)
 }
 
-func (p *Provider) previewUpdate(ctx context.Context, rt *ResourceType, priv privateData, prior cty.Value, news, oldInputs *structpb.Struct) (cty.Value, []cty.Path, diags.Diagnostics) {
+func (p *Provider) previewUpdate(ctx context.Context, rt *ResourceType, priv privateData, prior cty.Value, news, oldInputs *structpb.Struct, ignore []string) (cty.Value, []cty.Path, diags.Diagnostics) {
 	id := prior.GetAttr("id")
 	if !p.supportsPreview {
 		return p.plannedFromOutputs(rt, news, news, id, prior)
@@ -252,7 +254,8 @@ func (p *Provider) previewUpdate(ctx context.Context, rt *ResourceType, priv pri
 	if err != nil {
 		return cty.NilVal, nil, p.valueProblem("Update", "prior "+TypeName(rt.Token), err)
 	}
-	resp, err := p.client.Update(ctx, &pulumirpc.UpdateRequest{Id: id.AsString(), Urn: priv.URN, Olds: olds, News: news, OldInputs: oldInputs, Preview: true, Name: priv.name(), Type: rt.Token})
+	resp, err := p.client.Update(ctx, &pulumirpc.UpdateRequest{Id: id.AsString(), Urn: priv.URN, Olds: olds, News: news, OldInputs: oldInputs, Preview: true, Name: priv.name(), Type: rt.Token,
+		IgnoreChanges: ignore})
 	if err != nil {
 		return cty.NilVal, nil, diags.Diagnostics{p.callFailure(ctx, "Update (preview)", TypeName(rt.Token), err)}
 	}
