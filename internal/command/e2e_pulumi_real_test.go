@@ -116,7 +116,14 @@ func TestE2EPulumiBridgedAndNativeCycle(t *testing.T) {
 	out := p.mustRun("plan", "-no-color")
 	assertContains(t, "first plan", out, "Plan: 9 to add, 0 to change, 0 to destroy.",
 		// Unknown values flow into Any-typed inputs with their types.
-		"echo     = (known after apply)", "triggers = [")
+		"echo     = (known after apply)", "triggers = [",
+		// Secret inputs, of the bridged schema and the native one, stay hidden.
+		"password = (sensitive value)", "secret          = (sensitive value)")
+	for _, secret := range []string{"hunter2", "s3cret"} {
+		if strings.Contains(out, secret) {
+			t.Errorf("the plan shows the secret %q:\n%s", secret, out)
+		}
+	}
 	out = p.mustRun("apply", "-auto-approve", "-no-color")
 	assertContains(t, "first apply", out, "Apply complete! Resources: 9 added, 0 changed, 0 destroyed.")
 	for _, kind := range realPulumiTypes {
