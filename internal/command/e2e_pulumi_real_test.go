@@ -342,15 +342,7 @@ resource "tpnative_stamp" "s" {
 // Pulumi's property path form, as Pulumi's engine sends its option.
 func TestE2EPulumiIgnoreChangesSentToProvider(t *testing.T) {
 	config := func(content string) string {
-		return `
-terraform {
-  required_providers {
-    tpulumi = { source = "pulumi/tpulumi", version = "~> 0.1" }
-  }
-}
-provider "tpulumi" {
-  root_dir = "CLOUD"
-}
+		return tpulumiOnly + `
 resource "tpulumi_thing" "t" {
   name      = "thing"
   nonce     = "n"

@@ -58,6 +58,20 @@ output "top_length" {
 }
 `
 
+// tpulumiOnly is the start of a configuration that uses tpulumi alone;
+// the resources follow it.
+const tpulumiOnly = `
+terraform {
+  required_providers {
+    tpulumi = { source = "pulumi/tpulumi", version = "~> 0.1" }
+  }
+}
+
+provider "tpulumi" {
+  root_dir = "CLOUD"
+}
+`
+
 // pulumiConfig returns the configuration with the base content and the
 // top name filled in.
 func pulumiConfig(content, topName string) string {

@@ -75,43 +75,36 @@ func (d privateData) encode() []byte {
 }
 
 func (d privateData) inputs() (*structpb.Struct, error) {
-	if len(d.Inputs) == 0 {
-		return nil, nil
-	}
-	var s structpb.Struct
-	if err := protojson.Unmarshal(d.Inputs, &s); err != nil {
-		return nil, fmt.Errorf("the stored inputs are unreadable: %w", err)
-	}
-	return &s, nil
+	return wireStructOf(d.Inputs, "inputs")
 }
 
 func (d privateData) withInputs(s *structpb.Struct) privateData {
-	d.Inputs = nil
-	if s != nil {
-		d.Inputs, _ = protojson.Marshal(s)
-	}
+	d.Inputs = wireJSON(s)
 	return d
 }
 
 // outputs returns the outputs kept in Outputs; nil when none are kept (an
 // object recorded before they were, or moved in from a state file).
 func (d privateData) outputs() (*structpb.Struct, error) {
-	if len(d.Outputs) == 0 {
-		return nil, nil
-	}
-	var s structpb.Struct
-	if err := protojson.Unmarshal(d.Outputs, &s); err != nil {
-		return nil, fmt.Errorf("the stored outputs are unreadable: %w", err)
-	}
-	return &s, nil
+	return wireStructOf(d.Outputs, "outputs")
 }
 
 func (d privateData) withOutputs(s *structpb.Struct) privateData {
-	d.Outputs = nil
-	if s != nil {
-		d.Outputs, _ = protojson.Marshal(s)
-	}
+	d.Outputs = wireJSON(s)
 	return d
+}
+
+// wireStructOf reads properties kept in the wire form; nil when none are
+// kept.
+func wireStructOf(raw json.RawMessage, what string) (*structpb.Struct, error) {
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	var s structpb.Struct
+	if err := protojson.Unmarshal(raw, &s); err != nil {
+		return nil, fmt.Errorf("the stored %s are unreadable: %w", what, err)
+	}
+	return &s, nil
 }
 
 // name is the URN's last part, which Pulumi calls the resource name.
