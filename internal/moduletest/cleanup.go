@@ -18,7 +18,8 @@ type leftovers struct {
 
 // cleanup destroys what the file's runs created, one state at a time, the
 // state changed last first, each with the configuration and variables of
-// the run that changed it last, as OpenTofu cleans up.
+// the run that changed it last, as OpenTofu cleans up. Whatever stops a
+// destroy is reported with what it left behind.
 func (fr *fileRunner) cleanup(ctx context.Context) {
 	fr.mu.Lock()
 	var pending []*testState
@@ -50,7 +51,12 @@ func (fr *fileRunner) destroy(ctx context.Context, st *testState, run *Run) (dia
 	if !hasManagedObjects(snap.State) {
 		return nil, snap.State
 	}
-	setup, ds := fr.prepare(run, -1)
+	// The variables are worked out as they were for run itself, which
+	// created what is destroyed. (OpenTofu evaluates them with the runs
+	// visible at the end of the file, where an earlier run on the same
+	// state no longer is; the clean-up then stops without a word and
+	// leaves everything behind.)
+	setup, ds := fr.prepare(run, run.Index)
 	if ds.HasErrors() {
 		return ds, snap.State
 	}

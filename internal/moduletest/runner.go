@@ -97,7 +97,7 @@ func (fr *fileRunner) recordUpdate(key string, run *Run, outputs cty.Value) {
 // visibleRuns are the run outputs a run at index before can refer to: for
 // each state, those of the last run before it that changed that state,
 // as OpenTofu offers them (an older run on the same state is no longer
-// visible). before < 0 means after every run, for the clean-up.
+// visible, nor is a plan run). before < 0 means after every run.
 func (fr *fileRunner) visibleRuns(before int) map[string]cty.Value {
 	fr.mu.Lock()
 	defer fr.mu.Unlock()

@@ -93,11 +93,14 @@ func setTestProviders(root *config.Config, file *File, run *Run, ctx *hcl.EvalCo
 	}
 	var ds diags.Diagnostics
 	if !run.HasProviders {
-		for _, k := range sortedProviderKeys(file.Providers) {
-			use(k, k)
-		}
-		for _, k := range sortedMockKeys(file.MockProviders) {
-			use(k, k)
+		used := usedProviderConfigs(root)
+		for _, k := range append(sortedProviderKeys(file.Providers), sortedMockKeys(file.MockProviders)...) {
+			// An alias nothing uses is left out: OpenTofu never
+			// configures it, so its arguments (which may refer to runs
+			// that have not happened yet) are never evaluated.
+			if k.Alias == "" || used[k] {
+				use(k, k)
+			}
 		}
 		return ds
 	}
@@ -109,6 +112,25 @@ func setTestProviders(root *config.Config, file *File, run *Run, ctx *hcl.EvalCo
 		}
 	}
 	return ds
+}
+
+// usedProviderConfigs are the root module's provider configurations that
+// something may use: those it declares, those its resources name and
+// those its module calls pass on.
+func usedProviderConfigs(root *config.Config) map[addrs.LocalProviderConfig]bool {
+	used := map[addrs.LocalProviderConfig]bool{}
+	for k := range root.Module.ProviderConfigs {
+		used[k] = true
+	}
+	for _, r := range root.Module.Resources {
+		used[r.ProviderConfigAddr()] = true
+	}
+	for _, call := range root.Module.ModuleCalls {
+		for _, passed := range call.Providers {
+			used[passed.InParent] = true
+		}
+	}
+	return used
 }
 
 func rootProviderAddr(root *config.Config, local addrs.LocalProviderConfig) addrs.AbsProviderConfig {
