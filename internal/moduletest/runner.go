@@ -150,6 +150,14 @@ func (fr *fileRunner) execute(stop, cancel context.Context) {
 	if cancel.Err() == nil {
 		fr.cleanup(cancel)
 	}
+	for _, c := range fr.cleanups {
+		// Objects left behind fail the file, as Terraform fails it: an
+		// exit status of 0 would tell a pipeline all is well. (OpenTofu
+		// reports them but leaves the status alone.)
+		if c.diags.HasErrors() || hasManagedObjects(c.left.state) {
+			f.Status = f.Status.Merge(Error)
+		}
+	}
 }
 
 // earlierRunErrored reports whether a run before run i has already ended
