@@ -31,7 +31,11 @@ type problem struct{ summary, detail string }
 func newComposer(typeName string) *composer {
 	h := fnv.New32()
 	h.Write([]byte(typeName))
-	return &composer{rand: rand.New(rand.NewSource(int64(h.Sum32())))} //nolint:gosec // mock values need no security
+	return newSeededComposer(int64(h.Sum32()))
+}
+
+func newSeededComposer(seed int64) *composer {
+	return &composer{rand: rand.New(rand.NewSource(seed))} //nolint:gosec // mock values need no security
 }
 
 // compose builds the object of block from its configuration (null for an
