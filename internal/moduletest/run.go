@@ -56,7 +56,7 @@ func (fr *fileRunner) prepare(run *Run, visibleBefore int) (*runSetup, diags.Dia
 func (fr *fileRunner) newEngine(setup *runSetup, st *testState) (*engine.Engine, diags.Diagnostics) {
 	return engine.New(engine.Options{
 		Config:          setup.rc.config,
-		Providers:       fr.s.Providers,
+		Providers:       fr.s.factories,
 		State:           st.store,
 		Variables:       setup.inputs,
 		RunID:           ulid.Make().String(),

@@ -59,9 +59,10 @@ type Suite struct {
 	Logger    hclog.Logger
 	View      View
 
-	slots   chan struct{}
-	modules moduleCache
-	sources sourceSet
+	slots     chan struct{}
+	factories map[addrs.Provider]providers.Factory
+	modules   moduleCache
+	sources   sourceSet
 }
 
 // Run executes every file, reporting each through View as soon as it and
@@ -77,6 +78,9 @@ func (s *Suite) Run(stop, cancel context.Context) Status {
 		s.Logger = hclog.NewNullLogger()
 	}
 	s.slots = make(chan struct{}, s.Parallelism)
+	pool := newProcessPool(s.Providers, min(s.Parallelism, 2))
+	defer pool.close()
+	s.factories = pool.Factories()
 	done := make([]chan struct{}, len(s.Files))
 	runners := make([]*fileRunner, len(s.Files))
 	for i, f := range s.Files {
