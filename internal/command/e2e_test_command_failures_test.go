@@ -3,9 +3,12 @@ package command
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestTestCommandReportsWhatCleanupLeftBehind(t *testing.T) {
@@ -161,4 +164,75 @@ run "replaces_nothing_real" {
 		t.Errorf("the workspace's object changed: %v", sortedNames(got))
 	}
 	assertContains(t, "plan after the tests", p.mustRun("plan", "-no-color"), "No changes.")
+}
+
+// TestTestCommandInterrupted interrupts a suite whose second run hangs in
+// the provider: the first Ctrl-C lets the run finish (it cannot), the second
+// stops at once and lists what the file's state holds.
+func TestTestCommandInterrupted(t *testing.T) {
+	binary := buildCLI(t)
+	p := newTestCommandProject(t, testCommandHeader+`
+variable "fail" {
+  type    = string
+  default = null
+}
+
+resource "tpf_thing" "done" {
+  name = "done"
+}
+
+resource "tpf_thing" "stuck" {
+  name       = "stuck"
+  fail       = var.fail
+  depends_on = [tpf_thing.done]
+}
+`, map[string]string{
+		"main.tftest.hcl": `
+run "first" {}
+
+run "hangs" {
+  variables {
+    fail = "hang"
+  }
+}
+
+run "never" {}
+`,
+	})
+	cmd := exec.Command(binary, "test", "-no-color")
+	cmd.Dir = p.dir
+	var out, errOut syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	defer cmd.Process.Kill()
+	deadline := time.Now().Add(30 * time.Second)
+	for len(p.objects("tpf_thing")) < 2 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(2 * time.Second) // the second run plans and starts its hanging update
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "interrupted test", &errOut, regexp.MustCompile(`Interrupt received.\nPlease wait for Terrane to exit`))
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-exited:
+		if err == nil {
+			t.Errorf("an interrupted test exited successfully")
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("test still running after a second interrupt\nstdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
+	}
+	assertContains(t, "stderr", errOut.String(), "Two interrupts received. Exiting immediately.",
+		"Terrane was interrupted while executing main.tftest.hcl, and may not have performed the expected cleanup operations.",
+		"Terrane has already created the following resources from the module under test:\n  - tpf_thing.done\n  - tpf_thing.stuck\n")
+	if strings.Contains(out.String(), "passed") {
+		t.Errorf("a cancelled suite printed a summary:\n%s", out.String())
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"syscall"
+	"time"
 
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/config"
@@ -45,7 +46,7 @@ func runTest(streams Streams, args []string) int {
 	view.suite = suite
 	view.diagnostics(ds, nil, nil)
 	view.Abstract(files)
-	status, cancelled := runSuiteWithInterrupts(out, suite)
+	status, cancelled := runSuiteWithInterrupts(view, suite)
 	if cancelled {
 		return 1
 	}
@@ -137,8 +138,9 @@ func sortedStrings(in []string) []string {
 
 // runSuiteWithInterrupts runs the suite; the first interrupt lets the runs
 // under way finish and skips the rest, still destroying what was created;
-// the second stops at once, destroying nothing, and cancelled is true.
-func runSuiteWithInterrupts(out *operationOutput, suite *moduletest.Suite) (status moduletest.Status, cancelled bool) {
+// the second cancels what is under way, destroys nothing, and after at
+// most five seconds lists what was left behind; cancelled is then true.
+func runSuiteWithInterrupts(view *testView, suite *moduletest.Suite) (status moduletest.Status, cancelled bool) {
 	stop, stopRuns := context.WithCancel(context.Background())
 	cancel, cancelAll := context.WithCancel(context.Background())
 	defer stopRuns()
@@ -155,12 +157,18 @@ func runSuiteWithInterrupts(out *operationOutput, suite *moduletest.Suite) (stat
 		case <-signals:
 			interrupts++
 			if interrupts == 1 {
-				fmt.Fprintln(out.streams.Stderr, "\nInterrupt received.\nPlease wait for Terrane to exit or data loss may occur.\nGracefully shutting down...")
+				view.Interrupted()
 				stopRuns()
 				continue
 			}
-			fmt.Fprintln(out.streams.Stderr, "\nTwo interrupts received. Exiting immediately. Note that data loss may have occurred.")
+			view.FatalInterrupt()
 			cancelAll()
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+			}
+			view.FatalInterruptSummary(suite.Unfinished(context.Background()))
+			return moduletest.Error, true
 		}
 	}
 }

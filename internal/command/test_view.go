@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"strings"
@@ -279,4 +280,111 @@ func (v *testView) Conclusion(files []*moduletest.File, status moduletest.Status
 		}
 	}
 	fmt.Fprintf(v.out.streams.Stdout, "\n%s\n", text)
+}
+
+// Interrupted says a first interrupt was received.
+func (v *testView) Interrupted() {
+	const message = "\nInterrupt received.\nPlease wait for Terrane to exit or data loss may occur.\nGracefully shutting down...\n"
+	if v.out.json != nil {
+		v.out.json.Log(jsonview.LevelInfo, message)
+		return
+	}
+	fmt.Fprint(v.out.streams.Stderr, message)
+}
+
+// FatalInterrupt says a second interrupt was received.
+func (v *testView) FatalInterrupt() {
+	const message = "\nTwo interrupts received. Exiting immediately. Note that data loss may have occurred.\n"
+	if v.out.json != nil {
+		v.out.json.Log(jsonview.LevelInfo, message)
+		return
+	}
+	fmt.Fprint(v.out.streams.Stderr, message)
+}
+
+// FatalInterruptSummary lists what the files a second interrupt stopped
+// still hold: created objects, and objects whose creation was under way
+// (an open intent) and may exist.
+func (v *testView) FatalInterruptSummary(unfinished []moduletest.Unfinished) {
+	byFile := map[string][]moduletest.Unfinished{}
+	var files []string
+	for _, u := range unfinished {
+		if _, seen := byFile[u.File.Name]; !seen {
+			files = append(files, u.File.Name)
+		}
+		byFile[u.File.Name] = append(byFile[u.File.Name], u)
+	}
+	for _, name := range files {
+		if v.out.json != nil {
+			v.out.json.TestInterrupt(name, interruptedObjects(byFile[name]))
+			continue
+		}
+		w := v.out.streams.Stderr
+		fmt.Fprintf(w, "\nTerrane was interrupted while executing %s, and may not have performed the expected cleanup operations.\n", name)
+		for _, u := range byFile[name] {
+			created, creating := stateObjects(u.State)
+			if len(created) > 0 {
+				if u.Source == "" {
+					fmt.Fprintf(w, "\nTerrane has already created the following resources from the module under test:\n")
+				} else {
+					fmt.Fprintf(w, "\nTerrane has already created the following resources for %q from %q:\n", runName(u.Run), u.Source)
+				}
+				printAddresses(w, created)
+			}
+			if len(creating) > 0 {
+				module := "the module under test"
+				if u.Source != "" {
+					module = fmt.Sprintf("%q", u.Source)
+				}
+				fmt.Fprintf(w, "\nTerrane was in the process of creating the following resources for %q from %s, and they may not have been destroyed:\n", runName(u.Run), module)
+				printAddresses(w, creating)
+			}
+		}
+	}
+}
+
+func runName(r *moduletest.Run) string {
+	if r == nil {
+		return ""
+	}
+	return r.Name
+}
+
+func printAddresses(w io.Writer, objects []jsonview.TestFailedResource) {
+	for _, o := range objects {
+		if o.DeposedKey != "" {
+			fmt.Fprintf(w, "  - %s (%s)\n", o.Instance, o.DeposedKey)
+		} else {
+			fmt.Fprintf(w, "  - %s\n", o.Instance)
+		}
+	}
+}
+
+// stateObjects splits a state's managed objects into those that exist and
+// those a create was under way for (an open intent without an object).
+func stateObjects(state *states.State) (created, creating []jsonview.TestFailedResource) {
+	created = leftObjects(state)
+	for _, entry := range state.AllResourceInstances() {
+		if entry.Addr.Resource.Resource.Mode == addrs.ManagedResourceMode && entry.Instance.Current == nil && entry.Instance.Intent != nil {
+			creating = append(creating, jsonview.TestFailedResource{Instance: entry.Addr.String()})
+		}
+	}
+	return created, creating
+}
+
+// interruptedObjects is the test_interrupt message of one file.
+func interruptedObjects(unfinished []moduletest.Unfinished) jsonview.TestInterrupt {
+	msg := jsonview.TestInterrupt{States: map[string][]jsonview.TestFailedResource{}}
+	for _, u := range unfinished {
+		created, creating := stateObjects(u.State)
+		if u.Source == "" {
+			msg.State = append(msg.State, created...)
+		} else {
+			msg.States[runName(u.Run)] = append(msg.States[runName(u.Run)], created...)
+		}
+		for _, c := range creating {
+			msg.Planned = append(msg.Planned, c.Instance)
+		}
+	}
+	return msg
 }

@@ -29,6 +29,8 @@ type fileRunner struct {
 	// cleanups are the results of destroying each state, in the order
 	// they were destroyed.
 	cleanups []cleanupResult
+	// finished is set once the file's clean-up is over, uninterrupted.
+	finished bool
 }
 
 // testState is one of a file's throwaway states: the configuration under
@@ -147,9 +149,13 @@ func (fr *fileRunner) execute(stop, cancel context.Context) {
 	}
 	wg.Wait()
 	fr.settle()
-	if cancel.Err() == nil {
-		fr.cleanup(cancel)
+	if cancel.Err() != nil {
+		return // nothing is destroyed: see Suite.Unfinished
 	}
+	fr.cleanup(cancel)
+	fr.mu.Lock()
+	fr.finished = cancel.Err() == nil
+	fr.mu.Unlock()
 	for _, c := range fr.cleanups {
 		// Objects left behind fail the file, as Terraform fails it: an
 		// exit status of 0 would tell a pipeline all is well. (OpenTofu

@@ -61,6 +61,8 @@ type Suite struct {
 
 	slots     chan struct{}
 	factories map[addrs.Provider]providers.Factory
+	runnersMu sync.Mutex
+	runners   []*fileRunner
 	modules   moduleCache
 	sources   sourceSet
 }
@@ -86,6 +88,11 @@ func (s *Suite) Run(stop, cancel context.Context) Status {
 	for i, f := range s.Files {
 		done[i] = make(chan struct{})
 		runners[i] = newFileRunner(s, f)
+	}
+	s.runnersMu.Lock()
+	s.runners = runners
+	s.runnersMu.Unlock()
+	for i := range s.Files {
 		go func() {
 			defer close(done[i])
 			runners[i].execute(stop, cancel)

@@ -106,3 +106,18 @@ func (v *View) TestDiagnostics(ds diags.Diagnostics, sources ui.Sources, path, r
 		v.emit(level, "diagnostic", prefix+d.Summary, fields)
 	}
 }
+
+// TestInterrupt is the test_interrupt message's body: what an interrupted
+// file's states hold (State for the configuration under test, States by
+// run for run block modules) and the objects being created.
+type TestInterrupt struct {
+	State   []TestFailedResource            `json:"state,omitempty"`
+	States  map[string][]TestFailedResource `json:"states,omitempty"`
+	Planned []string                        `json:"planned,omitempty"`
+}
+
+// TestInterrupt reports what an interrupted file left behind.
+func (v *View) TestInterrupt(path string, body TestInterrupt) {
+	v.emit(LevelError, "test_interrupt", "Terrane was interrupted during test execution, and may not have performed the expected cleanup operations.",
+		map[string]any{"test_interrupt": body, "@testfile": path})
+}
