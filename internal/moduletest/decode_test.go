@@ -198,3 +198,25 @@ func TestFindFilesPrefersOpenTofuVariants(t *testing.T) {
 		t.Errorf("files %s, want %s", got, want)
 	}
 }
+
+func TestDecodeJSONTestFile(t *testing.T) {
+	f := loadSource(t, "tests/main.tftest.json", `{
+  "variables": {"name": "x"},
+  "run": {
+    "first": {
+      "command": "plan",
+      "plan_options": {"mode": "refresh-only"},
+      "assert": [{"condition": "${output.name == \"x\"}", "error_message": "wrong"}],
+      "expect_failures": ["var.name"]
+    },
+    "second": {}
+  }
+}`)
+	if f.Diagnostics.HasErrors() {
+		t.Fatal(f.Diagnostics.Err())
+	}
+	if len(f.Runs) != 2 || f.Runs[0].Name != "first" || f.Runs[0].Command != PlanCommand || !f.Runs[0].Options.RefreshOnly ||
+		len(f.Runs[0].Asserts) != 1 || len(f.Runs[0].ExpectFailures) != 1 || f.Runs[1].Command != ApplyCommand || f.Variables["name"] == nil {
+		t.Errorf("decoded %+v / %+v", f.Runs[0], f.Runs[1])
+	}
+}

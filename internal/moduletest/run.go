@@ -3,6 +3,7 @@ package moduletest
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/oklog/ulid/v2"
@@ -121,11 +122,11 @@ func (fr *fileRunner) applyRun(ctx context.Context, run *Run, setup *runSetup, s
 	if plan.CanApply() {
 		// The apply evaluates the check blocks again: its findings are the
 		// ones that count, and each is reported once.
-		run.Diagnostics = withoutFailedChecks(run.Diagnostics)
+		run.Diagnostics = withoutCheckFindings(run.Diagnostics)
 		applyDiags = eng.Apply(ctx, plan)
 	} else {
 		// Nothing to change: the plan's findings stand for the apply's.
-		applyDiags, run.Diagnostics = failedChecks(run.Diagnostics), withoutFailedChecks(run.Diagnostics)
+		applyDiags, run.Diagnostics = checkFindings(run.Diagnostics), withoutCheckFindings(run.Diagnostics)
 	}
 	applyDiags = expectFailures(expected, applyDiags)
 	run.Diagnostics = run.Diagnostics.Append(applyDiags)
@@ -175,21 +176,29 @@ func (fr *fileRunner) verbose(run *Run, setup *runSetup, eng *engine.Engine, pla
 	}
 }
 
-// failedChecks are the check block failures among ds.
-func failedChecks(ds diags.Diagnostics) diags.Diagnostics {
+// isCheckFinding reports whether d is what a check block found: a failed
+// assertion, or one that is known only after apply.
+func isCheckFinding(d diags.Diagnostic) bool {
+	if kind, _ := failedCheckOf(d); kind == checkableCheck {
+		return true
+	}
+	return d.Severity == diags.Warning && strings.HasPrefix(d.Summary, "Check block assertion")
+}
+
+func checkFindings(ds diags.Diagnostics) diags.Diagnostics {
 	var out diags.Diagnostics
 	for _, d := range ds {
-		if kind, _ := failedCheckOf(d); kind == checkableCheck {
+		if isCheckFinding(d) {
 			out = append(out, d)
 		}
 	}
 	return out
 }
 
-func withoutFailedChecks(ds diags.Diagnostics) diags.Diagnostics {
+func withoutCheckFindings(ds diags.Diagnostics) diags.Diagnostics {
 	var out diags.Diagnostics
 	for _, d := range ds {
-		if kind, _ := failedCheckOf(d); kind != checkableCheck {
+		if !isCheckFinding(d) {
 			out = append(out, d)
 		}
 	}
