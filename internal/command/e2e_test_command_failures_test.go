@@ -236,3 +236,17 @@ run "never" {}
 		t.Errorf("a cancelled suite printed a summary:\n%s", out.String())
 	}
 }
+
+func TestTestCommandWithoutTestFiles(t *testing.T) {
+	p := newTestCommandProject(t, basicTestConfig, nil)
+	stdout, stderr, code := p.run("test", "-no-color")
+	if code != 0 || stdout != "\nSuccess! 0 passed, 0 failed.\n" {
+		t.Errorf("exit %d\nstdout:\n%q\nstderr:\n%s", code, stdout, stderr)
+	}
+	stdout, _, code = p.run("test", "-no-color", "-filter=tests/missing.tftest.hcl")
+	if code != 0 {
+		t.Errorf("exit %d with an unknown -filter", code)
+	}
+	assertContains(t, "stdout", stdout, "Warning: Unknown test file", "The specified test file, tests/missing.tftest.hcl, could not be found.",
+		"Warning: No tests were found")
+}
