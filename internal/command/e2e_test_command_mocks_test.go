@@ -63,6 +63,10 @@ func TestTestCommandMockProviderAndOverrides(t *testing.T) {
 	p := newTestCommandProject(t, mockedConfig, map[string]string{
 		"child/main.tf": mockedChild,
 		"mock.tftest.hcl": `
+# A mock of a provider nothing uses is never configured, so it need not be
+# installed.
+mock_provider "aws" {}
+
 mock_provider "tpf" {
   mock_resource "tpf_thing" {
     defaults = {

@@ -93,18 +93,26 @@ func setTestProviders(root *config.Config, file *File, run *Run, ctx *hcl.EvalCo
 	}
 	var ds diags.Diagnostics
 	if !run.HasProviders {
-		used := usedProviderConfigs(root)
+		used, types := usedProviderConfigs(root)
 		for _, k := range append(sortedProviderKeys(file.Providers), sortedMockKeys(file.MockProviders)...) {
-			// An alias nothing uses is left out: OpenTofu never
+			// A configuration nothing uses is left out: OpenTofu never
 			// configures it, so its arguments (which may refer to runs
-			// that have not happened yet) are never evaluated.
-			if k.Alias == "" || used[k] {
+			// that have not happened yet) are never evaluated, and a
+			// provider only another run's module needs need not be
+			// installed for this one.
+			if used[k] || (k.Alias == "" && types[root.Module.ProviderForLocalName(k.LocalName)]) {
 				use(k, k)
 			}
 		}
 		return ds
 	}
 	for _, passed := range run.Providers {
+		if passed.InParentKey != nil {
+			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid provider reference",
+				Detail:  fmt.Sprintf("A run's providers argument gives the module whole provider configurations; %s cannot be narrowed to one instance of it here.", passed.InParent),
+				Subject: passed.InParentKey.Range().Ptr()})
+			continue
+		}
 		if !use(passed.InChild, passed.InParent) {
 			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: fmt.Sprintf("Missing provider definition for %s", passed.InParent),
 				Detail:  "This provider block references a provider definition that does not exist.",
@@ -115,9 +123,10 @@ func setTestProviders(root *config.Config, file *File, run *Run, ctx *hcl.EvalCo
 }
 
 // usedProviderConfigs are the root module's provider configurations that
-// something may use: those it declares, those its resources name and
-// those its module calls pass on.
-func usedProviderConfigs(root *config.Config) map[addrs.LocalProviderConfig]bool {
+// something may use (those it declares, those its resources name and
+// those its module calls pass on) and the providers the resources of the
+// whole configuration belong to.
+func usedProviderConfigs(root *config.Config) (map[addrs.LocalProviderConfig]bool, map[addrs.Provider]bool) {
 	used := map[addrs.LocalProviderConfig]bool{}
 	for k := range root.Module.ProviderConfigs {
 		used[k] = true
@@ -130,7 +139,13 @@ func usedProviderConfigs(root *config.Config) map[addrs.LocalProviderConfig]bool
 			used[passed.InParent] = true
 		}
 	}
-	return used
+	types := map[addrs.Provider]bool{}
+	root.DeepEach(func(c *config.Config) {
+		for _, r := range c.Module.Resources {
+			types[r.Provider] = true
+		}
+	})
+	return used, types
 }
 
 func rootProviderAddr(root *config.Config, local addrs.LocalProviderConfig) addrs.AbsProviderConfig {
