@@ -3,7 +3,6 @@ package command
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -199,15 +198,7 @@ run "hangs" {
 run "never" {}
 `,
 	})
-	cmd := exec.Command(binary, "test", "-no-color")
-	cmd.Dir = p.dir
-	var out, errOut syncBuffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	cmd, out, errOut, exited := startCLI(t, binary, p.dir, "test", "-no-color")
 	defer cmd.Process.Kill()
 	deadline := time.Now().Add(30 * time.Second)
 	for len(p.objects("tpf_thing")) < 2 && time.Now().Before(deadline) {
@@ -217,7 +208,7 @@ run "never" {}
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "interrupted test", &errOut, regexp.MustCompile(`Interrupt received.\nPlease wait for Terrane to exit`))
+	waitFor(t, "interrupted test", errOut, regexp.MustCompile(`Interrupt received.\nPlease wait for Terrane to exit`))
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}

@@ -217,7 +217,7 @@ func (v *testView) saveErroredState(state *states.State) diags.Diagnostics {
 	if v.out.json != nil {
 		v.out.json.Log(jsonview.LevelInfo, "Writing state to file: "+erroredStateFile)
 	} else {
-		fmt.Fprintf(v.out.streams.Stderr, "\nWriting state to file: %s\n", erroredStateFile)
+		v.notice("\nWriting state to file: " + erroredStateFile + "\n")
 	}
 	var buf bytes.Buffer
 	err := statefile.Write(&statefile.File{State: state, TerraformVersion: version.CompatibleTerraformVersion, Lineage: "terrane-test"}, &buf)
@@ -284,17 +284,16 @@ func (v *testView) Conclusion(files []*moduletest.File, status moduletest.Status
 
 // Interrupted says a first interrupt was received.
 func (v *testView) Interrupted() {
-	const message = "\nInterrupt received.\nPlease wait for Terrane to exit or data loss may occur.\nGracefully shutting down...\n"
-	if v.out.json != nil {
-		v.out.json.Log(jsonview.LevelInfo, message)
-		return
-	}
-	fmt.Fprint(v.out.streams.Stderr, message)
+	v.notice("\nInterrupt received.\nPlease wait for Terrane to exit or data loss may occur.\nGracefully shutting down...\n")
 }
 
 // FatalInterrupt says a second interrupt was received.
 func (v *testView) FatalInterrupt() {
-	const message = "\nTwo interrupts received. Exiting immediately. Note that data loss may have occurred.\n"
+	v.notice("\nTwo interrupts received. Exiting immediately. Note that data loss may have occurred.\n")
+}
+
+// notice writes a message to stderr, or a log message with -json.
+func (v *testView) notice(message string) {
 	if v.out.json != nil {
 		v.out.json.Log(jsonview.LevelInfo, message)
 		return

@@ -175,20 +175,18 @@ func sortedMockKeys(m map[addrs.LocalProviderConfig]*MockProvider) []addrs.Local
 	return sortedProviderKeys(m)
 }
 
-// mergeResourceOverrides gives a run's own overrides precedence over the
-// file's, warning where both name one target.
-func mergeResourceOverrides(inRun, inFile []*OverrideResource) ([]*OverrideResource, diags.Diagnostics) {
+// mergeOverrides gives a run's own overrides precedence over the file's,
+// warning where both name one target (addr).
+func mergeOverrides[T any](inRun, inFile []T, addr func(T) string, duplicate func(T) diags.Diagnostic) ([]T, diags.Diagnostics) {
 	var ds diags.Diagnostics
 	byAddr := map[string]bool{}
-	out := append([]*OverrideResource{}, inRun...)
+	out := append([]T{}, inRun...)
 	for _, o := range inRun {
-		byAddr[o.Addr.String()] = true
+		byAddr[addr(o)] = true
 	}
 	for _, o := range inFile {
-		if byAddr[o.Addr.String()] {
-			ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: fmt.Sprintf("Multiple `%s` blocks for the same address", o.blockName()),
-				Detail:  fmt.Sprintf("`%s` is overridden in both global file and local run blocks. The declaration in global file block is ignored.", o.Addr),
-				Subject: o.Target.SourceRange().Ptr()})
+		if byAddr[addr(o)] {
+			ds = ds.Append(duplicate(o))
 			continue
 		}
 		out = append(out, o)
@@ -196,23 +194,20 @@ func mergeResourceOverrides(inRun, inFile []*OverrideResource) ([]*OverrideResou
 	return out, ds
 }
 
+func mergeResourceOverrides(inRun, inFile []*OverrideResource) ([]*OverrideResource, diags.Diagnostics) {
+	return mergeOverrides(inRun, inFile, func(o *OverrideResource) string { return o.Addr.String() }, func(o *OverrideResource) diags.Diagnostic {
+		return diags.Diagnostic{Severity: diags.Warning, Summary: fmt.Sprintf("Multiple `%s` blocks for the same address", o.blockName()),
+			Detail:  fmt.Sprintf("`%s` is overridden in both global file and local run blocks. The declaration in global file block is ignored.", o.Addr),
+			Subject: o.Target.SourceRange().Ptr()}
+	})
+}
+
 func mergeModuleOverrides(inRun, inFile []*OverrideModule) ([]*OverrideModule, diags.Diagnostics) {
-	var ds diags.Diagnostics
-	byAddr := map[string]bool{}
-	out := append([]*OverrideModule{}, inRun...)
-	for _, o := range inRun {
-		byAddr[o.Addr.String()] = true
-	}
-	for _, o := range inFile {
-		if byAddr[o.Addr.String()] {
-			ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Multiple `override_module` blocks for the same address",
-				Detail:  fmt.Sprintf("Module `%s` is overridden in both global file and local run blocks. The declaration in global file block is ignored.", o.Addr),
-				Subject: o.Target.SourceRange().Ptr()})
-			continue
-		}
-		out = append(out, o)
-	}
-	return out, ds
+	return mergeOverrides(inRun, inFile, func(o *OverrideModule) string { return o.Addr.String() }, func(o *OverrideModule) diags.Diagnostic {
+		return diags.Diagnostic{Severity: diags.Warning, Summary: "Multiple `override_module` blocks for the same address",
+			Detail:  fmt.Sprintf("Module `%s` is overridden in both global file and local run blocks. The declaration in global file block is ignored.", o.Addr),
+			Subject: o.Target.SourceRange().Ptr()}
+	})
 }
 
 func checkOverrideTarget(root *config.Config, o *OverrideResource) diags.Diagnostics {
