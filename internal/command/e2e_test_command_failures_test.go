@@ -21,7 +21,19 @@ resource "tpf_thing" "fine" {
   name = "fine"
 }
 `, map[string]string{
+		"setup/main.tf": testCommandHeader + `
+resource "tpf_thing" "setup_stuck" {
+  name = "setup-stuck"
+  fail = "delete_error"
+}
+`,
 		"main.tftest.hcl": `
+run "setup" {
+  module {
+    source = "./setup"
+  }
+}
+
 run "create" {}
 `,
 	})
@@ -30,19 +42,24 @@ run "create" {}
 		t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	want := `main.tftest.hcl... fail
+  run "setup"... pass
   run "create"... pass
 
-Failure! 1 passed, 0 failed.
+Failure! 2 passed, 0 failed.
 `
 	if stdout != want {
 		t.Errorf("stdout:\n%s\nwant:\n%s", stdout, want)
 	}
+	// The state the later run changed is destroyed first.
+	mainLeft := "Terrane left the following resources in state after executing main.tftest.hcl/create"
+	setupLeft := "Terrane left the following resources in state after executing main.tftest.hcl/setup"
 	assertContains(t, "stderr", stderr,
 		"Terrane encountered an error destroying resources created while executing main.tftest.hcl/create.",
-		"Delete failed on request",
-		"Terrane left the following resources in state after executing main.tftest.hcl/create",
-		"  - tpf_thing.stuck\n",
+		"Delete failed on request", mainLeft, "  - tpf_thing.stuck\n", setupLeft, "  - tpf_thing.setup_stuck\n",
 		"Writing state to file: errored_test.tfstate")
+	if strings.Index(stderr, mainLeft) > strings.Index(stderr, setupLeft) {
+		t.Errorf("the setup module's state was destroyed before the configuration's:\n%s", stderr)
+	}
 	if strings.Contains(stderr, "  - tpf_thing.fine") {
 		t.Errorf("an object that was destroyed is listed as left behind:\n%s", stderr)
 	}
@@ -56,11 +73,13 @@ Failure! 1 passed, 0 failed.
 	if err := json.Unmarshal(src, &state); err != nil {
 		t.Fatalf("errored_test.tfstate is not a state file: %v\n%s", err, src)
 	}
-	if len(state.Resources) != 1 || state.Resources[0].Name != "stuck" {
-		t.Errorf("errored_test.tfstate holds %+v, want only tpf_thing.stuck", state.Resources)
+	// As in OpenTofu, each state left behind is written in turn: the file
+	// holds the last one destroyed.
+	if len(state.Resources) != 1 || state.Resources[0].Name != "setup_stuck" {
+		t.Errorf("errored_test.tfstate holds %+v, want tpf_thing.setup_stuck", state.Resources)
 	}
-	if objects := p.objects("tpf_thing"); len(objects) != 1 || objects["stuck"].path == "" {
-		t.Errorf("the cloud holds %v, want only the object that could not be deleted", sortedNames(objects))
+	if objects := p.objects("tpf_thing"); len(objects) != 2 || objects["stuck"].path == "" || objects["setup-stuck"].path == "" {
+		t.Errorf("the cloud holds %v, want only the objects that could not be deleted", sortedNames(objects))
 	}
 }
 
