@@ -80,7 +80,7 @@ func (s *Suite) Run(stop, cancel context.Context) Status {
 		s.Logger = hclog.NewNullLogger()
 	}
 	s.slots = make(chan struct{}, s.Parallelism)
-	pool := newProcessPool(s.Providers, min(s.Parallelism, 2))
+	pool := newProcessPool(s.Providers)
 	defer pool.close()
 	s.factories = pool.Factories()
 	done := make([]chan struct{}, len(s.Files))
