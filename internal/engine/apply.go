@@ -124,6 +124,7 @@ func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics 
 		ds = ds.Append(diags.Errorf("Cannot record the outputs", "Writing the root module outputs failed: %s", err))
 	}
 	ds = ds.Append(e.recordCheckResults(context.WithoutCancel(ctx), plan, w.results.checks.list()))
+	e.keepEvaluation(w)
 	return ds
 }
 

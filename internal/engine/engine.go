@@ -96,6 +96,13 @@ type Options struct {
 	// directory's store, and its project); nil leaves only the "local"
 	// backend readable.
 	RemoteState *remotestate.DataSource
+	// ProviderWrapper, when set, may put other implementations in front
+	// of provider configurations and of single resources' providers.
+	ProviderWrapper ProviderWrapper
+	// KeepValues keeps the root module values of the last Plan or Apply
+	// for LastEvaluation, and makes a plan keep every resource's values
+	// (a plan otherwise drops those nothing in the configuration reads).
+	KeepValues bool
 }
 
 // PlanOpts say what kind of plan to make.
@@ -116,6 +123,8 @@ type Engine struct {
 	schemas *providers.Schemas
 	// running are the provider processes started so far, closed by Close.
 	running []providers.Interface
+	// last is the last walk's values, kept when Options.KeepValues is set.
+	last *Evaluation
 }
 
 // New checks opts and returns an engine. It starts no provider yet.
