@@ -75,6 +75,7 @@ func commands() map[string]commandInfo {
 		"taint":                  {runTaint, "Mark a resource instance as not fully functional"},
 		"force-unlock":           {runForceUnlock, "Release the claims of a run that stopped for good"},
 		"untaint":                {runUntaint, "Remove the 'tainted' state from a resource instance"},
+		"test":                   {runTest, "Run the configuration's tests (*.tftest.hcl, *.tofutest.hcl) against throwaway state"},
 	}
 }
 
