@@ -414,9 +414,15 @@ func (o *operationOutput) diagnostics(ds diags.Diagnostics) {
 func writeCompactWarnings(w io.Writer, warnings diags.Diagnostics) {
 	fmt.Fprintln(w, "\nWarnings:")
 	fmt.Fprintln(w)
-	for _, d := range warnings {
+	// As OpenTofu's format.DiagnosticWarningsCompact lists the warnings
+	// its view consolidated.
+	for _, group := range ui.ConsolidateDiagnostics(ui.SortDiagnostics(warnings), diags.Warning) {
+		d := group.First
 		fmt.Fprintf(w, "- %s\n", d.Summary)
-		if d.Subject != nil {
+		switch {
+		case d.Subject != nil && group.Count > 1:
+			fmt.Fprintf(w, "  on %s line %d (and %d more)\n", d.Subject.Filename, d.Subject.Start.Line, group.Count-1)
+		case d.Subject != nil:
 			fmt.Fprintf(w, "  on %s line %d\n", d.Subject.Filename, d.Subject.Start.Line)
 		}
 	}

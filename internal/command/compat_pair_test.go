@@ -151,14 +151,30 @@ func asTerrane(text string) string {
 // whatever order the objects were read.
 func comparableText(text string) string {
 	text = uuidPattern.ReplaceAllString(maskIDs(text), "(id)")
+	text = timestampPattern.ReplaceAllString(text, "(time)")
 	lines := strings.Split(text, "\n")
 	first := 0
-	for first < len(lines) && strings.Contains(lines[first], ": Refreshing state...") {
+	for first < len(lines) && progressLine(lines[first]) {
 		first++
 	}
 	sort.Strings(lines[:first])
 	return joinProse(strings.Join(lines, "\n"))
 }
+
+// progressLine reports whether a line is one of the progress messages
+// that start a plan, which both tools write in the order their parallel
+// work finishes.
+func progressLine(line string) bool {
+	for _, what := range []string{": Refreshing state...", ": Reading...", ": Read complete after"} {
+		if strings.Contains(line, what) {
+			return true
+		}
+	}
+	return false
+}
+
+// timestampPattern matches the RFC 3339 times objects record.
+var timestampPattern = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z`)
 
 // uuidPattern matches the random ids of terraform_data and of the test
 // providers' objects wherever they appear.

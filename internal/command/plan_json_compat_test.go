@@ -109,12 +109,16 @@ func (p *compatPair) compareJSONSections(args []string, sections ...string) {
 			delete(prior, "terraform_version")
 		}
 		// OpenTofu lists relevant attributes by resource address
-		// (internal/command/jsonplan/plan.go, marshalRelevantAttrs);
-		// Terraform 1.11 keeps the order it found them in.
+		// (internal/command/jsonplan/plan.go, marshalRelevantAttrs), the
+		// attributes of one resource in the order a map gave them
+		// (globalref.Analyzer.ContributingResourceReferences); Terraform
+		// 1.11 keeps that order for all of them. Compared in one order.
 		if attrs, ok := doc["relevant_attributes"].([]any); ok {
-			sort.SliceStable(attrs, func(i, j int) bool {
-				return attrs[i].(map[string]any)["resource"].(string) < attrs[j].(map[string]any)["resource"].(string)
-			})
+			key := func(i int) string {
+				attr, _ := json.Marshal(attrs[i].(map[string]any)["attribute"])
+				return attrs[i].(map[string]any)["resource"].(string) + " " + string(attr)
+			}
+			sort.SliceStable(attrs, func(i, j int) bool { return key(i) < key(j) })
 		}
 		return doc
 	}

@@ -27,12 +27,15 @@ func SourcesFromParser(p *hclparse.Parser) Sources {
 	return Sources(p.Files())
 }
 
-// WriteDiagnostics writes every diagnostic as OpenTofu's views do: with
-// colour in its left-ruled frame, without colour (-no-color, NO_COLOR) in
-// its plain layout for automation, the detail wrapped to w's width.
+// WriteDiagnostics writes every diagnostic as OpenTofu's views do: sorted
+// (see SortDiagnostics), warnings with the same summary shown once (see
+// ConsolidateDiagnostics), with colour in its left-ruled frame, without
+// colour (-no-color, NO_COLOR) in its plain layout for automation, the
+// detail wrapped to w's width.
 func WriteDiagnostics(w io.Writer, ds diags.Diagnostics, sources Sources, color bool) {
 	width := Width(w)
-	for _, d := range ds {
+	for _, group := range ConsolidateDiagnostics(SortDiagnostics(ds), diags.Warning) {
+		d := group.Described()
 		if color {
 			io.WriteString(w, FormatDiagnostic(d, sources, width))
 		} else {
