@@ -1,5 +1,7 @@
 package addrs
 
+import "cmp"
+
 // The orderings below are the ones OpenTofu lists addresses in (its addrs
 // package's Less methods): plan text, resource_changes and the other plan
 // and state documents sort by them, so a root module's resources come
@@ -8,10 +10,11 @@ package addrs
 
 // InstanceKeyLess orders instance keys: no key first, then integer keys
 // numerically, then string keys lexically.
-func InstanceKeyLess(a, b InstanceKey) bool {
-	if a == b {
-		return false
-	}
+func InstanceKeyLess(a, b InstanceKey) bool { return CompareInstanceKeys(a, b) < 0 }
+
+// CompareInstanceKeys is InstanceKeyLess's order as a comparison, for
+// slices.SortFunc: negative, zero or positive.
+func CompareInstanceKeys(a, b InstanceKey) int {
 	rank := func(k InstanceKey) int {
 		switch k.(type) {
 		case IntKey:
@@ -21,16 +24,16 @@ func InstanceKeyLess(a, b InstanceKey) bool {
 		}
 		return 0
 	}
-	if rank(a) != rank(b) {
-		return rank(a) < rank(b)
+	if c := cmp.Compare(rank(a), rank(b)); c != 0 {
+		return c
 	}
 	switch a := a.(type) {
 	case IntKey:
-		return a < b.(IntKey)
+		return cmp.Compare(a, b.(IntKey))
 	case StringKey:
-		return a < b.(StringKey)
+		return cmp.Compare(a, b.(StringKey))
 	}
-	return false
+	return 0
 }
 
 // Less orders module instances: shorter paths first, then step by step by

@@ -451,13 +451,22 @@ func (o *operationOutput) confirm(ask approval) bool {
 	for _, line := range strings.Split(ask.detail, "\n") {
 		fmt.Fprintf(o.streams.Stdout, "  %s\n", line)
 	}
-	fmt.Fprint(o.streams.Stdout, "\n  Enter a value: ")
-	if o.stdin == nil {
-		o.stdin = bufio.NewReader(o.streams.Stdin)
-	}
-	answer, _ := o.stdin.ReadString('\n')
 	fmt.Fprintln(o.streams.Stdout)
-	return strings.TrimSpace(answer) == "yes"
+	return readAnswer(o.streams, &o.stdin) == "yes"
+}
+
+// readAnswer prompts for a value as OpenTofu's UI input does ("  Enter a
+// value: "), reads one line through *stdin (made on first use, so that
+// answers read ahead stay buffered for the next question) and ends the
+// line; it returns the answer without surrounding space.
+func readAnswer(streams Streams, stdin **bufio.Reader) string {
+	fmt.Fprint(streams.Stdout, "  Enter a value: ")
+	if *stdin == nil {
+		*stdin = bufio.NewReader(streams.Stdin)
+	}
+	answer, _ := (*stdin).ReadString('\n')
+	fmt.Fprintln(streams.Stdout)
+	return strings.TrimSpace(answer)
 }
 
 // renderPlan shows plan; rendering problems (a change that cannot be

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/terrane/terrane/internal/config"
-	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/modules"
 	"github.com/terrane/terrane/internal/ui"
 )
@@ -21,9 +20,7 @@ func runGet(streams Streams, args []string) int {
 		return 1
 	}
 	color := ui.ColorEnabled(*noColor)
-	if fs.NArg() > 0 {
-		writeLegacyDiagnostics(streams.Stderr, diags.Diagnostics{diags.Errorf("Unexpected argument",
-			"terrane get installs the modules of the configuration in the working directory; to use another, use the global -chdir=DIR option: terrane -chdir=%s get.", fs.Arg(0))}, color)
+	if refuseDirectoryArgument(streams, fs.Args(), "get", "installs the modules of the configuration in the working directory", color) {
 		return 1
 	}
 	parser := config.NewParser()

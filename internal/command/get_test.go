@@ -1,7 +1,6 @@
 package command
 
 import (
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,22 +10,7 @@ import (
 // alone, as `tofu get` does, so that validate can read it; a second get
 // keeps it and get -update fetches it again.
 func TestGetInstallsModules(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	repo := t.TempDir()
-	writeFile(t, filepath.Join(repo, "main.tf"), "output \"greeting\" {\n  value = \"hello\"\n}\n")
-	for _, args := range [][]string{
-		{"init", "-q", "-b", "main"},
-		{"-c", "user.email=t@example.com", "-c", "user.name=t", "add", "."},
-		{"-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-q", "-m", "module"},
-	} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = repo
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
+	repo := gitModuleRepo(t, "output \"greeting\" {\n  value = \"hello\"\n}\n")
 	project := t.TempDir()
 	writeFile(t, filepath.Join(project, "main.tf"), `
 module "greeter" {

@@ -195,13 +195,7 @@ func (c *loginCommand) ask(query, description string) string {
 	if description != "" {
 		fmt.Fprintf(c.streams.Stdout, "  %s\n\n", description)
 	}
-	fmt.Fprint(c.streams.Stdout, "  Enter a value: ")
-	if c.stdin == nil {
-		c.stdin = bufio.NewReader(c.streams.Stdin)
-	}
-	answer, _ := c.stdin.ReadString('\n')
-	fmt.Fprintln(c.streams.Stdout)
-	return strings.TrimSpace(answer)
+	return readAnswer(c.streams, &c.stdin)
 }
 
 // consent says what login is about to do and where the token will be

@@ -13,6 +13,7 @@ import (
 	"github.com/terrane/terrane/internal/modules"
 	"github.com/terrane/terrane/internal/plugin/discovery"
 	"github.com/terrane/terrane/internal/ui"
+	"github.com/terrane/terrane/internal/workdir"
 )
 
 // runProvidersTree is `terrane providers`: the module tree annotated with
@@ -27,9 +28,7 @@ func runProvidersTree(streams Streams, args []string) int {
 		return 1
 	}
 	color := ui.ColorEnabled(*noColor)
-	if fs.NArg() > 0 {
-		writeLegacyDiagnostics(streams.Stderr, diags.Diagnostics{diags.Errorf("Unexpected argument",
-			"terrane providers reads the configuration in the working directory; to read another, use the global -chdir=DIR option: terrane -chdir=%s providers.", fs.Arg(0))}, color)
+	if refuseDirectoryArgument(streams, fs.Args(), "providers", "reads the configuration in the working directory", color) {
 		return 1
 	}
 	parser := config.NewParser()
@@ -92,15 +91,7 @@ func requirementsTree(cfg *config.Config) (*requirementNode, diags.Diagnostics) 
 		}
 		node.providers[provider] = spec
 	}
-	for _, req := range cfg.Module.RequiredProviders {
-		use(req.Type, req.Requirement)
-	}
-	for key, block := range cfg.Module.ProviderConfigs {
-		use(cfg.Module.ProviderForLocalName(key.LocalName), block.Version)
-	}
-	for _, r := range cfg.Module.Resources {
-		use(r.Provider, config.VersionConstraint{})
-	}
+	workdir.EachProviderUse(cfg.Module, use)
 	for name, child := range cfg.Children {
 		childNode, childDiags := requirementsTree(child)
 		ds = ds.Append(childDiags)
