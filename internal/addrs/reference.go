@@ -126,19 +126,17 @@ func ParseRef(traversal hcl.Traversal) (*Reference, hcl.Diagnostics) {
 		return &Reference{Subject: Self, SourceRange: rootRange, Remaining: traversal[1:]}, nil
 	case "module":
 		return parseModuleRef(traversal)
-	case "data", "resource":
+	case "data", "resource", "ephemeral":
 		if len(traversal) < 3 {
-			what := "the data source type and the resource name"
-			if root == "resource" {
-				what = "the resource type and the resource name"
-			}
+			what := map[string]string{
+				"data":      "the data source type and the resource name",
+				"resource":  "the resource type and the resource name",
+				"ephemeral": "the ephemeral resource type and the resource name",
+			}[root]
 			return nil, hcl.Diagnostics{errorDiag("Invalid reference",
 				fmt.Sprintf("The %q object must be followed by two attribute names: %s.", root, what), traversal.SourceRange())}
 		}
-		mode := DataResourceMode
-		if root == "resource" {
-			mode = ManagedResourceMode
-		}
+		mode := map[string]ResourceMode{"data": DataResourceMode, "resource": ManagedResourceMode, "ephemeral": EphemeralResourceMode}[root]
 		return parseResourceRef(mode, rootRange, traversal[1:])
 	case "template", "lazy", "arg":
 		return nil, hcl.Diagnostics{errorDiag("Reserved symbol name",
@@ -196,8 +194,11 @@ func parseModuleRef(traversal hcl.Traversal) (*Reference, hcl.Diagnostics) {
 
 func parseResourceRef(mode ResourceMode, startRange hcl.Range, traversal hcl.Traversal) (*Reference, hcl.Diagnostics) {
 	what := "resource type"
-	if mode == DataResourceMode {
+	switch mode {
+	case DataResourceMode:
 		what = "data source"
+	case EphemeralResourceMode:
+		what = "ephemeral resource type"
 	}
 	if len(traversal) < 2 {
 		return nil, hcl.Diagnostics{errorDiag("Invalid reference",
@@ -207,7 +208,7 @@ func parseResourceRef(mode ResourceMode, startRange hcl.Range, traversal hcl.Tra
 	typeName := traverserName(traversal[0])
 	if typeName == "" {
 		return nil, hcl.Diagnostics{errorDiag("Invalid reference",
-			`The "data" object does not support this operation.`, traversal[0].SourceRange())}
+			fmt.Sprintf("The %q object does not support this operation.", objectName(mode)), traversal[0].SourceRange())}
 	}
 	nameStep, ok := traversal[1].(hcl.TraverseAttr)
 	if !ok {
@@ -233,6 +234,18 @@ func parseResourceRef(mode ResourceMode, startRange hcl.Range, traversal hcl.Tra
 		rng = hcl.RangeBetween(rng, index.SrcRange)
 	}
 	return &Reference{Subject: instance, SourceRange: rng, Remaining: remain}, nil
+}
+
+// objectName is the root name a reference to a resource of mode starts
+// with when it is written in full.
+func objectName(mode ResourceMode) string {
+	switch mode {
+	case DataResourceMode:
+		return "data"
+	case EphemeralResourceMode:
+		return "ephemeral"
+	}
+	return "resource"
 }
 
 func parseSingleAttrRef(traversal hcl.Traversal) (string, hcl.Range, hcl.Traversal, hcl.Diagnostics) {

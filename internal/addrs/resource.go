@@ -17,6 +17,9 @@ const (
 	ManagedResourceMode ResourceMode = 'M'
 	// DataResourceMode is a data block: an object Terrane only reads.
 	DataResourceMode ResourceMode = 'D'
+	// EphemeralResourceMode is an ephemeral block: an object opened for
+	// one run and closed at its end, never recorded.
+	EphemeralResourceMode ResourceMode = 'E'
 )
 
 func (m ResourceMode) String() string {
@@ -25,6 +28,8 @@ func (m ResourceMode) String() string {
 		return "managed"
 	case DataResourceMode:
 		return "data"
+	case EphemeralResourceMode:
+		return "ephemeral"
 	}
 	return "invalid"
 }
@@ -37,8 +42,11 @@ type Resource struct {
 }
 
 func (r Resource) String() string {
-	if r.Mode == DataResourceMode {
+	switch r.Mode {
+	case DataResourceMode:
 		return "data." + r.Type + "." + r.Name
+	case EphemeralResourceMode:
+		return "ephemeral." + r.Type + "." + r.Name
 	}
 	return r.Type + "." + r.Name
 }

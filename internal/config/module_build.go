@@ -144,8 +144,11 @@ func (m *Module) appendResource(resource *Resource) hcl.Diagnostics {
 	key := resource.Addr()
 	if prev, exists := m.Resources[key]; exists {
 		kind := "resource"
-		if resource.Mode == addrs.DataResourceMode {
+		switch resource.Mode {
+		case addrs.DataResourceMode:
 			kind = "data"
+		case addrs.EphemeralResourceMode:
+			kind = "ephemeral"
 		}
 		return hcl.Diagnostics{duplicateDiag(fmt.Sprintf("Duplicate %s %q configuration", kind, resource.Type),
 			fmt.Sprintf("A %s %s named %q was already declared at %s. Resource names must be unique per type in each module.", resource.Type, kind, resource.Name, prev.DeclRange),

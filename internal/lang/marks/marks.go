@@ -1,7 +1,8 @@
 // Package marks defines the cty value marks Terrane's language layer attaches
-// to values — today only Sensitive — and small helpers for testing them deep
-// inside collections. Every other package that must hide or carry sensitive
-// values (rendering, state, plans) uses these marks rather than its own.
+// to values — Sensitive and Ephemeral — and small helpers for testing them
+// deep inside collections. Every other package that must hide, carry or keep
+// out of storage such values (rendering, state, plans) uses these marks
+// rather than its own.
 package marks
 
 import "github.com/zclconf/go-cty/cty"
@@ -16,6 +17,14 @@ func (m valueMark) GoString() string { return "marks." + string(m) }
 // renderers print "(sensitive value)" in its place and error messages omit it.
 const Sensitive = valueMark("Sensitive")
 
+// Ephemeral marks a value that exists only while one run lasts: an
+// ephemeral input variable or output, the result of an ephemeral resource,
+// and everything computed from them. Such a value may reach only places
+// that are not persisted (provider configurations, write-only attributes,
+// other ephemeral values) and is never written to a plan, a record, a log
+// or an output stream.
+const Ephemeral = valueMark("Ephemeral")
+
 // Contains reports whether val, or any value nested inside it, carries mark.
 func Contains(val cty.Value, mark any) bool {
 	if val.HasMark(mark) {
@@ -28,4 +37,17 @@ func Contains(val cty.Value, mark any) bool {
 		}
 	}
 	return false
+}
+
+// PathsWith returns the paths within val whose values carry mark, in the
+// order cty reports them.
+func PathsWith(val cty.Value, mark any) []cty.Path {
+	_, pvm := val.UnmarkDeepWithPaths()
+	var out []cty.Path
+	for _, pv := range pvm {
+		if _, ok := pv.Marks[mark]; ok {
+			out = append(out, pv.Path)
+		}
+	}
+	return out
 }
