@@ -44,6 +44,11 @@ type (
 		module *config.Config
 		check  *config.Check
 	}
+	// ephemeralVertex opens the instances of an ephemeral block; they are
+	// closed once everything that depends on them is done.
+	ephemeralVertex struct {
+		resourceVertex
+	}
 	// orphanVertex is a resource in state that the configuration no
 	// longer has, or whose module is gone.
 	orphanVertex struct {
@@ -182,6 +187,10 @@ func (w *walker) addModuleVertices(g *graph, c *config.Config) []pendingRefs {
 	}
 	for _, r := range m.Resources {
 		rv := &resourceVertex{module: c, resource: r, provider: resolveProviderConfig(c, r.ProviderConfigAddr())}
+		var v vertex = rv
+		if r.Mode == addrs.EphemeralResourceMode {
+			v = &ephemeralVertex{resourceVertex: *rv}
+		}
 		w.ensureProviderVertex(g, rv.provider)
 		exprs := []hcl.Expression{r.Count, r.ForEach, r.Enabled, keyedProviderRef(r)}
 		for _, rule := range append(append([]*config.CheckRule{}, r.Preconditions...), r.Postconditions...) {
@@ -190,7 +199,7 @@ func (w *walker) addModuleVertices(g *graph, c *config.Config) []pendingRefs {
 		if r.Managed != nil {
 			exprs = append(exprs, r.Managed.ReplaceTriggeredBy...)
 		}
-		add(rv, exprs, r.DependsOn, w.resourceBody(rv))
+		add(v, exprs, r.DependsOn, w.resourceBody(rv))
 		out = append(out, pendingRefs{from: rv.key(), module: c})
 		g.deps[rv.key()][rv.provider.String()] = struct{}{}
 	}
@@ -218,7 +227,7 @@ func (w *walker) providerBody(provider addrs.Provider, body hcl.Body) bodyWithSp
 
 func (w *walker) resourceBody(rv *resourceVertex) bodyWithSpec {
 	r := rv.resource
-	if s, ok := w.providers.schemas.ResourceType(r.Provider, r.Mode == addrs.DataResourceMode, r.Type); ok && s.Block != nil {
+	if s, ok := w.resourceSchema(r); ok {
 		return bodyWithSpec{body: r.Config, spec: s.Block.DecoderSpec()}
 	}
 	return bodyWithSpec{body: r.Config, spec: hcldec.ObjectSpec{}}

@@ -65,7 +65,7 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 		ds = ds.Append(partialPlanWarning(opts))
 	}
 	stopWatching := set.stopOnCancel(ctx)
-	ds = ds.Append(g.walk(ctx, w.run)).Append(w.lazyLoadDiags())
+	ds = ds.Append(w.walkGraph(ctx, g))
 	stopWatching()
 	if ctx.Err() != nil {
 		ds = ds.Append(interruptedDiag())

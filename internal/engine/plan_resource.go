@@ -26,11 +26,14 @@ type resourceWork struct {
 
 func (w *walker) resourceWork(v *resourceVertex) (*resourceWork, diags.Diagnostics) {
 	r := v.resource
-	s, ok := w.providers.schemas.ResourceType(r.Provider, r.Mode == addrs.DataResourceMode, r.Type)
-	if !ok || s.Block == nil {
+	s, ok := w.resourceSchema(r)
+	if !ok {
 		kind := "resource type"
-		if r.Mode == addrs.DataResourceMode {
+		switch r.Mode {
+		case addrs.DataResourceMode:
 			kind = "data source"
+		case addrs.EphemeralResourceMode:
+			kind = "ephemeral resource type"
 		}
 		return nil, diags.Diagnostics{{Severity: diags.Error, Summary: "Unsupported " + kind,
 			Detail:  fmt.Sprintf("Provider %s has no %s %q.", addrs.ProviderForDisplay(r.Provider), kind, r.Type),
@@ -48,6 +51,15 @@ func (w *walker) resourceWork(v *resourceVertex) (*resourceWork, diags.Diagnosti
 		work.types.Identity = id.ImpliedType()
 	}
 	return work, nil
+}
+
+// resourceSchema is the schema of a resource, data source or ephemeral
+// resource block's type.
+func (w *walker) resourceSchema(r *config.Resource) (schema.Schema, bool) {
+	if r.Mode == addrs.EphemeralResourceMode {
+		return w.providers.schemas.EphemeralResourceType(r.Provider, r.Type)
+	}
+	return w.providers.schemas.ResourceType(r.Provider, r.Mode == addrs.DataResourceMode, r.Type)
 }
 
 // runResource expands a resource in every instance of its module and

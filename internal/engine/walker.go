@@ -81,6 +81,8 @@ type walker struct {
 	// on, set by a plan once its graph is built; nil keeps every value.
 	// See keepsInstanceValues.
 	readResources map[string]bool
+	// ephemerals are the ephemeral resource instances the walk opened.
+	ephemerals *ephemeralSet
 }
 
 func (e *Engine) newWalker(ctx context.Context, op walkOp, snap *recordstore.Snapshot, set *providerSet) *walker {
@@ -165,6 +167,9 @@ func (w *walker) run(ctx context.Context, v vertex) (diags.Diagnostics, bool) {
 		// In apply, an instance's failure stops only what reads it (see
 		// failedDependency), so the vertex itself does not fail.
 		ds, ok = w.runResource(v)
+		w.values.finishResource(v.key())
+	case *ephemeralVertex:
+		ds = w.runEphemeral(v)
 		w.values.finishResource(v.key())
 	case *orphanVertex:
 		ds = w.runOrphan(v)

@@ -123,8 +123,8 @@ func TestEphemeralResource(t *testing.T) {
 			if v := opened.Result.GetAttr("value"); !v.IsKnown() || !strings.HasPrefix(v.AsString(), "token-db-") {
 				t.Errorf("ephemeral value = %#v", v)
 			}
-			if opened.RenewAt == 0 || len(opened.Private) == 0 {
-				t.Errorf("open answered RenewAt %d, private %q; want both set", opened.RenewAt, opened.Private)
+			if opened.RenewAt.IsZero() || len(opened.Private) == 0 {
+				t.Errorf("open answered RenewAt %s, private %q; want both set", opened.RenewAt, opened.Private)
 			}
 			renewed := p.RenewEphemeralResource(ctx, providers.RenewEphemeralResourceRequest{TypeName: typeName, Private: opened.Private})
 			noErrors(t, "RenewEphemeralResource", renewed.Diagnostics)

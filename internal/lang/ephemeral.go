@@ -1,0 +1,52 @@
+package lang
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/lang/marks"
+	"github.com/terrane/terrane/internal/schema"
+)
+
+// EphemeralInPersistedAttributes reports every place in val, the evaluated
+// configuration of a resource or data source, where an ephemeral value
+// reaches an attribute that is not write-only. Such an attribute is sent
+// back by the provider and recorded in the plan and the state, which an
+// ephemeral value must never reach. Each diagnostic carries the attribute
+// path, for the caller to place on the configuration.
+func EphemeralInPersistedAttributes(block *schema.Block, val cty.Value) diags.Diagnostics {
+	var ds diags.Diagnostics
+	seen := map[string]bool{}
+	for _, path := range marks.PathsWith(val, marks.Ephemeral) {
+		if block != nil && block.WriteOnlyAt(path) {
+			continue
+		}
+		shown := "." + diags.FormatPath(path)
+		if seen[shown] {
+			continue
+		}
+		seen[shown] = true
+		ds = ds.Append(diags.Diagnostic{
+			Severity:      diags.Error,
+			Summary:       "Ephemeral value used in non-ephemeral context",
+			Detail:        fmt.Sprintf("Attribute %q is referencing an ephemeral value but ephemeral values can be referenced only by other ephemeral attributes or by write-only ones.", shown),
+			AttributePath: path,
+		})
+	}
+	return ds
+}
+
+// ephemeralArgumentDiag is the error for an ephemeral value given to a
+// meta-argument whose value is kept between runs, count or for_each, in
+// OpenTofu's words: the value would become part of instance addresses.
+func ephemeralArgumentDiag(argument string, expr hcl.Expression) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  fmt.Sprintf("Invalid %s argument", argument),
+		Detail:   fmt.Sprintf("Ephemeral values, or values derived from ephemeral values, cannot be used as %s arguments. If used, the ephemeral value could be exposed as a resource instance key.", argument),
+		Subject:  expr.Range().Ptr(),
+	}
+}
