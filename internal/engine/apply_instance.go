@@ -274,6 +274,7 @@ func (w *walker) callApply(work *resourceWork, addr addrs.AbsResourceInstance, c
 		}
 	}
 	w.prior.SetIntent(addr, nil, work.provider.addr)
+	newVal = work.schema.Block.NullWriteOnly(newVal)
 	if !newVal.IsNull() && newVal.IsWhollyKnown() {
 		obj := &states.ResourceInstanceObject{Value: withProviderSensitive(newVal.MarkWithPaths(cfgMarks).MarkWithPaths(sensitivePaths(work.schema.Block, newVal)), resp.SensitivePaths),
 			Private: resp.Private, Identity: resp.NewIdentity, Status: states.ObjectReady,

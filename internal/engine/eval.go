@@ -188,11 +188,14 @@ func relativeToCwd(dir string) string {
 }
 
 func (d *evalData) GetTerraformAttr(addr addrs.TerraformAttr, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
-	if addr.Name == "workspace" {
+	switch addr.Name {
+	case "workspace":
 		return cty.StringVal(d.w.e.opts.Workspace), nil
+	case "applying":
+		return cty.BoolVal(d.w.e.opts.Applying).Mark(marks.Ephemeral), nil
 	}
 	return cty.DynamicVal, hcl.Diagnostics{{
 		Severity: hcl.DiagError, Summary: "Invalid terraform attribute",
-		Detail: fmt.Sprintf("terraform has only workspace, not %q.", addr.Name), Subject: rng.Ptr(),
+		Detail: fmt.Sprintf("terraform has only workspace and applying, not %q.", addr.Name), Subject: rng.Ptr(),
 	}}
 }

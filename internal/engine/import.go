@@ -315,5 +315,5 @@ func (w *walker) importObject(work *resourceWork, addr addrs.AbsResourceInstance
 	if work.types.Identity == cty.NilType {
 		identity = cty.NilVal
 	}
-	return &states.ResourceInstanceObject{Value: read.NewState, Private: read.Private, Identity: identity, Status: states.ObjectReady}, ds
+	return &states.ResourceInstanceObject{Value: work.schema.Block.NullWriteOnly(read.NewState), Private: read.Private, Identity: identity, Status: states.ObjectReady}, ds
 }

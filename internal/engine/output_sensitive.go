@@ -26,3 +26,23 @@ func undeclaredSensitiveOutput(output *config.Output) diags.Diagnostic {
 		Subject: subject.Ptr(),
 	}
 }
+
+// undeclaredEphemeralOutput is the error for an output whose value is
+// ephemeral while the output is not declared so, in OpenTofu's words. A
+// root output is recorded, and a child's is read by whatever its caller
+// passes it to; only an output declared ephemeral may carry a value that
+// must not outlive the run. A root module output can never be ephemeral:
+// ephemeralasnull() keeps what may be recorded.
+func undeclaredEphemeralOutput(output *config.Output) diags.Diagnostic {
+	subject := output.DeclRange
+	if output.Expr != nil {
+		subject = output.Expr.Range()
+	}
+	return diags.Diagnostic{
+		Severity: diags.Error,
+		Summary:  "Output does not allow ephemeral value",
+		Detail: fmt.Sprintf("The value that was generated for the output is ephemeral, but it is not configured to allow one. "+
+			"In a child module, declare output %q with ephemeral = true; in the root module, which cannot have ephemeral outputs, wrap the value in ephemeralasnull().", output.Name),
+		Subject: subject.Ptr(),
+	}
+}

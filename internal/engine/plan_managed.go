@@ -204,7 +204,9 @@ func (w *walker) planResourceChange(work *resourceWork, addr addrs.AbsResourceIn
 	if ds.HasErrors() {
 		return nil, ds
 	}
-	return &plannedObject{value: resp.PlannedState, private: resp.PlannedPrivate, identity: resp.PlannedIdentity,
+	// A legacy provider's plan may keep a write-only value (tolerated
+	// above); it is never kept here.
+	return &plannedObject{value: work.schema.Block.NullWriteOnly(resp.PlannedState), private: resp.PlannedPrivate, identity: resp.PlannedIdentity,
 		requiresReplace: resp.RequiresReplace, deferred: resp.Deferred, deleteBeforeReplace: resp.DeleteBeforeReplace, sensitive: resp.SensitivePaths}, ds
 }
 

@@ -212,10 +212,17 @@ func (w *walker) deferUnknownExpansion(work *resourceWork, abs addrs.AbsResource
 }
 
 // evalConfig evaluates an instance's configuration body with its schema.
+// Outside an ephemeral block, an ephemeral value may only be given to a
+// write-only attribute.
 func (w *walker) evalConfig(work *resourceWork, addr addrs.AbsResourceInstance, rep repetition) (cty.Value, diags.Diagnostics) {
 	scope := w.scopeIn(work.v.module, addr.Module, rep, nil)
 	val, hd := scope.EvalPreparedBlock(work.body)
-	return val, diags.Diagnostics{}.Append(hd)
+	ds := diags.Diagnostics{}.Append(hd)
+	if work.v.resource.Mode != addrs.EphemeralResourceMode && !hd.HasErrors() {
+		ephemeral := lang.EphemeralInPersistedAttributes(work.schema.Block, val)
+		ds = ds.Append(withResourceSource(ephemeral, work.v.resource).WithAddress(addr.String()))
+	}
+	return val, ds
 }
 
 // refreshed is a prior object brought up to date: upgraded to the current
@@ -254,6 +261,7 @@ func (w *walker) refresh(p *configuredProvider, s schema.Schema, types plans.Obj
 	if resp.Diagnostics.HasErrors() {
 		return nil, ds
 	}
+	resp.NewState = s.Block.NullWriteOnly(resp.NewState)
 	for _, h := range w.e.opts.Hooks {
 		h.PostRefresh(addr, deposed, obj.Value, resp.NewState)
 	}
@@ -341,7 +349,7 @@ func (w *walker) upgrade(p *configuredProvider, s schema.Schema, types plans.Obj
 		// upgraded value itself.
 		obj = &states.ResourceInstanceObject{Private: src.Private, Status: src.Status, Dependencies: src.Dependencies, CreateBeforeDestroy: src.CreateBeforeDestroy}
 	}
-	val := resp.UpgradedState
+	val := s.Block.NullWriteOnly(resp.UpgradedState)
 	if len(src.SensitivePaths) > 0 {
 		pvm := make([]cty.PathValueMarks, len(src.SensitivePaths))
 		for i, path := range src.SensitivePaths {

@@ -51,3 +51,23 @@ func PathsWith(val cty.Value, mark any) []cty.Path {
 	}
 	return out
 }
+
+// StoredEphemeral returns the paths within val where a value marked
+// ephemeral is not null: what writing val to a plan or a record would
+// persist. Encoders refuse a value with any, so that an ephemeral value
+// that slipped past the language's checks still never reaches storage. A
+// null marked ephemeral (a write-only attribute's place in a planned
+// value) stores nothing and is allowed.
+func StoredEphemeral(val cty.Value) []cty.Path {
+	unmarked, pvm := val.UnmarkDeepWithPaths()
+	var out []cty.Path
+	for _, pv := range pvm {
+		if _, ok := pv.Marks[Ephemeral]; !ok {
+			continue
+		}
+		if at, err := pv.Path.Apply(unmarked); err != nil || !at.IsNull() {
+			out = append(out, pv.Path)
+		}
+	}
+	return out
+}
