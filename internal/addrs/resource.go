@@ -241,12 +241,19 @@ func ParseAbsResourceStr(str string) (AbsResource, hcl.Diagnostics) {
 	return inst.ContainingResource(), diags
 }
 
-// parseResourcePrefix reads [data.]TYPE.NAME from the start of remain.
+// parseResourcePrefix reads [data.|ephemeral.]TYPE.NAME from the start of
+// remain.
 func parseResourcePrefix(remain hcl.Traversal, whole hcl.Range) (Resource, hcl.Traversal, hcl.Diagnostics) {
 	mode := ManagedResourceMode
-	if len(remain) > 0 && traverserName(remain[0]) == "data" {
-		mode = DataResourceMode
-		remain = remain[1:]
+	if len(remain) > 0 {
+		switch traverserName(remain[0]) {
+		case "data":
+			mode = DataResourceMode
+			remain = remain[1:]
+		case "ephemeral":
+			mode = EphemeralResourceMode
+			remain = remain[1:]
+		}
 	}
 	if len(remain) < 2 {
 		what := "A resource address is TYPE.NAME, or data.TYPE.NAME for a data source."

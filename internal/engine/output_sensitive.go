@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 )
@@ -13,10 +15,7 @@ import (
 // workspaces through terraform_remote_state — so exporting a secret must be
 // a decision the author writes down, as Terraform and OpenTofu require.
 func undeclaredSensitiveOutput(output *config.Output) diags.Diagnostic {
-	subject := output.DeclRange
-	if output.Expr != nil {
-		subject = output.Expr.Range()
-	}
+	subject := outputSubject(output)
 	return diags.Diagnostic{
 		Severity: diags.Error,
 		Summary:  "Output refers to sensitive values",
@@ -27,22 +26,11 @@ func undeclaredSensitiveOutput(output *config.Output) diags.Diagnostic {
 	}
 }
 
-// undeclaredEphemeralOutput is the error for an output whose value is
-// ephemeral while the output is not declared so, in OpenTofu's words. A
-// root output is recorded, and a child's is read by whatever its caller
-// passes it to; only an output declared ephemeral may carry a value that
-// must not outlive the run. A root module output can never be ephemeral:
-// ephemeralasnull() keeps what may be recorded.
-func undeclaredEphemeralOutput(output *config.Output) diags.Diagnostic {
-	subject := output.DeclRange
+// outputSubject is where diagnostics about an output's value point: its
+// expression.
+func outputSubject(output *config.Output) hcl.Range {
 	if output.Expr != nil {
-		subject = output.Expr.Range()
+		return output.Expr.Range()
 	}
-	return diags.Diagnostic{
-		Severity: diags.Error,
-		Summary:  "Output does not allow ephemeral value",
-		Detail: fmt.Sprintf("The value that was generated for the output is ephemeral, but it is not configured to allow one. "+
-			"In a child module, declare output %q with ephemeral = true; in the root module, which cannot have ephemeral outputs, wrap the value in ephemeralasnull().", output.Name),
-		Subject: subject.Ptr(),
-	}
+	return output.DeclRange
 }

@@ -258,10 +258,9 @@ func (w *walker) finalizeVariable(v *variableVertex, inst addrs.ModuleInstance, 
 	case marks.Contains(val, marks.Ephemeral):
 		// Only a module call can pass an ephemeral value; a root
 		// variable's value comes from outside.
-		return cty.UnknownVal(decl.Type.Type), ds.Append(diags.Diagnostic{Severity: diags.Error,
-			Summary: "Variable does not allow ephemeral value",
-			Detail:  fmt.Sprintf("The value used for the variable %q is ephemeral, but it is not configured to allow one. Declare the variable with ephemeral = true to accept it, or pass a value that is not ephemeral.", decl.Name),
-			Subject: rng.Ptr(), Address: addrs.InputVariable{Name: decl.Name}.Absolute(inst).String()})
+		d := lang.EphemeralVariableNotAllowed(decl.Name, rng)
+		d.Address = addrs.InputVariable{Name: decl.Name}.Absolute(inst).String()
+		return cty.UnknownVal(decl.Type.Type), ds.Append(d)
 	}
 	w.values.set(w.values.variables, namedKey(inst, decl.Name), val)
 	return val, ds.Append(w.validateVariable(v, inst))
@@ -319,7 +318,7 @@ func (w *walker) runOutput(v *outputVertex) diags.Diagnostics {
 		case v.output.Ephemeral:
 			val = val.Mark(marks.Ephemeral)
 		case marks.Contains(val, marks.Ephemeral):
-			ds = ds.Append(undeclaredEphemeralOutput(v.output))
+			ds = ds.Append(lang.EphemeralOutputNotAllowed(v.output.Name, outputSubject(v.output)))
 			// Neither kept nor passed on: see recordRootOutput.
 			val = cty.DynamicVal.Mark(failedMark)
 		}

@@ -50,3 +50,31 @@ func ephemeralArgumentDiag(argument string, expr hcl.Expression) *hcl.Diagnostic
 		Subject:  expr.Range().Ptr(),
 	}
 }
+
+// EphemeralOutputNotAllowed is the error for an output not declared
+// ephemeral whose value is, in OpenTofu's words. A root output is
+// recorded, and a child's is read by whatever its caller passes it to;
+// only an output declared ephemeral may carry a value that must not
+// outlive the run. A root module output can never be ephemeral:
+// ephemeralasnull() keeps what may be recorded.
+func EphemeralOutputNotAllowed(name string, subject hcl.Range) diags.Diagnostic {
+	return diags.Diagnostic{
+		Severity: diags.Error,
+		Summary:  "Output does not allow ephemeral value",
+		Detail: fmt.Sprintf("The value that was generated for the output is ephemeral, but it is not configured to allow one. "+
+			"In a child module, declare output %q with ephemeral = true; in the root module, which cannot have ephemeral outputs, wrap the value in ephemeralasnull().", name),
+		Subject: subject.Ptr(),
+	}
+}
+
+// EphemeralVariableNotAllowed is the error for a module call passing an
+// ephemeral value to a variable not declared ephemeral, in OpenTofu's
+// words: the child may use the variable where ephemeral values may not go.
+func EphemeralVariableNotAllowed(name string, subject hcl.Range) diags.Diagnostic {
+	return diags.Diagnostic{
+		Severity: diags.Error,
+		Summary:  "Variable does not allow ephemeral value",
+		Detail:   fmt.Sprintf("The value used for the variable %q is ephemeral, but it is not configured to allow one. Declare the variable with ephemeral = true to accept it, or pass a value that is not ephemeral.", name),
+		Subject:  subject.Ptr(),
+	}
+}
