@@ -128,7 +128,10 @@ func TestEphemeralResource(t *testing.T) {
 			}
 			renewed := p.RenewEphemeralResource(ctx, providers.RenewEphemeralResourceRequest{TypeName: typeName, Private: opened.Private})
 			noErrors(t, "RenewEphemeralResource", renewed.Diagnostics)
-			noErrors(t, "CloseEphemeralResource", p.CloseEphemeralResource(ctx, providers.CloseEphemeralResourceRequest{TypeName: typeName, Private: opened.Private}).Diagnostics)
+			if !renewed.RenewAt.After(opened.RenewAt) {
+				t.Errorf("renew answered RenewAt %s, want a time after the first, %s", renewed.RenewAt, opened.RenewAt)
+			}
+			noErrors(t, "CloseEphemeralResource", p.CloseEphemeralResource(ctx, providers.CloseEphemeralResourceRequest{TypeName: typeName, Private: renewed.Private}).Diagnostics)
 		})
 	}
 }

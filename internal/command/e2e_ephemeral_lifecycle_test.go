@@ -1,0 +1,126 @@
+package command
+
+import (
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tokenHeader is lifecycleHeader with an ephemeral variable.
+const tokenHeader = lifecycleHeader + `
+variable "secret" {
+  type      = string
+  ephemeral = true
+  default   = "s3cret"
+}
+`
+
+// TestEphemeralResourceRenewedAndClosedOnInterrupt runs an apply whose
+// resource, using an ephemeral token, never finishes: the token is renewed
+// at the interval its provider asks for while the run lasts, and closed
+// when the run is interrupted.
+func TestEphemeralResourceRenewedAndClosedOnInterrupt(t *testing.T) {
+	binary := buildCLI(t)
+	p := newE2EProject(t, tokenHeader+`
+ephemeral "tpf_token" "lease" {
+  name                = "long"
+  renew_after_seconds = 1
+}
+
+resource "tpf_thing" "stuck" {
+  name                = "stuck"
+  fail                = "hang"
+  password_wo         = ephemeral.tpf_token.lease.value
+  password_wo_version = 1
+}
+`)
+	cmd := exec.Command(binary, "apply", "-auto-approve", "-no-color")
+	cmd.Dir = p.dir
+	var out, errOut syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	waitFor(t, "apply", &out, regexp.MustCompile(`tpf_thing.stuck: Creating...`))
+
+	renewed := false
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline) && !renewed; time.Sleep(100 * time.Millisecond) {
+		lease, open := p.objects("tpf_token")["long"]
+		renewals, _ := lease.attrs["renewals"].(float64)
+		renewed = open && renewals >= 2
+	}
+	if !renewed {
+		cmd.Process.Kill()
+		t.Fatalf("the open token was not renewed twice: %v\nstdout:\n%s", p.objects("tpf_token"), out.String())
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-exited:
+		if err == nil {
+			t.Errorf("the interrupted apply exited successfully")
+		}
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("apply still running after an interrupt\nstdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
+	}
+	if leases := p.objects("tpf_token"); len(leases) != 0 {
+		t.Errorf("the interrupted run left the token open: %v", leases)
+	}
+	assertContains(t, "apply", out.String(),
+		"ephemeral.tpf_token.lease: Renewing...", "ephemeral.tpf_token.lease: Renewal complete after",
+		"ephemeral.tpf_token.lease: Closing...", "ephemeral.tpf_token.lease: Closing complete after")
+}
+
+// TestEphemeralResourceClosedOnFailure checks that a run that fails,
+// while planning or while applying, still closes what it opened, and that
+// an ephemeral resource whose opening fails stops only what depends on it.
+func TestEphemeralResourceClosedOnFailure(t *testing.T) {
+	p := newE2EProject(t, tokenHeader+`
+ephemeral "tpf_token" "t" {
+  count = 2
+  name  = "failing-${count.index}"
+}
+
+resource "tpf_thing" "a" {
+  name                = "a"
+  fail                = "apply_error"
+  password_wo         = ephemeral.tpf_token.t[0].value
+  password_wo_version = 1
+}
+`)
+	out, errOut, code := p.run("apply", "-auto-approve", "-no-color")
+	if code == 0 {
+		t.Fatalf("apply succeeded:\n%s", out)
+	}
+	assertContains(t, "apply", errOut, "Apply failed on request")
+	assertContains(t, "apply", out, "ephemeral.tpf_token.t[0]: Opening...", "ephemeral.tpf_token.t[1]: Closing complete after")
+	if leases := p.objects("tpf_token"); len(leases) != 0 {
+		t.Errorf("the failed apply left tokens open: %v", sortedNames(leases))
+	}
+
+	p.write(tokenHeader + `
+ephemeral "tpf_token" "t" {
+  name = "planning"
+}
+
+resource "tpf_thing" "a" {
+  name                = "a"
+  fail                = "plan_error"
+  password_wo         = ephemeral.tpf_token.t.value
+  password_wo_version = 1
+}
+`)
+	if out, errOut, code := p.run("plan", "-no-color"); code == 0 || !strings.Contains(errOut, "Plan failed on request") {
+		t.Fatalf("plan: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if leases := p.objects("tpf_token"); len(leases) != 0 {
+		t.Errorf("the failed plan left tokens open: %v", sortedNames(leases))
+	}
+}
