@@ -11,8 +11,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/terrane/terrane/internal/testing/providertest"
 )
 
 // ephemeralLeakConfig uses ephemeral values in every place they may go:
@@ -106,7 +104,8 @@ const (
 // every ephemeral resource instance opened must have been closed.
 func TestEphemeralValuesNeverWritten(t *testing.T) {
 	binary := buildCLI(t)
-	p := newE2EProjectWithModules(t, ephemeralLeakConfig, map[string]string{"wrap/main.tf": ephemeralLeakModule})
+	p := newE2EProjectFiles(t, map[string]string{"main.tf": ephemeralLeakConfig, "wrap/main.tf": ephemeralLeakModule})
+	p.mustRun("init")
 	logPath := filepath.Join(t.TempDir(), "trace.log")
 	t.Setenv("TERRANE_LOG", "trace")
 	t.Setenv("TERRANE_LOG_PATH", logPath)
@@ -193,21 +192,6 @@ func TestEphemeralValuesNeverWritten(t *testing.T) {
 			t.Errorf("%s holds the write-only value %q: …%s…", name, writeOnlyMarker, excerpt(content, i))
 		}
 	}
-}
-
-// newE2EProjectWithModules is newE2EProject with more files, written
-// before init: local modules' sources, by path relative to the project.
-func newE2EProjectWithModules(t *testing.T, mainTF string, files map[string]string) *e2eProject {
-	t.Helper()
-	mirror := providertest.Build(t)
-	cloud := t.TempDir()
-	p := &e2eProject{t: t, cloud: cloud}
-	p.dir = useMirror(t, mirror.Dir, strings.ReplaceAll(mainTF, "CLOUD", cloud))
-	for path, content := range files {
-		writeFile(t, filepath.Join(p.dir, filepath.FromSlash(path)), strings.ReplaceAll(content, "CLOUD", cloud))
-	}
-	p.mustRun("init")
-	return p
 }
 
 // directoryArtefacts reads every file under dir, and the entries of every
