@@ -1,7 +1,6 @@
 package command
 
 import (
-	"errors"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -233,34 +232,17 @@ func newE2EProjectFiles(t *testing.T, files map[string]string) *e2eProject {
 	return p
 }
 
-// terraformPlan copies the configuration files of dir into a fresh
-// directory and runs terraform init and plan there with the test
-// providers' mirror, returning plan's exit status and output.
+// terraformPlan copies the configuration files of dir into a terraform
+// project and runs init and plan there, returning the first failing
+// command's exit status and output, or plan's.
 func terraformPlan(t *testing.T, terraform, dir string) (int, string) {
 	t.Helper()
-	mirror := providertest.Build(t)
-	work := t.TempDir()
-	copyConfiguration(t, dir, work)
-	rc := filepath.Join(t.TempDir(), "terraformrc")
-	writeFile(t, rc, "provider_installation {\n  filesystem_mirror {\n    path = \""+mirror.Dir+"\"\n  }\n}\n")
-	env := append(terraformEnv(t), "TF_CLI_CONFIG_FILE="+rc)
-	run := func(args ...string) (int, string) {
-		cmd := exec.Command(terraform, args...)
-		cmd.Dir, cmd.Env = work, env
-		output, err := cmd.CombinedOutput()
-		var exit *exec.ExitError
-		if errors.As(err, &exit) {
-			return exit.ExitCode(), string(output)
-		}
-		if err != nil {
-			t.Fatalf("terraform %s: %v\n%s", strings.Join(args, " "), err, output)
-		}
-		return 0, string(output)
-	}
-	if code, output := run("init", "-no-color"); code != 0 {
+	tf := newTerraformProject(t, terraform, "")
+	copyConfiguration(t, dir, tf.dir)
+	if code, output := tf.run("init"); code != 0 {
 		return code, output // a configuration error stops init already
 	}
-	return run("plan", "-no-color", "-input=false", "-var", "secret="+ephemeralSecret)
+	return tf.run("plan", "-var", "secret="+ephemeralSecret)
 }
 
 // copyConfiguration copies the .tf files under from (the working
