@@ -7,6 +7,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/terrane/terrane/internal/engine"
+	"github.com/terrane/terrane/internal/ui"
+	"github.com/terrane/terrane/internal/ui/jsonview"
 )
 
 // tokenHeader is lifecycleHeader with an ephemeral variable.
@@ -123,4 +127,70 @@ resource "tpf_thing" "a" {
 	if leases := p.objects("tpf_token"); len(leases) != 0 {
 		t.Errorf("the failed plan left tokens open: %v", sortedNames(leases))
 	}
+}
+
+// The progress hooks the commands use hear about ephemeral resources.
+var (
+	_ engine.EphemeralHook = (*ui.ProgressHook)(nil)
+	_ engine.EphemeralHook = (*jsonview.Hook)(nil)
+)
+
+// TestEphemeralProgressMatchesTerraform applies a configuration with an
+// ephemeral resource whose configuration is known only after apply and
+// one that depends on a resource being created, and compares what terrane
+// and terraform report of them: the plan defers the first and opens and
+// closes the second; the apply opens and closes both.
+func TestEphemeralProgressMatchesTerraform(t *testing.T) {
+	terraform := requireTerraform(t)
+	config := lifecycleHeader + `
+resource "tpf_thing" "a" {
+  name = "a"
+}
+
+ephemeral "tpf_token" "dep" {
+  name       = "dep"
+  depends_on = [tpf_thing.a]
+}
+
+ephemeral "tpf_token" "unknown" {
+  name = tpf_thing.a.id
+}
+
+resource "tpf_thing" "b" {
+  name                = "b"
+  password_wo         = "${ephemeral.tpf_token.dep.value}${ephemeral.tpf_token.unknown.value}"
+  password_wo_version = 1
+}
+`
+	p := newE2EProject(t, config)
+	tf := newTerraformProject(t, terraform, config)
+	for _, args := range [][]string{{"plan"}, {"apply", "-auto-approve"}} {
+		out, errOut, code := p.run(append([]string{args[0], "-no-color"}, args[1:]...)...)
+		if code != 0 {
+			t.Fatalf("terrane %s: exit %d\n%s\n%s", args[0], code, out, errOut)
+		}
+		tfCode, tfOut := tf.run(args...)
+		if tfCode != 0 {
+			t.Fatalf("terraform %s: exit %d\n%s", args[0], tfCode, tfOut)
+		}
+		got, want := ephemeralProgress(out), ephemeralProgress(tfOut)
+		if onlyTerrane, onlyTerraform := multisetDifference(got, want); len(onlyTerrane)+len(onlyTerraform) > 0 {
+			t.Errorf("%s: terrane alone reports %q; terraform alone %q", args[0], onlyTerrane, onlyTerraform)
+		}
+		if len(got) == 0 {
+			t.Errorf("%s reported nothing about ephemeral resources:\n%s", args[0], out)
+		}
+	}
+}
+
+// ephemeralProgress are the progress lines about ephemeral resources, with
+// timings masked.
+func ephemeralProgress(output string) []string {
+	var lines []string
+	for _, line := range strings.Split(output, "\n") {
+		if strings.HasPrefix(line, "ephemeral.") {
+			lines = append(lines, streamElapsedPattern.ReplaceAllString(line, "after Ns"))
+		}
+	}
+	return lines
 }

@@ -19,11 +19,13 @@ import (
 
 // EphemeralHook is the part of a Hook that hears about ephemeral resource
 // instances being opened, renewed and closed (action plans.Open,
-// plans.Renew or plans.Close). Hooks that do not implement it hear
-// nothing of them.
+// plans.Renew or plans.Close), or left unopened by a plan that does not
+// know their configuration yet (EphemeralDeferred). Hooks that do not
+// implement it hear nothing of them.
 type EphemeralHook interface {
 	PreEphemeralOp(addr addrs.AbsResourceInstance, action plans.Action)
 	PostEphemeralOp(addr addrs.AbsResourceInstance, action plans.Action, err error)
+	EphemeralDeferred(addr addrs.AbsResourceInstance)
 }
 
 func (w *walker) preEphemeralOp(addr addrs.AbsResourceInstance, action plans.Action) {
@@ -99,6 +101,11 @@ func (w *walker) openEphemeralInstance(work *resourceWork, addr addrs.AbsResourc
 		return ds
 	}
 	if !cfgVal.IsWhollyKnown() || work.provider.unknownConfig {
+		for _, h := range w.e.opts.Hooks {
+			if eh, ok := h.(EphemeralHook); ok {
+				eh.EphemeralDeferred(addr)
+			}
+		}
 		return ds
 	}
 	result, ods := w.openEphemeral(work, addr, cfgVal)

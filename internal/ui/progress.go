@@ -180,6 +180,16 @@ func (h *ProgressHook) PostEphemeralOp(addr addrs.AbsResourceInstance, action pl
 	h.PostApply(addr, addrs.NotDeposed, cty.NilVal, err)
 }
 
+// EphemeralDeferred reports that a plan leaves an ephemeral resource
+// instance unopened until apply, as Terraform does.
+func (h *ProgressHook) EphemeralDeferred(addr addrs.AbsResourceInstance) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.closed {
+		h.writeLine(h.pal.bold(addr.String() + ": Configuration unknown, deferring..."))
+	}
+}
+
 // start reports an operation starting and starts its "Still …" reports.
 func (h *ProgressHook) start(op *operation) {
 	kind := op.kind

@@ -179,6 +179,10 @@ func (h *Hook) PreEphemeralOp(addr addrs.AbsResourceInstance, action plans.Actio
 	go h.progress(op)
 }
 
+// EphemeralDeferred writes nothing: Terraform's stream has no message for
+// an ephemeral resource a plan leaves unopened.
+func (h *Hook) EphemeralDeferred(addrs.AbsResourceInstance) {}
+
 // PostEphemeralOp ends the operation with ephemeral_op_complete, or
 // ephemeral_op_errored when err is set.
 func (h *Hook) PostEphemeralOp(addr addrs.AbsResourceInstance, action plans.Action, err error) {
