@@ -211,7 +211,8 @@ func (m *moduleValidator) validateResource(ctx context.Context, r *config.Resour
 		return ds
 	}
 	if r.Mode != addrs.EphemeralResourceMode {
-		ephemeral := lang.EphemeralInPersistedAttributes(s.Block, val)
+		_, pathMarks := val.UnmarkDeepWithPaths()
+		ephemeral := lang.EphemeralInPersistedAttributes(s.Block, pathMarks)
 		ds = append(ds, placeProviderDiags(ephemeral, scope, r.Config, s.Block, r.DeclRange, m.qualify(r.Addr().String()))...)
 	}
 	unmarked, _ := val.UnmarkDeep()

@@ -65,6 +65,9 @@ func (w *walker) applyDataInstance(work *resourceWork, addr addrs.AbsResourceIns
 		return ds
 	}
 	unmarked, cfgMarks := cfgVal.UnmarkDeepWithPaths()
+	if eds := refuseEphemeralConfig(work, addr, cfgMarks); eds.HasErrors() {
+		return ds.Append(eds)
+	}
 	val, rds := w.dataResult(work, addr, unmarked, cfgMarks)
 	w.values.set(w.values.instances, addr.String(), val.MarkWithPaths(cfgMarks))
 	if ds = ds.Append(rds); ds.HasErrors() {
@@ -125,6 +128,9 @@ func (w *walker) applyChange(work *resourceWork, addr addrs.AbsResourceInstance,
 		return ds
 	}
 	cfgVal, cfgMarks := cfgVal.UnmarkDeepWithPaths()
+	if eds := refuseEphemeralConfig(work, addr, cfgMarks); eds.HasErrors() {
+		return ds.Append(eds)
+	}
 	inst := w.prior.ResourceInstance(addr)
 	var priorObj *states.ResourceInstanceObjectSrc
 	if inst != nil {

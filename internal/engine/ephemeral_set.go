@@ -212,6 +212,10 @@ func (s *ephemeralSet) closeAll() diags.Diagnostics {
 // resources along the way, and returns every diagnostic of the walk.
 func (w *walker) walkGraph(ctx context.Context, g *graph) diags.Diagnostics {
 	w.ephemerals = newEphemeralSet(w, g)
-	ds := g.walkNotifying(ctx, w.run, w.ephemerals.vertexDone)
+	var done func(string)
+	if len(w.ephemerals.waiting) > 0 {
+		done = w.ephemerals.vertexDone
+	}
+	ds := g.walkNotifying(ctx, w.run, done)
 	return ds.Append(w.ephemerals.closeAll()).Append(w.lazyLoadDiags())
 }

@@ -95,6 +95,9 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 		return ds
 	}
 	cfgVal, cfgMarks := cfgVal.UnmarkDeepWithPaths()
+	if eds := refuseEphemeralConfig(work, addr, cfgMarks); eds.HasErrors() {
+		return ds.Append(eds)
+	}
 	if vds := w.validateResource(work, cfgVal); vds.HasErrors() {
 		return ds.Append(vds)
 	} else {

@@ -212,17 +212,19 @@ func (w *walker) deferUnknownExpansion(work *resourceWork, abs addrs.AbsResource
 }
 
 // evalConfig evaluates an instance's configuration body with its schema.
-// Outside an ephemeral block, an ephemeral value may only be given to a
-// write-only attribute.
 func (w *walker) evalConfig(work *resourceWork, addr addrs.AbsResourceInstance, rep repetition) (cty.Value, diags.Diagnostics) {
 	scope := w.scopeIn(work.v.module, addr.Module, rep, nil)
 	val, hd := scope.EvalPreparedBlock(work.body)
-	ds := diags.Diagnostics{}.Append(hd)
-	if work.v.resource.Mode != addrs.EphemeralResourceMode && !hd.HasErrors() {
-		ephemeral := lang.EphemeralInPersistedAttributes(work.schema.Block, val)
-		ds = ds.Append(withResourceSource(ephemeral, work.v.resource).WithAddress(addr.String()))
-	}
-	return val, ds
+	return val, diags.Diagnostics{}.Append(hd)
+}
+
+// refuseEphemeralConfig reports the ephemeral values an instance's
+// configuration, unmarked into cfgMarks, gives to attributes that are not
+// write-only: outside an ephemeral block, that is the only place one may
+// go.
+func refuseEphemeralConfig(work *resourceWork, addr addrs.AbsResourceInstance, cfgMarks []cty.PathValueMarks) diags.Diagnostics {
+	ds := lang.EphemeralInPersistedAttributes(work.schema.Block, cfgMarks)
+	return withResourceSource(ds, work.v.resource).WithAddress(addr.String())
 }
 
 // refreshed is a prior object brought up to date: upgraded to the current

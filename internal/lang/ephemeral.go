@@ -11,16 +11,21 @@ import (
 	"github.com/terrane/terrane/internal/schema"
 )
 
-// EphemeralInPersistedAttributes reports every place in val, the evaluated
-// configuration of a resource or data source, where an ephemeral value
-// reaches an attribute that is not write-only. Such an attribute is sent
-// back by the provider and recorded in the plan and the state, which an
-// ephemeral value must never reach. Each diagnostic carries the attribute
-// path, for the caller to place on the configuration.
-func EphemeralInPersistedAttributes(block *schema.Block, val cty.Value) diags.Diagnostics {
+// EphemeralInPersistedAttributes reports every place in the evaluated
+// configuration of a resource or data source, given by the marks its
+// UnmarkDeepWithPaths found, where an ephemeral value reaches an attribute
+// that is not write-only. Such an attribute is sent back by the provider
+// and recorded in the plan and the state, which an ephemeral value must
+// never reach. Each diagnostic carries the attribute path, for the caller
+// to place on the configuration.
+func EphemeralInPersistedAttributes(block *schema.Block, pathMarks []cty.PathValueMarks) diags.Diagnostics {
 	var ds diags.Diagnostics
 	seen := map[string]bool{}
-	for _, path := range marks.PathsWith(val, marks.Ephemeral) {
+	for _, pm := range pathMarks {
+		if _, ephemeral := pm.Marks[marks.Ephemeral]; !ephemeral {
+			continue
+		}
+		path := pm.Path
 		if block != nil && block.WriteOnlyAt(path) {
 			continue
 		}

@@ -307,7 +307,8 @@ func TestEphemeralInPersistedAttributes(t *testing.T) {
 		"password_wo": token,
 		"tags":        cty.MapVal(map[string]cty.Value{"a": token}),
 	})
-	ds := EphemeralInPersistedAttributes(block, val)
+	_, pvm := val.UnmarkDeepWithPaths()
+	ds := EphemeralInPersistedAttributes(block, pvm)
 	if len(ds) != 1 {
 		t.Fatalf("got %d diagnostics, want one for tags: %v", len(ds), ds)
 	}
@@ -318,7 +319,8 @@ func TestEphemeralInPersistedAttributes(t *testing.T) {
 		t.Errorf("wrong diagnostic: %#v", d)
 	}
 	clean := cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("n"), "password_wo": token, "tags": cty.NullVal(cty.Map(cty.String))})
-	if ds := EphemeralInPersistedAttributes(block, clean); len(ds) != 0 {
+	_, pvm = clean.UnmarkDeepWithPaths()
+	if ds := EphemeralInPersistedAttributes(block, pvm); len(ds) != 0 {
 		t.Errorf("a write-only attribute was refused an ephemeral value: %v", ds)
 	}
 }

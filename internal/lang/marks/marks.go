@@ -39,19 +39,6 @@ func Contains(val cty.Value, mark any) bool {
 	return false
 }
 
-// PathsWith returns the paths within val whose values carry mark, in the
-// order cty reports them.
-func PathsWith(val cty.Value, mark any) []cty.Path {
-	_, pvm := val.UnmarkDeepWithPaths()
-	var out []cty.Path
-	for _, pv := range pvm {
-		if _, ok := pv.Marks[mark]; ok {
-			out = append(out, pv.Path)
-		}
-	}
-	return out
-}
-
 // StoredEphemeral returns the paths within val where a value marked
 // ephemeral is not null: what writing val to a plan or a record would
 // persist. Encoders refuse a value with any, so that an ephemeral value
