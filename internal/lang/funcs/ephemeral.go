@@ -11,6 +11,9 @@ import (
 // marked ephemeral, however deeply nested, replaced by a null of the same
 // type, so that what is left may be stored. Other marks (sensitive) stay
 // where they were; a value with nothing ephemeral in it is returned as is.
+// As in OpenTofu, an unknown value stays unknown, only no longer
+// ephemeral: whether what it stands for will be ephemeral may itself
+// depend on values not known yet.
 var EphemeralAsNullFunc = function.New(&function.Spec{
 	Params: []function.Parameter{markParam},
 	Type:   sameTypeAsArgument,
@@ -24,8 +27,12 @@ func ephemeralAsNull(val cty.Value) cty.Value {
 		return val
 	}
 	val, valMarks := val.Unmark()
-	if _, ok := valMarks[marks.Ephemeral]; ok {
-		delete(valMarks, marks.Ephemeral)
+	_, ephemeral := valMarks[marks.Ephemeral]
+	delete(valMarks, marks.Ephemeral)
+	switch {
+	case !val.IsKnown():
+		return cty.UnknownVal(val.Type()).WithMarks(valMarks)
+	case ephemeral:
 		return cty.NullVal(val.Type()).WithMarks(valMarks)
 	}
 	// Only a known, non-null collection or structure can hold marked

@@ -145,6 +145,10 @@ func TestConversionAndSensitivityFunctions(t *testing.T) {
 		{expr: `ephemeralasnull(tolist([token, "x"]))`, want: cty.ListVal([]cty.Value{cty.NullVal(cty.String), cty.StringVal("x")})},
 		{expr: `ephemeralasnull("${token}-suffix")`, want: cty.NullVal(cty.String)},
 		{expr: `ephemeralasnull(secret)`, want: cty.StringVal("hunter2").Mark(marks.Sensitive)},
+		// An unknown value stays unknown: whether it will be ephemeral is
+		// not known either.
+		{expr: `ephemeralasnull(unknown)`, want: cty.UnknownVal(cty.String)},
+		{expr: `ephemeralasnull([token, unknown])`, want: cty.TupleVal([]cty.Value{cty.NullVal(cty.String), cty.UnknownVal(cty.String)})},
 		{expr: `try(tonumber("x"), "fallback")`, want: cty.StringVal("fallback")},
 		{expr: `can(regex("^ami-", "ami-123"))`, want: cty.True},
 		{expr: `can(regex("^ami-", "xyz"))`, want: cty.False},
