@@ -120,6 +120,16 @@ output "o" {
   ephemeral = true
 }
 `}, summary: "Invalid output configuration", detail: "Root modules are not allowed to have outputs defined as ephemeral", terraformToo: true},
+	"import id": {files: map[string]string{"main.tf": `
+import {
+  to = tpf_thing.a
+  id = var.secret
+}
+
+resource "tpf_thing" "a" {
+  name = "a"
+}
+`}, summary: "Invalid import id argument", detail: "Ephemeral values, or values derived from ephemeral values, cannot be used as import IDs", terraformToo: true, planOnly: true},
 	"terraform.applying": {files: map[string]string{"main.tf": `
 resource "tpf_thing" "a" {
   name = terraform.applying ? "apply" : "plan"
