@@ -193,13 +193,7 @@ func parseModuleRef(traversal hcl.Traversal) (*Reference, hcl.Diagnostics) {
 }
 
 func parseResourceRef(mode ResourceMode, startRange hcl.Range, traversal hcl.Traversal) (*Reference, hcl.Diagnostics) {
-	what := "resource type"
-	switch mode {
-	case DataResourceMode:
-		what = "data source"
-	case EphemeralResourceMode:
-		what = "ephemeral resource type"
-	}
+	what := mode.TypeKind()
 	if len(traversal) < 2 {
 		return nil, hcl.Diagnostics{errorDiag("Invalid reference",
 			fmt.Sprintf("A reference to a %s must be followed by at least one attribute access, specifying the resource name.", what),
@@ -208,7 +202,7 @@ func parseResourceRef(mode ResourceMode, startRange hcl.Range, traversal hcl.Tra
 	typeName := traverserName(traversal[0])
 	if typeName == "" {
 		return nil, hcl.Diagnostics{errorDiag("Invalid reference",
-			fmt.Sprintf("The %q object does not support this operation.", objectName(mode)), traversal[0].SourceRange())}
+			fmt.Sprintf("The %q object does not support this operation.", mode.BlockType()), traversal[0].SourceRange())}
 	}
 	nameStep, ok := traversal[1].(hcl.TraverseAttr)
 	if !ok {
@@ -234,18 +228,6 @@ func parseResourceRef(mode ResourceMode, startRange hcl.Range, traversal hcl.Tra
 		rng = hcl.RangeBetween(rng, index.SrcRange)
 	}
 	return &Reference{Subject: instance, SourceRange: rng, Remaining: remain}, nil
-}
-
-// objectName is the root name a reference to a resource of mode starts
-// with when it is written in full.
-func objectName(mode ResourceMode) string {
-	switch mode {
-	case DataResourceMode:
-		return "data"
-	case EphemeralResourceMode:
-		return "ephemeral"
-	}
-	return "resource"
 }
 
 func parseSingleAttrRef(traversal hcl.Traversal) (string, hcl.Range, hcl.Traversal, hcl.Diagnostics) {

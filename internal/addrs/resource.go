@@ -34,6 +34,31 @@ func (m ResourceMode) String() string {
 	return "invalid"
 }
 
+// BlockType is the configuration block that declares resources of mode:
+// "resource", "data" or "ephemeral"; also the prefix that names them in
+// full (resource.TYPE.NAME).
+func (m ResourceMode) BlockType() string {
+	switch m {
+	case DataResourceMode:
+		return "data"
+	case EphemeralResourceMode:
+		return "ephemeral"
+	}
+	return "resource"
+}
+
+// TypeKind is what messages call the type of a resource of mode: "resource
+// type", "data source" or "ephemeral resource type".
+func (m ResourceMode) TypeKind() string {
+	switch m {
+	case DataResourceMode:
+		return "data source"
+	case EphemeralResourceMode:
+		return "ephemeral resource type"
+	}
+	return "resource type"
+}
+
 // Resource is a resource block within a module: mode, type and name.
 type Resource struct {
 	Mode ResourceMode

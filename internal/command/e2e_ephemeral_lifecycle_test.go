@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -42,17 +41,7 @@ resource "tpf_thing" "stuck" {
   password_wo_version = 1
 }
 `)
-	cmd := exec.Command(binary, "apply", "-auto-approve", "-no-color")
-	cmd.Dir = p.dir
-	var out, errOut syncBuffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	waitFor(t, "apply", &out, regexp.MustCompile(`tpf_thing.stuck: Creating...`))
-
+	cmd, out, errOut, exited := startStuckApply(t, binary, p.dir)
 	renewed := false
 	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline) && !renewed; time.Sleep(100 * time.Millisecond) {
 		lease, open := p.objects("tpf_token")["long"]

@@ -24,21 +24,11 @@ resource "tpf_thing" "stuck" {
   depends_on = [tpf_thing.done]
 }
 `)
-	cmd := exec.Command(binary, "apply", "-auto-approve", "-no-color")
-	cmd.Dir = p.dir
-	var out, errOut syncBuffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	waitFor(t, "apply", &out, regexp.MustCompile(`tpf_thing.stuck: Creating...`))
-
+	cmd, out, errOut, exited := startStuckApply(t, binary, p.dir)
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "interrupted apply", &errOut, regexp.MustCompile(`Interrupt received.\nPlease wait for Terrane to exit or data loss may occur.`))
+	waitFor(t, "interrupted apply", errOut, regexp.MustCompile(`Interrupt received.\nPlease wait for Terrane to exit or data loss may occur.`))
 	var err error
 	select {
 	case err = <-exited:
@@ -61,4 +51,22 @@ resource "tpf_thing" "stuck" {
 	if !slices.Contains(p.recordedInstances(), "tpf_thing.done") {
 		t.Errorf("the object created before the interrupt is not recorded: %v", p.recordedInstances())
 	}
+}
+
+// startStuckApply starts `terrane apply -auto-approve` in dir, where
+// tpf_thing.stuck never finishes being created, and waits until its
+// creation starts. exited receives the process's end.
+func startStuckApply(t *testing.T, binary, dir string) (cmd *exec.Cmd, out, errOut *syncBuffer, exited <-chan error) {
+	t.Helper()
+	cmd = exec.Command(binary, "apply", "-auto-approve", "-no-color")
+	cmd.Dir = dir
+	out, errOut = &syncBuffer{}, &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = out, errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	waitFor(t, "apply", out, regexp.MustCompile(`tpf_thing.stuck: Creating...`))
+	return cmd, out, errOut, done
 }

@@ -296,11 +296,11 @@ func (m *moduleValidator) resourceSchema(r *config.Resource) *schema.Block {
 func resourceKind(mode addrs.ResourceMode, s providers.GetProviderSchemaResponse) (string, map[string]schema.Schema) {
 	switch mode {
 	case addrs.DataResourceMode:
-		return "data source", s.DataSources
+		return mode.TypeKind(), s.DataSources
 	case addrs.EphemeralResourceMode:
-		return "ephemeral resource type", s.EphemeralResources
+		return mode.TypeKind(), s.EphemeralResources
 	}
-	return "resource type", s.ResourceTypes
+	return mode.TypeKind(), s.ResourceTypes
 }
 
 // appendHCL records the evaluation diagnostics' expressions for the JSON

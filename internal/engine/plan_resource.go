@@ -28,13 +28,7 @@ func (w *walker) resourceWork(v *resourceVertex) (*resourceWork, diags.Diagnosti
 	r := v.resource
 	s, ok := w.resourceSchema(r)
 	if !ok {
-		kind := "resource type"
-		switch r.Mode {
-		case addrs.DataResourceMode:
-			kind = "data source"
-		case addrs.EphemeralResourceMode:
-			kind = "ephemeral resource type"
-		}
+		kind := r.Mode.TypeKind()
 		return nil, diags.Diagnostics{{Severity: diags.Error, Summary: "Unsupported " + kind,
 			Detail:  fmt.Sprintf("Provider %s has no %s %q.", addrs.ProviderForDisplay(r.Provider), kind, r.Type),
 			Subject: r.TypeRange.Ptr()}}
