@@ -187,10 +187,6 @@ func (w *walker) addModuleVertices(g *graph, c *config.Config) []pendingRefs {
 	}
 	for _, r := range m.Resources {
 		rv := &resourceVertex{module: c, resource: r, provider: resolveProviderConfig(c, r.ProviderConfigAddr())}
-		var v vertex = rv
-		if r.Mode == addrs.EphemeralResourceMode {
-			v = &ephemeralVertex{resourceVertex: *rv}
-		}
 		w.ensureProviderVertex(g, rv.provider)
 		exprs := []hcl.Expression{r.Count, r.ForEach, r.Enabled, keyedProviderRef(r)}
 		for _, rule := range append(append([]*config.CheckRule{}, r.Preconditions...), r.Postconditions...) {
@@ -199,7 +195,7 @@ func (w *walker) addModuleVertices(g *graph, c *config.Config) []pendingRefs {
 		if r.Managed != nil {
 			exprs = append(exprs, r.Managed.ReplaceTriggeredBy...)
 		}
-		add(v, exprs, r.DependsOn, w.resourceBody(rv))
+		add(blockVertex(rv), exprs, r.DependsOn, w.resourceBody(rv))
 		out = append(out, pendingRefs{from: rv.key(), module: c})
 		g.deps[rv.key()][rv.provider.String()] = struct{}{}
 	}
@@ -211,6 +207,14 @@ func (w *walker) addModuleVertices(g *graph, c *config.Config) []pendingRefs {
 		add(&checkVertex{module: c, check: chk}, exprs, nil)
 	}
 	return out
+}
+
+// blockVertex is the vertex of a resource, data or ephemeral block.
+func blockVertex(rv *resourceVertex) vertex {
+	if rv.resource.Mode == addrs.EphemeralResourceMode {
+		return &ephemeralVertex{resourceVertex: *rv}
+	}
+	return rv
 }
 
 type bodyWithSpec struct {
