@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -41,7 +42,8 @@ resource "tpf_thing" "stuck" {
   password_wo_version = 1
 }
 `)
-	cmd, out, errOut, exited := startStuckApply(t, binary, p.dir)
+	cmd, out, errOut, exited := startCLI(t, binary, p.dir, "apply", "-auto-approve", "-no-color")
+	waitFor(t, "apply", out, regexp.MustCompile(`tpf_thing.stuck: Creating...`))
 	renewed := false
 	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline) && !renewed; time.Sleep(100 * time.Millisecond) {
 		lease, open := p.objects("tpf_token")["long"]

@@ -24,7 +24,9 @@ resource "tpf_thing" "stuck" {
   depends_on = [tpf_thing.done]
 }
 `)
-	cmd, out, errOut, exited := startStuckApply(t, binary, p.dir)
+	cmd, out, errOut, exited := startCLI(t, binary, p.dir, "apply", "-auto-approve", "-no-color")
+	waitFor(t, "apply", out, regexp.MustCompile(`tpf_thing.stuck: Creating...`))
+
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
@@ -53,20 +55,18 @@ resource "tpf_thing" "stuck" {
 	}
 }
 
-// startStuckApply starts `terrane apply -auto-approve` in dir, where
-// tpf_thing.stuck never finishes being created, and waits until its
-// creation starts. exited receives the process's end.
-func startStuckApply(t *testing.T, binary, dir string) (cmd *exec.Cmd, out, errOut *syncBuffer, exited <-chan error) {
+// startCLI starts the terrane binary in dir; exited receives what Wait
+// returns.
+func startCLI(t *testing.T, binary, dir string, args ...string) (cmd *exec.Cmd, stdout, stderr *syncBuffer, exited <-chan error) {
 	t.Helper()
-	cmd = exec.Command(binary, "apply", "-auto-approve", "-no-color")
+	cmd = exec.Command(binary, args...)
 	cmd.Dir = dir
-	out, errOut = &syncBuffer{}, &syncBuffer{}
-	cmd.Stdout, cmd.Stderr = out, errOut
+	stdout, stderr = &syncBuffer{}, &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	waitFor(t, "apply", out, regexp.MustCompile(`tpf_thing.stuck: Creating...`))
-	return cmd, out, errOut, done
+	return cmd, stdout, stderr, done
 }

@@ -116,7 +116,7 @@ func (w *walker) checkRules(scope *lang.Scope, set ruleSet) diags.Diagnostics {
 				ds = ds.Append(ephemeralMessageWarning(rule))
 			}
 			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: set.summary, Detail: out.failureDetail(),
-				Subject: rule.Condition.Range().Ptr(), Address: set.objectAddr})
+				Subject: rule.Condition.Range().Ptr(), Address: set.objectAddr, FailedCheck: true})
 		}
 	}
 	w.recordCheckObject(set.kind, set.configAddr, plans.CheckObjectResult{ObjectAddr: set.objectAddr, Status: status, FailureMessages: failures})
