@@ -67,7 +67,7 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 		ds = ds.Append(partialPlanWarning(opts))
 	}
 	stopWatching := set.stopOnCancel(ctx)
-	ds = ds.Append(g.walk(ctx, w.run)).Append(w.lazyLoadDiags())
+	ds = ds.Append(w.walkGraph(ctx, g))
 	stopWatching()
 	if ctx.Err() != nil {
 		ds = ds.Append(interruptedDiag())
@@ -100,10 +100,17 @@ func (e *Engine) finishPlan(plan *plans.Plan, w *walker, snap *recordstore.Snaps
 	// gave it, before conversion to its type and before optional
 	// attributes' defaults are filled in; a variable not given is not
 	// recorded, and its default applies again when the plan is applied.
-	// An ephemeral variable's value is never recorded.
+	// An ephemeral variable's value is never recorded: apply must be
+	// given it again.
 	for name, decl := range e.opts.Config.Module.Variables {
 		given, ok := e.opts.Variables[name]
-		if !ok || given == nil || given.Value == cty.NilVal || decl.Ephemeral {
+		if decl.Ephemeral {
+			if ok && given != nil && given.Value != cty.NilVal && !given.Value.IsNull() {
+				plan.ApplyTimeVariables = append(plan.ApplyTimeVariables, name)
+			}
+			continue
+		}
+		if !ok || given == nil || given.Value == cty.NilVal {
 			continue
 		}
 		val, _ := given.Value.UnmarkDeep()
@@ -114,6 +121,7 @@ func (e *Engine) finishPlan(plan *plans.Plan, w *walker, snap *recordstore.Snaps
 		}
 		plan.VariableValues[name] = enc
 	}
+	sort.Strings(plan.ApplyTimeVariables)
 	ds = ds.Append(e.planOutputs(plan, w, snap.State))
 	plan.RelevantAttributes = w.relevantAttributes(w.plan.changes, w.plan.drift, plan.Changes.Outputs)
 	w.recordPlannedDataResults(snap.State)
