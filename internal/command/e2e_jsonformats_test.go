@@ -266,6 +266,49 @@ func checkPlanSensitive(t *testing.T, run *jsonFormatsRun) {
 	if jsonAt(t, doc, "/configuration/root_module/variables/note/sensitive") != true {
 		t.Error("the sensitive variable is not marked sensitive in the configuration")
 	}
+	checkReplacementSensitive(t, doc)
+}
+
+// checkReplacementSensitive asserts what OpenTofu (and Terraform) show of
+// a replacement's schema-sensitive attributes: the change's after_sensitive
+// names them, the planned values' sensitive_values do not (the new object
+// is planned a second time and recorded with the configuration's marks
+// only), while an update keeps them in both.
+func checkReplacementSensitive(t *testing.T, doc any) {
+	t.Helper()
+	schemaSensitive := map[string]any{"secret": true, "password_wo": true}
+	// The updated thing has tags, a map none of whose elements is sensitive.
+	updated := map[string]any{"secret": true, "password_wo": true, "tags": map[string]any{}}
+	mirrors := map[string]any{
+		"tpf_thing.replaced_cbd":          schemaSensitive,
+		"tpf_thing.replaced_delete_first": schemaSensitive,
+		"tpf_thing.updated":               updated,
+	}
+	for _, change := range jsonAt(t, doc, "/resource_changes").([]any) {
+		change := change.(map[string]any)
+		if w, ok := mirrors[change["address"].(string)]; ok {
+			if got := jsonAt(t, change, "/change/after_sensitive"); !reflect.DeepEqual(got, w) {
+				t.Errorf("%s after_sensitive = %s, want %s", change["address"], compactJSON(got), compactJSON(w))
+			}
+		}
+	}
+	want := map[string]any{
+		"tpf_thing.replaced_cbd":          map[string]any{},
+		"tpf_thing.replaced_delete_first": map[string]any{},
+		"tpf_thing.updated":               updated,
+	}
+	for _, res := range jsonAt(t, doc, "/planned_values/root_module/resources").([]any) {
+		res := res.(map[string]any)
+		if w, ok := want[res["address"].(string)]; ok {
+			if !reflect.DeepEqual(res["sensitive_values"], w) {
+				t.Errorf("planned %s sensitive_values = %s, want %s", res["address"], compactJSON(res["sensitive_values"]), compactJSON(w))
+			}
+			delete(want, res["address"].(string))
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("planned values lack %v", want)
+	}
 }
 
 // checkPlanOutputs asserts output changes and planned output values of

@@ -135,7 +135,13 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 			return ds
 		}
 	}
-	after := withProviderSensitive(planned.value.MarkWithPaths(cfgMarks).MarkWithPaths(sensitivePaths(work.schema.Block, planned.value)), planned.sensitive)
+	after := markPlanned(work.schema.Block, planned, cfgMarks, true)
+	// OpenTofu, as Terraform, records the new object of a replacement it
+	// planned a second time (every reason but a tainted object, which it
+	// plans from no prior in the first place) with the configuration's
+	// marks alone: the plan's planned_values show no schema-sensitive parts
+	// for it. Expressions still read the object with them.
+	recorded := markPlanned(work.schema.Block, planned, cfgMarks, !action.IsReplace() || reason == plans.ReplaceBecauseTainted)
 	before := cty.NullVal(work.types.Value)
 	if priorObj != nil {
 		before = priorObj.Value
@@ -144,7 +150,7 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 		ResourceInstanceChangeHeader: plans.ResourceInstanceChangeHeader{Addr: addr, PrevRunAddr: addr,
 			ProviderAddr: work.provider.instanceAddr(),
 			ActionReason: reason, RequiredReplace: requiredReplace, Private: planned.private},
-		Change: plans.Change{Action: action, Before: before, After: after,
+		Change: plans.Change{Action: action, Before: before, After: recorded,
 			BeforeIdentity: identityOrNil(priorIdentity, work.types.Identity), AfterIdentity: identityOrNil(planned.identity, work.types.Identity)},
 	}
 	w.setPlannedInstanceValue(work, addr, after)

@@ -143,8 +143,8 @@ func (r renderer) resourceChanges(changes []*plans.ResourceInstanceChangeSrc) ([
 	return out, nil
 }
 
-// decode decodes a change with its resource type's schema, marking the
-// parts the schema declares sensitive.
+// decode decodes a change with its resource type's schema. The values
+// carry the marks the plan recorded; resourceChange adds the schema's.
 func (r renderer) decode(src *plans.ResourceInstanceChangeSrc) (*plans.ResourceInstanceChange, schema.Schema, error) {
 	resource := src.Addr.Resource.Resource
 	provider := src.ProviderAddr.Config.Provider
@@ -161,8 +161,6 @@ func (r renderer) decode(src *plans.ResourceInstanceChangeSrc) (*plans.ResourceI
 	if err != nil {
 		return nil, resSchema, fmt.Errorf("%s: %w", src.ObjectName(), err)
 	}
-	change.Before = markSchemaSensitive(change.Before, resSchema.Block)
-	change.After = markSchemaSensitive(change.After, resSchema.Block)
 	return change, resSchema, nil
 }
 
@@ -175,10 +173,15 @@ func markSchemaSensitive(val cty.Value, block *schema.Block) cty.Value {
 }
 
 func (r renderer) resourceChange(src *plans.ResourceInstanceChangeSrc) (ResourceChange, *plans.ResourceInstanceChange, error) {
-	change, _, err := r.decode(src)
+	change, resSchema, err := r.decode(src)
 	if err != nil {
 		return ResourceChange{}, nil, err
 	}
+	// The change's sensitive mirrors add what the schema declares
+	// sensitive to what the plan recorded, as OpenTofu's do; the planned
+	// values show the recorded marks alone.
+	change.Before = markSchemaSensitive(change.Before, resSchema.Block)
+	change.After = markSchemaSensitive(change.After, resSchema.Block)
 	addr := src.Addr
 	out := ResourceChange{
 		Address:      addr.String(),
