@@ -150,18 +150,25 @@ func (w *walker) addModuleVertices(g *graph, c *config.Config) []pendingRefs {
 	}
 	m := c.Module
 	for _, v := range m.Variables {
-		var exprs []hcl.Expression
+		// Validation rules may refer to other objects of the module
+		// (OpenTofu's nodeInputVariableReference depends on everything
+		// its conditions and messages name), so the variable waits for
+		// them and everything reading the variable sees it validated.
+		var ruleExprs []hcl.Expression
+		for _, rule := range v.Validations {
+			ruleExprs = append(ruleExprs, rule.Condition, rule.ErrorMessage)
+		}
 		if c.Parent != nil {
-			exprs = append(exprs, callArgument(c, v.Name))
+			arg := callArgument(c, v.Name)
 			// The argument is written in the caller: resolve it there.
 			g.add(&variableVertex{module: c, variable: v})
-			r, _ := lang.ReferencesInExpr(exprs[0])
+			r, _ := lang.ReferencesInExpr(arg)
 			out = append(out, pendingRefs{from: (&variableVertex{module: c, variable: v}).key(), module: c.Parent, refs: r,
-				functions: lang.ProviderFunctionsInExpr(exprs[0])})
-			out = append(out, pendingRefs{from: (&variableVertex{module: c, variable: v}).key(), module: c})
+				functions: lang.ProviderFunctionsInExpr(arg)})
+			add(&variableVertex{module: c, variable: v}, ruleExprs, nil)
 			continue
 		}
-		add(&variableVertex{module: c, variable: v}, nil, nil)
+		add(&variableVertex{module: c, variable: v}, ruleExprs, nil)
 	}
 	for _, l := range m.Locals {
 		add(&localVertex{module: c, local: l}, []hcl.Expression{l.Expr}, nil)

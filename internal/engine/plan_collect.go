@@ -112,10 +112,25 @@ func (w *walker) recordRootOutput(o *config.Output, val cty.Value) {
 	defer w.results.mu.Unlock()
 	if val.HasMarkDeep(failedMark) {
 		// Part of its value was never made: keep the last recorded one.
-		if prior := w.snapshot.State.Outputs[o.Name]; prior != nil {
-			w.results.outputs[o.Name] = prior
-		}
+		w.keepPriorRootOutputLocked(o)
 		return
 	}
 	w.results.outputs[o.Name] = &states.OutputValue{Value: val, Sensitive: o.Sensitive}
+}
+
+// keepPriorRootOutput leaves a root output as the last run recorded it:
+// for a value that must not be recorded, such as one holding sensitive
+// values the output does not declare.
+func (w *walker) keepPriorRootOutput(o *config.Output) {
+	w.results.mu.Lock()
+	defer w.results.mu.Unlock()
+	w.keepPriorRootOutputLocked(o)
+}
+
+func (w *walker) keepPriorRootOutputLocked(o *config.Output) {
+	if prior := w.snapshot.State.Outputs[o.Name]; prior != nil {
+		w.results.outputs[o.Name] = prior
+	} else {
+		delete(w.results.outputs, o.Name)
+	}
 }

@@ -251,6 +251,9 @@ func (w *walker) finalizeVariable(v *variableVertex, inst addrs.ModuleInstance, 
 	return val, ds.Append(w.validateVariable(v, inst))
 }
 
+// validateVariable evaluates a variable's validation rules once its value
+// is set. A failure is reported at the value's expression in the module
+// call, or at the declaration of a root variable, as OpenTofu does.
 func (w *walker) validateVariable(v *variableVertex, inst addrs.ModuleInstance) diags.Diagnostics {
 	if len(v.variable.Validations) == 0 {
 		return nil
@@ -258,18 +261,34 @@ func (w *walker) validateVariable(v *variableVertex, inst addrs.ModuleInstance) 
 	var ds diags.Diagnostics
 	scope := w.scopeIn(v.module, inst, repetition{}, nil)
 	addr := addrs.InputVariable{Name: v.variable.Name}.Absolute(inst).String()
+	subject := v.variable.DeclRange
+	if v.module.Parent != nil {
+		if expr := callArgument(v.module, v.variable.Name); expr != nil {
+			subject = expr.Range()
+		}
+	}
 	status := plans.CheckPass
 	var failures []string
 	for _, rule := range v.variable.Validations {
 		out, rds := evalRule(scope, rule)
 		ds = ds.Append(rds)
 		status = worseStatus(status, out.status)
-		if out.status == plans.CheckFail {
-			failures = append(failures, out.message)
-			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid value for variable",
-				Detail: out.message + "\n\nThis was checked by the validation rule at " + rule.DeclRange.String() + ".", Subject: rule.Condition.Range().Ptr(),
-				Address: addr})
+		if out.status != plans.CheckFail {
+			continue
 		}
+		message := out.message
+		if out.sensitiveMessage {
+			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Error message refers to sensitive values",
+				Detail:  "The error expression used to explain this condition refers to sensitive values. Terrane will not display the resulting message.\n\nYou can correct this by removing references to sensitive values, or by carefully using the nonsensitive() function if the expression will not reveal the sensitive data.",
+				Subject: rule.ErrorMessage.Range().Ptr(), Address: addr})
+			message = "The error message included a sensitive value, so it will not be displayed."
+		} else if message == "" {
+			message = "Failed to evaluate condition error message."
+		}
+		failures = append(failures, message)
+		ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid value for variable",
+			Detail:  message + "\n\nThis was checked by the validation rule at " + rule.DeclRange.String() + ".",
+			Subject: subject.Ptr(), Address: addr})
 	}
 	w.recordCheckObject(plans.CheckableInputVariable, modulePrefix(v.module.Path)+"var."+v.variable.Name,
 		plans.CheckObjectResult{ObjectAddr: addr, Status: status, FailureMessages: failures})
@@ -289,13 +308,20 @@ func (w *walker) runOutput(v *outputVertex) diags.Diagnostics {
 		ds = ds.Append(w.checkRules(scope, outputRules(v.module, inst, v.output)))
 		val, hd := scope.EvalExpr(v.output.Expr, cty.DynamicPseudoType)
 		ds = ds.Append(hd)
+		undeclaredSensitive := false
 		if v.output.Sensitive {
 			val = val.Mark(sensitiveMark)
 		} else if inst.IsRoot() && marks.Contains(val, sensitiveMark) {
 			ds = ds.Append(undeclaredSensitiveOutput(v.output))
+			undeclaredSensitive = true
 		}
 		w.values.set(w.values.outputs, namedKey(inst, v.output.Name), val)
-		if inst.IsRoot() {
+		switch {
+		case undeclaredSensitive:
+			// Never recorded, so neither output nor show nor a
+			// terraform_remote_state reader ever sees it in plain text.
+			w.keepPriorRootOutput(v.output)
+		case inst.IsRoot():
 			w.recordRootOutput(v.output, val)
 		}
 		return ds
@@ -388,10 +414,13 @@ func (w *walker) runCheck(v *checkVertex) diags.Diagnostics {
 				d.Severity = diags.Warning
 				ds = append(ds, d)
 			}
+			if out.sensitiveMessage {
+				ds = ds.Append(sensitiveMessageWarning(rule))
+			}
 			status = worseStatus(status, out.status)
 			if out.status == plans.CheckFail {
 				failures = append(failures, out.message)
-				ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Check block assertion failed", Detail: out.message,
+				ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Check block assertion failed", Detail: out.failureDetail(),
 					Subject: rule.Condition.Range().Ptr(), Address: modulePrefix(v.module.Path) + "check." + v.check.Name})
 			}
 			if out.status == plans.CheckUnknown && w.op == walkPlan {
