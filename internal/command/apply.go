@@ -129,7 +129,7 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 func withoutCheckBlockWarnings(ds diags.Diagnostics) diags.Diagnostics {
 	var out diags.Diagnostics
 	for _, d := range ds {
-		if d.Severity == diags.Warning && strings.HasPrefix(d.Summary, "Check block assertion") {
+		if d.Severity == diags.Warning && d.FromCheckBlock {
 			continue
 		}
 		out = append(out, d)

@@ -167,3 +167,51 @@ output "late" {
 		t.Errorf("show -json records the output:\n%s", res.stdout)
 	}
 }
+
+// TestE2ECheckScopedDataFailureIsAWarning checks that a check block's
+// scoped data source that cannot be read fails the check, as a warning,
+// instead of failing the run, and that check data sources are read again
+// during apply to verify the applied infrastructure, as in terraform 1.11
+// and OpenTofu.
+func TestE2ECheckScopedDataFailureIsAWarning(t *testing.T) {
+	o := newOracleProject(t, map[string]string{"main.tf": lifecycleHeader + `
+resource "tpf_thing" "r" {
+  name = "r"
+}
+
+check "exists" {
+  data "tpf_thing" "probe" {
+    id = "does-not-exist"
+  }
+  assert {
+    condition     = data.tpf_thing.probe.name == "x"
+    error_message = "probe is not x"
+  }
+}
+
+check "named" {
+  data "tpf_thing" "known" {
+    id = tpf_thing.r.id
+  }
+  assert {
+    condition     = data.tpf_thing.known.name == "x"
+    error_message = "known is not x"
+  }
+}
+`})
+	res := o.agree("apply", "-no-color", "-auto-approve")
+	o.expectCode("apply", res, 0)
+	assertContains(t, "apply", res.stdout+res.stderr, "Warning: No such object", "Warning: Check block assertion failed",
+		"known is not x", "Resources: 1 added")
+	if len(o.objects("tpf_thing")) != 1 {
+		t.Errorf("the apply did not create tpf_thing.r")
+	}
+
+	res = o.agree("plan", "-no-color")
+	o.expectCode("plan", res, 0)
+	assertContains(t, "plan", res.stdout, "data.tpf_thing.probe will be read during apply",
+		"data.tpf_thing.known will be read during apply", "(config will be reloaded to verify a check block)")
+	if strings.Contains(res.stdout+res.stderr, "probe is not x") {
+		t.Errorf("the assertions of a check whose data source failed were evaluated:\n%s%s", res.stdout, res.stderr)
+	}
+}

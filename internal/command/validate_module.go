@@ -113,11 +113,11 @@ func (m *moduleValidator) localValue(name string, rng hcl.Range) (cty.Value, hcl
 func checkExpansion(scope *lang.Scope, count, forEach hcl.Expression) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	if count != nil {
-		_, _, d := scope.EvalCount(count, true)
+		_, _, d := scope.EvalCount(count, lang.Unknowns{Allow: true})
 		diags = append(diags, d...)
 	}
 	if forEach != nil {
-		_, _, d := scope.EvalForEach(forEach, true)
+		_, _, d := scope.EvalForEach(forEach, lang.Unknowns{Allow: true})
 		diags = append(diags, d...)
 	}
 	return diags

@@ -138,6 +138,7 @@ func decodeCheckBlock(block *hcl.Block) (*Check, hcl.Diagnostics) {
 			}
 			resource, moreDiags := decodeResourceBlock(inner)
 			diags = append(diags, moreDiags...)
+			resource.ScopedToCheck = check.Name
 			check.DataResource = resource
 		case "assert":
 			rule, moreDiags := decodeCheckRule(inner)

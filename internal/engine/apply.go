@@ -118,6 +118,9 @@ func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics 
 		ds = ds.Append(diags.Errorf("Cannot record the outputs", "Writing the root module outputs failed: %s", err))
 	}
 	ds = ds.Append(e.recordCheckResults(context.WithoutCancel(ctx), plan, w.results.checks.list()))
+	if len(plan.TargetAddrs) > 0 || len(plan.ExcludeAddrs) > 0 {
+		ds = ds.Append(incompleteApplyWarning(plan))
+	}
 	return ds
 }
 

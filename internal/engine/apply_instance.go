@@ -66,6 +66,14 @@ func (w *walker) applyDataInstance(work *resourceWork, addr addrs.AbsResourceIns
 	}
 	unmarked, cfgMarks := cfgVal.UnmarkDeepWithPaths()
 	val, rds := w.dataResult(work, addr, unmarked, cfgMarks)
+	if work.v.resource.ScopedToCheck != "" {
+		var failed bool
+		val, rds, failed = w.settleCheckScopedRead(work, addr, unmarked, val, rds)
+		if failed {
+			w.values.set(w.values.instances, addr.String(), val.MarkWithPaths(cfgMarks))
+			return ds.Append(rds)
+		}
+	}
 	w.values.set(w.values.instances, addr.String(), val.MarkWithPaths(cfgMarks))
 	if ds = ds.Append(rds); ds.HasErrors() {
 		return ds

@@ -206,7 +206,13 @@ func (w *walker) addModuleVertices(g *graph, c *config.Config) []pendingRefs {
 		for _, rule := range chk.Asserts {
 			exprs = append(exprs, rule.Condition, rule.ErrorMessage)
 		}
-		add(&checkVertex{module: c, check: chk}, exprs, nil)
+		cv := &checkVertex{module: c, check: chk}
+		add(cv, exprs, nil)
+		if chk.DataResource != nil {
+			// The check's outcome includes its data source's, whether or
+			// not an assertion reads it.
+			g.connect(cv.key(), addrs.ConfigResource{Module: c.Path, Resource: chk.DataResource.Addr()}.String())
+		}
 	}
 	return out
 }

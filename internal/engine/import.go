@@ -151,14 +151,8 @@ func (w *walker) evalImportBlocks(blocks []*config.Import) (map[string]*importTa
 	out := map[string]*importTarget{}
 	root := w.cfg
 	for _, block := range blocks {
-		exp, eds := w.expand(w.scopeIn(root, addrs.RootModuleInstance, repetition{}, nil), nil, block.ForEach, nil)
-		if ds = ds.Append(eds); eds.HasErrors() {
-			continue
-		}
-		if exp.unknown {
-			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid import for_each",
-				Detail:  "The for_each value of this import block depends on values known only after apply. Use values known while planning, such as variables and literals.",
-				Subject: block.DeclRange.Ptr()})
+		exp, eds := w.expand(w.scopeIn(root, addrs.RootModuleInstance, repetition{}, nil), nil, block.ForEach, nil, lang.Unknowns{})
+		if ds = ds.Append(eds); eds.HasErrors() || exp.unknown {
 			continue
 		}
 		for _, key := range exp.keys {

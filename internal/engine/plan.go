@@ -90,7 +90,6 @@ func (e *Engine) finishPlan(plan *plans.Plan, w *walker, snap *recordstore.Snaps
 	plan.Changes.Resources = w.plan.changes
 	plan.DriftedResources = w.plan.drift
 	plan.RelevantAttributes = w.relevantAttributes(w.plan.changes, w.plan.drift)
-	plan.Deferred = w.plan.deferred
 	plan.Checks = w.results.checks.list()
 	plan.VariableValues = map[string]value.Dynamic{}
 	for name := range e.opts.Config.Module.Variables {

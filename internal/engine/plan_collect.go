@@ -14,10 +14,9 @@ import (
 
 // planCollector gathers what a plan walk produces, from many goroutines.
 type planCollector struct {
-	mu       sync.Mutex
-	changes  []*plans.ResourceInstanceChangeSrc
-	drift    []*plans.ResourceInstanceChangeSrc
-	deferred []*plans.DeferredResourceInstanceChangeSrc
+	mu      sync.Mutex
+	changes []*plans.ResourceInstanceChangeSrc
+	drift   []*plans.ResourceInstanceChangeSrc
 	// actions is the action planned for each instance's current object,
 	// for replace_triggered_by and for data sources that must wait.
 	actions map[string]plans.Action
@@ -79,18 +78,6 @@ func (w *walker) addDrift(change *plans.ResourceInstanceChange, types plans.Obje
 	w.plan.mu.Lock()
 	defer w.plan.mu.Unlock()
 	w.plan.drift = append(w.plan.drift, src)
-}
-
-func (w *walker) addDeferred(reason plans.DeferredReason, change *plans.ResourceInstanceChange, types plans.ObjectTypes) diags.Diagnostics {
-	d := &plans.DeferredResourceInstanceChange{Reason: reason, Change: change}
-	src, err := d.Encode(types)
-	if err != nil {
-		return diags.Diagnostics{diags.Errorf("Cannot record a deferred change", "The deferred change to %s could not be encoded: %s.", change.ObjectName(), err)}
-	}
-	w.plan.mu.Lock()
-	defer w.plan.mu.Unlock()
-	w.plan.deferred = append(w.plan.deferred, src)
-	return nil
 }
 
 func (w *walker) plannedAction(addr addrs.AbsResourceInstance) (plans.Action, bool) {

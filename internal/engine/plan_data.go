@@ -49,6 +49,9 @@ func (w *walker) planDataInstance(work *resourceWork, addr addrs.AbsResourceInst
 		return ds.Append(w.checkPostconditions(work, addr, rep))
 	}
 	val, rds := w.readData(work, addr, unmarked, cfgMarks)
+	if work.v.resource.ScopedToCheck != "" {
+		return ds.Append(w.planCheckScopedRead(work, addr, rep, unmarked, cfgMarks, val, rds))
+	}
 	ds = ds.Append(rds)
 	if rds.HasErrors() {
 		return ds

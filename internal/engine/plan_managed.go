@@ -145,12 +145,14 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 			BeforeIdentity: identityOrNil(priorIdentity, work.types.Identity), AfterIdentity: identityOrNil(planned.identity, work.types.Identity)},
 	}
 	w.setPlannedInstanceValue(work, addr, after)
-	if planned.deferred != nil || work.provider.unknownConfig && !after.IsWhollyKnown() && action != plans.NoOp {
-		reason := plans.DeferredReasonResourceConfigUnknown
-		if work.provider.unknownConfig {
-			reason = plans.DeferredReasonProviderConfigUnknown
-		}
-		return ds.Append(w.addDeferred(reason, change, work.types))
+	if planned.deferred != nil {
+		// Terrane never offers deferral (deferral_allowed is false), as
+		// OpenTofu does not: a provider that defers anyway would leave a
+		// change out of the plan without anyone noticing.
+		return ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Provider deferred a change",
+			Detail: fmt.Sprintf("The provider %s answered the plan of %s with a deferral, which Terrane did not allow and does not support. Nothing can be planned for this object; make the values it depends on known (for example with -target) and plan again.",
+				work.v.provider.Provider.ForDisplay(), addr),
+			Subject: work.v.resource.DeclRange.Ptr(), Address: addr.String()})
 	}
 	ds = ds.Append(w.addChange(change, work.types))
 	return ds.Append(w.checkPostconditions(work, addr, rep))

@@ -66,12 +66,14 @@ func (w *walker) runResource(v *resourceVertex) (diags.Diagnostics, bool) {
 	for _, inst := range w.values.moduleInstancesOf(v.module.Path) {
 		abs := addrs.AbsResource{Module: inst, Resource: v.resource.Addr()}
 		present[inst.String()] = true
-		exp, eds := w.expand(w.scopeIn(v.module, inst, repetition{}, nil), v.resource.Count, v.resource.ForEach, v.resource.Enabled)
+		// An expansion not known while planning is an error, as in
+		// OpenTofu, unless -target or -exclude leave the resource out.
+		unknowns := lang.Unknowns{Allow: w.op == walkPlan && !w.planScope.includesResource(v.key(), abs), Excludable: abs.String()}
+		exp, eds := w.expand(w.scopeIn(v.module, inst, repetition{}, nil), v.resource.Count, v.resource.ForEach, v.resource.Enabled, unknowns)
 		ds = ds.Append(eds)
 		expansionOK = expansionOK && !eds.HasErrors()
 		w.values.setResourceExpansion(abs, exp)
 		if exp.unknown {
-			ds = ds.Append(w.deferUnknownExpansion(work, abs))
 			continue
 		}
 		for _, key := range exp.keys {
@@ -186,17 +188,6 @@ func orphanReason(exp *expansion, key addrs.InstanceKey) (plans.ActionReason, bo
 		}
 	}
 	return plans.DeleteBecauseWrongRepetition, true
-}
-
-func (w *walker) deferUnknownExpansion(work *resourceWork, abs addrs.AbsResource) diags.Diagnostics {
-	change := &plans.ResourceInstanceChange{
-		ResourceInstanceChangeHeader: plans.ResourceInstanceChangeHeader{
-			Addr: abs.Instance(addrs.NoKey), PrevRunAddr: abs.Instance(addrs.NoKey),
-			ProviderAddr: addrs.AbsProviderConfigInstance{Config: work.v.provider, Key: addrs.NoKey},
-		},
-		Change: plans.Change{Action: plans.Create, Before: cty.NullVal(work.types.Value), After: cty.UnknownVal(work.types.Value)},
-	}
-	return w.addDeferred(plans.DeferredReasonInstanceCountUnknown, change, work.types)
 }
 
 // evalConfig evaluates an instance's configuration body with its schema.

@@ -32,7 +32,7 @@ func (w *walker) runProvider(v *providerVertex) diags.Diagnostics {
 	scope := w.scopeIn(v.module, inst, repetition{}, nil)
 	// Provider instances must be known to plan anything with them, so an
 	// unknown for_each is an error even during planning.
-	elems, known, hd := scope.EvalForEach(v.block.ForEach, false)
+	elems, known, hd := scope.EvalForEach(v.block.ForEach, lang.Unknowns{})
 	ds := diags.Diagnostics{}.Append(hd)
 	if ds.HasErrors() || !known {
 		return ds

@@ -43,10 +43,6 @@ type configuredProvider struct {
 	// one without.
 	key   addrs.InstanceKey
 	iface providers.Interface
-	// unknownConfig is set when the configuration had unknown values at
-	// plan time: the provider was still configured, as Terraform does,
-	// and the changes it plans are only as good as what it knew.
-	unknownConfig bool
 }
 
 // instanceAddr is the provider configuration instance changes record.
@@ -170,7 +166,7 @@ func (s *providerSet) configure(ctx context.Context, inst addrs.AbsProviderConfi
 	})
 	ds = ds.Append(resp.Diagnostics)
 	s.mu.Lock()
-	s.configured[inst.String()] = &configuredProvider{addr: addr, key: inst.Key, iface: p, unknownConfig: !unmarked.IsWhollyKnown()}
+	s.configured[inst.String()] = &configuredProvider{addr: addr, key: inst.Key, iface: p}
 	s.mu.Unlock()
 	return ds.WithAddress(inst.String())
 }

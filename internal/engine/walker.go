@@ -332,11 +332,9 @@ func (w *walker) runOutput(v *outputVertex) diags.Diagnostics {
 func (w *walker) runCall(v *callVertex) diags.Diagnostics {
 	childPath := v.module.Path.Child(v.call.Name)
 	return w.eachModuleInstance(v.module, func(inst addrs.ModuleInstance) diags.Diagnostics {
-		exp, ds := w.expand(w.scopeIn(v.module, inst, repetition{}, nil), v.call.Count, v.call.ForEach, v.call.Enabled)
+		callAddr := inst.Child(v.call.Name, addrs.NoKey).String()
+		exp, ds := w.expand(w.scopeIn(v.module, inst, repetition{}, nil), v.call.Count, v.call.ForEach, v.call.Enabled, lang.Unknowns{Excludable: callAddr})
 		if exp.unknown {
-			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid module count or for_each",
-				Detail:  "The number of instances of this module depends on values known only after apply. Apply the resources it depends on first with -target, or use values known during planning.",
-				Subject: v.call.DeclRange.Ptr()})
 			exp = &expansion{mode: exp.mode, reps: map[addrs.InstanceKey]repetition{}}
 		}
 		w.values.addCallExpansion(inst, childPath, v.call.Name, exp)
@@ -344,15 +342,16 @@ func (w *walker) runCall(v *callVertex) diags.Diagnostics {
 	})
 }
 
-// expand evaluates count, for_each or enabled into an expansion.
-func (w *walker) expand(scope *lang.Scope, count, forEach, enabled hcl.Expression) (*expansion, diags.Diagnostics) {
+// expand evaluates count, for_each or enabled into an expansion. A value
+// not known yet makes an unknown expansion, with an error unless unknowns
+// allows it.
+func (w *walker) expand(scope *lang.Scope, count, forEach, enabled hcl.Expression, unknowns lang.Unknowns) (*expansion, diags.Diagnostics) {
 	var ds diags.Diagnostics
 	exp := &expansion{reps: map[addrs.InstanceKey]repetition{}}
-	allowUnknown := w.op == walkPlan
 	switch {
 	case count != nil:
 		exp.mode = expandCount
-		n, known, hd := scope.EvalCount(count, allowUnknown)
+		n, known, hd := scope.EvalCount(count, unknowns)
 		ds = ds.Append(hd)
 		if !known {
 			exp.unknown = true
@@ -365,7 +364,7 @@ func (w *walker) expand(scope *lang.Scope, count, forEach, enabled hcl.Expressio
 		}
 	case forEach != nil:
 		exp.mode = expandForEach
-		elems, known, hd := scope.EvalForEach(forEach, allowUnknown)
+		elems, known, hd := scope.EvalForEach(forEach, unknowns)
 		ds = ds.Append(hd)
 		if !known {
 			exp.unknown = true
@@ -379,14 +378,13 @@ func (w *walker) expand(scope *lang.Scope, count, forEach, enabled hcl.Expressio
 	default:
 		exp.mode = expandSingle
 		if enabled != nil {
-			val, hd := scope.EvalExpr(enabled, cty.Bool)
+			on, known, hd := scope.EvalEnabled(enabled, unknowns)
 			ds = ds.Append(hd)
-			val, _ = val.Unmark()
-			if !val.IsKnown() {
+			if !known {
 				exp.unknown = true
 				return exp, ds
 			}
-			if val.IsNull() || val.False() {
+			if !on {
 				return exp, ds
 			}
 		}
@@ -404,6 +402,16 @@ func (w *walker) runCheck(v *checkVertex) diags.Diagnostics {
 	}
 	return w.eachModuleInstance(v.module, func(inst addrs.ModuleInstance) diags.Diagnostics {
 		var ds diags.Diagnostics
+		addr := inst.String()
+		if addr != "" {
+			addr += "."
+		}
+		configAddr, objectAddr := modulePrefix(v.module.Path)+"check."+v.check.Name, addr+"check."+v.check.Name
+		if w.checkFailedByData(configAddr, objectAddr) {
+			// Its data source could not be read: the check has failed
+			// already, and its assertions would only restate that.
+			return nil
+		}
 		scope := w.scopeIn(v.module, inst, repetition{}, nil)
 		status := plans.CheckPass
 		var failures []string
@@ -429,12 +437,11 @@ func (w *walker) runCheck(v *checkVertex) diags.Diagnostics {
 					Subject: rule.Condition.Range().Ptr(), Address: modulePrefix(v.module.Path) + "check." + v.check.Name})
 			}
 		}
-		addr := inst.String()
-		if addr != "" {
-			addr += "."
+		w.recordCheckObject(plans.CheckableCheck, configAddr,
+			plans.CheckObjectResult{ObjectAddr: objectAddr, Status: status, FailureMessages: failures})
+		for i := range ds {
+			ds[i].FromCheckBlock = true
 		}
-		w.recordCheckObject(plans.CheckableCheck, modulePrefix(v.module.Path)+"check."+v.check.Name,
-			plans.CheckObjectResult{ObjectAddr: addr + "check." + v.check.Name, Status: status, FailureMessages: failures})
 		return ds
 	})
 }

@@ -1,0 +1,108 @@
+package command
+
+import (
+	"testing"
+)
+
+// unknownExpansionConfig expands resources and a data source over values
+// known only after tpf_thing.r is created.
+const unknownExpansionConfig = lifecycleHeader + `
+resource "tpf_thing" "r" {
+  name = "r"
+}
+
+resource "tpf_thing" "s" {
+  for_each = toset([tpf_thing.r.id, "b"])
+  name     = each.key
+}
+
+resource "tpf_thing" "c" {
+  count = tpf_thing.r.revision
+  name  = "c${count.index}"
+}
+
+data "tpf_thing" "d" {
+  for_each = toset([tpf_thing.r.id])
+  id       = each.key
+}
+`
+
+// TestE2EUnknownExpansionIsAnError checks that count and for_each values
+// known only after apply stop the plan with "Invalid for_each argument" and
+// "Invalid count argument", as in terraform 1.11 and OpenTofu, instead of
+// leaving the resources out of a plan that then applies "successfully";
+// OpenTofu's explanation suggests -exclude with the resource's address.
+// With -target on what they depend on, the plan goes ahead.
+func TestE2EUnknownExpansionIsAnError(t *testing.T) {
+	o := newOracleProject(t, map[string]string{"main.tf": unknownExpansionConfig})
+	res := o.agree("plan", "-no-color")
+	o.expectCode("plan", res, 1)
+	assertContains(t, "plan", res.stderr, "Invalid for_each argument", "Invalid count argument",
+		`The "for_each" set includes values derived from resource attributes that cannot be determined until apply`,
+		"use the planning option -exclude=tpf_thing.s to first apply without this object",
+		"use the planning option -exclude=tpf_thing.c to first apply without this object")
+
+	res = o.agree("apply", "-no-color", "-auto-approve")
+	o.expectCode("apply", res, 1)
+	if objects := o.objects("tpf_thing"); len(objects) != 0 {
+		t.Errorf("a failed plan created objects: %v", sortedNames(objects))
+	}
+
+	res = o.agree("apply", "-no-color", "-auto-approve", "-target=tpf_thing.r")
+	o.expectCode("targeted apply", res, 0)
+	res = o.agree("apply", "-no-color", "-auto-approve")
+	o.expectCode("apply once the values are known", res, 0)
+	if got := sortedNames(o.objects("tpf_thing")); len(got) != 4 {
+		t.Errorf("objects %v, want r, b, the instance named after r's id and c0", got)
+	}
+}
+
+// TestE2EUnknownProviderConfigurationPlansNormally checks that a resource
+// whose provider configuration is known only after apply is planned and
+// created in the same run, as terraform 1.11 and OpenTofu do (neither
+// defers changes), not silently left out of the plan.
+func TestE2EUnknownProviderConfigurationPlansNormally(t *testing.T) {
+	o := newOracleProject(t, map[string]string{"main.tf": lifecycleHeader + `
+resource "tpf_thing" "r" {
+  name = "r"
+}
+
+provider "tpf" {
+  alias    = "late"
+  root_dir = "CLOUD${substr(tpf_thing.r.id, 0, 0)}"
+}
+
+resource "tpf_thing" "s" {
+  provider = tpf.late
+  name     = "s"
+}
+`})
+	res := o.agree("apply", "-no-color", "-auto-approve")
+	o.expectCode("apply", res, 0)
+	assertContains(t, "apply", res.stdout, "Plan: 2 to add", "tpf_thing.s: Creation complete", "Resources: 2 added")
+	if got := sortedNames(o.objects("tpf_thing")); len(got) != 2 {
+		t.Errorf("objects %v, want r and s", got)
+	}
+}
+
+// TestE2ESensitiveCount checks OpenTofu's rule that a sensitive value may
+// set count (internal/tofu/evalchecks/eval_count.go unmarks it: "sensitive
+// values are allowed in count but not for_each, as using it here will not
+// disclose the sensitive value"); terraform 1.11 refuses it, so it is not
+// the oracle here.
+func TestE2ESensitiveCount(t *testing.T) {
+	p := newE2EProject(t, lifecycleHeader+`
+variable "replicas" {
+  type      = number
+  default   = 2
+  sensitive = true
+}
+
+resource "tpf_thing" "n" {
+  count = var.replicas
+  name  = "n${count.index}"
+}
+`)
+	out := p.mustRun("apply", "-no-color", "-auto-approve")
+	assertContains(t, "apply", out, "Resources: 2 added")
+}
