@@ -106,3 +106,36 @@ resource "tpf_thing" "n" {
 	out := p.mustRun("apply", "-no-color", "-auto-approve")
 	assertContains(t, "apply", out, "Resources: 2 added")
 }
+
+// TestE2EProviderUsedOnlyForFunctions checks that a provider with neither
+// a provider block nor a resource can still be called for its functions,
+// as in terraform 1.11 and OpenTofu (which configures it like any provider
+// required in the root module: the test provider finds its cloud directory
+// in TESTCLOUD_DIR then).
+func TestE2EProviderUsedOnlyForFunctions(t *testing.T) {
+	cloud := t.TempDir()
+	t.Setenv("TESTCLOUD_DIR", cloud)
+	o := newOracleProject(t, map[string]string{"main.tf": `
+terraform {
+  required_providers {
+    tpf = { source = "registry.terraform.io/terrane/tpf" }
+  }
+}
+
+locals {
+  reversed = provider::tpf::reverse("xyz")
+}
+
+output "reversed" {
+  value = local.reversed
+}
+
+output "root" {
+  value = provider::tpf::sqrt(16)
+}
+`})
+	o.tfEnv = append(o.tfEnv, "TESTCLOUD_DIR="+cloud)
+	res := o.agree("apply", "-no-color", "-auto-approve")
+	o.expectCode("apply", res, 0)
+	assertContains(t, "apply", res.stdout, `reversed = "zyx"`, "root = 4")
+}

@@ -258,6 +258,13 @@ func (op *operation) inputValues(opts arguments.Operation, saved *plans.Plan) (e
 	}
 	given, ds := arguments.CollectValues(op.dir, decls, opts.Vars, os.Environ())
 	op.out.addSources(given.Files)
+	if opts.AllowUnsetVariables {
+		for name, decl := range decls {
+			if given.ByName[name] == nil && decl.Default == nil {
+				given.ByName[name] = &arguments.Value{Value: cty.UnknownVal(decl.Type.Type)}
+			}
+		}
+	}
 	_, resolveDiags := arguments.Resolve(decls, given)
 	ds = ds.Append(resolveDiags)
 	for name, v := range given.ByName {

@@ -92,7 +92,10 @@ func (w *walker) buildGraph(prior *states.State) (*graph, diags.Diagnostics) {
 		refs = append(refs, w.addModuleVertices(g, c)...)
 	})
 	refs = append(refs, w.importReferences(w.cfg)...)
-	w.addOrphanVertices(g, prior)
+	if w.op != walkEval {
+		w.addOrphanVertices(g, prior)
+	}
+	ds := w.addFunctionProviders(g, refs)
 	for _, r := range refs {
 		for _, ref := range r.refs {
 			for _, target := range referenceTargets(r.module, ref) {
@@ -106,12 +109,33 @@ func (w *walker) buildGraph(prior *states.State) (*graph, diags.Diagnostics) {
 			g.connect(r.from, callKey(r.module.Path))
 		}
 	}
-	var ds diags.Diagnostics
 	for _, cycle := range g.cycles() {
 		ds = ds.Append(diags.Errorf("Cycle in the configuration",
 			"These objects depend on one another, so none can be worked out first: %s. Break the cycle by removing one of the references or depends_on entries.", describeCycle(cycle)))
 	}
 	return g, ds
+}
+
+// addFunctionProviders gives every provider configuration whose functions
+// are called a vertex, and its provider a schema, even when no resource
+// uses it: a provider may be required for its functions alone.
+func (w *walker) addFunctionProviders(g *graph, refs []pendingRefs) diags.Diagnostics {
+	var missing []addrs.Provider
+	seen := map[string]bool{}
+	for _, r := range refs {
+		for _, fn := range r.functions {
+			addr := resolveProviderConfig(r.module, addrs.LocalProviderConfig{LocalName: fn.ProviderName, Alias: fn.Alias})
+			if _, ok := w.providers.schemas.Providers[addr.Provider]; !ok && !seen[addr.Provider.String()] {
+				seen[addr.Provider.String()] = true
+				missing = append(missing, addr.Provider)
+			}
+			w.ensureProviderVertex(g, addr)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return w.providers.loadSchemas(w.ctx, missing)
 }
 
 // pendingRefs are the references of one vertex, turned into edges once

@@ -68,7 +68,13 @@ func (w *walker) configureProviderInstance(v *providerVertex, inst addrs.ModuleI
 	} else if s, ok := w.providers.schemas.ProviderConfig(v.addr.Provider); ok && s.Block != nil {
 		cfgVal = s.Block.EmptyValue()
 	}
-	return w.providers.configure(w.ctx, addrs.AbsProviderConfigInstance{Config: v.addr, Key: key}, cfgVal)
+	configInst := addrs.AbsProviderConfigInstance{Config: v.addr, Key: key}
+	if w.op == walkEval {
+		// OpenTofu's eval walk starts providers for their schemas and
+		// functions without configuring them.
+		return w.providers.startUnconfigured(w.ctx, configInst)
+	}
+	return w.providers.configure(w.ctx, configInst, cfgVal)
 }
 
 // setInstanceKeys remembers the instances of a configuration with

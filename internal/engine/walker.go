@@ -26,6 +26,9 @@ type walkOp int
 const (
 	walkPlan walkOp = iota
 	walkApply
+	// walkEval works out values from the recorded state and changes
+	// nothing: see Engine.Eval.
+	walkEval
 )
 
 // walker is the state of one walk over the graph: the values worked out so
@@ -111,7 +114,7 @@ func (e *Engine) newWalker(ctx context.Context, op walkOp, snap *recordstore.Sna
 // alike, and SyncState hands out copies of what it holds: sharing the
 // snapshot saves holding the whole state twice.
 func workingState(op walkOp, snapshot *states.State) *states.State {
-	if op == walkPlan {
+	if op != walkApply {
 		return snapshot
 	}
 	return snapshot.DeepCopy()
@@ -162,16 +165,25 @@ func (w *walker) run(ctx context.Context, v vertex) (diags.Diagnostics, bool) {
 	case *callVertex:
 		ds = w.runCall(v)
 	case *resourceVertex:
+		if w.op == walkEval {
+			ds = w.evalResource(v)
+			w.values.finishResource(v.key())
+			break
+		}
 		// In apply, an instance's failure stops only what reads it (see
 		// failedDependency), so the vertex itself does not fail.
 		ds, ok = w.runResource(v)
 		w.values.finishResource(v.key())
 	case *orphanVertex:
-		ds = w.runOrphan(v)
+		if w.op != walkEval {
+			ds = w.runOrphan(v)
+		}
 	case *destroyVertex:
 		ds = w.runDestroy(v)
 	case *checkVertex:
-		ds = w.runCheck(v)
+		if w.op != walkEval {
+			ds = w.runCheck(v)
+		}
 	}
 	if _, isResource := v.(*resourceVertex); !isResource {
 		ok = !ds.HasErrors()
@@ -305,7 +317,9 @@ func (w *walker) runOutput(v *outputVertex) diags.Diagnostics {
 		}
 		var ds diags.Diagnostics
 		scope := w.scopeIn(v.module, inst, repetition{}, nil)
-		ds = ds.Append(w.checkRules(scope, outputRules(v.module, inst, v.output)))
+		if w.op != walkEval {
+			ds = ds.Append(w.checkRules(scope, outputRules(v.module, inst, v.output)))
+		}
 		val, hd := scope.EvalExpr(v.output.Expr, cty.DynamicPseudoType)
 		ds = ds.Append(hd)
 		undeclaredSensitive := false
@@ -333,7 +347,7 @@ func (w *walker) runCall(v *callVertex) diags.Diagnostics {
 	childPath := v.module.Path.Child(v.call.Name)
 	return w.eachModuleInstance(v.module, func(inst addrs.ModuleInstance) diags.Diagnostics {
 		callAddr := inst.Child(v.call.Name, addrs.NoKey).String()
-		exp, ds := w.expand(w.scopeIn(v.module, inst, repetition{}, nil), v.call.Count, v.call.ForEach, v.call.Enabled, lang.Unknowns{Excludable: callAddr})
+		exp, ds := w.expand(w.scopeIn(v.module, inst, repetition{}, nil), v.call.Count, v.call.ForEach, v.call.Enabled, lang.Unknowns{Allow: w.op == walkEval, Excludable: callAddr})
 		if exp.unknown {
 			exp = &expansion{mode: exp.mode, reps: map[addrs.InstanceKey]repetition{}}
 		}

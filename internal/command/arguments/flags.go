@@ -40,6 +40,9 @@ type Operation struct {
 	// GenerateConfigOut is plan's -generate-config-out: the new file to
 	// write resource blocks into for import targets that have none.
 	GenerateConfigOut string
+	// AllowUnsetVariables makes a required variable given no value
+	// unknown instead of an error, as console treats it.
+	AllowUnsetVariables bool
 }
 
 // Plan is `terrane plan`'s command line.
