@@ -140,6 +140,7 @@ type operation struct {
 func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.Plan) (*operation, diags.Diagnostics) {
 	op := &operation{out: out, dir: "."}
 	parser := config.NewParser()
+	parser.Static = staticInputs(op.dir, opts.Vars)
 	cfg, hclDiags := modules.LoadConfig(parser, op.dir)
 	out.addSources(parser.Files())
 	if opts.GenerateConfigOut != "" {

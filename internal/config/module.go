@@ -164,6 +164,13 @@ type ModuleCall struct {
 	SourceAddr  string
 	SourceRange hcl.Range
 	Version     VersionConstraint
+	// SourceExpr and VersionExpr are source and version when they refer
+	// to variables or locals or call functions: OpenTofu's early
+	// evaluation works them out (StaticModule.ResolveCall) before the
+	// module is installed or loaded, filling SourceAddr and Version. Nil
+	// when the value is a literal.
+	SourceExpr  hcl.Expression
+	VersionExpr *hcl.Attribute
 	Count       hcl.Expression
 	ForEach     hcl.Expression
 	// Enabled is OpenTofu's lifecycle { enabled = ... }; nil when absent.

@@ -34,13 +34,22 @@ func decodeModuleBlock(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 	diags = append(diags, moreDiags...)
 	call.Config = config
 	if attr, ok := content.Attributes["source"]; ok {
-		diags = append(diags, decodeString(attr, &call.SourceAddr)...)
 		call.SourceRange = attr.Expr.Range()
+		if needsStaticEvaluation(attr.Expr) {
+			call.SourceExpr = attr.Expr
+		} else {
+			diags = append(diags, decodeString(attr, &call.SourceAddr)...)
+		}
 	}
 	if attr, ok := content.Attributes["version"]; ok {
-		constraint, moreDiags := decodeVersionConstraint(attr)
-		diags = append(diags, moreDiags...)
-		call.Version = constraint
+		if needsStaticEvaluation(attr.Expr) {
+			call.VersionExpr = attr
+			call.Version.DeclRange = attr.Range
+		} else {
+			constraint, moreDiags := decodeVersionConstraint(attr)
+			diags = append(diags, moreDiags...)
+			call.Version = constraint
+		}
 	}
 	if attr, ok := content.Attributes["count"]; ok {
 		call.Count = attr.Expr

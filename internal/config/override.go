@@ -127,11 +127,11 @@ func (m *Module) mergeOverrideCalls(file *File) hcl.Diagnostics {
 			diags = append(diags, missingBaseDiag("module call", call.DeclRange))
 			continue
 		}
-		if call.SourceAddr != "" {
-			base.SourceAddr, base.SourceRange = call.SourceAddr, call.SourceRange
+		if call.SourceAddr != "" || call.SourceExpr != nil {
+			base.SourceAddr, base.SourceRange, base.SourceExpr = call.SourceAddr, call.SourceRange, call.SourceExpr
 		}
-		if call.Version.Source != "" {
-			base.Version = call.Version
+		if call.Version.Source != "" || call.VersionExpr != nil {
+			base.Version, base.VersionExpr = call.Version, call.VersionExpr
 		}
 		if call.Count != nil {
 			base.Count, base.ForEach = call.Count, nil

@@ -148,6 +148,11 @@ func (op *Operation) check() diags.Diagnostics {
 	return ds
 }
 
+// AddVarFlags registers -var and -var-file on fs, for commands that parse
+// their own flags: init and validate take root variable values for the
+// early evaluation of module sources and versions.
+func AddVarFlags(fs *flag.FlagSet, vars *[]VarOption) { addVarFlags(fs, vars) }
+
 func addVarFlags(fs *flag.FlagSet, vars *[]VarOption) {
 	fs.Var(varOptionFlag{vars: vars}, "var", "set a root module input variable: -var 'name=value' (repeatable)")
 	fs.Var(varOptionFlag{vars: vars, file: true}, "var-file", "load variable values from a .tfvars file (repeatable)")
