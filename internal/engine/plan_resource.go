@@ -262,7 +262,13 @@ func (w *walker) recordDrift(addr addrs.AbsResourceInstance, deposed addrs.Depos
 		after = r.current.Value
 		unmarkedAfter, _ := after.UnmarkDeep()
 		if unmarkedAfter.RawEquals(before) {
-			return
+			if !w.movedInRefreshOnlyPlan(addr, deposed) {
+				return
+			}
+			// A refresh-only plan has no changes to carry a move: as in
+			// OpenTofu, the move is drift of its own ("has moved to"),
+			// which applying the plan records.
+			action = plans.NoOp
 		}
 	}
 	change := &plans.ResourceInstanceChange{
@@ -274,6 +280,15 @@ func (w *walker) recordDrift(addr addrs.AbsResourceInstance, deposed addrs.Depos
 		change.Private = r.current.Private
 	}
 	w.addDrift(change, types)
+}
+
+// movedInRefreshOnlyPlan reports whether a refresh-only plan finds the
+// current object of addr moved there by a moved block.
+func (w *walker) movedInRefreshOnlyPlan(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey) bool {
+	if w.planOpts.Mode != plans.RefreshOnlyMode || w.refactor == nil || deposed != addrs.NotDeposed {
+		return false
+	}
+	return w.refactor.moves.PrevRunAddr(addr).String() != addr.String()
 }
 
 func identityOrNil(v cty.Value, ty cty.Type) cty.Value {

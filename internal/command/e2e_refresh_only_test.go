@@ -1,0 +1,94 @@
+package command
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+const refreshOnlyMovedConfig = lifecycleHeader + `
+resource "tpf_thing" "b" {
+  name = "a"
+}
+
+resource "tpf_thing" "still" {
+  name = "still"
+}
+
+moved {
+  from = tpf_thing.a
+  to   = tpf_thing.b
+}
+`
+
+// TestE2ERefreshOnlyPlanAppliesMoves checks a refresh-only plan against
+// terraform 1.11 (OpenTofu's refresh-only mode is the same): moved blocks
+// are applied, a move without drift is reported as drift of its own ("has
+// moved to"), the plan's prior_state is the refreshed state at the new
+// addresses, and applying the plan records the move and the refreshed
+// values.
+func TestE2ERefreshOnlyPlanAppliesMoves(t *testing.T) {
+	o := newOracleProject(t, map[string]string{"main.tf": lifecycleHeader + `
+resource "tpf_thing" "a" {
+  name = "a"
+}
+
+resource "tpf_thing" "still" {
+  name = "still"
+}
+`})
+	o.expectCode("apply", o.agree("apply", "-no-color", "-auto-approve"), 0)
+	o.rewrite(map[string]string{"main.tf": refreshOnlyMovedConfig})
+	for _, p := range []*e2eProject{o.e2eProject, o.tf} {
+		if p == nil {
+			continue
+		}
+		objects := p.objects("tpf_thing")
+		p.editObject(objects["still"], func(attrs map[string]any) { attrs["description"] = "drifted" })
+	}
+	res := o.agree("plan", "-no-color", "-refresh-only", "-out=refresh.tfplan")
+	o.expectCode("plan", res, 0)
+	assertContains(t, "plan", res.stdout, "# tpf_thing.a has moved to tpf_thing.b", "# tpf_thing.still has changed", `+ description = "drifted"`)
+
+	got := priorStateSummary(t, o.runTerrane("show", "-json", "refresh.tfplan").stdout)
+	want := map[string]any{"tpf_thing.b": nil, "tpf_thing.still": "drifted"}
+	if o.terraform != "" {
+		want = priorStateSummary(t, o.runTerraform("show", "-json", "refresh.tfplan").stdout)
+	}
+	if len(got) != len(want) || got["tpf_thing.b"] != want["tpf_thing.b"] || got["tpf_thing.still"] != want["tpf_thing.still"] {
+		t.Errorf("prior_state %v, want %v", got, want)
+	}
+
+	o.expectCode("apply", o.agree("apply", "-no-color", "refresh.tfplan"), 0)
+	if got := o.recordedInstances(); strings.Join(got, " ") != "tpf_thing.b tpf_thing.still" {
+		t.Errorf("records after applying the refresh-only plan: %v", got)
+	}
+	res = o.agree("plan", "-no-color", "-refresh=false")
+	assertContains(t, "plan from the refreshed records", res.stdout, `- description = "drifted" -> null`)
+}
+
+// priorStateSummary maps each managed resource of a plan's prior_state to
+// its description.
+func priorStateSummary(t *testing.T, doc string) map[string]any {
+	t.Helper()
+	var plan struct {
+		PriorState struct {
+			Values struct {
+				RootModule struct {
+					Resources []struct {
+						Address string         `json:"address"`
+						Values  map[string]any `json:"values"`
+					} `json:"resources"`
+				} `json:"root_module"`
+			} `json:"values"`
+		} `json:"prior_state"`
+	}
+	if err := json.Unmarshal([]byte(doc), &plan); err != nil {
+		t.Fatalf("%v\n%s", err, doc)
+	}
+	out := map[string]any{}
+	for _, r := range plan.PriorState.Values.RootModule.Resources {
+		out[r.Address] = r.Values["description"]
+	}
+	return out
+}
