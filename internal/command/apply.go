@@ -478,11 +478,14 @@ func (o *operationOutput) renderApplySummary(plan *plans.Plan, op *operation, fa
 	}
 	summary := o.counts.summary()
 	summary.Destroy = plan.UIMode == plans.DestroyMode
-	// Imports are recorded in one commit before the walk, not through the
-	// hooks, so they are counted from the plan.
+	// Imports and forgets are recorded in one commit before the walk, not
+	// through the hooks, so they are counted from the plan.
 	for _, change := range plan.Changes.Resources {
 		if change.Importing != nil {
 			summary.Imported++
+		}
+		if change.Action == plans.Forget {
+			summary.Forgotten++
 		}
 	}
 	var outputs map[string]*states.OutputValue

@@ -82,9 +82,13 @@ var removedLifecycleSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "destroy"}},
 }
 
+// decodeRemovedBlock reads a removed block. As in OpenTofu, and unlike
+// Terraform, a removed block forgets the objects unless its lifecycle says
+// destroy = true, and one that does not say is warned about.
 func decodeRemovedBlock(block *hcl.Block) (*Removed, hcl.Diagnostics) {
 	content, diags := block.Body.Content(removedBlockSchema)
-	removed := &Removed{Destroy: true, DeclRange: block.DefRange}
+	removed := &Removed{DeclRange: block.DefRange}
+	destroySet := false
 	if attr, ok := content.Attributes["from"]; ok {
 		removed.From, diags = appendTraversal(diags, attr)
 	}
@@ -102,10 +106,19 @@ func decodeRemovedBlock(block *hcl.Block) (*Removed, hcl.Diagnostics) {
 		diags = append(diags, moreDiags...)
 		if attr, ok := lifecycle.Attributes["destroy"]; ok {
 			diags = append(diags, decodeBool(attr, &removed.Destroy)...)
+			destroySet = true
 		}
 	}
 	if diags.HasErrors() {
 		return nil, diags
+	}
+	if !destroySet {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "Missing lifecycle from the removed block",
+			Detail:   "It is recommended for each 'removed' block configured to have also the 'lifecycle' block defined. By not specifying if the resource should be destroyed or not, could lead to unwanted behavior.",
+			Subject:  block.DefRange.Ptr(),
+		})
 	}
 	diags = append(diags, checkMovedEndpoint(removed.From)...)
 	diags = append(diags, checkRemovedHasNoInstanceKey(removed.From)...)

@@ -105,7 +105,9 @@ type Import struct {
 
 // Removed is a removed block.
 type Removed struct {
-	From      hcl.Traversal
+	From hcl.Traversal
+	// Destroy is lifecycle { destroy = true }: delete the objects instead
+	// of forgetting them, which is the default.
 	Destroy   bool
 	DeclRange hcl.Range
 }

@@ -71,9 +71,11 @@ func (e *Engine) prepareRefactoring(snap *recordstore.Snapshot) (*refactorState,
 
 // finishPlan records in the plan what the refactoring did: the previous
 // address of every moved object, forgets in place of deletes that a
-// removed block with destroy = false covers, and the imports. A plan that
-// only moves, imports or forgets still has something to apply.
-func (rf *refactorState) finishPlan(plan *plans.Plan) {
+// removed block without destroy = true covers, and the imports. A plan
+// that only moves, imports or forgets still has something to apply. Each
+// forgotten object gets OpenTofu's warning that it leaves management.
+func (rf *refactorState) finishPlan(plan *plans.Plan) diags.Diagnostics {
+	var ds diags.Diagnostics
 	somethingToApply := false
 	for _, c := range plan.Changes.Resources {
 		c.PrevRunAddr = rf.moves.PrevRunAddr(c.Addr)
@@ -91,6 +93,9 @@ func (rf *refactorState) finishPlan(plan *plans.Plan) {
 			if r := rf.removalFor(c.Addr); r != nil && !r.Destroy {
 				c.Action, c.After = plans.Forget, value.Dynamic{}
 				c.AfterSensitivePaths = nil
+				ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Resource will be removed from the state",
+					Detail:  fmt.Sprintf("After this plan is applied, the resource %s will not be managed anymore by Terrane.\n\nIn case you want to manage the resource again, you will have to import it.", c.Addr),
+					Address: c.Addr.String()})
 			}
 		}
 	}
@@ -100,6 +105,7 @@ func (rf *refactorState) finishPlan(plan *plans.Plan) {
 	if somethingToApply && !plan.Errored {
 		plan.Applyable = true
 	}
+	return ds
 }
 
 func isOrphanReason(r plans.ActionReason) bool {

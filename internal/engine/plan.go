@@ -74,7 +74,7 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	plan.Errored = ds.HasErrors()
 	plan.Complete = len(plan.Deferred) == 0
 	plan.Applyable = !plan.Errored && plansSomething(plan)
-	rf.finishPlan(plan)
+	ds = ds.Append(rf.finishPlan(plan))
 	return plan, ds
 }
 
