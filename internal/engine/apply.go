@@ -59,8 +59,10 @@ func newApplier(plan *plans.Plan, snap *recordstore.Snapshot, j *journal.Journal
 }
 
 func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics {
-	if plan == nil || !plan.CanApply() {
-		return diags.Diagnostics{diags.Errorf("Plan cannot be applied", "The plan has errors or proposes nothing to do; fix the errors and make a new plan.")}
+	// A plan that changes nothing is applied all the same, as OpenTofu
+	// applies it: its outputs are recorded and its checks evaluated.
+	if plan == nil || plan.Errored {
+		return diags.Diagnostics{diags.Errorf("Plan cannot be applied", "The plan was made by a run that failed; fix the errors and make a new plan.")}
 	}
 	snap, err := e.opts.State.Load(ctx)
 	if err != nil {

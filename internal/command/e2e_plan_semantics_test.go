@@ -92,3 +92,31 @@ func priorStateSummary(t *testing.T, doc string) map[string]any {
 	}
 	return out
 }
+
+// TestE2EApplySavedPlanWithoutChanges checks that a saved plan that changes
+// nothing is applied, its check evaluated and its outputs shown, as
+// terraform 1.11 and OpenTofu do, instead of being refused.
+func TestE2EApplySavedPlanWithoutChanges(t *testing.T) {
+	o := newOracleProject(t, map[string]string{"main.tf": `
+variable "greeting" {
+  default = "hello"
+}
+
+output "greeting" {
+  value = var.greeting
+}
+
+check "polite" {
+  assert {
+    condition     = var.greeting == "good morning"
+    error_message = "not polite enough"
+  }
+}
+`})
+	o.expectCode("apply", o.agree("apply", "-no-color", "-auto-approve"), 0)
+	o.expectCode("plan", o.agree("plan", "-no-color", "-out=nothing.tfplan"), 0)
+	res := o.agree("apply", "-no-color", "nothing.tfplan")
+	o.expectCode("apply of a plan without changes", res, 0)
+	assertContains(t, "apply", res.stdout+res.stderr, "Apply complete! Resources: 0 added, 0 changed, 0 destroyed.",
+		`greeting = "hello"`, "Warning: Check block assertion failed", "not polite enough")
+}
