@@ -70,7 +70,14 @@ func decodeModuleBlock(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 		diags = append(diags, moreDiags...)
 		call.Providers = passed
 	}
+	var escape *hcl.Block
 	for _, inner := range content.Blocks {
+		if inner.Type == "_" {
+			var moreDiags hcl.Diagnostics
+			call.Config, moreDiags = escapingBlock(call.Config, inner, &escape)
+			diags = append(diags, moreDiags...)
+			continue
+		}
 		if inner.Type != "lifecycle" {
 			diags = append(diags, reservedBlockDiag(inner, "module"))
 			continue

@@ -30,6 +30,9 @@ func (m *Module) mergeOverrideFile(file *File) hcl.Diagnostics {
 	if len(file.CloudConfigs) > 0 {
 		m.CloudConfig, m.Backend = file.CloudConfigs[0], nil
 	}
+	for _, meta := range file.ProviderMetas {
+		m.ProviderMetas[meta.Provider] = meta
+	}
 	for _, provider := range file.ProviderConfigs {
 		base, ok := m.ProviderConfigs[provider.Addr()]
 		if !ok {

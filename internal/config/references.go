@@ -299,12 +299,19 @@ func (rc *refChecker) moduleRef(callName, output string, rng hcl.Range) {
 	if output == "" || child == nil {
 		return // not loaded (remote source): its outputs are checked once installed
 	}
-	if _, ok := child.Module.Outputs[output]; !ok {
+	declared, ok := child.Module.Outputs[output]
+	if !ok {
 		detail := fmt.Sprintf("The configuration for %s does not declare an output named %q.", child.Path, output)
 		if suggestion := nameSuggestion(output, sortedKeys(child.Module.Outputs)); suggestion != "" {
 			detail += fmt.Sprintf(" Did you mean %q?", suggestion)
 		}
 		rc.report("Unsupported attribute", detail, rng)
+		return
+	}
+	if declared.DeprecatedMessage != "" {
+		rc.diags = append(rc.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning,
+			Summary: fmt.Sprintf("The output %q is marked as deprecated by module author", output),
+			Detail:  declared.DeprecatedMessage, Subject: rng.Ptr()})
 	}
 }
 

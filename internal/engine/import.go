@@ -288,9 +288,10 @@ func (w *walker) importObject(work *resourceWork, addr addrs.AbsResourceInstance
 			"Provider %s returned no %s object for import ID %q, so %s cannot be imported. Check the ID.", addrs.ProviderForDisplay(work.provider.addr.Provider), typeName, id, addr))
 	}
 	var read providers.ReadResourceResponse
+	meta, _ := w.providerMeta(addr.Module, work.v.provider.Provider)
 	if err := w.providerCall(func(ctx contextT) {
 		read = work.provider.iface.ReadResource(ctx, providers.ReadResourceRequest{TypeName: typeName, PriorState: imported.State,
-			Private: imported.Private, CurrentIdentity: identityOrNil(imported.Identity, work.types.Identity)})
+			Private: imported.Private, CurrentIdentity: identityOrNil(imported.Identity, work.types.Identity), ProviderMeta: meta})
 	}); err != nil {
 		return nil, ds.Append(err)
 	}

@@ -175,10 +175,14 @@ func (w *walker) validateResource(work *resourceWork, cfgVal cty.Value) diags.Di
 // it, checking the answer against the configuration.
 func (w *walker) planResourceChange(work *resourceWork, addr addrs.AbsResourceInstance, priorVal, cfgVal cty.Value, cfgMarks []cty.PathValueMarks, priorPrivate []byte, priorIdentity cty.Value) (*plannedObject, diags.Diagnostics) {
 	proposed := proposedNewState(work.schema.Block, priorVal, cfgVal)
+	meta, mds := w.providerMeta(addr.Module, work.v.provider.Provider)
+	if mds.HasErrors() {
+		return nil, mds
+	}
 	var resp providers.PlanResourceChangeResponse
 	if err := w.providerCall(func(ctx contextT) {
 		resp = work.provider.iface.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
-			TypeName: work.v.resource.Type, PriorState: priorVal, ProposedNewState: proposed, Config: cfgVal,
+			TypeName: work.v.resource.Type, PriorState: priorVal, ProposedNewState: proposed, Config: cfgVal, ProviderMeta: meta,
 			ConfigSensitivePaths: sensitivePathsOf(cfgMarks), PriorPrivate: priorPrivate, PriorIdentity: identityOrNil(priorIdentity, work.types.Identity),
 			ClientCapabilities: providers.ClientCapabilities{WriteOnlyAttributesAllowed: true},
 		})

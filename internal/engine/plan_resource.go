@@ -221,9 +221,13 @@ func (w *walker) refresh(p *configuredProvider, s schema.Schema, types plans.Obj
 	}
 	unmarked, pvm := obj.Value.UnmarkDeepWithPaths()
 	var resp providers.ReadResourceResponse
+	meta, mds := w.providerMeta(addr.Module, p.addr.Provider)
+	if ds = ds.Append(mds); mds.HasErrors() {
+		return nil, ds
+	}
 	if err := w.providerCall(func(ctx contextT) {
 		resp = p.iface.ReadResource(ctx, providers.ReadResourceRequest{
-			TypeName: addr.Resource.Resource.Type, PriorState: unmarked, Private: obj.Private,
+			TypeName: addr.Resource.Resource.Type, PriorState: unmarked, Private: obj.Private, ProviderMeta: meta,
 			CurrentIdentity: identityOrNil(obj.Identity, types.Identity),
 		})
 	}); err != nil {
@@ -387,9 +391,10 @@ func (w *walker) planDelete(p *configuredProvider, types plans.ObjectTypes, s sc
 	if w.providers.schemas.Providers[p.addr.Provider].ServerCapabilities.PlanDestroy {
 		unmarked, _ := r.current.Value.UnmarkDeep()
 		var resp providers.PlanResourceChangeResponse
+		meta, _ := w.providerMeta(addr.Module, p.addr.Provider)
 		if err := w.providerCall(func(ctx contextT) {
 			resp = p.iface.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
-				TypeName: addr.Resource.Resource.Type, PriorState: unmarked, ProposedNewState: cty.NullVal(types.Value),
+				TypeName: addr.Resource.Resource.Type, PriorState: unmarked, ProposedNewState: cty.NullVal(types.Value), ProviderMeta: meta,
 				Config: cty.NullVal(types.Value), PriorPrivate: private, PriorIdentity: identityOrNil(r.identity, types.Identity),
 			})
 		}); err != nil {

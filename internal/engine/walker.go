@@ -84,6 +84,9 @@ type walker struct {
 	// on, set by a plan once its graph is built; nil keeps every value.
 	// See keepsInstanceValues.
 	readResources map[string]bool
+	// providerMetas caches each module instance's provider_meta value per
+	// provider; see providerMeta.
+	providerMetas sync.Map
 }
 
 func (e *Engine) newWalker(ctx context.Context, op walkOp, snap *recordstore.Snapshot, set *providerSet) *walker {
@@ -219,6 +222,13 @@ func (w *walker) runVariable(v *variableVertex) diags.Diagnostics {
 			val, hd := scope.EvalExpr(expr, cty.DynamicPseudoType)
 			ds = ds.Append(hd)
 			given, rng = val, expr.Range()
+			if msg := v.variable.DeprecatedMessage; msg != "" && !val.IsNull() && w.op == walkPlan {
+				// OpenTofu warns the caller that sets a deprecated
+				// variable; setting it to null is not using it.
+				ds = ds.Append(diags.Diagnostic{Severity: diags.Warning,
+					Summary: fmt.Sprintf("The variable %q is marked as deprecated by module author", v.variable.Name),
+					Detail:  msg, Subject: expr.Range().Ptr()})
+			}
 		}
 		val, vds := w.finalizeVariable(v, inst, given, rng)
 		w.values.set(w.values.variables, namedKey(inst, v.variable.Name), val)
