@@ -1,6 +1,7 @@
 package command
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -138,4 +139,45 @@ output "root" {
 	res := o.agree("apply", "-no-color", "-auto-approve")
 	o.expectCode("apply", res, 0)
 	assertContains(t, "apply", res.stdout, `reversed = "zyx"`, "root = 4")
+}
+
+// TestE2EImportForEachOverAList checks that an import block's for_each may
+// be a list of objects, each.key being the index, as terraform 1.11 and
+// OpenTofu accept (OpenTofu's evalchecks allow a tuple for import blocks).
+func TestE2EImportForEachOverAList(t *testing.T) {
+	thing := lifecycleHeader + `
+resource "tpf_thing" "t" {
+  for_each = toset(["a", "b"])
+  name     = each.key
+}
+`
+	o := newOracleProject(t, map[string]string{"main.tf": thing})
+	o.expectCode("apply", o.agree("apply", "-no-color", "-auto-approve"), 0)
+	o.expectCode("state rm", o.agree("state", "rm", `tpf_thing.t["a"]`, `tpf_thing.t["b"]`), 0)
+	for _, p := range []*e2eProject{o.e2eProject, o.tf} {
+		if p == nil {
+			continue
+		}
+		objects := p.objects("tpf_thing")
+		o.writeFiles(p, map[string]string{"main.tf": thing + `
+locals {
+  existing = [
+    { key = "a", id = "` + objects["a"].attrs["id"].(string) + `" },
+    { key = "b", id = "` + objects["b"].attrs["id"].(string) + `" },
+  ]
+}
+
+import {
+  for_each = local.existing
+  to       = tpf_thing.t[each.value.key]
+  id       = each.value.id
+}
+`})
+	}
+	res := o.agree("apply", "-no-color", "-auto-approve")
+	o.expectCode("apply with imports", res, 0)
+	assertContains(t, "apply", res.stdout, "Resources: 2 imported, 0 added, 0 changed, 0 destroyed.")
+	if got := o.recordedInstances(); strings.Join(got, " ") != `tpf_thing.t["a"] tpf_thing.t["b"]` {
+		t.Errorf("records %v", got)
+	}
 }

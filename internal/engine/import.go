@@ -151,12 +151,12 @@ func (w *walker) evalImportBlocks(blocks []*config.Import) (map[string]*importTa
 	out := map[string]*importTarget{}
 	root := w.cfg
 	for _, block := range blocks {
-		exp, eds := w.expand(w.scopeIn(root, addrs.RootModuleInstance, repetition{}, nil), nil, block.ForEach, nil, lang.Unknowns{})
-		if ds = ds.Append(eds); eds.HasErrors() || exp.unknown {
+		reps, eds := w.importRepetitions(block)
+		if ds = ds.Append(eds); eds.HasErrors() {
 			continue
 		}
-		for _, key := range exp.keys {
-			scope := w.scopeIn(root, addrs.RootModuleInstance, exp.reps[key], nil)
+		for _, rep := range reps {
+			scope := w.scopeIn(root, addrs.RootModuleInstance, rep, nil)
 			target, tds := evalImportTarget(block, func(expr hcl.Expression, ty cty.Type) (cty.Value, hcl.Diagnostics) {
 				return scope.EvalExpr(expr, ty)
 			})
@@ -173,6 +173,36 @@ func (w *walker) evalImportBlocks(blocks []*config.Import) (map[string]*importTa
 		}
 	}
 	return out, ds
+}
+
+// importRepetitions expands an import block's for_each. Besides a map or a
+// set of strings, as for resources, an import block takes a list or tuple,
+// as in OpenTofu: each.key is then the element's index.
+func (w *walker) importRepetitions(block *config.Import) ([]repetition, diags.Diagnostics) {
+	scope := w.scopeIn(w.cfg, addrs.RootModuleInstance, repetition{}, nil)
+	if block.ForEach != nil {
+		val, hd := scope.EvalExpr(block.ForEach, cty.DynamicPseudoType)
+		if hd.HasErrors() {
+			return nil, diags.Diagnostics{}.Append(hd)
+		}
+		if ty := val.Type(); (ty.IsTupleType() || ty.IsListType()) && val.IsWhollyKnown() && !val.IsNull() && !val.IsMarked() {
+			var reps []repetition
+			for it := val.ElementIterator(); it.Next(); {
+				key, elem := it.Element()
+				reps = append(reps, repetition{eachKey: key, eachValue: elem})
+			}
+			return reps, nil
+		}
+	}
+	exp, ds := w.expand(scope, nil, block.ForEach, nil, lang.Unknowns{})
+	if ds.HasErrors() || exp.unknown {
+		return nil, ds
+	}
+	reps := make([]repetition, 0, len(exp.keys))
+	for _, key := range exp.keys {
+		reps = append(reps, exp.reps[key])
+	}
+	return reps, ds
 }
 
 // evalImportTarget works out one import block's target address and ID.
