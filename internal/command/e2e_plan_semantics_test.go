@@ -120,3 +120,53 @@ check "polite" {
 	assertContains(t, "apply", res.stdout+res.stderr, "Apply complete! Resources: 0 added, 0 changed, 0 destroyed.",
 		`greeting = "hello"`, "Warning: Check block assertion failed", "not polite enough")
 }
+
+// TestE2EPlanOptionsThatMatchNothing checks two plan options that would
+// otherwise do nothing without a word, against terraform 1.11 (OpenTofu
+// words them the same): -replace with a resource address whose instances
+// have keys warns "Incompletely-matched force-replace resource instance"
+// and lists the -replace options that would work, and -target leaving out
+// an end of a pending move is refused with "Moved resource instances
+// excluded by targeting".
+func TestE2EPlanOptionsThatMatchNothing(t *testing.T) {
+	o := newOracleProject(t, map[string]string{"main.tf": lifecycleHeader + `
+resource "tpf_thing" "other" {
+  name = "other"
+}
+
+resource "tpf_thing" "cnt" {
+  count = 2
+  name  = "cnt${count.index}"
+}
+`})
+	o.expectCode("apply", o.agree("apply", "-no-color", "-auto-approve"), 0)
+	res := o.agree("plan", "-no-color", "-replace=tpf_thing.cnt")
+	o.expectCode("plan -replace", res, 0)
+	assertContains(t, "plan -replace", res.stdout+res.stderr, "Incompletely-matched force-replace resource instance",
+		`-replace="tpf_thing.cnt[0]"`, `-replace="tpf_thing.cnt[1]"`)
+
+	o.rewrite(map[string]string{"main.tf": lifecycleHeader + `
+resource "tpf_thing" "other" {
+  name = "other"
+}
+
+resource "tpf_thing" "cnt" {
+  for_each = toset(["x", "y"])
+  name     = each.key == "x" ? "cnt0" : "cnt1"
+}
+
+moved {
+  from = tpf_thing.cnt[0]
+  to   = tpf_thing.cnt["x"]
+}
+
+moved {
+  from = tpf_thing.cnt[1]
+  to   = tpf_thing.cnt["y"]
+}
+`})
+	res = o.agree("plan", "-no-color", "-target=tpf_thing.other")
+	o.expectCode("plan -target", res, 1)
+	assertContains(t, "plan -target", res.stderr, "Moved resource instances excluded by targeting", `-target="tpf_thing.cnt"`)
+	o.expectCode("plan -target with both ends", o.agree("plan", "-no-color", "-target=tpf_thing.cnt"), 0)
+}

@@ -44,6 +44,9 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	if ds = ds.Append(rds); rds.HasErrors() {
 		return plan, ds
 	}
+	if tds := verifyTargetedMoves(rf.moves, opts.Targets); tds.HasErrors() {
+		return plan, ds.Append(partialPlanWarning(opts)).Append(tds)
+	}
 	snap = rf.snapshot
 	defer enterRun(e.opts.RunID)()
 	w := e.newWalker(ctx, walkPlan, snap, set)

@@ -76,6 +76,9 @@ func (w *walker) runResource(v *resourceVertex) (diags.Diagnostics, bool) {
 		if exp.unknown {
 			continue
 		}
+		if w.op == walkPlan && len(w.planOpts.ForceReplace) > 0 {
+			ds = ds.Append(forceReplaceWarnings(abs, exp, w.planOpts.ForceReplace))
+		}
 		for _, key := range exp.keys {
 			addr, rep := abs.Instance(key), exp.reps[key]
 			if !w.inScope(work, addr) {
