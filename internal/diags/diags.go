@@ -49,6 +49,12 @@ type Diagnostic struct {
 	// its scoped data source): applying a plan evaluates check blocks
 	// again, so the plan's reports are not shown twice.
 	FromCheckBlock bool
+	// FailedCheck marks the diagnostic that reports a custom condition of
+	// the checkable object named by Address failing: a precondition, a
+	// postcondition, a variable validation or a check block assertion
+	// (not an error evaluating one). `terrane test` matches a run's
+	// expect_failures against it.
+	FailedCheck bool
 }
 
 // Diagnostics is a list of diagnostics, usually collected through Append.

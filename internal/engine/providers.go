@@ -34,6 +34,9 @@ type providerSet struct {
 	configured map[string]*configuredProvider // by AbsProviderConfigInstance.String()
 	// instanceKeys are the keys of configurations with for_each.
 	instanceKeys map[string][]string
+	// byResource are the providers Options.ProviderWrapper put in front
+	// of single resources (forResource).
+	byResource map[string]*configuredProvider
 }
 
 // configuredProvider is one provider configuration's process.
@@ -151,6 +154,7 @@ func (s *providerSet) configure(ctx context.Context, inst addrs.AbsProviderConfi
 	if ds.HasErrors() {
 		return ds.WithAddress(inst.String())
 	}
+	p = s.wrapConfiguration(addr, p)
 	unmarked, _ := cfgVal.UnmarkDeep()
 	validate := p.ValidateProviderConfig(ctx, providers.ValidateProviderConfigRequest{Config: unmarked})
 	ds = ds.Append(validate.Diagnostics)
@@ -198,6 +202,7 @@ func (s *providerSet) startUnconfigured(ctx context.Context, inst addrs.AbsProvi
 	if ds.HasErrors() {
 		return ds.WithAddress(inst.String())
 	}
+	p = s.wrapConfiguration(inst.Config, p)
 	s.mu.Lock()
 	s.configured[inst.String()] = &configuredProvider{addr: inst.Config, key: inst.Key, iface: p}
 	s.mu.Unlock()
