@@ -224,3 +224,35 @@ variable "empty" {
 		t.Errorf("an empty deprecated message: exit %d\n%s", code, errOut)
 	}
 }
+
+// TestE2ECheckNestedDataBlockLimits checks that a data block nested in a
+// check block refuses count, for_each and lifecycle, as terraform 1.11 and
+// OpenTofu do, instead of expanding it.
+func TestE2ECheckNestedDataBlockLimits(t *testing.T) {
+	o := newOracleProject(t, map[string]string{"main.tf": lifecycleHeader})
+	for _, test := range []struct{ inner, summary string }{
+		{"count = 1", `Invalid "count" attribute`},
+		{`for_each = toset(["a"])`, `Invalid "for_each" attribute`},
+		{"lifecycle {\n      postcondition {\n        condition     = self.id != \"\"\n        error_message = \"x\"\n      }\n    }", "Invalid lifecycle block"},
+	} {
+		o.rewrite(map[string]string{"main.tf": lifecycleHeader + `
+resource "tpf_thing" "r" {
+  name = "r"
+}
+
+check "c" {
+  data "tpf_thing" "d" {
+    id = tpf_thing.r.id
+    ` + test.inner + `
+  }
+  assert {
+    condition     = data.tpf_thing.d != null
+    error_message = "missing"
+  }
+}
+`})
+		res := o.agree("validate", "-no-color")
+		o.expectCode("validate", res, 1)
+		assertContains(t, "validate", res.stderr, test.summary)
+	}
+}

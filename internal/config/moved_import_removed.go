@@ -1,6 +1,8 @@
 package config
 
 import (
+	"fmt"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
@@ -151,6 +153,7 @@ func decodeCheckBlock(block *hcl.Block) (*Check, hcl.Diagnostics) {
 			}
 			resource, moreDiags := decodeResourceBlock(inner)
 			diags = append(diags, moreDiags...)
+			diags = append(diags, checkNestedDataBlock(resource, inner)...)
 			resource.ScopedToCheck = check.Name
 			check.DataResource = resource
 		case "assert":
@@ -168,6 +171,38 @@ func decodeCheckBlock(block *hcl.Block) (*Check, hcl.Diagnostics) {
 		})
 	}
 	return check, diags
+}
+
+// checkNestedDataBlock refuses what a data block nested in a check block
+// cannot have, as OpenTofu does: count and for_each (the check is about one
+// object) and a lifecycle block (the check manages its lifecycle).
+func checkNestedDataBlock(resource *Resource, block *hcl.Block) hcl.Diagnostics {
+	content, _, _ := block.Body.PartialContent(resourceBlockSchema)
+	var diags hcl.Diagnostics
+	for _, name := range []string{"count", "for_each"} {
+		if attr, ok := content.Attributes[name]; ok {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  fmt.Sprintf("Invalid %q attribute", name),
+				Detail:   `The "count" and "for_each" meta-arguments are not supported within nested data blocks.`,
+				Subject:  attr.NameRange.Ptr(),
+			})
+		}
+	}
+	for _, inner := range content.Blocks {
+		if inner.Type == "lifecycle" {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid lifecycle block",
+				Detail:   `Nested data blocks do not support "lifecycle" blocks as the lifecycle is managed by the containing block.`,
+				Subject:  inner.DefRange.Ptr(),
+			})
+		}
+	}
+	if diags.HasErrors() {
+		resource.Count, resource.ForEach, resource.Enabled = nil, nil, nil
+	}
+	return diags
 }
 
 // checkMovedEndpoint reports a moved or removed endpoint that is neither a
