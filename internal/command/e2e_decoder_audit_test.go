@@ -256,3 +256,33 @@ check "c" {
 		assertContains(t, "validate", res.stderr, test.summary)
 	}
 }
+
+// TestE2EIgnoreChangesPathsAreChecked checks lifecycle ignore_changes
+// against the resource type's schema, as terraform 1.11 and OpenTofu do: a
+// path the type does not have is an error rather than a silently useless
+// entry, and an attribute only the provider sets is a warning.
+func TestE2EIgnoreChangesPathsAreChecked(t *testing.T) {
+	o := newOracleProject(t, map[string]string{"main.tf": lifecycleHeader})
+	for _, test := range []struct {
+		paths   string
+		code    int
+		summary string
+	}{
+		{`[descripton]`, 1, "Error: Unsupported attribute"},
+		{`[tags["k"], id]`, 0, "Warning: Redundant ignore_changes element"},
+	} {
+		o.rewrite(map[string]string{"main.tf": lifecycleHeader + `
+resource "tpf_thing" "r" {
+  name = "r"
+  lifecycle {
+    ignore_changes = ` + test.paths + `
+  }
+}
+`})
+		for _, command := range []string{"validate", "plan"} {
+			res := o.agree(command, "-no-color")
+			o.expectCode(command+" "+test.paths, res, test.code)
+			assertContains(t, command+" "+test.paths, res.stdout+res.stderr, test.summary)
+		}
+	}
+}

@@ -58,6 +58,12 @@ func (w *walker) runResource(v *resourceVertex) (diags.Diagnostics, bool) {
 	if ds.HasErrors() {
 		return ds, false
 	}
+	if m := v.resource.Managed; m != nil && w.op == walkPlan {
+		ids := diags.Diagnostics{}.Append(work.schema.Block.ValidateIgnoreChanges(m.IgnoreChanges, v.resource.TypeRange))
+		if ds = ds.Append(ids); ids.HasErrors() {
+			return ds, false
+		}
+	}
 	ds = ds.Append(w.recoverResource(work.provider, v.key()))
 	expansionOK := true
 	present := map[string]bool{}
