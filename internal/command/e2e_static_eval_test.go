@@ -74,6 +74,11 @@ func TestE2EEarlyEvaluationOfModuleSources(t *testing.T) {
 	out = p.mustRun("apply", "-no-color", "-auto-approve", "-var=flavour=b")
 	assertContains(t, "apply with the other flavour", out, `top = "from b"`, `nested = "from B"`)
 
+	// Applying a saved plan works out sources with the plan's values.
+	p.mustRun("plan", "-no-color", "-var=flavour=b", "-out=b.tfplan")
+	out = p.mustRun("apply", "-no-color", "b.tfplan")
+	assertContains(t, "apply of the saved plan", out, `top = "from b"`)
+
 	_, errOut, code := p.run("plan", "-no-color")
 	if code != 1 {
 		t.Fatalf("a plan whose sources differ from the installed ones: exit %d, want 1", code)

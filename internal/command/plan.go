@@ -141,6 +141,9 @@ func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.
 	op := &operation{out: out, dir: "."}
 	parser := config.NewParser()
 	parser.Static = staticInputs(op.dir, opts.Vars)
+	if saved != nil {
+		parser.Static = savedPlanStaticInputs(op.dir, saved)
+	}
 	cfg, hclDiags := modules.LoadConfig(parser, op.dir)
 	out.addSources(parser.Files())
 	if opts.GenerateConfigOut != "" {

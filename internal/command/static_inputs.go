@@ -1,6 +1,7 @@
 package command
 
 import (
+	"fmt"
 	"os"
 	"sync"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/workdir"
 )
 
@@ -41,6 +43,25 @@ func staticInputs(dir string, vars []arguments.VarOption) config.StaticInputs {
 		}
 		val, ds := arguments.ResolveOne(decls[name], value)
 		return val, toHCLDiagnostics(append(reported, ds...))
+	}}
+}
+
+// savedPlanStaticInputs gives the early evaluation of module sources and
+// versions the root variables' values a saved plan was made with, which
+// applying it uses for everything else too.
+func savedPlanStaticInputs(dir string, plan *plans.Plan) config.StaticInputs {
+	workspace, _ := workdir.CurrentWorkspace(dir)
+	return config.StaticInputs{Workspace: workspace, RootVariable: func(decls map[string]*config.Variable, name string) (cty.Value, hcl.Diagnostics) {
+		if _, ok := plan.VariableValues[name]; !ok {
+			val, ds := arguments.ResolveOne(decls[name], nil)
+			return val, toHCLDiagnostics(ds)
+		}
+		val, err := plan.VariableValue(name)
+		if err != nil {
+			return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid variable value in saved plan",
+				Detail: fmt.Sprintf("The saved plan's value of var.%s cannot be read: %s. Make a new plan.", name, err)}}
+		}
+		return val, nil
 	}}
 }
 
