@@ -174,25 +174,14 @@ func (w *walker) addModuleVertices(g *graph, c *config.Config) []pendingRefs {
 	}
 	m := c.Module
 	for _, v := range m.Variables {
-		// Validation rules may refer to other objects of the module
-		// (OpenTofu's nodeInputVariableReference depends on everything
-		// its conditions and messages name), so the variable waits for
-		// them and everything reading the variable sees it validated.
-		var ruleExprs []hcl.Expression
-		for _, rule := range v.Validations {
-			ruleExprs = append(ruleExprs, rule.Condition, rule.ErrorMessage)
-		}
+		vv := &variableVertex{module: c, variable: v}
 		if c.Parent != nil {
-			arg := callArgument(c, v.Name)
 			// The argument is written in the caller: resolve it there.
-			g.add(&variableVertex{module: c, variable: v})
+			arg := callArgument(c, v.Name)
 			r, _ := lang.ReferencesInExpr(arg)
-			out = append(out, pendingRefs{from: (&variableVertex{module: c, variable: v}).key(), module: c.Parent, refs: r,
-				functions: lang.ProviderFunctionsInExpr(arg)})
-			add(&variableVertex{module: c, variable: v}, ruleExprs, nil)
-			continue
+			out = append(out, pendingRefs{from: vv.key(), module: c.Parent, refs: r, functions: lang.ProviderFunctionsInExpr(arg)})
 		}
-		add(&variableVertex{module: c, variable: v}, ruleExprs, nil)
+		add(vv, validationExprs(v), nil)
 	}
 	for _, l := range m.Locals {
 		add(&localVertex{module: c, local: l}, []hcl.Expression{l.Expr}, nil)
@@ -232,13 +221,31 @@ func (w *walker) addModuleVertices(g *graph, c *config.Config) []pendingRefs {
 		}
 		cv := &checkVertex{module: c, check: chk}
 		add(cv, exprs, nil)
-		if chk.DataResource != nil {
-			// The check's outcome includes its data source's, whether or
-			// not an assertion reads it.
-			g.connect(cv.key(), addrs.ConfigResource{Module: c.Path, Resource: chk.DataResource.Addr()}.String())
-		}
+		connectCheckData(g, cv)
 	}
 	return out
+}
+
+// connectCheckData makes a check wait for its scoped data source: the
+// check's outcome includes the data source's, whether or not an assertion
+// reads it.
+func connectCheckData(g *graph, cv *checkVertex) {
+	if data := cv.check.DataResource; data != nil {
+		g.connect(cv.key(), addrs.ConfigResource{Module: cv.module.Path, Resource: data.Addr()}.String())
+	}
+}
+
+// validationExprs are the expressions of a variable's validation rules.
+// They may refer to other objects of the module (OpenTofu's
+// nodeInputVariableReference depends on everything its conditions and
+// messages name), so the variable waits for them and everything reading
+// the variable sees it validated.
+func validationExprs(v *config.Variable) []hcl.Expression {
+	var exprs []hcl.Expression
+	for _, rule := range v.Validations {
+		exprs = append(exprs, rule.Condition, rule.ErrorMessage)
+	}
+	return exprs
 }
 
 type bodyWithSpec struct {
