@@ -30,6 +30,7 @@ func TestInvalidConfigurations(t *testing.T) {
 		{"duplicate-module", "Duplicate module call", "main.tf:2:1"},
 		{"duplicate-output", "Duplicate output definition", "main.tf:2:1"},
 		{"duplicate-passed-provider", "Duplicate provider address", "main.tf:11:12"},
+		{"override-moved", "Cannot override 'moved' blocks", "main_override.tf:1:1"},
 		{"duplicate-provider", "Duplicate provider configuration", "main.tf:2:1"},
 		{"duplicate-provider-alias", "Duplicate provider configuration", "main.tf:2:1"},
 		{"duplicate-resource", "Duplicate resource \"null_resource\" configuration", "main.tf:3:1"},
@@ -192,6 +193,10 @@ func TestOverrideFiles(t *testing.T) {
 	out, _ := mod.Outputs["o"].Expr.Value(nil)
 	if out.AsString() != "override" {
 		t.Errorf("output = %s", out.AsString())
+	}
+	msg, _ := mod.Checks["c"].Asserts[0].ErrorMessage.Value(nil)
+	if len(mod.Checks["c"].Asserts) != 1 || msg.AsString() != "override message" {
+		t.Errorf("a check block in an override file must replace the base's assertions: %#v", msg)
 	}
 }
 
