@@ -20,8 +20,27 @@ type ruleOutcome struct {
 	status  plans.CheckStatus
 	message string
 	// sensitiveMessage is set when the error message refers to sensitive
-	// values: it is never shown, and message is empty.
+	// values, ephemeralMessage when it was built from ephemeral ones: the
+	// message is then never shown nor recorded, and message is empty.
 	sensitiveMessage bool
+	ephemeralMessage bool
+}
+
+// failureMessages are the messages check results record for o.
+func (o ruleOutcome) failureMessages() []string {
+	if o.sensitiveMessage || o.ephemeralMessage {
+		return nil
+	}
+	return []string{o.message}
+}
+
+// ephemeralMessageWarning explains a withheld error message, in OpenTofu's
+// words.
+func ephemeralMessageWarning(rule *config.CheckRule) diags.Diagnostic {
+	return diags.Diagnostic{Severity: diags.Warning, Summary: "Error message refers to ephemeral values",
+		Detail: "The error expression used to explain this condition refers to ephemeral values, so Terrane will not display the resulting message.\n\n" +
+			"You can correct this by removing references to ephemeral values, or by using the ephemeralasnull() function on the references to not reveal ephemeral data.",
+		Subject: rule.ErrorMessage.Range().Ptr()}
 }
 
 // evalRule evaluates a condition and its error message. A condition that
@@ -41,6 +60,8 @@ func evalRule(scope *lang.Scope, rule *config.CheckRule) (ruleOutcome, diags.Dia
 	case msgDiags.HasErrors() || !msgVal.IsKnown():
 	case marks.Contains(msgVal, sensitiveMark):
 		out.sensitiveMessage = true
+	case marks.Contains(msgVal, marks.Ephemeral):
+		out.ephemeralMessage = true
 	case msgVal.IsNull():
 		ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid error message",
 			Detail: "Unsuitable value for error message: must not be null.", Subject: rule.ErrorMessage.Range().Ptr()})
@@ -110,7 +131,10 @@ func (w *walker) checkRules(scope *lang.Scope, set ruleSet) diags.Diagnostics {
 		}
 		status = worseStatus(status, out.status)
 		if out.status == plans.CheckFail {
-			failures = append(failures, out.message)
+			failures = append(failures, out.failureMessages()...)
+			if out.ephemeralMessage {
+				ds = ds.Append(ephemeralMessageWarning(rule))
+			}
 			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: set.summary, Detail: out.failureDetail(),
 				Subject: rule.Condition.Range().Ptr(), Address: set.objectAddr, FailedCheck: true})
 		}

@@ -87,6 +87,8 @@ type walker struct {
 	// providerMetas caches each module instance's provider_meta value per
 	// provider; see providerMeta.
 	providerMetas sync.Map
+	// ephemerals are the ephemeral resource instances the walk opened.
+	ephemerals *ephemeralSet
 }
 
 func (e *Engine) newWalker(ctx context.Context, op walkOp, snap *recordstore.Snapshot, set *providerSet) *walker {
@@ -176,6 +178,9 @@ func (w *walker) run(ctx context.Context, v vertex) (diags.Diagnostics, bool) {
 		// In apply, an instance's failure stops only what reads it (see
 		// failedDependency), so the vertex itself does not fail.
 		ds, ok = w.runResource(v)
+		w.values.finishResource(v.key())
+	case *ephemeralVertex:
+		ds = w.runEphemeral(v)
 		w.values.finishResource(v.key())
 	case *orphanVertex:
 		if w.op != walkEval {
@@ -269,6 +274,16 @@ func (w *walker) finalizeVariable(v *variableVertex, inst addrs.ModuleInstance, 
 	if decl.Sensitive {
 		val = val.Mark(sensitiveMark)
 	}
+	switch {
+	case decl.Ephemeral:
+		val = val.Mark(marks.Ephemeral)
+	case marks.Contains(val, marks.Ephemeral):
+		// Only a module call can pass an ephemeral value; a root
+		// variable's value comes from outside.
+		d := lang.EphemeralVariableNotAllowed(decl.Name, rng)
+		d.Address = addrs.InputVariable{Name: decl.Name}.Absolute(inst).String()
+		return cty.UnknownVal(decl.Type.Type), ds.Append(d)
+	}
 	w.values.set(w.values.variables, namedKey(inst, decl.Name), val)
 	return val, ds.Append(w.validateVariable(v, inst))
 }
@@ -304,10 +319,15 @@ func (w *walker) validateVariable(v *variableVertex, inst addrs.ModuleInstance) 
 				Detail:  "The error expression used to explain this condition refers to sensitive values. Terrane will not display the resulting message.\n\nYou can correct this by removing references to sensitive values, or by carefully using the nonsensitive() function if the expression will not reveal the sensitive data.",
 				Subject: rule.ErrorMessage.Range().Ptr(), Address: addr})
 			message = "The error message included a sensitive value, so it will not be displayed."
+		} else if out.ephemeralMessage {
+			message = "The error expression used to explain this condition refers to ephemeral values. Terrane will not display the resulting message.\n\n" +
+				"You can correct this by removing references to ephemeral values or by utilizing the builtin ephemeralasnull() function."
 		} else if message == "" {
 			message = "Failed to evaluate condition error message."
 		}
-		failures = append(failures, message)
+		if !out.ephemeralMessage {
+			failures = append(failures, message)
+		}
 		ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid value for variable",
 			Detail:  message + "\n\nThis was checked by the validation rule at " + rule.DeclRange.String() + ".",
 			Subject: subject.Ptr(), Address: addr, FailedCheck: true})
@@ -338,6 +358,14 @@ func (w *walker) runOutput(v *outputVertex) diags.Diagnostics {
 		} else if inst.IsRoot() && marks.Contains(val, sensitiveMark) {
 			ds = ds.Append(undeclaredSensitiveOutput(v.output))
 			undeclaredSensitive = true
+		}
+		switch {
+		case v.output.Ephemeral:
+			val = val.Mark(marks.Ephemeral)
+		case marks.Contains(val, marks.Ephemeral):
+			ds = ds.Append(lang.EphemeralOutputNotAllowed(v.output.Name, outputSubject(v.output)))
+			// Neither kept nor passed on: see recordRootOutput.
+			val = cty.DynamicVal.Mark(failedMark)
 		}
 		w.values.set(w.values.outputs, namedKey(inst, v.output.Name), val)
 		switch {
@@ -451,7 +479,10 @@ func (w *walker) runCheck(v *checkVertex) diags.Diagnostics {
 			}
 			status = worseStatus(status, out.status)
 			if out.status == plans.CheckFail {
-				failures = append(failures, out.message)
+				failures = append(failures, out.failureMessages()...)
+				if out.ephemeralMessage {
+					ds = ds.Append(ephemeralMessageWarning(rule))
+				}
 				ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Check block assertion failed", Detail: out.failureDetail(),
 					Subject: rule.Condition.Range().Ptr(), Address: modulePrefix(v.module.Path) + "check." + v.check.Name, FailedCheck: true})
 			}

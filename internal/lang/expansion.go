@@ -45,6 +45,9 @@ func (s *Scope) EvalCount(expr hcl.Expression, unknowns Unknowns) (count int, kn
 	if diags.HasErrors() {
 		return 0, false, diags
 	}
+	if marks.Contains(val, marks.Ephemeral) {
+		return 0, false, diags.Append(ephemeralArgumentDiag("count", expr))
+	}
 	val, _ = val.Unmark()
 	invalid := func(detail string) (int, bool, hcl.Diagnostics) {
 		return 0, false, diags.Append(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid count argument", Detail: detail, Subject: expr.Range().Ptr()})
@@ -113,6 +116,10 @@ func (s *Scope) EvalForEach(expr hcl.Expression, unknowns Unknowns) (elems map[s
 	}
 	ty := val.Type()
 	switch {
+	case val.HasMark(marks.Ephemeral):
+		// Ephemeral map values are allowed: they reach each.value, which
+		// is as ephemeral as they are, never an instance key.
+		return nil, false, diags.Append(ephemeralArgumentDiag("for_each", expr))
 	case val.HasMark(marks.Sensitive):
 		return invalid("Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.")
 	case val.IsNull():
@@ -135,6 +142,9 @@ func (s *Scope) EvalForEach(expr hcl.Expression, unknowns Unknowns) (elems map[s
 		if key.IsNull() || (ty.IsSetType() && elem.IsNull()) {
 			return invalid(`The given "for_each" argument value is unsuitable: "for_each" sets must not contain null values.`)
 		}
+		if key.HasMark(marks.Ephemeral) {
+			return nil, false, diags.Append(ephemeralArgumentDiag("for_each", expr))
+		}
 		if key.HasMark(marks.Sensitive) {
 			return invalid("Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.")
 		}
@@ -155,6 +165,8 @@ func (s *Scope) EvalEnabled(expr hcl.Expression, unknowns Unknowns) (enabled, kn
 		return false, false, diags.Append(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid enabled argument", Detail: detail, Subject: expr.Range().Ptr()})
 	}
 	switch {
+	case val.HasMark(marks.Ephemeral):
+		return invalid("Ephemeral values, or values derived from ephemeral values, cannot be used as the enabled argument: whether an instance exists is recorded, and an ephemeral value never is.")
 	case val.HasMark(marks.Sensitive):
 		return invalid(`Sensitive values, or values derived from sensitive values, cannot be used in "enabled" arguments. If used, the sensitive value would be exposed by whether an instance is present.`)
 	case val.IsNull():

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/terrane/terrane/internal/lang/marks"
 )
 
 func TestEvalCount(t *testing.T) {
@@ -26,6 +28,8 @@ func TestEvalCount(t *testing.T) {
 		{expr: `length(var.secret)`, want: len("hunter2"), wantKnown: true},
 		{expr: `length(var.ports)`, wantErr: "use the -target option to first apply only the resources that the count depends on"},
 		{expr: `length(var.ports)`, excludable: `module.a["x"].thing.b`, wantErr: `use the planning option '-exclude=module.a["x"].thing.b' to first apply without this object`},
+		{expr: `length(var.token)`, wantErr: "Ephemeral values, or values derived from ephemeral values, cannot be used as count arguments."},
+		{expr: `length(var.token)`, allowUnknown: true, wantErr: "cannot be used as count arguments"},
 		{expr: `length(var.ports)`, allowUnknown: true},
 		{expr: `"many"`, wantErr: `The given "count" argument value is unsuitable: a number is required.`},
 	}
@@ -70,6 +74,8 @@ func TestEvalForEach(t *testing.T) {
 		{expr: `toset([var.pending])`, wantErr: "The \"for_each\" set includes values derived from resource attributes that cannot be determined until apply"},
 		{expr: `toset([var.pending])`, excludable: "thing.b", wantErr: "use the planning option -exclude=thing.b to first apply"},
 		{expr: `{(var.pending) = 1}`, wantErr: "The \"for_each\" value includes keys or set values from resource attributes"},
+		{expr: `toset([var.token])`, wantErr: "Ephemeral values, or values derived from ephemeral values, cannot be used as for_each arguments."},
+		{expr: `{a = var.token}`, want: map[string]cty.Value{"a": cty.StringVal("tok").Mark(marks.Ephemeral)}},
 		{expr: `toset([var.pending])`, allowUnknown: true},
 	}
 	scope := &Scope{Data: exampleData()}
