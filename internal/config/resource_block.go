@@ -220,7 +220,7 @@ func decodeManagedLifecycle(managed *ManagedResource, attrs hcl.Attributes) hcl.
 		diags = append(diags, decodeIgnoreChanges(managed, attr)...)
 	}
 	if attr, ok := attrs["replace_triggered_by"]; ok {
-		exprs, moreDiags := hcl.ExprList(attr.Expr)
+		exprs, moreDiags := decodeReplaceTriggeredBy(attr)
 		diags = append(diags, moreDiags...)
 		managed.ReplaceTriggeredBy = exprs
 	}

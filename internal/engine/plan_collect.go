@@ -20,10 +20,16 @@ type planCollector struct {
 	// actions is the action planned for each instance's current object,
 	// for replace_triggered_by and for data sources that must wait.
 	actions map[string]plans.Action
+	// updatedResources are the resources (AbsResource strings) with an
+	// instance planned to be updated or replaced, and triggerChanges
+	// those instances' values where replace_triggered_by compares an
+	// attribute of them; see recordTriggerChange.
+	updatedResources map[string]bool
+	triggerChanges   map[string]triggerChange
 }
 
 func newPlanCollector() *planCollector {
-	return &planCollector{actions: map[string]plans.Action{}}
+	return &planCollector{actions: map[string]plans.Action{}, updatedResources: map[string]bool{}, triggerChanges: map[string]triggerChange{}}
 }
 
 // addChange encodes and records a planned change. A no-op change to an
@@ -43,6 +49,7 @@ func (w *walker) addChange(change *plans.ResourceInstanceChange, types plans.Obj
 	w.plan.changes = append(w.plan.changes, src)
 	if change.DeposedKey == addrs.NotDeposed {
 		w.plan.actions[change.Addr.String()] = change.Action
+		w.recordTriggerChange(change)
 	}
 	return nil
 }

@@ -116,7 +116,10 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 	if pds.HasErrors() {
 		return ds
 	}
-	action, reason := w.chooseAction(work, addr, priorObj, priorVal, planned)
+	action, reason, cds := w.chooseAction(work, addr, priorObj, priorVal, planned)
+	if ds = ds.Append(cds); cds.HasErrors() {
+		return ds
+	}
 	var requiredReplace []cty.Path
 	if action == plans.DeleteThenCreate {
 		if m := work.v.resource.Managed; m != nil && m.PreventDestroy {
@@ -223,22 +226,25 @@ func (w *walker) planResourceChange(work *resourceWork, addr addrs.AbsResourceIn
 // chooseAction decides what a plan does to an instance given the
 // provider's answer. Replacements are returned as DeleteThenCreate; the
 // caller turns that into CreateThenDelete under create_before_destroy.
-func (w *walker) chooseAction(work *resourceWork, addr addrs.AbsResourceInstance, priorObj *states.ResourceInstanceObject, priorVal cty.Value, planned *plannedObject) (plans.Action, plans.ActionReason) {
+func (w *walker) chooseAction(work *resourceWork, addr addrs.AbsResourceInstance, priorObj *states.ResourceInstanceObject, priorVal cty.Value, planned *plannedObject) (plans.Action, plans.ActionReason, diags.Diagnostics) {
 	switch {
 	case priorObj == nil:
-		return plans.Create, plans.ReasonNone
+		return plans.Create, plans.ReasonNone, nil
 	case priorObj.Status == states.ObjectTainted:
-		return plans.DeleteThenCreate, plans.ReplaceBecauseTainted
+		return plans.DeleteThenCreate, plans.ReplaceBecauseTainted, nil
 	case w.forcedReplace(addr):
-		return plans.DeleteThenCreate, plans.ReplaceByRequest
-	case w.replaceTriggered(work, addr):
-		return plans.DeleteThenCreate, plans.ReplaceByTriggers
-	case pathsDiffer(planned.requiresReplace, priorVal, planned.value):
-		return plans.DeleteThenCreate, plans.ReplaceBecauseCannotUpdate
-	case planned.value.RawEquals(priorVal):
-		return plans.NoOp, plans.ReasonNone
+		return plans.DeleteThenCreate, plans.ReplaceByRequest, nil
 	}
-	return plans.Update, plans.ReasonNone
+	if triggered, ds := w.replaceTriggered(work, addr); triggered || ds.HasErrors() {
+		return plans.DeleteThenCreate, plans.ReplaceByTriggers, ds
+	}
+	switch {
+	case pathsDiffer(planned.requiresReplace, priorVal, planned.value):
+		return plans.DeleteThenCreate, plans.ReplaceBecauseCannotUpdate, nil
+	case planned.value.RawEquals(priorVal):
+		return plans.NoOp, plans.ReasonNone, nil
+	}
+	return plans.Update, plans.ReasonNone, nil
 }
 
 func (w *walker) forcedReplace(addr addrs.AbsResourceInstance) bool {
@@ -264,36 +270,6 @@ func pathsDiffer(paths []cty.Path, prior, planned cty.Value) bool {
 		}
 		if !b.IsWhollyKnown() || !a.RawEquals(b) {
 			return true
-		}
-	}
-	return false
-}
-
-// replaceTriggered reports whether an instance named in
-// replace_triggered_by is planned to be updated or replaced.
-func (w *walker) replaceTriggered(work *resourceWork, addr addrs.AbsResourceInstance) bool {
-	m := work.v.resource.Managed
-	if m == nil {
-		return false
-	}
-	for _, expr := range m.ReplaceTriggeredBy {
-		for _, t := range expr.Variables() {
-			ref, hd := addrs.ParseRef(t)
-			if hd.HasErrors() {
-				continue
-			}
-			var target addrs.AbsResourceInstance
-			switch s := ref.Subject.(type) {
-			case addrs.ResourceInstance:
-				target = addrs.AbsResourceInstance{Module: addr.Module, Resource: s}
-			case addrs.Resource:
-				target = addrs.AbsResourceInstance{Module: addr.Module, Resource: s.Instance(addrs.NoKey)}
-			default:
-				continue
-			}
-			if a, ok := w.plannedAction(target); ok && (a == plans.Update || a.IsReplace()) {
-				return true
-			}
 		}
 	}
 	return false

@@ -87,6 +87,9 @@ type walker struct {
 	// providerMetas caches each module instance's provider_meta value per
 	// provider; see providerMeta.
 	providerMetas sync.Map
+	// attrTriggerTargets are the resources replace_triggered_by names an
+	// attribute of; see attributeTriggerTargets.
+	attrTriggerTargets map[string]bool
 	// ephemerals are the ephemeral resource instances the walk opened.
 	ephemerals *ephemeralSet
 }
@@ -97,9 +100,10 @@ func (e *Engine) newWalker(ctx context.Context, op walkOp, snap *recordstore.Sna
 		scopes: map[string]*lang.Scope{}, callSem: make(chan struct{}, e.opts.Parallelism),
 		instanceSlots: make(chan struct{}, instanceSlotsPerCall*e.opts.Parallelism),
 		prior:         states.NewSyncState(workingState(op, snap.State)), snapshot: snap,
-		results:       &outputsAndChecks{outputs: map[string]*states.OutputValue{}},
-		failures:      newFailureSet(),
-		stateByConfig: map[string][]*states.Resource{},
+		results:            &outputsAndChecks{outputs: map[string]*states.OutputValue{}},
+		failures:           newFailureSet(),
+		stateByConfig:      map[string][]*states.Resource{},
+		attrTriggerTargets: map[string]bool{},
 	}
 	for _, res := range snap.State.SortedResources() {
 		k := res.Addr.Config().String()
