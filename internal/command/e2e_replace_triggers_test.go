@@ -1,7 +1,6 @@
 package command
 
 import (
-	"regexp"
 	"slices"
 	"testing"
 )
@@ -105,18 +104,7 @@ resource "tpf_thing" "by_unchanged_attribute" {
 }
 `
 
-var plannedActionPattern = regexp.MustCompile(`(?m)^\s*# (\S+) (must be replaced|will be replaced|will be updated in-place|will be created|will be destroyed)`)
-
-// plannedActions lists a human-readable plan's "# ADDR ACTION" lines,
-// sorted.
-func plannedActions(plan string) []string {
-	var out []string
-	for _, m := range plannedActionPattern.FindAllStringSubmatch(plan, -1) {
-		out = append(out, m[1]+" "+m[2])
-	}
-	slices.Sort(out)
-	return out
-}
+const plannedActionPattern = `(?m)^\s*# (\S+) (must be replaced|will be replaced|will be updated in-place|will be created|will be destroyed)`
 
 // TestE2EReplaceTriggeredByInstancesAndAttributes checks, against
 // terraform 1.11 (OpenTofu evaluates replace_triggered_by the same way),
@@ -136,9 +124,9 @@ func TestE2EReplaceTriggeredByInstancesAndAttributes(t *testing.T) {
 		"tpf_thing.src[1] will be updated in-place",
 	}
 	if o.terraform != "" {
-		want = plannedActions(o.runTerraform(args...).stdout)
+		want = matchedLines(plannedActionPattern, o.runTerraform(args...).stdout)
 	}
-	if got := plannedActions(res.stdout); !slices.Equal(got, want) {
+	if got := matchedLines(plannedActionPattern, res.stdout); !slices.Equal(got, want) {
 		t.Errorf("planned %q, want %q\n%s", got, want, res.stdout)
 	}
 }
