@@ -163,6 +163,12 @@ func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.
 	if storeDiags := op.openStore(); storeDiags.HasErrors() {
 		return nil, ds.Append(storeDiags)
 	}
+	if saved == nil {
+		if refused := op.refuseUntakenState(context.Background(), opts); refused.HasErrors() {
+			op.closeStore()
+			return nil, ds.Append(refused)
+		}
+	}
 	eng, engineDiags := engine.New(engine.Options{
 		Config:      cfg,
 		Providers:   factories,
@@ -173,7 +179,7 @@ func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.
 		RunID:       ulid.Make().String(),
 		Logger:      logging.Named("engine"),
 		Workspace:   op.workspace,
-		RemoteState: &remotestate.DataSource{OpenWorkspace: remotestate.EmbeddedWorkspaces(op.dir), Project: op.project},
+		RemoteState: &remotestate.DataSource{OpenWorkspace: remotestate.WorkingDirWorkspaces(op.dir), Project: op.project},
 	})
 	ds = ds.Append(engineDiags)
 	op.engine = eng
@@ -195,8 +201,7 @@ func (op *operation) openStore() diags.Diagnostics {
 	}
 	store, closeStore, err := workdir.OpenStore(op.dir, project, workspace)
 	if err != nil {
-		return diags.Diagnostics{diags.Errorf("Failed to open the state store",
-			"%s. Check that %s is readable and writable, or remove it to start with empty state.", err, workdir.DataDir(op.dir))}
+		return diags.Diagnostics{}.Append(err)
 	}
 	op.store, op.closeStore, op.workspace, op.project = store, closeStore, workspace, project
 	return nil

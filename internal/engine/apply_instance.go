@@ -144,6 +144,11 @@ func (w *walker) applyChange(work *resourceWork, addr addrs.AbsResourceInstance,
 	if priorObj != nil {
 		priorPrivate = priorObj.Private
 	}
+	if drift := w.applier.drift[addr.String()]; drift != nil && drift.Private != nil {
+		// change.Before is what the plan's refresh read, so the private data
+		// that goes with it is that read's, not the record's older one.
+		priorPrivate = drift.Private
+	}
 	intentOp := states.IntentUpdate
 	switch change.Action {
 	case plans.Create:
@@ -255,6 +260,7 @@ func (w *walker) callApply(work *resourceWork, addr addrs.AbsResourceInstance, c
 		resp = work.provider.iface.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{
 			TypeName: addr.Resource.Resource.Type, PriorState: priorVal, PlannedState: planned.value, Config: cfgVal, ConfigSensitivePaths: sensitivePathsOf(cfgMarks),
 			PlannedPrivate: planned.private, PlannedIdentity: identityOrNil(planned.identity, work.types.Identity),
+			IgnoreChanges: ignoredPaths(work.v.resource.Managed, work.schema.Block),
 		})
 	})
 	ds := diags.Diagnostics{}.Append(resp.Diagnostics)

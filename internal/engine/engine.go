@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	"github.com/hashicorp/go-hclog"
@@ -91,7 +92,7 @@ type Options struct {
 	// "default".
 	Workspace string
 	// RemoteState is how terraform_remote_state reads the "terrane"
-	// backend's workspaces (remotestate.EmbeddedWorkspaces for the working
+	// backend's workspaces (remotestate.WorkingDirWorkspaces for the working
 	// directory's store, and its project); nil leaves only the "local"
 	// backend readable.
 	RemoteState *remotestate.DataSource
@@ -186,4 +187,9 @@ func (e *Engine) Plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 // result after it.
 func (e *Engine) Apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics {
 	return e.apply(ctx, plan)
+}
+
+// warnf logs a warning of the run, formatted as fmt.Sprintf does.
+func (e *Engine) warnf(format string, args ...any) {
+	e.logger.Warn(fmt.Sprintf(format, args...))
 }
