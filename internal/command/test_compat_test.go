@@ -75,13 +75,14 @@ var terraformTestSummaries = map[string]string{
 // outcomes (applies, plans, failed assertions, expected failures of
 // variables, outputs, checks and resources, a missing expected failure
 // and the skips after it, plan_options, run outputs passed to variables,
-// an override) and the errors.
+// an override, an assertion on a resource the configuration does not
+// declare) and the errors.
 func TestTestCommandMatchesTerraform(t *testing.T) {
 	terraform := requireTerraform(t)
 	rc := filepath.Join(t.TempDir(), "terraformrc")
 	writeFile(t, rc, "")
 	want, got := runTestScenarioWithBoth(t, terraform, "test-compat", rc, "-no-color")
-	compareTestOutcomes(t, got, want, 2)
+	compareTestOutcomes(t, got, want, 3)
 }
 
 // TestTestCommandWithProviderMatchesTerraform compares terraform test and
