@@ -108,6 +108,9 @@ run "replaced" {
 	// ... and the plan of a plan run.
 	planned := stdout[strings.Index(stdout, `run "without_refresh"`):strings.Index(stdout, `run "repair_without_refresh"`)]
 	assertContains(t, "the plan run's plan", planned, "# tpf_thing.b will be created", "Plan: 1 to add, 0 to change, 0 to destroy.")
+	// A blank line sets each state or plan apart, as in OpenTofu.
+	assertContains(t, "stdout", stdout, "run \"targeted\"... pass\n\n# tpf_thing.a:\n", "\n  run \"without_refresh\"... pass\n\nTerrane used",
+		"\n\n  run \"repair_without_refresh\"... pass\n\n#")
 	p.cloudIsEmpty()
 }
 
