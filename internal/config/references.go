@@ -382,3 +382,19 @@ func sortedSyntaxAttributes(attrs hclsyntax.Attributes) []*hclsyntax.Attribute {
 	sort.Slice(list, func(i, j int) bool { return list[i].SrcRange.Start.Byte < list[j].SrcRange.Start.Byte })
 	return list
 }
+
+// CheckTraversals reports the traversals that refer to something the
+// module does not declare, as validation reports the module's own
+// expressions: a test file's assertions, written outside the module, are
+// checked this way before they are evaluated.
+func (c *Config) CheckTraversals(traversals []hcl.Traversal) hcl.Diagnostics {
+	checker := &refChecker{config: c}
+	for _, traversal := range traversals {
+		ref, diags := addrs.ParseRef(traversal)
+		checker.diags = append(checker.diags, diags...)
+		if ref != nil {
+			checker.reference(ref, refScope{})
+		}
+	}
+	return checker.diags
+}
