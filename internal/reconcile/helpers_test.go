@@ -30,15 +30,15 @@ provider "tpf" {
 }
 `
 
-// project is an initialized configuration directory using the test
-// providers, with the cloud directory they keep objects in.
-type project struct {
+// lab is a directory of projects sharing one store, as the workspaces a
+// control plane serves do, with the test providers installed.
+type lab struct {
 	t     *testing.T
-	dir   string
-	cloud string
+	work  string
+	state string
 }
 
-func newProject(t *testing.T, mainTF string) *project {
+func newLab(t *testing.T) *lab {
 	t.Helper()
 	mirror := providertest.Build(t)
 	work := t.TempDir()
@@ -47,15 +47,49 @@ func newProject(t *testing.T, mainTF string) *project {
 	t.Setenv("TERRANE_CLI_CONFIG_FILE", rc)
 	t.Setenv("TF_PLUGIN_CACHE_DIR", "")
 	t.Setenv("TERRANE_SCHEMA_CACHE_DIR", filepath.Join(work, "schemas"))
-	p := &project{t: t, dir: filepath.Join(work, "project"), cloud: filepath.Join(work, "cloud")}
+	t.Chdir(work)
+	return &lab{t: t, work: work, state: filepath.Join(work, "state.db")}
+}
+
+// newEnvLab is a lab whose projects name no store: the TERRANE_BACKEND_*
+// variables the test sets choose it.
+func newEnvLab(t *testing.T) *lab {
+	l := newLab(t)
+	l.state = ""
+	return l
+}
+
+// project is an initialized configuration directory using the test
+// providers and the lab's store, in a workspace named after it, with the
+// cloud directory its provider keeps objects in.
+type project struct {
+	t     *testing.T
+	lab   *lab
+	name  string
+	dir   string
+	cloud string
+}
+
+func (l *lab) project(name, mainTF string) *project {
+	l.t.Helper()
+	p := &project{t: l.t, lab: l, name: name, dir: filepath.Join(l.work, name), cloud: filepath.Join(l.work, name+"-cloud")}
 	p.write(mainTF)
-	t.Chdir(p.dir)
 	p.mustRun("init")
+	p.mustRun("workspace", "new", name)
 	return p
 }
 
+// newProject is a lab with one project.
+func newProject(t *testing.T, mainTF string) *project {
+	return newLab(t).project("prod", mainTF)
+}
+
 func (p *project) write(mainTF string) {
-	writeFile(p.t, filepath.Join(p.dir, "main.tf"), strings.ReplaceAll(header+mainTF, "CLOUD", p.cloud))
+	backend := ""
+	if p.lab.state != "" {
+		backend = "terraform {\n  backend \"terrane\" {\n    path = \"" + p.lab.state + "\"\n  }\n}\n"
+	}
+	writeFile(p.t, filepath.Join(p.dir, "main.tf"), strings.ReplaceAll(header+backend+mainTF, "CLOUD", p.cloud))
 }
 
 func writeFile(t *testing.T, path, content string) {
@@ -71,6 +105,7 @@ func writeFile(t *testing.T, path, content string) {
 func (p *project) mustRun(args ...string) string {
 	p.t.Helper()
 	var out, errOut strings.Builder
+	args = append([]string{"-chdir=" + p.dir}, args...)
 	if code := command.Run(args, command.Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut}); code != 0 {
 		p.t.Fatalf("terrane %s: exit %d\n%s\n%s", strings.Join(args, " "), code, out.String(), errOut.String())
 	}
@@ -127,13 +162,14 @@ func (p *project) editObject(path string, change func(map[string]any)) {
 }
 
 func (p *project) workspace(name string) reconcile.Workspace {
-	return reconcile.Workspace{Name: name, Dir: p.dir, Project: workdir.DefaultProject, Workspace: workdir.DefaultWorkspace}
+	return reconcile.Workspace{Name: name, Dir: p.dir, Project: workdir.DefaultProject, Workspace: p.name}
 }
 
 // instanceRecord reads one instance record.
-func instanceRecord(t *testing.T, service *resourceservice.Service, addr string) *pbresource.Resource {
+func (p *project) instanceRecord(service *resourceservice.Service, addr string) *pbresource.Resource {
+	t := p.t
 	t.Helper()
-	res, err := service.Read(context.Background(), store.StrongConsistency, records.InstanceID(workdir.DefaultProject, workdir.DefaultWorkspace, addr))
+	res, err := service.Read(context.Background(), store.StrongConsistency, records.InstanceID(workdir.DefaultProject, p.name, addr))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,9 +46,9 @@ func TestDriftIsReportedThenUndoneByAutoApply(t *testing.T) {
 	if report.Failure != nil || report.Tally.InSync != 2 {
 		t.Fatalf("first run: %+v", report)
 	}
-	web, db := instanceRecord(t, service, "tpf_thing.web"), instanceRecord(t, service, "tpf_thing.db")
+	web, db := p.instanceRecord(service, "tpf_thing.web"), p.instanceRecord(service, "tpf_thing.db")
 	for _, res := range []string{"tpf_thing.web", "tpf_thing.db"} {
-		if c := condition(t, instanceRecord(t, service, res)); c.GetType() != reconcile.ConditionInSync {
+		if c := condition(t, p.instanceRecord(service, res)); c.GetType() != reconcile.ConditionInSync {
 			t.Errorf("%s: %s (%s), want InSync", res, c.GetType(), c.GetMessage())
 		}
 	}
@@ -68,7 +68,7 @@ func TestDriftIsReportedThenUndoneByAutoApply(t *testing.T) {
 	if report.Tally.Drifted != 1 || report.Tally.Missing != 1 || report.AutoApplied != nil {
 		t.Fatalf("after the changes: %+v", report)
 	}
-	webNow := instanceRecord(t, service, "tpf_thing.web")
+	webNow := p.instanceRecord(service, "tpf_thing.web")
 	c := condition(t, webNow)
 	if c.GetType() != reconcile.ConditionDrifted || c.GetReason() != reconcile.ReasonChangedOutside {
 		t.Fatalf("web: %s/%s, want Drifted", c.GetType(), c.GetReason())
@@ -84,14 +84,14 @@ func TestDriftIsReportedThenUndoneByAutoApply(t *testing.T) {
 	if webNow.GetGeneration() != web.GetGeneration() {
 		t.Error("a status write changed web's Generation")
 	}
-	dbNow := instanceRecord(t, service, "tpf_thing.db")
+	dbNow := p.instanceRecord(service, "tpf_thing.db")
 	if c := condition(t, dbNow); c.GetType() != reconcile.ConditionMissing {
 		t.Errorf("db: %s, want Missing", c.GetType())
 	}
 	if dbNow.GetGeneration() != db.GetGeneration() {
 		t.Error("a status write changed db's Generation")
 	}
-	wsRecord, err := service.Read(t.Context(), store.StrongConsistency, records.WorkspaceID(workdir.DefaultProject, workdir.DefaultWorkspace))
+	wsRecord, err := service.Read(t.Context(), store.StrongConsistency, records.WorkspaceID(workdir.DefaultProject, p.name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestDriftIsReportedThenUndoneByAutoApply(t *testing.T) {
 		t.Fatalf("after the auto-apply: %+v", report.Tally)
 	}
 	for _, res := range []string{"tpf_thing.web", "tpf_thing.db"} {
-		if c := condition(t, instanceRecord(t, service, res)); c.GetType() != reconcile.ConditionInSync {
+		if c := condition(t, p.instanceRecord(service, res)); c.GetType() != reconcile.ConditionInSync {
 			t.Errorf("%s after auto-apply: %s (%s)", res, c.GetType(), c.GetMessage())
 		}
 	}

@@ -223,8 +223,11 @@ func (r *Reconciler) cycle(ctx context.Context, reg *registered) Report {
 
 	// The store is asked first: when it does not answer, there is no
 	// point starting providers, and nothing could be recorded.
-	if _, err := listInstances(ctx, r.service, ws); err != nil {
-		report.Failure = &Outcome{Kind: ConditionFailed, Reason: ReasonStoreUnavailable, Message: "The store did not answer: " + err.Error()}
+	storeCtx, cancel := context.WithTimeout(ctx, ws.Timeout)
+	_, listErr := listInstances(storeCtx, r.service, ws)
+	cancel()
+	if listErr != nil {
+		report.Failure = &Outcome{Kind: ConditionFailed, Reason: ReasonStoreUnavailable, Message: "The store did not answer: " + listErr.Error()}
 		return r.finish(reg, report, nil)
 	}
 	result := refreshWorkspace(ctx, ws, setup, func(addr string, o Outcome) {

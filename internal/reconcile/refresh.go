@@ -105,17 +105,17 @@ func refreshWorkspace(ctx context.Context, ws Workspace, setup runSetup, progres
 	for addr, outcome := range obs.outcomes {
 		result.outcomes[addr] = outcome
 	}
+	timedOut := errors.Is(ctx.Err(), context.DeadlineExceeded)
 	for _, d := range ds {
 		if d.Severity != diags.Error || d.Address == "" || result.claimed[d.Address] {
 			continue
 		}
-		if _, started := obs.started[d.Address]; started {
+		if _, started := obs.started[d.Address]; started && !timedOut {
 			if _, done := obs.outcomes[d.Address]; !done {
 				result.outcomes[d.Address] = failed(ReasonRefreshFailed, diagText(d))
 			}
 		}
 	}
-	timedOut := errors.Is(ctx.Err(), context.DeadlineExceeded)
 	for addr := range obs.started {
 		if _, known := result.outcomes[addr]; !known && timedOut {
 			result.outcomes[addr] = failed(ReasonProviderTimeout, fmt.Sprintf(
