@@ -218,7 +218,7 @@ func (r *Reconciler) cycle(ctx context.Context, reg *registered) Report {
 	report.RunID, report.Started, report.Running = runID, time.Now(), true
 	report.Error = ""
 	reg.setReport(report)
-	r.events.publish(Event{Kind: EventRunStarted, Workspace: ws.Name, RunID: runID})
+	r.events.publish(ws.event(EventRunStarted, runID))
 	setup := runSetup{service: r.service, wrapper: r.limiters, runID: runID}
 
 	// The store is asked first: when it does not answer, there is no
@@ -231,7 +231,7 @@ func (r *Reconciler) cycle(ctx context.Context, reg *registered) Report {
 		return r.finish(reg, report, nil)
 	}
 	result := refreshWorkspace(ctx, ws, setup, func(addr string, o Outcome) {
-		r.events.publish(Event{Kind: EventInstanceRefreshed, Workspace: ws.Name, RunID: runID, Instance: addr, Outcome: o})
+		r.events.publish(with(ws.event(EventInstanceRefreshed, runID), func(e *Event) { e.Instance, e.Outcome = addr, o }))
 	})
 	report.Failure, report.Duration = result.failure, result.duration
 	tally, err := writeInstanceStatuses(ctx, r.service, ws, result)
@@ -243,7 +243,7 @@ func (r *Reconciler) cycle(ctx context.Context, reg *registered) Report {
 	report.AutoApplied = nil
 	if ws.AutoApply == AutoApplyDrift && result.failure == nil && len(tally.DriftedAddrs) > 0 {
 		applyID := ulid.Make().String()
-		r.events.publish(Event{Kind: EventApplyStarted, Workspace: ws.Name, RunID: applyID})
+		r.events.publish(ws.event(EventApplyStarted, applyID))
 		applied := undoDrift(ctx, ws, runSetup{service: r.service, wrapper: r.limiters, runID: applyID}, tally.DriftedAddrs)
 		report.AutoApplied = &applied
 		r.logf("workspace %s: auto-apply: %s: %s", ws.Name, applied.Reason, applied.Message)
@@ -273,7 +273,7 @@ func (r *Reconciler) finish(reg *registered, report Report, result *refreshResul
 		r.logf("workspace %s: run %s failed: %s: %s", ws.Name, report.RunID, f.Reason, f.Message)
 	}
 	reg.setReport(report)
-	r.events.publish(Event{Kind: EventRunFinished, Workspace: ws.Name, RunID: report.RunID, Report: &report})
+	r.events.publish(with(ws.event(EventRunFinished, report.RunID), func(e *Event) { e.Report = &report }))
 	return report
 }
 
@@ -287,4 +287,13 @@ func (reg *registered) setReport(report Report) {
 	reg.mu.Lock()
 	defer reg.mu.Unlock()
 	reg.report = report
+}
+
+func (w Workspace) event(kind, runID string) Event {
+	return Event{Kind: kind, Name: w.Name, Project: w.Project, Workspace: w.Workspace, RunID: runID}
+}
+
+func with(e Event, set func(*Event)) Event {
+	set(&e)
+	return e
 }

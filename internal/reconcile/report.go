@@ -38,9 +38,11 @@ const (
 
 // Event is one step of a reconciler run.
 type Event struct {
-	Kind      string
-	Workspace string
-	RunID     string
+	Kind string
+	// Name is the workspace's registration; Project and Workspace its
+	// records' tenancy.
+	Name, Project, Workspace string
+	RunID                    string
 	// Instance and Outcome are set for EventInstanceRefreshed.
 	Instance string
 	Outcome  Outcome
@@ -86,7 +88,7 @@ func (b *broadcaster) publish(e Event) {
 	for s := range b.subs {
 		if s.missed {
 			select {
-			case s.ch <- Event{Kind: EventMissed, Workspace: e.Workspace}:
+			case s.ch <- Event{Kind: EventMissed}:
 				s.missed = false
 			default:
 				continue
