@@ -1,0 +1,123 @@
+package command
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/terrane/terrane/internal/workdir"
+)
+
+const webViewConfig = `
+terraform {
+  required_providers {
+    tpf = { source = "registry.terraform.io/terrane/tpf" }
+  }
+}
+
+provider "tpf" {
+  root_dir = "CLOUD"
+}
+
+resource "tpf_thing" "web" {
+  name        = "web"
+  description = "serves traffic"
+  secret      = "hunter2"
+}
+
+resource "tpf_thing" "db" {
+  name = "db"
+  tags = { client = tpf_thing.web.id }
+}
+`
+
+// browserTools returns node and the web/ folder with playwright-core
+// installed, skipping the test where the machine lacks them (.ci/run
+// installs them).
+func browserTools(t *testing.T) (node, webDir string) {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	if _, err := os.Stat("/usr/bin/chromium"); err != nil {
+		t.Skip("Debian's chromium is not installed (apt-get install chromium)")
+	}
+	webDir, err = filepath.Abs(filepath.Join("..", "..", "web"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(webDir, "node_modules", "playwright-core")); err != nil {
+		t.Skip("playwright-core is not installed in web/ (cd web && npm ci)")
+	}
+	return node, webDir
+}
+
+// The web view, driven by Playwright in headless Chromium: the page shows
+// the workspace in sync, then an object changed behind Terrane's back turn
+// Drifted live (the reconciler's next run; no reload), with sensitive
+// attributes hidden; a token for another tenancy sees nothing.
+func TestWebViewInBrowser(t *testing.T) {
+	node, webDir := browserTools(t)
+	p := newE2EProject(t, webViewConfig)
+	p.mustRun("apply", "-auto-approve")
+	reconcileFile := filepath.Join(t.TempDir(), "reconcile.hcl")
+	writeFile(t, reconcileFile, `
+workspace "prod" {
+  dir      = "`+p.dir+`"
+  interval = "1s"
+}
+`)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stdout, stderr := &syncBuffer{}, &syncBuffer{}
+	done := make(chan int, 1)
+	go func() {
+		done <- serveUntil(ctx, []string{"-listen", "127.0.0.1:0", "-backend", "sqlite://" + workdir.StatePath(p.dir),
+			"-token", "full-secret", "-token", "other-secret@other/*",
+			"-reconcile", reconcileFile, "-ui", "-ui-listen", "127.0.0.1:0"}, stdout, stderr)
+	}()
+	defer func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			t.Error("serve did not stop")
+		}
+	}()
+	url := waitFor(t, "web view address", stdout, regexp.MustCompile(`Web view on (http://\S+/)`))[1]
+
+	script := exec.CommandContext(ctx, node, filepath.Join(webDir, "e2e", "live.mjs"))
+	script.Dir = webDir
+	script.Env = append(os.Environ(), "TERRANE_URL="+url, "TERRANE_TOKEN=full-secret", "TERRANE_OTHER_TOKEN=other-secret")
+	var scriptErr syncBuffer
+	script.Stderr = &scriptErr
+	out, err := script.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := script.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var steps []string
+	lines := bufio.NewScanner(out)
+	for lines.Scan() {
+		steps = append(steps, lines.Text())
+		if lines.Text() == "waiting-for-drift" {
+			web := p.objects("tpf_thing")["web"]
+			p.editObject(web, func(attrs map[string]any) { attrs["description"] = "changed by hand" })
+		}
+	}
+	if err := script.Wait(); err != nil {
+		t.Fatalf("the browser check failed: %v\nsteps: %v\nbrowser log:\n%s\nserve stderr:\n%s", err, steps, scriptErr.String(), stderr.String())
+	}
+	if got := strings.Join(steps, ","); got != "waiting-for-drift,saw-drift,other-tenancy-sees-nothing" {
+		t.Fatalf("steps %s\nbrowser log:\n%s", got, scriptErr.String())
+	}
+}
