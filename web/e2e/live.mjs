@@ -8,16 +8,13 @@
 // Environment: TERRANE_URL (the web view), TERRANE_TOKEN (full access),
 // TERRANE_OTHER_TOKEN (a token for another tenancy), CHROMIUM (binary).
 import { chromium } from "playwright-core";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 
 const url = process.env.TERRANE_URL;
-const profile = mkdtempSync(join(tmpdir(), "terrane-chromium-"));
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
   args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync", `--user-data-dir=${profile}`],
+    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  // Playwright gives every launch a fresh, empty user data directory.
 });
 
 function fail(message) {
@@ -71,5 +68,4 @@ try {
   fail(String(err?.stack ?? err));
 } finally {
   await browser.close();
-  rmSync(profile, { recursive: true, force: true });
 }
