@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -171,25 +172,28 @@ func BenchmarkThousandCycles(b *testing.B) {
 	if n, err := strconv.Atoi(os.Getenv("TERRANE_BENCH_CYCLES")); err == nil && n > 0 {
 		cycles = n
 	}
-	measure := func() (rssKiB int64, goroutines, children int) {
-		runtime.GC()
+	measure := func() (rssKiB int64, heap uint64, goroutines, children int) {
+		debug.FreeOSMemory()
+		var stats runtime.MemStats
+		runtime.ReadMemStats(&stats)
 		rss, _ := procstat.RSSKiB(os.Getpid())
-		return rss, runtime.NumGoroutine(), len(procstat.Children(os.Getpid()))
+		return rss, stats.HeapAlloc, runtime.NumGoroutine(), len(procstat.Children(os.Getpid()))
 	}
 	for b.Loop() {
 		if _, err := rec.ReconcileNow(b.Context(), "bench"); err != nil {
 			b.Fatal(err)
 		}
-		rss0, g0, c0 := measure()
+		rss0, heap0, g0, c0 := measure()
 		for range cycles {
 			if _, err := rec.ReconcileNow(b.Context(), "bench"); err != nil {
 				b.Fatal(err)
 			}
 		}
-		rss1, g1, c1 := measure()
+		rss1, heap1, g1, c1 := measure()
 		b.ReportMetric(float64(rss1-rss0)/1024, "rss-growth-MiB")
+		b.ReportMetric((float64(heap1)-float64(heap0))/(1<<20), "heap-growth-MiB")
 		b.ReportMetric(float64(g1-g0), "goroutine-growth")
 		b.ReportMetric(float64(c1-c0), "child-process-growth")
-		b.Logf("%d cycles: RSS %d → %d KiB, goroutines %d → %d, child processes %d → %d", cycles, rss0, rss1, g0, g1, c0, c1)
+		b.Logf("%d cycles: RSS %d → %d KiB, heap %d → %d KiB, goroutines %d → %d, child processes %d → %d", cycles, rss0, rss1, heap0>>10, heap1>>10, g0, g1, c0, c1)
 	}
 }
