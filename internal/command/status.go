@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -29,10 +28,7 @@ func runStatus(streams Streams, args []string) int {
 	flags := flag.NewFlagSet("status", flag.ContinueOnError)
 	flags.SetOutput(streams.Stderr)
 	flags.StringVar(&workspace, "workspace", "", "workspace to show; default: the selected one")
-	flags.StringVar(&opts.address, "address", "", "host:port of a `terrane serve` endpoint; default: the working directory's store")
-	flags.StringVar(&opts.backend, "backend", "", "sqlite://PATH or etcd://HOST:PORT,...; default: the working directory's store")
-	flags.StringVar(&opts.token, "token", os.Getenv(tokenEnvVar), "token for -address (default $"+tokenEnvVar+")")
-	flags.StringVar(&opts.tlsCA, "tls-ca", "", "PEM CA certificate: connect to -address with TLS, trusting this CA")
+	addStoreFlags(flags, &opts)
 	flags.BoolVar(&opts.jsonOutput, "json", false, "print the statuses as JSON")
 	if err := flags.Parse(args); err != nil {
 		return 1

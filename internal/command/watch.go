@@ -45,10 +45,7 @@ func watchUntil(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	flags.StringVar(&opts.resType, "type", "ResourceInstance", "record kind (Workspace, ResourceInstance, Output) or group.version.kind")
 	flags.StringVar(&opts.tenancy, "tenancy", "*/*", "PROJECT/WORKSPACE to watch; \"*\" matches all")
 	flags.StringVar(&opts.prefix, "prefix", "", "only records whose name (instance address) starts with this")
-	flags.StringVar(&opts.address, "address", "", "host:port of a `terrane serve` endpoint; default: the working directory's store")
-	flags.StringVar(&opts.backend, "backend", "", "sqlite://PATH or etcd://HOST:PORT,...; default: the working directory's store (as init recorded it)")
-	flags.StringVar(&opts.token, "token", os.Getenv(tokenEnvVar), "token for -address (default $"+tokenEnvVar+")")
-	flags.StringVar(&opts.tlsCA, "tls-ca", "", "PEM CA certificate: connect to -address with TLS, trusting this CA")
+	addStoreFlags(flags, &opts)
 	flags.BoolVar(&opts.jsonOutput, "json", false, "print one JSON object per event")
 	if err := flags.Parse(args); err != nil {
 		return 1
@@ -58,6 +55,15 @@ func watchUntil(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return 1
 	}
 	return 0
+}
+
+// addStoreFlags adds the flags that choose the store a reading command
+// (watch, status) opens.
+func addStoreFlags(flags *flag.FlagSet, opts *watchOptions) {
+	flags.StringVar(&opts.address, "address", "", "host:port of a `terrane serve` endpoint; default: the working directory's store")
+	flags.StringVar(&opts.backend, "backend", "", "sqlite://PATH or etcd://HOST:PORT,...; default: the working directory's store (as init recorded it)")
+	flags.StringVar(&opts.token, "token", os.Getenv(tokenEnvVar), "token for -address (default $"+tokenEnvVar+")")
+	flags.StringVar(&opts.tlsCA, "tls-ca", "", "PEM CA certificate: connect to -address with TLS, trusting this CA")
 }
 
 func watchRecords(ctx context.Context, opts watchOptions, stdout io.Writer) error {
