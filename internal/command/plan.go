@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/oklog/ulid/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -24,6 +25,7 @@ import (
 	"github.com/terrane/terrane/internal/plans/planfile"
 	"github.com/terrane/terrane/internal/plugin/cliconfig"
 	"github.com/terrane/terrane/internal/providers"
+	"github.com/terrane/terrane/internal/reconcile"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/workdir"
 )
@@ -343,7 +345,16 @@ func planWithInterrupts(op *operation, opts arguments.Operation) (*plans.Plan, d
 		diags diags.Diagnostics
 	}
 	r, aborted := withInterrupts(op.out, func(ctx context.Context) result {
-		plan, ds := op.engine.Plan(ctx, planOpts(opts))
+		po := planOpts(opts)
+		if opts.RefreshMaxAge > 0 && opts.Refresh {
+			project, workspace := op.store.Tenancy()
+			fresh, err := reconcile.FreshInstances(ctx, op.store.Service(), project, workspace, opts.RefreshMaxAge, time.Now())
+			if err != nil {
+				return result{nil, diags.Diagnostics{diags.Errorf("Cannot read the reconciler's status", "Reading the statuses -refresh-max-age relies on failed: %s.", err)}}
+			}
+			po.Fresh = fresh
+		}
+		plan, ds := op.engine.Plan(ctx, po)
 		op.markGeneratedConfig(plan)
 		return result{plan, ds}
 	})
