@@ -6,7 +6,9 @@
 // for the page to show it Drifted without reloading.
 //
 // Environment: TERRANE_URL (the web view), TERRANE_TOKEN (full access),
-// TERRANE_OTHER_TOKEN (a token for another tenancy), CHROMIUM (binary).
+// TERRANE_OTHER_TOKEN (a token for another tenancy), CHROMIUM (binary);
+// TERRANE_SCREENSHOT, when set, is where to save the page once it shows
+// the drift.
 import { chromium } from "playwright-core";
 
 const url = process.env.TERRANE_URL;
@@ -48,6 +50,7 @@ try {
   const detail = await page.textContent('[data-testid="detail"]');
   if (!detail.includes("description")) fail(`the detail does not name the drifted attribute: ${detail}`);
   if (loads !== loadsBefore) fail("the page reloaded to show the change");
+  if (process.env.TERRANE_SCREENSHOT) await page.screenshot({ path: process.env.TERRANE_SCREENSHOT, fullPage: true });
   console.log("saw-drift");
 
   // A token for another tenancy sees nothing of this one.
