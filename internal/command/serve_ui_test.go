@@ -38,23 +38,30 @@ resource "tpf_thing" "db" {
 `
 
 // browserTools returns node and the web/ folder with playwright-core
-// installed, skipping the test where the machine lacks them (.ci/run
-// installs them).
+// installed. Where the machine lacks them the test is skipped, except in
+// CI, whose .ci/run installs them: there a missing tool is a failure.
 func browserTools(t *testing.T) (node, webDir string) {
 	t.Helper()
+	missing := func(what string) {
+		t.Helper()
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s, and CI is set: .ci/run installs it", what)
+		}
+		t.Skip(what)
+	}
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node is not installed")
+		missing("node is not installed")
 	}
 	if _, err := os.Stat("/usr/bin/chromium"); err != nil {
-		t.Skip("Debian's chromium is not installed (apt-get install chromium)")
+		missing("Debian's chromium is not installed (apt-get install chromium)")
 	}
 	webDir, err = filepath.Abs(filepath.Join("..", "..", "web"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(webDir, "node_modules", "playwright-core")); err != nil {
-		t.Skip("playwright-core is not installed in web/ (cd web && npm ci)")
+		missing("playwright-core is not installed in web/ (cd web && npm ci)")
 	}
 	return node, webDir
 }
