@@ -77,7 +77,13 @@ func startControlPlane(ctx context.Context, opts controlPlaneOptions, deps contr
 	}
 	warnIfExposed(listener.Addr(), deps.tls, deps.tokens != nil && !deps.tokens.Open(), stderr)
 	view := web.New(web.Options{Service: deps.service, Tokens: deps.tokens, Reconciler: reconciler})
-	server := &http.Server{Handler: view, TLSConfig: deps.tls, ReadHeaderTimeout: 10 * time.Second,
+	// http.Server adds its protocols to the TLS configuration it is given;
+	// the gRPC server reads the same one, so the web view gets a copy.
+	var tlsConfig *tls.Config
+	if deps.tls != nil {
+		tlsConfig = deps.tls.Clone()
+	}
+	server := &http.Server{Handler: view, TLSConfig: tlsConfig, ReadHeaderTimeout: 10 * time.Second,
 		// Event streams end with serve, not after Shutdown's grace period.
 		BaseContext: func(net.Listener) context.Context { return ctx }}
 	wg.Add(2)
