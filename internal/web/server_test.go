@@ -91,24 +91,21 @@ func TestEventStreamShowsOnlyTheTokensTenancy(t *testing.T) {
 
 func TestEveryRouteNeedsAToken(t *testing.T) {
 	server, _ := newServer(t)
-	for _, route := range []string{"/", "/index.html", "/api/events", "/api/history?project=alpha&workspace=prod&name=x"} {
-		resp, err := http.Get(server.URL + route)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusUnauthorized {
-			t.Errorf("GET %s without a token: HTTP %d, want 401", route, resp.StatusCode)
-		}
-		req, _ := http.NewRequest(http.MethodGet, server.URL+route, nil)
-		req.Header.Set("Authorization", "Bearer wrong")
-		resp, err = http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusForbidden {
-			t.Errorf("GET %s with an unknown token: HTTP %d, want 403", route, resp.StatusCode)
+	for _, route := range []string{"GET /", "GET /index.html", "GET /api/events", "GET /api/history?project=alpha&workspace=prod&name=x", "POST /api/refresh?name=x"} {
+		method, path, _ := strings.Cut(route, " ")
+		for token, want := range map[string]int{"": http.StatusUnauthorized, "wrong": http.StatusForbidden} {
+			req, _ := http.NewRequest(method, server.URL+path, nil)
+			if token != "" {
+				req.Header.Set("Authorization", "Bearer "+token)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != want {
+				t.Errorf("%s with token %q: HTTP %d, want %d", route, token, resp.StatusCode, want)
+			}
 		}
 	}
 	req, _ := http.NewRequest(http.MethodGet, server.URL+"/api/history?project=beta&workspace=prod&name=x", nil)
