@@ -19,7 +19,7 @@ import (
 // runSetup is what one run of a workspace needs besides its spec.
 type runSetup struct {
 	service  *resourceservice.Service
-	wrapper  engine.ProviderWrapper
+	limits   *limiters
 	hooks    []engine.Hook
 	runID    string
 	applying bool
@@ -62,7 +62,7 @@ func openEngine(ctx context.Context, ws Workspace, setup runSetup) (*engine.Engi
 		Workspace:       ws.Workspace,
 		Applying:        setup.applying,
 		RemoteState:     &remotestate.DataSource{OpenWorkspace: remotestate.WorkingDirWorkspaces(ws.Dir), Project: ws.Project},
-		ProviderWrapper: setup.wrapper,
+		ProviderWrapper: setup.limits.forRun(ctx),
 	})
 	ds = ds.Append(engineDiags)
 	if ds.HasErrors() {

@@ -219,7 +219,7 @@ func (r *Reconciler) cycle(ctx context.Context, reg *registered) Report {
 	report.Error = ""
 	reg.setReport(report)
 	r.events.publish(ws.event(EventRunStarted, runID))
-	setup := runSetup{service: r.service, wrapper: r.limiters, runID: runID}
+	setup := runSetup{service: r.service, limits: r.limiters, runID: runID}
 
 	// The store is asked first: when it does not answer, there is no
 	// point starting providers, and nothing could be recorded.
@@ -244,7 +244,7 @@ func (r *Reconciler) cycle(ctx context.Context, reg *registered) Report {
 	if ws.AutoApply == AutoApplyDrift && result.failure == nil && len(tally.DriftedAddrs) > 0 {
 		applyID := ulid.Make().String()
 		r.events.publish(ws.event(EventApplyStarted, applyID))
-		applied := undoDrift(ctx, ws, runSetup{service: r.service, wrapper: r.limiters, runID: applyID}, tally.DriftedAddrs)
+		applied := undoDrift(ctx, ws, runSetup{service: r.service, limits: r.limiters, runID: applyID}, tally.DriftedAddrs)
 		report.AutoApplied = &applied
 		r.logf("workspace %s: auto-apply: %s: %s", ws.Name, applied.Reason, applied.Message)
 	}
