@@ -131,3 +131,58 @@ func TestDriftIsReportedThenUndoneByAutoApply(t *testing.T) {
 	}
 	p.cloudFile("tpf_thing", "db") // re-created
 }
+
+// An auto-apply undoes only drift: an instance whose configuration was
+// also changed (and not yet applied) is left for a person, while the
+// drift of the others is undone.
+func TestAutoApplyLeavesConfigurationChangesAlone(t *testing.T) {
+	p := newProject(t, twoThings)
+	p.mustRun("apply", "-auto-approve")
+	p.editObject(p.cloudFile("tpf_thing", "web"), func(attrs map[string]any) { attrs["description"] = "changed by hand" })
+	p.editObject(p.cloudFile("tpf_thing", "db"), func(attrs map[string]any) { attrs["description"] = "changed by hand" })
+	p.write(strings.Replace(twoThings, `"serves traffic"`, `"serves more traffic"`, 1))
+
+	service := p.service()
+	rec, err := reconcile.New(service, reconcile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := p.workspace("prod")
+	ws.AutoApply = reconcile.AutoApplyDrift
+	if err := rec.Register(ws); err != nil {
+		t.Fatal(err)
+	}
+	report, err := rec.ReconcileNow(t.Context(), "prod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := report.AutoApplied; a == nil || a.Reason != reconcile.ReasonDriftUndone ||
+		!strings.Contains(a.Message, "undid the drift of tpf_thing.db.") || !strings.Contains(a.Message, "Left alone, as their configuration changed: tpf_thing.web.") {
+		t.Fatalf("auto-apply: %+v", report.AutoApplied)
+	}
+	if got := p.readObject(p.cloudFile("tpf_thing", "web"))["description"]; got != "changed by hand" {
+		t.Errorf("web's description is %v: the auto-apply applied a configuration change", got)
+	}
+	if got := p.readObject(p.cloudFile("tpf_thing", "db"))["description"]; got != nil {
+		t.Errorf("db's description is %v: its drift was not undone", got)
+	}
+	if c := condition(t, p.instanceRecord(service, "tpf_thing.web")); c.GetType() != reconcile.ConditionDrifted {
+		t.Errorf("web after the auto-apply: %s, want Drifted still", c.GetType())
+	}
+	if c := condition(t, p.instanceRecord(service, "tpf_thing.db")); c.GetType() != reconcile.ConditionInSync {
+		t.Errorf("db after the auto-apply: %s (%s), want InSync", c.GetType(), c.GetMessage())
+	}
+
+	// With only web drifted, nothing is applied at all.
+	p.editObject(p.cloudFile("tpf_thing", "web"), func(attrs map[string]any) { attrs["description"] = "changed again" })
+	report, err = rec.ReconcileNow(t.Context(), "prod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := report.AutoApplied; a == nil || a.Reason != reconcile.ReasonConfigurationChanged || !strings.Contains(a.Message, "tpf_thing.web") {
+		t.Fatalf("auto-apply with only a changed configuration drifted: %+v", report.AutoApplied)
+	}
+	if got := p.readObject(p.cloudFile("tpf_thing", "web"))["description"]; got != "changed again" {
+		t.Errorf("web's description is %v", got)
+	}
+}
