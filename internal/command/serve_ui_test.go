@@ -3,6 +3,7 @@ package command
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,6 +35,12 @@ resource "tpf_thing" "web" {
 resource "tpf_thing" "db" {
   name = "db"
   tags = { client = tpf_thing.web.id }
+}
+
+resource "tpf_thing" "slow" {
+  name        = "slow"
+  description = "first"
+  fail        = "slow"
 }
 `
 
@@ -69,7 +76,8 @@ func browserTools(t *testing.T) (node, webDir string) {
 // The web view, driven by Playwright in headless Chromium: the page shows
 // the workspace in sync, then an object changed behind Terrane's back turn
 // Drifted live (the reconciler's next run; no reload), with sensitive
-// attributes hidden; a token for another tenancy sees nothing.
+// attributes hidden; an apply from the CLI shows as a run in progress
+// until done; a token for another tenancy sees nothing.
 func TestWebViewInBrowser(t *testing.T) {
 	node, webDir := browserTools(t)
 	p := newE2EProject(t, webViewConfig)
@@ -113,18 +121,37 @@ workspace "prod" {
 		t.Fatal(err)
 	}
 	var steps []string
+	applied := make(chan string, 1)
 	lines := bufio.NewScanner(out)
 	for lines.Scan() {
 		steps = append(steps, lines.Text())
-		if lines.Text() == "waiting-for-drift" {
+		switch lines.Text() {
+		case "waiting-for-drift":
 			web := p.objects("tpf_thing")["web"]
 			p.editObject(web, func(attrs map[string]any) { attrs["description"] = "changed by hand" })
+		case "waiting-for-apply":
+			// An apply that undoes web's drift and updates slow, which
+			// takes the provider a few seconds.
+			p.write(strings.Replace(webViewConfig, `"first"`, `"second"`, 1))
+			go func() {
+				stdout, stderr, code := p.run("apply", "-auto-approve")
+				if code != 0 {
+					applied <- fmt.Sprintf("exit %d\n%s\n%s", code, stdout, stderr)
+					return
+				}
+				applied <- ""
+			}()
+			defer func() {
+				if problem := <-applied; problem != "" {
+					t.Errorf("the apply during the browser check: %s", problem)
+				}
+			}()
 		}
 	}
 	if err := script.Wait(); err != nil {
 		t.Fatalf("the browser check failed: %v\nsteps: %v\nbrowser log:\n%s\nserve stderr:\n%s", err, steps, scriptErr.String(), stderr.String())
 	}
-	if got := strings.Join(steps, ","); got != "waiting-for-drift,saw-drift,other-tenancy-sees-nothing" {
+	if got := strings.Join(steps, ","); got != "waiting-for-drift,saw-drift,waiting-for-apply,saw-apply,other-tenancy-sees-nothing" {
 		t.Fatalf("steps %s\nbrowser log:\n%s", got, scriptErr.String())
 	}
 }

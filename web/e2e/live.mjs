@@ -3,7 +3,9 @@
 // a reconciler and real providers. Protocol on stdout: this script prints
 // "waiting-for-drift" once the page shows the workspace in sync; the Go
 // test then changes an object behind Terrane's back, and this script waits
-// for the page to show it Drifted without reloading.
+// for the page to show it Drifted without reloading. Then it prints
+// "waiting-for-apply"; the Go test starts an apply whose slow instance
+// the page must show as a run in progress, then done.
 //
 // Environment: TERRANE_URL (the web view), TERRANE_TOKEN (full access),
 // TERRANE_OTHER_TOKEN (a token for another tenancy), CHROMIUM (binary);
@@ -52,6 +54,26 @@ try {
   if (loads !== loadsBefore) fail("the page reloaded to show the change");
   if (process.env.TERRANE_SCREENSHOT) await page.screenshot({ path: process.env.TERRANE_SCREENSHOT, fullPage: true });
   console.log("saw-drift");
+
+  // An apply started from the CLI shows as a run in progress, with the
+  // instance it is applying in flight, until every instance is done; the
+  // applied instance's new Generation joins its history.
+  const historyBefore = await page.locator('[data-testid="history"] tr').count();
+  console.log("waiting-for-apply");
+  const run = page.locator('[data-testid="runs"] [data-run]', { hasText: "tpf_thing.slow" });
+  await run.waitFor({ timeout: 60000 });
+  const runText = await run.textContent();
+  if (!/apply .* — \d+ of \d+ done/.test(runText) || !runText.includes("In flight:")) fail(`the run in progress reads ${runText}`);
+  const runID = await run.getAttribute("data-run");
+  await page.waitForFunction((id) => {
+    const el = document.querySelector(`[data-run="${id}"]`);
+    const m = el?.textContent?.match(/(\d+) of (\d+) done/);
+    return m && m[1] === m[2] && !el.textContent.includes("In flight");
+  }, runID, { timeout: 60000 });
+  await page.waitForSelector(`${web}[data-condition="InSync"]`, { timeout: 60000 });
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="history"] tr').length > n, historyBefore, { timeout: 30000 });
+  if (loads !== loadsBefore) fail("the page reloaded to show the apply");
+  console.log("saw-apply");
 
   // A token for another tenancy sees nothing of this one.
   const other = await browser.newContext();
