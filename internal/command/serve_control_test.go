@@ -106,9 +106,12 @@ func TestStatusAndWatchShowTheReconcilersConditions(t *testing.T) {
 	}
 
 	watchOut, watchErr := &syncBuffer{}, &syncBuffer{}
-	watchDone := make(chan int, 1)
+	humanOut, humanErr := &syncBuffer{}, &syncBuffer{}
+	watchDone := make(chan int, 2)
 	go func() { watchDone <- watchUntil(ctx, append([]string{"-json"}, remote...), watchOut, watchErr) }()
+	go func() { watchDone <- watchUntil(ctx, remote, humanOut, humanErr) }()
 	waitFor(t, "watch snapshot", watchOut, regexp.MustCompile(`end_of_snapshot`))
+	waitFor(t, "watch snapshot", humanOut, regexp.MustCompile(`end of snapshot`))
 
 	web := p.objects("tpf_thing")["web"]
 	p.editObject(web, func(attrs map[string]any) { attrs["description"] = "changed by hand" })
@@ -133,6 +136,8 @@ func TestStatusAndWatchShowTheReconcilersConditions(t *testing.T) {
 	}
 	drifted := regexp.MustCompile(`"name":"tpf_thing.web".*"terrane.reconcile":.*"type":"Drifted","state":"TRUE","reason":"ChangedOutsideTerrane","message":"[^"]*description`)
 	waitFor(t, "watch shows web Drifted", watchOut, drifted)
+	waitFor(t, "watch prints web Drifted", humanOut, regexp.MustCompile(
+		`(?s)end of snapshot.*tpf_thing\.web \(generation.*\n    status terrane\.reconcile: Drifted \(ChangedOutsideTerrane\) at generation \w+: Changed outside Terrane: description`))
 
 	out := status("tpf_thing.web")
 	if !regexp.MustCompile(`(?m)^tpf_thing\.web\s+Drifted\s+ChangedOutsideTerrane\s+.*description`).MatchString(out) || strings.Contains(out, "tpf_thing.db") {
@@ -166,8 +171,10 @@ func TestStatusAndWatchShowTheReconcilersConditions(t *testing.T) {
 		}
 	}
 	cancel()
-	if code := <-watchDone; code != 0 {
-		t.Errorf("watch exited %d: %s", code, watchErr.String())
+	for range 2 {
+		if code := <-watchDone; code != 0 {
+			t.Errorf("watch exited %d: %s%s", code, watchErr.String(), humanErr.String())
+		}
 	}
 }
 
