@@ -22,6 +22,28 @@ import (
 	"github.com/terrane/terrane/internal/workdir"
 )
 
+// serveControlPlane runs `terrane serve` over p's store with the web view
+// and two tokens, full-secret and other-secret (for the tenancy other/*),
+// until the test ends.
+func serveControlPlane(t *testing.T, p *e2eProject, args ...string) (stdout, stderr *syncBuffer) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	stdout, stderr = &syncBuffer{}, &syncBuffer{}
+	done := make(chan int, 1)
+	args = append([]string{"-listen", "127.0.0.1:0", "-backend", "sqlite://" + workdir.StatePath(p.dir),
+		"-token", "full-secret", "-token", "other-secret@other/*", "-ui", "-ui-listen", "127.0.0.1:0"}, args...)
+	go func() { done <- serveUntil(ctx, args, stdout, stderr) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			t.Error("serve did not stop")
+		}
+	})
+	return stdout, stderr
+}
+
 // selfSignedCert writes a certificate for 127.0.0.1 and its key, and
 // returns their paths and a pool trusting the certificate.
 func selfSignedCert(t *testing.T) (certFile, keyFile string, pool *x509.CertPool) {
@@ -70,23 +92,9 @@ func TestStatusAndWatchShowTheReconcilersConditions(t *testing.T) {
 	reconcileFile := filepath.Join(t.TempDir(), "reconcile.hcl")
 	writeFile(t, reconcileFile, "workspace \"prod\" {\n  dir      = \""+p.dir+"\"\n  interval = \"1h\"\n}\n")
 
-	ctx, cancel := context.WithCancel(context.Background())
+	stdout, stderr := serveControlPlane(t, p, "-tls-cert", certFile, "-tls-key", keyFile, "-reconcile", reconcileFile)
+	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	stdout, stderr := &syncBuffer{}, &syncBuffer{}
-	done := make(chan int, 1)
-	go func() {
-		done <- serveUntil(ctx, []string{"-listen", "127.0.0.1:0", "-backend", "sqlite://" + workdir.StatePath(p.dir),
-			"-tls-cert", certFile, "-tls-key", keyFile, "-token", "full-secret", "-token", "other-secret@other/*",
-			"-reconcile", reconcileFile, "-ui", "-ui-listen", "127.0.0.1:0"}, stdout, stderr)
-	}()
-	defer func() {
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(30 * time.Second):
-			t.Error("serve did not stop")
-		}
-	}()
 	addr := waitFor(t, "store address", stdout, regexp.MustCompile(`serving \S+ on (\S+)`))[1]
 	ui := waitFor(t, "web view address", stdout, regexp.MustCompile(`Web view on (https://(\S+))/`))
 	remote := []string{"-address", addr, "-tls-ca", certFile, "-token", "full-secret"}

@@ -10,9 +10,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/terrane/terrane/internal/workdir"
 )
 
 const webViewConfig = `
@@ -89,23 +86,9 @@ workspace "prod" {
   interval = "1s"
 }
 `)
-	ctx, cancel := context.WithCancel(context.Background())
+	stdout, stderr := serveControlPlane(t, p, "-reconcile", reconcileFile)
+	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	stdout, stderr := &syncBuffer{}, &syncBuffer{}
-	done := make(chan int, 1)
-	go func() {
-		done <- serveUntil(ctx, []string{"-listen", "127.0.0.1:0", "-backend", "sqlite://" + workdir.StatePath(p.dir),
-			"-token", "full-secret", "-token", "other-secret@other/*",
-			"-reconcile", reconcileFile, "-ui", "-ui-listen", "127.0.0.1:0"}, stdout, stderr)
-	}()
-	defer func() {
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(30 * time.Second):
-			t.Error("serve did not stop")
-		}
-	}()
 	url := waitFor(t, "web view address", stdout, regexp.MustCompile(`Web view on (http://\S+/)`))[1]
 
 	script := exec.CommandContext(ctx, node, filepath.Join(webDir, "e2e", "live.mjs"))
