@@ -49,6 +49,7 @@ func commands() map[string]commandInfo {
 			"Serve the state store over gRPC (Consul's ResourceService API)"},
 		"watch": {func(s Streams, args []string) int { return runWatch(args, s.Stdout, s.Stderr) },
 			"Stream changes to state records as they happen"},
+		"status":  {runStatus, "Show the conditions a serve reconciler recorded for the workspace's resources"},
 		"output":  {runOutput, "Show output values from the workspace's state"},
 		"show":    {runShow, "Show the current state or a saved plan"},
 		"plan":    {runPlan, "Show changes required by the current configuration"},

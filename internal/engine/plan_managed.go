@@ -27,7 +27,8 @@ func (w *walker) planManagedInstance(work *resourceWork, addr addrs.AbsResourceI
 	var prior *refreshed
 	if inst != nil && inst.Current != nil {
 		var rds diags.Diagnostics
-		prior, rds = w.refresh(work.provider, work.schema, work.types, addr, addrs.NotDeposed, inst.Current, w.planOpts.SkipRefresh)
+		skip := w.planOpts.SkipRefresh || w.planOpts.Fresh[addr.String()]
+		prior, rds = w.refresh(work.provider, work.schema, work.types, addr, addrs.NotDeposed, inst.Current, skip)
 		ds = ds.Append(rds)
 		if rds.HasErrors() {
 			return ds

@@ -46,6 +46,10 @@ type Operation struct {
 	// Applying is set for the apply and destroy commands: what
 	// terraform.applying evaluates to, in their plan as in their apply.
 	Applying bool
+	// RefreshMaxAge, when above zero, lets a plan use a record's object
+	// without reading it again when a serve reconciler found it in sync
+	// within that long and nothing changed the record since.
+	RefreshMaxAge time.Duration
 }
 
 // Plan is `terrane plan`'s command line.
@@ -90,6 +94,7 @@ func addOperationFlags(fs *flag.FlagSet, op *Operation) *operationFlags {
 	fs.Var(&of.replace, "replace", "plan to replace this resource instance (repeatable)")
 	fs.BoolVar(&op.Refresh, "refresh", true, "read remote objects before planning")
 	fs.BoolVar(&op.RefreshOnly, "refresh-only", false, "only update state to match remote objects")
+	fs.DurationVar(&op.RefreshMaxAge, "refresh-max-age", 0, "skip reading objects a serve reconciler found in sync within this long (e.g. 10m)")
 	fs.BoolVar(&op.Destroy, "destroy", false, "plan to destroy every object")
 	fs.IntVar(&op.Parallelism, "parallelism", DefaultParallelism, "number of provider operations at once")
 	fs.BoolVar(&op.Input, "input", true, "ask for input when needed")
@@ -131,6 +136,9 @@ func (op *Operation) check() diags.Diagnostics {
 	if op.Destroy && op.RefreshOnly {
 		ds = ds.Append(diags.Errorf("Incompatible plan mode options",
 			"The -destroy and -refresh-only options are mutually exclusive: choose one."))
+	}
+	if op.RefreshMaxAge < 0 {
+		ds = ds.Append(diags.Errorf("Invalid -refresh-max-age", "-refresh-max-age must not be negative, got %s.", op.RefreshMaxAge))
 	}
 	if op.RefreshOnly && !op.Refresh {
 		ds = ds.Append(diags.Errorf("Incompatible refresh options",

@@ -109,8 +109,12 @@ func (r *cloudResource) Read(ctx context.Context, req resource.ReadRequest, resp
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if fail := r.failSwitch(ctx, req.State); fail == failReadError {
+	switch fail := r.failSwitch(ctx, req.State); fail {
+	case failReadError:
 		resp.Diagnostics.AddError("Read failed on request", fmt.Sprintf("%s %q has fail = %q.", r.typeName, id, fail))
+		return
+	case failReadHang:
+		hang(ctx, &resp.Diagnostics)
 		return
 	}
 	state, diags := r.load(ctx, id)
