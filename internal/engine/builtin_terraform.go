@@ -103,25 +103,25 @@ func (builtinTerraform) ReadResource(_ context.Context, req providers.ReadResour
 }
 
 // PlanResourceChange plans terraform_data as OpenTofu's built-in provider
-// does (internal/builtin/providers/tf/resource_data.go): output is unknown,
-// of input's type, whenever input will be stored anew, because it only
-// takes input's value when the change is applied; a change of
-// triggers_replace replaces the object.
+// does: a new object, or one replaced because triggers_replace changed,
+// gets an unknown id; output is unknown whenever input changes, known
+// only after apply like any computed result, so a sensitive input never
+// shows through it in a plan and conditions on it wait for the apply.
 func (builtinTerraform) PlanResourceChange(_ context.Context, req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
 	if req.ProposedNewState.IsNull() {
 		return providers.PlanResourceChangeResponse{PlannedState: req.ProposedNewState}
 	}
 	planned := req.ProposedNewState.AsValueMap()
-	input, triggers := planned["input"], planned["triggers_replace"]
+	input := planned["input"]
 	resp := providers.PlanResourceChangeResponse{}
 	switch {
 	case req.PriorState.IsNull():
 		planned["id"] = cty.UnknownVal(cty.String).RefineNotNull()
-		planned["output"] = outputOf(input)
-	case !req.PriorState.GetAttr("triggers_replace").RawEquals(triggers):
+		planned["output"] = plannedOutput(input)
+	case !req.PriorState.GetAttr("triggers_replace").RawEquals(planned["triggers_replace"]):
 		resp.RequiresReplace = []cty.Path{cty.GetAttrPath("triggers_replace")}
 		planned["id"] = cty.UnknownVal(cty.String).RefineNotNull()
-		planned["output"] = outputOf(input)
+		planned["output"] = plannedOutput(input)
 	case !req.PriorState.GetAttr("input").RawEquals(input):
 		planned["output"] = cty.UnknownVal(input.Type())
 	}
@@ -129,9 +129,9 @@ func (builtinTerraform) PlanResourceChange(_ context.Context, req providers.Plan
 	return resp
 }
 
-// outputOf is the planned output of an object about to be created: null
-// for a null input, which keeps its type, and otherwise unknown.
-func outputOf(input cty.Value) cty.Value {
+// plannedOutput is output's planned value for a new object: null for a
+// null input (output's type always follows input's), else unknown.
+func plannedOutput(input cty.Value) cty.Value {
 	if input.IsNull() {
 		return input
 	}
@@ -143,29 +143,23 @@ func (builtinTerraform) ApplyResourceChange(_ context.Context, req providers.App
 		return providers.ApplyResourceChangeResponse{NewState: req.PlannedState}
 	}
 	planned := req.PlannedState.AsValueMap()
-	if !planned["output"].IsKnown() {
-		planned["output"] = planned["input"]
-	}
 	if !planned["id"].IsKnown() {
 		planned["id"] = cty.StringVal(uuid.NewString())
 	}
+	planned["output"] = planned["input"]
 	return providers.ApplyResourceChangeResponse{NewState: cty.ObjectVal(planned)}
 }
 
-// ImportResourceState takes an object's id and nothing else, as OpenTofu's
-// terraform_data does: input and output stay null.
+// ImportResourceState adopts a terraform_data object by id, as OpenTofu's
+// built-in provider does: the object has only its id until the next apply
+// sets input and output from the configuration.
 func (builtinTerraform) ImportResourceState(_ context.Context, req providers.ImportResourceStateRequest) providers.ImportResourceStateResponse {
 	if req.TypeName != "terraform_data" {
 		return providers.ImportResourceStateResponse{Diagnostics: unsupported("resource type " + req.TypeName)}
 	}
-	if req.Identity != cty.NilVal {
-		return providers.ImportResourceStateResponse{Diagnostics: unsupported("import by resource identity")}
-	}
 	state := cty.ObjectVal(map[string]cty.Value{
-		"id":               cty.StringVal(req.ID),
-		"input":            cty.NullVal(cty.DynamicPseudoType),
-		"output":           cty.NullVal(cty.DynamicPseudoType),
-		"triggers_replace": cty.NullVal(cty.DynamicPseudoType),
+		"id": cty.StringVal(req.ID), "input": cty.NullVal(cty.DynamicPseudoType),
+		"output": cty.NullVal(cty.DynamicPseudoType), "triggers_replace": cty.NullVal(cty.DynamicPseudoType),
 	})
 	return providers.ImportResourceStateResponse{ImportedResources: []providers.ImportedResource{{TypeName: req.TypeName, State: state}}}
 }
