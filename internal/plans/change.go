@@ -136,6 +136,15 @@ func (c *ChangeSrc) Decode(types ObjectTypes) (*Change, error) {
 	return change, nil
 }
 
+// refuseEphemeral fails for a value holding an ephemeral value, which no
+// plan may contain (see marks.StoredEphemeral).
+func refuseEphemeral(v cty.Value) error {
+	if paths := marks.StoredEphemeral(v); len(paths) > 0 {
+		return fmt.Errorf("the value at %s is ephemeral and is never written to a plan", value.FormatPath(paths[0]))
+	}
+	return nil
+}
+
 // unmarkSensitive unmarks v and returns the paths that carried the
 // sensitive mark.
 func unmarkSensitive(v cty.Value) (cty.Value, []cty.Path) {

@@ -70,6 +70,9 @@ func encodeShared(v cty.Value, ty cty.Type, known []KnownEncoding) (encodedValue
 	if v == cty.NilVal || v.IsNull() {
 		return encodedValue{}, nil
 	}
+	if err := refuseEphemeral(v); err != nil {
+		return encodedValue{}, err
+	}
 	unmarked, sensitive := unmarkSensitive(v)
 	for _, k := range known {
 		if k.Value != cty.NilVal && k.Value.RawEquals(unmarked) {
