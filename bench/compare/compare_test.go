@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -39,10 +40,10 @@ var cycle = []step{
 func BenchmarkCompare(b *testing.B) {
 	terraform := terraformBinary(b)
 	env := benchenv.Get(b)
-	tools := []tool{
-		{name: "terrane", binary: env.Binary, vars: env.Vars},
-		{name: "terraform", binary: terraform, vars: append(os.Environ(),
-			"TF_CLI_CONFIG_FILE="+env.CLIConfig, "TF_PLUGIN_CACHE_DIR=", "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")},
+	tools := []tool{{name: "terrane", binary: env.Binary, vars: env.Vars}}
+	if terraform != "" {
+		tools = append(tools, tool{name: "terraform", binary: terraform, vars: append(os.Environ(),
+			"TF_CLI_CONFIG_FILE="+env.CLIConfig, "TF_PLUGIN_CACHE_DIR=", "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")})
 	}
 	fmt.Print(tableHeader)
 	for _, n := range sizes(b) {
@@ -90,33 +91,57 @@ func runCycle(b *testing.B, tools []tool, n int) {
 			}
 			usages[i] = u
 		}
-		report(b, n, s.name, usages[0], usages[1], loadBefore+" → "+loadAverage())
+		var terraform *procstat.Usage
+		if len(usages) > 1 {
+			terraform = &usages[1]
+		}
+		report(b, n, s.name, usages[0], terraform, loadBefore+" → "+loadAverage())
 	}
 }
 
 // report prints one step's row and adds its figures to the benchmark's
-// metrics. Ratios are Terraform's figure divided by Terrane's.
-func report(b *testing.B, n int, step string, terrane, terraform procstat.Usage, load string) {
+// metrics. Ratios are Terraform's figure divided by Terrane's; Terraform's
+// columns are dashes when only Terrane ran.
+func report(b *testing.B, n int, step string, terrane procstat.Usage, terraform *procstat.Usage, load string) {
 	engineCPU := func(u procstat.Usage) float64 { return (u.CPU - u.ChildCPU).Seconds() }
 	mib := func(kib int64) float64 { return float64(kib) / 1024 }
 	b.ReportMetric(terrane.Wall.Seconds(), step+"-terrane-s")
-	b.ReportMetric(terraform.Wall.Seconds(), step+"-terraform-s")
 	b.ReportMetric(mib(terrane.RootPeakKiB), step+"-terrane-MiB")
-	b.ReportMetric(mib(terraform.RootPeakKiB), step+"-terraform-MiB")
-	fmt.Printf("| %d | %s | %.2f | %.2f | %s | %.2f | %.2f | %s | %.2f | %.2f | %.0f | %.0f | %s | %.0f | %.0f | %s |\n",
-		n, step,
-		terrane.Wall.Seconds(), terraform.Wall.Seconds(), ratio(terraform.Wall.Seconds(), terrane.Wall.Seconds()),
-		engineCPU(terrane), engineCPU(terraform), ratio(engineCPU(terraform), engineCPU(terrane)),
-		terrane.ChildCPU.Seconds(), terraform.ChildCPU.Seconds(),
-		mib(terrane.RootPeakKiB), mib(terraform.RootPeakKiB), ratio(mib(terraform.RootPeakKiB), mib(terrane.RootPeakKiB)),
-		mib(terrane.ChildPeakKiB), mib(terraform.ChildPeakKiB), load)
+	row := []figure{
+		{terrane.Wall.Seconds(), "%.2f"}, {-1, ""}, {-1, ""},
+		{engineCPU(terrane), "%.2f"}, {-1, ""}, {-1, ""},
+		{terrane.ChildCPU.Seconds(), "%.2f"}, {-1, ""},
+		{mib(terrane.RootPeakKiB), "%.0f"}, {-1, ""}, {-1, ""},
+		{mib(terrane.ChildPeakKiB), "%.0f"}, {-1, ""},
+	}
+	if terraform != nil {
+		b.ReportMetric(terraform.Wall.Seconds(), step+"-terraform-s")
+		b.ReportMetric(mib(terraform.RootPeakKiB), step+"-terraform-MiB")
+		row[1], row[2] = figure{terraform.Wall.Seconds(), "%.2f"}, figure{terraform.Wall.Seconds() / terrane.Wall.Seconds(), "%.1f×"}
+		row[4], row[5] = figure{engineCPU(*terraform), "%.2f"}, figure{engineCPU(*terraform) / engineCPU(terrane), "%.1f×"}
+		row[7] = figure{terraform.ChildCPU.Seconds(), "%.2f"}
+		row[9], row[10] = figure{mib(terraform.RootPeakKiB), "%.0f"}, figure{mib(terraform.RootPeakKiB) / mib(terrane.RootPeakKiB), "%.1f×"}
+		row[12] = figure{mib(terraform.ChildPeakKiB), "%.0f"}
+	}
+	fmt.Printf("| %d | %s |", n, step)
+	for _, f := range row {
+		fmt.Printf(" %s |", f)
+	}
+	fmt.Printf(" %s |\n", load)
 }
 
-func ratio(a, b float64) string {
-	if b <= 0 {
+// figure is one table cell: a number and its format, or a dash when the
+// number is negative (not measured) or not finite.
+type figure struct {
+	v      float64
+	format string
+}
+
+func (f figure) String() string {
+	if f.v < 0 || math.IsInf(f.v, 0) || math.IsNaN(f.v) {
 		return "—"
 	}
-	return fmt.Sprintf("%.1f×", a/b)
+	return fmt.Sprintf(f.format, f.v)
 }
 
 // loadAverage is the machine's one-minute load average.
@@ -129,9 +154,14 @@ func loadAverage() string {
 }
 
 // terraformBinary is TERRANE_COMPARE_TERRAFORM, or terraform on PATH; the
-// benchmark is skipped without one.
+// benchmark is skipped without one. TERRANE_COMPARE_TERRAFORM=off measures
+// Terrane alone (sizes Terraform would take hours over), and returns "".
 func terraformBinary(b *testing.B) string {
-	if path := os.Getenv("TERRANE_COMPARE_TERRAFORM"); path != "" {
+	switch path := os.Getenv("TERRANE_COMPARE_TERRAFORM"); path {
+	case "off":
+		return ""
+	case "":
+	default:
 		return path
 	}
 	path, err := exec.LookPath("terraform")

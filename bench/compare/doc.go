@@ -20,7 +20,8 @@
 // every row.
 //
 // terraform is found on PATH (TERRANE_COMPARE_TERRAFORM names another
-// binary); without it the benchmark is skipped. TERRANE_BENCH_BINARY
+// binary; "off" measures Terrane alone, for sizes Terraform would take
+// hours over); without it the benchmark is skipped. TERRANE_BENCH_BINARY
 // measures a prebuilt terrane. Each tool uses its default parallelism
 // (Terrane 8, Terraform 10), as a user would.
 package compare
