@@ -119,8 +119,9 @@ func (e *Engine) finishPlan(plan *plans.Plan, w *walker, snap *recordstore.Snaps
 	ds = ds.Append(e.planOutputs(plan, w, snap.State))
 	w.recordPlannedDataResults(snap.State)
 	for _, entry := range snap.State.AllResourceInstances() {
-		v := snap.InstanceVersions[entry.Addr.String()]
-		plan.PriorRecords = append(plan.PriorRecords, plans.PriorRecord{Name: entry.Addr.String(), Kind: records.ResourceInstanceType.GetKind(),
+		name := entry.Addr.String()
+		v := snap.InstanceVersions[name]
+		plan.PriorRecords = append(plan.PriorRecords, plans.PriorRecord{Name: name, Kind: records.ResourceInstanceType.GetKind(),
 			Uid: v.Uid, Generation: v.Generation, Version: v.Version})
 	}
 	// Only a plan file needs the records' content: encoding every record

@@ -20,7 +20,9 @@ type planCollector struct {
 	drift    []*plans.ResourceInstanceChangeSrc
 	deferred []*plans.DeferredResourceInstanceChangeSrc
 	// actions is the action planned for each instance's current object,
-	// for replace_triggered_by and for data sources that must wait.
+	// for replace_triggered_by and for data sources that must wait. A no-op
+	// is left out, as every reader takes a missing action for one: an
+	// unchanged instance costs the walk no entry.
 	actions map[string]plans.Action
 }
 
@@ -40,7 +42,7 @@ func (w *walker) addChange(change *plans.ResourceInstanceChange, types plans.Obj
 	w.plan.mu.Lock()
 	defer w.plan.mu.Unlock()
 	w.plan.changes = append(w.plan.changes, src)
-	if change.DeposedKey == addrs.NotDeposed {
+	if change.DeposedKey == addrs.NotDeposed && change.Action != plans.NoOp {
 		w.plan.actions[change.Addr.String()] = change.Action
 	}
 	return nil
