@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -46,7 +45,7 @@ func BenchmarkCompare(b *testing.B) {
 			"TF_CLI_CONFIG_FILE="+env.CLIConfig, "TF_PLUGIN_CACHE_DIR=", "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")})
 	}
 	fmt.Print(tableHeader)
-	for _, n := range sizes(b) {
+	for _, n := range benchenv.Sizes(b, "TERRANE_COMPARE_SIZES", 1000, 2000, 5000) {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			for range b.N {
 				runCycle(b, tools, n)
@@ -169,20 +168,4 @@ func terraformBinary(b *testing.B) string {
 		b.Skip("terraform is not installed: nothing to compare with")
 	}
 	return path
-}
-
-func sizes(b *testing.B) []int {
-	spec := os.Getenv("TERRANE_COMPARE_SIZES")
-	if spec == "" {
-		return []int{1000, 2000, 5000}
-	}
-	var out []int
-	for _, field := range strings.Split(spec, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(field))
-		if err != nil || n < 2 {
-			b.Fatalf("TERRANE_COMPARE_SIZES=%q: %q is not an instance count of at least 2", spec, field)
-		}
-		out = append(out, n)
-	}
-	return out
 }

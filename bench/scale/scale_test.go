@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +17,7 @@ import (
 // time, the floor's, their ratio, CPU time and peak memory. Each iteration
 // is a whole apply → plan → change → destroy cycle; run with -benchtime 1x.
 func BenchmarkScale(b *testing.B) {
-	sizes := scaleSizes(b)
+	sizes := benchenv.Sizes(b, "TERRANE_SCALE_SIZES", 1000)
 	for _, s := range selectedShapes(b) {
 		for _, n := range sizes {
 			b.Run(fmt.Sprintf("%s/n=%d", s.name, n), func(b *testing.B) {
@@ -125,22 +124,6 @@ func report(b *testing.B, s shape, count int, caseName string, u usage, floorTim
 // measured, which halves the time of a run at sizes whose floor is known.
 func floorsWanted() bool {
 	return os.Getenv("TERRANE_SCALE_FLOOR") != "off"
-}
-
-func scaleSizes(b *testing.B) []int {
-	spec := os.Getenv("TERRANE_SCALE_SIZES")
-	if spec == "" {
-		return []int{1000}
-	}
-	var sizes []int
-	for _, field := range strings.Split(spec, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(field))
-		if err != nil || n < 2 {
-			b.Fatalf("TERRANE_SCALE_SIZES=%q: %q is not an instance count of at least 2", spec, field)
-		}
-		sizes = append(sizes, n)
-	}
-	return sizes
 }
 
 // selectedShapes are the shapes named in TERRANE_SCALE_SHAPES, or all.

@@ -1,40 +1,11 @@
 package engine
 
 import (
-	"fmt"
 	"runtime"
 	"testing"
-)
 
-// nullRandomConfig is n instances shaped like the public null and random
-// providers' most used resources: half tpsdk_widget (an SDKv2 provider
-// whose refresh reports empty collections where the record holds null, so
-// every one of them drifts), half tpf_thing with only a name (a framework
-// provider filling in computed attributes).
-func nullRandomConfig(cloud string, n int) string {
-	return fmt.Sprintf(`
-terraform {
-  required_providers {
-    tpsdk = { source = "registry.terraform.io/terrane/tpsdk" }
-    tpf   = { source = "registry.terraform.io/terrane/tpf" }
-  }
-}
-provider "tpsdk" {
-  root_dir = %[1]q
-}
-provider "tpf" {
-  root_dir = %[1]q
-}
-resource "tpsdk_widget" "null_like" {
-  count = %[2]d
-  name  = "null-${count.index}"
-}
-resource "tpf_thing" "random_like" {
-  count = %[3]d
-  name  = "random-${count.index}"
-}
-`, cloud, n/2, n-n/2)
-}
+	"github.com/terrane/terrane/internal/testing/providertest"
+)
 
 // liveHeap is the heap in use after a full collection.
 func liveHeap() uint64 {
@@ -50,7 +21,7 @@ func liveHeap() uint64 {
 // for its prior records).
 func planBytesBeyondRecords(t testing.TB, n int) (perInstance float64) {
 	h := newHarness(t)
-	h.writeConfig(map[string]string{"main.tf": nullRandomConfig(h.cloud, n)})
+	h.writeConfig(map[string]string{"main.tf": providertest.NullRandomConfig(h.cloud, n)})
 	h.apply(h.plan(PlanOpts{}))
 
 	plan := h.plan(PlanOpts{})
