@@ -88,8 +88,8 @@ func interruptedDiag() diags.Diagnostic {
 // finishPlan fills the plan from what the walk collected.
 func (e *Engine) finishPlan(plan *plans.Plan, w *walker, snap *recordstore.Snapshot) diags.Diagnostics {
 	var ds diags.Diagnostics
-	sortChanges(w.plan.changes)
-	sortChanges(w.plan.drift)
+	plans.SortResourceInstanceChanges(w.plan.changes)
+	plans.SortResourceInstanceChanges(w.plan.drift)
 	plan.Changes.Resources = w.plan.changes
 	plan.DriftedResources = w.plan.drift
 	plan.RelevantAttributes = w.relevantAttributes(w.plan.changes, w.plan.drift)
@@ -211,16 +211,6 @@ func plansSomething(plan *plans.Plan) bool {
 		}
 	}
 	return plan.UIMode == plans.RefreshOnlyMode && len(plan.DriftedResources) > 0
-}
-
-func sortChanges(changes []*plans.ResourceInstanceChangeSrc) {
-	sort.Slice(changes, func(i, j int) bool {
-		a, b := changes[i].Addr.String(), changes[j].Addr.String()
-		if a != b {
-			return a < b
-		}
-		return changes[i].DeposedKey < changes[j].DeposedKey
-	})
 }
 
 // neededProviders lists every provider the configuration or the state

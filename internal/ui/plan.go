@@ -131,13 +131,7 @@ func (r *planRenderer) prepare() {
 func sortedChanges(changes []*plans.ResourceInstanceChangeSrc) []*plans.ResourceInstanceChangeSrc {
 	sorted := make([]*plans.ResourceInstanceChangeSrc, len(changes))
 	copy(sorted, changes)
-	sort.SliceStable(sorted, func(i, j int) bool {
-		a, b := sorted[i].Addr.String(), sorted[j].Addr.String()
-		if a != b {
-			return a < b
-		}
-		return sorted[i].DeposedKey < sorted[j].DeposedKey
-	})
+	plans.SortResourceInstanceChanges(sorted)
 	return sorted
 }
 
