@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -47,6 +48,9 @@ type configuredProvider struct {
 	// plan time: the provider was still configured, as Terraform does,
 	// and the changes it plans are only as good as what it knew.
 	unknownConfig bool
+	// stopped is set once a call found the provider's process gone; no
+	// later change is started on it (see walker.operation).
+	stopped atomic.Bool
 }
 
 // instanceAddr is the provider configuration instance changes record.

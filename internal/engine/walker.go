@@ -45,6 +45,9 @@ type walker struct {
 	// instanceSlots bounds the instances worked on at once; see
 	// instanceGroup.
 	instanceSlots chan struct{}
+	// operationSlots bound the changes with an open intent
+	// (Options.Parallelism); see operation.
+	operationSlots chan struct{}
 	// lazyDiags gathers what loading state values on demand reported
 	// (loadStateValue).
 	lazyMu    sync.Mutex
@@ -87,8 +90,8 @@ func (e *Engine) newWalker(ctx context.Context, op walkOp, snap *recordstore.Sna
 	w := &walker{
 		e: e, ctx: ctx, op: op, cfg: e.opts.Config, values: newWalkValues(), providers: set,
 		scopes: map[string]*lang.Scope{}, callSem: make(chan struct{}, e.opts.Parallelism),
-		instanceSlots: make(chan struct{}, instanceSlotsPerCall*e.opts.Parallelism),
-		prior:         states.NewSyncState(workingState(op, snap.State)), snapshot: snap,
+		instanceSlots: make(chan struct{}, instanceSlotsPerCall*e.opts.Parallelism), operationSlots: make(chan struct{}, e.opts.Parallelism),
+		prior: states.NewSyncState(workingState(op, snap.State)), snapshot: snap,
 		results:       &outputsAndChecks{outputs: map[string]*states.OutputValue{}},
 		failures:      newFailureSet(),
 		stateByConfig: map[string][]*states.Resource{},
