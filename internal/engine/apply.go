@@ -188,7 +188,11 @@ func (w *walker) writeInstance(addr addrs.AbsResourceInstance, provider addrs.Ab
 	case recordIntent:
 		got, err = a.journal.BeginCall(w.ctx, addr, provider, inst, prior)
 	case recordResult:
-		got, err = a.journal.FinishCall(w.ctx, addr, provider, inst, prior)
+		var queued func()
+		if release, ok := w.heldSlots.Load(key); ok {
+			queued = release.(func())
+		}
+		got, err = a.journal.FinishCallQueued(w.ctx, addr, provider, inst, prior, queued)
 	default:
 		got, err = a.journal.Write(context.WithoutCancel(w.ctx), recordstore.InstanceChange{Addr: addr, ProviderConfig: provider, Instance: inst, Prior: prior})
 	}

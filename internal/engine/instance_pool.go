@@ -58,10 +58,11 @@ func (g *instanceGroup) wait() diags.Diagnostics {
 // operation runs one change that opens an intent on addr's record: fn
 // opens it, makes the provider call and records the result. It holds one of
 // the walk's Parallelism operation slots from before the intent is written
-// until the result is durable, so no more intents are open at any moment
-// than calls may run at once: after a crash, at most Parallelism operations
-// are uncertain, however many instances were waiting (DESIGN.md, "Nothing
-// is silently forgotten"). The instance slots above only bound how much
+// until the result is queued for commit, so no more intents are open at
+// any moment than calls may run at once: after a crash, at most Parallelism
+// operations are uncertain, however many instances were waiting
+// (DESIGN.md, "Nothing is silently forgotten"). Only a result that fails
+// to be written lets one more intent open beside its own. The instance slots above only bound how much
 // work is evaluated ahead; none of it announces a call it is not making.
 //
 // A provider whose process stopped earlier in the walk gets no new intent:
@@ -73,7 +74,15 @@ func (w *walker) operation(p *configuredProvider, addr addrs.AbsResourceInstance
 	case <-w.ctx.Done():
 		return notStartedDiags(addr)
 	}
-	defer func() { <-w.operationSlots }()
+	var releaseOnce sync.Once
+	release := func() { releaseOnce.Do(func() { <-w.operationSlots }) }
+	defer release()
+	// The slot is given up as soon as the result is queued for commit
+	// (writeInstance, recordResult): the journal commits in queue order,
+	// so an intent admitted after that is never durable before the result.
+	key := addr.String()
+	w.heldSlots.Store(key, release)
+	defer w.heldSlots.Delete(key)
 	if w.ctx.Err() != nil {
 		return notStartedDiags(addr)
 	}

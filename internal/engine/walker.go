@@ -48,6 +48,9 @@ type walker struct {
 	// operationSlots bound the changes with an open intent
 	// (Options.Parallelism); see operation.
 	operationSlots chan struct{}
+	// heldSlots are the release functions of the operation slots held, by
+	// instance address; writing a call's result releases its slot.
+	heldSlots sync.Map
 	// lazyDiags gathers what loading state values on demand reported
 	// (loadStateValue).
 	lazyMu    sync.Mutex
