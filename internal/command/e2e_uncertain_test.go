@@ -40,7 +40,8 @@ func TestE2EProviderCrashUncertainBound(t *testing.T) {
 			if uncertain < 1 || uncertain > parallelism {
 				t.Errorf("%d creates reported unfinished after the provider crashed, want 1 to %d:\n%s", uncertain, parallelism, planErr)
 			}
-			assertContains(t, "plan after the crash", planErr, "tpf_thing.n[7]")
+			// The advice names commands that exist, quoted for a shell.
+			assertContains(t, "plan after the crash", planErr, "tpf_thing.n[7]", `terrane state rm 'tpf_thing.n[7]'`, `terrane import 'tpf_thing.n[7]' ID`)
 			recorded := map[string]bool{}
 			for _, addr := range p.recordedInstances() {
 				recorded[addr] = true
