@@ -133,9 +133,13 @@ func staleDiags(plan *plans.Plan, snap *recordstore.Snapshot) diags.Diagnostics 
 		if isDataRecord(s.Name) {
 			continue
 		}
-		ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: staleSummary,
-			Detail:  fmt.Sprintf("%s changed after this plan was made (%s). Make a new plan and apply that.", s.Name, s.Error()),
-			Address: s.Name})
+		d := diags.Diagnostic{Severity: diags.Error, Summary: staleSummary, Address: s.Name,
+			Detail: fmt.Sprintf("The saved plan no longer matches the state at %s: %s. Nothing was applied. Make a new plan and apply that.", s.Name, s.Reason())}
+		if !plan.Saved {
+			d.Summary = changedUnderRunSummary
+			d.Detail = fmt.Sprintf("Another run changed %s after this run planned it: %s. This run stopped before changing anything, so planning again is safe: run the command again, or give -lock-timeout=DURATION to wait for the other run and plan again automatically.", s.Name, s.Reason())
+		}
+		ds = ds.Append(d)
 	}
 	return ds
 }
@@ -213,6 +217,9 @@ func writeFailure(ctx context.Context, addr addrs.AbsResourceInstance, kind reco
 	key := addr.String()
 	var conflict *recordstore.ConflictError
 	switch {
+	case errors.As(err, &conflict) && kind == recordIntent:
+		return diags.Diagnostics{{Severity: diags.Error, Summary: changedSummary,
+			Detail: fmt.Sprintf("%s was changed in the store by another run while this one was applying (%s). This run did nothing to it, so planning again is safe: run the command again, or give -lock-timeout=DURATION to wait for the other run and plan again automatically.", addr, conflict.Detail), Address: key}}
 	case errors.As(err, &conflict):
 		return diags.Diagnostics{{Severity: diags.Error, Summary: changedSummary,
 			Detail: fmt.Sprintf("%s was changed in the store by another run while this one was applying (%s). Nothing more is done to it; make a new plan to see its current state.", addr, conflict.Detail), Address: key}}
