@@ -163,6 +163,10 @@ func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.
 	if storeDiags := op.openStore(); storeDiags.HasErrors() {
 		return nil, ds.Append(storeDiags)
 	}
+	if unrecordedDiags := op.checkUnrecorded(); unrecordedDiags.HasErrors() {
+		op.close()
+		return nil, ds.Append(unrecordedDiags)
+	}
 	eng, engineDiags := engine.New(engine.Options{
 		Config:      cfg,
 		Providers:   factories,

@@ -8,6 +8,8 @@ import (
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/states/errored"
+	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/stateedit"
 	"github.com/terrane/terrane/internal/states/statefile"
 	"github.com/terrane/terrane/internal/ui"
@@ -38,6 +40,9 @@ func runStatePush(streams Streams, args []string) int {
 	defer c.close()
 	if d != nil {
 		return c.fail(*d)
+	}
+	if file.Unrecorded != nil {
+		return c.pushUnrecorded(ctx, snap, file, fs.Arg(0), *force)
 	}
 	if err := stateedit.PushCheck(snap, file); err != nil && !*force {
 		return c.fail(diags.Errorf("Refusing to push state", "Pushing %s to workspace %q: %s.", fs.Arg(0), c.workspace, err))
@@ -96,4 +101,35 @@ func pushSourceName(path string) string {
 // stateAddressList names a few addresses for a diagnostic.
 func stateAddressList(list []addrs.AbsResourceInstance) string {
 	return stateedit.AddressList(list)
+}
+
+// pushUnrecorded takes the results a run could not record (errored.tfstate)
+// into the workspace's records: each replaces the intent its run left, and
+// nothing else in the workspace changes. A record changed otherwise since is
+// refused, naming it, unless -force.
+func (c *stateCommand) pushUnrecorded(ctx context.Context, snap *recordstore.Snapshot, file *statefile.File, path string, force bool) int {
+	results, err := errored.FromStateFile(pushSourceName(path), file)
+	if err != nil {
+		return c.fail(diags.Errorf("Invalid state file", "%s.", err))
+	}
+	if results.Workspace != c.workspace && !force {
+		return c.fail(diags.Errorf("Refusing to push state",
+			"%s holds results of workspace %q, not of the current workspace %q. Select that workspace with \"terrane workspace select %s\" and push again, or use -force.",
+			pushSourceName(path), results.Workspace, c.workspace, results.Workspace))
+	}
+	comparison := results.Compare(snap)
+	if len(comparison.Changed) > 0 && !force {
+		return c.fail(diags.Errorf("Refusing to push state",
+			"These records changed after the run that wrote %s, by another run or by hand, so its results would overwrite that:\n%s\n\nCompare them with \"terrane state show\"; use -force to record the file's results anyway.",
+			pushSourceName(path), errored.Describe(comparison.Changed)))
+	}
+	changes, taken := results.Merge(snap, force)
+	if d := c.commit(ctx, changes); d != nil {
+		return c.fail(*d)
+	}
+	fmt.Fprintf(c.streams.Stdout, "Recorded %d result(s) from %s in workspace %q:\n%s\n", len(taken), pushSourceName(path), c.workspace, errored.Describe(taken))
+	if n := len(comparison.Recorded); n > 0 {
+		fmt.Fprintf(c.streams.Stdout, "%d result(s) were recorded already.\n", n)
+	}
+	return 0
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/terrane/terrane/internal/engine/journal"
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/states"
+	"github.com/terrane/terrane/internal/states/errored"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/version"
 )
@@ -26,6 +27,8 @@ type applier struct {
 	// drift are the refreshed objects of current instances, by address.
 	drift   map[string]*plans.ResourceInstanceChangeSrc
 	journal *journal.Journal
+	// unrecorded keeps the results that could not be written.
+	unrecorded *errored.Results
 
 	// graph and resourceDeps give new objects their recorded
 	// dependencies.
@@ -85,6 +88,10 @@ func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics 
 	j := journal.New(e.opts.State, journal.Options{RunID: e.opts.RunID})
 	defer func() { _ = j.Close() }()
 	w.applier = newApplier(plan, snap, j)
+	w.applier.unrecorded = errored.NewResults(e.opts.Workspace, workspaceLineage(snap), e.opts.RunID)
+	e.mu.Lock()
+	e.unrecorded = w.applier.unrecorded
+	e.mu.Unlock()
 	if hasOpenIntents(snap.State) {
 		// Intents left open by runs that ended are resolved before this
 		// run changes anything; claims of live runs are respected.
@@ -119,6 +126,13 @@ func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics 
 	}
 	ds = ds.Append(e.recordCheckResults(context.WithoutCancel(ctx), plan, w.results.checks.list()))
 	return ds
+}
+
+func workspaceLineage(snap *recordstore.Snapshot) string {
+	if snap.Workspace == nil {
+		return ""
+	}
+	return snap.Workspace.Lineage
 }
 
 // staleDiags refuses a plan made from records that changed since, naming
@@ -200,6 +214,12 @@ func (w *walker) writeInstance(addr addrs.AbsResourceInstance, provider addrs.Ab
 	default:
 		got, err = a.journal.Write(context.WithoutCancel(w.ctx), recordstore.InstanceChange{Addr: addr, ProviderConfig: provider, Instance: inst, Prior: prior})
 	}
+	if err != nil && kind == recordResult {
+		// The call happened: what it produced must not live only in this
+		// process's memory.
+		a.unrecorded.Add(addr, provider, inst)
+		return unrecordedResult(addr, inst, err)
+	}
 	if err != nil {
 		return writeFailure(w.ctx, addr, kind, err)
 	}
@@ -232,4 +252,16 @@ func writeFailure(ctx context.Context, addr addrs.AbsResourceInstance, kind reco
 	}
 	return diags.Diagnostics{{Severity: diags.Error, Summary: "Cannot record a result",
 		Detail: fmt.Sprintf("Writing %s to the store failed: %s. The provider call was made; the intent left on the record makes the next run read the object back.", addr, err), Address: key}}
+}
+
+// unrecordedResult reports a provider call whose result the store would
+// not take; the result itself is kept in the run's unrecorded results.
+func unrecordedResult(addr addrs.AbsResourceInstance, inst *states.ResourceInstance, err error) diags.Diagnostics {
+	entry := errored.Entry{Addr: addr, Deleted: inst == nil || inst.IsEmpty()}
+	if !entry.Deleted {
+		entry.ID = errored.ObjectID(inst.Current)
+	}
+	return diags.Diagnostics{{Severity: diags.Error, Summary: "Cannot record a result", Address: addr.String(),
+		Detail: fmt.Sprintf("The provider call on %s finished, but the store refused its result: %s. The result, %s, is kept with this run's unrecorded results (%s).",
+			addr, err, entry, errored.FileName)}}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/providers"
+	"github.com/terrane/terrane/internal/states/errored"
 	"github.com/terrane/terrane/internal/states/recordstore"
 )
 
@@ -115,6 +116,18 @@ type Engine struct {
 	schemas *providers.Schemas
 	// running are the provider processes started so far, closed by Close.
 	running []providers.Interface
+	// unrecorded are the results the last apply could not write to the
+	// store; see Unrecorded.
+	unrecorded *errored.Results
+}
+
+// Unrecorded returns the results of provider calls the last Apply made but
+// could not record in the store, for the caller to keep elsewhere
+// (errored.Results.WriteFile); nil before any apply.
+func (e *Engine) Unrecorded() *errored.Results {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.unrecorded
 }
 
 // New checks opts and returns an engine. It starts no provider yet.
