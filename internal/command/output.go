@@ -155,8 +155,7 @@ func loadWorkspaceState(ctx context.Context, dir string) (*recordstore.Snapshot,
 	}
 	store, closeStore, err := workdir.OpenStore(dir, project, workspace)
 	if err != nil {
-		d := diags.Errorf("Failed to open the state store",
-			"%s. Check that %s is readable, or run \"terrane init\" to create it.", err, workdir.DataDir(dir))
+		d := storeOpenFailure(dir, err)
 		return nil, &d
 	}
 	defer closeStore()

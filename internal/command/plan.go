@@ -199,8 +199,7 @@ func (op *operation) openStore() diags.Diagnostics {
 	}
 	store, closeStore, err := workdir.OpenStore(op.dir, project, workspace)
 	if err != nil {
-		return diags.Diagnostics{diags.Errorf("Failed to open the state store",
-			"%s. Check that %s is readable and writable, or remove it to start with empty state.", err, workdir.DataDir(op.dir))}
+		return diags.Diagnostics{storeOpenFailure(op.dir, err)}
 	}
 	op.store, op.closeStore, op.workspace, op.project = store, closeStore, workspace, project
 	return nil

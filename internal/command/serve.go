@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -146,7 +147,7 @@ func openBackend(spec string) (store.Backend, error) {
 	case !ok:
 		return nil, fmt.Errorf("-backend %q: expected sqlite://PATH or etcd://HOST:PORT,...", spec)
 	case scheme == "sqlite" && rest != "":
-		return sqlite.Open(rest, sqlite.Options{})
+		return sqlite.Open(rest, sqlite.Options{BackupDir: filepath.Join(filepath.Dir(rest), "backups")})
 	case scheme == "etcd" && rest != "":
 		var endpoints []string
 		for _, endpoint := range strings.Split(rest, ",") {

@@ -43,8 +43,7 @@ func (c *stateCommand) open() *diags.Diagnostic {
 	}
 	c.store, c.closer, err = workdir.OpenStore(".", project, c.workspace)
 	if err != nil {
-		d := diags.Errorf("Failed to open the state store",
-			"%s. Check that %s is readable and writable.", err, workdir.DataDir("."))
+		d := storeOpenFailure(".", err)
 		return &d
 	}
 	return nil
@@ -106,4 +105,10 @@ func confirm(streams Streams, question, detail string) bool {
 	line, _ := bufio.NewReader(streams.Stdin).ReadString('\n')
 	fmt.Fprintln(streams.Stdout)
 	return strings.TrimSpace(line) == "yes"
+}
+
+// storeOpenFailure reports that the embedded store of the configuration in
+// dir could not be opened, with what to do about it (never: remove it).
+func storeOpenFailure(dir string, err error) diags.Diagnostic {
+	return diags.Errorf("Failed to open the state store", "%s.\n\n%s", capitalizeFirst(err.Error()), workdir.StoreRecoveryAdvice(dir, err))
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/terrane/terrane/internal/states/stateedit"
 	"github.com/terrane/terrane/internal/states/statefile"
 	"github.com/terrane/terrane/internal/ui"
+	"github.com/terrane/terrane/internal/workdir"
 )
 
 // runStatePush is `terrane state push [-force] FILE`: a Terraform or
@@ -50,6 +51,9 @@ func runStatePush(streams Streams, args []string) int {
 	changes, err := stateedit.PlanPush(snap, file.State)
 	if err != nil {
 		return c.fail(diags.Errorf("Invalid state file", "%s: %s.", fs.Arg(0), err))
+	}
+	if d := c.backupBeforePush(ctx); d != nil {
+		return c.fail(*d)
 	}
 	if d := c.commit(ctx, changes); d != nil {
 		return c.fail(*d)
@@ -124,6 +128,9 @@ func (c *stateCommand) pushUnrecorded(ctx context.Context, snap *recordstore.Sna
 			pushSourceName(path), errored.Describe(comparison.Changed)))
 	}
 	changes, taken := results.Merge(snap, force)
+	if d := c.backupBeforePush(ctx); d != nil {
+		return c.fail(*d)
+	}
 	if d := c.commit(ctx, changes); d != nil {
 		return c.fail(*d)
 	}
@@ -132,4 +139,18 @@ func (c *stateCommand) pushUnrecorded(ctx context.Context, snap *recordstore.Sna
 		fmt.Fprintf(c.streams.Stdout, "%d result(s) were recorded already.\n", n)
 	}
 	return 0
+}
+
+// backupBeforePush copies the store aside, so that a push, which replaces
+// records wholesale, can be undone by putting the copy back.
+func (c *stateCommand) backupBeforePush(ctx context.Context) *diags.Diagnostic {
+	backup, err := workdir.BackupStore(ctx, ".", "before-push")
+	if err != nil {
+		d := diags.Errorf("Cannot back up the state store",
+			"Before pushing, Terrane copies the store so that the push can be undone, and copying it failed: %s. Nothing was pushed.\n\n%s",
+			err, workdir.StoreRecoveryAdvice(".", err))
+		return &d
+	}
+	fmt.Fprintf(c.streams.Stdout, "Copied the state store to %s before pushing.\n", backup)
+	return nil
 }

@@ -47,12 +47,12 @@ func (c *workspaceCommand) open() *diags.Diagnostic {
 	// directory on first use, exactly as every other command does.
 	_, closeStore, err := workdir.OpenStore(".", c.project, c.current)
 	if err != nil {
-		d := diags.Errorf("Failed to open the state store", "%s. Check that %s is readable and writable.", err, workdir.DataDir("."))
+		d := storeOpenFailure(".", err)
 		return &d
 	}
 	closeStore()
 	if c.service, c.closer, err = workspaces.OpenEmbedded("."); err != nil {
-		d := diags.Errorf("Failed to open the state store", "%s. Check that %s is readable and writable.", err, workdir.StatePath("."))
+		d := storeOpenFailure(".", err)
 		return &d
 	}
 	return nil

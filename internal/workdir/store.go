@@ -27,7 +27,7 @@ func OpenStore(dir, project, workspace string) (*recordstore.Store, func() error
 		return nil, nil, fmt.Errorf("creating %s: %w", DataDir(dir), err)
 	}
 	path := StatePath(dir)
-	backend, err := sqlite.Open(path, sqlite.Options{})
+	backend, err := sqlite.Open(path, sqlite.Options{BackupDir: BackupsDir(dir)})
 	if err != nil {
 		return nil, nil, fmt.Errorf("opening the state store %s: %w", path, err)
 	}

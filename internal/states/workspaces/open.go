@@ -19,7 +19,7 @@ func OpenEmbedded(dir string) (*resourceservice.Service, func() error, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, nil, fmt.Errorf("no state store at %s: %w", path, err)
 	}
-	backend, err := sqlite.Open(path, sqlite.Options{})
+	backend, err := sqlite.Open(path, sqlite.Options{BackupDir: workdir.BackupsDir(dir)})
 	if err != nil {
 		return nil, nil, fmt.Errorf("opening the state store %s: %w", path, err)
 	}
