@@ -38,7 +38,7 @@ func NewGRPCServer(svc *Service, tokens *Tokens, tlsConfig *tls.Config) *grpc.Se
 	server := grpc.NewServer(opts...)
 	s := NewServer(svc, tokens)
 	pbresource.RegisterResourceServiceServer(server, s)
-	storev1.RegisterBatchServiceServer(server, &batchServer{backend: svc.backend, tokens: tokens})
+	storev1.RegisterBatchServiceServer(server, &batchServer{service: svc, tokens: tokens})
 	return server
 }
 
