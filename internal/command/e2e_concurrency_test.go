@@ -2,6 +2,7 @@ package command
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,21 +12,47 @@ import (
 	"testing"
 )
 
-// buildCLI compiles the terrane binary once per test and returns its path.
-// It must run before the test changes directory.
+// cli is the terrane binary the tests that run it as a process share:
+// built once per test binary, removed by TestMain.
+var cli struct {
+	once sync.Once
+	dir  string
+	path string
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if cli.dir != "" {
+		_ = os.RemoveAll(cli.dir)
+	}
+	os.Exit(code)
+}
+
+// buildCLI compiles the terrane binary, once for all tests, and returns
+// its path. The first call must come before its test changes directory.
 func buildCLI(t *testing.T) string {
 	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
+	cli.once.Do(func() {
+		wd, err := os.Getwd()
+		if err != nil {
+			cli.err = err
+			return
+		}
+		if cli.dir, cli.err = os.MkdirTemp("", "terrane-cli-"); cli.err != nil {
+			return
+		}
+		cli.path = filepath.Join(cli.dir, "terrane")
+		build := exec.Command("go", "build", "-o", cli.path, "./cmd/terrane")
+		build.Dir = filepath.Join(wd, "..", "..")
+		if out, err := build.CombinedOutput(); err != nil {
+			cli.err = fmt.Errorf("%w\n%s", err, out)
+		}
+	})
+	if cli.err != nil {
+		t.Fatalf("building terrane: %v", cli.err)
 	}
-	binary := filepath.Join(t.TempDir(), "terrane")
-	build := exec.Command("go", "build", "-o", binary, "./cmd/terrane")
-	build.Dir = filepath.Join(wd, "..", "..")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building terrane: %v\n%s", err, out)
-	}
-	return binary
+	return cli.path
 }
 
 // processResult is how one terrane process ended.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 
+	"google.golang.org/protobuf/proto"
+
 	"github.com/terrane/terrane/internal/store"
 	"github.com/terrane/terrane/proto/pbresource"
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -41,6 +43,9 @@ func (b *Backend) Batch(ctx context.Context, ops []store.Op) ([]*pbresource.Reso
 	for i, op := range ops {
 		if op.Kind != store.OpWrite && op.Kind != store.OpDelete {
 			return nil, &store.BatchError{Index: i, Err: store.UnknownOpError(op.Kind)}
+		}
+		if size := b.requestSize(op); size > b.opts.MaxRequestBytes {
+			return nil, &store.BatchError{Index: i, Err: &store.TooLargeError{What: "writing " + describe(op.OpID()), Size: size, Limit: b.opts.MaxRequestBytes}}
 		}
 	}
 	ctx, done := b.opContext(ctx)
@@ -123,17 +128,33 @@ func pendingWrite(res *pbresource.Resource) *pbresource.Resource {
 
 // nextChunk returns how many of ops fit in one transaction: each distinct
 // key costs one comparison and at most three operations (the record, and
-// removing and adding an owner index entry).
+// removing and adding an owner index entry), and the request must stay
+// under MaxRequestBytes.
 func (b *Backend) nextChunk(ops []store.Op) int {
 	seen := map[string]bool{}
+	bytes := 0
 	for i, op := range ops {
 		key := b.keys.resource(op.OpID())
-		if !seen[key] && 3*(len(seen)+1) > b.opts.MaxTxnOps {
+		bytes += b.requestSize(op)
+		if (!seen[key] && 3*(len(seen)+1) > b.opts.MaxTxnOps) || bytes > b.opts.MaxRequestBytes {
 			return max(i, 1)
 		}
 		seen[key] = true
 	}
 	return len(ops)
+}
+
+// requestSize estimates what op adds to a transaction request: its key
+// (compared, and written or deleted), its encoded record, and an owner
+// index entry, with room for the request's framing.
+func (b *Backend) requestSize(op store.Op) int {
+	const framing = 64
+	key := len(b.keys.resource(op.OpID()))
+	size := 2*key + framing
+	if op.Kind == store.OpWrite {
+		size += proto.Size(op.Resource) + key + framing
+	}
+	return size
 }
 
 // commitChunk commits ops as one transaction. It returns false, with nothing

@@ -26,6 +26,10 @@ type Options struct {
 	MaxTxnOps int
 	// PageSize is how many records one List request fetches. Default 1000.
 	PageSize int64
+	// MaxRequestBytes is the cluster's --max-request-bytes: a write larger
+	// than this is refused before it is sent, with store.TooLargeError, and
+	// batches are split to stay under it. Default 1.5 MiB, etcd's default.
+	MaxRequestBytes int
 }
 
 func (o Options) withDefaults() Options {
@@ -37,6 +41,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.PageSize <= 0 {
 		o.PageSize = 1000
+	}
+	if o.MaxRequestBytes <= 0 {
+		o.MaxRequestBytes = 1536 * 1024
 	}
 	return o
 }
@@ -240,6 +247,10 @@ func (b *Backend) requestError(what string, err error) error {
 	}
 	if errors.Is(err, rpctypes.ErrNoLeader) || errors.Is(err, rpctypes.ErrGRPCNoLeader) {
 		return fmt.Errorf("%s: %w: etcd has no leader (%v)", what, store.ErrInconsistent, err)
+	}
+	if errors.Is(err, rpctypes.ErrRequestTooLarge) || errors.Is(err, rpctypes.ErrGRPCRequestTooLarge) {
+		// The cluster's limit is lower than Options.MaxRequestBytes says.
+		return &store.TooLargeError{What: what, Limit: b.opts.MaxRequestBytes}
 	}
 	return fmt.Errorf("%s in etcd: %w", what, err)
 }

@@ -23,7 +23,7 @@ func serve(t *testing.T, tokens []string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	server := resourceservice.NewGRPCServer(resourceservice.New(served, conformanceRegistry(t)), parsed, nil)
+	server := resourceservice.NewGRPCServer(resourceservice.New(served, conformanceRegistry(t)), parsed, resourceservice.ServerOptions{})
 	listener, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -14,7 +14,13 @@ import (
 // PeakRSSKiB is the peak resident set size (VmHWM) of process pid in KiB;
 // ok is false where /proc cannot tell (the process is gone, or this is not
 // Linux).
-func PeakRSSKiB(pid int) (kib int64, ok bool) {
+func PeakRSSKiB(pid int) (kib int64, ok bool) { return statusKiB(pid, "VmHWM:") }
+
+// RSSKiB is the resident set size (VmRSS) of process pid in KiB now.
+func RSSKiB(pid int) (kib int64, ok bool) { return statusKiB(pid, "VmRSS:") }
+
+// statusKiB reads one "Name:   N kB" line of /proc/PID/status.
+func statusKiB(pid int, field string) (kib int64, ok bool) {
 	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0, false
@@ -22,7 +28,7 @@ func PeakRSSKiB(pid int) (kib int64, ok bool) {
 	defer f.Close()
 	scanner := bufio.NewScanner(f)
 	for scanner.Scan() {
-		if rest, found := strings.CutPrefix(scanner.Text(), "VmHWM:"); found {
+		if rest, found := strings.CutPrefix(scanner.Text(), field); found {
 			kib, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
 			return kib, err == nil
 		}
