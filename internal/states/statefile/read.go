@@ -12,6 +12,7 @@ import (
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/states"
+	"github.com/terrane/terrane/internal/value"
 )
 
 // File is a state file: the state and the metadata that travels with it.
@@ -55,6 +56,9 @@ func Read(r io.Reader) (*File, error) {
 	}
 	if err := checkFormatVersion(src); err != nil {
 		return nil, err
+	}
+	if err := value.CheckJSONNumbers(src); err != nil {
+		return nil, fmt.Errorf("the state file holds a number Terrane cannot keep: %w", err)
 	}
 	var raw stateV4
 	if err := json.Unmarshal(src, &raw); err != nil {
