@@ -23,5 +23,8 @@ go vet ./...
 echo "== go test (race)"
 go test -race -count=1 -timeout 30m ./...
 
+echo "== fuzz targets, briefly, from their seed corpora"
+./scripts/fuzz.sh
+
 echo "== test providers"
 (cd internal/testproviders && go test -race -count=1 ./...)
