@@ -162,7 +162,7 @@ func (w *walker) evalImportBlocks(blocks []*config.Import) (map[string]*importTa
 			continue
 		}
 		for _, key := range exp.keys {
-			scope := w.scopeIn(root, addrs.RootModuleInstance, exp.reps[key], nil)
+			scope := w.scopeIn(root, addrs.RootModuleInstance, exp.rep(key), nil)
 			target, tds := evalImportTarget(block, func(expr hcl.Expression, ty cty.Type) (cty.Value, hcl.Diagnostics) {
 				return scope.EvalExpr(expr, ty)
 			})

@@ -75,7 +75,7 @@ func (w *walker) runResource(v *resourceVertex) (diags.Diagnostics, bool) {
 			continue
 		}
 		for _, key := range exp.keys {
-			addr, rep := abs.Instance(key), exp.reps[key]
+			addr, rep := abs.Instance(key), exp.rep(key)
 			if !w.inScope(work, addr) {
 				spawn(func() diags.Diagnostics {
 					instWork, ds := w.withInstanceProvider(work, addr, rep)
@@ -167,7 +167,7 @@ func (w *walker) inScope(work *resourceWork, addr addrs.AbsResourceInstance) boo
 
 // orphanReason says why a state instance with key has no place in exp.
 func orphanReason(exp *expansion, key addrs.InstanceKey) (plans.ActionReason, bool) {
-	if _, ok := exp.reps[key]; ok {
+	if exp.has(key) {
 		return plans.ReasonNone, false
 	}
 	switch k := key.(type) {

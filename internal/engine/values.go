@@ -30,10 +30,41 @@ const (
 // mean in each of them. unknown is set when the keys could not be known
 // during planning.
 type expansion struct {
-	mode    expansionMode
-	keys    []addrs.InstanceKey
-	reps    map[addrs.InstanceKey]repetition
+	mode expansionMode
+	keys []addrs.InstanceKey
+	// each holds each.value by key for a for_each expansion. The
+	// repetition of an instance is worked out from its key when asked for
+	// (rep), not stored: with hundreds of thousands of instances a stored
+	// copy per instance would be most of a plan's memory.
+	each    map[string]cty.Value
 	unknown bool
+}
+
+// has reports whether key names an instance of the expansion.
+func (e *expansion) has(key addrs.InstanceKey) bool {
+	switch k := key.(type) {
+	case addrs.IntKey:
+		return e.mode == expandCount && int(k) >= 0 && int(k) < len(e.keys)
+	case addrs.StringKey:
+		_, ok := e.each[string(k)]
+		return e.mode == expandForEach && ok
+	}
+	return e.mode == expandSingle && key == addrs.NoKey && len(e.keys) == 1
+}
+
+// rep is the count.index or each.key and each.value of the instance key.
+func (e *expansion) rep(key addrs.InstanceKey) repetition {
+	switch k := key.(type) {
+	case addrs.IntKey:
+		if e.mode == expandCount {
+			return repetition{countIndex: cty.NumberIntVal(int64(k))}
+		}
+	case addrs.StringKey:
+		if v, ok := e.each[string(k)]; ok && e.mode == expandForEach {
+			return repetition{eachKey: cty.StringVal(string(k)), eachValue: v}
+		}
+	}
+	return repetition{}
 }
 
 // walkValues holds every value a walk has worked out so far, for the
@@ -47,10 +78,8 @@ type walkValues struct {
 	locals    map[string]cty.Value
 	outputs   map[string]cty.Value
 	// moduleInstances lists the instances of each module path
-	// (addrs.Module.String()), and moduleReps the repetition of each child
-	// instance (by ModuleInstance.String()).
+	// (addrs.Module.String()).
 	moduleInstances map[string][]addrs.ModuleInstance
-	moduleReps      map[string]repetition
 	// calls are the expansion of each module call, keyed by calling module
 	// instance and call name.
 	calls map[string]*expansion
@@ -84,7 +113,6 @@ func newWalkValues() *walkValues {
 		locals:          map[string]cty.Value{},
 		outputs:         map[string]cty.Value{},
 		moduleInstances: map[string][]addrs.ModuleInstance{"": {addrs.RootModuleInstance}},
-		moduleReps:      map[string]repetition{},
 		calls:           map[string]*expansion{},
 		resources:       map[string]*expansion{},
 		instances:       map[string]cty.Value{},
@@ -195,16 +223,22 @@ func (v *walkValues) addCallExpansion(parent addrs.ModuleInstance, childPath add
 	defer v.mu.Unlock()
 	v.calls[namedKey(parent, call)] = exp
 	for _, key := range exp.keys {
-		child := parent.Child(call, key)
-		v.moduleInstances[childPath.String()] = append(v.moduleInstances[childPath.String()], child)
-		v.moduleReps[child.String()] = exp.reps[key]
+		v.moduleInstances[childPath.String()] = append(v.moduleInstances[childPath.String()], parent.Child(call, key))
 	}
 }
 
 func (v *walkValues) moduleRepetition(inst addrs.ModuleInstance) repetition {
+	if inst.IsRoot() {
+		return repetition{}
+	}
+	step := inst[len(inst)-1]
 	v.mu.RLock()
-	defer v.mu.RUnlock()
-	return v.moduleReps[inst.String()]
+	exp := v.calls[namedKey(inst.Parent(), step.Name)]
+	v.mu.RUnlock()
+	if exp == nil {
+		return repetition{}
+	}
+	return exp.rep(step.Key)
 }
 
 // dependedOn lists the vertices at least one other vertex depends on.

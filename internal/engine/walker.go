@@ -317,17 +317,20 @@ func (w *walker) runCall(v *callVertex) diags.Diagnostics {
 			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid module count or for_each",
 				Detail:  "The number of instances of this module depends on values known only after apply. Apply the resources it depends on first with -target, or use values known during planning.",
 				Subject: v.call.DeclRange.Ptr()})
-			exp = &expansion{mode: exp.mode, reps: map[addrs.InstanceKey]repetition{}}
+			exp = &expansion{mode: exp.mode}
 		}
 		w.values.addCallExpansion(inst, childPath, v.call.Name, exp)
 		return ds
 	})
 }
 
+// singleKey is the keys of every expansion of one instance, shared.
+var singleKey = []addrs.InstanceKey{addrs.NoKey}
+
 // expand evaluates count, for_each or enabled into an expansion.
 func (w *walker) expand(scope *lang.Scope, count, forEach, enabled hcl.Expression) (*expansion, diags.Diagnostics) {
 	var ds diags.Diagnostics
-	exp := &expansion{reps: map[addrs.InstanceKey]repetition{}}
+	exp := &expansion{}
 	allowUnknown := w.op == walkPlan
 	switch {
 	case count != nil:
@@ -338,10 +341,9 @@ func (w *walker) expand(scope *lang.Scope, count, forEach, enabled hcl.Expressio
 			exp.unknown = true
 			return exp, ds
 		}
-		for i := 0; i < n; i++ {
-			key := addrs.IntKey(i)
-			exp.keys = append(exp.keys, key)
-			exp.reps[key] = repetition{countIndex: cty.NumberIntVal(int64(i))}
+		exp.keys = make([]addrs.InstanceKey, n)
+		for i := range n {
+			exp.keys[i] = addrs.IntKey(i)
 		}
 	case forEach != nil:
 		exp.mode = expandForEach
@@ -351,10 +353,11 @@ func (w *walker) expand(scope *lang.Scope, count, forEach, enabled hcl.Expressio
 			exp.unknown = true
 			return exp, ds
 		}
-		for _, k := range sortedKeys(elems) {
-			key := addrs.StringKey(k)
-			exp.keys = append(exp.keys, key)
-			exp.reps[key] = repetition{eachKey: cty.StringVal(k), eachValue: elems[k]}
+		exp.each = elems
+		sorted := sortedKeys(elems)
+		exp.keys = make([]addrs.InstanceKey, len(sorted))
+		for i, k := range sorted {
+			exp.keys[i] = addrs.StringKey(k)
 		}
 	default:
 		exp.mode = expandSingle
@@ -370,8 +373,7 @@ func (w *walker) expand(scope *lang.Scope, count, forEach, enabled hcl.Expressio
 				return exp, ds
 			}
 		}
-		exp.keys = []addrs.InstanceKey{addrs.NoKey}
-		exp.reps[addrs.NoKey] = repetition{}
+		exp.keys = singleKey
 	}
 	return exp, ds
 }
