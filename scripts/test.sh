@@ -6,6 +6,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The test providers' module and the modules nested in it (providers whose
+# SDKs pin their own dependency releases, such as Pulumi's Terraform bridge).
+testprovider_modules=(internal/testproviders)
+for module in internal/testproviders/*/; do
+  if [ -f "$module/go.mod" ]; then testprovider_modules+=("${module%/}"); fi
+done
+
 echo "== gofmt"
 unformatted=$(git ls-files '*.go' | grep -v '\.pb\.go$' | xargs gofmt -l)
 if [ -n "$unformatted" ]; then
@@ -14,11 +21,11 @@ fi
 
 echo "== go build"
 go build ./...
-(cd internal/testproviders && go build ./...)
+for module in "${testprovider_modules[@]}"; do (cd "$module" && go build ./...); done
 
 echo "== go vet"
 go vet ./...
-(cd internal/testproviders && go vet ./...)
+for module in "${testprovider_modules[@]}"; do (cd "$module" && go vet ./...); done
 
 echo "== go test (race)"
 go test -race -count=1 -timeout 30m ./...
@@ -27,4 +34,4 @@ echo "== fuzz targets, briefly, from their seed corpora"
 ./scripts/fuzz.sh
 
 echo "== test providers"
-(cd internal/testproviders && go test -race -count=1 ./...)
+for module in "${testprovider_modules[@]}"; do (cd "$module" && go test -race -count=1 ./...); done

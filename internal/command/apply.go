@@ -201,7 +201,7 @@ func reportApply(op *operation, plan *plans.Plan, ds, applyDiags diags.Diagnosti
 		op.out.diagnostics(ds.Append(abortedDiag()))
 		return 1
 	}
-	ds = ds.Append(applyDiags).Append(op.keepUnrecorded())
+	ds = claimsLeftAlone(ds.Append(applyDiags)).Append(op.keepUnrecorded())
 	if op.out.json != nil {
 		// Terraform's stream reports the run's diagnostics before its
 		// summary and outputs.

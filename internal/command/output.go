@@ -155,7 +155,7 @@ func loadWorkspaceState(ctx context.Context, dir string) (*recordstore.Snapshot,
 	}
 	store, closeStore, err := workdir.OpenStore(dir, project, workspace)
 	if err != nil {
-		d := storeOpenFailure(dir, err)
+		d := firstError(diags.Diagnostics{}.Append(err))
 		return nil, &d
 	}
 	defer closeStore()

@@ -164,8 +164,14 @@ func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.
 		return nil, ds.Append(storeDiags)
 	}
 	if unrecordedDiags := op.checkUnrecorded(); unrecordedDiags.HasErrors() {
-		op.close()
+		op.closeStore()
 		return nil, ds.Append(unrecordedDiags)
+	}
+	if saved == nil {
+		if refused := op.refuseUntakenState(context.Background(), opts); refused.HasErrors() {
+			op.closeStore()
+			return nil, ds.Append(refused)
+		}
 	}
 	eng, engineDiags := engine.New(engine.Options{
 		Config:      cfg,
@@ -177,7 +183,7 @@ func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.
 		RunID:       ulid.Make().String(),
 		Logger:      logging.Named("engine"),
 		Workspace:   op.workspace,
-		RemoteState: &remotestate.DataSource{OpenWorkspace: remotestate.EmbeddedWorkspaces(op.dir), Project: op.project},
+		RemoteState: &remotestate.DataSource{OpenWorkspace: remotestate.WorkingDirWorkspaces(op.dir), Project: op.project},
 	})
 	ds = ds.Append(engineDiags)
 	op.engine = eng
@@ -199,7 +205,7 @@ func (op *operation) openStore() diags.Diagnostics {
 	}
 	store, closeStore, err := workdir.OpenStore(op.dir, project, workspace)
 	if err != nil {
-		return diags.Diagnostics{storeOpenFailure(op.dir, err)}
+		return diags.Diagnostics{}.Append(err)
 	}
 	op.store, op.closeStore, op.workspace, op.project = store, closeStore, workspace, project
 	return nil

@@ -24,9 +24,9 @@ import (
 	"github.com/terrane/terrane/proto/terrane/recordsv1"
 )
 
-// serviceOver returns a resource service that keeps its records in the
+// remoteService returns a resource service that keeps its records in the
 // serve endpoint at addr, as a client of a remote store runs one.
-func serviceOver(t *testing.T, addr, token string) (*resourceservice.Service, *remote.Backend) {
+func remoteService(t *testing.T, addr, token string) (*resourceservice.Service, *remote.Backend) {
 	t.Helper()
 	backend, err := remote.Dial(remote.Config{Address: addr, Token: token})
 	if err != nil {
@@ -60,8 +60,8 @@ func instanceData(t *testing.T) *anypb.Any {
 // deletes through a client-side service still work.
 func TestServeBatchEnforcesWriteRules(t *testing.T) {
 	addr := startServe(t, "-token", "admin", "-token", "alice@projA/wsA")
-	admin, _ := serviceOver(t, addr, "admin")
-	alice, aliceRaw := serviceOver(t, addr, "alice")
+	admin, _ := remoteService(t, addr, "admin")
+	alice, aliceRaw := remoteService(t, addr, "alice")
 	ctx := t.Context()
 
 	wsB := writeRecord(t, admin, records.WorkspaceID("projB", "wsB"), nil, &recordsv1.Workspace{})
@@ -168,7 +168,7 @@ func errString(err error) string {
 // The rules the endpoint checks must let every one of those writes through.
 func TestServeBatchAcceptsTheEnginesWrites(t *testing.T) {
 	addr := startServe(t, "-token", "alice@proj/prod")
-	service, _ := serviceOver(t, addr, "alice")
+	service, _ := remoteService(t, addr, "alice")
 	st := recordstore.New(service, "proj", "prod")
 	ctx := t.Context()
 	if _, err := st.EnsureWorkspace(ctx); err != nil {

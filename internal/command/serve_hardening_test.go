@@ -186,7 +186,7 @@ func TestServeReturnsWatchMemory(t *testing.T) {
 	}
 	go func() { _, _ = io.Copy(io.Discard, stdout) }()
 	addr := regexp.MustCompile(`on (\S+)`).FindStringSubmatch(line)[1]
-	service, _ := serviceOver(t, addr, "s3cret")
+	service, _ := remoteService(t, addr, "s3cret")
 	for i := range 20 {
 		writeRecord(t, service, records.WorkspaceID("proj", fmt.Sprintf("ws%d", i)), nil, &recordsv1.Workspace{})
 	}
@@ -257,7 +257,7 @@ func TestServeReturnsWatchMemory(t *testing.T) {
 func TestServeOversizeEtcdWrite(t *testing.T) {
 	etcdServer := etcdtest.Start(t)
 	addr := startServe(t, "-backend", "etcd://"+strings.TrimPrefix(etcdServer.Endpoint, "http://"), "-token", "s3cret")
-	service, _ := serviceOver(t, addr, "s3cret")
+	service, _ := remoteService(t, addr, "s3cret")
 	ws := writeRecord(t, service, records.WorkspaceID("proj", "prod"), nil, &recordsv1.Workspace{})
 	data, err := anypb.New(&recordsv1.ResourceInstance{Mode: recordsv1.ResourceMode_RESOURCE_MODE_MANAGED, Type: "null_resource", Name: "big",
 		Provider: `provider["registry.terraform.io/hashicorp/null"]`,

@@ -1,10 +1,13 @@
 package command
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"time"
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/diags"
@@ -12,7 +15,9 @@ import (
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/stateedit"
 	"github.com/terrane/terrane/internal/states/statefile"
+	"github.com/terrane/terrane/internal/storeconfig"
 	"github.com/terrane/terrane/internal/ui"
+	"github.com/terrane/terrane/internal/version"
 	"github.com/terrane/terrane/internal/workdir"
 )
 
@@ -48,32 +53,48 @@ func runStatePush(streams Streams, args []string) int {
 	if err := stateedit.PushCheck(snap, file); err != nil && !*force {
 		return c.fail(diags.Errorf("Refusing to push state", "Pushing %s to workspace %q: %s.", fs.Arg(0), c.workspace, err))
 	}
-	changes, err := stateedit.PlanPush(snap, file.State)
-	if err != nil {
-		return c.fail(diags.Errorf("Invalid state file", "%s: %s.", fs.Arg(0), err))
-	}
-	if d := c.backupBeforePush(ctx); d != nil {
+	if d := c.backupBeforePush(ctx, snap); d != nil {
 		return c.fail(*d)
 	}
-	if d := c.commit(ctx, changes); d != nil {
-		return c.fail(*d)
-	}
-	if err := c.store.WriteOutputs(ctx, file.State.Outputs); err != nil {
-		return c.fail(diags.Errorf("Failed to write outputs", "The resource instances were pushed, but writing the outputs of workspace %q failed: %s. Push the file again to finish.", c.workspace, err))
-	}
-	// The pushed state is a new revision of the workspace: its serial moves
-	// past both the file's and the workspace's, so a later push of the
-	// file (or of anything older) is recognised as stale.
-	serial := int64(file.Serial) + 1
-	if snap.Workspace != nil {
-		serial = max(serial, snap.Workspace.Serial+1)
-	}
-	if _, err := c.store.SetWorkspaceMetadata(ctx, file.Lineage, serial, file.State.CheckResultsJSON); err != nil {
-		return c.fail(diags.Errorf("Failed to write workspace metadata", "The resource instances and outputs were pushed, but recording lineage %q of workspace %q failed: %s. Push the file again to finish.", file.Lineage, c.workspace, err))
+	serial, ds := takeInState(ctx, c.store, c.workspace, snap, file)
+	if ds.HasErrors() {
+		return c.fail(ds...)
 	}
 	fmt.Fprintf(streams.Stdout, "Pushed %s to workspace %q: %d resource instance(s), %d output(s), serial %d.\n",
 		pushSourceName(fs.Arg(0)), c.workspace, len(file.State.AllResourceInstances()), len(file.State.Outputs), serial)
 	return 0
+}
+
+// takeInState makes a workspace's state the file's: its instances in one
+// commit, then its outputs, then the workspace's lineage, serial and the
+// serial taken in. It returns the workspace's new serial.
+func takeInState(ctx context.Context, st *recordstore.Store, workspace string, snap *recordstore.Snapshot, file *statefile.File) (int64, diags.Diagnostics) {
+	changes, err := stateedit.PlanPush(snap, file.State)
+	if err != nil {
+		return 0, diags.Diagnostics{diags.Errorf("Invalid state file", "%s.", capitalizeFirst(err.Error()))}
+	}
+	// The instances' records are owned by the workspace record, which a
+	// workspace taken in for the first time does not have yet.
+	if _, err := st.EnsureWorkspace(ctx); err != nil {
+		return 0, diags.Diagnostics{diags.Errorf("Failed to write the state", "Creating workspace %q: %s. Nothing was changed.", workspace, err)}
+	}
+	if _, err := st.Commit(ctx, changes); err != nil {
+		return 0, diags.Diagnostics{commitFailure(err, workspace)}
+	}
+	if err := st.WriteOutputs(ctx, file.State.Outputs); err != nil {
+		return 0, diags.Diagnostics{diags.Errorf("Failed to write outputs", "The resource instances were written, but writing the outputs of workspace %q failed: %s. Run the command again to finish.", workspace, err)}
+	}
+	// The state taken in is a new revision of the workspace: its serial
+	// moves past both the file's and the workspace's, so a later push of
+	// the file (or of anything older) is recognised as stale.
+	serial := int64(file.Serial) + 1
+	if snap.Workspace != nil {
+		serial = max(serial, snap.Workspace.Serial+1)
+	}
+	if _, err := st.SetWorkspaceMetadata(ctx, file.Lineage, serial, int64(file.Serial), file.State.CheckResultsJSON); err != nil {
+		return 0, diags.Diagnostics{diags.Errorf("Failed to write workspace metadata", "The resource instances and outputs were written, but recording lineage %q of workspace %q failed: %s. Run the command again to finish.", file.Lineage, workspace, err)}
+	}
+	return serial, nil
 }
 
 func readPushedState(streams Streams, path string) (*statefile.File, *diags.Diagnostic) {
@@ -128,7 +149,7 @@ func (c *stateCommand) pushUnrecorded(ctx context.Context, snap *recordstore.Sna
 			pushSourceName(path), errored.Describe(comparison.Changed)))
 	}
 	changes, taken := results.Merge(snap, force)
-	if d := c.backupBeforePush(ctx); d != nil {
+	if d := c.backupBeforePush(ctx, snap); d != nil {
 		return c.fail(*d)
 	}
 	if d := c.commit(ctx, changes); d != nil {
@@ -142,15 +163,48 @@ func (c *stateCommand) pushUnrecorded(ctx context.Context, snap *recordstore.Sna
 }
 
 // backupBeforePush copies the store aside, so that a push, which replaces
-// records wholesale, can be undone by putting the copy back.
-func (c *stateCommand) backupBeforePush(ctx context.Context) *diags.Diagnostic {
-	backup, err := workdir.BackupStore(ctx, ".", "before-push")
+// records wholesale, can be undone by putting the copy back. An embedded
+// store is copied whole; a shared one (etcd, serve) cannot be, so the
+// workspace's state as it is now is written beside the configuration as a
+// state file instead (open intents, which that format cannot hold, aside).
+func (c *stateCommand) backupBeforePush(ctx context.Context, snap *recordstore.Snapshot) *diags.Diagnostic {
+	settings, ds := workdir.StoreSettings(".")
+	if ds.HasErrors() {
+		d := firstError(ds)
+		return &d
+	}
+	var backup string
+	var err error
+	if settings.Kind() == storeconfig.Embedded {
+		backup, err = workdir.BackupStore(ctx, settings.AbsPath("."), "before-push")
+	} else {
+		backup, err = backupWorkspaceState(c.workspace, snap)
+	}
 	if err != nil {
 		d := diags.Errorf("Cannot back up the state store",
 			"Before pushing, Terrane copies the store so that the push can be undone, and copying it failed: %s. Nothing was pushed.\n\n%s",
-			err, workdir.StoreRecoveryAdvice(".", err))
+			err, workdir.StoreRecoveryAdvice(settings.AbsPath("."), err))
 		return &d
 	}
-	fmt.Fprintf(c.streams.Stdout, "Copied the state store to %s before pushing.\n", backup)
+	fmt.Fprintf(c.streams.Stdout, "Copied the state store to %s before pushing.\n", displayPath(backup))
 	return nil
+}
+
+// backupWorkspaceState writes the workspace's state as a state v4 file in
+// the default backups directory and returns its path.
+func backupWorkspaceState(workspace string, snap *recordstore.Snapshot) (string, error) {
+	lineage, serial := "", uint64(0)
+	if snap.Workspace != nil {
+		lineage, serial = snap.Workspace.Lineage, uint64(max(snap.Workspace.Serial, 0))
+	}
+	var buf bytes.Buffer
+	if err := statefile.Write(&statefile.File{TerraformVersion: version.Version, Serial: serial, Lineage: lineage, State: snap.State}, &buf); err != nil {
+		return "", err
+	}
+	dir := workdir.BackupsDir(".")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, fmt.Sprintf("%s-%s-before-push.tfstate", workspace, time.Now().UTC().Format("20060102T150405.000Z")))
+	return path, os.WriteFile(path, buf.Bytes(), 0o600)
 }

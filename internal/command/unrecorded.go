@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states"
@@ -92,7 +94,15 @@ func readInstancesOf(ctx context.Context, store *recordstore.Store, entries []er
 // displayPath shows path as the user would type it from the working
 // directory.
 func displayPath(path string) string {
-	if rel, err := filepath.Rel(".", path); err == nil {
+	base := "."
+	if filepath.IsAbs(path) {
+		wd, err := os.Getwd()
+		if err != nil {
+			return path
+		}
+		base = wd
+	}
+	if rel, err := filepath.Rel(base, path); err == nil && !strings.HasPrefix(rel, "..") {
 		return rel
 	}
 	return path

@@ -43,16 +43,15 @@ func (c *workspaceCommand) open() *diags.Diagnostic {
 		d := diags.Errorf("Invalid workspace", "%s.", err)
 		return &d
 	}
-	// Opening the current workspace's store creates the database and the
-	// directory on first use, exactly as every other command does.
-	_, closeStore, err := workdir.OpenStore(".", c.project, c.current)
-	if err != nil {
-		d := storeOpenFailure(".", err)
+	if c.service, c.closer, err = workdir.OpenService("."); err != nil {
+		d := firstError(diags.Diagnostics{}.Append(err))
 		return &d
 	}
-	closeStore()
-	if c.service, c.closer, err = workspaces.OpenEmbedded("."); err != nil {
-		d := storeOpenFailure(".", err)
+	// The current workspace's record is created on first use, exactly as
+	// every other command does.
+	if _, err := recordstore.New(c.service, c.project, c.current).EnsureWorkspace(context.Background()); err != nil {
+		c.close()
+		d := diags.Errorf("Failed to prepare the workspace", "Creating the record of workspace %q: %s.", c.current, err)
 		return &d
 	}
 	return nil

@@ -77,7 +77,7 @@ func (w *walker) checkRules(scope *lang.Scope, set ruleSet) diags.Diagnostics {
 		if out.status == plans.CheckFail {
 			failures = append(failures, out.message)
 			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: set.summary, Detail: out.message,
-				Subject: rule.Condition.Range().Ptr(), Address: set.objectAddr})
+				Subject: rule.Condition.Range().Ptr(), Address: set.objectAddr, FailedCheck: true})
 		}
 	}
 	w.recordCheckObject(set.kind, set.configAddr, plans.CheckObjectResult{ObjectAddr: set.objectAddr, Status: status, FailureMessages: failures})

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	"github.com/hashicorp/go-hclog"
@@ -92,10 +93,17 @@ type Options struct {
 	// "default".
 	Workspace string
 	// RemoteState is how terraform_remote_state reads the "terrane"
-	// backend's workspaces (remotestate.EmbeddedWorkspaces for the working
+	// backend's workspaces (remotestate.WorkingDirWorkspaces for the working
 	// directory's store, and its project); nil leaves only the "local"
 	// backend readable.
 	RemoteState *remotestate.DataSource
+	// ProviderWrapper, when set, may put other implementations in front
+	// of provider configurations and of single resources' providers.
+	ProviderWrapper ProviderWrapper
+	// KeepValues keeps the root module values of the last Plan or Apply
+	// for LastEvaluation, and makes a plan keep every resource's values
+	// (a plan otherwise drops those nothing in the configuration reads).
+	KeepValues bool
 }
 
 // PlanOpts say what kind of plan to make.
@@ -116,6 +124,8 @@ type Engine struct {
 	schemas *providers.Schemas
 	// running are the provider processes started so far, closed by Close.
 	running []providers.Interface
+	// last is the last walk's values, kept when Options.KeepValues is set.
+	last *Evaluation
 	// unrecorded are the results the last apply could not write to the
 	// store; see Unrecorded.
 	unrecorded *errored.Results
@@ -190,4 +200,9 @@ func (e *Engine) Plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 // result after it.
 func (e *Engine) Apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics {
 	return e.apply(ctx, plan)
+}
+
+// warnf logs a warning of the run, formatted as fmt.Sprintf does.
+func (e *Engine) warnf(format string, args ...any) {
+	e.logger.Warn(fmt.Sprintf(format, args...))
 }

@@ -59,7 +59,9 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	if gds.HasErrors() {
 		return plan, ds
 	}
-	w.readResources = dependedOn(g)
+	if !e.opts.KeepValues {
+		w.readResources = dependedOn(g)
+	}
 	w.cbdForced = w.createBeforeDestroyForced(g)
 	if w.planScope = newPlanScope(g, opts); w.planScope != nil {
 		ds = ds.Append(partialPlanWarning(opts))
@@ -75,6 +77,7 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	plan.Complete = len(plan.Deferred) == 0
 	plan.Applyable = !plan.Errored && plansSomething(plan)
 	rf.finishPlan(plan)
+	e.keepEvaluation(w)
 	return plan, ds
 }
 

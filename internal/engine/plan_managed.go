@@ -179,6 +179,7 @@ func (w *walker) planResourceChange(work *resourceWork, addr addrs.AbsResourceIn
 			TypeName: work.v.resource.Type, PriorState: priorVal, ProposedNewState: proposed, Config: cfgVal,
 			ConfigSensitivePaths: sensitivePathsOf(cfgMarks), PriorPrivate: priorPrivate, PriorIdentity: identityOrNil(priorIdentity, work.types.Identity),
 			ClientCapabilities: providers.ClientCapabilities{WriteOnlyAttributesAllowed: true},
+			IgnoreChanges:      ignoredPaths(work.v.resource.Managed, work.schema.Block),
 		})
 	}); err != nil {
 		return nil, diags.Diagnostics{}.Append(err)

@@ -36,7 +36,7 @@ func (w *walker) resourceWork(v *resourceVertex) (*resourceWork, diags.Diagnosti
 			Detail:  fmt.Sprintf("Provider %s has no %s %q.", addrs.ProviderForDisplay(r.Provider), kind, r.Type),
 			Subject: r.TypeRange.Ptr()}}
 	}
-	p := w.providers.get(v.provider)
+	p := w.providers.forResource(addrs.ConfigResource{Module: v.module.Path, Resource: r.Addr()}, w.providers.get(v.provider))
 	if p == nil && keyedProviderRef(r) == nil {
 		return nil, diags.Diagnostics{{Severity: diags.Error, Summary: "Provider configuration not available",
 			Detail:  fmt.Sprintf("%s could not be configured (see the errors above), so %s cannot be planned.", v.provider, v.key()),
@@ -413,7 +413,7 @@ func preventDestroyDiag(addr addrs.AbsResourceInstance) diags.Diagnostic {
 // runOrphan plans the deletion of every instance of a resource that is
 // only in state.
 func (w *walker) runOrphan(v *orphanVertex) diags.Diagnostics {
-	p := w.providers.get(v.provider)
+	p := w.providers.forResource(v.addr, w.providers.get(v.provider))
 	resources := w.stateByConfig[v.addr.String()]
 	if p == nil && len(resources) > 0 && w.providers.keysOf(v.provider) != nil && w.op == walkPlan {
 		return diags.Diagnostics{diags.Errorf("Provider instance not recorded",

@@ -115,7 +115,7 @@ func (w *walker) withInstanceProvider(work *resourceWork, addr addrs.AbsResource
 		return nil, ds
 	}
 	inst := addrs.AbsProviderConfigInstance{Config: work.v.provider, Key: key}
-	p := w.providers.getInstance(inst)
+	p := w.providers.forResource(addrs.ConfigResource{Module: work.v.module.Path, Resource: work.v.resource.Addr()}, w.providers.getInstance(inst))
 	if p == nil {
 		return nil, ds.Append(w.missingProviderInstance(work, inst, addr, keyExpr.Range()))
 	}

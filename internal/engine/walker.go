@@ -274,7 +274,7 @@ func (w *walker) validateVariable(v *variableVertex, inst addrs.ModuleInstance) 
 			failures = append(failures, out.message)
 			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid value for variable",
 				Detail: out.message + "\n\nThis was checked by the validation rule at " + rule.DeclRange.String() + ".", Subject: rule.Condition.Range().Ptr(),
-				Address: addr})
+				Address: addr, FailedCheck: true})
 		}
 	}
 	w.recordCheckObject(plans.CheckableInputVariable, modulePrefix(v.module.Path)+"var."+v.variable.Name,
@@ -400,7 +400,7 @@ func (w *walker) runCheck(v *checkVertex) diags.Diagnostics {
 			if out.status == plans.CheckFail {
 				failures = append(failures, out.message)
 				ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Check block assertion failed", Detail: out.message,
-					Subject: rule.Condition.Range().Ptr(), Address: modulePrefix(v.module.Path) + "check." + v.check.Name})
+					Subject: rule.Condition.Range().Ptr(), Address: modulePrefix(v.module.Path) + "check." + v.check.Name, FailedCheck: true})
 			}
 			if out.status == plans.CheckUnknown && w.op == walkPlan {
 				ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Check block assertion known after apply",

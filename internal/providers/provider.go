@@ -249,6 +249,12 @@ type PlanResourceChangeRequest struct {
 	// are unmarked, as the wire protocols need. Pulumi providers get them
 	// as secrets.
 	ConfigSensitivePaths []cty.Path
+
+	// IgnoreChanges are the paths lifecycle.ignore_changes names (every
+	// attribute for ignore_changes = all). The engine has already put the
+	// prior values back at them in Config; Pulumi providers also get them
+	// as Diff's and Update's ignoreChanges, as Pulumi's engine sends them.
+	IgnoreChanges []cty.Path
 }
 
 type PlanResourceChangeResponse struct {
@@ -287,8 +293,9 @@ type ApplyResourceChangeRequest struct {
 	ProviderMeta    cty.Value
 	PlannedIdentity cty.Value
 
-	// ConfigSensitivePaths: see PlanResourceChangeRequest.
+	// ConfigSensitivePaths and IgnoreChanges: see PlanResourceChangeRequest.
 	ConfigSensitivePaths []cty.Path
+	IgnoreChanges        []cty.Path
 }
 
 type ApplyResourceChangeResponse struct {

@@ -28,6 +28,7 @@ const (
 	fuzzWatchList
 	fuzzMutateAndValidate
 	fuzzBatch
+	fuzzReadMany
 	fuzzKinds
 )
 
@@ -97,6 +98,7 @@ func fuzzSeeds(owner *pbresource.Resource) map[int]proto.Message {
 		fuzzDelete:            &pbresource.DeleteRequest{Id: owner.GetId()},
 		fuzzWatchList:         &pbresource.WatchListRequest{Type: fuzzLeafType, Tenancy: fuzzTenancy},
 		fuzzMutateAndValidate: &pbresource.MutateAndValidateRequest{Resource: newLeaf},
+		fuzzReadMany:          &storev1.ReadManyRequest{Ids: []*pbresource.ID{leafID, owner.GetId()}, Consistent: true},
 		fuzzBatch: &storev1.BatchRequest{Operations: []*storev1.Operation{
 			{Operation: &storev1.Operation_Delete{Delete: &storev1.Delete{Id: owner.GetId(), Version: owner.GetVersion()}}},
 		}},
@@ -169,6 +171,10 @@ func sendFuzzRequest(ctx context.Context, server *Server, batches *batchServer, 
 	case fuzzBatch:
 		if req := new(storev1.BatchRequest); decode(req) {
 			_, _ = batches.Batch(ctx, req)
+		}
+	case fuzzReadMany:
+		if req := new(storev1.ReadManyRequest); decode(req) {
+			_, _ = batches.ReadMany(ctx, req)
 		}
 	}
 }

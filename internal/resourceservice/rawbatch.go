@@ -55,6 +55,12 @@ func (s *Service) VetRawBatch(ctx context.Context, ops []store.Op, allowed func(
 		var err error
 		if op.Kind == store.OpWrite {
 			err = s.vetRawWrite(ctx, op.Resource, existing, deleted, allowed, owners)
+			if err == nil && existing == nil {
+				// An owner created earlier in the batch is as good as a
+				// stored one for the operations after it.
+				owners[describeID(op.Resource.GetId())+"\x00"] = op.Resource.GetId()
+				owners[describeID(op.Resource.GetId())+"\x00"+op.Resource.GetId().GetUid()] = op.Resource.GetId()
+			}
 			current[key] = op.Resource
 		} else {
 			err = s.vetRawDelete(op, existing)

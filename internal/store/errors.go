@@ -31,3 +31,9 @@ func (e *TooLargeError) Error() string {
 	}
 	return fmt.Sprintf("%s is more than the %d bytes the store accepts in one request", e.What, e.Limit)
 }
+
+// ErrUnavailable wraps a failure to reach the store: it did not answer in
+// time or the connection to it is down. A write that failed this way may
+// or may not have been applied; a caller that retries must read back
+// what is stored before it writes again.
+var ErrUnavailable = errors.New("the state store is unavailable")

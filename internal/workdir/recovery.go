@@ -13,26 +13,33 @@ import (
 	"github.com/terrane/terrane/internal/store/sqlite"
 )
 
-// BackupsDir is where the embedded store is copied before a change that
-// could not be undone otherwise: a new schema version, a state push.
-func BackupsDir(dir string) string { return filepath.Join(DataDir(dir), "backups") }
+// BackupsDir is where the default embedded store of the configuration in
+// dir is copied before a change that could not be undone otherwise: a new
+// schema version, a state push.
+func BackupsDir(dir string) string { return storeBackupsDir(StatePath(dir)) }
+
+// storeBackupsDir is where copies of the database file at path go: a
+// backups directory beside it.
+func storeBackupsDir(path string) string { return filepath.Join(filepath.Dir(path), "backups") }
 
 // keepBackups is how many backups of one reason BackupStore keeps; older
 // ones are removed as new ones are made, so repeated pushes of a large
 // store do not fill the disk.
 const keepBackups = 10
 
-// BackupStore copies the embedded store of the configuration in dir into
-// BackupsDir, naming the copy after reason and the time, and returns the
-// copy's path. Of the copies made for the same reason, the newest
-// keepBackups are kept.
-func BackupStore(ctx context.Context, dir, reason string) (string, error) {
-	dest := filepath.Join(BackupsDir(dir), sqlite.BackupName(StatePath(dir), time.Now(), reason))
-	if err := sqlite.BackupFile(ctx, StatePath(dir), dest); err != nil {
+// BackupStore copies the embedded store whose database file is path into
+// the backups directory beside it, naming the copy after reason and the
+// time, and returns the copy's path. Of the copies made for the same
+// reason, the newest keepBackups are kept.
+func BackupStore(ctx context.Context, path, reason string) (string, error) {
+	backups := storeBackupsDir(path)
+	dest := filepath.Join(backups, sqlite.BackupName(path, time.Now(), reason))
+	if err := sqlite.BackupFile(ctx, path, dest); err != nil {
 		return "", err
 	}
 	// Names sort by time (sqlite.BackupName).
-	older, _ := filepath.Glob(filepath.Join(BackupsDir(dir), "state-*-"+reason+".db"))
+	stem := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	older, _ := filepath.Glob(filepath.Join(backups, stem+"-*-"+reason+".db"))
 	sort.Strings(older)
 	for len(older) > keepBackups {
 		_ = os.Remove(older[0])
@@ -41,19 +48,19 @@ func BackupStore(ctx context.Context, dir, reason string) (string, error) {
 	return dest, nil
 }
 
-// StoreRecoveryAdvice says what to do when the embedded store of the
-// configuration in dir cannot be opened or written, given the error. It
+// StoreRecoveryAdvice says what to do when the embedded store whose
+// database file is path cannot be opened or written, given the error. It
 // never suggests removing the store: the file is the only record of which
 // remote objects Terrane manages, and an empty store would have the next
 // apply create them all again.
-func StoreRecoveryAdvice(dir string, err error) string {
-	path, backups := StatePath(dir), BackupsDir(dir)
+func StoreRecoveryAdvice(path string, err error) string {
+	backups := storeBackupsDir(path)
 	text := strings.ToLower(fmt.Sprint(err))
 	switch {
 	case errors.Is(err, sqlite.ErrNewerSchema):
 		return "Run this configuration with the newer version of Terrane that wrote the store. Do not delete or replace the file: it records which remote objects Terrane manages."
 	case strings.Contains(text, "readonly") || strings.Contains(text, "read-only") || strings.Contains(text, "permission denied"):
-		return fmt.Sprintf("Make %s and the files in it (state.db, state.db-wal, state.db-shm) writable by this user, then run the command again. Keep the files: they record which remote objects Terrane manages.", DataDir(dir))
+		return fmt.Sprintf("Make %s and the files beside it (%s-wal, %s-shm) and their directory writable by this user, then run the command again. Keep the files: they record which remote objects Terrane manages.", path, filepath.Base(path), filepath.Base(path))
 	case strings.Contains(text, "disk is full") || strings.Contains(text, "no space") || strings.Contains(text, "disk i/o") || strings.Contains(text, "too large"):
 		return fmt.Sprintf("Free space on the disk that holds %s, then run the command again. Keep the files: they record which remote objects Terrane manages.", path)
 	}

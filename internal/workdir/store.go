@@ -6,16 +6,101 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/terrane/terrane/internal/config"
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/plugin/cliconfig"
+	"github.com/terrane/terrane/internal/plugin/discovery"
 	"github.com/terrane/terrane/internal/resourceservice"
 	"github.com/terrane/terrane/internal/resourceservice/records"
 	"github.com/terrane/terrane/internal/states/recordstore"
-	"github.com/terrane/terrane/internal/store/sqlite"
+	"github.com/terrane/terrane/internal/store"
+	"github.com/terrane/terrane/internal/storeconfig"
 )
 
-// OpenStore opens the embedded store of the configuration in dir,
-// creating .terrane/state.db on first use, and returns the records of one
-// workspace, its workspace record created if missing. The closer releases
-// the database; call it when the run is over.
+// StoreSettings returns the store runs in dir use: the one init recorded,
+// checked against the root module's backend block and the TERRANE_BACKEND_*
+// environment variables (see package storeconfig). Errors are diagnostics,
+// such as the one that asks for init after the backend block changed.
+func StoreSettings(dir string) (storeconfig.Settings, diags.Diagnostics) {
+	mod, hclDiags := config.NewParser().LoadModule(dir)
+	ds := diags.Diagnostics{}.Append(hclDiags)
+	if ds.HasErrors() {
+		return storeconfig.Settings{}, ds
+	}
+	var block *config.Backend
+	if mod != nil {
+		block = mod.Backend
+	}
+	settings, more := storeconfig.ForCommand(dir, block, os.Environ())
+	return settings, ds.Append(more)
+}
+
+// Tokens returns where the tokens of serve endpoints come from for dir:
+// the CLI configuration's credentials blocks and TF_TOKEN_ variables. Only
+// errors are returned: the commands that load the CLI configuration for
+// their providers report its warnings once.
+func Tokens(dir string) (storeconfig.TokenSource, diags.Diagnostics) {
+	cli, ds := cliconfig.Load(cliconfig.Environment{WorkingDir: dir})
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	return storeconfig.TokenLookup(discovery.NewCredentials(cli.Credentials, os.Environ()).Token), nil
+}
+
+// OpenBackend opens the store settings name for dir, as a diagnostic on
+// failure.
+func OpenBackend(dir string, settings storeconfig.Settings) (store.Backend, diags.Diagnostics) {
+	tokens, ds := Tokens(dir)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	backend, err := storeconfig.Open(dir, settings, tokens)
+	if err != nil {
+		return nil, ds.Append(storeFailure(dir, settings, err))
+	}
+	return backend, ds
+}
+
+// storeFailure explains a store that cannot be opened or used.
+func storeFailure(dir string, settings storeconfig.Settings, err error) diags.Diagnostic {
+	hint := StoreRecoveryAdvice(settings.AbsPath(dir), err)
+	switch settings.Kind() {
+	case storeconfig.Etcd, storeconfig.Serve:
+		hint = "Check that it is running and reachable from here, and the backend's credentials (see terrane init's -backend-config and the " +
+			storeconfig.EnvPrefix + "* environment variables)."
+	}
+	return diags.Errorf("Failed to open the state store", "Opening %s: %s.\n\n%s", settings.Describe(), err, hint)
+}
+
+// OpenService opens the store runs in dir use as a ResourceService over
+// every project and workspace in it. The closer releases the store.
+func OpenService(dir string) (*resourceservice.Service, func() error, error) {
+	settings, ds := StoreSettings(dir)
+	if ds.HasErrors() {
+		return nil, nil, ds.Err()
+	}
+	return OpenSettings(dir, settings)
+}
+
+// OpenSettings opens the store settings name as a ResourceService, with
+// relative files resolved against dir. The closer releases the store.
+func OpenSettings(dir string, settings storeconfig.Settings) (*resourceservice.Service, func() error, error) {
+	backend, ds := OpenBackend(dir, settings)
+	if ds.HasErrors() {
+		return nil, nil, ds.Err()
+	}
+	registry := resourceservice.NewRegistry()
+	if err := records.Register(registry); err != nil {
+		return nil, nil, errors.Join(err, backend.Close())
+	}
+	return resourceservice.New(backend, registry), backend.Close, nil
+}
+
+// OpenStore opens the store of the configuration in dir (the embedded one,
+// .terrane/state.db, unless a backend names another), and returns the
+// records of one workspace, its workspace record created if missing. The
+// closer releases the store; call it when the run is over. Errors carry
+// diagnostics (diags.Err).
 func OpenStore(dir, project, workspace string) (*recordstore.Store, func() error, error) {
 	if !namePattern.MatchString(project) {
 		return nil, nil, fmt.Errorf("%q is not a valid project name", project)
@@ -23,21 +108,18 @@ func OpenStore(dir, project, workspace string) (*recordstore.Store, func() error
 	if !namePattern.MatchString(workspace) {
 		return nil, nil, fmt.Errorf("%q is not a valid workspace name", workspace)
 	}
-	if err := os.MkdirAll(DataDir(dir), 0o755); err != nil {
-		return nil, nil, fmt.Errorf("creating %s: %w", DataDir(dir), err)
+	settings, ds := StoreSettings(dir)
+	if ds.HasErrors() {
+		return nil, nil, ds.Err()
 	}
-	path := StatePath(dir)
-	backend, err := sqlite.Open(path, sqlite.Options{BackupDir: BackupsDir(dir)})
+	service, closeStore, err := OpenSettings(dir, settings)
 	if err != nil {
-		return nil, nil, fmt.Errorf("opening the state store %s: %w", path, err)
+		return nil, nil, err
 	}
-	registry := resourceservice.NewRegistry()
-	if err := records.Register(registry); err != nil {
-		return nil, nil, errors.Join(err, backend.Close())
+	st := recordstore.New(service, project, workspace)
+	if _, err := st.EnsureWorkspace(context.Background()); err != nil {
+		d := storeFailure(dir, settings, fmt.Errorf("preparing workspace %q: %w", workspace, err))
+		return nil, nil, errors.Join(diags.Diagnostics{d}.Err(), closeStore())
 	}
-	store := recordstore.New(resourceservice.New(backend, registry), project, workspace)
-	if _, err := store.EnsureWorkspace(context.Background()); err != nil {
-		return nil, nil, errors.Join(fmt.Errorf("preparing workspace %q in %s: %w", workspace, path, err), backend.Close())
-	}
-	return store, backend.Close, nil
+	return st, closeStore, nil
 }

@@ -79,7 +79,7 @@ func (b *Backend) applyFrom(ctx context.Context, ops []store.Op, start int, out 
 	}
 	applied := 0
 	for applied < len(ops)-start {
-		chunk := b.nextChunk(ops[start+applied:])
+		chunk := b.nextChunk(ops[start+applied:], current)
 		ok, err := b.commitChunk(ctx, ops[start+applied:start+applied+chunk], current, out[start+applied:])
 		if err != nil || !ok {
 			return applied, err
@@ -126,22 +126,47 @@ func pendingWrite(res *pbresource.Resource) *pbresource.Resource {
 	return &pbresource.Resource{Id: res.GetId(), Owner: res.GetOwner(), Version: "(written earlier in this batch)"}
 }
 
-// nextChunk returns how many of ops fit in one transaction: each distinct
-// key costs one comparison and at most three operations (the record, and
-// removing and adding an owner index entry), and the request must stay
-// under MaxRequestBytes.
-func (b *Backend) nextChunk(ops []store.Op) int {
-	seen := map[string]bool{}
-	bytes := 0
+// nextChunk returns how many of ops fit in one transaction: etcd limits
+// the comparisons (one per distinct key) and the operations of a
+// transaction to MaxTxnOps each, and the request's size. A key costs one
+// to three operations (its record, and removing and adding an owner index
+// entry), counted from what current holds, so that a transaction carries
+// as much as it may; its bytes are its record's and its keys'.
+func (b *Backend) nextChunk(ops []store.Op, current map[string]stored) int {
+	type cost struct{ ops, bytes int }
+	costs := map[string]cost{}
+	var total cost
 	for i, op := range ops {
 		key := b.keys.resource(op.OpID())
-		bytes += b.requestSize(op)
-		if (!seen[key] && 3*(len(seen)+1) > b.opts.MaxTxnOps) || bytes > b.opts.MaxRequestBytes {
+		previous, seen := costs[key]
+		next := cost{ops: txnOps(current[key].resource, op), bytes: 3*len(key) + proto.Size(op.Resource)}
+		sum := cost{ops: total.ops - previous.ops + next.ops, bytes: total.bytes - previous.bytes + next.bytes}
+		if sum.ops > b.opts.MaxTxnOps || sum.bytes > b.opts.MaxTxnBytes || (!seen && len(costs) == b.opts.MaxTxnOps) {
 			return max(i, 1)
 		}
-		seen[key] = true
+		total = sum
+		costs[key] = next
 	}
 	return len(ops)
+}
+
+// txnOps is how many etcd operations recordOps makes to apply op to a key
+// holding old.
+func txnOps(old *pbresource.Resource, op store.Op) int {
+	var updated *pbresource.Resource
+	if op.Kind == store.OpWrite {
+		updated = op.Resource
+	}
+	oldOwner, newOwner := old.GetOwner(), updated.GetOwner()
+	sameOwner := oldOwner != nil && newOwner != nil && store.SameOwner(oldOwner, newOwner)
+	n := 1 // the record's put or delete
+	if oldOwner != nil && !sameOwner {
+		n++
+	}
+	if updated != nil && newOwner != nil && !sameOwner {
+		n++
+	}
+	return n
 }
 
 // requestSize estimates what op adds to a transaction request: its key

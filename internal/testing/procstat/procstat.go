@@ -1,6 +1,6 @@
 // Package procstat reads the process figures Terrane's benchmarks report —
-// a process's peak resident memory — from Linux's /proc, so each benchmark
-// measures memory the same way.
+// a process's peak resident memory, a command's wall and CPU time and its
+// children's — from Linux's /proc, so each benchmark measures the same way.
 package procstat
 
 import (
@@ -14,12 +14,14 @@ import (
 // PeakRSSKiB is the peak resident set size (VmHWM) of process pid in KiB;
 // ok is false where /proc cannot tell (the process is gone, or this is not
 // Linux).
-func PeakRSSKiB(pid int) (kib int64, ok bool) { return statusKiB(pid, "VmHWM:") }
+func PeakRSSKiB(pid int) (kib int64, ok bool) {
+	return statusKiB(pid, "VmHWM:")
+}
 
 // RSSKiB is the resident set size (VmRSS) of process pid in KiB now.
 func RSSKiB(pid int) (kib int64, ok bool) { return statusKiB(pid, "VmRSS:") }
 
-// statusKiB reads one "Name:   N kB" line of /proc/PID/status.
+// statusKiB reads one KiB figure (VmHWM:, VmRSS:) of /proc/PID/status.
 func statusKiB(pid int, field string) (kib int64, ok bool) {
 	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
