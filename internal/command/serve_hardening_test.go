@@ -24,7 +24,7 @@ import (
 	"github.com/terrane/terrane/internal/resourceservice/records"
 	"github.com/terrane/terrane/internal/store/etcd/etcdtest"
 	"github.com/terrane/terrane/internal/testing/procstat"
-	"github.com/terrane/terrane/internal/testing/testcert"
+	"github.com/terrane/terrane/internal/testing/tlstest"
 	"github.com/terrane/terrane/proto/pbresource"
 	"github.com/terrane/terrane/proto/terrane/recordsv1"
 )
@@ -33,7 +33,7 @@ import (
 // other machines can reach starts only with TLS and a token, or when told
 // -insecure; a loopback address needs neither.
 func TestServeRefusesAnExposedListenerWithoutTLSAndToken(t *testing.T) {
-	certFile, keyFile := testcert.WritePEM(t)
+	certFile, keyFile := tlstest.WriteCertificate(t, t.TempDir())
 	tests := []struct {
 		name  string
 		args  []string

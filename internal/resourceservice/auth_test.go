@@ -2,13 +2,15 @@ package resourceservice_test
 
 import (
 	"crypto/tls"
+	"crypto/x509"
+	"os"
 	"testing"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
 
-	"github.com/terrane/terrane/internal/testing/testcert"
+	"github.com/terrane/terrane/internal/testing/tlstest"
 	"github.com/terrane/terrane/proto/pbresource"
 )
 
@@ -52,7 +54,17 @@ func TestTokenAuthorization(t *testing.T) {
 }
 
 func TestTLSListener(t *testing.T) {
-	cert, pool := testcert.SelfSigned(t)
+	certFile, keyFile := tlstest.WriteCertificate(t, t.TempDir())
+	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pem, err := os.ReadFile(certFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(pem)
 	f := newFixture(t, fixtureOptions{
 		serverTLS: &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
 		clientTLS: &tls.Config{RootCAs: pool, ServerName: "127.0.0.1", MinVersion: tls.VersionTLS12},
