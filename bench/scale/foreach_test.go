@@ -2,9 +2,7 @@ package scale
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -143,38 +141,8 @@ func planForEach(b *testing.B, shape forEachShape, n int) {
 		float64(u.terranePeakKiB)/1024, float64(u.terranePeakKiB)/float64(n))
 }
 
-func forEachSizes(b *testing.B) []int {
-	spec := os.Getenv("TERRANE_FOREACH_SIZES")
-	if spec == "" {
-		return []int{10000}
-	}
-	var sizes []int
-	for _, field := range strings.Split(spec, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(field))
-		if err != nil || n < 1 {
-			b.Fatalf("TERRANE_FOREACH_SIZES=%q: %q is not a map size", spec, field)
-		}
-		sizes = append(sizes, n)
-	}
-	return sizes
-}
+func forEachSizes(b *testing.B) []int { return sizesFromEnv(b, "TERRANE_FOREACH_SIZES", 10000, 1) }
 
 func forEachShapes(b *testing.B) []forEachShape {
-	spec := os.Getenv("TERRANE_FOREACH_SHAPES")
-	if spec == "" {
-		return forEachShapesAll
-	}
-	var out []forEachShape
-	for _, name := range strings.Split(spec, ",") {
-		found := false
-		for _, s := range forEachShapesAll {
-			if s.name == strings.TrimSpace(name) {
-				out, found = append(out, s), true
-			}
-		}
-		if !found {
-			b.Fatalf("TERRANE_FOREACH_SHAPES: no shape %q (have resource, module, data)", name)
-		}
-	}
-	return out
+	return selectNamed(b, "TERRANE_FOREACH_SHAPES", forEachShapesAll, func(s forEachShape) string { return s.name })
 }

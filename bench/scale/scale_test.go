@@ -175,38 +175,52 @@ func floorsWanted() bool {
 	return os.Getenv("TERRANE_SCALE_FLOOR") != "off"
 }
 
-func scaleSizes(b *testing.B) []int {
-	spec := os.Getenv("TERRANE_SCALE_SIZES")
+func scaleSizes(b *testing.B) []int { return sizesFromEnv(b, "TERRANE_SCALE_SIZES", 1000, 2) }
+
+// selectedShapes are the shapes named in TERRANE_SCALE_SHAPES, or all.
+func selectedShapes(b *testing.B) []shape {
+	return selectNamed(b, "TERRANE_SCALE_SHAPES", shapes, func(s shape) string { return s.name })
+}
+
+// sizesFromEnv reads a comma-separated list of sizes of at least least
+// from the environment variable name, or returns def alone.
+func sizesFromEnv(b *testing.B, name string, def, least int) []int {
+	spec := os.Getenv(name)
 	if spec == "" {
-		return []int{1000}
+		return []int{def}
 	}
 	var sizes []int
 	for _, field := range strings.Split(spec, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(field))
-		if err != nil || n < 2 {
-			b.Fatalf("TERRANE_SCALE_SIZES=%q: %q is not an instance count of at least 2", spec, field)
+		if err != nil || n < least {
+			b.Fatalf("%s=%q: %q is not a whole number of at least %d", name, spec, field, least)
 		}
 		sizes = append(sizes, n)
 	}
 	return sizes
 }
 
-// selectedShapes are the shapes named in TERRANE_SCALE_SHAPES, or all.
-func selectedShapes(b *testing.B) []shape {
-	spec := os.Getenv("TERRANE_SCALE_SHAPES")
+// selectNamed returns the items of all named in the comma-separated
+// environment variable env, or all of them when it is unset.
+func selectNamed[T any](b *testing.B, env string, all []T, name func(T) string) []T {
+	spec := os.Getenv(env)
 	if spec == "" {
-		return shapes
+		return all
 	}
-	var out []shape
-	for _, name := range strings.Split(spec, ",") {
+	var out []T
+	for _, wanted := range strings.Split(spec, ",") {
 		found := false
-		for _, s := range shapes {
-			if s.name == strings.TrimSpace(name) {
-				out, found = append(out, s), true
+		for _, item := range all {
+			if name(item) == strings.TrimSpace(wanted) {
+				out, found = append(out, item), true
 			}
 		}
 		if !found {
-			b.Fatalf("TERRANE_SCALE_SHAPES: no shape %q (have independent, fanout, modules)", name)
+			var names []string
+			for _, item := range all {
+				names = append(names, name(item))
+			}
+			b.Fatalf("%s: no %q (have %s)", env, wanted, strings.Join(names, ", "))
 		}
 	}
 	return out
