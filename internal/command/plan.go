@@ -183,6 +183,7 @@ func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.
 		RunID:       ulid.Make().String(),
 		Logger:      logging.Named("engine"),
 		Workspace:   op.workspace,
+		Applying:    opts.Applying,
 		RemoteState: &remotestate.DataSource{OpenWorkspace: remotestate.WorkingDirWorkspaces(op.dir), Project: op.project},
 	})
 	ds = ds.Append(engineDiags)
@@ -253,20 +254,11 @@ func (op *operation) providerFactories() (map[addrs.Provider]providers.Factory, 
 func (op *operation) inputValues(opts arguments.Operation, saved *plans.Plan) (engine.InputValues, diags.Diagnostics) {
 	decls := op.config.Module.Variables
 	values := engine.InputValues{}
-	if saved != nil {
-		var ds diags.Diagnostics
-		for name := range saved.VariableValues {
-			val, err := saved.VariableValue(name)
-			if err != nil {
-				ds = ds.Append(diags.Errorf("Invalid variable value in saved plan", "The saved plan's value of var.%s cannot be read: %s. Make a new plan.", name, err))
-				continue
-			}
-			values[name] = &engine.InputValue{Value: val, SourceType: engine.ValueFromPlan}
-		}
-		return values, ds
-	}
 	given, ds := arguments.CollectValues(op.dir, decls, opts.Vars, os.Environ())
 	op.out.addSources(given.Files)
+	if saved != nil {
+		return op.savedPlanValues(saved, given, ds)
+	}
 	_, resolveDiags := arguments.Resolve(decls, given)
 	ds = ds.Append(resolveDiags)
 	for name, v := range given.ByName {

@@ -111,7 +111,7 @@ func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics 
 		return ds
 	}
 	stopWatching := set.stopOnCancel(ctx)
-	ds = ds.Append(g.walk(ctx, w.run)).Append(w.lazyLoadDiags())
+	ds = ds.Append(w.walkGraph(ctx, g))
 	stopWatching()
 	if ctx.Err() != nil {
 		ds = ds.Append(interruptedDiag())

@@ -69,6 +69,9 @@ func (w *walker) applyDataInstance(work *resourceWork, addr addrs.AbsResourceIns
 		return ds
 	}
 	unmarked, cfgMarks := cfgVal.UnmarkDeepWithPaths()
+	if eds := refuseEphemeralConfig(work, addr, cfgMarks); eds.HasErrors() {
+		return ds.Append(eds)
+	}
 	val, rds := w.dataResult(work, addr, unmarked, cfgMarks)
 	w.values.set(w.values.instances, addr.String(), val.MarkWithPaths(cfgMarks))
 	if ds = ds.Append(rds); ds.HasErrors() {
@@ -134,6 +137,9 @@ func (w *walker) applyChange(work *resourceWork, addr addrs.AbsResourceInstance,
 		return ds
 	}
 	cfgVal, cfgMarks := cfgVal.UnmarkDeepWithPaths()
+	if eds := refuseEphemeralConfig(work, addr, cfgMarks); eds.HasErrors() {
+		return ds.Append(eds)
+	}
 	inst := w.prior.ResourceInstance(addr)
 	var priorObj *states.ResourceInstanceObjectSrc
 	if inst != nil {
@@ -278,6 +284,7 @@ func (w *walker) callApply(work *resourceWork, addr addrs.AbsResourceInstance, c
 		}
 	}
 	w.prior.SetIntent(addr, nil, work.provider.addr)
+	newVal = work.schema.Block.NullWriteOnly(newVal)
 	if !newVal.IsNull() && newVal.IsWhollyKnown() {
 		obj := &states.ResourceInstanceObject{Value: withProviderSensitive(newVal.MarkWithPaths(cfgMarks).MarkWithPaths(sensitivePaths(work.schema.Block, newVal)), resp.SensitivePaths),
 			Private: resp.Private, Identity: resp.NewIdentity, Status: states.ObjectReady,

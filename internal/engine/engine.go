@@ -92,6 +92,10 @@ type Options struct {
 	// Workspace is what terraform.workspace evaluates to; "" means
 	// "default".
 	Workspace string
+	// Applying is what terraform.applying evaluates to: true for the apply
+	// and destroy commands, in their plan as in their apply. It is an
+	// ephemeral value, so nothing recorded can depend on it.
+	Applying bool
 	// RemoteState is how terraform_remote_state reads the "terrane"
 	// backend's workspaces (remotestate.WorkingDirWorkspaces for the working
 	// directory's store, and its project); nil leaves only the "local"

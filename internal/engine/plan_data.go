@@ -30,6 +30,9 @@ func (w *walker) planDataInstance(work *resourceWork, addr addrs.AbsResourceInst
 		return ds
 	}
 	unmarked, cfgMarks := cfgVal.UnmarkDeepWithPaths()
+	if eds := refuseEphemeralConfig(work, addr, cfgMarks); eds.HasErrors() {
+		return ds.Append(eds)
+	}
 	reason := plans.ReasonNone
 	switch {
 	case !unmarked.IsWhollyKnown():

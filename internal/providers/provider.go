@@ -2,6 +2,7 @@ package providers
 
 import (
 	"context"
+	"time"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -379,9 +380,11 @@ type OpenEphemeralResourceRequest struct {
 }
 
 type OpenEphemeralResourceResponse struct {
-	Result      cty.Value
-	Private     []byte
-	RenewAt     int64 // Unix seconds; zero when no renewal is needed
+	Result  cty.Value
+	Private []byte
+	// RenewAt is when to call RenewEphemeralResource; the zero time means
+	// the resource needs no renewal.
+	RenewAt     time.Time
 	Deferred    *Deferred
 	Diagnostics diags.Diagnostics
 }
@@ -393,7 +396,7 @@ type RenewEphemeralResourceRequest struct {
 
 type RenewEphemeralResourceResponse struct {
 	Private     []byte
-	RenewAt     int64
+	RenewAt     time.Time
 	Diagnostics diags.Diagnostics
 }
 

@@ -144,15 +144,9 @@ func (p *Provider) delete(ctx context.Context, rt *ResourceType, priv privateDat
 	return nil
 }
 
-// objectState converts an object's properties and sets its id. Use
-// objectStateSecrets where the answer's secrets must stay sensitive.
-func (p *Provider) objectState(rt *ResourceType, id string, props *structpb.Struct) (cty.Value, diags.Diagnostics) {
-	v, _, problems := p.objectStateSecrets(rt, id, props, nil)
-	return v, problems
-}
-
-// objectStateSecrets is objectState that also returns the paths of the
-// secrets among the properties. An input the outputs leave out takes its
+// objectStateSecrets converts an object's properties, sets its id and
+// returns the paths of the secrets among the properties, which must stay
+// sensitive. An input the outputs leave out takes its
 // value from the object's inputs: Pulumi keeps an object's inputs beside
 // its outputs, and an input a provider does not echo as an output (or an
 // object imported without its inputs and given them by a later plan) is
