@@ -1,12 +1,15 @@
 package command
 
 import (
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/terrane/terrane/internal/states/errored"
 	"github.com/terrane/terrane/internal/store/etcd/etcdtest"
+	"github.com/terrane/terrane/internal/testing/sharedstore"
 )
 
 const outageConfig = lifecycleHeader + `
@@ -60,5 +63,76 @@ func TestE2EStoreOutageDuringApply(t *testing.T) {
 			}
 			assertContains(t, "plan after the outage", p.mustRun("plan", "-no-color"), "No changes.")
 		})
+	}
+}
+
+var unrecordedSlow = regexp.MustCompile(`(tpf_thing\.slow\[\d\]) \(id = ([0-9a-f]+)\)`)
+
+// TestE2EStoreOutageOutlastsRetry keeps the shared store away for longer
+// than the backend's retry_timeout while provider calls answer. The
+// answers must not be lost with the run: the apply lists every address
+// with its object's ID and writes them to errored.tfstate; once the store
+// is back the next plan says the same and does nothing else, and `terrane
+// state push errored.tfstate` takes them in, after which nothing is
+// created twice. The store is a terrane serve, which fails calls at once
+// while it is down; an etcd cluster makes each attempt wait out the
+// request timeout first, and once the journal gives up the run goes on the
+// same way (the journal's tests cover etcd's outage window).
+func TestE2EStoreOutageOutlastsRetry(t *testing.T) {
+	binary := buildCLI(t)
+	store := sharedstore.Serve(t, binary, servedSQLite(t))
+	store.Setenv(t)
+	t.Setenv("TERRANE_BACKEND_RETRY_TIMEOUT", "2s")
+	p := newE2EProject(t, outageConfig)
+	apply := startInBackground(t, binary, p.dir, "apply", "-auto-approve", "-no-color")
+	waitFor(t, "apply", apply.out, regexp.MustCompile(`(?s)(tpf_thing\.slow\[\d\]: Creating\.\.\..*){4}`))
+	store.Serve.Stop()
+	if err := apply.wait(t, "apply while the store stays away", 2*time.Minute); err == nil {
+		t.Fatalf("apply succeeded with its store away:\n%s\n%s", apply.out.String(), apply.errOut.String())
+	}
+	stderr := apply.errOut.String()
+	assertContains(t, "the failed apply's errors", stderr, unrecordedSummary, "terrane state push errored.tfstate")
+	printed := uniqueSorted(unrecordedSlow.FindAllStringSubmatch(stderr, -1), 0)
+	if len(printed) != 4 {
+		t.Fatalf("the apply listed %d results with their IDs, want all 4:\n%s", len(printed), stderr)
+	}
+	cloud := p.objects("tpf_thing")
+	for _, m := range unrecordedSlow.FindAllStringSubmatch(stderr, -1) {
+		name := "slow-" + strings.TrimSuffix(strings.TrimPrefix(m[1], "tpf_thing.slow["), "]")
+		if cloud[name].attrs["id"] != m[2] {
+			t.Errorf("%s is listed with id %s, the cloud has %v", m[1], m[2], cloud[name].attrs["id"])
+		}
+	}
+	file, err := errored.Read(filepath.Join(p.dir, errored.FileName))
+	if err != nil {
+		t.Fatalf("errored.tfstate: %v", err)
+	}
+	var inFile []string
+	for _, e := range file.Entries() {
+		inFile = append(inFile, e.String())
+	}
+	if strings.Join(inFile, "\n") != strings.Join(printed, "\n") {
+		t.Errorf("errored.tfstate holds\n%s\nthe apply printed\n%s", strings.Join(inFile, "\n"), strings.Join(printed, "\n"))
+	}
+
+	store.Serve.Restart(t)
+	_, planErr, code := p.run("plan", "-no-color")
+	if code != 1 {
+		t.Fatalf("plan with results not taken in: exit %d, want 1\n%s", code, planErr)
+	}
+	assertContains(t, "the next plan's errors", planErr, append(printed, unrecordedSummary, "terrane state push errored.tfstate")...)
+	if strings.Contains(planErr, "Unfinished create") || strings.Contains(planErr, "terrane import") {
+		t.Errorf("the next plan gives other advice than the failed apply:\n%s", planErr)
+	}
+	assertContains(t, "state push errored.tfstate", p.mustRun("state", "push", "errored.tfstate"), printed...)
+	assertContains(t, "plan after the push", p.mustRun("plan", "-no-color"), "No changes.")
+	after := p.objects("tpf_thing")
+	if len(after) != 4 {
+		t.Errorf("the cloud holds %d objects, want 4", len(after))
+	}
+	for name, obj := range cloud {
+		if after[name].attrs["id"] != obj.attrs["id"] {
+			t.Errorf("%s is object %v now, was %v", name, after[name].attrs["id"], obj.attrs["id"])
+		}
 	}
 }

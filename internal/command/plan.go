@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/oklog/ulid/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -129,6 +130,8 @@ type operation struct {
 	store      *recordstore.Store
 	closeStore func() error
 	engine     *engine.Engine
+	// retryFor is the store's retry_timeout; 0 means the default.
+	retryFor time.Duration
 	// generatedConfig is plan -generate-config-out's block for each
 	// address it wrote one for.
 	generatedConfig map[string]string
@@ -177,6 +180,7 @@ func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.
 		Config:      cfg,
 		Providers:   factories,
 		State:       op.store,
+		RetryFor:    op.retryFor,
 		Variables:   variables,
 		Parallelism: opts.Parallelism,
 		Hooks:       out.hooks(),
@@ -209,6 +213,10 @@ func (op *operation) openStore() diags.Diagnostics {
 		return diags.Diagnostics{}.Append(err)
 	}
 	op.store, op.closeStore, op.workspace, op.project = store, closeStore, workspace, project
+	// OpenStore has read and checked these settings already.
+	if settings, ds := workdir.StoreSettings(op.dir); !ds.HasErrors() {
+		op.retryFor = settings.RetryFor()
+	}
 	return nil
 }
 

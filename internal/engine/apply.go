@@ -86,7 +86,7 @@ func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics 
 	}
 	defer enterRun(e.opts.RunID)()
 	w := e.newWalker(ctx, walkApply, snap, set)
-	j := journal.New(e.opts.State, journal.Options{RunID: e.opts.RunID, Logf: e.warnf})
+	j := journal.New(e.opts.State, journal.Options{RunID: e.opts.RunID, Logf: e.warnf, RetryFor: e.opts.RetryFor})
 	defer func() { _ = j.Close() }()
 	w.applier = newApplier(plan, snap, j)
 	w.applier.unrecorded = errored.NewResults(e.opts.Workspace, workspaceLineage(snap), e.opts.RunID)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/hcl/v2"
@@ -108,6 +109,9 @@ type Options struct {
 	// for LastEvaluation, and makes a plan keep every resource's values
 	// (a plan otherwise drops those nothing in the configuration reads).
 	KeepValues bool
+	// RetryFor bounds how long a write waits for a store that stopped
+	// answering (journal.Options.RetryFor); 0 means the journal's default.
+	RetryFor time.Duration
 }
 
 // PlanOpts say what kind of plan to make.

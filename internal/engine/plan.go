@@ -50,7 +50,7 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	w.refactor = rf
 	w.planOpts, w.plan = opts, newPlanCollector()
 	if hasOpenIntents(snap.State) {
-		j := journal.New(e.opts.State, journal.Options{RunID: e.opts.RunID})
+		j := journal.New(e.opts.State, journal.Options{RunID: e.opts.RunID, RetryFor: e.opts.RetryFor})
 		defer func() { _ = j.Close() }()
 		w.recovery = newRecoverer(j)
 	}

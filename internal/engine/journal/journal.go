@@ -47,6 +47,10 @@ type Journal struct {
 	retryFor time.Duration
 	logf     func(format string, args ...any)
 
+	// outageSince is when the store stopped answering, zero while it
+	// answers; only the committer goroutine uses it.
+	outageSince time.Time
+
 	mu      sync.Mutex
 	pending []*request
 	closed  bool
@@ -332,6 +336,7 @@ func (j *Journal) commit(batch []*request) {
 		versions, err := j.store.Commit(ctx, changesOf(batch))
 		j.commits.Add(1)
 		if err == nil {
+			j.outageSince = time.Time{}
 			j.succeed(batch, versions)
 			return
 		}
