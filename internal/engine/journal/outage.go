@@ -46,10 +46,18 @@ func (j *Journal) awaitStore(batch []*request, cause error) {
 	if remaining := time.Until(deadline); remaining > 0 {
 		j.logf("the state store is unavailable (%v); retrying %d writes for up to %s", cause, len(batch), remaining.Round(time.Second))
 	}
-	defer func() { j.waited.Add(int64(time.Since(started))) }()
+	// The wait is counted before any outcome is delivered, so a caller
+	// that has its outcome sees it in Stats.
+	counted := started
+	count := func() {
+		now := time.Now()
+		j.waited.Add(int64(now.Sub(counted)))
+		counted = now
+	}
 	for {
 		remaining := time.Until(deadline)
 		if remaining <= 0 {
+			count()
 			err := fmt.Errorf("the state store stayed unavailable for %s: %w", j.retryFor.Round(time.Second), cause)
 			for _, req := range batch {
 				j.fail(req, err)
@@ -58,6 +66,7 @@ func (j *Journal) awaitStore(batch []*request, cause error) {
 		}
 		time.Sleep(min(pause, remaining))
 		pause = min(2*pause, maxRetryPause)
+		count()
 		var done bool
 		batch, done, cause = j.settle(ctx, batch, cause)
 		if done {
