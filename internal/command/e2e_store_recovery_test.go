@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -106,6 +107,29 @@ func TestE2EStoreRecovery(t *testing.T) {
 			t.Error("the damaged store was changed")
 		}
 	})
+	t.Run("read-only", func(t *testing.T) {
+		binary := buildCLI(t)
+		p := newE2EProject(t, twoThings)
+		p.mustRun("apply", "-auto-approve")
+		before, err := os.ReadFile(workdir.StatePath(p.dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{{"plan", "-no-color"}, {"apply", "-auto-approve", "-no-color"}} {
+			_, errOut, code := runOnReadOnly(t, filepath.Dir(workdir.StatePath(p.dir)), p.dir, binary, args...)
+			if code != 1 {
+				t.Fatalf("terrane %s on a read-only store: exit %d, want 1\n%s", strings.Join(args, " "), code, errOut)
+			}
+			assertContains(t, "advice for a read-only store", errOut, "Failed to open the state store", "writable", "read-write")
+			assertNoRemovalAdvice(t, "advice for a read-only store", errOut)
+			if strings.Contains(errOut, "damaged") || strings.Contains(errOut, ".recover") {
+				t.Errorf("a read-only store is treated as a damaged one:\n%s", errOut)
+			}
+		}
+		if after, _ := os.ReadFile(workdir.StatePath(p.dir)); string(after) != string(before) {
+			t.Error("the read-only store was changed")
+		}
+	})
 	t.Run("newer schema", func(t *testing.T) {
 		p := newE2EProject(t, twoThings)
 		p.mustRun("apply", "-auto-approve")
@@ -154,4 +178,28 @@ func TestE2EStoreRecovery(t *testing.T) {
 			t.Errorf("after the push the store holds %q", got)
 		}
 	})
+}
+
+// runOnReadOnly runs binary in dir with the directory readOnly mounted
+// read-only, in a mount namespace of its own (unshare -m, which needs
+// root); the test is skipped where that is not possible.
+func runOnReadOnly(t *testing.T, readOnly, dir, binary string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	const script = `mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"`
+	probe := `mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && touch "$0/.probe"`
+	if out, err := exec.Command("unshare", "-m", "sh", "-c", probe, readOnly).CombinedOutput(); err == nil || !strings.Contains(string(out), "Read-only") {
+		_ = os.Remove(filepath.Join(readOnly, ".probe"))
+		t.Skipf("cannot mount a directory read-only here (unshare -m needs root): %v %s", err, out)
+	}
+	cmd := exec.Command("unshare", append([]string{"-m", "sh", "-c", script, "sh", readOnly, binary}, args...)...)
+	cmd.Dir = dir
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	if exitErr, ok := err.(*exec.ExitError); ok {
+		code = exitErr.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errOut.String(), code
 }

@@ -59,8 +59,8 @@ func StoreRecoveryAdvice(path string, err error) string {
 	switch {
 	case errors.Is(err, sqlite.ErrNewerSchema):
 		return "Run this configuration with the newer version of Terrane that wrote the store. Do not delete or replace the file: it records which remote objects Terrane manages."
-	case strings.Contains(text, "readonly") || strings.Contains(text, "read-only") || strings.Contains(text, "permission denied"):
-		return fmt.Sprintf("Make %s and the files beside it (%s-wal, %s-shm) and their directory writable by this user, then run the command again. Keep the files: they record which remote objects Terrane manages.", path, filepath.Base(path), filepath.Base(path))
+	case strings.Contains(text, "readonly") || strings.Contains(text, "read-only") || strings.Contains(text, "permission denied") || !writable(path):
+		return fmt.Sprintf("Make %s and the files beside it (%s-wal, %s-shm) and their directory writable by this user (or mount its file system read-write), then run the command again. Keep the files: they record which remote objects Terrane manages.", path, filepath.Base(path), filepath.Base(path))
 	case strings.Contains(text, "disk is full") || strings.Contains(text, "no space") || strings.Contains(text, "disk i/o") || strings.Contains(text, "too large"):
 		return fmt.Sprintf("Free space on the disk that holds %s, then run the command again. Keep the files: they record which remote objects Terrane manages.", path)
 	}
@@ -69,4 +69,23 @@ func StoreRecoveryAdvice(path string, err error) string {
 		"  - or restore the last good copy: Terrane keeps one in %s before every state push and every change of the store's layout;\n"+
 		"  - or push a state file you saved earlier (terrane state pull > FILE) into a fresh store with: terrane state push FILE.\n"+
 		"Move the damaged file aside rather than deleting it.", path, path, backups)
+}
+
+// writable reports whether the database file at path, where it exists, and
+// its directory can be written: SQLite reports a store on a read-only file
+// system, or in a directory it may not create its -wal and -shm files in,
+// only as a file it cannot open, which reads like a damaged one.
+func writable(path string) bool {
+	if f, err := os.OpenFile(path, os.O_WRONLY, 0); err == nil {
+		_ = f.Close()
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return false
+	}
+	probe, err := os.CreateTemp(filepath.Dir(path), ".terrane-write-check-*")
+	if err != nil {
+		return !errors.Is(err, os.ErrNotExist)
+	}
+	_ = probe.Close()
+	_ = os.Remove(probe.Name())
+	return true
 }
