@@ -45,39 +45,10 @@ func TestE2EStoreRefusesWrites(t *testing.T) {
 	if len(kept) == 0 {
 		t.Skipf("no provider call finished between the disk filling up and the apply stopping, in four attempts:\n%s", stderr)
 	}
-	assertContains(t, "the failed apply's errors", stderr, unrecordedSummary, "terrane state push errored.tfstate")
-	printed := uniqueSorted(kept, 0)
-	cloud := p.objects("tpf_thing")
-	for _, m := range kept {
-		name := "n-" + strings.TrimSuffix(strings.TrimPrefix(m[1], "tpf_thing.n["), "]")
-		if cloud[name].attrs["id"] != m[2] {
-			t.Errorf("%s is printed with id %s, the cloud has %v", m[1], m[2], cloud[name].attrs["id"])
-		}
-	}
-	file, err := errored.Read(filepath.Join(p.dir, errored.FileName))
-	if err != nil {
-		t.Fatalf("errored.tfstate: %v", err)
-	}
-	var inFile []string
-	for _, e := range file.Entries() {
-		inFile = append(inFile, e.String())
-	}
-	if strings.Join(inFile, "\n") != strings.Join(printed, "\n") {
-		t.Errorf("errored.tfstate holds\n%s\nthe apply printed\n%s", strings.Join(inFile, "\n"), strings.Join(printed, "\n"))
-	}
-
-	// The next run says what the failed one said, and does nothing else.
-	_, planErr, code := p.run("plan", "-no-color")
-	if code != 1 {
-		t.Fatalf("plan with results not taken in: exit %d, want 1\n%s", code, planErr)
-	}
-	assertContains(t, "the next plan's errors", planErr, append(printed, unrecordedSummary, "terrane state push errored.tfstate")...)
-	if strings.Contains(planErr, "Unfinished create") || strings.Contains(planErr, "terrane import") {
-		t.Errorf("the next plan gives other advice than the failed apply:\n%s", planErr)
-	}
-
-	out := p.mustRun("state", "push", "errored.tfstate")
-	assertContains(t, "state push errored.tfstate", out, printed...)
+	printed := checkUnrecordedKept(t, p, stderr, kept, func(addr string) string {
+		return "n-" + strings.TrimSuffix(strings.TrimPrefix(addr, "tpf_thing.n["), "]")
+	})
+	takeUnrecordedIn(t, p, printed)
 	p.mustRun("apply", "-auto-approve")
 	after := p.objects("tpf_thing")
 	if len(after) != 80 {
@@ -132,6 +103,51 @@ func applyUntilStoreFull(t *testing.T, binary, dir string) string {
 		t.Fatalf("the apply did not stop once its store was full\n%s\n%s", out.String(), errOut.String())
 	}
 	return errOut.String()
+}
+
+// checkUnrecordedKept checks what a run that could not record the results
+// kept (address and ID, as its errors print them) left: its errors say so
+// and how to take them in, each ID is the one the cloud has (objectName
+// gives an address's object name), and errored.tfstate holds exactly what
+// was printed. It returns the printed entries, sorted.
+func checkUnrecordedKept(t *testing.T, p *e2eProject, stderr string, kept [][]string, objectName func(addr string) string) []string {
+	t.Helper()
+	assertContains(t, "the failed apply's errors", stderr, unrecordedSummary, "terrane state push errored.tfstate")
+	printed := uniqueSorted(kept, 0)
+	cloud := p.objects("tpf_thing")
+	for _, m := range kept {
+		if id := cloud[objectName(m[1])].attrs["id"]; id != m[2] {
+			t.Errorf("%s is printed with id %s, the cloud has %v", m[1], m[2], id)
+		}
+	}
+	file, err := errored.Read(filepath.Join(p.dir, errored.FileName))
+	if err != nil {
+		t.Fatalf("errored.tfstate: %v", err)
+	}
+	var inFile []string
+	for _, e := range file.Entries() {
+		inFile = append(inFile, e.String())
+	}
+	if strings.Join(inFile, "\n") != strings.Join(printed, "\n") {
+		t.Errorf("errored.tfstate holds\n%s\nthe apply printed\n%s", strings.Join(inFile, "\n"), strings.Join(printed, "\n"))
+	}
+	return printed
+}
+
+// takeUnrecordedIn checks that the next plan says what the failed run said
+// about the printed results and does nothing else, then takes them in with
+// terrane state push errored.tfstate.
+func takeUnrecordedIn(t *testing.T, p *e2eProject, printed []string) {
+	t.Helper()
+	_, planErr, code := p.run("plan", "-no-color")
+	if code != 1 {
+		t.Fatalf("plan with results not taken in: exit %d, want 1\n%s", code, planErr)
+	}
+	assertContains(t, "the next plan's errors", planErr, append(printed, unrecordedSummary, "terrane state push errored.tfstate")...)
+	if strings.Contains(planErr, "Unfinished create") || strings.Contains(planErr, "terrane import") {
+		t.Errorf("the next plan gives other advice than the failed apply:\n%s", planErr)
+	}
+	assertContains(t, "state push errored.tfstate", p.mustRun("state", "push", "errored.tfstate"), printed...)
 }
 
 // uniqueSorted returns the distinct values of group in matches, sorted.
