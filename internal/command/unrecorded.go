@@ -21,28 +21,34 @@ const unrecordedSummary = "Results not recorded in the state store"
 
 // keepUnrecorded writes the results the apply could not record to
 // errored.tfstate beside the configuration and says so, naming each
-// address and its object's ID. When even that file cannot be written, the
-// results are printed instead: that is then their only copy.
-func (op *operation) keepUnrecorded() diags.Diagnostics {
+// address and its object's ID. aborted says the run was stopped while
+// those results still waited for the store, rather than refused by it.
+// When even that file cannot be written, the results are printed instead:
+// that is then their only copy.
+func (op *operation) keepUnrecorded(aborted bool) diags.Diagnostics {
 	results := op.engine.Unrecorded()
 	if results.Len() == 0 {
 		return nil
 	}
 	entries := results.Entries()
+	why := "the store refused their results"
+	if aborted {
+		why = "the run was stopped before the store had their results"
+	}
 	path, err := results.WriteFile(op.dir)
 	if err == nil {
 		return diags.Diagnostics{diags.Errorf(unrecordedSummary,
-			"%d provider call(s) of this run finished, but the store refused their results:\n%s\n\n%s",
-			len(entries), errored.Describe(entries), errored.Advice(displayPath(path)))}
+			"%d provider call(s) of this run finished, but %s:\n%s\n\n%s",
+			len(entries), why, errored.Describe(entries), errored.Advice(displayPath(path)))}
 	}
 	src, encodeErr := results.Encode()
 	if encodeErr != nil {
 		src = []byte(fmt.Sprintf("(the results could not be encoded either: %s)", encodeErr))
 	}
 	return diags.Diagnostics{diags.Errorf(unrecordedSummary,
-		"%d provider call(s) of this run finished, but the store refused their results:\n%s\n\n"+
+		"%d provider call(s) of this run finished, but %s:\n%s\n\n"+
 			"Writing them to %s failed too: %s. Their only copy is below: save it, from the first { to the last } inclusive, as %s in this directory, then, once the store can be written again, run:\n    terrane state push %s\n\n%s",
-		len(entries), errored.Describe(entries), errored.FileName, err, errored.FileName, errored.FileName, src)}
+		len(entries), why, errored.Describe(entries), errored.FileName, err, errored.FileName, errored.FileName, src)}
 }
 
 // checkUnrecorded refuses to plan while errored.tfstate beside the

@@ -217,14 +217,18 @@ func (w *walker) writeInstance(addr addrs.AbsResourceInstance, provider addrs.Ab
 		if release, ok := w.heldSlots.Load(key); ok {
 			queued = release.(func())
 		}
+		// The call happened: until the store has its result, the result
+		// is kept with the unrecorded ones, so that a run stopped while
+		// the write waits for the store still hands it over.
+		a.unrecorded.Add(addr, provider, inst)
 		got, err = a.journal.FinishCallQueued(w.ctx, addr, provider, inst, prior, queued)
+		if err == nil {
+			a.unrecorded.Forget(addr)
+		}
 	default:
 		got, err = a.journal.Write(context.WithoutCancel(w.ctx), recordstore.InstanceChange{Addr: addr, ProviderConfig: provider, Instance: inst, Prior: prior})
 	}
 	if err != nil && kind == recordResult {
-		// The call happened: what it produced must not live only in this
-		// process's memory.
-		a.unrecorded.Add(addr, provider, inst)
 		return unrecordedResult(addr, inst, err)
 	}
 	if err != nil {

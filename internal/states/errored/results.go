@@ -53,6 +53,14 @@ func (r *Results) Add(addr addrs.AbsResourceInstance, provider addrs.AbsProvider
 	r.state.SetResourceInstance(addr, kept, provider)
 }
 
+// Forget drops what is kept for addr: its result has been recorded.
+func (r *Results) Forget(addr addrs.AbsResourceInstance) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.state.RemoveResourceInstance(addr)
+	delete(r.deleted, addr.String())
+}
+
 // Len is how many instances are kept.
 func (r *Results) Len() int {
 	if r == nil {
