@@ -129,7 +129,7 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 func withoutCheckBlockWarnings(ds diags.Diagnostics) diags.Diagnostics {
 	var out diags.Diagnostics
 	for _, d := range ds {
-		if d.Severity == diags.Warning && strings.HasPrefix(d.Summary, "Check block assertion") {
+		if d.Severity == diags.Warning && d.FromCheckBlock {
 			continue
 		}
 		out = append(out, d)
@@ -236,8 +236,9 @@ func applySavedPlan(out *operationOutput, opts *arguments.Apply) int {
 		return 1
 	}
 	ds = ds.Append(op.checkSavedPlanInputs(opts.PlanFile, snapshot, lockFile))
-	if !ds.HasErrors() && !plan.CanApply() {
-		ds = ds.Append(unapplyableDiag(opts.PlanFile, plan))
+	if !ds.HasErrors() && plan.Errored {
+		ds = ds.Append(diags.Errorf("Saved plan is not applyable",
+			"The plan in %s was made by a run that failed, so it is incomplete. Fix the errors it reported and make a new plan.", opts.PlanFile))
 	}
 	if ds.HasErrors() {
 		out.diagnostics(ds)
@@ -272,15 +273,6 @@ func readSavedPlan(path string) (*plans.Plan, *planfile.ConfigSnapshot, []byte, 
 		return fail(err)
 	}
 	return plan, snapshot, lockFile, nil
-}
-
-func unapplyableDiag(path string, plan *plans.Plan) diags.Diagnostic {
-	if plan.Errored {
-		return diags.Errorf("Saved plan is not applyable",
-			"The plan in %s was made by a run that failed, so it is incomplete. Fix the errors it reported and make a new plan.", path)
-	}
-	return diags.Errorf("Saved plan has nothing to do",
-		"The plan in %s proposes no changes, so there is nothing to apply.", path)
 }
 
 // checkSavedPlanInputs refuses a saved plan when the configuration files
@@ -480,11 +472,14 @@ func (o *operationOutput) renderApplySummary(plan *plans.Plan, op *operation, fa
 	}
 	summary := o.counts.summary()
 	summary.Destroy = plan.UIMode == plans.DestroyMode
-	// Imports are recorded in one commit before the walk, not through the
-	// hooks, so they are counted from the plan.
+	// Imports and forgets are recorded in one commit before the walk, not
+	// through the hooks, so they are counted from the plan.
 	for _, change := range plan.Changes.Resources {
 		if change.Importing != nil {
 			summary.Imported++
+		}
+		if change.Action == plans.Forget {
+			summary.Forgotten++
 		}
 	}
 	var outputs map[string]*states.OutputValue

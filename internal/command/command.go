@@ -1,17 +1,20 @@
 package command
 
 import (
+	"flag"
+	"fmt"
+	"io"
 	"log"
+	"os"
+	"slices"
+	"sort"
+	"strings"
 
 	"github.com/hashicorp/go-hclog"
 
-	"flag"
-	"fmt"
+	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/logging"
-	"io"
-	"os"
-	"sort"
-	"strings"
+	"github.com/terrane/terrane/internal/ui"
 )
 
 // Streams are the standard streams a command reads and writes.
@@ -46,6 +49,7 @@ func commands() map[string]commandInfo {
 			"Serve the state store over gRPC (Consul's ResourceService API)"},
 		"watch": {func(s Streams, args []string) int { return runWatch(args, s.Stdout, s.Stderr) },
 			"Stream changes to state records as they happen"},
+		"status":  {runStatus, "Show the conditions a serve reconciler recorded for the workspace's resources"},
 		"output":  {runOutput, "Show output values from the workspace's state"},
 		"show":    {runShow, "Show the current state or a saved plan"},
 		"plan":    {runPlan, "Show changes required by the current configuration"},
@@ -92,11 +96,33 @@ func Run(args []string, streams Streams) int {
 	for n := min(len(args), 3); n > 0; n-- {
 		name := strings.Join(args[:n], " ")
 		if info, ok := table[name]; ok {
+			if refuseEncryption(name, args[n:], streams) {
+				return 1
+			}
 			return info.run(streams, args[n:])
 		}
 	}
 	fmt.Fprintf(streams.Stderr, "Terrane has no command named %q.\n\nTo see all of Terrane's commands, run:\n  terrane -help\n", args[0])
 	return 1
+}
+
+// touchesNoStateOrPlan are the commands that neither read nor write state
+// or plan files.
+var touchesNoStateOrPlan = map[string]bool{"version": true, "fmt": true, "validate": true,
+	"providers schema": true, "providers lock": true, "providers mirror": true}
+
+// refuseEncryption refuses, for every command that reads or writes state
+// or plans, OpenTofu's TF_ENCRYPTION environment variable: it asks for
+// state and plan files to be encrypted, which Terrane does not do yet, so
+// running on would write in plain text what the user meant to encrypt.
+func refuseEncryption(command string, args []string, streams Streams) bool {
+	if os.Getenv("TF_ENCRYPTION") == "" || touchesNoStateOrPlan[command] {
+		return false
+	}
+	ui.WriteDiagnostics(streams.Stderr, diags.Diagnostics{diags.Errorf("State encryption is not supported",
+		"The TF_ENCRYPTION environment variable asks for state and plan files to be encrypted. Terrane does not encrypt them yet, so it refuses to run rather than write them in plain text. Unset TF_ENCRYPTION to accept unencrypted state.")},
+		nil, os.Getenv("NO_COLOR") == "" && !slices.Contains(args, "-no-color"))
+	return true
 }
 
 // applyChdir handles the global -chdir=DIR option, which must come before

@@ -14,6 +14,7 @@ import (
 	"github.com/apparentlymart/go-versions/versions"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/depsfile"
 	"github.com/terrane/terrane/internal/diags"
@@ -34,6 +35,9 @@ type initOptions struct {
 	getModules  bool
 	lockfile    string
 	pluginDirs  stringList
+	// vars are -var and -var-file, for module sources and versions built
+	// from variables.
+	vars []arguments.VarOption
 	// backendConfig are the -backend-config arguments, in order.
 	backendConfig stringList
 	migrateState  bool
@@ -58,6 +62,7 @@ func runInit(streams Streams, args []string) int {
 	fs.BoolVar(&opts.getModules, "get", true, "Install the modules the configuration calls")
 	fs.StringVar(&opts.lockfile, "lockfile", "", `Set to "readonly" to fail instead of changing the dependency lock file`)
 	fs.Var(&opts.pluginDirs, "plugin-dir", "Install providers only from this directory (repeatable)")
+	arguments.AddVarFlags(fs, &opts.vars)
 	if err := fs.Parse(args); err != nil {
 		return 1
 	}
@@ -117,6 +122,7 @@ func (in *initializer) run(ctx context.Context) diags.Diagnostics {
 		return ds.Append(diags.Errorf("Conflicting options", "-upgrade changes the dependency lock file, which -lockfile=readonly forbids. Use one or the other."))
 	}
 	parser := config.NewParser()
+	parser.Static = staticInputs(".", in.opts.vars)
 	if in.opts.getModules && hasConfigFiles(".") {
 		ds = ds.Append(in.installModules(ctx, parser))
 		if ds.HasErrors() {

@@ -18,16 +18,14 @@ import (
 	"github.com/terrane/terrane/internal/builtin/remotestate"
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/config"
-	"github.com/terrane/terrane/internal/depsfile"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/engine"
 	"github.com/terrane/terrane/internal/logging"
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/plans/planfile"
-	"github.com/terrane/terrane/internal/plugin"
 	"github.com/terrane/terrane/internal/plugin/cliconfig"
-	"github.com/terrane/terrane/internal/plugin/discovery"
 	"github.com/terrane/terrane/internal/providers"
+	"github.com/terrane/terrane/internal/reconcile"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/workdir"
 )
@@ -143,6 +141,10 @@ type operation struct {
 func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.Plan) (*operation, diags.Diagnostics) {
 	op := &operation{out: out, dir: "."}
 	parser := config.NewParser()
+	parser.Static = staticInputs(op.dir, opts.Vars)
+	if saved != nil {
+		parser.Static = savedPlanStaticInputs(op.dir, saved)
+	}
 	cfg, hclDiags := modules.LoadConfig(parser, op.dir)
 	out.addSources(parser.Files())
 	if opts.GenerateConfigOut != "" {
@@ -223,35 +225,15 @@ func (op *operation) openStore() diags.Diagnostics {
 // providerFactories returns a factory for every provider the configuration
 // needs, each an installed package that matches the dependency lock file.
 func (op *operation) providerFactories() (map[addrs.Provider]providers.Factory, diags.Diagnostics) {
-	lockPath := workdir.LockFilePath(op.dir)
-	if raw, err := os.ReadFile(lockPath); err == nil {
+	if raw, err := os.ReadFile(workdir.LockFilePath(op.dir)); err == nil {
 		op.lockFile = raw
 	}
-	locks, ds := depsfile.LoadFile(lockPath)
+	cli, ds := cliconfig.Load(cliconfig.Environment{WorkingDir: op.dir})
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	factories, locks, factoryDiags := workdir.ConfiguredProviderFactories(context.Background(), op.dir, op.config, cli)
 	op.out.addSources(locks.Sources())
-	cli, cliDiags := cliconfig.Load(cliconfig.Environment{WorkingDir: op.dir})
-	ds = ds.Append(cliDiags)
-	if ds.HasErrors() {
-		return nil, ds
-	}
-	requirements, reqDiags := workdir.ProviderRequirements(op.config)
-	ds = ds.Append(reqDiags)
-	var overrides discovery.DevOverrides
-	if cli.ProviderInstallation != nil {
-		overrides = cli.ProviderInstallation.DevOverrides
-	}
-	ds = ds.Append(workdir.CheckLocks(requirements, locks, overrides))
-	// A Pulumi sub-package's parameters are fixed by init; a configuration
-	// whose parameters changed since must be initialized again.
-	subpackages, subDiags := workdir.Subpackages(op.config)
-	ds = ds.Append(subDiags, workdir.CheckSubpackageLocks(subpackages, locks))
-	if ds.HasErrors() {
-		return nil, ds
-	}
-	// Without a schema cache every run asks each provider for its schema,
-	// which is slower but correct, so a broken cache directory is no error.
-	schemas, _ := plugin.DefaultSchemaStore()
-	factories, factoryDiags := workdir.ProviderFactories(context.Background(), op.dir, locks, cli, schemas)
 	return factories, ds.Append(factoryDiags)
 }
 
@@ -264,6 +246,13 @@ func (op *operation) inputValues(opts arguments.Operation, saved *plans.Plan) (e
 	values := engine.InputValues{}
 	given, ds := arguments.CollectValues(op.dir, decls, opts.Vars, os.Environ())
 	op.out.addSources(given.Files)
+	if opts.AllowUnsetVariables {
+		for name, decl := range decls {
+			if given.ByName[name] == nil && decl.Default == nil {
+				given.ByName[name] = &arguments.Value{Value: cty.UnknownVal(decl.Type.Type)}
+			}
+		}
+	}
 	if saved != nil {
 		return op.savedPlanValues(saved, given, ds)
 	}
@@ -378,7 +367,16 @@ func planWithInterrupts(op *operation, opts arguments.Operation) (*plans.Plan, d
 		diags diags.Diagnostics
 	}
 	r, aborted := withInterrupts(op.out, func(ctx context.Context) result {
-		plan, ds := op.engine.Plan(ctx, planOpts(opts))
+		po := planOpts(opts)
+		if opts.RefreshMaxAge > 0 && opts.Refresh {
+			project, workspace := op.store.Tenancy()
+			fresh, err := reconcile.FreshInstances(ctx, op.store.Service(), project, workspace, opts.RefreshMaxAge, time.Now())
+			if err != nil {
+				return result{nil, diags.Diagnostics{diags.Errorf("Cannot read the reconciler's status", "Reading the statuses -refresh-max-age relies on failed: %s.", err)}}
+			}
+			po.Fresh = fresh
+		}
+		plan, ds := op.engine.Plan(ctx, po)
 		op.markGeneratedConfig(plan)
 		return result{plan, ds}
 	})

@@ -37,6 +37,7 @@ type serveOptions struct {
 	// insecure allows serving beyond loopback without TLS or a token.
 	insecure bool
 	watches  resourceservice.WatchLimits
+	controlPlaneOptions
 }
 
 // runServe implements `terrane serve`: it serves a store as Consul's
@@ -59,6 +60,7 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	flags.BoolVar(&opts.insecure, "insecure", false, "serve on an address other machines can reach without TLS or without a -token (trusted networks only)")
 	flags.IntVar(&opts.watches.PerToken, "max-watches-per-token", resourceservice.DefaultWatchesPerToken, "most WatchList streams one token may hold open")
 	flags.IntVar(&opts.watches.PerConnection, "max-watches-per-connection", resourceservice.DefaultWatchesPerConnection, "most WatchList streams one client connection may hold open")
+	addControlPlaneFlags(flags, &opts.controlPlaneOptions)
 	if err := flags.Parse(args); err != nil {
 		return 1
 	}
@@ -99,6 +101,12 @@ func serve(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) err
 		listener.Close()
 		return err
 	}
+	stopControlPlane, err := startControlPlane(ctx, opts.controlPlaneOptions, controlPlaneDeps{service: service, tokens: tokens, tls: tlsConfig, insecure: opts.insecure}, stdout, stderr)
+	if err != nil {
+		listener.Close()
+		return err
+	}
+	defer stopControlPlane()
 	server := resourceservice.NewGRPCServer(service, tokens, resourceservice.ServerOptions{TLS: tlsConfig, Watches: opts.watches})
 	reaperCtx, stopReaper := context.WithCancel(ctx)
 	defer stopReaper()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/command/jsonvalidate"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
@@ -31,6 +32,8 @@ func runValidate(streams Streams, args []string) int {
 	fs := newFlagSet("validate", streams)
 	asJSON := fs.Bool("json", false, "Print the result as a machine-readable JSON document")
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
+	var vars []arguments.VarOption
+	arguments.AddVarFlags(fs, &vars)
 	if err := fs.Parse(args); err != nil {
 		return 1
 	}
@@ -41,6 +44,7 @@ func runValidate(streams Streams, args []string) int {
 	color := !*noColor && !*asJSON && os.Getenv("NO_COLOR") == ""
 
 	parser := config.NewParser()
+	parser.Static = staticInputs(".", vars)
 	cfg, loadDiags := modules.LoadConfig(parser, ".")
 	report := newValidateReport()
 	report.addHCL(loadDiags)

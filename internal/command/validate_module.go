@@ -127,11 +127,11 @@ func (m *moduleValidator) localValue(name string, rng hcl.Range) (cty.Value, hcl
 func checkExpansion(scope *lang.Scope, count, forEach hcl.Expression) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	if count != nil {
-		_, _, d := scope.EvalCount(count, true)
+		_, _, d := scope.EvalCount(count, lang.Unknowns{Allow: true})
 		diags = append(diags, d...)
 	}
 	if forEach != nil {
-		_, _, d := scope.EvalForEach(forEach, true)
+		_, _, d := scope.EvalForEach(forEach, lang.Unknowns{Allow: true})
 		diags = append(diags, d...)
 	}
 	return diags
@@ -204,6 +204,9 @@ func (m *moduleValidator) validateResource(ctx context.Context, r *config.Resour
 	s, known := types[r.Type]
 	if !known || s.Block == nil {
 		return append(ds, unsupportedTypeDiag(r, kind, types))
+	}
+	if r.Managed != nil {
+		ds = m.appendHCL(ds, s.Block.ValidateIgnoreChanges(r.Managed.IgnoreChanges, r.TypeRange))
 	}
 	val, evalDiags := m.evalBlock(scope, r.Config, s.Block)
 	ds = m.appendHCL(ds, evalDiags)

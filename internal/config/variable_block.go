@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
@@ -97,7 +98,7 @@ func decodeVariableAttributes(variable *Variable, attrs hcl.Attributes) hcl.Diag
 		diags = append(diags, decodeBool(attr, &variable.Ephemeral)...)
 	}
 	if attr, ok := attrs["deprecated"]; ok {
-		diags = append(diags, decodeString(attr, &variable.DeprecatedMessage)...)
+		diags = append(diags, decodeDeprecated(attr, &variable.DeprecatedMessage)...)
 	}
 	if attr, ok := attrs["nullable"]; ok {
 		diags = append(diags, decodeBool(attr, &variable.Nullable)...)
@@ -169,6 +170,21 @@ func decodeTypeConstraint(expr hcl.Expression) (TypeConstraint, hcl.Diagnostics)
 	return TypeConstraint{Type: ty, Defaults: defaults, ParseAsLiteral: ty == cty.String}, diags
 }
 
+// decodeDeprecated reads a variable's or output's deprecated message, which
+// OpenTofu requires to say something: it is what users of the module see.
+func decodeDeprecated(attr *hcl.Attribute, target *string) hcl.Diagnostics {
+	diags := decodeString(attr, target)
+	if !diags.HasErrors() && strings.TrimSpace(*target) == "" {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid `deprecated` value",
+			Detail:   `The "deprecated" argument must not be empty, and should provide instructions on how to migrate away from usage of this deprecated variable.`,
+			Subject:  attr.Expr.Range().Ptr(),
+		})
+	}
+	return diags
+}
+
 // decodeLocalsBlock reads the named values of a locals block.
 func decodeLocalsBlock(block *hcl.Block) ([]*Local, hcl.Diagnostics) {
 	attrs, diags := block.Body.JustAttributes()
@@ -216,6 +232,9 @@ func decodeOutputBlock(block *hcl.Block) (*Output, hcl.Diagnostics) {
 		deps, moreDiags := decodeDependsOn(attr)
 		diags = append(diags, moreDiags...)
 		output.DependsOn = deps
+	}
+	if attr, ok := content.Attributes["deprecated"]; ok {
+		diags = append(diags, decodeDeprecated(attr, &output.DeprecatedMessage)...)
 	}
 	for _, inner := range content.Blocks {
 		if inner.Type == "postcondition" {

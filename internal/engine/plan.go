@@ -44,6 +44,9 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	if ds = ds.Append(rds); rds.HasErrors() {
 		return plan, ds
 	}
+	if tds := verifyTargetedMoves(rf.moves, opts.Targets); tds.HasErrors() {
+		return plan, ds.Append(partialPlanWarning(opts)).Append(tds)
+	}
 	snap = rf.snapshot
 	defer enterRun(e.opts.RunID)()
 	w := e.newWalker(ctx, walkPlan, snap, set)
@@ -76,7 +79,7 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	plan.Errored = ds.HasErrors()
 	plan.Complete = len(plan.Deferred) == 0
 	plan.Applyable = !plan.Errored && plansSomething(plan)
-	rf.finishPlan(plan)
+	ds = ds.Append(rf.finishPlan(plan))
 	e.keepEvaluation(w)
 	return plan, ds
 }
@@ -93,7 +96,6 @@ func (e *Engine) finishPlan(plan *plans.Plan, w *walker, snap *recordstore.Snaps
 	plan.Changes.Resources = w.plan.changes
 	plan.DriftedResources = w.plan.drift
 	plan.RelevantAttributes = w.relevantAttributes(w.plan.changes, w.plan.drift)
-	plan.Deferred = w.plan.deferred
 	plan.Checks = w.results.checks.list()
 	plan.VariableValues = map[string]value.Dynamic{}
 	for name, decl := range e.opts.Config.Module.Variables {
