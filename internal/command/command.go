@@ -35,12 +35,15 @@ type commandInfo struct {
 // commands lists every command by its full name ("providers schema").
 func commands() map[string]commandInfo {
 	return map[string]commandInfo{
-		"version":          {runVersion, "Show the current Terrane version"},
-		"init":             {runInit, "Prepare the working directory: install providers, lock their versions, create the state store"},
-		"providers schema": {runProvidersSchema, "Show schemas for the providers the configuration needs"},
-		"providers lock":   {runProvidersLock, "Write provider checksums for several platforms into the lock file"},
-		"providers mirror": {runProvidersMirror, "Save local copies of the required providers for offline use"},
-		"validate":         {runValidate, "Check whether the configuration is valid"},
+		"version":            {runVersion, "Show the current Terrane version"},
+		"get":                {runGet, "Install or upgrade the modules the configuration calls"},
+		"init":               {runInit, "Prepare the working directory: install providers, lock their versions, create the state store"},
+		"providers":          {runProvidersTree, "Show the providers required for this configuration"},
+		"metadata functions": {runMetadataFunctions, "Show signatures and descriptions for the available functions"},
+		"providers schema":   {runProvidersSchema, "Show schemas for the providers the configuration needs"},
+		"providers lock":     {runProvidersLock, "Write provider checksums for several platforms into the lock file"},
+		"providers mirror":   {runProvidersMirror, "Save local copies of the required providers for offline use"},
+		"validate":           {runValidate, "Check whether the configuration is valid"},
 		"fmt": {func(s Streams, args []string) int { return runFmt(args, s.Stdin, s.Stdout, s.Stderr) },
 			"Reformat configuration files to the canonical style"},
 		"console": {func(s Streams, args []string) int { return runConsole(args, s.Stdin, s.Stdout, s.Stderr) },
@@ -71,6 +74,11 @@ func commands() map[string]commandInfo {
 		"workspace show":         {runWorkspaceShow, "Show the name of the selected workspace"},
 		"workspace delete":       {runWorkspaceDelete, "Delete a workspace"},
 		"graph":                  {runGraph, "Print the plan, apply or destroy operation graph in the DOT language"},
+		"login":                  {runLogin, "Obtain and save credentials for a remote host"},
+		"logout":                 {runLogout, "Remove locally-stored credentials for a remote host"},
+		"taint":                  {runTaint, "Mark a resource instance as not fully functional"},
+		"force-unlock":           {runForceUnlock, "Release the claims of a run that stopped for good"},
+		"untaint":                {runUntaint, "Remove the 'tainted' state from a resource instance"},
 		"test":                   {runTest, "Run the configuration's tests (*.tftest.hcl, *.tofutest.hcl) against throwaway state"},
 	}
 }
@@ -99,17 +107,46 @@ func Run(args []string, streams Streams) int {
 			if refuseEncryption(name, args[n:], streams) {
 				return 1
 			}
-			return info.run(streams, args[n:])
+			return info.run(streams, viewFlagsFirst(args[n:]))
 		}
 	}
 	fmt.Fprintf(streams.Stderr, "Terrane has no command named %q.\n\nTo see all of Terrane's commands, run:\n  terrane -help\n", args[0])
 	return 1
 }
 
+// viewFlags are the options OpenTofu accepts anywhere on a command line,
+// after positional arguments too (arguments.ParseView): they say how
+// output looks, not what the command does.
+var viewFlags = map[string]bool{"-no-color": true, "-compact-warnings": true}
+
+// viewFlagsFirst moves the view flags to the front of a command's
+// arguments, so that `state show ADDR -no-color` reads as OpenTofu reads
+// it; Go's flag parsing stops at the first positional argument. Nothing
+// after "--" is touched.
+func viewFlagsFirst(args []string) []string {
+	var flags, rest []string
+	for i, arg := range args {
+		if arg == "--" {
+			rest = append(rest, args[i:]...)
+			break
+		}
+		if viewFlags[arg] {
+			flags = append(flags, arg)
+			continue
+		}
+		rest = append(rest, arg)
+	}
+	if len(flags) == 0 {
+		return args
+	}
+	return append(flags, rest...)
+}
+
 // touchesNoStateOrPlan are the commands that neither read nor write state
 // or plan files.
 var touchesNoStateOrPlan = map[string]bool{"version": true, "fmt": true, "validate": true,
-	"providers schema": true, "providers lock": true, "providers mirror": true}
+	"providers schema": true, "providers lock": true, "providers mirror": true,
+	"metadata functions": true, "get": true, "login": true, "logout": true}
 
 // refuseEncryption refuses, for every command that reads or writes state
 // or plans, OpenTofu's TF_ENCRYPTION environment variable: it asks for

@@ -513,20 +513,25 @@ func (in *initializer) installModules(ctx context.Context, parser *config.Parser
 			fmt.Fprintf(in.out, "Initializing modules...\n")
 			announced = true
 		}
-		switch {
-		case ev.Reused:
-			fmt.Fprintf(in.out, "- %s in .terrane/modules/%s\n", ev.Key, ev.Key)
-		case ev.Version != "":
-			fmt.Fprintf(in.out, "Downloading %s %s for %s...\n- %s in .terrane/modules/%s\n", ev.Source, ev.Version, ev.Key, ev.Key, ev.Key)
-		default:
-			fmt.Fprintf(in.out, "Downloading %s for %s...\n- %s in .terrane/modules/%s\n", ev.Source, ev.Key, ev.Key, ev.Key)
-		}
+		writeModuleEvent(in.out, ev)
 	}}
 	_, ds := installer.Install(ctx, ".")
 	if announced {
 		fmt.Fprintln(in.out)
 	}
 	return ds
+}
+
+// writeModuleEvent prints one module's installation as init and get do.
+func writeModuleEvent(w io.Writer, ev modules.Event) {
+	switch {
+	case ev.Reused:
+		fmt.Fprintf(w, "- %s in .terrane/modules/%s\n", ev.Key, ev.Key)
+	case ev.Version != "":
+		fmt.Fprintf(w, "Downloading %s %s for %s...\n- %s in .terrane/modules/%s\n", ev.Source, ev.Version, ev.Key, ev.Key, ev.Key)
+	default:
+		fmt.Fprintf(w, "Downloading %s for %s...\n- %s in .terrane/modules/%s\n", ev.Source, ev.Key, ev.Key, ev.Key)
+	}
 }
 
 // hasConfigFiles reports whether dir holds any configuration file, so that

@@ -27,6 +27,7 @@ import (
 	"github.com/terrane/terrane/internal/providers"
 	"github.com/terrane/terrane/internal/reconcile"
 	"github.com/terrane/terrane/internal/states/recordstore"
+	"github.com/terrane/terrane/internal/ui"
 	"github.com/terrane/terrane/internal/workdir"
 )
 
@@ -52,11 +53,19 @@ func runPlan(streams Streams, args []string) int {
 	}
 	if opts.Out != "" {
 		ds = ds.Append(op.savePlan(plan, opts.Out))
-		if !ds.HasErrors() {
-			out.say("\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    terrane apply %q\n", opts.Out, opts.Out)
-		}
+	}
+	if len(op.generatedConfig) > 0 {
+		ds = ds.Append(diags.Warnf("Config generation is experimental",
+			"Generating configuration during import is currently experimental, and the generated configuration format may change in future versions."))
 	}
 	out.diagnostics(ds)
+	if !ds.HasErrors() && plan.CanApply() {
+		generated := ""
+		if len(op.generatedConfig) > 0 {
+			generated = opts.GenerateConfigOut
+		}
+		out.planNextStep(opts.Out, generated)
+	}
 	switch {
 	case ds.HasErrors():
 		return 1
@@ -64,6 +73,28 @@ func runPlan(streams Streams, args []string) int {
 		return 2
 	}
 	return 0
+}
+
+// planNextStep ends a plan that has something to apply as OpenTofu's
+// PlanNextStep does: a rule, then where the generated configuration went,
+// then either where the plan was saved and how to apply it, or the note
+// that without -out the apply may do something else. It says nothing in
+// automation (TF_IN_AUTOMATION set), where the next step is not the
+// user's to type.
+func (o *operationOutput) planNextStep(planPath, generatedConfigPath string) {
+	if o.json != nil || os.Getenv("TF_IN_AUTOMATION") != "" {
+		return
+	}
+	width := ui.Width(o.streams.Stdout)
+	fmt.Fprintln(o.streams.Stdout, ui.HorizontalRule(width, o.color))
+	if generatedConfigPath != "" {
+		fmt.Fprintln(o.streams.Stdout, ui.WordWrap(fmt.Sprintf("\nTerrane has generated configuration and written it to %s. Please review the configuration and edit it as necessary before adding it to version control.", generatedConfigPath), width))
+	}
+	if planPath == "" {
+		fmt.Fprintln(o.streams.Stdout, ui.WordWrap("\nNote: You didn't use the -out option to save this plan, so Terrane can't guarantee to take exactly these actions if you run \"terrane apply\" now.", width))
+		return
+	}
+	fmt.Fprintln(o.streams.Stdout, ui.WordWrap(fmt.Sprintf("\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    terrane apply %q", planPath, planPath), width))
 }
 
 // openAndPlan opens an operation, then makes and shows its plan. The plan

@@ -228,7 +228,7 @@ func (v *testView) saveErroredState(state *states.State) diags.Diagnostics {
 		v.notice("\nWriting state to file: " + erroredStateFile + "\n")
 	}
 	var buf bytes.Buffer
-	err := statefile.Write(&statefile.File{State: state, TerraformVersion: version.CompatibleTerraformVersion, Lineage: "terrane-test"}, &buf)
+	err := statefile.Write(&statefile.File{State: state, TerraformVersion: version.OpenTofuVersion, Lineage: "terrane-test"}, &buf)
 	if err == nil {
 		err = os.WriteFile(erroredStateFile, buf.Bytes(), 0o600)
 	}

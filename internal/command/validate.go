@@ -88,15 +88,17 @@ func writeValidateHuman(streams Streams, ds diags.Diagnostics, sources ui.Source
 	if len(errs) > 0 {
 		return 1
 	}
+	// OpenTofu's views.ValidateHuman.Results: one line, colour included,
+	// wrapped to the output's width.
 	success := "Success!"
 	if color {
-		success = "\x1b[1;32mSuccess!\x1b[0m"
+		success = "\x1b[32m\x1b[1mSuccess!\x1b[0m"
 	}
-	if len(warnings) == 0 {
-		fmt.Fprintf(streams.Stdout, "%s The configuration is valid.\n", success)
-	} else {
-		fmt.Fprintf(streams.Stdout, "%s The configuration is valid, but there were some validation warnings as shown above.\n", success)
+	msg := success + " The configuration is valid."
+	if len(warnings) > 0 {
+		msg = success + " The configuration is valid, but there were some validation warnings as shown above."
 	}
+	fmt.Fprintln(streams.Stdout, ui.WordWrap(msg, ui.Width(streams.Stdout)))
 	return 0
 }
 

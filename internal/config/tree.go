@@ -10,11 +10,13 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/version"
 )
 
-// CompatibleVersion is the Terraform-language version Terrane implements;
-// required_version constraints are checked against it.
-var CompatibleVersion = versions.MustParseVersion("1.11.0")
+// CompatibleVersion is the OpenTofu version Terrane implements;
+// required_version constraints are checked against it, as OpenTofu checks
+// them against its own.
+var CompatibleVersion = versions.MustParseVersion(version.OpenTofuVersion)
 
 // Config is a node of the module tree: one module and the modules it calls.
 type Config struct {

@@ -18,8 +18,8 @@ type TypeConstraint struct {
 	Defaults *typeexpr.Defaults
 	// ParseAsLiteral is true when values given on the command line or in
 	// environment variables are taken as literal strings rather than parsed
-	// as HCL expressions, which is the case for type string and for
-	// variables without a type.
+	// as HCL expressions, which is the case for primitive types (string,
+	// number, bool) and for variables without a type.
 	ParseAsLiteral bool
 }
 
@@ -167,7 +167,10 @@ func decodeTypeConstraint(expr hcl.Expression) (TypeConstraint, hcl.Diagnostics)
 	if diags.HasErrors() {
 		return TypeConstraint{}, diags
 	}
-	return TypeConstraint{Type: ty, Defaults: defaults, ParseAsLiteral: ty == cty.String}, diags
+	// As OpenTofu's decodeVariableType does, every primitive type takes
+	// command-line text literally: -var n=5 gives the string "5", which
+	// converts to the number; -var n=1+1 is not a number.
+	return TypeConstraint{Type: ty, Defaults: defaults, ParseAsLiteral: ty.IsPrimitiveType()}, diags
 }
 
 // decodeDeprecated reads a variable's or output's deprecated message, which

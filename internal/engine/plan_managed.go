@@ -131,7 +131,7 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 		if w.createBeforeDestroy(work) && !planned.deleteBeforeReplace {
 			action = plans.CreateThenDelete
 		}
-		requiredReplace = planned.requiresReplace
+		requiredReplace = changedReplacePaths(planned.requiresReplace, priorVal, planned.value)
 		// A replacement creates a new object: plan that from no prior.
 		planned, pds = w.planResourceChange(work, addr, cty.NullVal(work.types.Value), cfgVal, cfgMarks, nil, cty.NilVal)
 		ds = ds.Append(pds)
@@ -139,7 +139,13 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 			return ds
 		}
 	}
-	after := withProviderSensitive(planned.value.MarkWithPaths(cfgMarks).MarkWithPaths(sensitivePaths(work.schema.Block, planned.value)), planned.sensitive)
+	after := markPlanned(work.schema.Block, planned, cfgMarks, true)
+	// OpenTofu, as Terraform, records the new object of a replacement it
+	// planned a second time (every reason but a tainted object, which it
+	// plans from no prior in the first place) with the configuration's
+	// marks alone: the plan's planned_values show no schema-sensitive parts
+	// for it. Expressions still read the object with them.
+	recorded := markPlanned(work.schema.Block, planned, cfgMarks, !action.IsReplace() || reason == plans.ReplaceBecauseTainted)
 	before := cty.NullVal(work.types.Value)
 	if priorObj != nil {
 		before = priorObj.Value
@@ -148,7 +154,7 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 		ResourceInstanceChangeHeader: plans.ResourceInstanceChangeHeader{Addr: addr, PrevRunAddr: addr,
 			ProviderAddr: work.provider.instanceAddr(),
 			ActionReason: reason, RequiredReplace: requiredReplace, Private: planned.private},
-		Change: plans.Change{Action: action, Before: before, After: after,
+		Change: plans.Change{Action: action, Before: before, After: recorded,
 			BeforeIdentity: identityOrNil(priorIdentity, work.types.Identity), AfterIdentity: identityOrNil(planned.identity, work.types.Identity)},
 	}
 	w.setPlannedInstanceValue(work, addr, after)
@@ -240,7 +246,7 @@ func (w *walker) chooseAction(work *resourceWork, addr addrs.AbsResourceInstance
 		return plans.DeleteThenCreate, plans.ReplaceByTriggers, ds
 	}
 	switch {
-	case pathsDiffer(planned.requiresReplace, priorVal, planned.value):
+	case len(changedReplacePaths(planned.requiresReplace, priorVal, planned.value)) > 0:
 		return plans.DeleteThenCreate, plans.ReplaceBecauseCannotUpdate, nil
 	case planned.value.RawEquals(priorVal):
 		return plans.NoOp, plans.ReasonNone, nil
@@ -257,23 +263,37 @@ func (w *walker) forcedReplace(addr addrs.AbsResourceInstance) bool {
 	return false
 }
 
-// pathsDiffer reports whether the value at any of paths differs between
-// prior and planned (an unknown planned value counts as a difference).
-func pathsDiffer(paths []cty.Path, prior, planned cty.Value) bool {
+// changedReplacePaths keeps the paths a provider said require replacement
+// whose value actually changes between prior and planned (an unknown
+// planned value counts as a change), each once, in cty.PathSet's order: the
+// set OpenTofu records as the change's required-replace paths and shows as
+// replace_paths and "# forces replacement". Providers built on the plugin
+// SDK name a set once per changed element and add "id" to every
+// replacement; neither survives this. A path that exists on neither side
+// is the provider's mistake and is left out.
+func changedReplacePaths(paths []cty.Path, prior, planned cty.Value) []cty.Path {
+	if len(paths) == 0 {
+		return nil
+	}
+	changed := cty.NewPathSet()
 	for _, p := range paths {
 		a, errA := p.Apply(prior)
 		b, errB := p.Apply(planned)
-		if errA != nil || errB != nil {
-			if (errA == nil) != (errB == nil) {
-				return true
-			}
+		switch {
+		case errA != nil && errB != nil:
 			continue
+		case errA != nil:
+			a = cty.NullVal(b.Type())
+		case errB != nil:
+			b = cty.NullVal(a.Type())
 		}
-		if !b.IsWhollyKnown() || !a.RawEquals(b) {
-			return true
+		a, _ = a.UnmarkDeep()
+		b, _ = b.UnmarkDeep()
+		if eq := b.Equals(a); !eq.IsKnown() || eq.False() {
+			changed.Add(p)
 		}
 	}
-	return false
+	return changed.List()
 }
 
 func traversalPath(t hcl.Traversal) (cty.Path, error) {

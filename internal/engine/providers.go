@@ -166,7 +166,7 @@ func (s *providerSet) configure(ctx context.Context, inst addrs.AbsProviderConfi
 		return ds.WithAddress(inst.String())
 	}
 	resp := p.ConfigureProvider(ctx, providers.ConfigureProviderRequest{
-		TerraformVersion: version.Version, Config: unmarked,
+		TerraformVersion: version.OpenTofuVersion, Config: unmarked,
 		ClientCapabilities: providers.ClientCapabilities{WriteOnlyAttributesAllowed: true},
 	})
 	ds = ds.Append(resp.Diagnostics)

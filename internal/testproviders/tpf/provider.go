@@ -115,6 +115,7 @@ func (p *testProvider) Resources(context.Context) []func() resource.Resource {
 		func() resource.Resource { return newThingResource(prefix) },
 		func() resource.Resource { return newBlocksResource(prefix) },
 		func() resource.Resource { return newVersionedResource(prefix) },
+		func() resource.Resource { return newLegacyResource(prefix) },
 	}
 	if p.variant.NestedAttributes {
 		constructors = append(constructors, func() resource.Resource { return newNestedResource(prefix) })
