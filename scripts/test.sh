@@ -31,6 +31,9 @@ for module in "${testprovider_modules[@]}"; do (cd "$module" && CGO_ENABLED=0 go
 echo "== go test (race)"
 go test -race -count=1 -timeout 60m ./...
 
+echo "== fuzz targets, briefly, from their seed corpora"
+./scripts/fuzz.sh
+
 echo "== test providers"
 # Only the test providers' own module has tests; go test would build the
 # nested modules' large dependency graphs again with -race for nothing.

@@ -128,20 +128,30 @@ func floorsWanted() bool {
 
 // selectedShapes are the shapes named in TERRANE_SCALE_SHAPES, or all.
 func selectedShapes(b *testing.B) []shape {
-	spec := os.Getenv("TERRANE_SCALE_SHAPES")
+	return selectNamed(b, "TERRANE_SCALE_SHAPES", shapes, func(s shape) string { return s.name })
+}
+
+// selectNamed returns the items of all named in the comma-separated
+// environment variable env, or all of them when it is unset.
+func selectNamed[T any](b *testing.B, env string, all []T, name func(T) string) []T {
+	spec := os.Getenv(env)
 	if spec == "" {
-		return shapes
+		return all
 	}
-	var out []shape
-	for _, name := range strings.Split(spec, ",") {
+	var out []T
+	for _, wanted := range strings.Split(spec, ",") {
 		found := false
-		for _, s := range shapes {
-			if s.name == strings.TrimSpace(name) {
-				out, found = append(out, s), true
+		for _, item := range all {
+			if name(item) == strings.TrimSpace(wanted) {
+				out, found = append(out, item), true
 			}
 		}
 		if !found {
-			b.Fatalf("TERRANE_SCALE_SHAPES: no shape %q (have independent, fanout, modules)", name)
+			var names []string
+			for _, item := range all {
+				names = append(names, name(item))
+			}
+			b.Fatalf("%s: no %q (have %s)", env, wanted, strings.Join(names, ", "))
 		}
 	}
 	return out

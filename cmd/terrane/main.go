@@ -9,7 +9,9 @@ import (
 
 func main() {
 	stopProfiles := startProfiles(os.Stderr)
+	stopGoverning := governMemory()
 	code := command.Run(os.Args[1:], command.Streams{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
+	stopGoverning()
 	stopProfiles()
 	os.Exit(code)
 }

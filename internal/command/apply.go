@@ -208,10 +208,12 @@ func applyAndReport(op *operation, plan *plans.Plan, ds diags.Diagnostics) int {
 // apply run.
 func reportApply(op *operation, plan *plans.Plan, ds, applyDiags diags.Diagnostics, aborted bool) int {
 	if aborted {
-		op.out.diagnostics(ds.Append(abortedDiag()))
+		// The apply goes on until the process exits; what it has not
+		// recorded yet is handed over now.
+		op.out.diagnostics(ds.Append(abortedDiag()).Append(op.keepUnrecorded(true)))
 		return 1
 	}
-	ds = claimsLeftAlone(ds.Append(applyDiags))
+	ds = claimsLeftAlone(ds.Append(applyDiags)).Append(op.keepUnrecorded(false))
 	if op.out.json != nil {
 		// Terraform's stream reports the run's diagnostics before its
 		// summary and outputs.

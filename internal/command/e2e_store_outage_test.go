@@ -1,12 +1,14 @@
 package command
 
 import (
+	"os"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/terrane/terrane/internal/store/etcd/etcdtest"
+	"github.com/terrane/terrane/internal/testing/sharedstore"
 )
 
 const outageConfig = lifecycleHeader + `
@@ -60,5 +62,101 @@ func TestE2EStoreOutageDuringApply(t *testing.T) {
 			}
 			assertContains(t, "plan after the outage", p.mustRun("plan", "-no-color"), "No changes.")
 		})
+	}
+}
+
+var unrecordedSlow = regexp.MustCompile(`(tpf_thing\.slow\[\d\]) \(id = ([0-9a-f]+)\)`)
+
+// TestE2EStoreOutageOutlastsRetry keeps the shared store away for longer
+// than the backend's retry_timeout while provider calls answer. The
+// answers must not be lost with the run: the apply lists every address
+// with its object's ID and writes them to errored.tfstate; once the store
+// is back the next plan says the same and does nothing else, and `terrane
+// state push errored.tfstate` takes them in, after which nothing is
+// created twice. The store is a terrane serve, which fails calls at once
+// while it is down; an etcd cluster makes each attempt wait out the
+// request timeout first, and once the journal gives up the run goes on the
+// same way (the journal's tests cover etcd's outage window).
+func TestE2EStoreOutageOutlastsRetry(t *testing.T) {
+	binary := buildCLI(t)
+	store := sharedstore.Serve(t, binary, servedSQLite(t))
+	store.Setenv(t)
+	t.Setenv("TERRANE_BACKEND_RETRY_TIMEOUT", "2s")
+	p := newE2EProject(t, outageConfig)
+	apply := startInBackground(t, binary, p.dir, "apply", "-auto-approve", "-no-color")
+	waitFor(t, "apply", apply.out, regexp.MustCompile(`(?s)(tpf_thing\.slow\[\d\]: Creating\.\.\..*){4}`))
+	store.Serve.Stop()
+	if err := apply.wait(t, "apply while the store stays away", 2*time.Minute); err == nil {
+		t.Fatalf("apply succeeded with its store away:\n%s\n%s", apply.out.String(), apply.errOut.String())
+	}
+	kept := unrecordedSlow.FindAllStringSubmatch(apply.errOut.String(), -1)
+	if got := uniqueSorted(kept, 0); len(got) != 4 {
+		t.Fatalf("the apply listed %d results with their IDs, want all 4:\n%s", len(got), apply.errOut.String())
+	}
+	cloud := p.objects("tpf_thing")
+	printed := checkUnrecordedKept(t, p, apply.errOut.String(), kept, func(addr string) string {
+		return "slow-" + strings.TrimSuffix(strings.TrimPrefix(addr, "tpf_thing.slow["), "]")
+	})
+
+	store.Serve.Restart(t)
+	takeUnrecordedIn(t, p, printed)
+	assertContains(t, "plan after the push", p.mustRun("plan", "-no-color"), "No changes.")
+	after := p.objects("tpf_thing")
+	if len(after) != 4 {
+		t.Errorf("the cloud holds %d objects, want 4", len(after))
+	}
+	for name, obj := range cloud {
+		if after[name].attrs["id"] != obj.attrs["id"] {
+			t.Errorf("%s is object %v now, was %v", name, after[name].attrs["id"], obj.attrs["id"])
+		}
+	}
+}
+
+// TestE2EStoreOutageInterrupted stops an apply twice (the second interrupt
+// does not wait) while the answers of its provider calls wait for a shared
+// store that went away. The answers must not go with the process: the
+// apply lists every address and ID and writes them to errored.tfstate, as
+// it does when the store refuses them, and state push takes them in.
+func TestE2EStoreOutageInterrupted(t *testing.T) {
+	binary := buildCLI(t)
+	store := sharedstore.Serve(t, binary, servedSQLite(t))
+	store.Setenv(t)
+	p := newE2EProject(t, outageConfig)
+	apply := startInBackground(t, binary, p.dir, "apply", "-auto-approve", "-no-color")
+	waitFor(t, "apply", apply.out, regexp.MustCompile(`(?s)(tpf_thing\.slow\[\d\]: Creating\.\.\..*){4}`))
+	store.Serve.Stop()
+	// The calls answer once their objects exist; give the answers time to
+	// reach the journal, which waits for the store for two minutes.
+	deadline := time.Now().Add(time.Minute)
+	for len(p.objects("tpf_thing")) < 4 && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	time.Sleep(3 * time.Second)
+	for range 2 {
+		if err := apply.cmd.Process.Signal(os.Interrupt); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	if err := apply.wait(t, "apply after two interrupts", 30*time.Second); err == nil {
+		t.Fatalf("apply succeeded after two interrupts:\n%s\n%s", apply.out.String(), apply.errOut.String())
+	}
+	assertContains(t, "the stopped apply's errors", apply.errOut.String(), "Two interrupts received", "the run was stopped before the store had their results")
+	kept := unrecordedSlow.FindAllStringSubmatch(apply.errOut.String(), -1)
+	if got := uniqueSorted(kept, 0); len(got) != 4 {
+		t.Fatalf("the apply listed %d results with their IDs, want all 4:\n%s", len(got), apply.errOut.String())
+	}
+	cloud := p.objects("tpf_thing")
+	printed := checkUnrecordedKept(t, p, apply.errOut.String(), kept, func(addr string) string {
+		return "slow-" + strings.TrimSuffix(strings.TrimPrefix(addr, "tpf_thing.slow["), "]")
+	})
+
+	store.Serve.Restart(t)
+	takeUnrecordedIn(t, p, printed)
+	assertContains(t, "plan after the push", p.mustRun("plan", "-no-color"), "No changes.")
+	for name, obj := range cloud {
+		if after := p.objects("tpf_thing")[name]; after.attrs["id"] != obj.attrs["id"] {
+			t.Errorf("%s is object %v now, was %v", name, after.attrs["id"], obj.attrs["id"])
+		}
 	}
 }

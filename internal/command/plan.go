@@ -159,6 +159,8 @@ type operation struct {
 	store      *recordstore.Store
 	closeStore func() error
 	engine     *engine.Engine
+	// retryFor is the store's retry_timeout; 0 means the default.
+	retryFor time.Duration
 	// generatedConfig is plan -generate-config-out's block for each
 	// address it wrote one for.
 	generatedConfig map[string]string
@@ -197,6 +199,10 @@ func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.
 	if storeDiags := op.openStore(); storeDiags.HasErrors() {
 		return nil, ds.Append(storeDiags)
 	}
+	if unrecordedDiags := op.checkUnrecorded(); unrecordedDiags.HasErrors() {
+		op.closeStore()
+		return nil, ds.Append(unrecordedDiags)
+	}
 	if saved == nil {
 		if refused := op.refuseUntakenState(context.Background(), opts); refused.HasErrors() {
 			op.closeStore()
@@ -207,6 +213,7 @@ func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.
 		Config:      cfg,
 		Providers:   factories,
 		State:       op.store,
+		RetryFor:    op.retryFor,
 		Variables:   variables,
 		Parallelism: opts.Parallelism,
 		Hooks:       out.hooks(),
@@ -239,6 +246,10 @@ func (op *operation) openStore() diags.Diagnostics {
 		return diags.Diagnostics{}.Append(err)
 	}
 	op.store, op.closeStore, op.workspace, op.project = store, closeStore, workspace, project
+	// OpenStore has read and checked these settings already.
+	if settings, ds := workdir.StoreSettings(op.dir); !ds.HasErrors() {
+		op.retryFor = settings.RetryFor()
+	}
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -33,6 +34,9 @@ func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 type serveOptions struct {
 	listen, backend, tlsCert, tlsKey string
 	tokens                           stringList
+	// insecure allows serving beyond loopback without TLS or a token.
+	insecure bool
+	watches  resourceservice.WatchLimits
 	controlPlaneOptions
 }
 
@@ -53,6 +57,9 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	flags.Var(&opts.tokens, "token", "bearer token clients must send (repeatable; TOKEN@PROJECT/WORKSPACE limits it to one tenancy); default $"+tokenEnvVar)
 	flags.StringVar(&opts.tlsCert, "tls-cert", "", "PEM certificate file for TLS")
 	flags.StringVar(&opts.tlsKey, "tls-key", "", "PEM private key file for TLS")
+	flags.BoolVar(&opts.insecure, "insecure", false, "serve on an address other machines can reach without TLS or without a -token (trusted networks only)")
+	flags.IntVar(&opts.watches.PerToken, "max-watches-per-token", resourceservice.DefaultWatchesPerToken, "most WatchList streams one token may hold open")
+	flags.IntVar(&opts.watches.PerConnection, "max-watches-per-connection", resourceservice.DefaultWatchesPerConnection, "most WatchList streams one client connection may hold open")
 	addControlPlaneFlags(flags, &opts.controlPlaneOptions)
 	if err := flags.Parse(args); err != nil {
 		return 1
@@ -90,13 +97,17 @@ func serve(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) err
 	if err != nil {
 		return fmt.Errorf("-listen %s: %w", opts.listen, err)
 	}
-	stopControlPlane, err := startControlPlane(ctx, opts.controlPlaneOptions, controlPlaneDeps{service: service, tokens: tokens, tls: tlsConfig}, stdout, stderr)
+	if err := checkExposure(listener.Addr(), tlsConfig, len(opts.tokens) > 0, opts.insecure, stderr); err != nil {
+		listener.Close()
+		return err
+	}
+	stopControlPlane, err := startControlPlane(ctx, opts.controlPlaneOptions, controlPlaneDeps{service: service, tokens: tokens, tls: tlsConfig, insecure: opts.insecure}, stdout, stderr)
 	if err != nil {
 		listener.Close()
 		return err
 	}
 	defer stopControlPlane()
-	server := resourceservice.NewGRPCServer(service, tokens, tlsConfig)
+	server := resourceservice.NewGRPCServer(service, tokens, resourceservice.ServerOptions{TLS: tlsConfig, Watches: opts.watches})
 	reaperCtx, stopReaper := context.WithCancel(ctx)
 	defer stopReaper()
 	go func() {
@@ -105,7 +116,6 @@ func serve(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) err
 			fmt.Fprintf(stderr, "Warning: %v\n", err)
 		}
 	}()
-	warnIfExposed(listener.Addr(), tlsConfig, len(opts.tokens) > 0, stderr)
 	fmt.Fprintf(stdout, "Terrane store serving %s on %s\n", opts.backend, listener.Addr())
 	served := make(chan error, 1)
 	go func() { served <- server.Serve(listener) }()
@@ -132,19 +142,31 @@ func loadServerTLS(certFile, keyFile string) (*tls.Config, error) {
 	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
 }
 
-// warnIfExposed points out a listener other machines can reach without
-// TLS or without a token.
-func warnIfExposed(addr net.Addr, tlsConfig *tls.Config, hasTokens bool, stderr io.Writer) {
+// checkExposure refuses a listener other machines can reach without TLS
+// or without a token, unless -insecure says the network is trusted; then
+// it warns instead. Loopback listeners need neither.
+func checkExposure(addr net.Addr, tlsConfig *tls.Config, hasTokens, insecure bool, stderr io.Writer) error {
 	tcp, ok := addr.(*net.TCPAddr)
 	if !ok || tcp.IP.IsLoopback() {
-		return
+		return nil
 	}
+	var problems []string
 	if !hasTokens {
-		fmt.Fprintf(stderr, "Warning: %s is reachable from other machines and no -token is set: anyone who can connect can change state.\n", addr)
+		problems = append(problems, "no -token is set, so anyone who can connect can read and change state")
 	}
 	if tlsConfig == nil {
-		fmt.Fprintf(stderr, "Warning: %s is reachable from other machines without TLS: state and tokens cross the network in clear text. Set -tls-cert and -tls-key.\n", addr)
+		problems = append(problems, "there is no TLS (-tls-cert, -tls-key), so state and tokens cross the network in clear text")
 	}
+	if len(problems) == 0 {
+		return nil
+	}
+	if !insecure {
+		return fmt.Errorf("%s is reachable from other machines, but %s. Give -tls-cert, -tls-key and -token, listen on a loopback address (-listen 127.0.0.1:PORT), or give -insecure to serve like this on a network you trust", addr, strings.Join(problems, ", and "))
+	}
+	for _, problem := range problems {
+		fmt.Fprintf(stderr, "Warning: %s is reachable from other machines and %s (-insecure).\n", addr, problem)
+	}
+	return nil
 }
 
 // openBackend opens the store named by a -backend URL.
@@ -154,7 +176,7 @@ func openBackend(spec string) (store.Backend, error) {
 	case !ok:
 		return nil, fmt.Errorf("-backend %q: expected sqlite://PATH or etcd://HOST:PORT,...", spec)
 	case scheme == "sqlite" && rest != "":
-		return sqlite.Open(rest, sqlite.Options{})
+		return sqlite.Open(rest, sqlite.Options{BackupDir: filepath.Join(filepath.Dir(rest), "backups")})
 	case scheme == "etcd" && rest != "":
 		var endpoints []string
 		for _, endpoint := range strings.Split(rest, ",") {

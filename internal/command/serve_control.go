@@ -36,6 +36,9 @@ type controlPlaneDeps struct {
 	service *resourceservice.Service
 	tokens  *resourceservice.Tokens
 	tls     *tls.Config
+	// insecure is serve's -insecure: the web view, too, may then listen
+	// beyond loopback without TLS or a token.
+	insecure bool
 }
 
 // startControlPlane starts the reconciler and the web view that opts ask
@@ -75,7 +78,11 @@ func startControlPlane(ctx context.Context, opts controlPlaneOptions, deps contr
 		stop()
 		return nil, fmt.Errorf("-ui-listen %s: %w", opts.uiListen, err)
 	}
-	warnIfExposed(listener.Addr(), deps.tls, deps.tokens != nil && !deps.tokens.Open(), stderr)
+	if err := checkExposure(listener.Addr(), deps.tls, deps.tokens != nil && !deps.tokens.Open(), deps.insecure, stderr); err != nil {
+		listener.Close()
+		stop()
+		return nil, fmt.Errorf("-ui-listen: %w", err)
+	}
 	view := web.New(web.Options{Service: deps.service, Tokens: deps.tokens, Reconciler: reconciler})
 	// http.Server adds its protocols to the TLS configuration it is given;
 	// the gRPC server reads the same one, so the web view gets a copy.

@@ -1,17 +1,24 @@
 package command
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"time"
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/states/errored"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/stateedit"
 	"github.com/terrane/terrane/internal/states/statefile"
+	"github.com/terrane/terrane/internal/storeconfig"
 	"github.com/terrane/terrane/internal/ui"
+	"github.com/terrane/terrane/internal/version"
+	"github.com/terrane/terrane/internal/workdir"
 )
 
 // runStatePush is `terrane state push [-force] FILE`: a Terraform or
@@ -40,8 +47,14 @@ func runStatePush(streams Streams, args []string) int {
 	if d != nil {
 		return c.fail(*d)
 	}
+	if file.Unrecorded != nil {
+		return c.pushUnrecorded(ctx, snap, file, fs.Arg(0), *force)
+	}
 	if err := stateedit.PushCheck(snap, file); err != nil && !*force {
 		return c.fail(diags.Errorf("Refusing to push state", "Pushing %s to workspace %q: %s.", fs.Arg(0), c.workspace, err))
+	}
+	if d := c.backupBeforePush(ctx, snap); d != nil {
+		return c.fail(*d)
 	}
 	serial, ds := takeInState(ctx, c.store, c.workspace, snap, file)
 	if ds.HasErrors() {
@@ -113,4 +126,85 @@ func pushSourceName(path string) string {
 // stateAddressList names a few addresses for a diagnostic.
 func stateAddressList(list []addrs.AbsResourceInstance) string {
 	return stateedit.AddressList(list)
+}
+
+// pushUnrecorded takes the results a run could not record (errored.tfstate)
+// into the workspace's records: each replaces the intent its run left, and
+// nothing else in the workspace changes. A record changed otherwise since is
+// refused, naming it, unless -force.
+func (c *stateCommand) pushUnrecorded(ctx context.Context, snap *recordstore.Snapshot, file *statefile.File, path string, force bool) int {
+	results, err := errored.FromStateFile(pushSourceName(path), file)
+	if err != nil {
+		return c.fail(diags.Errorf("Invalid state file", "%s.", err))
+	}
+	if results.Workspace != c.workspace && !force {
+		return c.fail(diags.Errorf("Refusing to push state",
+			"%s holds results of workspace %q, not of the current workspace %q. Select that workspace with \"terrane workspace select %s\" and push again, or use -force.",
+			pushSourceName(path), results.Workspace, c.workspace, results.Workspace))
+	}
+	comparison := results.Compare(snap)
+	if len(comparison.Changed) > 0 && !force {
+		return c.fail(diags.Errorf("Refusing to push state",
+			"These records changed after the run that wrote %s, by another run or by hand, so its results would overwrite that:\n%s\n\nCompare them with \"terrane state show\"; use -force to record the file's results anyway.",
+			pushSourceName(path), errored.Describe(comparison.Changed)))
+	}
+	changes, taken := results.Merge(snap, force)
+	if d := c.backupBeforePush(ctx, snap); d != nil {
+		return c.fail(*d)
+	}
+	if d := c.commit(ctx, changes); d != nil {
+		return c.fail(*d)
+	}
+	fmt.Fprintf(c.streams.Stdout, "Recorded %d result(s) from %s in workspace %q:\n%s\n", len(taken), pushSourceName(path), c.workspace, errored.Describe(taken))
+	if n := len(comparison.Recorded); n > 0 {
+		fmt.Fprintf(c.streams.Stdout, "%d result(s) were recorded already.\n", n)
+	}
+	return 0
+}
+
+// backupBeforePush copies the store aside, so that a push, which replaces
+// records wholesale, can be undone by putting the copy back. An embedded
+// store is copied whole; a shared one (etcd, serve) cannot be, so the
+// workspace's state as it is now is written beside the configuration as a
+// state file instead (open intents, which that format cannot hold, aside).
+func (c *stateCommand) backupBeforePush(ctx context.Context, snap *recordstore.Snapshot) *diags.Diagnostic {
+	settings, ds := workdir.StoreSettings(".")
+	if ds.HasErrors() {
+		d := firstError(ds)
+		return &d
+	}
+	var backup string
+	var err error
+	if settings.Kind() == storeconfig.Embedded {
+		backup, err = workdir.BackupStore(ctx, settings.AbsPath("."), "before-push")
+	} else {
+		backup, err = backupWorkspaceState(c.workspace, snap)
+	}
+	if err != nil {
+		d := diags.Errorf("Cannot back up the state store",
+			"Before pushing, Terrane copies the store so that the push can be undone, and copying it failed: %s. Nothing was pushed.\n\n%s",
+			err, workdir.StoreRecoveryAdvice(settings.AbsPath("."), err))
+		return &d
+	}
+	fmt.Fprintf(c.streams.Stdout, "Copied the state store to %s before pushing.\n", displayPath(backup))
+	return nil
+}
+
+// backupWorkspaceState writes the workspace's state as a state v4 file in
+// the default backups directory and returns its path.
+func backupWorkspaceState(workspace string, snap *recordstore.Snapshot) (string, error) {
+	lineage, serial := "", uint64(0)
+	if snap.Workspace != nil {
+		lineage, serial = snap.Workspace.Lineage, uint64(max(snap.Workspace.Serial, 0))
+	}
+	var buf bytes.Buffer
+	if err := statefile.Write(&statefile.File{TerraformVersion: version.Version, Serial: serial, Lineage: lineage, State: snap.State}, &buf); err != nil {
+		return "", err
+	}
+	dir := workdir.BackupsDir(".")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, fmt.Sprintf("%s-%s-before-push.tfstate", workspace, time.Now().UTC().Format("20060102T150405.000Z")))
+	return path, os.WriteFile(path, buf.Bytes(), 0o600)
 }

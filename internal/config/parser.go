@@ -10,6 +10,9 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	hcljson "github.com/hashicorp/hcl/v2/json"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/terrane/terrane/internal/value"
 )
 
 // Parser reads configuration files. It remembers every file it has read so
@@ -84,8 +87,15 @@ func (p *Parser) parseFile(path string) (*hcl.File, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	if strings.HasSuffix(path, ".json") {
 		file, diags = hcljson.Parse(src, path)
+		if err := value.CheckJSONNumbers(src); err != nil && !diags.HasErrors() {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Number too large",
+				Detail: fmt.Sprintf("The file %s holds a number Terrane cannot work with: %s.", path, err)})
+		}
 	} else {
 		file, diags = hclsyntax.ParseConfig(src, path, hcl.InitialPos)
+		if file != nil {
+			diags = append(diags, checkNumberLiterals(file)...)
+		}
 	}
 	if file != nil {
 		p.mu.Lock()
@@ -186,4 +196,26 @@ func appendIfDecoded[T any](list *[]*T, item *T) {
 	if item != nil {
 		*list = append(*list, item)
 	}
+}
+
+// checkNumberLiterals refuses number literals too large (or too small) to
+// write out: a value like 1e9999999 is parsed at once but takes minutes and
+// megabytes to print or store each time it is shown (value.MaxDecimalExponent).
+func checkNumberLiterals(file *hcl.File) hcl.Diagnostics {
+	body, ok := file.Body.(*hclsyntax.Body)
+	if !ok {
+		return nil
+	}
+	var diags hcl.Diagnostics
+	_ = hclsyntax.VisitAll(body, func(node hclsyntax.Node) hcl.Diagnostics {
+		lit, ok := node.(*hclsyntax.LiteralValueExpr)
+		if !ok || lit.Val.Type() != cty.Number || lit.Val.IsNull() || !lit.Val.IsKnown() || !value.NumberTooLarge(lit.Val.AsBigFloat()) {
+			return nil
+		}
+		rng := lit.SrcRange
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Number too large", Subject: &rng,
+			Detail: fmt.Sprintf("This number is beyond the ±1e%d Terrane works with: writing it out in full, as plans, state and output do, would take minutes and megabytes.", value.MaxDecimalExponent)})
+		return nil
+	})
+	return diags
 }

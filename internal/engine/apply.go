@@ -12,6 +12,7 @@ import (
 	"github.com/terrane/terrane/internal/engine/journal"
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/states"
+	"github.com/terrane/terrane/internal/states/errored"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/version"
 )
@@ -27,6 +28,8 @@ type applier struct {
 	// drift are the refreshed objects of current instances, by address.
 	drift   map[string]*plans.ResourceInstanceChangeSrc
 	journal *journal.Journal
+	// unrecorded keeps the results that could not be written.
+	unrecorded *errored.Results
 
 	// graph and resourceDeps give new objects their recorded
 	// dependencies.
@@ -85,9 +88,13 @@ func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics 
 	}
 	defer enterRun(e.opts.RunID)()
 	w := e.newWalker(ctx, walkApply, snap, set)
-	j := journal.New(e.opts.State, journal.Options{RunID: e.opts.RunID, Logf: e.warnf})
+	j := journal.New(e.opts.State, journal.Options{RunID: e.opts.RunID, Logf: e.warnf, RetryFor: e.opts.RetryFor})
 	defer func() { _ = j.Close() }()
 	w.applier = newApplier(plan, snap, j)
+	w.applier.unrecorded = errored.NewResults(e.opts.Workspace, workspaceLineage(snap), e.opts.RunID)
+	e.mu.Lock()
+	e.unrecorded = w.applier.unrecorded
+	e.mu.Unlock()
 	if hasOpenIntents(snap.State) {
 		// Intents left open by runs that ended are resolved before this
 		// run changes anything; claims of live runs are respected.
@@ -133,6 +140,13 @@ func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics 
 	return ds
 }
 
+func workspaceLineage(snap *recordstore.Snapshot) string {
+	if snap.Workspace == nil {
+		return ""
+	}
+	return snap.Workspace.Lineage
+}
+
 // staleDiags refuses a plan made from records that changed since, naming
 // each one.
 func staleDiags(plan *plans.Plan, snap *recordstore.Snapshot) diags.Diagnostics {
@@ -145,9 +159,13 @@ func staleDiags(plan *plans.Plan, snap *recordstore.Snapshot) diags.Diagnostics 
 		if isDataRecord(s.Name) {
 			continue
 		}
-		ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: staleSummary,
-			Detail:  fmt.Sprintf("%s changed after this plan was made (%s). Make a new plan and apply that.", s.Name, s.Error()),
-			Address: s.Name})
+		d := diags.Diagnostic{Severity: diags.Error, Summary: staleSummary, Address: s.Name,
+			Detail: fmt.Sprintf("The saved plan no longer matches the state at %s: %s. Nothing was applied. Make a new plan and apply that.", s.Name, s.Reason())}
+		if !plan.Saved {
+			d.Summary = changedUnderRunSummary
+			d.Detail = fmt.Sprintf("Another run changed %s after this run planned it: %s. This run stopped before changing anything, so planning again is safe: run the command again, or give -lock-timeout=DURATION to wait for the other run and plan again automatically.", s.Name, s.Reason())
+		}
+		ds = ds.Append(d)
 	}
 	return ds
 }
@@ -200,9 +218,23 @@ func (w *walker) writeInstance(addr addrs.AbsResourceInstance, provider addrs.Ab
 	case recordIntent:
 		got, err = a.journal.BeginCall(w.ctx, addr, provider, inst, prior)
 	case recordResult:
-		got, err = a.journal.FinishCall(w.ctx, addr, provider, inst, prior)
+		var queued func()
+		if release, ok := w.heldSlots.Load(key); ok {
+			queued = release.(func())
+		}
+		// The call happened: until the store has its result, the result
+		// is kept with the unrecorded ones, so that a run stopped while
+		// the write waits for the store still hands it over.
+		a.unrecorded.Add(addr, provider, inst)
+		got, err = a.journal.FinishCallQueued(w.ctx, addr, provider, inst, prior, queued)
+		if err == nil {
+			a.unrecorded.Forget(addr)
+		}
 	default:
 		got, err = a.journal.Write(context.WithoutCancel(w.ctx), recordstore.InstanceChange{Addr: addr, ProviderConfig: provider, Instance: inst, Prior: prior})
+	}
+	if err != nil && kind == recordResult {
+		return unrecordedResult(addr, inst, err)
 	}
 	if err != nil {
 		return writeFailure(w.ctx, addr, kind, err)
@@ -221,6 +253,9 @@ func writeFailure(ctx context.Context, addr addrs.AbsResourceInstance, kind reco
 	key := addr.String()
 	var conflict *recordstore.ConflictError
 	switch {
+	case errors.As(err, &conflict) && kind == recordIntent:
+		return diags.Diagnostics{{Severity: diags.Error, Summary: changedSummary,
+			Detail: fmt.Sprintf("%s was changed in the store by another run while this one was applying (%s). This run did nothing to it, so planning again is safe: run the command again, or give -lock-timeout=DURATION to wait for the other run and plan again automatically.", addr, conflict.Detail), Address: key}}
 	case errors.As(err, &conflict):
 		return diags.Diagnostics{{Severity: diags.Error, Summary: changedSummary,
 			Detail: fmt.Sprintf("%s was changed in the store by another run while this one was applying (%s). Nothing more is done to it; make a new plan to see its current state.", addr, conflict.Detail), Address: key}}
@@ -233,4 +268,16 @@ func writeFailure(ctx context.Context, addr addrs.AbsResourceInstance, kind reco
 	}
 	return diags.Diagnostics{{Severity: diags.Error, Summary: "Cannot record a result",
 		Detail: fmt.Sprintf("Writing %s to the store failed: %s. The provider call was made; the intent left on the record makes the next run read the object back.", addr, err), Address: key}}
+}
+
+// unrecordedResult reports a provider call whose result the store would
+// not take; the result itself is kept in the run's unrecorded results.
+func unrecordedResult(addr addrs.AbsResourceInstance, inst *states.ResourceInstance, err error) diags.Diagnostics {
+	entry := errored.Entry{Addr: addr, Deleted: inst == nil || inst.IsEmpty()}
+	if !entry.Deleted {
+		entry.ID = errored.ObjectID(inst.Current)
+	}
+	return diags.Diagnostics{{Severity: diags.Error, Summary: "Cannot record a result", Address: addr.String(),
+		Detail: fmt.Sprintf("The provider call on %s finished, but the store refused its result: %s. The result, %s, is kept with this run's unrecorded results (%s).",
+			addr, err, entry, errored.FileName)}}
 }

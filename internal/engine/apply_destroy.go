@@ -116,12 +116,14 @@ func (w *walker) destroyOne(p *configuredProvider, types plans.ObjectTypes, addr
 	if ds.HasErrors() {
 		return ds
 	}
-	ds = w.openIntentFor(p.addr, addr, deposed, states.IntentDelete, types.Value, cty.NullVal(types.Value))
-	if ds.HasErrors() {
-		return ds
-	}
-	dds := w.deleteObject(p, types, addr, deposed, before, src)
-	return ds.Append(dds).Append(w.closeIntent(addr, p.addr, dds))
+	return ds.Append(w.operation(p, addr, func() diags.Diagnostics {
+		ds := w.openIntentFor(p.addr, addr, deposed, states.IntentDelete, types.Value, cty.NullVal(types.Value))
+		if ds.HasErrors() {
+			return ds
+		}
+		dds := w.deleteObject(p, types, addr, deposed, before, src)
+		return ds.Append(dds).Append(w.closeIntent(addr, p.addr, dds))
+	}))
 }
 
 // priorObject is the working state's object of addr with the given deposed

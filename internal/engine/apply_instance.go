@@ -194,18 +194,21 @@ func (w *walker) applyChange(work *resourceWork, addr addrs.AbsResourceInstance,
 	if ds.HasErrors() {
 		return ds
 	}
-	if ds = ds.Append(w.openIntent(work, addr, intentOp, planned.value)); ds.HasErrors() {
-		return ds
-	}
-	switch change.Action {
-	case plans.DeleteThenCreate:
-		if dds := w.deleteObject(work.provider, work.types, addr, addrs.NotDeposed, change.Before, priorObj); dds.HasErrors() {
-			return ds.Append(dds).Append(w.closeIntent(addr, work.provider.addr, dds))
+	ds = ds.Append(w.operation(work.provider, addr, func() diags.Diagnostics {
+		if ds := w.openIntent(work, addr, intentOp, planned.value); ds.HasErrors() {
+			return ds
 		}
-	case plans.CreateThenDelete:
-		w.prior.DeposeResourceInstanceObject(addr)
-	}
-	if ds = ds.Append(w.callApply(work, addr, change, priorVal, planned, cfgVal, cfgMarks)); ds.HasErrors() {
+		if change.Action == plans.DeleteThenCreate {
+			if dds := w.deleteObject(work.provider, work.types, addr, addrs.NotDeposed, change.Before, priorObj); dds.HasErrors() {
+				return dds.Append(w.closeIntent(addr, work.provider.addr, dds))
+			}
+		}
+		if change.Action == plans.CreateThenDelete {
+			w.prior.DeposeResourceInstanceObject(addr)
+		}
+		return w.callApply(work, addr, change, priorVal, planned, cfgVal, cfgMarks)
+	}))
+	if ds.HasErrors() {
 		return ds
 	}
 	// The new object is recorded whatever its postconditions say; a
@@ -240,28 +243,14 @@ func (w *walker) openIntentFor(provider addrs.AbsProviderConfig, addr addrs.AbsR
 // gave no answer (it crashed or the connection broke) the call may or may
 // not have changed the object, so the intent stays open for the next run's
 // recovery to resolve: read back for updates and deletes, reported by
-// address for creates.
+// address for creates. A failure the provider answered with, or a call
+// that was never sent, changed nothing: the intent is withdrawn.
 func (w *walker) closeIntent(addr addrs.AbsResourceInstance, provider addrs.AbsProviderConfig, callDiags diags.Diagnostics) diags.Diagnostics {
-	if outcomeUnknown(callDiags) {
+	if providers.OutcomeUnknown(callDiags) {
 		return nil
 	}
 	w.prior.SetIntent(addr, nil, provider)
 	return w.writeInstance(addr, provider, recordResult)
-}
-
-// outcomeUnknown reports whether a provider call's diagnostics say it got
-// no answer, rather than an answer that it failed.
-func outcomeUnknown(ds diags.Diagnostics) bool {
-	for _, d := range ds {
-		if d.Severity != diags.Error {
-			continue
-		}
-		switch d.Summary {
-		case "Provider crashed", "Provider did not answer", "Provider call failed":
-			return true
-		}
-	}
-	return false
 }
 
 // callApply makes the ApplyResourceChange call and records its result.
@@ -284,7 +273,7 @@ func (w *walker) callApply(work *resourceWork, addr addrs.AbsResourceInstance, c
 		w.prior.SetIntent(addr, nil, work.provider.addr)
 		return ds.Append(callErr).Append(w.writeInstance(addr, work.provider.addr, recordResult))
 	}
-	if outcomeUnknown(resp.Diagnostics) {
+	if providers.OutcomeUnknown(resp.Diagnostics) {
 		w.hooksPostApply(addr, addrs.NotDeposed, cty.NullVal(work.types.Value), resp.Diagnostics.Err())
 		return ds // the intent stays open: see closeIntent
 	}

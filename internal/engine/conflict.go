@@ -10,8 +10,12 @@ import (
 // The summaries of the diagnostics that report conflicts with other runs;
 // Conflict recognises them.
 const (
-	staleSummary   = "Saved plan is stale"
-	changedSummary = "Another run changed this resource instance"
+	staleSummary = "Saved plan is stale"
+	// changedUnderRunSummary is staleSummary for a plan the run made
+	// itself: no saved plan was given, another run changed the state
+	// between this run's plan and its apply.
+	changedUnderRunSummary = "State changed since this run planned"
+	changedSummary         = "Another run changed this resource instance"
 	// claimPrefix starts the journal's warning about an instance another
 	// live run holds an intent on.
 	claimPrefix = "Another run is changing "
@@ -56,7 +60,7 @@ func Conflict(ds diags.Diagnostics) error {
 	conflict := &ConflictError{OnlyConflicts: true}
 	for _, d := range ds {
 		switch {
-		case d.Severity == diags.Error && d.Summary == staleSummary:
+		case d.Severity == diags.Error && (d.Summary == staleSummary || d.Summary == changedUnderRunSummary):
 			conflict.Stale = append(conflict.Stale, d.Address)
 		case d.Severity == diags.Error && d.Summary == changedSummary:
 			conflict.Changed = append(conflict.Changed, d.Address)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/hcl/v2"
@@ -15,6 +16,7 @@ import (
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/providers"
+	"github.com/terrane/terrane/internal/states/errored"
 	"github.com/terrane/terrane/internal/states/recordstore"
 )
 
@@ -107,6 +109,9 @@ type Options struct {
 	// for LastEvaluation, and makes a plan keep every resource's values
 	// (a plan otherwise drops those nothing in the configuration reads).
 	KeepValues bool
+	// RetryFor bounds how long a write waits for a store that stopped
+	// answering (journal.Options.RetryFor); 0 means the journal's default.
+	RetryFor time.Duration
 }
 
 // PlanOpts say what kind of plan to make.
@@ -133,6 +138,18 @@ type Engine struct {
 	running []providers.Interface
 	// last is the last walk's values, kept when Options.KeepValues is set.
 	last *Evaluation
+	// unrecorded are the results the last apply could not write to the
+	// store; see Unrecorded.
+	unrecorded *errored.Results
+}
+
+// Unrecorded returns the results of provider calls the last Apply made but
+// could not record in the store, for the caller to keep elsewhere
+// (errored.Results.WriteFile); nil before any apply.
+func (e *Engine) Unrecorded() *errored.Results {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.unrecorded
 }
 
 // New checks opts and returns an engine. It starts no provider yet.

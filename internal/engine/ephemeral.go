@@ -67,8 +67,7 @@ func (w *walker) runEphemeral(v *ephemeralVertex) diags.Diagnostics {
 			continue
 		}
 		for _, key := range exp.keys {
-			addr := abs.Instance(key)
-			rep, _ := exp.repetition(key)
+			addr, rep := abs.Instance(key), exp.rep(key)
 			group.start(func() diags.Diagnostics {
 				return withResourceSource(w.openEphemeralInstance(work, addr, rep), work.v.resource).WithAddress(addr.String())
 			})

@@ -64,8 +64,7 @@ func (w *walker) evalResource(v *resourceVertex) diags.Diagnostics {
 				w.values.set(w.values.instances, addr.String(), cty.UnknownVal(work.types.Value))
 				continue
 			}
-			rep, _ := exp.repetition(key)
-			instWork, ids := w.withInstanceProvider(work, addr, rep)
+			instWork, ids := w.withInstanceProvider(work, addr, exp.rep(key))
 			if ds = ds.Append(ids); ids.HasErrors() {
 				continue
 			}

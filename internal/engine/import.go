@@ -201,8 +201,7 @@ func (w *walker) importRepetitions(block *config.Import) ([]repetition, diags.Di
 	}
 	reps := make([]repetition, 0, len(exp.keys))
 	for _, key := range exp.keys {
-		rep, _ := exp.repetition(key)
-		reps = append(reps, rep)
+		reps = append(reps, exp.rep(key))
 	}
 	return reps, ds
 }

@@ -1,9 +1,12 @@
 package engine
 
 import (
+	"fmt"
 	"sync"
 
+	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/providers"
 )
 
 // instanceSlotsPerCall is how many instances a walk works on at once for
@@ -50,4 +53,52 @@ func (g *instanceGroup) start(fn func() diags.Diagnostics) {
 func (g *instanceGroup) wait() diags.Diagnostics {
 	g.wg.Wait()
 	return g.ds
+}
+
+// operation runs one change that opens an intent on addr's record: fn
+// opens it, makes the provider call and records the result. It holds one of
+// the walk's Parallelism operation slots from before the intent is written
+// until the result is queued for commit, so no more intents are open at
+// any moment than calls may run at once: after a crash, at most Parallelism
+// operations are uncertain, however many instances were waiting
+// (DESIGN.md, "Nothing is silently forgotten"). Only a result that fails
+// to be written lets one more intent open beside its own. The instance slots above only bound how much
+// work is evaluated ahead; none of it announces a call it is not making.
+//
+// A provider whose process stopped earlier in the walk gets no new intent:
+// the call could not be sent, so the change is refused before anything is
+// written.
+func (w *walker) operation(p *configuredProvider, addr addrs.AbsResourceInstance, fn func() diags.Diagnostics) diags.Diagnostics {
+	select {
+	case w.operationSlots <- struct{}{}:
+	case <-w.ctx.Done():
+		return notStartedDiags(addr)
+	}
+	var releaseOnce sync.Once
+	release := func() { releaseOnce.Do(func() { <-w.operationSlots }) }
+	defer release()
+	// The slot is given up as soon as the result is queued for commit
+	// (writeInstance, recordResult): the journal commits in queue order,
+	// so an intent admitted after that is never durable before the result.
+	key := addr.String()
+	w.heldSlots.Store(key, release)
+	defer w.heldSlots.Delete(key)
+	if w.ctx.Err() != nil {
+		return notStartedDiags(addr)
+	}
+	if p.stopped.Load() {
+		return diags.Diagnostics{{Severity: diags.Error, Summary: providers.SummaryNotRunning, Address: addr.String(),
+			Detail: fmt.Sprintf("The provider %s stopped earlier in this run, so the change to %s was not started and nothing was done to it. Run the command again to retry it.",
+				addrs.ProviderForDisplay(p.addr.Provider), addr)}}
+	}
+	ds := fn()
+	if providers.Stopped(ds) {
+		p.stopped.Store(true)
+	}
+	return ds
+}
+
+func notStartedDiags(addr addrs.AbsResourceInstance) diags.Diagnostics {
+	return diags.Diagnostics{{Severity: diags.Error, Summary: "Not started: the run was interrupted",
+		Detail: fmt.Sprintf("The run was cancelled before the change to %s began; nothing was done to it.", addr), Address: addr.String()}}
 }

@@ -53,7 +53,7 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	w.refactor = rf
 	w.planOpts, w.plan = opts, newPlanCollector()
 	if hasOpenIntents(snap.State) {
-		j := journal.New(e.opts.State, journal.Options{RunID: e.opts.RunID})
+		j := journal.New(e.opts.State, journal.Options{RunID: e.opts.RunID, RetryFor: e.opts.RetryFor})
 		defer func() { _ = j.Close() }()
 		w.recovery = newRecoverer(j)
 	}
@@ -133,10 +133,27 @@ func (e *Engine) finishPlan(plan *plans.Plan, w *walker, snap *recordstore.Snaps
 		plan.PriorRecords = append(plan.PriorRecords, plans.PriorRecord{Name: name, Kind: records.ResourceInstanceType.GetKind(),
 			Uid: v.Uid, Generation: v.Generation, Version: v.Version})
 	}
+	plan.AbsentRecords = absentRecords(plan.Changes.Resources, snap)
 	// Only a plan file needs the records' content: encoding every record
 	// here would copy the whole state once more for every plan.
 	plan.PriorRecordData = func(name string) (*anypb.Any, error) { return priorRecordData(snap.State, name) }
 	return ds
+}
+
+// absentRecords names the instances changes create whose records did not
+// exist: a plan is as stale when one of them appears before it is applied
+// as when a record it read changes (plans.Plan.StaleRecords).
+func absentRecords(changes []*plans.ResourceInstanceChangeSrc, snap *recordstore.Snapshot) []string {
+	var absent []string
+	for _, c := range changes {
+		if c.Action != plans.Create || c.DeposedKey != addrs.NotDeposed || c.Addr.Resource.Resource.Mode != addrs.ManagedResourceMode {
+			continue
+		}
+		if _, recorded := snap.InstanceVersions[c.Addr.String()]; !recorded {
+			absent = append(absent, c.Addr.String())
+		}
+	}
+	return absent
 }
 
 // priorRecordData encodes the record of the instance named name as the

@@ -7,6 +7,7 @@ import (
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/engine/journal"
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/plans/objchange"
 	"github.com/terrane/terrane/internal/providers"
@@ -106,6 +107,6 @@ func (w *walker) checkOpenIntent(addr addrs.AbsResourceInstance, inst *states.Re
 	return diags.Diagnostics{{Severity: diags.Error, Summary: "Unfinished create",
 		Detail: fmt.Sprintf("Run %s started creating %s at %s and did not record the outcome: this create may have happened: import it or forget it. "+
 			"If the object exists, run \"terrane import %s ID\"; if it does not, run \"terrane state rm %s\". Until then this address is left out of plans.",
-			inst.Intent.RunID, addr, inst.Intent.StartedAt.Format("2006-01-02 15:04:05 MST"), addr, addr),
+			inst.Intent.RunID, addr, inst.Intent.StartedAt.Format("2006-01-02 15:04:05 MST"), journal.ShellQuote(addr.String()), journal.ShellQuote(addr.String())),
 		Address: addr.String()}}, true
 }

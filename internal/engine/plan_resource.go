@@ -93,8 +93,7 @@ func (w *walker) runResource(v *resourceVertex) (diags.Diagnostics, bool) {
 			ds = ds.Append(forceReplaceWarnings(abs, exp, w.planOpts.ForceReplace))
 		}
 		for _, key := range exp.keys {
-			addr := abs.Instance(key)
-			rep, _ := exp.repetition(key)
+			addr, rep := abs.Instance(key), exp.rep(key)
 			if !w.inScope(work, addr) {
 				spawn(func() diags.Diagnostics {
 					instWork, ds := w.withInstanceProvider(work, addr, rep)
@@ -186,7 +185,7 @@ func (w *walker) inScope(work *resourceWork, addr addrs.AbsResourceInstance) boo
 
 // orphanReason says why a state instance with key has no place in exp.
 func orphanReason(exp *expansion, key addrs.InstanceKey) (plans.ActionReason, bool) {
-	if _, ok := exp.repetition(key); ok {
+	if exp.has(key) {
 		return plans.ReasonNone, false
 	}
 	switch k := key.(type) {

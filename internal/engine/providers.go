@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -46,6 +47,9 @@ type configuredProvider struct {
 	// one without.
 	key   addrs.InstanceKey
 	iface providers.Interface
+	// stopped is set once a call found the provider's process gone; no
+	// later change is started on it (see walker.operation).
+	stopped atomic.Bool
 }
 
 // instanceAddr is the provider configuration instance changes record.

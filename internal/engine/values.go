@@ -32,26 +32,39 @@ const (
 type expansion struct {
 	mode expansionMode
 	keys []addrs.InstanceKey
-	// reps holds each for_each key's repetition and the single instance's;
-	// count's are made on demand from the key, as a plan may hold
-	// expansions of many thousands of instances for its whole walk.
-	reps    map[addrs.InstanceKey]repetition
-	count   int
+	// each holds each.value by key for a for_each expansion. The
+	// repetition of an instance is worked out from its key when asked for
+	// (rep), not stored: with hundreds of thousands of instances a stored
+	// copy per instance would be most of a plan's memory.
+	each    map[string]cty.Value
 	unknown bool
 }
 
-// repetition returns what count.index or each.key and each.value are for
-// the instance with key, and whether the expansion has that instance.
-func (exp *expansion) repetition(key addrs.InstanceKey) (repetition, bool) {
-	if exp.mode == expandCount {
-		i, ok := key.(addrs.IntKey)
-		if !ok || int(i) < 0 || int(i) >= exp.count {
-			return repetition{}, false
-		}
-		return repetition{countIndex: cty.NumberIntVal(int64(i))}, true
+// has reports whether key names an instance of the expansion.
+func (e *expansion) has(key addrs.InstanceKey) bool {
+	switch k := key.(type) {
+	case addrs.IntKey:
+		return e.mode == expandCount && int(k) >= 0 && int(k) < len(e.keys)
+	case addrs.StringKey:
+		_, ok := e.each[string(k)]
+		return e.mode == expandForEach && ok
 	}
-	rep, ok := exp.reps[key]
-	return rep, ok
+	return e.mode == expandSingle && key == addrs.NoKey && len(e.keys) == 1
+}
+
+// rep is the count.index or each.key and each.value of the instance key.
+func (e *expansion) rep(key addrs.InstanceKey) repetition {
+	switch k := key.(type) {
+	case addrs.IntKey:
+		if e.mode == expandCount {
+			return repetition{countIndex: cty.NumberIntVal(int64(k))}
+		}
+	case addrs.StringKey:
+		if v, ok := e.each[string(k)]; ok && e.mode == expandForEach {
+			return repetition{eachKey: cty.StringVal(string(k)), eachValue: v}
+		}
+	}
+	return repetition{}
 }
 
 // walkValues holds every value a walk has worked out so far, for the
@@ -65,10 +78,8 @@ type walkValues struct {
 	locals    map[string]cty.Value
 	outputs   map[string]cty.Value
 	// moduleInstances lists the instances of each module path
-	// (addrs.Module.String()), and moduleReps the repetition of each child
-	// instance (by ModuleInstance.String()).
+	// (addrs.Module.String()).
 	moduleInstances map[string][]addrs.ModuleInstance
-	moduleReps      map[string]repetition
 	// calls are the expansion of each module call, keyed by calling module
 	// instance and call name.
 	calls map[string]*expansion
@@ -102,7 +113,6 @@ func newWalkValues() *walkValues {
 		locals:          map[string]cty.Value{},
 		outputs:         map[string]cty.Value{},
 		moduleInstances: map[string][]addrs.ModuleInstance{"": {addrs.RootModuleInstance}},
-		moduleReps:      map[string]repetition{},
 		calls:           map[string]*expansion{},
 		resources:       map[string]*expansion{},
 		instances:       map[string]cty.Value{},
@@ -213,16 +223,22 @@ func (v *walkValues) addCallExpansion(parent addrs.ModuleInstance, childPath add
 	defer v.mu.Unlock()
 	v.calls[namedKey(parent, call)] = exp
 	for _, key := range exp.keys {
-		child := parent.Child(call, key)
-		v.moduleInstances[childPath.String()] = append(v.moduleInstances[childPath.String()], child)
-		v.moduleReps[child.String()], _ = exp.repetition(key)
+		v.moduleInstances[childPath.String()] = append(v.moduleInstances[childPath.String()], parent.Child(call, key))
 	}
 }
 
 func (v *walkValues) moduleRepetition(inst addrs.ModuleInstance) repetition {
+	if inst.IsRoot() {
+		return repetition{}
+	}
+	step := inst[len(inst)-1]
 	v.mu.RLock()
-	defer v.mu.RUnlock()
-	return v.moduleReps[inst.String()]
+	exp := v.calls[namedKey(inst.Parent(), step.Name)]
+	v.mu.RUnlock()
+	if exp == nil {
+		return repetition{}
+	}
+	return exp.rep(step.Key)
 }
 
 // dependedOn lists the vertices at least one other vertex depends on.

@@ -48,6 +48,12 @@ type walker struct {
 	// instanceSlots bounds the instances worked on at once; see
 	// instanceGroup.
 	instanceSlots chan struct{}
+	// operationSlots bound the changes with an open intent
+	// (Options.Parallelism); see operation.
+	operationSlots chan struct{}
+	// heldSlots are the release functions of the operation slots held, by
+	// instance address; writing a call's result releases its slot.
+	heldSlots sync.Map
 	// lazyDiags gathers what loading state values on demand reported
 	// (loadStateValue).
 	lazyMu    sync.Mutex
@@ -98,8 +104,8 @@ func (e *Engine) newWalker(ctx context.Context, op walkOp, snap *recordstore.Sna
 	w := &walker{
 		e: e, ctx: ctx, op: op, cfg: e.opts.Config, values: newWalkValues(), providers: set,
 		scopes: map[string]*lang.Scope{}, callSem: make(chan struct{}, e.opts.Parallelism),
-		instanceSlots: make(chan struct{}, instanceSlotsPerCall*e.opts.Parallelism),
-		prior:         states.NewSyncState(workingState(op, snap.State)), snapshot: snap,
+		instanceSlots: make(chan struct{}, instanceSlotsPerCall*e.opts.Parallelism), operationSlots: make(chan struct{}, e.opts.Parallelism),
+		prior: states.NewSyncState(workingState(op, snap.State)), snapshot: snap,
 		results:            &outputsAndChecks{outputs: map[string]*states.OutputValue{}},
 		failures:           newFailureSet(),
 		stateByConfig:      map[string][]*states.Resource{},
@@ -391,19 +397,22 @@ func (w *walker) runCall(v *callVertex) diags.Diagnostics {
 		callAddr := inst.Child(v.call.Name, addrs.NoKey).String()
 		exp, ds := w.expand(w.scopeIn(v.module, inst, repetition{}, nil), v.call.Count, v.call.ForEach, v.call.Enabled, lang.Unknowns{Allow: w.op == walkEval, Excludable: callAddr})
 		if exp.unknown {
-			exp = &expansion{mode: exp.mode, reps: map[addrs.InstanceKey]repetition{}}
+			exp = &expansion{mode: exp.mode}
 		}
 		w.values.addCallExpansion(inst, childPath, v.call.Name, exp)
 		return ds
 	})
 }
 
+// singleKey is the keys of every expansion of one instance, shared.
+var singleKey = []addrs.InstanceKey{addrs.NoKey}
+
 // expand evaluates count, for_each or enabled into an expansion. A value
 // not known yet makes an unknown expansion, with an error unless unknowns
 // allows it.
 func (w *walker) expand(scope *lang.Scope, count, forEach, enabled hcl.Expression, unknowns lang.Unknowns) (*expansion, diags.Diagnostics) {
 	var ds diags.Diagnostics
-	exp := &expansion{reps: map[addrs.InstanceKey]repetition{}}
+	exp := &expansion{}
 	switch {
 	case count != nil:
 		exp.mode = expandCount
@@ -413,7 +422,6 @@ func (w *walker) expand(scope *lang.Scope, count, forEach, enabled hcl.Expressio
 			exp.unknown = true
 			return exp, ds
 		}
-		exp.count = n
 		exp.keys = make([]addrs.InstanceKey, n)
 		for i := range n {
 			exp.keys[i] = addrs.IntKey(i)
@@ -426,10 +434,11 @@ func (w *walker) expand(scope *lang.Scope, count, forEach, enabled hcl.Expressio
 			exp.unknown = true
 			return exp, ds
 		}
-		for _, k := range sortedKeys(elems) {
-			key := addrs.StringKey(k)
-			exp.keys = append(exp.keys, key)
-			exp.reps[key] = repetition{eachKey: cty.StringVal(k), eachValue: elems[k]}
+		exp.each = elems
+		sorted := sortedKeys(elems)
+		exp.keys = make([]addrs.InstanceKey, len(sorted))
+		for i, k := range sorted {
+			exp.keys[i] = addrs.StringKey(k)
 		}
 	default:
 		exp.mode = expandSingle
@@ -444,8 +453,7 @@ func (w *walker) expand(scope *lang.Scope, count, forEach, enabled hcl.Expressio
 				return exp, ds
 			}
 		}
-		exp.keys = []addrs.InstanceKey{addrs.NoKey}
-		exp.reps[addrs.NoKey] = repetition{}
+		exp.keys = singleKey
 	}
 	return exp, ds
 }

@@ -47,6 +47,15 @@ type Plan struct {
 	// refuse an address whose record changed since.
 	Workspace    string
 	PriorRecords []PriorRecord
+	// Saved is true for a plan read from a plan file: the user chose to
+	// apply exactly it, so a plan that went stale is theirs to remake.
+	// False for a plan made by the run applying it.
+	Saved bool
+	// AbsentRecords name the resource instance records the plan found
+	// missing and proposes to create; apply refuses the plan if one exists
+	// by then, which would mean another run created it, or this plan was
+	// applied already.
+	AbsentRecords []string
 	// PriorRecordData gives the content of a prior record whose Data is
 	// nil: a plan made in this process encodes its records' content only
 	// when a plan file needs it, since nothing else does. Nil for plans

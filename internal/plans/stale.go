@@ -11,17 +11,26 @@ type StaleRecord struct {
 }
 
 func (s StaleRecord) Error() string {
-	if s.CurrentGeneration == "" {
-		return fmt.Sprintf("%s was deleted after the plan was made; make a new plan", s.Name)
+	return fmt.Sprintf("%s: %s; make a new plan", s.Name, s.Reason())
+}
+
+// Reason says how the record differs from what the plan read.
+func (s StaleRecord) Reason() string {
+	switch {
+	case s.PlannedGeneration == "":
+		return fmt.Sprintf("it did not exist when the plan was made and exists now (generation %s), so another run created it, or this plan was applied already", s.CurrentGeneration)
+	case s.CurrentGeneration == "":
+		return fmt.Sprintf("it existed when the plan was made (generation %s) and was deleted since", s.PlannedGeneration)
 	}
-	return fmt.Sprintf("%s changed after the plan was made (generation %s, now %s); make a new plan", s.Name, s.PlannedGeneration, s.CurrentGeneration)
+	return fmt.Sprintf("it changed after the plan was made (generation %s, now %s)", s.PlannedGeneration, s.CurrentGeneration)
 }
 
 // StaleRecords compares the plan's prior records with the store's current
 // ones, which currentGeneration looks up (found is false for a record that
-// no longer exists), and returns every record whose content changed since
-// planning, in the plan's order. Only the Generation counts: a status write
-// changes a record's Version but not what the plan was based on.
+// does not exist), and returns every record whose content changed since
+// planning, in the plan's order, then every record the plan found absent
+// that exists now. Only the Generation counts: a status write changes a
+// record's Version but not what the plan was based on.
 func (p *Plan) StaleRecords(currentGeneration func(name string) (generation string, found bool)) []StaleRecord {
 	var stale []StaleRecord
 	for _, record := range p.PriorRecords {
@@ -31,6 +40,11 @@ func (p *Plan) StaleRecords(currentGeneration func(name string) (generation stri
 		}
 		if current != record.Generation {
 			stale = append(stale, StaleRecord{Name: record.Name, PlannedGeneration: record.Generation, CurrentGeneration: current})
+		}
+	}
+	for _, name := range p.AbsentRecords {
+		if current, found := currentGeneration(name); found {
+			stale = append(stale, StaleRecord{Name: name, CurrentGeneration: current})
 		}
 	}
 	return stale

@@ -22,7 +22,22 @@ func TestStaleRecordsNamesChangedAndDeletedRecords(t *testing.T) {
 	if msg := stale[0].Error(); !strings.Contains(msg, "generation g2, now g9") {
 		t.Errorf("message %q does not say which generations differ", msg)
 	}
-	if msg := stale[1].Error(); !strings.Contains(msg, "was deleted") {
+	if msg := stale[1].Error(); !strings.Contains(msg, "was deleted since") {
 		t.Errorf("message %q does not say the record is gone", msg)
+	}
+}
+
+func TestStaleRecordsNamesAbsentRecordsThatExistNow(t *testing.T) {
+	plan := &Plan{AbsentRecords: []string{"null_resource.still_absent", "null_resource.created"}}
+	current := map[string]string{"null_resource.created": "g1"}
+	stale := plan.StaleRecords(func(name string) (string, bool) {
+		generation, found := current[name]
+		return generation, found
+	})
+	if len(stale) != 1 || stale[0].Name != "null_resource.created" {
+		t.Fatalf("stale records %+v, want only the record created since", stale)
+	}
+	if msg := stale[0].Error(); !strings.Contains(msg, "did not exist when the plan was made") {
+		t.Errorf("message %q does not say the record appeared", msg)
 	}
 }

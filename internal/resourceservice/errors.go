@@ -54,6 +54,8 @@ func fromStore(err error, what string) error {
 		code = codes.Unavailable
 	case errors.As(err, new(store.GroupVersionMismatchError)):
 		code = codes.InvalidArgument
+	case errors.As(err, new(*store.TooLargeError)):
+		code, hint = codes.ResourceExhausted, "; store less in one record, or raise the store's request limit"
 	case errors.Is(err, context.Canceled):
 		code = codes.Canceled
 	case errors.Is(err, context.DeadlineExceeded):

@@ -4,10 +4,12 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/status"
 
 	"github.com/terrane/terrane/internal/store"
@@ -21,24 +23,49 @@ type Server struct {
 	pbresource.UnimplementedResourceServiceServer
 	service *Service
 	tokens  *Tokens
+	watches *watchLimiter
 }
 
 // NewServer returns a server for svc; tokens may be nil to allow everyone.
-func NewServer(svc *Service, tokens *Tokens) *Server {
-	return &Server{service: svc, tokens: tokens}
+func NewServer(svc *Service, tokens *Tokens, limits WatchLimits) *Server {
+	return &Server{service: svc, tokens: tokens, watches: newWatchLimiter(limits)}
 }
 
-// NewGRPCServer returns a gRPC server carrying both services, with TLS when
-// tlsConfig is set.
-func NewGRPCServer(svc *Service, tokens *Tokens, tlsConfig *tls.Config) *grpc.Server {
-	var opts []grpc.ServerOption
-	if tlsConfig != nil {
-		opts = append(opts, grpc.Creds(credentials.NewTLS(tlsConfig)))
+// ServerOptions configure NewGRPCServer.
+type ServerOptions struct {
+	// TLS, when set, makes the server speak TLS only.
+	TLS *tls.Config
+	// Watches bound the WatchList streams of one caller.
+	Watches WatchLimits
+}
+
+// Keepalive settings: the server pings a connection that has been quiet
+// this long and drops it if no answer comes, so a client that vanished
+// (its machine lost, a network partition) does not hold its watches open
+// forever; clients may ping no more often than keepaliveMinPing.
+const (
+	keepaliveTime    = time.Minute
+	keepaliveTimeout = 20 * time.Second
+	keepaliveMinPing = 10 * time.Second
+)
+
+// NewGRPCServer returns a gRPC server carrying both services.
+func NewGRPCServer(svc *Service, tokens *Tokens, opts ServerOptions) *grpc.Server {
+	limits := opts.Watches.withDefaults()
+	grpcOpts := []grpc.ServerOption{
+		grpc.KeepaliveParams(keepalive.ServerParameters{Time: keepaliveTime, Timeout: keepaliveTimeout}),
+		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: keepaliveMinPing, PermitWithoutStream: true}),
+		// Room for every watch a connection may hold, and as many calls
+		// beside them; past that HTTP/2 makes new streams wait.
+		grpc.MaxConcurrentStreams(uint32(2 * limits.PerConnection)),
 	}
-	server := grpc.NewServer(opts...)
-	s := NewServer(svc, tokens)
+	if opts.TLS != nil {
+		grpcOpts = append(grpcOpts, grpc.Creds(credentials.NewTLS(opts.TLS)))
+	}
+	server := grpc.NewServer(grpcOpts...)
+	s := NewServer(svc, tokens, limits)
 	pbresource.RegisterResourceServiceServer(server, s)
-	storev1.RegisterBatchServiceServer(server, &batchServer{backend: svc.backend, tokens: tokens})
+	storev1.RegisterBatchServiceServer(server, &batchServer{service: svc, tokens: tokens})
 	return server
 }
 
@@ -197,6 +224,11 @@ func (s *Server) WatchList(req *pbresource.WatchListRequest, stream grpc.ServerS
 	if err != nil {
 		return err
 	}
+	release, err := s.watches.acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
 	watch, err := s.service.WatchList(ctx, req.GetType(), req.GetTenancy(), req.GetNamePrefix())
 	if err != nil {
 		return toStatus(err)

@@ -13,27 +13,43 @@ import (
 
 // batchServer serves terrane.store.v1.BatchService: the backend's raw atomic
 // batch, for engines that run the service rules themselves over a remote
-// store. Every operation's tenancy must be granted to the caller.
+// store. The client is not trusted to have run them: every operation is
+// checked against the rules of Write and Delete (Service.VetRawBatch), and
+// every tenancy it touches, owners' included, must be granted to the caller.
 type batchServer struct {
 	storev1.UnimplementedBatchServiceServer
-	backend store.Backend
+	service *Service
 	tokens  *Tokens
 }
 
 func (b *batchServer) Batch(ctx context.Context, req *storev1.BatchRequest) (*storev1.BatchResponse, error) {
+	grant, err := b.tokens.authorize(ctx)
+	if err != nil {
+		return nil, err
+	}
+	allowed := func(tenancy *pbresource.Tenancy) error {
+		if !grant.allows(tenancy) {
+			return errorf(codes.PermissionDenied, "the token does not grant access to tenancy %s/%s", tenancy.GetPartition(), tenancy.GetNamespace())
+		}
+		return nil
+	}
 	ops := make([]store.Op, len(req.GetOperations()))
 	for i, operation := range req.GetOperations() {
 		op, err := opFromProto(operation)
 		if err != nil {
 			return nil, errorf(codes.InvalidArgument, "batch operation %d: %v", i, err)
 		}
-		if _, err := b.tokens.authorizeTenancy(ctx, op.OpID().GetTenancy()); err != nil {
-			return nil, err
-		}
 		ops[i] = op
 	}
-	stored, err := b.backend.Batch(ctx, ops)
 	var batchErr *store.BatchError
+	err = b.service.VetRawBatch(ctx, ops, allowed)
+	if err != nil && !(errors.As(err, &batchErr) && failureReason(batchErr.Err) != storev1.Failed_REASON_UNSPECIFIED) {
+		return nil, toStatus(err)
+	}
+	var stored []*pbresource.Resource
+	if err == nil {
+		stored, err = b.service.backend.Batch(ctx, ops)
+	}
 	switch {
 	case err == nil:
 		for i := range stored {

@@ -26,7 +26,7 @@ func (b *batchServer) ReadMany(ctx context.Context, req *storev1.ReadManyRequest
 	if req.GetConsistent() {
 		consistency = store.StrongConsistency
 	}
-	found, err := b.backend.ReadMany(ctx, consistency, req.GetIds())
+	found, err := b.service.backend.ReadMany(ctx, consistency, req.GetIds())
 	if err != nil {
 		return nil, toStatus(fromStore(err, "reading resources"))
 	}

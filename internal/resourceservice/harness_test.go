@@ -96,7 +96,7 @@ func newFixture(t *testing.T, opts fixtureOptions) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	server := resourceservice.NewGRPCServer(service, tokens, opts.serverTLS)
+	server := resourceservice.NewGRPCServer(service, tokens, resourceservice.ServerOptions{TLS: opts.serverTLS})
 	listener, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,9 @@
 package store
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 var (
 	// ErrClosed is returned by a Watch, and by every Backend method, once the
@@ -12,6 +15,22 @@ var (
 	// snapshot brings it up to date.
 	ErrWatchExpired = errors.New("watch fell behind the change history the store keeps; start a new watch")
 )
+
+// TooLargeError is returned for a write bigger than the backend accepts in
+// one request (etcd's --max-request-bytes, say). Retrying cannot help; the
+// record, or the batch, must be smaller.
+type TooLargeError struct {
+	// What names the record or batch; Size and Limit are in bytes.
+	What        string
+	Size, Limit int
+}
+
+func (e *TooLargeError) Error() string {
+	if e.Size > 0 {
+		return fmt.Sprintf("%s is %d bytes, more than the %d bytes the store accepts in one request", e.What, e.Size, e.Limit)
+	}
+	return fmt.Sprintf("%s is more than the %d bytes the store accepts in one request", e.What, e.Limit)
+}
 
 // ErrUnavailable wraps a failure to reach the store: it did not answer in
 // time or the connection to it is down. A write that failed this way may

@@ -46,7 +46,8 @@ func Open(dir string, s Settings, tokens TokenSource) (store.Backend, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("creating %s: %w", filepath.Dir(path), err)
 	}
-	backend, err := sqlite.Open(path, sqlite.Options{})
+	// A copy goes beside the file before Open changes its layout.
+	backend, err := sqlite.Open(path, sqlite.Options{BackupDir: filepath.Join(filepath.Dir(path), "backups")})
 	if err != nil {
 		return nil, fmt.Errorf("opening the state store %s: %w", path, err)
 	}

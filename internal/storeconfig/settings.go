@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Kind is the kind of store Settings name.
@@ -54,6 +55,10 @@ type Settings struct {
 	// Token is the bearer token for a serve endpoint; empty means the one
 	// the CLI configuration's credentials or TF_TOKEN_ variables give.
 	Token string `json:"token,omitempty"`
+	// RetryTimeout is how long a write waits for an etcd cluster or serve
+	// endpoint that stopped answering before the run gives up on it, as a
+	// Go duration ("30s", "10m"); empty means the journal's default.
+	RetryTimeout string `json:"retry_timeout,omitempty"`
 }
 
 // attribute is one argument of the backend "terrane" block.
@@ -81,6 +86,7 @@ var attributes = []attribute{
 	{name: "username", kinds: []Kind{Etcd}, field: func(s *Settings) *string { return &s.Username }},
 	{name: "password", secret: true, kinds: []Kind{Etcd}, field: func(s *Settings) *string { return &s.Password }},
 	{name: "token", secret: true, kinds: []Kind{Serve}, field: func(s *Settings) *string { return &s.Token }},
+	{name: "retry_timeout", kinds: []Kind{Etcd, Serve}, field: func(s *Settings) *string { return &s.RetryTimeout }},
 }
 
 func attributeNamed(name string) (attribute, bool) {
@@ -186,7 +192,19 @@ func (s Settings) Validate() error {
 			return err
 		}
 	}
+	if s.RetryTimeout != "" {
+		if d, err := time.ParseDuration(s.RetryTimeout); err != nil || d <= 0 {
+			return fmt.Errorf("retry_timeout %q is not a positive duration such as \"30s\" or \"10m\"", s.RetryTimeout)
+		}
+	}
 	return nil
+}
+
+// RetryFor is how long a write waits for the store to answer again
+// (retry_timeout); 0 means the default. Validate has checked the value.
+func (s Settings) RetryFor() time.Duration {
+	d, _ := time.ParseDuration(s.RetryTimeout)
+	return max(d, 0)
 }
 
 func (k Kind) describe() string {

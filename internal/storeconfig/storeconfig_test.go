@@ -41,6 +41,9 @@ func TestDecodeBlock(t *testing.T) {
 		{name: "unknown argument", body: `bucket = "b"`, err: "Unsupported argument"},
 		{name: "not a constant", body: `address = var.address`, err: "Variables not allowed"},
 		{name: "wrong type", body: `endpoints = "e:2379"`, err: "must be a list of strings"},
+		{name: "retry timeout", body: "address = \"s:8502\"\nretry_timeout = \"10m\"", want: Settings{Address: "s:8502", RetryTimeout: "10m"}, kind: Serve},
+		{name: "retry timeout not a duration", body: "endpoints = [\"e:2379\"]\nretry_timeout = \"ten\"", err: `retry_timeout "ten" is not a positive duration`},
+		{name: "retry timeout of the embedded store", body: `retry_timeout = "1m"`, err: "retry_timeout does not apply to the embedded store"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -63,13 +63,13 @@ func OpenBackend(dir string, settings storeconfig.Settings) (store.Backend, diag
 
 // storeFailure explains a store that cannot be opened or used.
 func storeFailure(dir string, settings storeconfig.Settings, err error) diags.Diagnostic {
-	hint := fmt.Sprintf("Check that %s can be written to, or remove it to start with empty state.", settings.AbsPath(dir))
+	hint := StoreRecoveryAdvice(settings.AbsPath(dir), err)
 	switch settings.Kind() {
 	case storeconfig.Etcd, storeconfig.Serve:
 		hint = "Check that it is running and reachable from here, and the backend's credentials (see terrane init's -backend-config and the " +
 			storeconfig.EnvPrefix + "* environment variables)."
 	}
-	return diags.Errorf("Failed to open the state store", "Opening %s: %s. %s", settings.Describe(), err, hint)
+	return diags.Errorf("Failed to open the state store", "Opening %s: %s.\n\n%s", settings.Describe(), err, hint)
 }
 
 // OpenService opens the store runs in dir use as a ResourceService over

@@ -14,6 +14,7 @@ import (
 
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/value"
 )
 
 // SourceType says where a variable's value came from; later sources in this
@@ -101,6 +102,20 @@ func CollectValues(dir string, decls map[string]*config.Variable, options []VarO
 		c.values.Files[name] = file
 	}
 	c.summariseUndeclared()
+	names := make([]string, 0, len(c.values.ByName))
+	for name := range c.values.ByName {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		given := c.values.ByName[name]
+		unmarked, _ := given.Value.UnmarkDeep()
+		if err := value.CheckNumbers(unmarked); err != nil {
+			rng := given.Range
+			c.diags = c.diags.Append(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Number too large", Subject: &rng,
+				Detail: fmt.Sprintf("The value of var.%s holds %s: writing it out in full, as plans, state and output do, would take minutes and megabytes.", name, strings.TrimPrefix(err.Error(), value.ErrNumberTooLarge.Error()+": "))})
+		}
+	}
 	return c.values, c.diags
 }
 

@@ -47,6 +47,10 @@ type Journal struct {
 	retryFor time.Duration
 	logf     func(format string, args ...any)
 
+	// outageSince is when the store stopped answering, zero while it
+	// answers; only the committer goroutine uses it.
+	outageSince time.Time
+
 	mu      sync.Mutex
 	pending []*request
 	closed  bool
@@ -174,11 +178,22 @@ func (j *Journal) BeginCall(ctx context.Context, addr addrs.AbsResourceInstance,
 // happened, and dropping its result would turn a known outcome into an open
 // intent. Cancellation means "start nothing new", not "forget what was done".
 func (j *Journal) FinishCall(ctx context.Context, addr addrs.AbsResourceInstance, provider addrs.AbsProviderConfig, inst *states.ResourceInstance, prior *recordstore.RecordVersion) (*recordstore.RecordVersion, error) {
+	return j.FinishCallQueued(ctx, addr, provider, inst, prior, nil)
+}
+
+// FinishCallQueued is FinishCall that calls queued, if not nil, as soon as
+// the write is in the commit queue, before it waits for the write to be
+// durable. Writes become durable in the order they were queued (see take),
+// so an intent queued after queued returned cannot be committed before this
+// result: a caller bounding how many intents are open at once may admit
+// the next one then, and keep the bound on what a crash leaves behind while
+// the result's commit is shared with the next intent's.
+func (j *Journal) FinishCallQueued(ctx context.Context, addr addrs.AbsResourceInstance, provider addrs.AbsProviderConfig, inst *states.ResourceInstance, prior *recordstore.RecordVersion, queued func()) (*recordstore.RecordVersion, error) {
 	if inst != nil && inst.Intent != nil {
 		return nil, fmt.Errorf("%s: a call's result must clear the intent it answers", addr)
 	}
 	change := recordstore.InstanceChange{Addr: addr, ProviderConfig: provider, Instance: inst, Prior: prior}
-	return j.submit(ctx, change, false)
+	return j.submitQueued(ctx, change, false, queued)
 }
 
 // Write makes one change durable, as BeginCall and FinishCall do, for
@@ -217,6 +232,10 @@ func (j *Journal) Commit(ctx context.Context, changes []recordstore.InstanceChan
 }
 
 func (j *Journal) submit(ctx context.Context, change recordstore.InstanceChange, withdrawOnCancel bool) (*recordstore.RecordVersion, error) {
+	return j.submitQueued(ctx, change, withdrawOnCancel, nil)
+}
+
+func (j *Journal) submitQueued(ctx context.Context, change recordstore.InstanceChange, withdrawOnCancel bool, queued func()) (*recordstore.RecordVersion, error) {
 	req := &request{change: change, result: make(chan outcome, 1)}
 	j.mu.Lock()
 	if j.closed {
@@ -225,6 +244,9 @@ func (j *Journal) submit(ctx context.Context, change recordstore.InstanceChange,
 	}
 	j.pending = append(j.pending, req)
 	j.mu.Unlock()
+	if queued != nil {
+		queued()
+	}
 	j.signal()
 
 	if !withdrawOnCancel {
@@ -281,7 +303,9 @@ func (j *Journal) run() {
 
 // take removes up to maxBatch queued writes, at most one per address: a
 // second write to an address waits for the next commit, where it compares
-// against what the first one wrote instead of failing beside it.
+// against what the first one wrote instead of failing beside it. Otherwise
+// writes are taken, and so made durable, in the order they were queued
+// (FinishCallQueued relies on it).
 func (j *Journal) take() (batch []*request, closed bool) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -312,6 +336,7 @@ func (j *Journal) commit(batch []*request) {
 		versions, err := j.store.Commit(ctx, changesOf(batch))
 		j.commits.Add(1)
 		if err == nil {
+			j.outageSince = time.Time{}
 			j.succeed(batch, versions)
 			return
 		}

@@ -28,19 +28,36 @@ const (
 // unavailable. The commit may or may not have been applied, so each try
 // first reads the records back: a write the store holds already succeeded
 // and is delivered; the rest are committed again. It tries with backoff
-// until every write is settled or RetryFor has passed since the failure;
-// then the writes still open fail with an error wrapping
-// store.ErrUnavailable. Writes queued meanwhile wait for the next round.
+// until every write is settled or RetryFor has passed since the store
+// stopped answering; then the writes still open fail with an error
+// wrapping store.ErrUnavailable. Writes queued meanwhile wait for the next
+// round. The window is the outage's, not the batch's: while the store stays
+// away, a later batch gets one attempt once it has run out, so a run whose
+// results arrive in many batches gives up after RetryFor, not after RetryFor
+// for each of them.
 func (j *Journal) awaitStore(batch []*request, cause error) {
 	ctx := context.Background()
 	started := time.Now()
-	deadline := started.Add(j.retryFor)
+	if j.outageSince.IsZero() {
+		j.outageSince = started
+	}
+	deadline := j.outageSince.Add(j.retryFor)
 	pause := firstRetryPause
-	j.logf("the state store is unavailable (%v); retrying %d writes for up to %s", cause, len(batch), j.retryFor)
-	defer func() { j.waited.Add(int64(time.Since(started))) }()
+	if remaining := time.Until(deadline); remaining > 0 {
+		j.logf("the state store is unavailable (%v); retrying %d writes for up to %s", cause, len(batch), remaining.Round(time.Second))
+	}
+	// The wait is counted before any outcome is delivered, so a caller
+	// that has its outcome sees it in Stats.
+	counted := started
+	count := func() {
+		now := time.Now()
+		j.waited.Add(int64(now.Sub(counted)))
+		counted = now
+	}
 	for {
 		remaining := time.Until(deadline)
 		if remaining <= 0 {
+			count()
 			err := fmt.Errorf("the state store stayed unavailable for %s: %w", j.retryFor.Round(time.Second), cause)
 			for _, req := range batch {
 				j.fail(req, err)
@@ -49,10 +66,12 @@ func (j *Journal) awaitStore(batch []*request, cause error) {
 		}
 		time.Sleep(min(pause, remaining))
 		pause = min(2*pause, maxRetryPause)
+		count()
 		var done bool
 		batch, done, cause = j.settle(ctx, batch, cause)
 		if done {
-			j.logf("the state store is back after %s", time.Since(started).Round(time.Millisecond))
+			j.logf("the state store is back after %s", time.Since(j.outageSince).Round(time.Millisecond))
+			j.outageSince = time.Time{}
 			return
 		}
 	}

@@ -146,3 +146,52 @@ func TestResultsFailWhenTheStoreStaysAway(t *testing.T) {
 		}
 	}
 }
+
+// TestOneRetryWindowPerOutage finishes calls in two rounds while the store
+// stays away: the first waits RetryFor and fails; the second, still within
+// the same outage, is tried once and fails without a window of its own, so
+// a run whose results arrive one after another gives up after RetryFor,
+// not after RetryFor for each result. Once the store is back, writes
+// succeed again and a later outage gets a window of its own.
+func TestOneRetryWindowPerOutage(t *testing.T) {
+	server := etcdtest.Start(t)
+	retryFor := 1500 * time.Millisecond
+	j := New(openEtcdStore(t, server), Options{RunID: "01RUN", RetryFor: retryFor})
+	defer j.Close()
+	names, versions := beginCalls(t, j, 3)
+	server.Stop()
+	for i, err := range finishAll(t, j, names[:1], versions[:1]) {
+		if !errors.Is(err, store.ErrUnavailable) {
+			t.Fatalf("%s: %v, want an error wrapping store.ErrUnavailable", names[i], err)
+		}
+	}
+	if waited := j.Stats().Waited; waited < retryFor {
+		t.Fatalf("the first result waited %s for the store, want at least %s", waited, retryFor)
+	}
+	before := j.Stats().Waited
+	for i, err := range finishAll(t, j, names[1:2], versions[1:2]) {
+		if !errors.Is(err, store.ErrUnavailable) {
+			t.Fatalf("%s: %v, want an error wrapping store.ErrUnavailable", names[1+i], err)
+		}
+	}
+	if again := j.Stats().Waited - before; again >= retryFor/2 {
+		t.Errorf("a result later in the same outage waited %s more, want no second window", again)
+	}
+
+	server.Restart(t)
+	for i, err := range finishAll(t, j, names[2:], versions[2:]) {
+		if err != nil {
+			t.Fatalf("%s after the store came back: %v", names[2+i], err)
+		}
+	}
+	server.Stop()
+	before = j.Stats().Waited
+	_, err := j.BeginCall(t.Context(), mustAddr(t, "tpf_thing.t[9]"), testProviderConfig,
+		&states.ResourceInstance{Intent: plannedIntent(t, states.IntentCreate, "tpf_thing.t[9]")}, nil)
+	if !errors.Is(err, store.ErrUnavailable) {
+		t.Fatalf("an intent in a second outage: %v, want an error wrapping store.ErrUnavailable", err)
+	}
+	if waited := j.Stats().Waited - before; waited < retryFor {
+		t.Errorf("a second outage was waited for %s, want a window of its own (%s)", waited, retryFor)
+	}
+}

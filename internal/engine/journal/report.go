@@ -35,7 +35,7 @@ func (r *resolver) createDiagnostic(intent *states.Intent) diags.Diagnostic {
 			"  - if the object exists, adopt it with: terrane import %s ID\n"+
 			"  - if it does not, forget the attempt with: terrane state rm %s",
 		capitalize(describeRun(intent)), addr, formatTime(intent.StartedAt),
-		plannedSummary(intent, block), addr, shellQuote(addr.String()), shellQuote(addr.String()))
+		plannedSummary(intent, block), addr, ShellQuote(addr.String()), ShellQuote(addr.String()))
 	d.Address = addr.String()
 	return d
 }
@@ -161,9 +161,9 @@ func firstAttr(path cty.Path) (cty.GetAttrStep, bool) {
 	return step, ok
 }
 
-// shellQuote quotes an address for a POSIX shell when it has characters the
+// ShellQuote quotes an address for a POSIX shell when it has characters the
 // shell would interpret, such as the brackets and quotes of instance keys.
-func shellQuote(s string) string {
+func ShellQuote(s string) string {
 	if !strings.ContainsAny(s, "[]\"' $*?") {
 		return s
 	}

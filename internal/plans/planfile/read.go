@@ -76,6 +76,7 @@ func (r *Reader) ReadPlan() (*plans.Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", r.path, err)
 	}
+	plan.Saved = true
 	if err := r.readPriorRecords(plan); err != nil {
 		return nil, err
 	}
@@ -95,6 +96,7 @@ func (r *Reader) readPriorRecords(plan *plans.Plan) error {
 		return fmt.Errorf("%s: the prior records are corrupt (%v); create the plan again", r.path, err)
 	}
 	plan.Workspace = raw.GetWorkspace()
+	plan.AbsentRecords = raw.GetAbsent()
 	plan.PriorRecords = make([]plans.PriorRecord, 0, len(raw.GetRecords()))
 	for _, record := range raw.GetRecords() {
 		plan.PriorRecords = append(plan.PriorRecords, plans.PriorRecord{

@@ -260,6 +260,7 @@ func TestRoundTripEverythingElse(t *testing.T) {
 		ForceReplaceAddrs: []addrs.AbsResourceInstance{mustInstance(t, `null_resource.r["a"]`)},
 		Workspace:         "default",
 		PriorRecords:      []plans.PriorRecord{{Name: "null_resource.old_name", Kind: "ResourceInstance", Uid: "01J0000000000000000000000A", Generation: "01J0000000000000000000000B", Version: "7", Data: recordData}},
+		AbsentRecords:     []string{`null_resource.r["a"]`, "null_resource.r[1]"},
 		EngineVersion:     "0.1.0",
 		Errored:           true,
 		FunctionResults:   []plans.FunctionResult{{Key: []byte("k"), Result: []byte("r")}},
@@ -273,6 +274,7 @@ func TestRoundTripEverythingElse(t *testing.T) {
 
 	wantPlan := *plan
 	wantPlan.Timestamp = time.Time{}
+	wantPlan.Saved = true // read from a file
 	assertPlansEqual(t, got, &wantPlan)
 	if !bytes.Equal(gotLock, lock) {
 		t.Errorf("lock file %q, want %q", gotLock, lock)

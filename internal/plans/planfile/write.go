@@ -140,7 +140,7 @@ func writeConfigSnapshot(add func(string, []byte) error, snapshot *ConfigSnapsho
 }
 
 func priorRecordsToProto(plan *plans.Plan) (*priorv1.PriorRecords, error) {
-	raw := &priorv1.PriorRecords{Workspace: plan.Workspace}
+	raw := &priorv1.PriorRecords{Workspace: plan.Workspace, Absent: plan.AbsentRecords}
 	for _, record := range plan.PriorRecords {
 		data, err := plan.PriorRecordContent(record)
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/providers"
 )
 
 // exitGrace is how long a failed call waits for the provider's process to
@@ -34,13 +35,13 @@ func (p *Provider) failure(ctx context.Context, rpc, typeName string, err error)
 			reason = "its time limit ran out"
 		}
 		p.cfg.Logger.Warn("provider call abandoned", "rpc", rpc, "type", typeName, "error", err)
-		return diags.Diagnostics{diags.Errorf("Provider did not answer",
+		return diags.Diagnostics{diags.Errorf(providers.SummaryNoAnswer,
 			"The provider %s did not answer %s before %s. The object it was working on may be partly changed; the next plan reads it back.",
 			p.cfg.Name, subject, reason)}
 	}
 	if p.cfg.Process != nil && (code == codes.Unavailable || code == codes.Internal || code == codes.Unknown) && p.cfg.Process.WaitExited(exitGrace) {
 		p.cfg.Logger.Error("provider crashed", "rpc", rpc, "type", typeName, "error", err)
-		return diags.Diagnostics{diags.Errorf("Provider crashed",
+		return diags.Diagnostics{diags.Errorf(providers.SummaryCrashed,
 			"The provider %s stopped while Terrane waited for its answer to %s. This is a bug in the provider: please report it to its developers with the output below. Any change the call was making may or may not have happened; the next plan reads the object back.%s",
 			p.cfg.Name, subject, tailSection(p.cfg.Process.StderrTail()))}
 	}
@@ -53,7 +54,21 @@ func (p *Provider) failure(ctx context.Context, rpc, typeName string, err error)
 	if p.cfg.Process != nil {
 		detail += tailSection(p.cfg.Process.StderrTail())
 	}
-	return diags.Diagnostics{diags.Errorf("Provider call failed", "%s", detail)}
+	return diags.Diagnostics{diags.Errorf(providers.SummaryCallFailed, "%s", detail)}
+}
+
+// notRunning says, before a call that may change an object is sent,
+// whether the provider's process has already stopped (it crashed on an
+// earlier call). Such a call is not sent: the diagnostic says nothing was
+// changed, so the engine withdraws the call's intent instead of leaving an
+// outcome that is not in doubt for the next run to resolve.
+func (p *Provider) notRunning(rpc, typeName string) diags.Diagnostics {
+	if p.cfg.Process == nil || !p.cfg.Process.WaitExited(0) {
+		return nil
+	}
+	return diags.Diagnostics{diags.Errorf(providers.SummaryNotRunning,
+		"The provider %s stopped earlier in this run, so %s for %s was not sent and nothing was changed.%s",
+		p.cfg.Name, rpc, typeName, tailSection(p.cfg.Process.StderrTail()))}
 }
 
 func tailSection(tail string) string {

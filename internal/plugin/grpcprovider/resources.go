@@ -202,6 +202,10 @@ func (p *Provider) ApplyResourceChange(ctx context.Context, req providers.ApplyR
 		resp.Diagnostics = c.problems
 		return resp
 	}
+	if stopped := p.notRunning(rpc, req.TypeName); stopped != nil {
+		resp.Diagnostics = stopped
+		return resp
+	}
 	out, err := p.cfg.Client.ApplyResourceChange(ctx, in)
 	if err != nil {
 		resp.Diagnostics = p.failure(ctx, rpc, req.TypeName, err)

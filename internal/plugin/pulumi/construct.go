@@ -171,8 +171,7 @@ func (p *Provider) applyComponent(ctx context.Context, rt *ResourceType, req pro
 func definiteOutcome(problems diags.Diagnostics) diags.Diagnostics {
 	out := make(diags.Diagnostics, len(problems))
 	for i, d := range problems {
-		switch d.Summary {
-		case "Provider crashed", "Provider did not answer", "Provider call failed":
+		if providers.OutcomeUnknown(diags.Diagnostics{d}) {
 			d.Summary = "Component construction failed"
 		}
 		out[i] = d

@@ -154,13 +154,13 @@ func (p *Provider) callFailure(ctx context.Context, rpc, typeName string, err er
 	st := status.Convert(err)
 	switch code := st.Code(); {
 	case ctx.Err() != nil || code == codes.Canceled || code == codes.DeadlineExceeded:
-		return diags.Errorf("Provider did not answer",
+		return diags.Errorf(providers.SummaryNoAnswer,
 			"The Pulumi provider %s did not answer %s before the operation was cancelled. The object it was working on may be partly changed; the next plan reads it back.", p.name, subject)
 	case code == codes.Unavailable && p.waitExited(), (code == codes.Unknown || code == codes.Internal) && p.Exited():
-		return diags.Errorf("Provider crashed",
+		return diags.Errorf(providers.SummaryCrashed,
 			"The Pulumi provider %s stopped while Terrane waited for its answer to %s. This is a bug in the provider: please report it to its developers.%s", p.name, subject, tailSection(p.tail.String()))
 	case code == codes.Unavailable:
-		return diags.Errorf("Provider call failed",
+		return diags.Errorf(providers.SummaryCallFailed,
 			"Terrane lost the connection to the Pulumi provider %s while waiting for its answer to %s: %s. The object it was working on may be partly changed; the next plan reads it back.", p.name, subject, st.Message())
 	case code == codes.Unimplemented:
 		return diags.Errorf("Provider does not support "+rpc,

@@ -13,6 +13,9 @@ type stateV4 struct {
 	Outputs          map[string]outputV4 `json:"outputs"`
 	Resources        []resourceV4        `json:"resources"`
 	CheckResults     json.RawMessage     `json:"check_results"`
+	// Unrecorded is Terrane's own: see File.Unrecorded. Terraform and
+	// OpenTofu ignore fields they do not know.
+	Unrecorded *Unrecorded `json:"terrane_unrecorded,omitempty"`
 }
 
 type outputV4 struct {

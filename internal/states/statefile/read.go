@@ -12,6 +12,7 @@ import (
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/states"
+	"github.com/terrane/terrane/internal/value"
 )
 
 // File is a state file: the state and the metadata that travels with it.
@@ -26,6 +27,23 @@ type File struct {
 	// Lineage is a UUID naming the history this state belongs to.
 	Lineage string
 	State   *states.State
+	// Unrecorded is set on a file that holds only what a run could not
+	// record in its store (errored.tfstate), not a workspace's whole
+	// state: pushing it adds its instances to the workspace's records
+	// instead of replacing them.
+	Unrecorded *Unrecorded
+}
+
+// Unrecorded says which run's results a partial state file holds.
+type Unrecorded struct {
+	// Workspace is the workspace the results belong to.
+	Workspace string `json:"workspace"`
+	// RunIDs are the runs whose results the file holds; their intents
+	// are what the results replace.
+	RunIDs []string `json:"run_ids"`
+	// Deleted are instances whose objects the runs deleted but could not
+	// forget: a state file has no way to say an instance is gone.
+	Deleted []string `json:"deleted,omitempty"`
 }
 
 // Read reads a state v4 file. Errors name the resource instance or output
@@ -39,11 +57,14 @@ func Read(r io.Reader) (*File, error) {
 	if err := checkFormatVersion(src); err != nil {
 		return nil, err
 	}
+	if err := value.CheckJSONNumbers(src); err != nil {
+		return nil, fmt.Errorf("the state file holds a number Terrane cannot keep: %w", err)
+	}
 	var raw stateV4
 	if err := json.Unmarshal(src, &raw); err != nil {
 		return nil, fmt.Errorf("the state file is not valid state v4 JSON: %w", err)
 	}
-	file := &File{TerraformVersion: raw.TerraformVersion, Serial: raw.Serial, Lineage: raw.Lineage, State: states.NewState()}
+	file := &File{TerraformVersion: raw.TerraformVersion, Serial: raw.Serial, Lineage: raw.Lineage, State: states.NewState(), Unrecorded: raw.Unrecorded}
 	var errs []error
 	for i := range raw.Resources {
 		errs = append(errs, readResource(file.State, &raw.Resources[i]))

@@ -34,6 +34,7 @@ func Write(f *File, w io.Writer) error {
 		Outputs:          map[string]outputV4{},
 		Resources:        []resourceV4{},
 		CheckResults:     json.RawMessage("null"),
+		Unrecorded:       f.Unrecorded,
 	}
 	if len(f.State.CheckResultsJSON) > 0 {
 		raw.CheckResults = f.State.CheckResultsJSON

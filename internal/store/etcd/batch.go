@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"strconv"
 
+	"google.golang.org/protobuf/proto"
+
 	"github.com/terrane/terrane/internal/store"
 	"github.com/terrane/terrane/proto/pbresource"
 	clientv3 "go.etcd.io/etcd/client/v3"
-	"google.golang.org/protobuf/proto"
 )
 
 // maxBatchAttempts bounds how often a batch is re-read and retried after
@@ -42,6 +43,9 @@ func (b *Backend) Batch(ctx context.Context, ops []store.Op) ([]*pbresource.Reso
 	for i, op := range ops {
 		if op.Kind != store.OpWrite && op.Kind != store.OpDelete {
 			return nil, &store.BatchError{Index: i, Err: store.UnknownOpError(op.Kind)}
+		}
+		if size := b.requestSize(op); size > b.opts.MaxRequestBytes {
+			return nil, &store.BatchError{Index: i, Err: &store.TooLargeError{What: "writing " + describe(op.OpID()), Size: size, Limit: b.opts.MaxRequestBytes}}
 		}
 	}
 	ctx, done := b.opContext(ctx)
@@ -163,6 +167,19 @@ func txnOps(old *pbresource.Resource, op store.Op) int {
 		n++
 	}
 	return n
+}
+
+// requestSize estimates what op adds to a transaction request: its key
+// (compared, and written or deleted), its encoded record, and an owner
+// index entry, with room for the request's framing.
+func (b *Backend) requestSize(op store.Op) int {
+	const framing = 64
+	key := len(b.keys.resource(op.OpID()))
+	size := 2*key + framing
+	if op.Kind == store.OpWrite {
+		size += proto.Size(op.Resource) + key + framing
+	}
+	return size
 }
 
 // commitChunk commits ops as one transaction. It returns false, with nothing

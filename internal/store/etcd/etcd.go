@@ -32,6 +32,11 @@ type Options struct {
 	MaxTxnBytes int
 	// PageSize is how many records one List request fetches. Default 1000.
 	PageSize int64
+	// MaxRequestBytes is the cluster's --max-request-bytes: a record too
+	// large for one request is refused before it is sent, with
+	// store.TooLargeError naming this limit. Default 1.5 MiB, etcd's
+	// default.
+	MaxRequestBytes int
 	// RequestTimeout bounds each request other than a watch; 0 means none.
 	// The client waits for a cluster that is down to come back (a member
 	// restarting), so without a bound a request could wait forever; one
@@ -65,6 +70,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.PageSize <= 0 {
 		o.PageSize = 1000
+	}
+	if o.MaxRequestBytes <= 0 {
+		o.MaxRequestBytes = 1536 * 1024
 	}
 	return o
 }
@@ -328,6 +336,10 @@ func (b *Backend) requestError(what string, err error) error {
 	}
 	if errors.Is(err, rpctypes.ErrNoLeader) || errors.Is(err, rpctypes.ErrGRPCNoLeader) {
 		return fmt.Errorf("%s: %w: etcd has no leader (%v)", what, store.ErrInconsistent, err)
+	}
+	if errors.Is(err, rpctypes.ErrRequestTooLarge) || errors.Is(err, rpctypes.ErrGRPCRequestTooLarge) {
+		// The cluster's limit is lower than Options.MaxRequestBytes says.
+		return &store.TooLargeError{What: what, Limit: b.opts.MaxRequestBytes}
 	}
 	if unreachable(err) {
 		return fmt.Errorf("%s in etcd: %w: %w", what, store.ErrUnavailable, err)

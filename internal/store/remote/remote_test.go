@@ -23,7 +23,7 @@ func serve(t *testing.T, tokens []string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	server := resourceservice.NewGRPCServer(resourceservice.New(served, resourceservice.NewRegistry()), parsed, nil)
+	server := resourceservice.NewGRPCServer(resourceservice.New(served, conformanceRegistry(t)), parsed, resourceservice.ServerOptions{})
 	listener, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -59,6 +59,22 @@ func TestRejectedTokenIsReported(t *testing.T) {
 }
 
 var storeType = &pbresource.Type{Group: "terrane", GroupVersion: "v1", Kind: "ResourceInstance"}
+
+// conformanceRegistry registers the types the conformance suite writes, so
+// the server accepts them as it accepts Terrane's own records: the rules
+// of Write and Delete still apply to every batch.
+func conformanceRegistry(t *testing.T) *resourceservice.Registry {
+	t.Helper()
+	registry := resourceservice.NewRegistry()
+	for _, kind := range []string{"ResourceInstance", "Output", "Workspace"} {
+		for _, version := range []string{"v1", "v2"} {
+			if err := registry.Register(resourceservice.Registration{Type: &pbresource.Type{Group: "terrane", GroupVersion: version, Kind: kind}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return registry
+}
 
 // TestReadManyChecksEveryTenancy reads many resources in one round trip
 // only within the token's tenancy.

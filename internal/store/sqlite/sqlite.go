@@ -34,6 +34,9 @@ type Options struct {
 	// watcher in another process that stalls for less than this misses
 	// nothing. Default 10 minutes.
 	KeepChangesFor time.Duration
+	// BackupDir is where Open copies an existing database before it
+	// changes its layout to a newer schema version; empty copies nothing.
+	BackupDir string
 }
 
 func (o Options) withDefaults() Options {
@@ -88,7 +91,7 @@ func Open(path string, opts Options) (*Backend, error) {
 		return nil, fmt.Errorf("opening state database %s: %w", path, err)
 	}
 	b := &Backend{path: path, opts: opts, writer: writer, reader: reader, closed: make(chan struct{})}
-	if err := b.prepare(); err != nil {
+	if err := b.upgradeSchema(); err != nil {
 		b.Close()
 		return nil, err
 	}
@@ -116,20 +119,6 @@ func dsn(path string, opts Options, txlock string) string {
 	q.Add("_pragma", "synchronous(FULL)")
 	q.Set("_txlock", txlock)
 	return "file:" + path + "?" + q.Encode()
-}
-
-func (b *Backend) prepare() error {
-	return b.retryBusy(context.Background(), func() error {
-		tx, err := b.writer.Begin()
-		if err != nil {
-			return err
-		}
-		defer tx.Rollback()
-		if _, err := tx.Exec(schema); err != nil {
-			return err
-		}
-		return tx.Commit()
-	}, "preparing the schema of state database "+b.path)
 }
 
 func (b *Backend) isClosed() bool {

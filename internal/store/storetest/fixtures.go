@@ -2,10 +2,13 @@ package storetest
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/oklog/ulid/v2"
 
 	"github.com/terrane/terrane/internal/store"
 	"github.com/terrane/terrane/proto/pbresource"
@@ -28,8 +31,21 @@ func tenancy(partition, namespace string) *pbresource.Tenancy {
 var defaultTenancy = tenancy("proj", "default")
 
 func id(resType *pbresource.Type, ten *pbresource.Tenancy, name string) *pbresource.ID {
-	return &pbresource.ID{Type: resType, Tenancy: ten, Name: name, Uid: "uid-" + name}
+	return &pbresource.ID{Type: resType, Tenancy: ten, Name: name, Uid: ulidOf("uid", name)}
 }
+
+// ulidOf is a ULID made from what: fixtures use ULIDs for Uids and
+// Generations, as the resource service does, so that a backend that checks
+// the service's rules on what it is sent (a remote store) passes too.
+func ulidOf(kind, what string) string {
+	sum := sha256.Sum256([]byte(kind + "\x00" + what))
+	var id ulid.ULID
+	copy(id[:], sum[:])
+	return id.String()
+}
+
+// generationOf is the Generation a fixture gives content holding payload.
+func generationOf(payload string) string { return ulidOf("generation", payload) }
 
 func resource(t *testing.T, resID *pbresource.ID, payload string) *pbresource.Resource {
 	t.Helper()
@@ -37,7 +53,7 @@ func resource(t *testing.T, resID *pbresource.ID, payload string) *pbresource.Re
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &pbresource.Resource{Id: resID, Data: data, Generation: "gen-" + payload}
+	return &pbresource.Resource{Id: resID, Data: data, Generation: generationOf(payload)}
 }
 
 func payloadOf(t *testing.T, res *pbresource.Resource) string {

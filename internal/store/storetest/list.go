@@ -98,9 +98,16 @@ func testListByOwner(t *testing.T, b store.Backend) {
 	}
 	mustWrite(t, b, resource(t, id(typeV1, defaultTenancy, "unowned"), "x"))
 	// Owned by an earlier workspace of the same name: another Uid.
+	earlier := mustWrite(t, b, resource(t, id(workspaceType, defaultTenancy, "earlier"), "ws"))
 	stale := resource(t, id(typeV1, defaultTenancy, "orphan"), "x")
-	stale.Owner = &pbresource.ID{Type: owner.Type, Tenancy: owner.Tenancy, Name: owner.Name, Uid: "older-uid"}
+	stale.Owner = earlier.GetId()
 	mustWrite(t, b, stale)
+	if err := b.DeleteCAS(ctxFor(t), earlier.GetId(), earlier.GetVersion()); err != nil {
+		t.Fatal(err)
+	}
+	recreated := resource(t, id(workspaceType, defaultTenancy, "earlier"), "ws")
+	recreated.Id.Uid = ulidOf("uid", "earlier, re-created")
+	mustWrite(t, b, recreated)
 
 	owned, err := b.ListByOwner(ctxFor(t), owner)
 	if err != nil {
@@ -145,7 +152,7 @@ func testBatchAllOrNothing(t *testing.T, b store.Backend) {
 	}
 
 	wrongUid := resource(t, id(typeV1, defaultTenancy, "null_resource.existing"), "x")
-	wrongUid.Id.Uid = "other"
+	wrongUid.Id.Uid = ulidOf("uid", "other")
 	_, err = b.Batch(ctxFor(t), []store.Op{
 		{Kind: store.OpWrite, Resource: resource(t, id(typeV1, defaultTenancy, "null_resource.new"), "new")},
 		{Kind: store.OpWrite, Resource: withVersion(wrongUid, existing.GetVersion())},

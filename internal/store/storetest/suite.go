@@ -56,7 +56,7 @@ func testCreateIfAbsent(t *testing.T, b store.Backend) {
 	if stored.GetVersion() == "" {
 		t.Fatal("WriteCAS returned no Version")
 	}
-	if payloadOf(t, stored) != "one" || stored.GetGeneration() != "gen-one" {
+	if payloadOf(t, stored) != "one" || stored.GetGeneration() != generationOf("one") {
 		t.Fatalf("WriteCAS returned %v, not the written resource", stored)
 	}
 	_, err := b.WriteCAS(ctxFor(t), resource(t, id(typeV1, defaultTenancy, "null_resource.a"), "two"))
@@ -102,7 +102,7 @@ func testWrongUid(t *testing.T, b store.Backend) {
 	resID := id(typeV1, defaultTenancy, "null_resource.a")
 	first := mustWrite(t, b, resource(t, resID, "one"))
 	other := resource(t, id(typeV1, defaultTenancy, "null_resource.a"), "impostor")
-	other.Id.Uid = "another-uid"
+	other.Id.Uid = ulidOf("uid", "another")
 	_, err := b.WriteCAS(ctxFor(t), withVersion(other, first.GetVersion()))
 	expectErr(t, "write with another Uid", err, store.ErrWrongUid)
 }

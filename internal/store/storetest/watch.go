@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"google.golang.org/protobuf/types/known/anypb"
+	"google.golang.org/protobuf/types/known/wrapperspb"
 	"slices"
 	"sync"
 	"testing"
@@ -171,7 +173,12 @@ func writeSequence(b store.Backend, writer, count int) ([]string, error) {
 	var acks []string
 	for i := range count {
 		name := fmt.Sprintf("w%d.r%d", writer, i%3)
-		res := &pbresource.Resource{Id: id(typeV1, defaultTenancy, name), Version: versions[name]}
+		payload := fmt.Sprintf("writer %d write %d", writer, i)
+		data, err := anypb.New(wrapperspb.String(payload))
+		if err != nil {
+			return nil, err
+		}
+		res := &pbresource.Resource{Id: id(typeV1, defaultTenancy, name), Version: versions[name], Data: data, Generation: generationOf(payload)}
 		if i%5 == 4 && versions[name] != "" {
 			if err := b.DeleteCAS(ctx, res.Id, versions[name]); err != nil {
 				return nil, fmt.Errorf("writer %d delete %s: %w", writer, name, err)

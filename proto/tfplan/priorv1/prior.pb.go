@@ -30,8 +30,12 @@ const (
 type PriorRecords struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Workspace names the workspace the records belong to.
-	Workspace     string         `protobuf:"bytes,1,opt,name=workspace,proto3" json:"workspace,omitempty"`
-	Records       []*PriorRecord `protobuf:"bytes,2,rep,name=records,proto3" json:"records,omitempty"`
+	Workspace string         `protobuf:"bytes,1,opt,name=workspace,proto3" json:"workspace,omitempty"`
+	Records   []*PriorRecord `protobuf:"bytes,2,rep,name=records,proto3" json:"records,omitempty"`
+	// Absent names the resource instance records the plan found missing and
+	// proposes to create: applying the plan refuses when one exists by then
+	// (another run created it, or the plan was applied already).
+	Absent        []string `protobuf:"bytes,3,rep,name=absent,proto3" json:"absent,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -76,6 +80,13 @@ func (x *PriorRecords) GetWorkspace() string {
 func (x *PriorRecords) GetRecords() []*PriorRecord {
 	if x != nil {
 		return x.Records
+	}
+	return nil
+}
+
+func (x *PriorRecords) GetAbsent() []string {
+	if x != nil {
+		return x.Absent
 	}
 	return nil
 }
@@ -232,10 +243,11 @@ var File_tfplan_prior_proto protoreflect.FileDescriptor
 
 const file_tfplan_prior_proto_rawDesc = "" +
 	"\n" +
-	"\x12tfplan/prior.proto\x12\x13terrane.planfile.v1\x1a\x19google/protobuf/any.proto\"h\n" +
+	"\x12tfplan/prior.proto\x12\x13terrane.planfile.v1\x1a\x19google/protobuf/any.proto\"\x80\x01\n" +
 	"\fPriorRecords\x12\x1c\n" +
 	"\tworkspace\x18\x01 \x01(\tR\tworkspace\x12:\n" +
-	"\arecords\x18\x02 \x03(\v2 .terrane.planfile.v1.PriorRecordR\arecords\"\x81\x02\n" +
+	"\arecords\x18\x02 \x03(\v2 .terrane.planfile.v1.PriorRecordR\arecords\x12\x16\n" +
+	"\x06absent\x18\x03 \x03(\tR\x06absent\"\x81\x02\n" +
 	"\vPriorRecord\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x10\n" +
