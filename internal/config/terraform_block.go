@@ -66,6 +66,8 @@ func decodeTerraformBlock(file *File, block *hcl.Block) hcl.Diagnostics {
 			file.CloudConfigs = append(file.CloudConfigs, &Backend{
 				Type: "cloud", Config: inner.Body, TypeRange: inner.TypeRange, DeclRange: inner.DefRange,
 			})
+		case "encryption":
+			file.Encryptions = append(file.Encryptions, &Encryption{Config: inner.Body, DeclRange: inner.DefRange})
 		}
 	}
 	return diags
