@@ -109,12 +109,12 @@ func TestConfigurationErrors(t *testing.T) {
   passphrase = "a passphrase of some length"
   iterations = 1000
 }`, "dangerously low"},
-		"unknown key provider type": {`key_provider "vault_magic" "k" {}`, `no key provider type "vault_magic"`},
+		"unknown key provider type":   {`key_provider "vault_magic" "k" {}`, `no key provider type "vault_magic"`},
 		"unimplemented OpenTofu type": {`key_provider "azure_vault" "k" {}`, `does not implement OpenTofu's "azure_vault"`},
-		"unknown argument":          {`key_provider "pbkdf2" "k" { pass = "x" }`, `Unsupported argument`},
-		"undeclared key provider":   {`method "aes_gcm" "m" { keys = key_provider.pbkdf2.nope }`, "Reference to undeclared key provider"},
-		"undeclared method":         {`state { method = method.aes_gcm.nope }`, "Reference to undeclared encryption method"},
-		"enforced without method":   {`state { enforced = true }`, "is enforced, so it needs a method"},
+		"unknown argument":            {`key_provider "pbkdf2" "k" { pass = "x" }`, `Unsupported argument`},
+		"undeclared key provider":     {`method "aes_gcm" "m" { keys = key_provider.pbkdf2.nope }`, "Reference to undeclared key provider"},
+		"undeclared method":           {`state { method = method.aes_gcm.nope }`, "Reference to undeclared encryption method"},
+		"enforced without method":     {`state { enforced = true }`, "is enforced, so it needs a method"},
 		"enforced with unencrypted": {pbkdf2Config("k", "a passphrase of some length") + `
 method "unencrypted" "u" {}
 state {
