@@ -219,7 +219,7 @@ func reportApply(op *operation, plan *plans.Plan, ds, applyDiags diags.Diagnosti
 
 // applySavedPlan is `terrane apply PLANFILE`.
 func applySavedPlan(out *operationOutput, opts *arguments.Apply) int {
-	plan, snapshot, lockFile, ds := readSavedPlan(opts.PlanFile)
+	plan, snapshot, lockFile, ds := readSavedPlan(opts.PlanFile, ".")
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return 1
@@ -247,12 +247,18 @@ func applySavedPlan(out *operationOutput, opts *arguments.Apply) int {
 	return applyAndReport(op, plan, ds)
 }
 
-func readSavedPlan(path string) (*plans.Plan, *planfile.ConfigSnapshot, []byte, diags.Diagnostics) {
+// readSavedPlan reads the plan file at path, decrypting it with the plan
+// encryption of the configuration in dir.
+func readSavedPlan(path, dir string) (*plans.Plan, *planfile.ConfigSnapshot, []byte, diags.Diagnostics) {
 	fail := func(err error) (*plans.Plan, *planfile.ConfigSnapshot, []byte, diags.Diagnostics) {
 		return nil, nil, nil, diags.Diagnostics{diags.Errorf("Failed to read the saved plan",
 			"The plan file %s cannot be read: %s. Give the path of a file written by \"terrane plan -out\".", path, err)}
 	}
-	reader, err := planfile.Open(path)
+	enc, encDiags := loadEncryption(dir, nil, nil)
+	if encDiags.HasErrors() {
+		return nil, nil, nil, encDiags
+	}
+	reader, err := openPlanFile(path, enc)
 	if err != nil {
 		return fail(err)
 	}

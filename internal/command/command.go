@@ -61,6 +61,7 @@ func commands() map[string]commandInfo {
 		"state pull":             {runStatePull, "Write the workspace's state as a Terraform state file to stdout"},
 		"state push":             {runStatePush, "Replace the workspace's state with a Terraform or OpenTofu state file"},
 		"state replace-provider": {runStateReplaceProvider, "Change the provider of resource instances in the state"},
+		"state reencrypt":        {runStateReencrypt, "Write every record of the workspace again with the current encryption keys"},
 		"workspace new":          {runWorkspaceNew, "Create a new workspace and select it"},
 		"workspace select":       {runWorkspaceSelect, "Select a workspace"},
 		"workspace list":         {runWorkspaceList, "List the project's workspaces"},

@@ -170,7 +170,11 @@ func (in *initializer) initStore() diags.Diagnostics {
 		workspace, err = workdir.CurrentWorkspace(".")
 		if err == nil {
 			var closeStore func() error
-			_, closeStore, err = workdir.OpenStore(".", project, workspace)
+			cipher, cipherDiags := stateCipher(".", nil, nil)
+			if cipherDiags.HasErrors() {
+				return cipherDiags
+			}
+			_, closeStore, err = workdir.OpenStore(".", project, workspace, cipher)
 			if err == nil {
 				err = closeStore()
 				fmt.Fprintf(in.out, "- Using workspace %q of project %q in %s\n", workspace, project, workdir.StatePath("."))

@@ -153,16 +153,21 @@ func loadWorkspaceState(ctx context.Context, dir string) (*recordstore.Snapshot,
 		d := diags.Errorf("Invalid workspace", "%s.", err)
 		return nil, &d
 	}
-	store, closeStore, err := workdir.OpenStore(dir, project, workspace)
+	cipher, cipherDiags := stateCipher(dir, nil, nil)
+	if cipherDiags.HasErrors() {
+		d := firstError(cipherDiags)
+		return nil, &d
+	}
+	store, closeStore, err := workdir.OpenStore(dir, project, workspace, cipher)
 	if err != nil {
-		d := diags.Errorf("Failed to open the state store",
-			"%s. Check that %s is readable, or run \"terrane init\" to create it.", err, workdir.DataDir(dir))
+		d := storeError("Failed to open the state store", err,
+			fmt.Sprintf("Check that %s is readable, or run \"terrane init\" to create it.", workdir.DataDir(dir)))
 		return nil, &d
 	}
 	defer closeStore()
 	snapshot, err := store.Load(ctx)
 	if err != nil {
-		d := diags.Errorf("Failed to read the state", "Reading workspace %q: %s.", workspace, err)
+		d := storeError("Failed to read the state", fmt.Errorf("reading workspace %q: %w", workspace, err), "")
 		return nil, &d
 	}
 	return snapshot, nil

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/oklog/ulid/v2"
 	"github.com/zclconf/go-cty/cty"
 
@@ -19,6 +20,7 @@ import (
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/depsfile"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/engine"
 	"github.com/terrane/terrane/internal/logging"
 	"github.com/terrane/terrane/internal/plans"
@@ -129,6 +131,10 @@ type operation struct {
 	store      *recordstore.Store
 	closeStore func() error
 	engine     *engine.Engine
+	// encryption is the configuration's state and plan encryption;
+	// cipher applies its state target to the workspace's records.
+	encryption *encryption.Encryption
+	cipher     *encryption.RecordCipher
 	// generatedConfig is plan -generate-config-out's block for each
 	// address it wrote one for.
 	generatedConfig map[string]string
@@ -155,6 +161,11 @@ func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.
 	if ds.HasErrors() {
 		return nil, ds
 	}
+	encDiags := op.loadEncryption(opts, saved)
+	ds = ds.Append(encDiags)
+	if ds.HasErrors() {
+		return nil, ds
+	}
 	factories, factoryDiags := op.providerFactories()
 	ds = ds.Append(factoryDiags)
 	if ds.HasErrors() {
@@ -173,7 +184,7 @@ func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.
 		RunID:       ulid.Make().String(),
 		Logger:      logging.Named("engine"),
 		Workspace:   op.workspace,
-		RemoteState: &remotestate.DataSource{OpenWorkspace: remotestate.EmbeddedWorkspaces(op.dir), Project: op.project},
+		RemoteState: &remotestate.DataSource{OpenWorkspace: remotestate.EmbeddedWorkspaces(op.dir), Project: op.project, Encryption: op.encryption},
 	})
 	ds = ds.Append(engineDiags)
 	op.engine = eng
@@ -193,13 +204,37 @@ func (op *operation) openStore() diags.Diagnostics {
 	if err != nil {
 		return diags.Diagnostics{diags.Errorf("Invalid workspace", "%s.", err)}
 	}
-	store, closeStore, err := workdir.OpenStore(op.dir, project, workspace)
+	store, closeStore, err := workdir.OpenStore(op.dir, project, workspace, op.cipher)
 	if err != nil {
-		return diags.Diagnostics{diags.Errorf("Failed to open the state store",
-			"%s. Check that %s is readable and writable, or remove it to start with empty state.", err, workdir.DataDir(op.dir))}
+		return diags.Diagnostics{storeError("Failed to open the state store", err,
+			fmt.Sprintf("Check that %s is readable and writable, or remove it to start with empty state.", workdir.DataDir(op.dir)))}
 	}
 	op.store, op.closeStore, op.workspace, op.project = store, closeStore, workspace, project
 	return nil
+}
+
+// loadEncryption prepares the configuration's state and plan encryption.
+// Its variables are the run's: from the command line, variable files and
+// the environment, or those of the saved plan being applied.
+func (op *operation) loadEncryption(opts arguments.Operation, saved *plans.Plan) diags.Diagnostics {
+	module := op.config.Module
+	variable := staticVariables(op.dir, module, opts.Vars)
+	if saved != nil {
+		variable = func(name string) (cty.Value, hcl.Diagnostics) {
+			val, err := saved.VariableValue(name)
+			if err != nil {
+				return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid variable value in saved plan",
+					Detail: fmt.Sprintf("The encryption configuration needs var.%s, whose value in the saved plan cannot be read: %s.", name, err)}}
+			}
+			return val, nil
+		}
+	}
+	enc, ds := encryption.New(encryption.Options{Module: module, Variable: variable, Env: os.Getenv(encryption.EnvVariable), BaseDir: op.dir})
+	if ds.HasErrors() {
+		return diags.Diagnostics{}.Append(ds)
+	}
+	op.encryption, op.cipher = enc, encryption.NewRecordCipher(enc.State())
+	return diags.Diagnostics{}.Append(ds)
 }
 
 // providerFactories returns a factory for every provider the configuration
@@ -308,7 +343,7 @@ func (op *operation) savePlan(plan *plans.Plan, path string) diags.Diagnostics {
 	if err := plan.Changes.EncodeValuesAsMsgpack(changeValueTypes(op.engine.Schemas())); err != nil {
 		return diags.Diagnostics{diags.Errorf("Failed to save the plan", "%s. Make a new plan with the providers this configuration uses now.", err)}
 	}
-	if err := planfile.Create(path, planfile.Contents{Plan: plan, Config: snapshot, LockFile: op.lockFile}); err != nil {
+	if err := planfile.CreateSealed(path, planfile.Contents{Plan: plan, Config: snapshot, LockFile: op.lockFile}, planSeal(op.encryption)); err != nil {
 		return diags.Diagnostics{diags.Errorf("Failed to save the plan", "Writing %s: %s. Check that its directory exists and is writable.", path, err)}
 	}
 	return nil

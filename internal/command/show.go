@@ -83,7 +83,11 @@ func showState(streams Streams, asJSON, color bool) diags.Diagnostics {
 
 func showPlanFile(streams Streams, path string, asJSON, color bool) diags.Diagnostics {
 	ctx := context.Background()
-	reader, err := planfile.Open(path)
+	enc, encDiags := loadEncryption(".", nil, nil)
+	if encDiags.HasErrors() {
+		return encDiags
+	}
+	reader, err := openPlanFile(path, enc)
 	if err != nil {
 		return diags.Diagnostics{diags.Errorf("Cannot read the plan file", "%s: %s. Give the path of a file written by \"terrane plan -out=FILE\".", path, err)}
 	}

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/stateedit"
 	"github.com/terrane/terrane/internal/ui"
@@ -22,6 +24,10 @@ type stateCommand struct {
 	workspace string
 	store     *recordstore.Store
 	closer    func() error
+	// vars are -var and -var-file options, for an encryption
+	// configuration that references variables.
+	vars   []arguments.VarOption
+	cipher *encryption.RecordCipher
 }
 
 // fail prints ds and returns the exit code for a failed command.
@@ -41,10 +47,15 @@ func (c *stateCommand) open() *diags.Diagnostic {
 		d := diags.Errorf("Invalid workspace", "%s.", err)
 		return &d
 	}
-	c.store, c.closer, err = workdir.OpenStore(".", project, c.workspace)
+	cipher, cipherDiags := stateCipher(".", nil, c.vars)
+	if cipherDiags.HasErrors() {
+		d := firstError(cipherDiags)
+		return &d
+	}
+	c.cipher = cipher
+	c.store, c.closer, err = workdir.OpenStore(".", project, c.workspace, cipher)
 	if err != nil {
-		d := diags.Errorf("Failed to open the state store",
-			"%s. Check that %s is readable and writable.", err, workdir.DataDir("."))
+		d := storeError("Failed to open the state store", err, fmt.Sprintf("Check that %s is readable and writable.", workdir.DataDir(".")))
 		return &d
 	}
 	return nil
@@ -63,7 +74,7 @@ func (c *stateCommand) load(ctx context.Context) (*recordstore.Snapshot, *diags.
 	}
 	snap, err := c.store.Load(ctx)
 	if err != nil {
-		d := diags.Errorf("Failed to read the state", "Reading workspace %q: %s.", c.workspace, err)
+		d := storeError("Failed to read the state", fmt.Errorf("reading workspace %q: %w", c.workspace, err), "")
 		return nil, &d
 	}
 	return snap, nil

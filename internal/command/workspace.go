@@ -45,13 +45,18 @@ func (c *workspaceCommand) open() *diags.Diagnostic {
 	}
 	// Opening the current workspace's store creates the database and the
 	// directory on first use, exactly as every other command does.
-	_, closeStore, err := workdir.OpenStore(".", c.project, c.current)
+	cipher, cipherDiags := stateCipher(".", nil, nil)
+	if cipherDiags.HasErrors() {
+		d := firstError(cipherDiags)
+		return &d
+	}
+	_, closeStore, err := workdir.OpenStore(".", c.project, c.current, cipher)
 	if err != nil {
-		d := diags.Errorf("Failed to open the state store", "%s. Check that %s is readable and writable.", err, workdir.DataDir("."))
+		d := storeError("Failed to open the state store", err, fmt.Sprintf("Check that %s is readable and writable.", workdir.DataDir(".")))
 		return &d
 	}
 	closeStore()
-	if c.service, c.closer, err = workspaces.OpenEmbedded("."); err != nil {
+	if c.service, c.closer, err = workspaces.OpenEmbedded(".", cipher); err != nil {
 		d := diags.Errorf("Failed to open the state store", "%s. Check that %s is readable and writable.", err, workdir.StatePath("."))
 		return &d
 	}

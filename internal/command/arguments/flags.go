@@ -145,6 +145,10 @@ func (op *Operation) check() diags.Diagnostics {
 	return ds
 }
 
+// AddVarFlags adds -var and -var-file to fs, collecting them into vars in
+// the order given.
+func AddVarFlags(fs *flag.FlagSet, vars *[]VarOption) { addVarFlags(fs, vars) }
+
 func addVarFlags(fs *flag.FlagSet, vars *[]VarOption) {
 	fs.Var(varOptionFlag{vars: vars}, "var", "set a root module input variable: -var 'name=value' (repeatable)")
 	fs.Var(varOptionFlag{vars: vars, file: true}, "var-file", "load variable values from a .tfvars file (repeatable)")

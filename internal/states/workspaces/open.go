@@ -7,14 +7,17 @@ import (
 
 	"github.com/terrane/terrane/internal/resourceservice"
 	"github.com/terrane/terrane/internal/resourceservice/records"
+	"github.com/terrane/terrane/internal/store"
+	"github.com/terrane/terrane/internal/store/encrypted"
 	"github.com/terrane/terrane/internal/store/sqlite"
 	"github.com/terrane/terrane/internal/workdir"
 )
 
 // OpenEmbedded opens the embedded store of the configuration in dir as a
 // service over every project and workspace in it, creating nothing: a
-// store that does not exist yet is reported, not made.
-func OpenEmbedded(dir string) (*resourceservice.Service, func() error, error) {
+// store that does not exist yet is reported, not made. Record data passes
+// through cipher (nil: none).
+func OpenEmbedded(dir string, cipher encrypted.Cipher) (*resourceservice.Service, func() error, error) {
 	path := workdir.StatePath(dir)
 	if _, err := os.Stat(path); err != nil {
 		return nil, nil, fmt.Errorf("no state store at %s: %w", path, err)
@@ -27,5 +30,9 @@ func OpenEmbedded(dir string) (*resourceservice.Service, func() error, error) {
 	if err := records.Register(registry); err != nil {
 		return nil, nil, errors.Join(err, backend.Close())
 	}
-	return resourceservice.New(backend, registry), backend.Close, nil
+	var wrapped store.Backend = backend
+	if cipher != nil {
+		wrapped = encrypted.New(backend, cipher)
+	}
+	return resourceservice.New(wrapped, registry), backend.Close, nil
 }

@@ -1,0 +1,197 @@
+package command
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The secrets the encryption tests look for on disk: a sensitive
+// attribute, an ordinary attribute and a sensitive output all hold them.
+const (
+	encSecret      = "s3cr3t-Zq81-attribute-value"
+	encDescription = "plain-Wx42-description-value"
+	encPassphrase  = "correct horse battery staple"
+)
+
+const encryptionResources = `
+terraform {
+  required_providers {
+    tpf = { source = "registry.terraform.io/terrane/tpf" }
+  }
+ENCRYPTION
+}
+
+provider "tpf" {
+  root_dir = "CLOUD"
+}
+
+variable "passphrase" {
+  type      = string
+  sensitive = true
+}
+
+variable "secret" {
+  type      = string
+  sensitive = true
+  default   = "` + encSecret + `"
+}
+
+resource "tpf_thing" "web" {
+  count       = 3
+  name        = "web-${count.index}"
+  secret      = var.secret
+  description = "` + encDescription + `"
+}
+
+output "secret" {
+  value     = tpf_thing.web[0].secret
+  sensitive = true
+}
+`
+
+// pbkdf2Encryption is an encryption block with one pbkdf2 key provider
+// and state and plan targets; extra goes inside it.
+func pbkdf2Encryption(name, extra string) string {
+	return `
+  encryption {
+    key_provider "pbkdf2" "` + name + `" {
+      passphrase = var.passphrase
+      iterations = 200000
+    }
+    method "aes_gcm" "` + name + `" {
+      keys = key_provider.pbkdf2.` + name + `
+    }
+` + extra + `
+  }
+`
+}
+
+const encryptedTargets = `
+    state {
+      method   = method.aes_gcm.main
+      enforced = true
+    }
+    plan {
+      method   = method.aes_gcm.main
+      enforced = true
+    }
+`
+
+func encryptionConfig(block string) string {
+	return strings.Replace(encryptionResources, "ENCRYPTION", block, 1)
+}
+
+// storeFiles returns the bytes of every file of the embedded store (the
+// database, its write-ahead log and shared memory).
+func storeFiles(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(dir, ".terrane", "state.db*"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no store files in %s: %v", dir, err)
+	}
+	out := map[string][]byte{}
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[filepath.Base(path)] = data
+	}
+	return out
+}
+
+// assertNoSecrets fails when any of files holds a secret in clear.
+func assertNoSecrets(t *testing.T, files map[string][]byte, secrets ...string) {
+	t.Helper()
+	for name, data := range files {
+		for _, secret := range secrets {
+			if bytes.Contains(data, []byte(secret)) {
+				t.Errorf("%s holds %q in clear", name, secret)
+			}
+		}
+	}
+}
+
+func TestEncryptionKeepsSecretsOutOfStoreAndPlanFiles(t *testing.T) {
+	t.Setenv("TF_VAR_passphrase", encPassphrase)
+	p := newE2EProject(t, encryptionConfig(pbkdf2Encryption("main", encryptedTargets)))
+	planPath := filepath.Join(p.dir, "tfplan")
+	p.mustRun("plan", "-out="+planPath)
+	plan, err := os.ReadFile(planPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(plan, []byte(`{"meta":{"key_provider.pbkdf2.main":`)) || !bytes.Contains(plan, []byte(`"encryption_version":"v0"`)) {
+		t.Errorf("the plan file is not OpenTofu's encrypted envelope: %.120s", plan)
+	}
+	assertNoSecrets(t, map[string][]byte{"tfplan": plan}, encSecret, encDescription)
+	p.mustRun("apply", planPath)
+
+	files := storeFiles(t, p.dir)
+	assertNoSecrets(t, files, encSecret, encDescription)
+	if !bytes.Contains(files["state.db"], []byte("tpf_thing.web[2]")) && !bytes.Contains(files["state.db-wal"], []byte("tpf_thing.web[2]")) {
+		t.Errorf("record names are not readable in the store")
+	}
+	// Reading works: the records decrypt, and state pull writes the state
+	// decrypted, as OpenTofu's state pull does.
+	if got := p.mustRun("state", "list"); !strings.Contains(got, "tpf_thing.web[1]") {
+		t.Errorf("state list: %s", got)
+	}
+	if pulled := p.mustRun("state", "pull"); !strings.Contains(pulled, encSecret) || !strings.Contains(pulled, encDescription) {
+		t.Errorf("state pull does not hold the decrypted state:\n%s", pulled)
+	}
+	if out := p.mustRun("plan"); !strings.Contains(out, "No changes") {
+		t.Errorf("a plan over the encrypted state is not empty:\n%s", out)
+	}
+	p.mustRun("destroy", "-auto-approve")
+	assertNoSecrets(t, storeFiles(t, p.dir), encSecret, encDescription)
+}
+
+// TestUnencryptedStoreHoldsSecrets shows the search above finds secrets
+// when they are there: without encryption, the store holds them in clear.
+func TestUnencryptedStoreHoldsSecrets(t *testing.T) {
+	t.Setenv("TF_VAR_passphrase", encPassphrase)
+	p := newE2EProject(t, encryptionConfig(""))
+	p.mustRun("apply", "-auto-approve")
+	var found bool
+	for _, data := range storeFiles(t, p.dir) {
+		found = found || bytes.Contains(data, []byte(encDescription))
+	}
+	if !found {
+		t.Fatalf("the unencrypted store does not hold %q: the secret search cannot fail", encDescription)
+	}
+}
+
+func TestEncryptedStateBadInput(t *testing.T) {
+	t.Setenv("TF_VAR_passphrase", encPassphrase)
+	p := newE2EProject(t, encryptionConfig(pbkdf2Encryption("main", encryptedTargets)))
+	p.mustRun("apply", "-auto-approve")
+	before := storeFiles(t, p.dir)
+
+	t.Setenv("TF_VAR_passphrase", "a different passphrase entirely")
+	_, stderr, code := p.run("plan")
+	if code == 0 {
+		t.Fatalf("plan with the wrong passphrase succeeded")
+	}
+	assertContains(t, "plan with the wrong passphrase", stderr, "Failed to decrypt the state", `record "default"`, "key_provider.pbkdf2.main", "wrong key", "Nothing was written")
+	_, stderr, code = p.run("state", "list")
+	if code == 0 {
+		t.Fatalf("state list with the wrong passphrase succeeded")
+	}
+	assertContains(t, "state list with the wrong passphrase", stderr, "key_provider.pbkdf2.main")
+
+	t.Setenv("TF_VAR_passphrase", encPassphrase)
+	p.write(encryptionConfig(""))
+	_, stderr, code = p.run("plan")
+	if code == 0 {
+		t.Fatalf("plan without the encryption configuration read encrypted records")
+	}
+	assertContains(t, "plan without encryption", stderr, "is encrypted", "encrypts no state")
+	after := storeFiles(t, p.dir)
+	if !bytes.Equal(before["state.db"], after["state.db"]) || !bytes.Equal(before["state.db-wal"], after["state.db-wal"]) {
+		t.Errorf("a refused run changed the store")
+	}
+}

@@ -1,0 +1,164 @@
+package command
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/config"
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/encryption"
+	"github.com/terrane/terrane/internal/plans/planfile"
+)
+
+// loadEncryption builds the state and plan encryption of the configuration
+// in dir: the root module's encryption block with TF_ENCRYPTION over it,
+// its variables taken from vars, variable files and TF_VAR_ environment
+// variables. module is the root module when the caller loaded it already;
+// nil loads it (a directory without configuration files has none, and
+// only TF_ENCRYPTION can configure encryption there).
+func loadEncryption(dir string, module *config.Module, vars []arguments.VarOption) (*encryption.Encryption, diags.Diagnostics) {
+	var ds diags.Diagnostics
+	if module == nil {
+		var loadDiags hcl.Diagnostics
+		module, loadDiags = loadRootModuleForEncryption(dir)
+		ds = ds.Append(loadDiags)
+		if ds.HasErrors() {
+			return nil, ds
+		}
+	}
+	enc, encDiags := encryption.New(encryption.Options{
+		Module:   module,
+		Variable: staticVariables(dir, module, vars),
+		Env:      os.Getenv(encryption.EnvVariable),
+		BaseDir:  dir,
+	})
+	ds = ds.Append(encDiags)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	return enc, ds
+}
+
+// loadRootModuleForEncryption reads the root module of dir for commands
+// that do not otherwise need the configuration (the state commands).
+func loadRootModuleForEncryption(dir string) (*config.Module, hcl.Diagnostics) {
+	var found bool
+	for _, pattern := range []string{"*.tf", "*.tofu", "*.tf.json", "*.tofu.json"} {
+		if matches, _ := filepath.Glob(filepath.Join(dir, pattern)); len(matches) > 0 {
+			found = true
+		}
+	}
+	if !found {
+		return nil, nil
+	}
+	return config.NewParser().LoadModule(dir)
+}
+
+// staticVariables gives the encryption configuration the root variables it
+// references: from -var and -var-file options, variable files and the
+// environment, or their defaults.
+func staticVariables(dir string, module *config.Module, vars []arguments.VarOption) func(string) (cty.Value, hcl.Diagnostics) {
+	var once sync.Once
+	var given *arguments.Values
+	var givenDiags diags.Diagnostics
+	return func(name string) (cty.Value, hcl.Diagnostics) {
+		once.Do(func() {
+			given, givenDiags = arguments.CollectValues(dir, module.Variables, vars, os.Environ())
+		})
+		if givenDiags.HasErrors() {
+			return cty.DynamicVal, toHCL(givenDiags)
+		}
+		val, ds := arguments.ResolveOne(module.Variables[name], given.ByName[name])
+		return val, toHCL(ds)
+	}
+}
+
+func toHCL(ds diags.Diagnostics) hcl.Diagnostics {
+	var out hcl.Diagnostics
+	for _, d := range ds {
+		severity := hcl.DiagWarning
+		if d.Severity == diags.Error {
+			severity = hcl.DiagError
+		}
+		out = append(out, &hcl.Diagnostic{Severity: severity, Summary: d.Summary, Detail: d.Detail, Subject: d.Subject, Context: d.Context})
+	}
+	return out
+}
+
+// planSeal encrypts plan files with the plan target; nil when plans are
+// stored plain.
+func planSeal(enc *encryption.Encryption) planfile.Seal {
+	if enc == nil || enc.Plan().WritesPlain() {
+		return nil
+	}
+	return func(plan []byte) ([]byte, error) {
+		return encryption.EncryptPlanFile(context.Background(), enc.Plan(), plan)
+	}
+}
+
+// openPlanFile opens a saved plan, decrypting it with the plan target.
+func openPlanFile(path string, enc *encryption.Encryption) (*planfile.Reader, error) {
+	var target *encryption.Target
+	if enc != nil {
+		target = enc.Plan()
+	}
+	return planfile.OpenSealed(path, func(stored []byte) ([]byte, error) {
+		plain, err := encryption.DecryptPlanFile(context.Background(), target, stored)
+		if err != nil {
+			return nil, explainPlanDecryption(err)
+		}
+		return plain, nil
+	})
+}
+
+func explainPlanDecryption(err error) error {
+	if errors.Is(err, encryption.ErrNotEncryptedFile) {
+		return fmt.Errorf("the plan target requires encrypted plan files, and this one %w", err)
+	}
+	return fmt.Errorf("decrypting it failed: %w", err)
+}
+
+// stateCipher is the record cipher of the state encryption of the
+// configuration in dir: every store a command opens passes records through
+// it, so that no plain data is written where state is encrypted and
+// encrypted records are read, or refused by name, never misread.
+func stateCipher(dir string, module *config.Module, vars []arguments.VarOption) (*encryption.RecordCipher, diags.Diagnostics) {
+	enc, ds := loadEncryption(dir, module, vars)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	return encryption.NewRecordCipher(enc.State()), ds
+}
+
+// firstError returns the first error of ds, for callers that report one.
+func firstError(ds diags.Diagnostics) diags.Diagnostic {
+	for _, d := range ds {
+		if d.Severity == diags.Error {
+			return d
+		}
+	}
+	return ds[0]
+}
+
+// storeError is the diagnostic for a store that could not be opened or
+// read. A record that could not be decrypted gets advice about keys —
+// never the advice to remove the store — and anything else otherwise's.
+func storeError(summary string, err error, otherwise string) diags.Diagnostic {
+	var recordErr *encryption.RecordError
+	if errors.As(err, &recordErr) {
+		return diags.Errorf("Failed to decrypt the state",
+			"%s. Nothing was written. Give the keys the record was written with: the key provider and method of its encryption, as the state target's method or, while rotating keys, as a fallback.", recordErr)
+	}
+	if otherwise == "" {
+		return diags.Errorf(summary, "%s.", capitalizeFirst(err.Error()))
+	}
+	return diags.Errorf(summary, "%s. %s", err, otherwise)
+}
