@@ -47,17 +47,28 @@ func (c *stateCommand) open() *diags.Diagnostic {
 		d := diags.Errorf("Invalid workspace", "%s.", err)
 		return &d
 	}
-	cipher, cipherDiags := stateCipher(".", nil, c.vars)
-	if cipherDiags.HasErrors() {
-		d := firstError(cipherDiags)
-		return &d
+	if d := c.prepareCipher(); d != nil {
+		return d
 	}
-	c.cipher = cipher
-	c.store, c.closer, err = workdir.OpenStore(".", project, c.workspace, cipher)
+	c.store, c.closer, err = workdir.OpenStore(".", project, c.workspace, c.cipher)
 	if err != nil {
 		d := storeError("Failed to open the state store", err, fmt.Sprintf("Check that %s is readable and writable.", workdir.DataDir(".")))
 		return &d
 	}
+	return nil
+}
+
+// prepareCipher loads the state encryption of the working directory, once.
+func (c *stateCommand) prepareCipher() *diags.Diagnostic {
+	if c.cipher != nil {
+		return nil
+	}
+	cipher, ds := stateCipher(".", nil, c.vars)
+	if ds.HasErrors() {
+		d := firstError(ds)
+		return &d
+	}
+	c.cipher = cipher
 	return nil
 }
 

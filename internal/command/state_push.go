@@ -35,12 +35,17 @@ func runStatePush(streams Streams, args []string) int {
 			"terrane state push takes one state file (or - to read stdin), such as: terrane state push terraform.tfstate; got %d arguments.", fs.NArg()))
 	}
 	ctx := context.Background()
-	snap, d := c.load(ctx)
-	defer c.close()
-	if d != nil {
+	// The file is read (and decrypted) before the store is opened, so a
+	// file that cannot be read leaves even a new workspace unmade.
+	if d := c.prepareCipher(); d != nil {
 		return c.fail(*d)
 	}
 	file, d := readPushedState(ctx, streams, fs.Arg(0), c.cipher.Target())
+	if d != nil {
+		return c.fail(*d)
+	}
+	snap, d := c.load(ctx)
+	defer c.close()
 	if d != nil {
 		return c.fail(*d)
 	}

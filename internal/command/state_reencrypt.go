@@ -59,6 +59,14 @@ func runStateReencrypt(streams Streams, args []string) int {
 				err, total.Rewritten, c.workspace))
 		}
 	}
+	// The store may still hold the records' earlier forms (plain, or
+	// under retired keys): its history and free pages.
+	if compacter, ok := backend.(*encrypted.Backend).Inner().(interface{ Compact(context.Context) error }); ok {
+		if err := compacter.Compact(ctx); err != nil {
+			return c.fail(diags.Errorf("Failed to discard earlier record values",
+				"Every record was rewritten, but the store still holds their earlier forms: %s.", err))
+		}
+	}
 	how := "in plain form (the primary method is unencrypted)"
 	if target := c.cipher.Target(); !target.WritesPlain() {
 		how = "with " + target.PrimaryMethod()
