@@ -2,8 +2,10 @@ package command
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -146,8 +148,35 @@ func TestEncryptionKeepsSecretsOutOfStoreAndPlanFiles(t *testing.T) {
 	if out := p.mustRun("plan"); !strings.Contains(out, "No changes") {
 		t.Errorf("a plan over the encrypted state is not empty:\n%s", out)
 	}
+	watchEncryptedRecords(t, p.dir)
 	p.mustRun("destroy", "-auto-approve")
 	assertNoSecrets(t, storeFiles(t, p.dir), encSecret, encDescription)
+}
+
+// watchEncryptedRecords checks that watch, which holds no keys, lists the
+// encrypted records by name and shows how they were encrypted, and
+// nothing of their content.
+func watchEncryptedRecords(t *testing.T, dir string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	stdout, stderr := &syncBuffer{}, &syncBuffer{}
+	done := make(chan int, 1)
+	go func() {
+		done <- watchUntil(ctx, []string{"-backend", "sqlite://" + filepath.Join(dir, ".terrane", "state.db"), "-json"}, stdout, stderr)
+	}()
+	waitFor(t, "snapshot end", stdout, regexp.MustCompile(`end_of_snapshot`))
+	cancel()
+	if code := <-done; code != 0 {
+		t.Fatalf("watch exited %d: %s", code, stderr.String())
+	}
+	out := stdout.String()
+	assertContains(t, "watch of encrypted records", out, `"name":"tpf_thing.web[0]"`, `"encrypted":true`, `"method":"method.aes_gcm.main"`, `"key_providers":["key_provider.pbkdf2.main"]`)
+	for _, secret := range []string{encSecret, encDescription} {
+		if strings.Contains(out, secret) {
+			t.Errorf("watch shows %q", secret)
+		}
+	}
 }
 
 // TestUnencryptedStoreHoldsSecrets shows the search above finds secrets

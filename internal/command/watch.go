@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sort"
 	"strings"
 	"syscall"
 
@@ -205,6 +206,19 @@ func redactedData(res *pbresource.Resource) any {
 			view["value"] = rawJSON(output.GetValueJson())
 		}
 		return view
+	case res.GetData().MessageIs(&recordsv1.Encrypted{}):
+		// Watch holds no keys: an encrypted record shows only how it was
+		// encrypted, which is no secret.
+		var stored recordsv1.Encrypted
+		if res.GetData().UnmarshalTo(&stored) != nil {
+			return nil
+		}
+		providers := make([]string, 0, len(stored.GetKeyProviderMeta()))
+		for name := range stored.GetKeyProviderMeta() {
+			providers = append(providers, name)
+		}
+		sort.Strings(providers)
+		return map[string]any{"encrypted": true, "method": stored.GetMethod(), "key_providers": providers}
 	default:
 		return map[string]any{"@type": res.GetData().GetTypeUrl()}
 	}

@@ -1,0 +1,223 @@
+package engine
+
+import (
+	"bytes"
+	"net"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/terrane/terrane/internal/config"
+	"github.com/terrane/terrane/internal/encryption"
+	"github.com/terrane/terrane/internal/resourceservice"
+	"github.com/terrane/terrane/internal/resourceservice/records"
+	"github.com/terrane/terrane/internal/states/recordstore"
+	"github.com/terrane/terrane/internal/store"
+	"github.com/terrane/terrane/internal/store/encrypted"
+	"github.com/terrane/terrane/internal/store/etcd"
+	"github.com/terrane/terrane/internal/store/etcd/etcdtest"
+	"github.com/terrane/terrane/internal/store/remote"
+)
+
+const (
+	etcdSecret      = "s3cr3t-Kp77-in-etcd"
+	etcdDescription = "plain-Jm05-in-etcd"
+)
+
+// stateCipher is a pbkdf2 and aes_gcm state encryption, as the encryption
+// block configures it.
+func stateCipher(t *testing.T) *encryption.RecordCipher {
+	t.Helper()
+	file, diags := hclsyntax.ParseConfig([]byte(`
+key_provider "pbkdf2" "main" {
+  passphrase = "a passphrase for etcd and serve"
+  iterations = 200000
+}
+method "aes_gcm" "main" { keys = key_provider.pbkdf2.main }
+state { method = method.aes_gcm.main }
+`), "main.tf", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	enc, diags := encryption.New(encryption.Options{Module: &config.Module{Encryption: &config.Encryption{Config: file.Body}}})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	return encryption.NewRecordCipher(enc.State())
+}
+
+// useStore points the harness at backend, wrapped by cipher unless nil.
+func (h *harness) useStore(backend store.Backend, cipher encrypted.Cipher) {
+	h.t.Helper()
+	if cipher != nil {
+		backend = encrypted.New(backend, cipher)
+	}
+	registry := resourceservice.NewRegistry()
+	if err := records.Register(registry); err != nil {
+		h.t.Fatal(err)
+	}
+	h.store = recordstore.New(resourceservice.New(backend, registry), "proj", "default")
+}
+
+// applySecrets applies, updates and partly destroys instances holding the
+// secrets, so that intents, results, deposed objects and deletes all pass
+// through the store.
+func (h *harness) applySecrets() {
+	h.t.Helper()
+	h.config(`
+variable "secret" {
+  type      = string
+  sensitive = true
+  default   = "` + etcdSecret + `"
+}
+resource "tpf_thing" "x" {
+  count       = 4
+  name        = "x-${count.index}"
+  secret      = var.secret
+  description = "` + etcdDescription + `"
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+output "secret" {
+  value     = tpf_thing.x[0].secret
+  sensitive = true
+}`)
+	h.apply(h.plan(PlanOpts{}))
+	h.config(`
+variable "secret" {
+  type      = string
+  sensitive = true
+  default   = "` + etcdSecret + `"
+}
+resource "tpf_thing" "x" {
+  count       = 3
+  name        = "x-${count.index}-v2"
+  secret      = var.secret
+  description = "` + etcdDescription + `"
+  lifecycle {
+    create_before_destroy = true
+  }
+}`)
+	h.apply(h.plan(PlanOpts{}))
+}
+
+// dirHolds reports which of secrets some file under dir holds in clear.
+func dirHolds(t *testing.T, dir string, secrets ...string) []string {
+	t.Helper()
+	found := map[string]bool{}
+	err := filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, secret := range secrets {
+			if bytes.Contains(data, []byte(secret)) {
+				found[secret] = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, secret := range secrets {
+		if found[secret] {
+			out = append(out, secret)
+		}
+	}
+	return out
+}
+
+// serveEtcd runs `terrane serve`'s gRPC services over an etcd backend on
+// loopback and returns a client of it.
+func serveEtcd(t *testing.T, server *etcdtest.Server) store.Backend {
+	t.Helper()
+	served, err := etcd.Open([]string{server.Endpoint}, etcd.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = served.Close() })
+	tokens, err := resourceservice.ParseTokens([]string{"token"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	registry := resourceservice.NewRegistry()
+	if err := records.Register(registry); err != nil {
+		t.Fatal(err)
+	}
+	grpcServer := resourceservice.NewGRPCServer(resourceservice.New(served, registry), tokens, nil)
+	listener, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = grpcServer.Serve(listener) }()
+	t.Cleanup(grpcServer.Stop)
+	client, err := remote.Dial(remote.Config{Address: listener.Addr().String(), Token: "token"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = client.Close() })
+	return client
+}
+
+// TestEncryptedApplyLeavesNoSecretInEtcd applies with the state encrypted
+// on etcd, directly and through a serve in front of etcd, then stops etcd
+// and searches its data directory (write-ahead log and database, every
+// revision etcd keeps) for the secrets. Without encryption the same
+// search finds them.
+func TestEncryptedApplyLeavesNoSecretInEtcd(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		encrypt   bool
+		viaServe  bool
+		wantFound bool
+	}{
+		{"plain", false, false, true},
+		{"encrypted", true, false, false},
+		{"encrypted via serve", true, true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			server := etcdtest.Start(t)
+			var backend store.Backend
+			if tc.viaServe {
+				backend = serveEtcd(t, server)
+			} else {
+				direct, err := etcd.Open([]string{server.Endpoint}, etcd.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { _ = direct.Close() })
+				backend = direct
+			}
+			var cipher encrypted.Cipher
+			if tc.encrypt {
+				cipher = stateCipher(t)
+			}
+			h := newHarness(t)
+			h.useStore(backend, cipher)
+			h.applySecrets()
+			if got := h.instances(); len(got) != 3 {
+				t.Fatalf("after the applies the state holds %v", got)
+			}
+			server.Stop()
+			found := dirHolds(t, server.DataDir(), etcdSecret, etcdDescription)
+			switch {
+			case tc.wantFound && len(found) != 2:
+				t.Fatalf("etcd's data directory lacks the unencrypted secrets (found %v): the search cannot fail", found)
+			case !tc.wantFound && len(found) > 0:
+				t.Fatalf("etcd's data directory holds %v in clear", found)
+			}
+			if !tc.wantFound && len(dirHolds(t, server.DataDir(), "tpf_thing.x[1]")) == 0 {
+				t.Errorf("record names are not readable in etcd")
+			}
+		})
+	}
+}
