@@ -212,7 +212,7 @@ func (ev *keyEvaluation) keys(provider keyprovider.Provider, metaKey string) (ct
 		if ev.mode == decrypting {
 			return keyprovider.Output{DecryptionKey: key}.Value(), nil
 		}
-		if reusable, ok := provider.(keyprovider.Reusable); !ok || !reusable.ReusableFor(stored) {
+		if reusable, ok := provider.(keyprovider.Reusable); !ok || !reusable.ReusableFor(stored, key) {
 			ev.notReusable = true
 		}
 		ev.outMeta[metaKey] = stored

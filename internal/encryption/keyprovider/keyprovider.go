@@ -45,10 +45,10 @@ type Provider interface {
 // is what keeps a store whose records were written by many runs from
 // costing one key derivation per run to read.
 type Reusable interface {
-	// ReusableFor reports whether meta was made with the provider's
-	// current settings, so that encrypting with its key is what a new key
-	// would do too.
-	ReusableFor(meta []byte) bool
+	// ReusableFor reports whether meta, and key its decryption gave, were
+	// made with the provider's current settings, so that encrypting with
+	// key is what a new key would do too.
+	ReusableFor(meta, key []byte) bool
 }
 
 // ErrNoMetadata is returned by DecryptionKey when the data carries no

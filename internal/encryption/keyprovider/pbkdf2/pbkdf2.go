@@ -176,7 +176,7 @@ func (p *Provider) DecryptionKey(_ context.Context, raw []byte) ([]byte, error) 
 // ReusableFor reports whether meta was made with this provider's current
 // iterations, hash, key and salt lengths: then deriving with its salt is
 // as strong as deriving with a new one.
-func (p *Provider) ReusableFor(raw []byte) bool {
+func (p *Provider) ReusableFor(raw, _ []byte) bool {
 	meta, err := parseMetadata(raw)
 	return err == nil && meta.Iterations == p.iterations && meta.HashFunction == p.hashFunction &&
 		meta.KeyLength == p.keyLength && len(meta.Salt) == p.saltLength
