@@ -201,7 +201,7 @@ func reportApply(op *operation, plan *plans.Plan, ds, applyDiags diags.Diagnosti
 		op.out.diagnostics(ds.Append(abortedDiag()))
 		return 1
 	}
-	ds = ds.Append(applyDiags)
+	ds = ds.Append(applyDiags, staleRecordsNotice(op.cipher))
 	if op.out.json != nil {
 		// Terraform's stream reports the run's diagnostics before its
 		// summary and outputs.

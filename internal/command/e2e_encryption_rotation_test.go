@@ -47,9 +47,11 @@ func TestKeyRotationWithFallbackAndReencrypt(t *testing.T) {
 	// and what is written uses the new keys.
 	rotating := encryptionConfig(twoKeys(stateTarget("aes_gcm.new", "aes_gcm.old")))
 	p.write(rotating)
-	if out := p.mustRun("plan"); !strings.Contains(out, "No changes") {
-		t.Fatalf("plan during rotation:\n%s", out)
+	out, stderr, code := p.run("plan")
+	if code != 0 || !strings.Contains(out, "No changes") {
+		t.Fatalf("plan during rotation:\n%s%s", out, stderr)
 	}
+	assertContains(t, "plan during rotation", out+stderr, "State records use an older encryption", "5 record(s)", "terrane state reencrypt")
 	renamed := func(cfg string) string {
 		return strings.Replace(cfg, `name        = "web-${count.index}"`, `name        = "web-${count.index}-renamed"`, 1)
 	}
@@ -62,7 +64,7 @@ func TestKeyRotationWithFallbackAndReencrypt(t *testing.T) {
 	// it, by name.
 	newOnly := renamed(encryptionConfig(twoKeys(stateTarget("aes_gcm.new", ""))))
 	p.write(newOnly)
-	_, stderr, code := p.run("state", "list")
+	_, stderr, code = p.run("state", "list")
 	if code == 0 {
 		t.Fatalf("the new keys alone read a record nothing rewrote")
 	}
@@ -70,7 +72,7 @@ func TestKeyRotationWithFallbackAndReencrypt(t *testing.T) {
 
 	rotating = renamed(rotating)
 	p.write(rotating)
-	out := p.mustRun("state", "reencrypt")
+	out = p.mustRun("state", "reencrypt")
 	assertContains(t, "state reencrypt", out, "Rewrote 1 record(s)", "with method.aes_gcm.new")
 	if again := p.mustRun("state", "reencrypt"); !strings.Contains(again, "Rewrote 0 record(s)") {
 		t.Errorf("a second reencrypt rewrote records again: %s", again)

@@ -162,3 +162,22 @@ func storeError(summary string, err error, otherwise string) diags.Diagnostic {
 	}
 	return diags.Errorf(summary, "%s. %s", err, otherwise)
 }
+
+// staleRecordsNotice warns, after a run, that it read records the state
+// target's primary method did not write: those it did not write again are
+// still under the old keys (or plain), and stay so until written or
+// rewritten by state reencrypt. OpenTofu rewrites its whole state file on
+// every write; records are written one by one, so this is said instead.
+func staleRecordsNotice(cipher *encryption.RecordCipher) diags.Diagnostics {
+	if cipher == nil || cipher.ReadOld() == 0 {
+		return nil
+	}
+	target := cipher.Target()
+	how := "unencrypted"
+	if !target.WritesPlain() {
+		how = "with " + target.PrimaryMethod()
+	}
+	return diags.Diagnostics{diags.Warnf("State records use an older encryption",
+		"%d record(s) were read with a fallback of the %s target, or were stored unencrypted. Records are stored %s only as they are written; run \"terrane state reencrypt\" to rewrite the rest now, and only then remove the fallback.",
+		cipher.ReadOld(), target.Name(), how)}
+}

@@ -59,7 +59,7 @@ func runPlan(streams Streams, args []string) int {
 			out.say("\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    terrane apply %q\n", opts.Out, opts.Out)
 		}
 	}
-	out.diagnostics(ds)
+	out.diagnostics(ds.Append(staleRecordsNotice(op.cipher)))
 	switch {
 	case ds.HasErrors():
 		return 1

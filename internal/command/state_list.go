@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/stateedit"
 	"github.com/terrane/terrane/internal/ui"
@@ -17,10 +18,12 @@ func runStateList(streams Streams, args []string) int {
 	fs := newFlagSet("state list", streams)
 	id := fs.String("id", "", "List only the instances whose object has this id")
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
+	var vars []arguments.VarOption
+	arguments.AddVarFlags(fs, &vars)
 	if err := fs.Parse(args); err != nil {
 		return 1
 	}
-	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor)}
+	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor), vars: vars}
 	targets, ds := parseTargets(fs.Args())
 	if ds.HasErrors() {
 		return c.fail(ds...)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states/stateedit"
 	"github.com/terrane/terrane/internal/ui"
@@ -16,10 +17,12 @@ func runStateMv(streams Streams, args []string) int {
 	fs := newFlagSet("state mv", streams)
 	dryRun := fs.Bool("dry-run", false, "Print what would move without changing the state")
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
+	var vars []arguments.VarOption
+	arguments.AddVarFlags(fs, &vars)
 	if err := fs.Parse(args); err != nil {
 		return 1
 	}
-	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor)}
+	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor), vars: vars}
 	if fs.NArg() != 2 {
 		return c.fail(diags.Errorf("Source and destination required",
 			"terrane state mv takes two addresses, the source and the destination, such as: terrane state mv aws_instance.old aws_instance.new; got %d arguments.", fs.NArg()))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states/stateedit"
 	"github.com/terrane/terrane/internal/ui"
@@ -17,10 +18,12 @@ func runStateReplaceProvider(streams Streams, args []string) int {
 	fs := newFlagSet("state replace-provider", streams)
 	autoApprove := fs.Bool("auto-approve", false, "Skip the interactive approval")
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
+	var vars []arguments.VarOption
+	arguments.AddVarFlags(fs, &vars)
 	if err := fs.Parse(args); err != nil {
 		return 1
 	}
-	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor)}
+	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor), vars: vars}
 	if fs.NArg() != 2 {
 		return c.fail(diags.Errorf("Two provider addresses required",
 			"terrane state replace-provider takes the provider to replace and its replacement, such as: terrane state replace-provider hashicorp/aws registry.opentofu.org/hashicorp/aws; got %d arguments.", fs.NArg()))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states/stateedit"
 	"github.com/terrane/terrane/internal/ui"
@@ -17,10 +18,12 @@ func runStateRm(streams Streams, args []string) int {
 	fs := newFlagSet("state rm", streams)
 	dryRun := fs.Bool("dry-run", false, "Print what would be removed without changing the state")
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
+	var vars []arguments.VarOption
+	arguments.AddVarFlags(fs, &vars)
 	if err := fs.Parse(args); err != nil {
 		return 1
 	}
-	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor)}
+	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor), vars: vars}
 	if fs.NArg() == 0 {
 		return c.fail(diags.Errorf("Address required",
 			"terrane state rm takes the addresses of the resources, instances or modules to forget, such as: terrane state rm aws_instance.web[0]."))

@@ -5,7 +5,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"sync/atomic"
+	"sync"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/anypb"
@@ -23,9 +23,10 @@ const recordGroup = "terrane"
 // — pass through as they are.
 type RecordCipher struct {
 	target *Target
-	// readOld counts records read with a fallback method or read plain
-	// while the primary method encrypts: records due for re-encryption.
-	readOld atomic.Int64
+	// readOld holds the names of records read with a fallback method, or
+	// read plain while the primary method encrypts: records due for
+	// re-encryption.
+	readOld sync.Map
 }
 
 // NewRecordCipher returns the cipher of target; a nil target stores plain
@@ -38,7 +39,16 @@ func (c *RecordCipher) Target() *Target { return c.target }
 // ReadOld is how many records were read that the primary method did not
 // write: they are re-encrypted as they are written, or all at once by
 // rewriting them.
-func (c *RecordCipher) ReadOld() int64 { return c.readOld.Load() }
+func (c *RecordCipher) ReadOld() int {
+	n := 0
+	c.readOld.Range(func(any, any) bool { n++; return true })
+	return n
+}
+
+func (c *RecordCipher) noteOld(res *pbresource.Resource) {
+	id := res.GetId()
+	c.readOld.Store(id.GetType().GetKind()+"\x00"+id.GetTenancy().GetPartition()+"\x00"+id.GetTenancy().GetNamespace()+"\x00"+id.GetName(), true)
+}
 
 func covered(res *pbresource.Resource) bool {
 	return res.GetId().GetType().GetGroup() == recordGroup && res.GetData() != nil
@@ -72,7 +82,7 @@ func (c *RecordCipher) Open(ctx context.Context, res *pbresource.Resource) (*any
 			return nil, c.recordError(res, fmt.Errorf("it is stored unencrypted, and the state target's methods (%s) do not include the unencrypted method: add `method \"unencrypted\" \"migrate\" {}` as a fallback to read it while migrating to encryption", joinAddrs(c.target.chainAddrs())))
 		}
 		if covered(res) && !c.target.WritesPlain() {
-			c.readOld.Add(1)
+			c.noteOld(res)
 		}
 		return res.GetData(), nil
 	}
@@ -101,7 +111,7 @@ func (c *RecordCipher) Open(ctx context.Context, res *pbresource.Resource) (*any
 			sealed.GetKind(), sealed.GetName(), sealed.GetPartition(), sealed.GetNamespace()))
 	}
 	if index > 0 {
-		c.readOld.Add(1)
+		c.noteOld(res)
 	}
 	return sealed.GetData(), nil
 }
