@@ -23,7 +23,7 @@ import (
 // lineage readable, holds the key provider's metadata (itself JSON,
 // base64-encoded) under "key_provider.pbkdf2.NAME", the base64 of nonce
 // and ciphertext as encrypted_data, and encryption_version "v0".
-func openTofuEncryptedState(t *testing.T, plain []byte, providerName, passphrase string) []byte {
+func openTofuEncryptedState(t *testing.T, plain []byte, metaKey, passphrase string) []byte {
 	t.Helper()
 	var header struct {
 		Serial  int64  `json:"serial"`
@@ -55,7 +55,7 @@ func openTofuEncryptedState(t *testing.T, plain []byte, providerName, passphrase
 	}
 	envelope, err := json.Marshal(map[string]any{
 		"serial": header.Serial, "lineage": header.Lineage,
-		"meta":               map[string][]byte{"key_provider.pbkdf2." + providerName: meta},
+		"meta":               map[string][]byte{metaKey: meta},
 		"encrypted_data":     gcm.Seal(nonce, nonce, plain, nil),
 		"encryption_version": "v0",
 	})
@@ -88,7 +88,7 @@ func TestPushOpenTofuEncryptedStateThenApply(t *testing.T) {
 	p := newE2EProject(t, encryptionConfig(""))
 	p.mustRun("apply", "-auto-approve")
 	plain := []byte(p.mustRun("state", "pull"))
-	encrypted := openTofuEncryptedState(t, plain, "tofu", encPassphrase)
+	encrypted := openTofuEncryptedState(t, plain, "key_provider.pbkdf2.tofu", encPassphrase)
 	if strings.Contains(string(encrypted), encSecret) {
 		t.Fatal("the test's encrypted state holds the secret")
 	}
@@ -143,4 +143,70 @@ func TestPushOpenTofuEncryptedStateThenApply(t *testing.T) {
 	} else {
 		assertContains(t, "push of a tampered file", stderr, "Cannot decrypt state file")
 	}
+}
+
+// TestRemoteStateReadsOpenTofuEncryptedStateFile reads the outputs of
+// another project's OpenTofu-encrypted state file with
+// terraform_remote_state, decrypted by the data source's own
+// remote_state_data_source target, whose key provider stores its metadata
+// under the alias the other project uses.
+func TestRemoteStateReadsOpenTofuEncryptedStateFile(t *testing.T) {
+	t.Setenv("TF_VAR_passphrase", encPassphrase)
+	plain := []byte(`{"version":4,"terraform_version":"1.9.0","serial":7,"lineage":"3f0c7b0e-network","outputs":{"greeting":{"value":"hello from the network project","type":"string"}},"resources":[]}`)
+	statePath := filepath.Join(t.TempDir(), "network.tfstate")
+	if err := os.WriteFile(statePath, openTofuEncryptedState(t, plain, "certificates", "the network passphrase"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	reader := `
+terraform {
+  encryption {
+    key_provider "pbkdf2" "network" {
+      passphrase               = "the network passphrase"
+      encrypted_metadata_alias = "certificates"
+    }
+    method "aes_gcm" "network" {
+      keys = key_provider.pbkdf2.network
+    }
+    remote_state_data_sources {
+      remote_state_data_source "net" {
+        method = method.aes_gcm.network
+      }
+    }
+  }
+}
+
+data "terraform_remote_state" "net" {
+  backend = "local"
+  config  = { path = "` + statePath + `" }
+}
+
+data "terraform_remote_state" "unconfigured" {
+  backend = "local"
+  config  = { path = "` + statePath + `" }
+}
+
+output "greeting" {
+  value = data.terraform_remote_state.net.outputs.greeting
+}
+`
+	p := newE2EProject(t, reader)
+	_, stderr, code := p.run("plan")
+	if code == 0 {
+		t.Fatalf("a data source without a remote_state_data_source target (nor a default) read an encrypted state file")
+	}
+	assertContains(t, "the unconfigured data source", stderr, "data.terraform_remote_state.unconfigured", "encrypted state file", "no encryption is configured")
+
+	// The named target alone, for the one data source it names.
+	withoutUnconfigured := strings.Replace(reader, `data "terraform_remote_state" "unconfigured" {
+  backend = "local"
+  config  = { path = "`+statePath+`" }
+}`, "", 1)
+	p.write(withoutUnconfigured)
+	out := p.mustRun("apply", "-auto-approve")
+	assertContains(t, "apply with the named target", out, `greeting = "hello from the network project"`)
+
+	// The default target, for every data source.
+	p.write(strings.Replace(reader, `remote_state_data_source "net"`, "default", 1))
+	out = p.mustRun("apply", "-auto-approve")
+	assertContains(t, "apply with the default target", out, `greeting = "hello from the network project"`)
 }

@@ -5,21 +5,26 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 
+	"github.com/terrane/terrane/internal/builtin/remotestate"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/resourceservice"
 	"github.com/terrane/terrane/internal/resourceservice/records"
+	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/store"
 	"github.com/terrane/terrane/internal/store/encrypted"
 	"github.com/terrane/terrane/internal/store/etcd"
 	"github.com/terrane/terrane/internal/store/etcd/etcdtest"
 	"github.com/terrane/terrane/internal/store/remote"
+	"github.com/terrane/terrane/internal/workdir"
 )
 
 const (
@@ -27,9 +32,9 @@ const (
 	etcdDescription = "plain-Jm05-in-etcd"
 )
 
-// stateCipher is a pbkdf2 and aes_gcm state encryption, as the encryption
-// block configures it.
-func stateCipher(t *testing.T) *encryption.RecordCipher {
+// testEncryption is a pbkdf2 and aes_gcm encryption with the given
+// targets, as the encryption block configures it.
+func testEncryption(t *testing.T, targets string) *encryption.Encryption {
 	t.Helper()
 	file, diags := hclsyntax.ParseConfig([]byte(`
 key_provider "pbkdf2" "main" {
@@ -37,8 +42,7 @@ key_provider "pbkdf2" "main" {
   iterations = 200000
 }
 method "aes_gcm" "main" { keys = key_provider.pbkdf2.main }
-state { method = method.aes_gcm.main }
-`), "main.tf", hcl.InitialPos)
+`+targets), "main.tf", hcl.InitialPos)
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -46,7 +50,13 @@ state { method = method.aes_gcm.main }
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	return encryption.NewRecordCipher(enc.State())
+	return enc
+}
+
+// stateCipher is the record cipher of a state target.
+func stateCipher(t *testing.T) *encryption.RecordCipher {
+	t.Helper()
+	return encryption.NewRecordCipher(testEncryption(t, `state { method = method.aes_gcm.main }`).State())
 }
 
 // useStore points the harness at backend, wrapped by cipher unless nil.
@@ -219,5 +229,43 @@ func TestEncryptedApplyLeavesNoSecretInEtcd(t *testing.T) {
 				t.Errorf("record names are not readable in etcd")
 			}
 		})
+	}
+}
+
+// TestRemoteStateDecryptsAnotherWorkspace reads the encrypted outputs of
+// another workspace through terraform_remote_state's terrane backend with
+// the remote_state_data_sources target, and refuses them, by record and
+// key provider, without it.
+func TestRemoteStateDecryptsAnotherWorkspace(t *testing.T) {
+	h := newHarness(t)
+	workdirDir := t.TempDir()
+	network, closeNetwork, err := workdir.OpenStore(workdirDir, "proj", "network", stateCipher(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = network.WriteOutputs(t.Context(), map[string]*states.OutputValue{"vpc_id": {Value: cty.StringVal("vpc-encrypted")}})
+	_ = closeNetwork()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.config(`
+data "terraform_remote_state" "network" {
+  backend   = "terrane"
+  workspace = "network"
+}
+resource "tpf_thing" "x" {
+  name = data.terraform_remote_state.network.outputs.vpc_id
+}`)
+	h.remoteState = &remotestate.DataSource{OpenWorkspace: remotestate.EmbeddedWorkspaces(workdirDir), Project: "proj"}
+	_, ds := h.engine(nil).Plan(t.Context(), PlanOpts{})
+	if !ds.HasErrors() || !strings.Contains(ds.Err().Error(), `workspace record "network"`) || !strings.Contains(ds.Err().Error(), "encrypts no state") {
+		t.Fatalf("reading an encrypted workspace without a remote state target: %v", ds.Err())
+	}
+	h.remoteState.Encryption = testEncryption(t, `remote_state_data_sources {
+  remote_state_data_source "network" { method = method.aes_gcm.main }
+}`)
+	h.apply(h.plan(PlanOpts{}))
+	if got := h.recorded("tpf_thing.x", "name"); got != "vpc-encrypted" {
+		t.Errorf("tpf_thing.x name = %q, want the other workspace's decrypted output", got)
 	}
 }
