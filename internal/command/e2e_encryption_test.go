@@ -224,3 +224,26 @@ func TestEncryptedStateBadInput(t *testing.T) {
 		t.Errorf("a refused run changed the store")
 	}
 }
+
+func TestEncryptionBlockInCalledModuleWarns(t *testing.T) {
+	t.Setenv("TF_VAR_passphrase", encPassphrase)
+	p := newE2EProject(t, encryptionConfig(""))
+	writeFile(t, filepath.Join(p.dir, "child", "main.tf"), `
+terraform {
+  encryption {
+    method "unencrypted" "nothing" {}
+  }
+}
+`)
+	p.write(encryptionConfig("") + `
+module "child" {
+  source = "./child"
+}
+`)
+	p.mustRun("init")
+	out, stderr, code := p.run("plan")
+	if code != 0 {
+		t.Fatalf("plan: %s%s", out, stderr)
+	}
+	assertContains(t, "plan with an encryption block in a called module", out+stderr, "Encryption block in a called module", "module.child", "has no effect")
+}

@@ -234,7 +234,22 @@ func (op *operation) loadEncryption(opts arguments.Operation, saved *plans.Plan)
 		return diags.Diagnostics{}.Append(ds)
 	}
 	op.encryption, op.cipher = enc, encryption.NewRecordCipher(enc.State())
-	return diags.Diagnostics{}.Append(ds)
+	return diags.Diagnostics{}.Append(ds, childEncryptionWarnings(op.config))
+}
+
+// childEncryptionWarnings says that encryption blocks of called modules do
+// nothing: only the root module's encryption applies.
+func childEncryptionWarnings(cfg *config.Config) diags.Diagnostics {
+	var ds diags.Diagnostics
+	cfg.DeepEach(func(c *config.Config) {
+		if c.Parent == nil || c.Module.Encryption == nil {
+			return
+		}
+		ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Encryption block in a called module",
+			Detail:  fmt.Sprintf("Only the root module's encryption block configures encryption; this one, in module.%s, has no effect. Move it to the root module, or remove it.", strings.Join(c.Path, ".module.")),
+			Subject: c.Module.Encryption.DeclRange.Ptr()})
+	})
+	return ds
 }
 
 // providerFactories returns a factory for every provider the configuration
