@@ -34,6 +34,7 @@ type Encryption struct {
 
 	state, plan, remoteDefault *Target
 	remotes                    map[string]*Target
+	keys                       keyCache
 }
 
 // New decodes and checks the encryption configuration of opts: the root
@@ -51,7 +52,8 @@ func New(opts Options) (*Encryption, hcl.Diagnostics) {
 		diags = append(diags, envDiags...)
 		cfg = Merge(cfg, envCfg)
 	}
-	e := &Encryption{cfg: cfg, reg: defaultRegistry(), scope: newStaticScope(opts.Module, opts.Variable, opts.BaseDir), remotes: map[string]*Target{}}
+	e := &Encryption{cfg: cfg, reg: defaultRegistry(), scope: newStaticScope(opts.Module, opts.Variable, opts.BaseDir), remotes: map[string]*Target{},
+		keys: keyCache{decryptions: map[string]*decryption{}, reuse: map[string]*decryption{}}}
 	if cfg == nil || diags.HasErrors() {
 		return e, diags
 	}

@@ -253,3 +253,21 @@ func TestNoDiagnosticsWithoutConfiguration(t *testing.T) {
 	}
 	_ = hcl.Diagnostics{}
 }
+
+func TestPlanTargetReusesTheStateTargetsKey(t *testing.T) {
+	cfg := pbkdf2Config("k", "a passphrase of some length") + `
+state { method = method.aes_gcm.k }
+plan { method = method.aes_gcm.k }`
+	env := roundTrip(t, mustNew(t, cfg, nil).State(), secret)
+	run := mustNew(t, cfg, nil)
+	if _, _, err := run.State().Decrypt(context.Background(), env); err != nil {
+		t.Fatal(err)
+	}
+	planEnv, err := run.Plan().Encrypt(context.Background(), []byte(secret))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(planEnv.Meta["key_provider.pbkdf2.k"]) != string(env.Meta["key_provider.pbkdf2.k"]) {
+		t.Errorf("the plan target derived its own key though the state target's method decrypted with one")
+	}
+}

@@ -25,11 +25,18 @@ type Target struct {
 	// encryptor encrypts everything this process writes under one set of
 	// keys and metadata, as OpenTofu encrypts every write of one run: a key
 	// service is asked once, a passphrase derived once.
-	encryptor   *encryptor
+	encryptor *encryptor
+}
+
+// keyCache holds what every target of one configuration shares: the keys
+// for each set of stored metadata, and, per method, a decryption it
+// succeeded with whose keys may encrypt again when their key providers
+// allow (keyprovider.Reusable). A state and a plan target using the same
+// method thus derive one key between them.
+type keyCache struct {
+	mu          sync.Mutex
 	decryptions map[string]*decryption
-	// reuse is a decryption the primary method succeeded with, whose keys
-	// may encrypt again when its key providers allow (keyprovider.Reusable).
-	reuse *decryption
+	reuse       map[string]*decryption
 }
 
 type encryptor struct {
@@ -53,7 +60,7 @@ type Envelope struct {
 }
 
 func (e *Encryption) newTarget(name string, cfg *TargetConfig) (*Target, hcl.Diagnostics) {
-	t := &Target{name: name, enc: e, decryptions: map[string]*decryption{}}
+	t := &Target{name: name, enc: e}
 	var diags hcl.Diagnostics
 	for at := cfg; at != nil; at = at.Fallback {
 		mc, mDiags := e.targetMethod(name, at)
@@ -167,10 +174,10 @@ func (t *Target) currentEncryptor(ctx context.Context) (*encryptor, error) {
 		return t.encryptor, nil
 	}
 	primary := t.chain[0]
-	if t.reuse != nil {
-		t.reuse.mu.Lock()
-		meta, from := t.reuse.ev.meta, maps.Clone(t.reuse.ev.decKeys)
-		t.reuse.mu.Unlock()
+	if reuse := t.enc.keys.reusable(primary.Addr()); reuse != nil {
+		reuse.mu.Lock()
+		meta, from := reuse.ev.meta, maps.Clone(reuse.ev.decKeys)
+		reuse.mu.Unlock()
 		ev := t.enc.newEvaluation(ctx, reusing, meta)
 		ev.from = from
 		if m, diags := ev.method(primary); !diags.HasErrors() && m != nil && !ev.notReusable {
@@ -191,7 +198,7 @@ func (t *Target) currentEncryptor(ctx context.Context) (*encryptor, error) {
 // returns which: 0 is the primary method, more a fallback (the data is due
 // for re-encryption).
 func (t *Target) Decrypt(ctx context.Context, env *Envelope) ([]byte, int, error) {
-	d := t.decryptionFor(ctx, env.Meta)
+	d := t.enc.keys.decryptionFor(ctx, t.enc, env.Meta)
 	var attempts []Attempt
 	for i, mc := range t.chain {
 		if mc.Type == unencrypted.Name {
@@ -201,9 +208,7 @@ func (t *Target) Decrypt(ctx context.Context, env *Envelope) ([]byte, int, error
 		if err == nil {
 			var plain []byte
 			if plain, err = m.Decrypt(ctx, env.Data); err == nil {
-				if i == 0 {
-					t.noteReusable(d)
-				}
+				t.enc.keys.noteReusable(mc.Addr(), d)
 				return plain, i, nil
 			}
 		}
@@ -222,26 +227,33 @@ func (d *decryption) method(mc *MethodConfig) (method.Method, error) {
 	return m, nil
 }
 
-func (t *Target) decryptionFor(ctx context.Context, meta map[string][]byte) *decryption {
+func (k *keyCache) decryptionFor(ctx context.Context, e *Encryption, meta map[string][]byte) *decryption {
 	key := canonicalMeta(meta)
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	d, ok := t.decryptions[key]
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	d, ok := k.decryptions[key]
 	if !ok {
 		// The evaluation outlives this call's context: it is shared by
 		// every later decryption with the same metadata.
-		d = &decryption{ev: t.enc.newEvaluation(context.WithoutCancel(ctx), decrypting, meta)}
-		t.decryptions[key] = d
+		d = &decryption{ev: e.newEvaluation(context.WithoutCancel(ctx), decrypting, meta)}
+		k.decryptions[key] = d
 	}
 	return d
 }
 
-func (t *Target) noteReusable(d *decryption) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.reuse == nil && len(d.ev.meta) > 0 {
-		t.reuse = d
+// noteReusable records that method decrypted with d's keys.
+func (k *keyCache) noteReusable(method string, d *decryption) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.reuse[method] == nil && len(d.ev.meta) > 0 {
+		k.reuse[method] = d
 	}
+}
+
+func (k *keyCache) reusable(method string) *decryption {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.reuse[method]
 }
 
 func (t *Target) chainAddrs() []string {
