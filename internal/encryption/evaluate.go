@@ -55,11 +55,15 @@ type keyEvaluation struct {
 	// derived or fetched twice.
 	decKeys map[string][]byte
 	from    map[string][]byte
+	// encKeys are the encryption keys given, when encrypting, by key
+	// providers whose decryption key for the metadata given with them is
+	// the same key: reading back what this run wrote needs no new key.
+	encKeys map[string][]byte
 }
 
 func (e *Encryption) newEvaluation(ctx context.Context, m mode, meta map[string][]byte) *keyEvaluation {
 	return &keyEvaluation{enc: e, mode: m, ctx: ctx, meta: meta, outMeta: map[string][]byte{},
-		values: map[string]cty.Value{}, failed: map[string]hcl.Diagnostics{}, decKeys: map[string][]byte{},
+		values: map[string]cty.Value{}, failed: map[string]hcl.Diagnostics{}, decKeys: map[string][]byte{}, encKeys: map[string][]byte{},
 		methods: map[string]method.Method{}, methodDiags: map[string]hcl.Diagnostics{}}
 }
 
@@ -192,6 +196,9 @@ func (ev *keyEvaluation) keys(provider keyprovider.Provider, metaKey string) (ct
 		}
 		if meta != nil {
 			ev.outMeta[metaKey] = meta
+		}
+		if reusable, ok := provider.(keyprovider.Reusable); ok && reusable.ReusableFor(meta, key) {
+			ev.encKeys[metaKey] = key
 		}
 		return keyprovider.Output{EncryptionKey: key}.Value(), nil
 	case decrypting, reusing:

@@ -191,6 +191,7 @@ func (t *Target) currentEncryptor(ctx context.Context) (*encryptor, error) {
 		return nil, &TargetError{Target: t.name, Err: diags}
 	}
 	t.encryptor = &encryptor{method: m, methodAddr: primary.Addr(), meta: ev.outMeta}
+	t.enc.keys.seed(ctx, t.enc, ev.outMeta, ev.encKeys)
 	return t.encryptor, nil
 }
 
@@ -239,6 +240,23 @@ func (k *keyCache) decryptionFor(ctx context.Context, e *Encryption, meta map[st
 		k.decryptions[key] = d
 	}
 	return d
+}
+
+// seed readies the decryption of data written under meta with the keys
+// that encrypted it, so a run reads back what it wrote without asking its
+// key providers again.
+func (k *keyCache) seed(ctx context.Context, e *Encryption, meta map[string][]byte, keys map[string][]byte) {
+	if len(keys) == 0 {
+		return
+	}
+	key := canonicalMeta(meta)
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if _, ok := k.decryptions[key]; !ok {
+		ev := e.newEvaluation(context.WithoutCancel(ctx), decrypting, meta)
+		ev.from = keys
+		k.decryptions[key] = &decryption{ev: ev}
+	}
 }
 
 // noteReusable records that method decrypted with d's keys.

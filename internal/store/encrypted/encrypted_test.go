@@ -20,7 +20,7 @@ import (
 	"github.com/terrane/terrane/proto/pbresource"
 )
 
-func cipherFor(t *testing.T, body string) *encryption.RecordCipher {
+func cipherFor(t testing.TB, body string) *encryption.RecordCipher {
 	t.Helper()
 	file, diags := hclsyntax.ParseConfig([]byte(body), "main.tf", hcl.InitialPos)
 	if diags.HasErrors() {
