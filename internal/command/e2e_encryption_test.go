@@ -247,3 +247,30 @@ module "child" {
 	}
 	assertContains(t, "plan with an encryption block in a called module", out+stderr, "Encryption block in a called module", "module.child", "has no effect")
 }
+
+// TestWorkspacesOfOtherKeysAreListedAndDeleted: workspace names are
+// readable without keys, so listing, selecting and deleting a workspace
+// encrypted with another passphrase work; reading its state does not.
+func TestWorkspacesOfOtherKeysAreListedAndDeleted(t *testing.T) {
+	t.Setenv("TF_VAR_passphrase", "the passphrase of workspace one")
+	p := newE2EProject(t, encryptionConfig(pbkdf2Encryption("main", encryptedTargets)))
+	p.mustRun("workspace", "new", "one")
+	p.mustRun("apply", "-auto-approve")
+	t.Setenv("TF_VAR_passphrase", "the passphrase of workspace two")
+	p.mustRun("workspace", "new", "two")
+	if out := p.mustRun("workspace", "list"); !strings.Contains(out, "one") || !strings.Contains(out, "* two") {
+		t.Fatalf("workspace list: %s", out)
+	}
+	p.mustRun("workspace", "select", "one")
+	if _, stderr, code := p.run("state", "list"); code == 0 || !strings.Contains(stderr, "wrong key") {
+		t.Fatalf("state list of a workspace encrypted with another passphrase: exit %d\n%s", code, stderr)
+	}
+	p.mustRun("workspace", "select", "two")
+	if _, stderr, code := p.run("workspace", "delete", "one"); code == 0 || !strings.Contains(stderr, "tpf_thing.web") {
+		t.Fatalf("deleting a workspace that holds instances without -force: exit %d\n%s", code, stderr)
+	}
+	p.mustRun("workspace", "delete", "-force", "one")
+	if out := p.mustRun("workspace", "list"); strings.Contains(out, "one") {
+		t.Errorf("workspace one is still listed: %s", out)
+	}
+}

@@ -43,21 +43,35 @@ func (c *workspaceCommand) open() *diags.Diagnostic {
 		d := diags.Errorf("Invalid workspace", "%s.", err)
 		return &d
 	}
-	// Opening the current workspace's store creates the database and the
-	// directory on first use, exactly as every other command does.
 	cipher, cipherDiags := stateCipher(".", nil, nil)
 	if cipherDiags.HasErrors() {
 		d := firstError(cipherDiags)
 		return &d
 	}
-	_, closeStore, err := workdir.OpenStore(".", c.project, c.current, cipher)
+	// Opening the store creates the database and the directory on first
+	// use, exactly as every other command does.
+	backend, err := workdir.OpenBackend(".", c.project, c.current, cipher)
+	if err == nil {
+		err = backend.Close()
+	}
 	if err != nil {
 		d := storeError("Failed to open the state store", err, fmt.Sprintf("Check that %s is readable and writable.", workdir.DataDir(".")))
 		return &d
 	}
-	closeStore()
 	if c.service, c.closer, err = workspaces.OpenEmbedded(".", cipher); err != nil {
 		d := diags.Errorf("Failed to open the state store", "%s. Check that %s is readable and writable.", err, workdir.StatePath("."))
+		return &d
+	}
+	// The current workspace exists once any command ran in it. Only its
+	// existence is checked, so workspaces encrypted with other keys can be
+	// listed, selected and deleted.
+	ctx := context.Background()
+	exists, err := workspaces.Exists(ctx, c.service, c.project, c.current)
+	if err == nil && !exists {
+		_, err = recordstore.New(c.service, c.project, c.current).EnsureWorkspace(ctx)
+	}
+	if err != nil {
+		d := storeError("Failed to open the state store", err, fmt.Sprintf("Check that %s is readable and writable.", workdir.DataDir(".")))
 		return &d
 	}
 	return nil
@@ -152,17 +166,23 @@ func runWorkspaceNew(streams Streams, args []string) int {
 	if exists {
 		return c.fail(diags.Errorf("Workspace already exists", "Workspace %q already exists in project %q. Select it with \"terrane workspace select %s\".", name, c.project, name))
 	}
-	if d := c.createAndSelect(ctx, name); d != nil {
+	if d := c.createAndSelect(ctx, name, false); d != nil {
 		return c.fail(*d)
 	}
 	fmt.Fprintf(streams.Stdout, "Created and switched to workspace %q!\n\nYou're now on a new, empty workspace. Workspaces isolate their state,\nso if you run \"terrane plan\" Terrane will not see any existing state\nfor this configuration.\n", name)
 	return 0
 }
 
-func (c *workspaceCommand) createAndSelect(ctx context.Context, name string) *diags.Diagnostic {
+// createAndSelect selects workspace name, creating its record unless it
+// exists (an existing one is not read: it may be encrypted with other
+// keys).
+func (c *workspaceCommand) createAndSelect(ctx context.Context, name string, exists bool) *diags.Diagnostic {
 	if err := workdir.SelectWorkspace(".", name); err != nil {
 		d := diags.Errorf("Invalid workspace name", "%s.", err)
 		return &d
+	}
+	if exists {
+		return nil
 	}
 	if _, err := recordstore.New(c.service, c.project, name).EnsureWorkspace(ctx); err != nil {
 		d := diags.Errorf("Failed to create workspace", "%s.", err)
@@ -190,7 +210,7 @@ func runWorkspaceSelect(streams Streams, args []string) int {
 	if !exists && !orCreate && name != workdir.DefaultWorkspace {
 		return c.fail(diags.Errorf("Workspace doesn't exist", "Project %q has no workspace %q. Create it with \"terrane workspace new %s\", or select it with -or-create.", c.project, name, name))
 	}
-	if d := c.createAndSelect(ctx, name); d != nil {
+	if d := c.createAndSelect(ctx, name, exists); d != nil {
 		return c.fail(*d)
 	}
 	if exists {

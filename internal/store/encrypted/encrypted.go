@@ -41,9 +41,19 @@ func New(inner store.Backend, cipher Cipher) *Backend {
 // Inner is the wrapped backend, which sees only encrypted data.
 func (b *Backend) Inner() store.Backend { return b.inner }
 
+type identitiesOnlyKey struct{}
+
+// IdentitiesOnly returns a context in which reads through a Backend return
+// records with their data as stored (encrypted), for callers that use only
+// records' identities, versions and owners — listing workspaces, checking
+// that one exists, deleting one — so that those need no keys.
+func IdentitiesOnly(ctx context.Context) context.Context {
+	return context.WithValue(ctx, identitiesOnlyKey{}, true)
+}
+
 // open returns a copy of stored with its data decrypted.
 func (b *Backend) open(ctx context.Context, stored *pbresource.Resource) (*pbresource.Resource, error) {
-	if stored == nil || stored.GetData() == nil {
+	if stored == nil || stored.GetData() == nil || ctx.Value(identitiesOnlyKey{}) != nil {
 		return stored, nil
 	}
 	plain, err := b.cipher.Open(ctx, stored)
