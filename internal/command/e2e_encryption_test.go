@@ -130,7 +130,13 @@ func TestEncryptionKeepsSecretsOutOfStoreAndPlanFiles(t *testing.T) {
 		t.Errorf("the plan file is not OpenTofu's encrypted envelope: %.120s", plan)
 	}
 	assertNoSecrets(t, map[string][]byte{"tfplan": plan}, encSecret, encDescription)
+	if shown := p.mustRun("show", "-json", planPath); !strings.Contains(shown, `"format_version"`) || !strings.Contains(shown, "tpf_thing.web[2]") {
+		t.Errorf("show -json of the encrypted plan file:\n%.400s", shown)
+	}
 	p.mustRun("apply", planPath)
+	if out := p.mustRun("output", "-raw", "secret"); out != encSecret {
+		t.Errorf("output -raw secret = %q", out)
+	}
 
 	files := storeFiles(t, p.dir)
 	assertNoSecrets(t, files, encSecret, encDescription)
@@ -198,10 +204,18 @@ func TestEncryptedStateBadInput(t *testing.T) {
 	t.Setenv("TF_VAR_passphrase", encPassphrase)
 	p := newE2EProject(t, encryptionConfig(pbkdf2Encryption("main", encryptedTargets)))
 	p.mustRun("apply", "-auto-approve")
+	planPath := filepath.Join(p.dir, "tfplan")
+	p.write(strings.Replace(encryptionConfig(pbkdf2Encryption("main", encryptedTargets)), encDescription, encDescription+"-2", 1))
+	p.mustRun("plan", "-out="+planPath)
 	before := storeFiles(t, p.dir)
 
 	t.Setenv("TF_VAR_passphrase", "a different passphrase entirely")
-	_, stderr, code := p.run("plan")
+	_, stderr, code := p.run("apply", planPath)
+	if code == 0 {
+		t.Fatalf("applying the saved plan with the wrong passphrase succeeded")
+	}
+	assertContains(t, "apply of the saved plan with the wrong passphrase", stderr, "Failed to read the saved plan", "tfplan", "key_provider.pbkdf2.main", "wrong key")
+	_, stderr, code = p.run("plan")
 	if code == 0 {
 		t.Fatalf("plan with the wrong passphrase succeeded")
 	}
@@ -212,7 +226,23 @@ func TestEncryptedStateBadInput(t *testing.T) {
 	}
 	assertContains(t, "state list with the wrong passphrase", stderr, "key_provider.pbkdf2.main")
 
+	// A plan file altered in one byte of its ciphertext is refused.
 	t.Setenv("TF_VAR_passphrase", encPassphrase)
+	plan, err := os.ReadFile(planPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tampered := bytes.Replace(plan, []byte(`"encrypted_data":"A`), []byte(`"encrypted_data":"B`), 1)
+	if bytes.Equal(tampered, plan) {
+		tampered = bytes.Replace(plan, []byte(`"encrypted_data":"`), []byte(`"encrypted_data":"A`), 1)
+	}
+	if err := os.WriteFile(planPath, tampered, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := p.run("apply", planPath); code == 0 || !strings.Contains(stderr, "Failed to read the saved plan") {
+		t.Fatalf("a tampered plan file: exit %d\n%s", code, stderr)
+	}
+
 	p.write(encryptionConfig(""))
 	_, stderr, code = p.run("plan")
 	if code == 0 {
