@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"strings"
 	"sync"
 
 	"google.golang.org/protobuf/proto"
@@ -79,7 +80,7 @@ func (c *RecordCipher) Open(ctx context.Context, res *pbresource.Resource) (*any
 	}
 	if !res.GetData().MessageIs(&recordsv1.Encrypted{}) {
 		if covered(res) && !c.target.ReadsPlain() {
-			return nil, c.recordError(res, fmt.Errorf("it is stored unencrypted, and the state target's methods (%s) do not include the unencrypted method: add `method \"unencrypted\" \"migrate\" {}` as a fallback to read it while migrating to encryption", joinAddrs(c.target.chainAddrs())))
+			return nil, c.recordError(res, fmt.Errorf("it is stored unencrypted, and the state target's methods (%s) do not include the unencrypted method: add `method \"unencrypted\" \"migrate\" {}` as a fallback to read it while migrating to encryption", strings.Join(c.target.chainAddrs(), ", ")))
 		}
 		if covered(res) && !c.target.WritesPlain() {
 			c.noteOld(res)
@@ -171,18 +172,7 @@ func describeStored(stored *recordsv1.Encrypted) string {
 	providers := sortedKeys(stored.GetKeyProviderMeta())
 	what := "by " + stored.GetMethod()
 	if len(providers) > 0 {
-		what += " with key provider metadata " + joinAddrs(providers)
+		what += " with key provider metadata " + strings.Join(providers, ", ")
 	}
 	return what
-}
-
-func joinAddrs(addrs []string) string {
-	out := ""
-	for i, a := range addrs {
-		if i > 0 {
-			out += ", "
-		}
-		out += a
-	}
-	return out
 }
