@@ -94,7 +94,7 @@ func TestMigrationToAndFromEncryption(t *testing.T) {
 	if code == 0 {
 		t.Fatalf("encrypted configuration read plain records without the unencrypted method")
 	}
-	assertContains(t, "plan over plain records", stderr, "stored unencrypted", `method "unencrypted"`)
+	assertContains(t, "plan over plain records", stderr, "Unencrypted state", "stored unencrypted", `method "unencrypted"`, "state reencrypt")
 
 	// With the unencrypted fallback, reencrypt migrates every record.
 	p.write(encryptionConfig(twoKeys(stateTarget("aes_gcm.new", "unencrypted.migrate"))))

@@ -304,3 +304,54 @@ func TestWorkspacesOfOtherKeysAreListedAndDeleted(t *testing.T) {
 		t.Errorf("workspace one is still listed: %s", out)
 	}
 }
+
+// TestEncryptionFromTheEnvironment configures encryption in TF_ENCRYPTION
+// over a code block that only enforces it, as OpenTofu's documentation
+// suggests for keys kept out of the repository.
+func TestEncryptionFromTheEnvironment(t *testing.T) {
+	t.Setenv("TF_VAR_passphrase", encPassphrase)
+	enforcedOnly := `
+  encryption {
+    state {
+      enforced = true
+    }
+    plan {
+      enforced = true
+    }
+  }
+`
+	p := newE2EProject(t, encryptionConfig(""))
+	// init made the workspace's record, unencrypted: start over.
+	for name := range storeFiles(t, p.dir) {
+		if err := os.Remove(filepath.Join(p.dir, ".terrane", name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.write(encryptionConfig(enforcedOnly))
+	_, stderr, code := p.run("plan")
+	if code == 0 {
+		t.Fatalf("enforced encryption without a method planned")
+	}
+	assertContains(t, "enforced encryption without TF_ENCRYPTION", stderr, "Missing encryption method", "is enforced", "TF_ENCRYPTION")
+
+	t.Setenv("TF_ENCRYPTION", `
+key_provider "pbkdf2" "env" {
+  passphrase = "a passphrase kept in the environment"
+  iterations = 200000
+}
+method "aes_gcm" "env" {
+  keys = key_provider.pbkdf2.env
+}
+state {
+  method = method.aes_gcm.env
+}
+plan {
+  method = method.aes_gcm.env
+}
+`)
+	p.mustRun("apply", "-auto-approve")
+	assertNoSecrets(t, storeFiles(t, p.dir), encSecret, encDescription)
+	if out := p.mustRun("plan"); !strings.Contains(out, "No changes") {
+		t.Errorf("plan over the state TF_ENCRYPTION encrypted:\n%s", out)
+	}
+}

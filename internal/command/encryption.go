@@ -153,6 +153,10 @@ func firstError(ds diags.Diagnostics) diags.Diagnostic {
 // never the advice to remove the store — and anything else otherwise's.
 func storeError(summary string, err error, otherwise string) diags.Diagnostic {
 	var recordErr *encryption.RecordError
+	if errors.As(err, &recordErr) && errors.Is(err, encryption.ErrStoredUnencrypted) {
+		return diags.Errorf("Unencrypted state",
+			"%s. Nothing was written. To encrypt this workspace, add `method \"unencrypted\" \"migrate\" {}` as a fallback of the state target, then run \"terrane state reencrypt\" (or let runs rewrite the records) and remove the fallback.", recordErr)
+	}
 	if errors.As(err, &recordErr) {
 		return diags.Errorf("Failed to decrypt the state",
 			"%s. Nothing was written. Give the keys the record was written with: the key provider and method of its encryption, as the state target's method or, while rotating keys, as a fallback.", recordErr)

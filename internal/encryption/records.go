@@ -3,6 +3,7 @@ package encryption
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"strings"
@@ -80,7 +81,7 @@ func (c *RecordCipher) Open(ctx context.Context, res *pbresource.Resource) (*any
 	}
 	if !res.GetData().MessageIs(&recordsv1.Encrypted{}) {
 		if covered(res) && !c.target.ReadsPlain() {
-			return nil, c.recordError(res, fmt.Errorf("it is stored unencrypted, and the state target's methods (%s) do not include the unencrypted method: add `method \"unencrypted\" \"migrate\" {}` as a fallback to read it while migrating to encryption", strings.Join(c.target.chainAddrs(), ", ")))
+			return nil, c.recordError(res, fmt.Errorf("%w, and the state target's methods (%s) do not include the unencrypted method", ErrStoredUnencrypted, strings.Join(c.target.chainAddrs(), ", ")))
 		}
 		if covered(res) && !c.target.WritesPlain() {
 			c.noteOld(res)
@@ -138,6 +139,10 @@ func (c *RecordCipher) Current(ctx context.Context, res *pbresource.Resource) (b
 	}
 	return stored.GetMethod() == method && maps.EqualFunc(stored.GetKeyProviderMeta(), meta, bytes.Equal), nil
 }
+
+// ErrStoredUnencrypted is wrapped by the error for a plain record read
+// where the state target has no unencrypted method.
+var ErrStoredUnencrypted = errors.New("it is stored unencrypted")
 
 // RecordError names the record that could not be encrypted or decrypted.
 type RecordError struct {
