@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"strings"
 
@@ -28,6 +29,24 @@ type stateCommand struct {
 	// configuration that references variables.
 	vars   []arguments.VarOption
 	cipher *encryption.RecordCipher
+}
+
+// parseStateFlags parses a state subcommand's options: -no-color, -var and
+// -var-file (for an encryption configuration that uses variables), which
+// every one takes, and those setup adds. It returns a nil command when the
+// options are wrong; the flag package has said why.
+func parseStateFlags(streams Streams, name string, args []string, setup func(*flag.FlagSet)) (*stateCommand, *flag.FlagSet) {
+	fs := newFlagSet(name, streams)
+	if setup != nil {
+		setup(fs)
+	}
+	noColor := fs.Bool("no-color", false, "Disable colour in the output")
+	var vars []arguments.VarOption
+	arguments.AddVarFlags(fs, &vars)
+	if err := fs.Parse(args); err != nil {
+		return nil, fs
+	}
+	return &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor), vars: vars}, fs
 }
 
 // fail prints ds and returns the exit code for a failed command.

@@ -3,17 +3,16 @@ package command
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/terrane/terrane/internal/addrs"
-	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/states/stateedit"
 	"github.com/terrane/terrane/internal/states/statefile"
-	"github.com/terrane/terrane/internal/ui"
 )
 
 // runStatePush is `terrane state push [-force] FILE`: a Terraform or
@@ -21,15 +20,13 @@ import (
 // The instances change in one commit; then the outputs and the workspace's
 // lineage and serial follow.
 func runStatePush(streams Streams, args []string) int {
-	fs := newFlagSet("state push", streams)
-	force := fs.Bool("force", false, "Push even if the lineage differs or the serial is lower")
-	noColor := fs.Bool("no-color", false, "Disable colour in the output")
-	var vars []arguments.VarOption
-	arguments.AddVarFlags(fs, &vars)
-	if err := fs.Parse(args); err != nil {
+	var force *bool
+	c, fs := parseStateFlags(streams, "state push", args, func(fs *flag.FlagSet) {
+		force = fs.Bool("force", false, "Push even if the lineage differs or the serial is lower")
+	})
+	if c == nil {
 		return 1
 	}
-	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor), vars: vars}
 	if fs.NArg() != 1 {
 		return c.fail(diags.Errorf("State file required",
 			"terrane state push takes one state file (or - to read stdin), such as: terrane state push terraform.tfstate; got %d arguments.", fs.NArg()))

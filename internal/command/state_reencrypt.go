@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/resourceservice/records"
 	"github.com/terrane/terrane/internal/store/encrypted"
-	"github.com/terrane/terrane/internal/ui"
 	"github.com/terrane/terrane/internal/workdir"
 	"github.com/terrane/terrane/proto/pbresource"
 )
@@ -21,14 +19,10 @@ import (
 // job for those no run writes. Every record is decrypted before any is
 // written, so one that cannot be read leaves all of them as they were.
 func runStateReencrypt(streams Streams, args []string) int {
-	fs := newFlagSet("state reencrypt", streams)
-	noColor := fs.Bool("no-color", false, "Disable colour in the output")
-	var vars []arguments.VarOption
-	arguments.AddVarFlags(fs, &vars)
-	if err := fs.Parse(args); err != nil {
+	c, fs := parseStateFlags(streams, "state reencrypt", args, nil)
+	if c == nil {
 		return 1
 	}
-	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor), vars: vars}
 	if fs.NArg() > 0 {
 		return c.fail(diags.Errorf("Unexpected argument", "terrane state reencrypt takes no arguments; it rewrites the current workspace's records."))
 	}

@@ -50,28 +50,36 @@ func parseFileEnvelope(data []byte) (*fileEnvelope, error) {
 // ErrNotEncryptedFile is returned when a target refuses unencrypted data.
 var ErrNotEncryptedFile = errors.New("it is not encrypted")
 
+// decryptFile returns what data holds, decrypting it with t when it is an
+// encrypted file (what names the kind of file, for errors), and the
+// envelope it was in (nil for a plain file).
+func decryptFile(ctx context.Context, t *Target, data []byte, allowPlain bool, what, advice string) ([]byte, *fileEnvelope, error) {
+	if !IsEncryptedFile(data) {
+		if allowPlain || t.ReadsPlain() {
+			return data, nil, nil
+		}
+		return nil, nil, fmt.Errorf("%w, and the %s target's method chain has no unencrypted method to read it with (%s)", ErrNotEncryptedFile, t.name, advice)
+	}
+	if t == nil {
+		return nil, nil, fmt.Errorf("it is an encrypted %s, and no encryption is configured to decrypt it: add the encryption configuration it was written with", what)
+	}
+	env, err := parseFileEnvelope(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	plain, _, err := t.Decrypt(ctx, &Envelope{Meta: env.Meta, Data: env.EncryptedData})
+	return plain, env, err
+}
+
 // DecryptStateFile returns the state file data holds, decrypting it with
 // t when it is an encrypted state file. Unencrypted data is returned as it
 // is when allowPlain or t allows reading it (no target, or the unencrypted
 // method in its chain). The decrypted state's serial and lineage must be
 // those the envelope shows.
 func DecryptStateFile(ctx context.Context, t *Target, data []byte, allowPlain bool) ([]byte, error) {
-	if !IsEncryptedFile(data) {
-		if allowPlain || t.ReadsPlain() {
-			return data, nil
-		}
-		return nil, fmt.Errorf("%w, and the %s target's method chain has no unencrypted method to read it with (add one as a fallback to migrate)", ErrNotEncryptedFile, t.name)
-	}
-	if t == nil {
-		return nil, errors.New("it is an encrypted state file, and no encryption is configured to decrypt it: add the encryption configuration it was written with")
-	}
-	env, err := parseFileEnvelope(data)
-	if err != nil {
-		return nil, err
-	}
-	plain, _, err := t.Decrypt(ctx, &Envelope{Meta: env.Meta, Data: env.EncryptedData})
-	if err != nil {
-		return nil, err
+	plain, env, err := decryptFile(ctx, t, data, allowPlain, "state file", "add one as a fallback to migrate")
+	if err != nil || env == nil {
+		return plain, err
 	}
 	var inner struct {
 		Serial  *int64 `json:"serial"`
@@ -105,22 +113,9 @@ func EncryptPlanFile(ctx context.Context, t *Target, plan []byte) ([]byte, error
 // DecryptPlanFile returns the plan file data holds, decrypting it with t
 // when it is encrypted.
 func DecryptPlanFile(ctx context.Context, t *Target, data []byte) ([]byte, error) {
-	if !IsEncryptedFile(data) {
-		if t.ReadsPlain() {
-			return data, nil
-		}
-		return nil, fmt.Errorf("%w, and the %s target's method chain has no unencrypted method to read it with (add one as a fallback, or make the plan again)", ErrNotEncryptedFile, t.name)
-	}
-	if t == nil {
-		return nil, errors.New("it is an encrypted plan file, and no plan encryption is configured to decrypt it: configure the plan target it was written with")
-	}
-	env, err := parseFileEnvelope(data)
-	if err != nil {
-		return nil, err
-	}
-	plain, _, err := t.Decrypt(ctx, &Envelope{Meta: env.Meta, Data: env.EncryptedData})
-	if err != nil {
-		return nil, err
+	plain, env, err := decryptFile(ctx, t, data, false, "plan file", "add one as a fallback, or make the plan again")
+	if err != nil || env == nil {
+		return plain, err
 	}
 	if !bytes.HasPrefix(plain, []byte("PK")) {
 		return nil, errors.New("the decrypted data is not a plan file")

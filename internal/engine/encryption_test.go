@@ -8,12 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/terrane/terrane/internal/builtin/remotestate"
-	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/resourceservice"
 	"github.com/terrane/terrane/internal/resourceservice/records"
@@ -33,20 +30,16 @@ const (
 )
 
 // testEncryption is a pbkdf2 and aes_gcm encryption with the given
-// targets, as the encryption block configures it.
+// targets, configured as TF_ENCRYPTION would configure it.
 func testEncryption(t *testing.T, targets string) *encryption.Encryption {
 	t.Helper()
-	file, diags := hclsyntax.ParseConfig([]byte(`
+	enc, diags := encryption.New(encryption.Options{Env: `
 key_provider "pbkdf2" "main" {
   passphrase = "a passphrase for etcd and serve"
   iterations = 200000
 }
 method "aes_gcm" "main" { keys = key_provider.pbkdf2.main }
-`+targets), "main.tf", hcl.InitialPos)
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	enc, diags := encryption.New(encryption.Options{Module: &config.Module{Encryption: &config.Encryption{Config: file.Body}}})
+` + targets})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

@@ -5,13 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/anypb"
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
-	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/store"
 	"github.com/terrane/terrane/internal/store/encrypted"
@@ -22,11 +19,7 @@ import (
 
 func cipherFor(t testing.TB, body string) *encryption.RecordCipher {
 	t.Helper()
-	file, diags := hclsyntax.ParseConfig([]byte(body), "main.tf", hcl.InitialPos)
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	enc, diags := encryption.New(encryption.Options{Module: &config.Module{Encryption: &config.Encryption{Config: file.Body}}})
+	enc, diags := encryption.New(encryption.Options{Env: body})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

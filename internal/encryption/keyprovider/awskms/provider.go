@@ -6,14 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/kms"
 	"github.com/aws/aws-sdk-go-v2/service/kms/types"
 	awsbase "github.com/hashicorp/aws-sdk-go-base/v2"
 	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/terrane/terrane/internal/encryption/keyprovider"
 )
@@ -48,7 +46,7 @@ func (Type) Build(config cty.Value) (keyprovider.Provider, error) {
 		return nil, err
 	}
 	return &Provider{keyID: keyprovider.String(config, "kms_key_id"), keySpec: types.DataKeySpec(keyprovider.String(config, "key_spec")),
-		client: clients.get(config, base)}, nil
+		client: clients.Get(config, newClient(base))}, nil
 }
 
 func (p *Provider) EncryptionKey(ctx context.Context) ([]byte, []byte, error) {
@@ -92,44 +90,19 @@ func (p *Provider) ReusableFor(_ []byte, key []byte) bool {
 	return want != 0 && len(key) == want
 }
 
-// clientCache makes one KMS client per distinct configuration per process:
-// building one may ask STS who the caller is, and a run evaluates the key
-// provider several times (to validate, to encrypt, to decrypt).
-type clientCache struct {
-	mu      sync.Mutex
-	clients map[string]*cachedClient
-}
+var clients keyprovider.ClientCache[*kms.Client]
 
-type cachedClient struct {
-	once   sync.Once
-	client *kms.Client
-	err    error
-}
-
-var clients = &clientCache{clients: map[string]*cachedClient{}}
-
-func (c *clientCache) get(config cty.Value, base *awsbase.Config) func(context.Context) (*kms.Client, error) {
-	key, _ := ctyjson.Marshal(config, config.Type())
-	c.mu.Lock()
-	entry, ok := c.clients[string(key)]
-	if !ok {
-		entry = &cachedClient{}
-		c.clients[string(key)] = entry
-	}
-	c.mu.Unlock()
+// newClient configures AWS as the S3 backend does, then a KMS client.
+func newClient(base *awsbase.Config) func(context.Context) (*kms.Client, error) {
 	return func(ctx context.Context) (*kms.Client, error) {
-		entry.once.Do(func() {
-			_, awsConfig, diags := awsbase.GetAwsConfig(ctx, base)
-			if diags.HasError() {
-				var msgs []string
-				for _, d := range diags.Errors() {
-					msgs = append(msgs, strings.TrimSpace(d.Summary()+": "+d.Detail()))
-				}
-				entry.err = errors.New("configuring AWS: " + strings.Join(msgs, "; "))
-				return
+		_, awsConfig, diags := awsbase.GetAwsConfig(ctx, base)
+		if diags.HasError() {
+			var msgs []string
+			for _, d := range diags.Errors() {
+				msgs = append(msgs, strings.TrimSpace(d.Summary()+": "+d.Detail()))
 			}
-			entry.client = kms.NewFromConfig(awsConfig)
-		})
-		return entry.client, entry.err
+			return nil, errors.New("configuring AWS: " + strings.Join(msgs, "; "))
+		}
+		return kms.NewFromConfig(awsConfig), nil
 	}
 }

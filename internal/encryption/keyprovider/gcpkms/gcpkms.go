@@ -6,14 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"sync"
 
 	kms "cloud.google.com/go/kms/apiv1"
 	"cloud.google.com/go/kms/apiv1/kmspb"
 	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/mitchellh/go-homedir"
 	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 	"golang.org/x/oauth2"
 	"google.golang.org/api/impersonate"
 	"google.golang.org/api/option"
@@ -76,7 +74,7 @@ func (Type) Build(config cty.Value) (keyprovider.Provider, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Provider{keyName: keyName, keyLength: keyLength, client: clients.get(config, opts)}, nil
+	return &Provider{keyName: keyName, keyLength: keyLength, client: clients.Get(config, newClient(opts))}, nil
 }
 
 // clientOptions mirrors the GCS backend's authentication: an access token,
@@ -195,36 +193,14 @@ func (p *Provider) DecryptionKey(ctx context.Context, raw []byte) ([]byte, error
 // kms_encryption_key (Decrypt names it) has the current key_length.
 func (p *Provider) ReusableFor(_ []byte, key []byte) bool { return len(key) == p.keyLength }
 
-// clientCache makes one client per distinct configuration per process.
-type clientCache struct {
-	mu      sync.Mutex
-	clients map[string]*cachedClient
-}
+var clients keyprovider.ClientCache[*kms.KeyManagementClient]
 
-type cachedClient struct {
-	once   sync.Once
-	client *kms.KeyManagementClient
-	err    error
-}
-
-var clients = &clientCache{clients: map[string]*cachedClient{}}
-
-func (c *clientCache) get(config cty.Value, opts []option.ClientOption) func(context.Context) (*kms.KeyManagementClient, error) {
-	key, _ := ctyjson.Marshal(config, config.Type())
-	c.mu.Lock()
-	entry, ok := c.clients[string(key)]
-	if !ok {
-		entry = &cachedClient{}
-		c.clients[string(key)] = entry
-	}
-	c.mu.Unlock()
+func newClient(opts []option.ClientOption) func(context.Context) (*kms.KeyManagementClient, error) {
 	return func(ctx context.Context) (*kms.KeyManagementClient, error) {
-		entry.once.Do(func() {
-			entry.client, entry.err = kms.NewKeyManagementClient(context.WithoutCancel(ctx), opts...)
-			if entry.err != nil {
-				entry.err = fmt.Errorf("connecting to Google Cloud KMS: %w", entry.err)
-			}
-		})
-		return entry.client, entry.err
+		client, err := kms.NewKeyManagementClient(ctx, opts...)
+		if err != nil {
+			return nil, fmt.Errorf("connecting to Google Cloud KMS: %w", err)
+		}
+		return client, nil
 	}
 }

@@ -11,13 +11,10 @@ import (
 	"testing"
 
 	"cloud.google.com/go/kms/apiv1/kmspb"
-	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/encryption/keyprovider/gcpkms"
 )
@@ -71,18 +68,14 @@ func startStandIn(t *testing.T) *standIn {
 
 func target(t *testing.T, keyName string) *encryption.Target {
 	t.Helper()
-	file, diags := hclsyntax.ParseConfig([]byte(`
+	enc, diags := encryption.New(encryption.Options{Env: `
 key_provider "gcp_kms" "k" {
-  kms_encryption_key = "`+keyName+`"
+  kms_encryption_key = "` + keyName + `"
   key_length         = 32
 }
 method "aes_gcm" "m" { keys = key_provider.gcp_kms.k }
 state { method = method.aes_gcm.m }
-`), "main.tf", hcl.InitialPos)
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	enc, diags := encryption.New(encryption.Options{Module: &config.Module{Encryption: &config.Encryption{Config: file.Body}}})
+`})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

@@ -11,10 +11,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
-
-	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/encryption"
 )
 
@@ -63,19 +59,15 @@ func transitStandIn(t *testing.T, token string) (*httptest.Server, *[]string) {
 
 func target(t *testing.T, address, keyName, token string) *encryption.Target {
 	t.Helper()
-	file, diags := hclsyntax.ParseConfig([]byte(`
+	enc, diags := encryption.New(encryption.Options{Env: `
 key_provider "openbao" "k" {
-  address  = "`+address+`"
-  key_name = "`+keyName+`"
-  token    = "`+token+`"
+  address  = "` + address + `"
+  key_name = "` + keyName + `"
+  token    = "` + token + `"
 }
 method "aes_gcm" "m" { keys = key_provider.openbao.k }
 state { method = method.aes_gcm.m }
-`), "main.tf", hcl.InitialPos)
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	enc, diags := encryption.New(encryption.Options{Module: &config.Module{Encryption: &config.Encryption{Config: file.Body}}})
+`})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -113,12 +105,11 @@ func TestOpenBaoAgainstStandIn(t *testing.T) {
 }
 
 func TestOpenBaoConfigurationIsValidated(t *testing.T) {
-	file, _ := hclsyntax.ParseConfig([]byte(`
+	_, diags := encryption.New(encryption.Options{Env: `
 key_provider "openbao" "k" {
   key_name   = "state"
   key_length = 24
-}`), "main.tf", hcl.InitialPos)
-	_, diags := encryption.New(encryption.Options{Module: &config.Module{Encryption: &config.Encryption{Config: file.Body}}})
+}`})
 	if !diags.HasErrors() || !strings.Contains(diags.Error(), "16, 32 or 64") {
 		t.Fatalf("a 24-byte key length: %v", diags)
 	}
