@@ -194,6 +194,11 @@ func openGraphOperation(out *operationOutput) (*operation, diags.Diagnostics) {
 	if ds = ds.Append(factoryDiags); ds.HasErrors() {
 		return nil, ds
 	}
+	// Reading encrypted records needs the variables the encryption
+	// configuration uses, from files and the environment.
+	if ds = ds.Append(op.loadEncryption(arguments.Operation{}, nil)); ds.HasErrors() {
+		return nil, ds
+	}
 	if storeDiags := op.openStore(); storeDiags.HasErrors() {
 		return nil, ds.Append(storeDiags)
 	}

@@ -35,19 +35,31 @@ type RecordCipher struct {
 // records and refuses to read encrypted ones.
 func NewRecordCipher(target *Target) *RecordCipher { return &RecordCipher{target: target} }
 
-// Target is the state target the cipher applies, nil when none.
-func (c *RecordCipher) Target() *Target { return c.target }
+// Target is the state target the cipher applies, nil when none. A nil
+// cipher has none.
+func (c *RecordCipher) Target() *Target {
+	if c == nil {
+		return nil
+	}
+	return c.target
+}
 
 // ReadOld is how many records were read that the primary method did not
 // write: they are re-encrypted as they are written, or all at once by
 // rewriting them.
 func (c *RecordCipher) ReadOld() int {
+	if c == nil {
+		return 0
+	}
 	n := 0
 	c.readOld.Range(func(any, any) bool { n++; return true })
 	return n
 }
 
 func (c *RecordCipher) noteOld(res *pbresource.Resource) {
+	if c == nil {
+		return
+	}
 	id := res.GetId()
 	c.readOld.Store(id.GetType().GetKind()+"\x00"+id.GetTenancy().GetPartition()+"\x00"+id.GetTenancy().GetNamespace()+"\x00"+id.GetName(), true)
 }
@@ -58,7 +70,7 @@ func covered(res *pbresource.Resource) bool {
 
 // Seal implements encrypted.Cipher.
 func (c *RecordCipher) Seal(ctx context.Context, res *pbresource.Resource) (*anypb.Any, error) {
-	if !covered(res) || c.target.WritesPlain() {
+	if !covered(res) || c.Target().WritesPlain() {
 		return res.GetData(), nil
 	}
 	id := res.GetId()
@@ -67,7 +79,7 @@ func (c *RecordCipher) Seal(ctx context.Context, res *pbresource.Resource) (*any
 	if err != nil {
 		return nil, c.recordError(res, fmt.Errorf("encoding it for encryption: %w", err))
 	}
-	env, err := c.target.Encrypt(ctx, plain)
+	env, err := c.Target().Encrypt(ctx, plain)
 	if err != nil {
 		return nil, c.recordError(res, err)
 	}
@@ -80,10 +92,10 @@ func (c *RecordCipher) Open(ctx context.Context, res *pbresource.Resource) (*any
 		return nil, nil
 	}
 	if !res.GetData().MessageIs(&recordsv1.Encrypted{}) {
-		if covered(res) && !c.target.ReadsPlain() {
-			return nil, c.recordError(res, fmt.Errorf("%w, and the state target's methods (%s) do not include the unencrypted method", ErrStoredUnencrypted, strings.Join(c.target.chainAddrs(), ", ")))
+		if covered(res) && !c.Target().ReadsPlain() {
+			return nil, c.recordError(res, fmt.Errorf("%w, and the state target's methods (%s) do not include the unencrypted method", ErrStoredUnencrypted, strings.Join(c.Target().chainAddrs(), ", ")))
 		}
-		if covered(res) && !c.target.WritesPlain() {
+		if covered(res) && !c.Target().WritesPlain() {
 			c.noteOld(res)
 		}
 		return res.GetData(), nil
@@ -92,13 +104,13 @@ func (c *RecordCipher) Open(ctx context.Context, res *pbresource.Resource) (*any
 	if err := res.GetData().UnmarshalTo(&stored); err != nil {
 		return nil, c.recordError(res, fmt.Errorf("its encrypted data is damaged: %w", err))
 	}
-	if c.target == nil {
+	if c.Target() == nil {
 		return nil, c.recordError(res, fmt.Errorf("it is encrypted (%s), and this configuration encrypts no state: add the encryption block (or %s) it was written with", describeStored(&stored), EnvVariable))
 	}
 	if stored.GetEncryptionVersion() != Version {
 		return nil, c.recordError(res, fmt.Errorf("it is encrypted in envelope version %q; only %q is supported", stored.GetEncryptionVersion(), Version))
 	}
-	plain, index, err := c.target.Decrypt(ctx, &Envelope{Meta: stored.GetKeyProviderMeta(), Method: stored.GetMethod(), Data: stored.GetEncryptedData()})
+	plain, index, err := c.Target().Decrypt(ctx, &Envelope{Meta: stored.GetKeyProviderMeta(), Method: stored.GetMethod(), Data: stored.GetEncryptedData()})
 	if err != nil {
 		return nil, c.recordError(res, err)
 	}
@@ -126,14 +138,14 @@ func (c *RecordCipher) Current(ctx context.Context, res *pbresource.Resource) (b
 		return true, nil
 	}
 	encrypted := res.GetData().MessageIs(&recordsv1.Encrypted{})
-	if c.target.WritesPlain() || !encrypted {
-		return c.target.WritesPlain() && !encrypted, nil
+	if c.Target().WritesPlain() || !encrypted {
+		return c.Target().WritesPlain() && !encrypted, nil
 	}
 	var stored recordsv1.Encrypted
 	if err := res.GetData().UnmarshalTo(&stored); err != nil {
 		return false, c.recordError(res, fmt.Errorf("its encrypted data is damaged: %w", err))
 	}
-	meta, method, err := c.target.CurrentMeta(ctx)
+	meta, method, err := c.Target().CurrentMeta(ctx)
 	if err != nil {
 		return false, err
 	}

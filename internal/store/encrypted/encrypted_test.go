@@ -175,3 +175,22 @@ state {
 		t.Errorf("the old key still reads the rewritten records")
 	}
 }
+
+// TestNilRecordCipherStoresPlain: a nil record cipher is no encryption,
+// as a command without a state target uses it.
+func TestNilRecordCipherStoresPlain(t *testing.T) {
+	var cipher *encryption.RecordCipher
+	b := encrypted.New(memory.New(), cipher)
+	ctx := context.Background()
+	if _, err := b.WriteCAS(ctx, record(t, "a", "plain-a")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := b.Read(ctx, store.StrongConsistency, record(t, "a", "").GetId())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s wrapperspb.StringValue
+	if err := got.GetData().UnmarshalTo(&s); err != nil || s.GetValue() != "plain-a" {
+		t.Fatalf("read back %q, %v", s.GetValue(), err)
+	}
+}
