@@ -101,13 +101,15 @@ func TestMigrationToAndFromEncryption(t *testing.T) {
 	p.mustRun("state", "reencrypt")
 	assertNoSecrets(t, storeFiles(t, p.dir), encSecret, encDescription)
 	p.write(encryptionConfig(twoKeys(stateTarget("aes_gcm.new", ""))))
-	if out := p.mustRun("plan"); !strings.Contains(out, "No changes") {
-		t.Fatalf("the migrated state does not read with the new keys alone:\n%s", out)
+	out, stderr, code := p.run("plan", "-out=tfplan")
+	if code != 0 || !strings.Contains(out, "No changes") {
+		t.Fatalf("the migrated state does not read with the new keys alone:\n%s%s", out, stderr)
 	}
+	assertContains(t, "plan -out with only state encrypted", out+stderr, "Plan file not encrypted", "plan target")
 
 	// And back: unencrypted first, the keys as fallback.
 	p.write(encryptionConfig(twoKeys(stateTarget("unencrypted.migrate", "aes_gcm.new"))))
-	out := p.mustRun("state", "reencrypt")
+	out = p.mustRun("state", "reencrypt")
 	assertContains(t, "reencrypt to plain", out, "in plain form")
 	p.write(encryptionConfig(""))
 	if out := p.mustRun("plan"); !strings.Contains(out, "No changes") {

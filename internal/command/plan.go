@@ -361,6 +361,10 @@ func (op *operation) savePlan(plan *plans.Plan, path string) diags.Diagnostics {
 	if err := planfile.CreateSealed(path, planfile.Contents{Plan: plan, Config: snapshot, LockFile: op.lockFile}, planSeal(op.encryption)); err != nil {
 		return diags.Diagnostics{diags.Errorf("Failed to save the plan", "Writing %s: %s. Check that its directory exists and is writable.", path, err)}
 	}
+	if !op.encryption.State().WritesPlain() && op.encryption.Plan().WritesPlain() {
+		return diags.Diagnostics{diags.Warnf("Plan file not encrypted",
+			"State is encrypted, but %s is not: a plan file holds the values of the state it was made from and of the planned changes. Configure the plan target of the encryption block to encrypt plan files too.", path)}
+	}
 	return nil
 }
 
