@@ -191,6 +191,8 @@ func TestParseRef(t *testing.T) {
 		{"aws_instance.web.id", "aws_instance.web", 1},
 		{"data.http.page.body", "data.http.page", 1},
 		{"resource.template.x", "template.x", 0},
+		{"ephemeral.tpf_token.t.value", "ephemeral.tpf_token.t", 1},
+		{`ephemeral.tpf_token.t["a"].value`, `ephemeral.tpf_token.t["a"]`, 1},
 	}
 	for _, test := range tests {
 		ref, diags := ParseRefStr(test.str)
@@ -201,7 +203,7 @@ func TestParseRef(t *testing.T) {
 			t.Fatalf("%s: subject %s with %d remaining, want %s with %d", test.str, ref.Subject, len(ref.Remaining), test.subject, test.remaining)
 		}
 	}
-	for _, bad := range []string{"var", "var[0]", "data.x", "aws_instance", "aws_instance[0]", "template.x", "aws_instance.web[true]"} {
+	for _, bad := range []string{"var", "var[0]", "data.x", "aws_instance", "aws_instance[0]", "template.x", "aws_instance.web[true]", "ephemeral.x", "ephemeral"} {
 		if _, diags := ParseRefStr(bad); !diags.HasErrors() {
 			t.Errorf("%s was accepted", bad)
 		}

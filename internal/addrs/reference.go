@@ -126,19 +126,17 @@ func ParseRef(traversal hcl.Traversal) (*Reference, hcl.Diagnostics) {
 		return &Reference{Subject: Self, SourceRange: rootRange, Remaining: traversal[1:]}, nil
 	case "module":
 		return parseModuleRef(traversal)
-	case "data", "resource":
+	case "data", "resource", "ephemeral":
 		if len(traversal) < 3 {
-			what := "the data source type and the resource name"
-			if root == "resource" {
-				what = "the resource type and the resource name"
-			}
+			what := map[string]string{
+				"data":      "the data source type and the resource name",
+				"resource":  "the resource type and the resource name",
+				"ephemeral": "the ephemeral resource type and the resource name",
+			}[root]
 			return nil, hcl.Diagnostics{errorDiag("Invalid reference",
 				fmt.Sprintf("The %q object must be followed by two attribute names: %s.", root, what), traversal.SourceRange())}
 		}
-		mode := DataResourceMode
-		if root == "resource" {
-			mode = ManagedResourceMode
-		}
+		mode := map[string]ResourceMode{"data": DataResourceMode, "resource": ManagedResourceMode, "ephemeral": EphemeralResourceMode}[root]
 		return parseResourceRef(mode, rootRange, traversal[1:])
 	case "template", "lazy", "arg":
 		return nil, hcl.Diagnostics{errorDiag("Reserved symbol name",
@@ -195,10 +193,7 @@ func parseModuleRef(traversal hcl.Traversal) (*Reference, hcl.Diagnostics) {
 }
 
 func parseResourceRef(mode ResourceMode, startRange hcl.Range, traversal hcl.Traversal) (*Reference, hcl.Diagnostics) {
-	what := "resource type"
-	if mode == DataResourceMode {
-		what = "data source"
-	}
+	what := mode.TypeKind()
 	if len(traversal) < 2 {
 		return nil, hcl.Diagnostics{errorDiag("Invalid reference",
 			fmt.Sprintf("A reference to a %s must be followed by at least one attribute access, specifying the resource name.", what),
@@ -207,7 +202,7 @@ func parseResourceRef(mode ResourceMode, startRange hcl.Range, traversal hcl.Tra
 	typeName := traverserName(traversal[0])
 	if typeName == "" {
 		return nil, hcl.Diagnostics{errorDiag("Invalid reference",
-			`The "data" object does not support this operation.`, traversal[0].SourceRange())}
+			fmt.Sprintf("The %q object does not support this operation.", mode.BlockType()), traversal[0].SourceRange())}
 	}
 	nameStep, ok := traversal[1].(hcl.TraverseAttr)
 	if !ok {

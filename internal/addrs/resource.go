@@ -17,6 +17,9 @@ const (
 	ManagedResourceMode ResourceMode = 'M'
 	// DataResourceMode is a data block: an object Terrane only reads.
 	DataResourceMode ResourceMode = 'D'
+	// EphemeralResourceMode is an ephemeral block: an object opened for
+	// one run and closed at its end, never recorded.
+	EphemeralResourceMode ResourceMode = 'E'
 )
 
 func (m ResourceMode) String() string {
@@ -25,8 +28,35 @@ func (m ResourceMode) String() string {
 		return "managed"
 	case DataResourceMode:
 		return "data"
+	case EphemeralResourceMode:
+		return "ephemeral"
 	}
 	return "invalid"
+}
+
+// BlockType is the configuration block that declares resources of mode:
+// "resource", "data" or "ephemeral"; also the prefix that names them in
+// full (resource.TYPE.NAME).
+func (m ResourceMode) BlockType() string {
+	switch m {
+	case DataResourceMode:
+		return "data"
+	case EphemeralResourceMode:
+		return "ephemeral"
+	}
+	return "resource"
+}
+
+// TypeKind is what messages call the type of a resource of mode: "resource
+// type", "data source" or "ephemeral resource type".
+func (m ResourceMode) TypeKind() string {
+	switch m {
+	case DataResourceMode:
+		return "data source"
+	case EphemeralResourceMode:
+		return "ephemeral resource type"
+	}
+	return "resource type"
 }
 
 // Resource is a resource block within a module: mode, type and name.
@@ -37,8 +67,11 @@ type Resource struct {
 }
 
 func (r Resource) String() string {
-	if r.Mode == DataResourceMode {
+	switch r.Mode {
+	case DataResourceMode:
 		return "data." + r.Type + "." + r.Name
+	case EphemeralResourceMode:
+		return "ephemeral." + r.Type + "." + r.Name
 	}
 	return r.Type + "." + r.Name
 }
@@ -233,12 +266,19 @@ func ParseAbsResourceStr(str string) (AbsResource, hcl.Diagnostics) {
 	return inst.ContainingResource(), diags
 }
 
-// parseResourcePrefix reads [data.]TYPE.NAME from the start of remain.
+// parseResourcePrefix reads [data.|ephemeral.]TYPE.NAME from the start of
+// remain.
 func parseResourcePrefix(remain hcl.Traversal, whole hcl.Range) (Resource, hcl.Traversal, hcl.Diagnostics) {
 	mode := ManagedResourceMode
-	if len(remain) > 0 && traverserName(remain[0]) == "data" {
-		mode = DataResourceMode
-		remain = remain[1:]
+	if len(remain) > 0 {
+		switch traverserName(remain[0]) {
+		case "data":
+			mode = DataResourceMode
+			remain = remain[1:]
+		case "ephemeral":
+			mode = EphemeralResourceMode
+			remain = remain[1:]
+		}
 	}
 	if len(remain) < 2 {
 		what := "A resource address is TYPE.NAME, or data.TYPE.NAME for a data source."

@@ -201,7 +201,7 @@ func reportApply(op *operation, plan *plans.Plan, ds, applyDiags diags.Diagnosti
 		op.out.diagnostics(ds.Append(abortedDiag()))
 		return 1
 	}
-	ds = ds.Append(applyDiags, staleRecordsNotice(op.cipher))
+	ds = claimsLeftAlone(ds.Append(applyDiags, staleRecordsNotice(op.cipher)))
 	if op.out.json != nil {
 		// Terraform's stream reports the run's diagnostics before its
 		// summary and outputs.
@@ -219,7 +219,7 @@ func reportApply(op *operation, plan *plans.Plan, ds, applyDiags diags.Diagnosti
 
 // applySavedPlan is `terrane apply PLANFILE`.
 func applySavedPlan(out *operationOutput, opts *arguments.Apply) int {
-	plan, snapshot, lockFile, ds := readSavedPlan(opts.PlanFile, ".")
+	plan, snapshot, lockFile, ds := readSavedPlan(opts.PlanFile, ".", opts.Vars)
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return 1
@@ -248,13 +248,14 @@ func applySavedPlan(out *operationOutput, opts *arguments.Apply) int {
 }
 
 // readSavedPlan reads the plan file at path, decrypting it with the plan
-// encryption of the configuration in dir.
-func readSavedPlan(path, dir string) (*plans.Plan, *planfile.ConfigSnapshot, []byte, diags.Diagnostics) {
+// encryption of the configuration in dir, evaluated with vars and the
+// variable files and environment.
+func readSavedPlan(path, dir string, vars []arguments.VarOption) (*plans.Plan, *planfile.ConfigSnapshot, []byte, diags.Diagnostics) {
 	fail := func(err error) (*plans.Plan, *planfile.ConfigSnapshot, []byte, diags.Diagnostics) {
 		return nil, nil, nil, diags.Diagnostics{diags.Errorf("Failed to read the saved plan",
 			"The plan file %s cannot be read: %s. Give the path of a file written by \"terrane plan -out\".", path, err)}
 	}
-	enc, encDiags := loadEncryption(dir, nil, nil)
+	enc, encDiags := loadEncryption(dir, nil, vars)
 	if encDiags.HasErrors() {
 		return nil, nil, nil, encDiags
 	}

@@ -2,6 +2,7 @@ package command
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,23 +10,52 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
-// buildCLI compiles the terrane binary once per test and returns its path.
-// It must run before the test changes directory.
+// cliBuild is the terrane binary the tests of this package share: linking
+// it takes seconds, so it is built once.
+var cliBuild struct {
+	once   sync.Once
+	dir    string
+	binary string
+	err    error
+}
+
+// buildCLI compiles the terrane binary (once per test binary) and returns
+// its path. The first call must come before the test changes directory.
 func buildCLI(t *testing.T) string {
 	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
+	cliBuild.once.Do(func() {
+		wd, err := os.Getwd()
+		if err != nil {
+			cliBuild.err = err
+			return
+		}
+		if cliBuild.dir, err = os.MkdirTemp("", "terrane-cli-"); err != nil {
+			cliBuild.err = err
+			return
+		}
+		cliBuild.binary = filepath.Join(cliBuild.dir, "terrane")
+		build := exec.Command("go", "build", "-o", cliBuild.binary, "./cmd/terrane")
+		build.Dir = filepath.Join(wd, "..", "..")
+		if out, err := build.CombinedOutput(); err != nil {
+			cliBuild.err = fmt.Errorf("building terrane: %v\n%s", err, out)
+		}
+	})
+	if cliBuild.err != nil {
+		t.Fatal(cliBuild.err)
 	}
-	binary := filepath.Join(t.TempDir(), "terrane")
-	build := exec.Command("go", "build", "-o", binary, "./cmd/terrane")
-	build.Dir = filepath.Join(wd, "..", "..")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building terrane: %v\n%s", err, out)
+	return cliBuild.binary
+}
+
+// TestMain removes the shared terrane binary once every test has run.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if cliBuild.dir != "" {
+		os.RemoveAll(cliBuild.dir)
 	}
-	return binary
+	os.Exit(code)
 }
 
 // processResult is how one terrane process ended.
@@ -39,14 +69,28 @@ type processResult struct {
 // the project directory, and waits for all of them.
 func runProcesses(t *testing.T, binary, dir string, argLists ...[]string) []processResult {
 	t.Helper()
-	results := make([]processResult, len(argLists))
-	var wg sync.WaitGroup
+	runs := make([]dirRun, len(argLists))
 	for i, args := range argLists {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			cmd := exec.Command(binary, args...)
-			cmd.Dir = dir
+		runs[i] = dirRun{dir: dir, args: args}
+	}
+	return runInDirs(t, binary, runs...)
+}
+
+// dirRun is one terrane process to run in a working directory.
+type dirRun struct {
+	dir  string
+	args []string
+}
+
+// runInDirs starts one terrane process per run at once and waits for all.
+func runInDirs(t *testing.T, binary string, runs ...dirRun) []processResult {
+	t.Helper()
+	results := make([]processResult, len(runs))
+	var wg sync.WaitGroup
+	for i, run := range runs {
+		wg.Go(func() {
+			cmd := exec.Command(binary, run.args...)
+			cmd.Dir = run.dir
 			var out, errOut bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &errOut
 			err := cmd.Run()
@@ -57,11 +101,46 @@ func runProcesses(t *testing.T, binary, dir string, argLists ...[]string) []proc
 				code = -1
 				errOut.WriteString(err.Error())
 			}
-			results[i] = processResult{args: args, stdout: out.String(), stderr: errOut.String(), code: code}
-		}()
+			results[i] = processResult{args: run.args, stdout: out.String(), stderr: errOut.String(), code: code}
+		})
 	}
 	wg.Wait()
 	return results
+}
+
+// backgroundRun is a terrane process running while the test does more.
+type backgroundRun struct {
+	cmd         *exec.Cmd
+	out, errOut *syncBuffer
+	exited      chan error
+}
+
+// startInBackground starts terrane with args in dir. A process still
+// running when the test ends is killed.
+func startInBackground(t *testing.T, binary, dir string, args ...string) *backgroundRun {
+	t.Helper()
+	r := &backgroundRun{cmd: exec.Command(binary, args...), out: &syncBuffer{}, errOut: &syncBuffer{}, exited: make(chan error, 1)}
+	r.cmd.Dir = dir
+	r.cmd.Stdout, r.cmd.Stderr = r.out, r.errOut
+	if err := r.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { r.exited <- r.cmd.Wait() }()
+	t.Cleanup(func() { _ = r.cmd.Process.Kill() })
+	return r
+}
+
+// wait waits up to timeout for the process to end and returns how it
+// ended; the test fails if it is still running then.
+func (r *backgroundRun) wait(t *testing.T, what string, timeout time.Duration) error {
+	t.Helper()
+	select {
+	case err := <-r.exited:
+		return err
+	case <-time.After(timeout):
+		t.Fatalf("%s did not end within %s\nstdout:\n%s\nstderr:\n%s", what, timeout, r.out.String(), r.errOut.String())
+		return nil
+	}
 }
 
 const concurrencyConfig = lifecycleHeader + `

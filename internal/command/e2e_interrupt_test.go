@@ -24,21 +24,13 @@ resource "tpf_thing" "stuck" {
   depends_on = [tpf_thing.done]
 }
 `)
-	cmd := exec.Command(binary, "apply", "-auto-approve", "-no-color")
-	cmd.Dir = p.dir
-	var out, errOut syncBuffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	waitFor(t, "apply", &out, regexp.MustCompile(`tpf_thing.stuck: Creating...`))
+	cmd, out, errOut, exited := startCLI(t, binary, p.dir, "apply", "-auto-approve", "-no-color")
+	waitFor(t, "apply", out, regexp.MustCompile(`tpf_thing.stuck: Creating...`))
 
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "interrupted apply", &errOut, regexp.MustCompile(`Interrupt received.\nPlease wait for Terrane to exit or data loss may occur.`))
+	waitFor(t, "interrupted apply", errOut, regexp.MustCompile(`Interrupt received.\nPlease wait for Terrane to exit or data loss may occur.`))
 	var err error
 	select {
 	case err = <-exited:
@@ -61,4 +53,20 @@ resource "tpf_thing" "stuck" {
 	if !slices.Contains(p.recordedInstances(), "tpf_thing.done") {
 		t.Errorf("the object created before the interrupt is not recorded: %v", p.recordedInstances())
 	}
+}
+
+// startCLI starts the terrane binary in dir; exited receives what Wait
+// returns.
+func startCLI(t *testing.T, binary, dir string, args ...string) (cmd *exec.Cmd, stdout, stderr *syncBuffer, exited <-chan error) {
+	t.Helper()
+	cmd = exec.Command(binary, args...)
+	cmd.Dir = dir
+	stdout, stderr = &syncBuffer{}, &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	return cmd, stdout, stderr, done
 }

@@ -51,3 +51,26 @@ func TestE2EPulumiPartialCreateRecordedTainted(t *testing.T) {
 	}
 	p.expectNoChanges("plan after the replacement")
 }
+
+// TestE2EPulumiFailedCreateLeavesNothingOpen: a Create the provider answers
+// with an error created nothing, and Pulumi's engine takes it so (the
+// step's pending operation is completed). The run fails naming the
+// resource; nothing is recorded, no intent stays open, and the next plan
+// simply plans the create again.
+func TestE2EPulumiFailedCreateLeavesNothingOpen(t *testing.T) {
+	p := newPulumiProject(t, strings.Replace(pulumiPartialConfig, "FAIL", "create", 1))
+	stdout, stderr, code := p.run("apply", "-auto-approve", "-no-color")
+	if code == 0 || !strings.Contains(stderr, "create failure requested") || !strings.Contains(stderr, "tpulumi_thing.half") {
+		t.Fatalf("failed create: exit %d\n%s%s\nwant the provider's error naming the resource", code, stdout, stderr)
+	}
+	if strings.Contains(stderr, "may have happened") {
+		t.Errorf("a create the provider answered with an error is reported as uncertain:\n%s", stderr)
+	}
+	if got := p.mustRun("state", "list"); strings.TrimSpace(got) != "" {
+		t.Errorf("state after a failed create lists %q, want nothing", got)
+	}
+	p.mustRun("state", "pull")
+	p.write(strings.Replace(pulumiPartialConfig, "FAIL", "", 1))
+	out := p.mustRun("plan", "-no-color")
+	assertContains(t, "plan after a failed create", out, "tpulumi_thing.half will be created", "Plan: 1 to add, 0 to change, 0 to destroy.")
+}

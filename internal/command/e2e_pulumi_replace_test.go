@@ -11,17 +11,7 @@ import (
 // replacement must delete the old object first, as Pulumi would.
 func TestE2EPulumiDeleteBeforeReplaceOverridesCreateBeforeDestroy(t *testing.T) {
 	config := func(name string) string {
-		return `
-terraform {
-  required_providers {
-    tpulumi = { source = "pulumi/tpulumi", version = "~> 0.1" }
-  }
-}
-
-provider "tpulumi" {
-  root_dir = "CLOUD"
-}
-
+		return tpulumiOnly + `
 resource "tpulumi_thing" "unique" {
   name    = "` + name + `"
   nonce   = "n-unique"

@@ -58,6 +58,20 @@ output "top_length" {
 }
 `
 
+// tpulumiOnly is the start of a configuration that uses tpulumi alone;
+// the resources follow it.
+const tpulumiOnly = `
+terraform {
+  required_providers {
+    tpulumi = { source = "pulumi/tpulumi", version = "~> 0.1" }
+  }
+}
+
+provider "tpulumi" {
+  root_dir = "CLOUD"
+}
+`
+
 // pulumiConfig returns the configuration with the base content and the
 // top name filled in.
 func pulumiConfig(content, topName string) string {
@@ -68,21 +82,32 @@ func pulumiConfig(content, topName string) string {
 // plugin install` leaves it: in $PULUMI_HOME/plugins/resource-tpulumi-v0.1.0.
 func newPulumiProject(t *testing.T, mainTF string) *e2eProject {
 	t.Helper()
+	return newPulumiProjectWith(t, mainTF, "tpulumi")
+}
+
+// newPulumiProjectWith is newPulumiProject with the named Pulumi test
+// providers installed (tpulumi, tpf, tpsdk, tpnative).
+func newPulumiProjectWith(t *testing.T, mainTF string, packages ...string) *e2eProject {
+	t.Helper()
 	mirror := providertest.Build(t)
 	pulumiHome := t.TempDir()
 	plugins := filepath.Join(pulumiHome, "plugins")
 	if err := os.MkdirAll(plugins, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	pluginDir := filepath.Dir(mirror.PulumiExecutable("tpulumi"))
-	if err := os.Symlink(pluginDir, filepath.Join(plugins, filepath.Base(pluginDir))); err != nil {
-		t.Fatal(err)
+	for _, name := range packages {
+		pluginDir := filepath.Dir(mirror.PulumiExecutable(name))
+		if err := os.Symlink(pluginDir, filepath.Join(plugins, filepath.Base(pluginDir))); err != nil {
+			t.Fatal(err)
+		}
 	}
 	t.Setenv("PULUMI_HOME", pulumiHome)
 	p := &e2eProject{t: t, cloud: t.TempDir()}
 	p.dir = useMirror(t, mirror.Dir, strings.ReplaceAll(mainTF, "CLOUD", p.cloud))
 	out := p.mustRun("init", "-no-color")
-	assertContains(t, "init", out, "Installed pulumi/tpulumi v0.1.0")
+	for _, name := range packages {
+		assertContains(t, "init", out, "Installed pulumi/"+name+" v0.1.0")
+	}
 	return p
 }
 

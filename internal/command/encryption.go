@@ -138,28 +138,12 @@ func stateCipher(dir string, module *config.Module, vars []arguments.VarOption) 
 	return encryption.NewRecordCipher(enc.State()), ds
 }
 
-// firstError returns the first error of ds, for callers that report one.
-func firstError(ds diags.Diagnostics) diags.Diagnostic {
-	for _, d := range ds {
-		if d.Severity == diags.Error {
-			return d
-		}
-	}
-	return ds[0]
-}
-
 // storeError is the diagnostic for a store that could not be opened or
-// read. A record that could not be decrypted gets advice about keys —
-// never the advice to remove the store — and anything else otherwise's.
+// read: a record that could not be decrypted gets advice about keys (see
+// encryption.Diagnostic), anything else otherwise's.
 func storeError(summary string, err error, otherwise string) diags.Diagnostic {
-	var recordErr *encryption.RecordError
-	if errors.As(err, &recordErr) && errors.Is(err, encryption.ErrStoredUnencrypted) {
-		return diags.Errorf("Unencrypted state",
-			"%s. Nothing was written. To encrypt this workspace, add `method \"unencrypted\" \"migrate\" {}` as a fallback of the state target, then run \"terrane state reencrypt\" (or let runs rewrite the records) and remove the fallback.", recordErr)
-	}
-	if errors.As(err, &recordErr) {
-		return diags.Errorf("Failed to decrypt the state",
-			"%s. Nothing was written. Give the keys the record was written with: the key provider and method of its encryption, as the state target's method or, while rotating keys, as a fallback.", recordErr)
+	if d, ok := encryption.Diagnostic(err); ok {
+		return d
 	}
 	if otherwise == "" {
 		return diags.Errorf(summary, "%s.", capitalizeFirst(err.Error()))
@@ -184,4 +168,18 @@ func staleRecordsNotice(cipher *encryption.RecordCipher) diags.Diagnostics {
 	return diags.Diagnostics{diags.Warnf("State records use an older encryption",
 		"%d record(s) were read with a fallback of the %s target, or were stored unencrypted. Records are stored %s only as they are written; run \"terrane state reencrypt\" to rewrite the rest now, and only then remove the fallback.",
 		cipher.ReadOld(), target.Name(), how)}
+}
+
+// decryptForeignState reads the state OpenTofu keeps for the configuration
+// (a local or http backend's): encrypted with the state target, whose
+// configuration OpenTofu wrote it with, or plain, as OpenTofu's own state
+// push reads what it is given.
+func decryptForeignState(enc *encryption.Encryption) func([]byte) ([]byte, error) {
+	var target *encryption.Target
+	if enc != nil {
+		target = enc.State()
+	}
+	return func(stored []byte) ([]byte, error) {
+		return encryption.DecryptStateFile(context.Background(), target, stored, true)
+	}
 }

@@ -153,7 +153,7 @@ func operationGraph(out *operationOutput, opts graphOptions) (*engine.OperationG
 // savedPlanGraph is the apply graph of the plan saved at path, refused,
 // as apply refuses it, when the configuration changed since.
 func savedPlanGraph(out *operationOutput, path string) (*engine.OperationGraph, graphKind, diags.Diagnostics) {
-	plan, snapshot, lockFile, ds := readSavedPlan(path, ".")
+	plan, snapshot, lockFile, ds := readSavedPlan(path, ".", nil)
 	if ds.HasErrors() {
 		return nil, 0, ds
 	}

@@ -34,6 +34,11 @@ type initOptions struct {
 	getModules  bool
 	lockfile    string
 	pluginDirs  stringList
+	// backendConfig are the -backend-config arguments, in order.
+	backendConfig stringList
+	migrateState  bool
+	forceCopy     bool
+	reconfigure   bool
 }
 
 // runInit implements `terrane init`: it installs the providers the
@@ -43,9 +48,13 @@ func runInit(streams Streams, args []string) int {
 	fs := newFlagSet("init", streams)
 	var opts initOptions
 	fs.BoolVar(&opts.upgrade, "upgrade", false, "Install the newest provider versions the constraints allow, ignoring the lock file's selections")
-	fs.BoolVar(&opts.input, "input", true, "Ask for input (init never needs any)")
+	fs.BoolVar(&opts.input, "input", true, "Ask for input; with -input=false a question init would ask is an error")
 	fs.BoolVar(&opts.noColor, "no-color", false, "Disable colour in the output")
 	fs.BoolVar(&opts.initBackend, "backend", true, "Prepare the state store")
+	fs.Var(&opts.backendConfig, "backend-config", "KEY=VALUE or a file of arguments completing the backend \"terrane\" block (repeatable)")
+	fs.BoolVar(&opts.migrateState, "migrate-state", false, "Copy the state from the store used so far into the newly configured one")
+	fs.BoolVar(&opts.forceCopy, "force-copy", false, "Answer yes to every question about copying state (implies -migrate-state)")
+	fs.BoolVar(&opts.reconfigure, "reconfigure", false, "Use the newly configured store as it is, copying no state into it")
 	fs.BoolVar(&opts.getModules, "get", true, "Install the modules the configuration calls")
 	fs.StringVar(&opts.lockfile, "lockfile", "", `Set to "readonly" to fail instead of changing the dependency lock file`)
 	fs.Var(&opts.pluginDirs, "plugin-dir", "Install providers only from this directory (repeatable)")
@@ -56,9 +65,16 @@ func runInit(streams Streams, args []string) int {
 		fmt.Fprintf(streams.Stderr, "Error: init takes no positional arguments; to initialise another directory use terrane -chdir=%s init\n", fs.Arg(0))
 		return 1
 	}
+	if opts.migrateState && opts.reconfigure {
+		fmt.Fprintf(streams.Stderr, "Error: the -migrate-state and -reconfigure options are mutually exclusive\n")
+		return 1
+	}
+	// Copying state only happens when migrating it, so -force-copy
+	// implies -migrate-state, as in OpenTofu.
+	opts.migrateState = opts.migrateState || opts.forceCopy
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	in := &initializer{out: streams.Stdout, opts: opts, sources: ui.Sources{}}
+	in := &initializer{out: streams.Stdout, stdin: streams.Stdin, opts: opts, sources: ui.Sources{}}
 	ds := in.run(ctx)
 	color := !opts.noColor && os.Getenv("NO_COLOR") == ""
 	var warnings, errs diags.Diagnostics
@@ -81,6 +97,7 @@ func runInit(streams Streams, args []string) int {
 // initializer carries one run of init.
 type initializer struct {
 	out     io.Writer
+	stdin   io.Reader
 	opts    initOptions
 	sources ui.Sources
 
@@ -127,7 +144,7 @@ func (in *initializer) run(ctx context.Context) diags.Diagnostics {
 	}
 	ds = ds.Append(stateNotices(cfg))
 	if in.opts.initBackend {
-		ds = ds.Append(in.initStore())
+		ds = ds.Append(in.initBackend(ctx, cfg))
 		if ds.HasErrors() {
 			return ds
 		}
@@ -141,7 +158,7 @@ func (in *initializer) run(ctx context.Context) diags.Diagnostics {
 func stateNotices(cfg *config.Config) diags.Diagnostics {
 	var ds diags.Diagnostics
 	for _, block := range []*config.Backend{cfg.Module.Backend, cfg.Module.CloudConfig} {
-		if block == nil {
+		if block == nil || block == cfg.Module.Backend && takesStateFrom(block.Type) {
 			continue
 		}
 		what := fmt.Sprintf("the %q backend", block.Type)
@@ -149,7 +166,7 @@ func stateNotices(cfg *config.Config) diags.Diagnostics {
 			what = "HCP Terraform (the cloud block)"
 		}
 		diag := diags.Warnf("State is kept in Terrane's store, not in "+what,
-			"Terrane keeps state as records in its own store (%s), so this block is not used and no state is read from or written to %s.\n\n"+
+			"Terrane keeps state as records in its own store (%s, unless a backend \"terrane\" block names a shared one), so this block is not used and no state is read from or written to %s.\n\n"+
 				"To bring the state kept there into Terrane, save it with the tool that wrote it and push it:\n"+
 				"  terraform state pull > terraform.tfstate\n"+
 				"  terrane state push terraform.tfstate",
@@ -158,34 +175,6 @@ func stateNotices(cfg *config.Config) diags.Diagnostics {
 		ds = append(ds, diag)
 	}
 	return ds
-}
-
-// initStore creates the embedded store and the current workspace's
-// record, so the first plan finds them ready.
-func (in *initializer) initStore() diags.Diagnostics {
-	fmt.Fprintf(in.out, "Initializing the state store...\n")
-	project, err := workdir.Project()
-	if err == nil {
-		var workspace string
-		workspace, err = workdir.CurrentWorkspace(".")
-		if err == nil {
-			var closeStore func() error
-			cipher, cipherDiags := stateCipher(".", nil, nil)
-			if cipherDiags.HasErrors() {
-				return cipherDiags
-			}
-			_, closeStore, err = workdir.OpenStore(".", project, workspace, cipher)
-			if err == nil {
-				err = closeStore()
-				fmt.Fprintf(in.out, "- Using workspace %q of project %q in %s\n", workspace, project, workdir.StatePath("."))
-			}
-		}
-	}
-	if err != nil {
-		return diags.Diagnostics{diags.Errorf("Cannot prepare the state store",
-			"%s. Check that %s can be written to.", capitalizeFirst(err.Error()), workdir.DataDir("."))}
-	}
-	return nil
 }
 
 // initProviders installs every required provider and updates the lock

@@ -160,8 +160,7 @@ func loadWorkspaceState(ctx context.Context, dir string) (*recordstore.Snapshot,
 	}
 	store, closeStore, err := workdir.OpenStore(dir, project, workspace, cipher)
 	if err != nil {
-		d := storeError("Failed to open the state store", err,
-			fmt.Sprintf("Check that %s is readable, or run \"terrane init\" to create it.", workdir.DataDir(dir)))
+		d := firstError(diags.Diagnostics{}.Append(err))
 		return nil, &d
 	}
 	defer closeStore()

@@ -174,6 +174,12 @@ func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.
 	if storeDiags := op.openStore(); storeDiags.HasErrors() {
 		return nil, ds.Append(storeDiags)
 	}
+	if saved == nil {
+		if refused := op.refuseUntakenState(context.Background(), opts); refused.HasErrors() {
+			op.closeStore()
+			return nil, ds.Append(refused)
+		}
+	}
 	eng, engineDiags := engine.New(engine.Options{
 		Config:      cfg,
 		Providers:   factories,
@@ -184,7 +190,8 @@ func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.
 		RunID:       ulid.Make().String(),
 		Logger:      logging.Named("engine"),
 		Workspace:   op.workspace,
-		RemoteState: &remotestate.DataSource{OpenWorkspace: remotestate.EmbeddedWorkspaces(op.dir), Project: op.project, Encryption: op.encryption},
+		Applying:    opts.Applying,
+		RemoteState: &remotestate.DataSource{OpenWorkspace: remotestate.WorkingDirWorkspaces(op.dir), Project: op.project, Encryption: op.encryption},
 	})
 	ds = ds.Append(engineDiags)
 	op.engine = eng
@@ -206,8 +213,7 @@ func (op *operation) openStore() diags.Diagnostics {
 	}
 	store, closeStore, err := workdir.OpenStore(op.dir, project, workspace, op.cipher)
 	if err != nil {
-		return diags.Diagnostics{storeError("Failed to open the state store", err,
-			fmt.Sprintf("Check that %s is readable and writable, or remove it to start with empty state.", workdir.DataDir(op.dir)))}
+		return diags.Diagnostics{}.Append(err)
 	}
 	op.store, op.closeStore, op.workspace, op.project = store, closeStore, workspace, project
 	return nil
@@ -220,7 +226,13 @@ func (op *operation) loadEncryption(opts arguments.Operation, saved *plans.Plan)
 	module := op.config.Module
 	variable := staticVariables(op.dir, module, opts.Vars)
 	if saved != nil {
+		given := variable
+		// A saved plan's recorded values are those it was made with;
+		// ephemeral ones, never recorded, are given again.
 		variable = func(name string) (cty.Value, hcl.Diagnostics) {
+			if _, recorded := saved.VariableValues[name]; !recorded {
+				return given(name)
+			}
 			val, err := saved.VariableValue(name)
 			if err != nil {
 				return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid variable value in saved plan",
@@ -294,20 +306,11 @@ func (op *operation) providerFactories() (map[addrs.Provider]providers.Factory, 
 func (op *operation) inputValues(opts arguments.Operation, saved *plans.Plan) (engine.InputValues, diags.Diagnostics) {
 	decls := op.config.Module.Variables
 	values := engine.InputValues{}
-	if saved != nil {
-		var ds diags.Diagnostics
-		for name := range saved.VariableValues {
-			val, err := saved.VariableValue(name)
-			if err != nil {
-				ds = ds.Append(diags.Errorf("Invalid variable value in saved plan", "The saved plan's value of var.%s cannot be read: %s. Make a new plan.", name, err))
-				continue
-			}
-			values[name] = &engine.InputValue{Value: val, SourceType: engine.ValueFromPlan}
-		}
-		return values, ds
-	}
 	given, ds := arguments.CollectValues(op.dir, decls, opts.Vars, os.Environ())
 	op.out.addSources(given.Files)
+	if saved != nil {
+		return op.savedPlanValues(saved, given, ds)
+	}
 	_, resolveDiags := arguments.Resolve(decls, given)
 	ds = ds.Append(resolveDiags)
 	for name, v := range given.ByName {

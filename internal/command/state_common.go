@@ -1,11 +1,11 @@
 package command
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/terrane/terrane/internal/command/arguments"
@@ -71,7 +71,7 @@ func (c *stateCommand) open() *diags.Diagnostic {
 	}
 	c.store, c.closer, err = workdir.OpenStore(".", project, c.workspace, c.cipher)
 	if err != nil {
-		d := storeError("Failed to open the state store", err, fmt.Sprintf("Check that %s is readable and writable.", workdir.DataDir(".")))
+		d := firstError(diags.Diagnostics{}.Append(err))
 		return &d
 	}
 	return nil
@@ -113,17 +113,33 @@ func (c *stateCommand) load(ctx context.Context) (*recordstore.Snapshot, *diags.
 // commit writes changes in one batch and explains a conflict by address.
 func (c *stateCommand) commit(ctx context.Context, changes []recordstore.InstanceChange) *diags.Diagnostic {
 	if _, err := c.store.Commit(ctx, changes); err != nil {
-		var conflict *recordstore.ConflictError
-		if errors.As(err, &conflict) {
-			d := diags.Errorf("State changed by another run", "%s changed in workspace %q while this command was working on it, so nothing was written. Run the command again to work from the current state.",
-				conflict.Addr, c.workspace)
-			d.Address = conflict.Addr.String()
-			return &d
-		}
-		d := diags.Errorf("Failed to write the state", "Writing workspace %q: %s. Nothing was changed.", c.workspace, err)
+		d := commitFailure(err, c.workspace)
 		return &d
 	}
 	return nil
+}
+
+// commitFailure explains a failed commit of a state command, naming the
+// instance another run changed when that is why.
+func commitFailure(err error, workspace string) diags.Diagnostic {
+	var conflict *recordstore.ConflictError
+	if errors.As(err, &conflict) {
+		d := diags.Errorf("State changed by another run", "%s changed in workspace %q while this command was working on it, so nothing was written. Run the command again to work from the current state.",
+			conflict.Addr, workspace)
+		d.Address = conflict.Addr.String()
+		return d
+	}
+	return diags.Errorf("Failed to write the state", "Writing workspace %q: %s. Nothing was changed.", workspace, err)
+}
+
+// firstError returns the first error of ds, for commands that report one.
+func firstError(ds diags.Diagnostics) diags.Diagnostic {
+	for _, d := range ds {
+		if d.Severity == diags.Error {
+			return d
+		}
+	}
+	return diags.Errorf("Unknown error", "An operation failed without saying why.")
 }
 
 // parseTargets reads address arguments, reporting each invalid one.
@@ -144,7 +160,26 @@ func parseTargets(texts []string) ([]stateedit.Target, diags.Diagnostics) {
 // confirm asks the user to type "yes", as Terraform's prompts do.
 func confirm(streams Streams, question, detail string) bool {
 	fmt.Fprintf(streams.Stdout, "%s\n  %s\n  Only 'yes' will be accepted to confirm.\n\n  Enter a value: ", question, detail)
-	line, _ := bufio.NewReader(streams.Stdin).ReadString('\n')
+	line := readLine(streams.Stdin)
 	fmt.Fprintln(streams.Stdout)
 	return strings.TrimSpace(line) == "yes"
+}
+
+// readLine reads one line a byte at a time, so that a command asking more
+// than one question never reads ahead into the next answer.
+func readLine(r io.Reader) string {
+	var line strings.Builder
+	b := make([]byte, 1)
+	for {
+		n, err := r.Read(b)
+		if n == 1 {
+			if b[0] == '\n' {
+				return line.String()
+			}
+			line.WriteByte(b[0])
+		}
+		if err != nil {
+			return line.String()
+		}
+	}
 }

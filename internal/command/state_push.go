@@ -11,6 +11,7 @@ import (
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/encryption"
+	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/stateedit"
 	"github.com/terrane/terrane/internal/states/statefile"
 )
@@ -49,29 +50,45 @@ func runStatePush(streams Streams, args []string) int {
 	if err := stateedit.PushCheck(snap, file); err != nil && !*force {
 		return c.fail(diags.Errorf("Refusing to push state", "Pushing %s to workspace %q: %s.", fs.Arg(0), c.workspace, err))
 	}
-	changes, err := stateedit.PlanPush(snap, file.State)
-	if err != nil {
-		return c.fail(diags.Errorf("Invalid state file", "%s: %s.", fs.Arg(0), err))
-	}
-	if d := c.commit(ctx, changes); d != nil {
-		return c.fail(*d)
-	}
-	if err := c.store.WriteOutputs(ctx, file.State.Outputs); err != nil {
-		return c.fail(diags.Errorf("Failed to write outputs", "The resource instances were pushed, but writing the outputs of workspace %q failed: %s. Push the file again to finish.", c.workspace, err))
-	}
-	// The pushed state is a new revision of the workspace: its serial moves
-	// past both the file's and the workspace's, so a later push of the
-	// file (or of anything older) is recognised as stale.
-	serial := int64(file.Serial) + 1
-	if snap.Workspace != nil {
-		serial = max(serial, snap.Workspace.Serial+1)
-	}
-	if _, err := c.store.SetWorkspaceMetadata(ctx, file.Lineage, serial, file.State.CheckResultsJSON); err != nil {
-		return c.fail(diags.Errorf("Failed to write workspace metadata", "The resource instances and outputs were pushed, but recording lineage %q of workspace %q failed: %s. Push the file again to finish.", file.Lineage, c.workspace, err))
+	serial, ds := takeInState(ctx, c.store, c.workspace, snap, file)
+	if ds.HasErrors() {
+		return c.fail(ds...)
 	}
 	fmt.Fprintf(streams.Stdout, "Pushed %s to workspace %q: %d resource instance(s), %d output(s), serial %d.\n",
 		pushSourceName(fs.Arg(0)), c.workspace, len(file.State.AllResourceInstances()), len(file.State.Outputs), serial)
 	return 0
+}
+
+// takeInState makes a workspace's state the file's: its instances in one
+// commit, then its outputs, then the workspace's lineage, serial and the
+// serial taken in. It returns the workspace's new serial.
+func takeInState(ctx context.Context, st *recordstore.Store, workspace string, snap *recordstore.Snapshot, file *statefile.File) (int64, diags.Diagnostics) {
+	changes, err := stateedit.PlanPush(snap, file.State)
+	if err != nil {
+		return 0, diags.Diagnostics{diags.Errorf("Invalid state file", "%s.", capitalizeFirst(err.Error()))}
+	}
+	// The instances' records are owned by the workspace record, which a
+	// workspace taken in for the first time does not have yet.
+	if _, err := st.EnsureWorkspace(ctx); err != nil {
+		return 0, diags.Diagnostics{diags.Errorf("Failed to write the state", "Creating workspace %q: %s. Nothing was changed.", workspace, err)}
+	}
+	if _, err := st.Commit(ctx, changes); err != nil {
+		return 0, diags.Diagnostics{commitFailure(err, workspace)}
+	}
+	if err := st.WriteOutputs(ctx, file.State.Outputs); err != nil {
+		return 0, diags.Diagnostics{diags.Errorf("Failed to write outputs", "The resource instances were written, but writing the outputs of workspace %q failed: %s. Run the command again to finish.", workspace, err)}
+	}
+	// The state taken in is a new revision of the workspace: its serial
+	// moves past both the file's and the workspace's, so a later push of
+	// the file (or of anything older) is recognised as stale.
+	serial := int64(file.Serial) + 1
+	if snap.Workspace != nil {
+		serial = max(serial, snap.Workspace.Serial+1)
+	}
+	if _, err := st.SetWorkspaceMetadata(ctx, file.Lineage, serial, int64(file.Serial), file.State.CheckResultsJSON); err != nil {
+		return 0, diags.Diagnostics{diags.Errorf("Failed to write workspace metadata", "The resource instances and outputs were written, but recording lineage %q of workspace %q failed: %s. Run the command again to finish.", file.Lineage, workspace, err)}
+	}
+	return serial, nil
 }
 
 // readPushedState reads a state file to push. A file OpenTofu encrypted is

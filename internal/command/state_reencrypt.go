@@ -34,16 +34,21 @@ func runStateReencrypt(streams Streams, args []string) int {
 	if err != nil {
 		return c.fail(diags.Errorf("Invalid project", "%s.", err))
 	}
-	backend, err := workdir.OpenBackend(".", project, c.workspace, c.cipher)
-	if err != nil {
-		return c.fail(diags.Errorf("Failed to open the state store", "%s.", err))
+	settings, ds := workdir.StoreSettings(".")
+	if ds.HasErrors() {
+		return c.fail(ds...)
 	}
+	raw, ds := workdir.OpenBackend(".", settings)
+	if ds.HasErrors() {
+		return c.fail(ds...)
+	}
+	backend := encrypted.New(raw, c.cipher)
 	defer backend.Close()
 	ctx := context.Background()
 	tenancy := records.Tenancy(project, c.workspace)
 	var total encrypted.RewriteResult
 	for _, resType := range []*pbresource.Type{records.WorkspaceType, records.ResourceInstanceType, records.OutputType, records.ComponentChildType} {
-		result, err := backend.(*encrypted.Backend).Rewrite(ctx, resType, tenancy)
+		result, err := backend.Rewrite(ctx, resType, tenancy)
 		total.Rewritten += result.Rewritten
 		total.Current += result.Current
 		total.Changed += result.Changed
@@ -55,7 +60,7 @@ func runStateReencrypt(streams Streams, args []string) int {
 	}
 	// The store may still hold the records' earlier forms (plain, or
 	// under retired keys): its history and free pages.
-	if compacter, ok := backend.(*encrypted.Backend).Inner().(interface{ Compact(context.Context) error }); ok {
+	if compacter, ok := backend.Inner().(interface{ Compact(context.Context) error }); ok {
 		if err := compacter.Compact(ctx); err != nil {
 			return c.fail(diags.Errorf("Failed to discard earlier record values",
 				"Every record was rewritten, but the store still holds their earlier forms: %s.", err))

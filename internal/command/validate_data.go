@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/lang/marks"
 )
 
 // This file answers references during validation, with unknown values
@@ -43,11 +44,22 @@ func (d *validationData) GetModule(addr addrs.ModuleCall, rng hcl.Range) (cty.Va
 // that references to attributes the type does not have are errors; counted
 // and for_each resources are unknown as a whole.
 func (d *validationData) GetResource(addr addrs.Resource, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	val, diags := d.resourceValue(addr, rng)
+	if addr.Mode == addrs.EphemeralResourceMode {
+		val = val.Mark(marks.Ephemeral)
+	}
+	return val, diags
+}
+
+func (d *validationData) resourceValue(addr addrs.Resource, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
 	r, ok := d.module.cfg.Module.Resources[addr]
 	if !ok {
 		what := "resource"
-		if addr.Mode == addrs.DataResourceMode {
+		switch addr.Mode {
+		case addrs.DataResourceMode:
 			what = "data resource"
+		case addrs.EphemeralResourceMode:
+			what = "ephemeral resource"
 		}
 		return cty.DynamicVal, undeclaredDiag(what, addr.String(), fmt.Sprintf("A %s %q %q has not been declared in %s.", what, addr.Type, addr.Name, d.moduleName()), rng)
 	}
@@ -90,6 +102,9 @@ func (d *validationData) GetPathAttr(addr addrs.PathAttr, rng hcl.Range) (cty.Va
 }
 
 func (d *validationData) GetTerraformAttr(addr addrs.TerraformAttr, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	if addr.Name == "applying" {
+		return cty.UnknownVal(cty.Bool).Mark(marks.Ephemeral), nil
+	}
 	return (&consoleData{}).GetTerraformAttr(addr, rng)
 }
 

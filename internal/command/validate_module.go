@@ -49,6 +49,9 @@ func newModuleValidator(c *config.Config, running *validationProviders, report *
 		if v.Sensitive {
 			val = val.Mark(marks.Sensitive)
 		}
+		if v.Ephemeral {
+			val = val.Mark(marks.Ephemeral)
+		}
 		m.variables[name] = val
 	}
 	return m
@@ -66,8 +69,12 @@ func (m *moduleValidator) validateValues() {
 	}
 	m.localsReady = true
 	for _, name := range sortedKeys(mod.Outputs) {
-		_, d := m.evalExpr(scope, mod.Outputs[name].Expr)
+		output := mod.Outputs[name]
+		val, d := m.evalExpr(scope, output.Expr)
 		m.report.addHCL(d)
+		if !output.Ephemeral && !d.HasErrors() && marks.Contains(val, marks.Ephemeral) {
+			m.report.add(diags.Diagnostics{lang.EphemeralOutputNotAllowed(name, output.Expr.Range())})
+		}
 	}
 	for _, name := range sortedKeys(mod.ModuleCalls) {
 		call := mod.ModuleCalls[name]
@@ -77,9 +84,16 @@ func (m *moduleValidator) validateValues() {
 			continue
 		}
 		attrs, _ := call.Config.JustAttributes()
+		child := m.cfg.Children[name]
 		for _, attrName := range sortedKeys(attrs) {
-			_, d := m.evalExpr(callScope, attrs[attrName].Expr)
+			val, d := m.evalExpr(callScope, attrs[attrName].Expr)
 			m.report.addHCL(d)
+			if child == nil || d.HasErrors() || !marks.Contains(val, marks.Ephemeral) {
+				continue
+			}
+			if decl := child.Module.Variables[attrName]; decl != nil && !decl.Ephemeral {
+				m.report.add(diags.Diagnostics{lang.EphemeralVariableNotAllowed(attrName, attrs[attrName].Expr.Range())})
+			}
 		}
 	}
 }
@@ -186,10 +200,7 @@ func (m *moduleValidator) validateResource(ctx context.Context, r *config.Resour
 	if rp == nil {
 		return ds
 	}
-	kind, types := "resource type", rp.schema.ResourceTypes
-	if r.Mode == addrs.DataResourceMode {
-		kind, types = "data source", rp.schema.DataSources
-	}
+	kind, types := resourceKind(r.Mode, rp.schema)
 	s, known := types[r.Type]
 	if !known || s.Block == nil {
 		return append(ds, unsupportedTypeDiag(r, kind, types))
@@ -199,11 +210,19 @@ func (m *moduleValidator) validateResource(ctx context.Context, r *config.Resour
 	if evalDiags.HasErrors() {
 		return ds
 	}
+	if r.Mode != addrs.EphemeralResourceMode {
+		_, pathMarks := val.UnmarkDeepWithPaths()
+		ephemeral := lang.EphemeralInPersistedAttributes(s.Block, pathMarks)
+		ds = append(ds, placeProviderDiags(ephemeral, scope, r.Config, s.Block, r.DeclRange, m.qualify(r.Addr().String()))...)
+	}
 	unmarked, _ := val.UnmarkDeep()
 	var providerDiags diags.Diagnostics
-	if r.Mode == addrs.DataResourceMode {
+	switch r.Mode {
+	case addrs.DataResourceMode:
 		providerDiags = rp.provider.ValidateDataResourceConfig(ctx, providers.ValidateDataResourceConfigRequest{TypeName: r.Type, Config: unmarked}).Diagnostics
-	} else {
+	case addrs.EphemeralResourceMode:
+		providerDiags = rp.provider.ValidateEphemeralResourceConfig(ctx, providers.ValidateEphemeralResourceConfigRequest{TypeName: r.Type, Config: unmarked}).Diagnostics
+	default:
 		providerDiags = rp.provider.ValidateResourceConfig(ctx, providers.ValidateResourceConfigRequest{
 			TypeName: r.Type, Config: unmarked,
 			ClientCapabilities: providers.ClientCapabilities{WriteOnlyAttributesAllowed: true},
@@ -268,11 +287,20 @@ func (m *moduleValidator) resourceSchema(r *config.Resource) *schema.Block {
 	if rp == nil {
 		return nil
 	}
-	types := rp.schema.ResourceTypes
-	if r.Mode == addrs.DataResourceMode {
-		types = rp.schema.DataSources
-	}
+	_, types := resourceKind(r.Mode, rp.schema)
 	return types[r.Type].Block
+}
+
+// resourceKind is how messages name a block of mode, and the schemas of
+// its provider's types of that kind.
+func resourceKind(mode addrs.ResourceMode, s providers.GetProviderSchemaResponse) (string, map[string]schema.Schema) {
+	switch mode {
+	case addrs.DataResourceMode:
+		return mode.TypeKind(), s.DataSources
+	case addrs.EphemeralResourceMode:
+		return mode.TypeKind(), s.EphemeralResources
+	}
+	return mode.TypeKind(), s.ResourceTypes
 }
 
 // appendHCL records the evaluation diagnostics' expressions for the JSON
@@ -292,8 +320,11 @@ func (m *moduleValidator) qualify(addr string) string {
 
 func unsupportedTypeDiag(r *config.Resource, kind string, types map[string]schema.Schema) diags.Diagnostic {
 	summary := "Invalid resource type"
-	if r.Mode == addrs.DataResourceMode {
+	switch r.Mode {
+	case addrs.DataResourceMode:
 		summary = "Invalid data source"
+	case addrs.EphemeralResourceMode:
+		summary = "Invalid ephemeral resource type"
 	}
 	detail := fmt.Sprintf("The provider %s does not support %s %q.", r.Provider.ForDisplay(), kind, r.Type)
 	if suggestion := nameSuggestion(r.Type, types); suggestion != "" {

@@ -17,6 +17,7 @@ import (
 	"github.com/terrane/terrane/internal/resourceservice/records"
 	"github.com/terrane/terrane/internal/store"
 	"github.com/terrane/terrane/internal/store/remote"
+	"github.com/terrane/terrane/internal/workdir"
 	"github.com/terrane/terrane/proto/pbresource"
 	"github.com/terrane/terrane/proto/terrane/recordsv1"
 )
@@ -44,8 +45,8 @@ func watchUntil(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	flags.StringVar(&opts.resType, "type", "ResourceInstance", "record kind (Workspace, ResourceInstance, Output) or group.version.kind")
 	flags.StringVar(&opts.tenancy, "tenancy", "*/*", "PROJECT/WORKSPACE to watch; \"*\" matches all")
 	flags.StringVar(&opts.prefix, "prefix", "", "only records whose name (instance address) starts with this")
-	flags.StringVar(&opts.address, "address", "", "host:port of a `terrane serve` endpoint; default: the local -backend")
-	flags.StringVar(&opts.backend, "backend", "sqlite://.terrane/state.db", "local store, when no -address is given")
+	flags.StringVar(&opts.address, "address", "", "host:port of a `terrane serve` endpoint; default: the working directory's store")
+	flags.StringVar(&opts.backend, "backend", "", "sqlite://PATH or etcd://HOST:PORT,...; default: the working directory's store (as init recorded it)")
 	flags.StringVar(&opts.token, "token", os.Getenv(tokenEnvVar), "token for -address (default $"+tokenEnvVar+")")
 	flags.StringVar(&opts.tlsCA, "tls-ca", "", "PEM CA certificate: connect to -address with TLS, trusting this CA")
 	flags.BoolVar(&opts.jsonOutput, "json", false, "print one JSON object per event")
@@ -106,6 +107,18 @@ func parseWatchType(spec string) (*pbresource.Type, error) {
 }
 
 func openWatchBackend(opts watchOptions) (store.Backend, error) {
+	if opts.address == "" && opts.backend == "" {
+		// The store every other command in this directory uses.
+		settings, ds := workdir.StoreSettings(".")
+		if ds.HasErrors() {
+			return nil, ds.Err()
+		}
+		backend, ds := workdir.OpenBackend(".", settings)
+		if ds.HasErrors() {
+			return nil, ds.Err()
+		}
+		return backend, nil
+	}
 	if opts.address == "" {
 		return openBackend(opts.backend)
 	}

@@ -48,18 +48,8 @@ func (c *workspaceCommand) open() *diags.Diagnostic {
 		d := firstError(cipherDiags)
 		return &d
 	}
-	// Opening the store creates the database and the directory on first
-	// use, exactly as every other command does.
-	backend, err := workdir.OpenBackend(".", c.project, c.current, cipher)
-	if err == nil {
-		err = backend.Close()
-	}
-	if err != nil {
-		d := storeError("Failed to open the state store", err, fmt.Sprintf("Check that %s is readable and writable.", workdir.DataDir(".")))
-		return &d
-	}
-	if c.service, c.closer, err = workspaces.OpenEmbedded(".", cipher); err != nil {
-		d := diags.Errorf("Failed to open the state store", "%s. Check that %s is readable and writable.", err, workdir.StatePath("."))
+	if c.service, c.closer, err = workdir.OpenService(".", cipher); err != nil {
+		d := firstError(diags.Diagnostics{}.Append(err))
 		return &d
 	}
 	// The current workspace exists once any command ran in it. Only its
@@ -71,7 +61,8 @@ func (c *workspaceCommand) open() *diags.Diagnostic {
 		_, err = recordstore.New(c.service, c.project, c.current).EnsureWorkspace(ctx)
 	}
 	if err != nil {
-		d := storeError("Failed to open the state store", err, fmt.Sprintf("Check that %s is readable and writable.", workdir.DataDir(".")))
+		c.close()
+		d := storeError("Failed to prepare the workspace", err, fmt.Sprintf("Creating the record of workspace %q.", c.current))
 		return &d
 	}
 	return nil

@@ -152,10 +152,7 @@ func (m *Module) appendProvider(provider *Provider) hcl.Diagnostics {
 func (m *Module) appendResource(resource *Resource) hcl.Diagnostics {
 	key := resource.Addr()
 	if prev, exists := m.Resources[key]; exists {
-		kind := "resource"
-		if resource.Mode == addrs.DataResourceMode {
-			kind = "data"
-		}
+		kind := resource.Mode.BlockType()
 		return hcl.Diagnostics{duplicateDiag(fmt.Sprintf("Duplicate %s %q configuration", kind, resource.Type),
 			fmt.Sprintf("A %s %s named %q was already declared at %s. Resource names must be unique per type in each module.", resource.Type, kind, resource.Name, prev.DeclRange),
 			resource.DeclRange)}

@@ -159,7 +159,15 @@ func decodeCheckBlock(block *hcl.Block) (*Check, hcl.Diagnostics) {
 // checkMovedEndpoint reports a moved or removed endpoint that is neither a
 // resource (instance) address nor a module (instance) address.
 func checkMovedEndpoint(traversal hcl.Traversal) hcl.Diagnostics {
-	if _, diags := addrs.ParseAbsResourceInstance(traversal); !diags.HasErrors() {
+	if addr, diags := addrs.ParseAbsResourceInstance(traversal); !diags.HasErrors() {
+		if addr.Resource.Resource.Mode == addrs.EphemeralResourceMode {
+			return hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid address",
+				Detail:   "Moved and removed blocks do not work with ephemeral resources: nothing about an ephemeral resource is recorded, so there is nothing to move or forget.",
+				Subject:  traversal.SourceRange().Ptr(),
+			}}
+		}
 		return nil
 	}
 	mi, diags := addrs.ParseModuleInstance(traversal)
@@ -175,7 +183,8 @@ func checkMovedEndpoint(traversal hcl.Traversal) hcl.Diagnostics {
 }
 
 // checkImportTarget reports an import block whose target is a data
-// source: only managed resources have remote objects to adopt.
+// source or an ephemeral resource: only managed resources have remote
+// objects to adopt.
 func checkImportTarget(to *hcl.Attribute) hcl.Diagnostics {
 	expr := to.Expr
 	for {
@@ -186,7 +195,7 @@ func checkImportTarget(to *hcl.Attribute) hcl.Diagnostics {
 		expr = index.Collection
 	}
 	traversal, ok := expr.(*hclsyntax.ScopeTraversalExpr)
-	if !ok || traversal.Traversal.RootName() != "data" {
+	if !ok || (traversal.Traversal.RootName() != "data" && traversal.Traversal.RootName() != "ephemeral") {
 		return nil
 	}
 	return hcl.Diagnostics{{

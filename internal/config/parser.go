@@ -111,6 +111,7 @@ var fileSchema = &hcl.BodySchema{
 		{Type: "module", LabelNames: []string{"name"}},
 		{Type: "resource", LabelNames: []string{"type", "name"}},
 		{Type: "data", LabelNames: []string{"type", "name"}},
+		{Type: "ephemeral", LabelNames: []string{"type", "name"}},
 		{Type: "moved"},
 		{Type: "import"},
 		{Type: "removed"},
@@ -153,7 +154,7 @@ func decodeTopLevelBlock(file *File, block *hcl.Block) hcl.Diagnostics {
 		var call *ModuleCall
 		call, diags = decodeModuleBlock(block)
 		appendIfDecoded(&file.ModuleCalls, call)
-	case "resource", "data":
+	case "resource", "data", "ephemeral":
 		var resource *Resource
 		resource, diags = decodeResourceBlock(block)
 		appendIfDecoded(&file.Resources, resource)

@@ -258,13 +258,13 @@ func (rc *refChecker) contextualRef(ref *addrs.Reference, scope refScope) {
 				fmt.Sprintf(`The "path" object does not have an attribute named %q. The supported attributes are path.cwd, path.module, and path.root.`, subject.Name), ref.SourceRange)
 		}
 	case addrs.TerraformAttr:
-		if subject.Name != "workspace" {
+		if subject.Name != "workspace" && subject.Name != "applying" {
 			root := "terraform"
 			if subject.Tofu {
 				root = "tofu"
 			}
 			rc.report(fmt.Sprintf(`Invalid %q attribute`, root),
-				fmt.Sprintf(`The %q object does not have an attribute named %q. The only supported attribute is %s.workspace, the name of the currently-selected workspace.`, root, subject.Name, root), ref.SourceRange)
+				fmt.Sprintf(`The %q object does not have an attribute named %q. The supported attributes are %s.workspace, the name of the currently-selected workspace, and %s.applying, true while an apply or destroy command runs.`, root, subject.Name, root, root), ref.SourceRange)
 		}
 	default:
 		if ref.Subject == addrs.Self && !scope.self {
@@ -278,12 +278,15 @@ func (rc *refChecker) resourceRef(resource addrs.Resource, rng hcl.Range) {
 	if _, ok := rc.config.Module.Resources[resource]; ok {
 		return
 	}
-	kind := "managed resource"
-	if resource.Mode == addrs.DataResourceMode {
-		kind = "data resource"
+	kind := "A managed resource"
+	switch resource.Mode {
+	case addrs.DataResourceMode:
+		kind = "A data resource"
+	case addrs.EphemeralResourceMode:
+		kind = "An ephemeral resource"
 	}
 	rc.report("Reference to undeclared resource",
-		fmt.Sprintf("A %s %q %q has not been declared in %s.", kind, resource.Type, resource.Name, rc.moduleDisplay()), rng)
+		fmt.Sprintf("%s %q %q has not been declared in %s.", kind, resource.Type, resource.Name, rc.moduleDisplay()), rng)
 }
 
 func (rc *refChecker) moduleRef(callName, output string, rng hcl.Range) {

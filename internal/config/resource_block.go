@@ -58,10 +58,14 @@ func decodeResourceBlock(block *hcl.Block) (*Resource, hcl.Diagnostics) {
 		DeclRange: block.DefRange,
 	}
 	kind := "resource"
-	if block.Type == "data" {
+	switch block.Type {
+	case "data":
 		resource.Mode = addrs.DataResourceMode
 		kind = "data source"
-	} else {
+	case "ephemeral":
+		resource.Mode = addrs.EphemeralResourceMode
+		kind = "ephemeral resource"
+	default:
 		resource.Managed = &ManagedResource{}
 	}
 	diags := checkIdentifier(kind+" type", resource.Type, labelRange(block, 0))
@@ -114,7 +118,7 @@ func decodeResourceNestedBlock(resource *Resource, blockType string, inner *hcl.
 	case "lifecycle":
 		return decodeLifecycleBlock(resource, inner)
 	case "connection", "provisioner":
-		if blockType == "data" {
+		if blockType != "resource" {
 			return hcl.Diagnostics{{
 				Severity: hcl.DiagError,
 				Summary:  "Unsupported block type",
@@ -140,10 +144,13 @@ func decodeResourceNestedBlock(resource *Resource, blockType string, inner *hcl.
 
 func decodeLifecycleBlock(resource *Resource, block *hcl.Block) hcl.Diagnostics {
 	schema := managedLifecycleSchema
-	if resource.Managed == nil {
+	if resource.Mode == addrs.DataResourceMode {
 		schema = dataLifecycleSchema
 	}
 	content, diags := block.Body.Content(schema)
+	if resource.Mode == addrs.EphemeralResourceMode {
+		diags = append(diags, managedOnlyLifecycleArguments(content.Attributes)...)
+	}
 	if attr, ok := content.Attributes["enabled"]; ok {
 		resource.Enabled = attr.Expr
 		if resource.Count != nil || resource.ForEach != nil {
@@ -169,6 +176,25 @@ func decodeLifecycleBlock(resource *Resource, block *hcl.Block) hcl.Diagnostics 
 	}
 	if resource.Managed != nil {
 		diags = append(diags, decodeManagedLifecycle(resource.Managed, content.Attributes)...)
+	}
+	return diags
+}
+
+// managedOnlyLifecycleArguments reports the lifecycle arguments of an
+// ephemeral block that only resource blocks have, in OpenTofu's words: an
+// ephemeral resource is opened anew on every run, so there is nothing for
+// them to act on.
+func managedOnlyLifecycleArguments(attrs hcl.Attributes) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, name := range []string{"create_before_destroy", "prevent_destroy", "ignore_changes", "replace_triggered_by"} {
+		if attr, ok := attrs[name]; ok {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid lifecycle configuration for ephemeral resource",
+				Detail:   fmt.Sprintf("The lifecycle argument %q cannot be used in ephemeral resources. This is meant to be used strictly in \"resource\" blocks.", name),
+				Subject:  attr.NameRange.Ptr(),
+			})
+		}
 	}
 	return diags
 }

@@ -85,11 +85,31 @@ func (p *Parser) loadConfig(dir string, installed InstalledModules) (*Config, hc
 	root := &Config{Path: addrs.RootModule, Module: mod, Children: map[string]*Config{}}
 	root.Root = root
 	diags = append(diags, p.loadChildren(root, []string{filepath.Clean(dir)}, installed)...)
+	diags = append(diags, checkRootOutputs(mod)...)
 	root.DeepEach(func(c *Config) {
 		diags = append(diags, validateReferences(c)...)
 		diags = append(diags, checkPassedProviders(c)...)
 	})
 	return root, diags
+}
+
+// checkRootOutputs refuses ephemeral outputs in the root module, as
+// OpenTofu does: a root output is recorded once the run ends, and an
+// ephemeral value must not outlive it. A child module's ephemeral output
+// hands its value to the caller within the run.
+func checkRootOutputs(root *Module) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, name := range sortedKeys(root.Outputs) {
+		if output := root.Outputs[name]; output.Ephemeral {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid output configuration",
+				Detail:   "Root modules are not allowed to have outputs defined as ephemeral. Remove ephemeral = true from this output; to export a value built from ephemeral values, wrap it in ephemeralasnull().",
+				Subject:  output.DeclRange.Ptr(),
+			})
+		}
+	}
+	return diags
 }
 
 // LoadConfigDir is a shortcut for NewParser().LoadConfig(dir).

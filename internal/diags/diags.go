@@ -45,6 +45,12 @@ type Diagnostic struct {
 	Address string
 	// AttributePath is the attribute within Address's object, if any.
 	AttributePath cty.Path
+	// FailedCheck marks the diagnostic that reports a custom condition of
+	// the checkable object named by Address failing: a precondition, a
+	// postcondition, a variable validation or a check block assertion
+	// (not an error evaluating one). `terrane test` matches a run's
+	// expect_failures against it.
+	FailedCheck bool
 }
 
 // Diagnostics is a list of diagnostics, usually collected through Append.

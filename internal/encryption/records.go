@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/anypb"
 
+	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/proto/pbresource"
 	"github.com/terrane/terrane/proto/terrane/recordsv1"
 )
@@ -192,4 +193,20 @@ func describeStored(stored *recordsv1.Encrypted) string {
 		what += " with key provider metadata " + strings.Join(providers, ", ")
 	}
 	return what
+}
+
+// Diagnostic explains err when it is a record that could not be decrypted
+// or must not be read plain: advice about keys or about migrating — never
+// the advice to remove the store. ok is false for other errors.
+func Diagnostic(err error) (d diags.Diagnostic, ok bool) {
+	var recordErr *RecordError
+	if !errors.As(err, &recordErr) {
+		return d, false
+	}
+	if errors.Is(err, ErrStoredUnencrypted) {
+		return diags.Errorf("Unencrypted state",
+			"%s. Nothing was written. To encrypt this workspace, add `method \"unencrypted\" \"migrate\" {}` as a fallback of the state target, then run \"terrane state reencrypt\" (or let runs rewrite the records) and remove the fallback.", recordErr), true
+	}
+	return diags.Errorf("Failed to decrypt the state",
+		"%s. Nothing was written. Give the keys the record was written with: the key provider and method of its encryption, as the state target's method or, while rotating keys, as a fallback.", recordErr), true
 }

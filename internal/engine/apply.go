@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/diags"
@@ -82,7 +83,7 @@ func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics 
 	}
 	defer enterRun(e.opts.RunID)()
 	w := e.newWalker(ctx, walkApply, snap, set)
-	j := journal.New(e.opts.State, journal.Options{RunID: e.opts.RunID})
+	j := journal.New(e.opts.State, journal.Options{RunID: e.opts.RunID, Logf: e.warnf})
 	defer func() { _ = j.Close() }()
 	w.applier = newApplier(plan, snap, j)
 	if hasOpenIntents(snap.State) {
@@ -103,13 +104,18 @@ func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics 
 		return ds
 	}
 	stopWatching := set.stopOnCancel(ctx)
-	ds = ds.Append(g.walk(ctx, w.run)).Append(w.lazyLoadDiags())
+	ds = ds.Append(w.walkGraph(ctx, g))
 	stopWatching()
 	if ctx.Err() != nil {
 		ds = ds.Append(interruptedDiag())
 	}
 	if !ds.HasErrors() {
 		ds = ds.Append(w.dropUnreadDataResults())
+	}
+	if waited := j.Stats().Waited; waited > 0 {
+		ds = ds.Append(diags.Warnf("The state store was unavailable during the apply",
+			"The store stopped answering while provider calls were being made. Terrane waited %s for it, "+
+				"reading back what it held and recording each answered call once it was back.", waited.Round(time.Millisecond)))
 	}
 	if plan.UIMode == plans.DestroyMode {
 		w.results.outputs = map[string]*states.OutputValue{}
@@ -118,6 +124,7 @@ func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics 
 		ds = ds.Append(diags.Errorf("Cannot record the outputs", "Writing the root module outputs failed: %s", err))
 	}
 	ds = ds.Append(e.recordCheckResults(context.WithoutCancel(ctx), plan, w.results.checks.list()))
+	e.keepEvaluation(w)
 	return ds
 }
 

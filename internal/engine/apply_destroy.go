@@ -34,7 +34,7 @@ func (w *walker) runDestroy(v *destroyVertex) diags.Diagnostics {
 		if c.Action == plans.DeleteThenCreate {
 			continue // destroyed by the replacement itself
 		}
-		p := w.providers.getInstance(c.ProviderAddr)
+		p := w.providers.forResource(v.addr, w.providers.getInstance(c.ProviderAddr))
 		if p == nil {
 			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Provider configuration not available",
 				Detail: fmt.Sprintf("%s could not be configured, so %s cannot be destroyed.", c.ProviderAddr, c.ObjectName()), Address: c.Addr.String()})

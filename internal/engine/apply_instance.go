@@ -34,7 +34,11 @@ func (w *walker) applyInstance(work *resourceWork, addr addrs.AbsResourceInstanc
 		return w.loadStateValue(work, addr)
 	}
 	if src.Action == plans.Delete {
-		return w.loadStateValue(work, addr)
+		// The object's destroy waits only for the destroys of what depends
+		// on it, so it may already be gone from the working state: what
+		// reads the object's value (an output of its module) reads it
+		// from the state the plan was made from.
+		return w.loadStateValueFrom(w.snapshot.State.ResourceInstance(addr), work, addr)
 	}
 	if ds, refused := w.refuseOpenIntent(addr); refused {
 		w.markFailed(addr) // what depends on it waits too
@@ -65,6 +69,9 @@ func (w *walker) applyDataInstance(work *resourceWork, addr addrs.AbsResourceIns
 		return ds
 	}
 	unmarked, cfgMarks := cfgVal.UnmarkDeepWithPaths()
+	if eds := refuseEphemeralConfig(work, addr, cfgMarks); eds.HasErrors() {
+		return ds.Append(eds)
+	}
 	val, rds := w.dataResult(work, addr, unmarked, cfgMarks)
 	w.values.set(w.values.instances, addr.String(), val.MarkWithPaths(cfgMarks))
 	if ds = ds.Append(rds); ds.HasErrors() {
@@ -79,7 +86,12 @@ func (w *walker) applyDataInstance(work *resourceWork, addr addrs.AbsResourceIns
 // UpgradeResourceState) only if one does; a problem decoding it is reported
 // with the walk's other diagnostics (see lazyLoadDiags).
 func (w *walker) loadStateValue(work *resourceWork, addr addrs.AbsResourceInstance) diags.Diagnostics {
-	inst := w.prior.ResourceInstance(addr)
+	return w.loadStateValueFrom(w.prior.ResourceInstance(addr), work, addr)
+}
+
+// loadStateValueFrom makes inst's current object the value of addr, null
+// when there is none.
+func (w *walker) loadStateValueFrom(inst *states.ResourceInstance, work *resourceWork, addr addrs.AbsResourceInstance) diags.Diagnostics {
 	if inst == nil || inst.Current == nil {
 		w.values.set(w.values.instances, addr.String(), cty.NullVal(work.types.Value))
 		return nil
@@ -125,6 +137,9 @@ func (w *walker) applyChange(work *resourceWork, addr addrs.AbsResourceInstance,
 		return ds
 	}
 	cfgVal, cfgMarks := cfgVal.UnmarkDeepWithPaths()
+	if eds := refuseEphemeralConfig(work, addr, cfgMarks); eds.HasErrors() {
+		return ds.Append(eds)
+	}
 	inst := w.prior.ResourceInstance(addr)
 	var priorObj *states.ResourceInstanceObjectSrc
 	if inst != nil {
@@ -134,6 +149,11 @@ func (w *walker) applyChange(work *resourceWork, addr addrs.AbsResourceInstance,
 	var priorPrivate []byte
 	if priorObj != nil {
 		priorPrivate = priorObj.Private
+	}
+	if drift := w.applier.drift[addr.String()]; drift != nil && drift.Private != nil {
+		// change.Before is what the plan's refresh read, so the private data
+		// that goes with it is that read's, not the record's older one.
+		priorPrivate = drift.Private
 	}
 	intentOp := states.IntentUpdate
 	switch change.Action {
@@ -246,6 +266,7 @@ func (w *walker) callApply(work *resourceWork, addr addrs.AbsResourceInstance, c
 		resp = work.provider.iface.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{
 			TypeName: addr.Resource.Resource.Type, PriorState: priorVal, PlannedState: planned.value, Config: cfgVal, ConfigSensitivePaths: sensitivePathsOf(cfgMarks),
 			PlannedPrivate: planned.private, PlannedIdentity: identityOrNil(planned.identity, work.types.Identity),
+			IgnoreChanges: ignoredPaths(work.v.resource.Managed, work.schema.Block),
 		})
 	})
 	ds := diags.Diagnostics{}.Append(resp.Diagnostics)
@@ -274,6 +295,7 @@ func (w *walker) callApply(work *resourceWork, addr addrs.AbsResourceInstance, c
 		}
 	}
 	w.prior.SetIntent(addr, nil, work.provider.addr)
+	newVal = work.schema.Block.NullWriteOnly(newVal)
 	if !newVal.IsNull() && newVal.IsWhollyKnown() {
 		obj := &states.ResourceInstanceObject{Value: withProviderSensitive(newVal.MarkWithPaths(cfgMarks).MarkWithPaths(sensitivePaths(work.schema.Block, newVal)), resp.SensitivePaths),
 			Private: resp.Private, Identity: resp.NewIdentity, Status: states.ObjectReady,

@@ -9,6 +9,7 @@ import (
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/lang"
+	"github.com/terrane/terrane/internal/lang/marks"
 	"github.com/terrane/terrane/internal/plans"
 )
 
@@ -17,6 +18,37 @@ import (
 type ruleOutcome struct {
 	status  plans.CheckStatus
 	message string
+	// ephemeralMessage is set when the error message was built from
+	// ephemeral values: message is then empty, since it would show them
+	// and check results would record them.
+	ephemeralMessage bool
+}
+
+// failureDetail is what a failed rule's error says: its message, or, for
+// a message withheld because it is ephemeral, a pointer to the warning
+// that explains why.
+func (o ruleOutcome) failureDetail() string {
+	if o.ephemeralMessage {
+		return "This check failed, but has an invalid error message as described in the other accompanying messages."
+	}
+	return o.message
+}
+
+// failureMessages are the messages check results record for o.
+func (o ruleOutcome) failureMessages() []string {
+	if o.ephemeralMessage {
+		return nil
+	}
+	return []string{o.message}
+}
+
+// ephemeralMessageWarning explains a withheld error message, in OpenTofu's
+// words.
+func ephemeralMessageWarning(rule *config.CheckRule) diags.Diagnostic {
+	return diags.Diagnostic{Severity: diags.Warning, Summary: "Error message refers to ephemeral values",
+		Detail: "The error expression used to explain this condition refers to ephemeral values, so Terrane will not display the resulting message.\n\n" +
+			"You can correct this by removing references to ephemeral values, or by using the ephemeralasnull() function on the references to not reveal ephemeral data.",
+		Subject: rule.ErrorMessage.Range().Ptr()}
 }
 
 // evalRule evaluates a condition and, when it is false, its error message.
@@ -43,6 +75,10 @@ func evalRule(scope *lang.Scope, rule *config.CheckRule) (ruleOutcome, diags.Dia
 	out := ruleOutcome{status: plans.CheckFail, message: "(the error message could not be evaluated)"}
 	msgVal, hd := scope.EvalExpr(rule.ErrorMessage, cty.String)
 	ds = ds.Append(hd)
+	if !hd.HasErrors() && marks.Contains(msgVal, marks.Ephemeral) {
+		out.message, out.ephemeralMessage = "", true
+		return out, ds
+	}
 	msgVal, _ = msgVal.UnmarkDeep()
 	if !hd.HasErrors() && msgVal.IsKnown() && !msgVal.IsNull() {
 		out.message = msgVal.AsString()
@@ -75,9 +111,12 @@ func (w *walker) checkRules(scope *lang.Scope, set ruleSet) diags.Diagnostics {
 		ds = ds.Append(rds)
 		status = worseStatus(status, out.status)
 		if out.status == plans.CheckFail {
-			failures = append(failures, out.message)
-			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: set.summary, Detail: out.message,
-				Subject: rule.Condition.Range().Ptr(), Address: set.objectAddr})
+			failures = append(failures, out.failureMessages()...)
+			if out.ephemeralMessage {
+				ds = ds.Append(ephemeralMessageWarning(rule))
+			}
+			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: set.summary, Detail: out.failureDetail(),
+				Subject: rule.Condition.Range().Ptr(), Address: set.objectAddr, FailedCheck: true})
 		}
 	}
 	w.recordCheckObject(set.kind, set.configAddr, plans.CheckObjectResult{ObjectAddr: set.objectAddr, Status: status, FailureMessages: failures})

@@ -249,7 +249,7 @@ data "terraform_remote_state" "network" {
 resource "tpf_thing" "x" {
   name = data.terraform_remote_state.network.outputs.vpc_id
 }`)
-	h.remoteState = &remotestate.DataSource{OpenWorkspace: remotestate.EmbeddedWorkspaces(workdirDir), Project: "proj"}
+	h.remoteState = &remotestate.DataSource{OpenWorkspace: remotestate.WorkingDirWorkspaces(workdirDir), Project: "proj"}
 	_, ds := h.engine(nil).Plan(t.Context(), PlanOpts{})
 	if !ds.HasErrors() || !strings.Contains(ds.Err().Error(), `workspace record "network"`) || !strings.Contains(ds.Err().Error(), "encrypts no state") {
 		t.Fatalf("reading an encrypted workspace without a remote state target: %v", ds.Err())

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	"github.com/hashicorp/go-hclog"
@@ -90,11 +91,22 @@ type Options struct {
 	// Workspace is what terraform.workspace evaluates to; "" means
 	// "default".
 	Workspace string
+	// Applying is what terraform.applying evaluates to: true for the apply
+	// and destroy commands, in their plan as in their apply. It is an
+	// ephemeral value, so nothing recorded can depend on it.
+	Applying bool
 	// RemoteState is how terraform_remote_state reads the "terrane"
-	// backend's workspaces (remotestate.EmbeddedWorkspaces for the working
+	// backend's workspaces (remotestate.WorkingDirWorkspaces for the working
 	// directory's store, and its project); nil leaves only the "local"
 	// backend readable.
 	RemoteState *remotestate.DataSource
+	// ProviderWrapper, when set, may put other implementations in front
+	// of provider configurations and of single resources' providers.
+	ProviderWrapper ProviderWrapper
+	// KeepValues keeps the root module values of the last Plan or Apply
+	// for LastEvaluation, and makes a plan keep every resource's values
+	// (a plan otherwise drops those nothing in the configuration reads).
+	KeepValues bool
 }
 
 // PlanOpts say what kind of plan to make.
@@ -115,6 +127,8 @@ type Engine struct {
 	schemas *providers.Schemas
 	// running are the provider processes started so far, closed by Close.
 	running []providers.Interface
+	// last is the last walk's values, kept when Options.KeepValues is set.
+	last *Evaluation
 }
 
 // New checks opts and returns an engine. It starts no provider yet.
@@ -177,4 +191,9 @@ func (e *Engine) Plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 // result after it.
 func (e *Engine) Apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics {
 	return e.apply(ctx, plan)
+}
+
+// warnf logs a warning of the run, formatted as fmt.Sprintf does.
+func (e *Engine) warnf(format string, args ...any) {
+	e.logger.Warn(fmt.Sprintf(format, args...))
 }

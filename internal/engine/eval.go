@@ -11,6 +11,7 @@ import (
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/lang"
+	"github.com/terrane/terrane/internal/lang/marks"
 )
 
 // evalData is lang.Data for one place in the configuration: a module
@@ -73,6 +74,17 @@ func (d *evalData) GetModule(addr addrs.ModuleCall, rng hcl.Range) (cty.Value, h
 }
 
 func (d *evalData) GetResource(addr addrs.Resource, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	val, ds := d.resourceValue(addr)
+	if addr.Mode == addrs.EphemeralResourceMode {
+		// Unknown or not, an ephemeral resource's value may only go where
+		// ephemeral values may: marking it before its instances are known
+		// lets a plan refuse what the apply would.
+		val = val.Mark(marks.Ephemeral)
+	}
+	return val, ds
+}
+
+func (d *evalData) resourceValue(addr addrs.Resource) (cty.Value, hcl.Diagnostics) {
 	abs := addrs.AbsResource{Module: d.inst, Resource: addr}
 	exp := d.w.values.resourceExpansion(abs)
 	if exp == nil || exp.unknown {
@@ -176,11 +188,14 @@ func relativeToCwd(dir string) string {
 }
 
 func (d *evalData) GetTerraformAttr(addr addrs.TerraformAttr, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
-	if addr.Name == "workspace" {
+	switch addr.Name {
+	case "workspace":
 		return cty.StringVal(d.w.e.opts.Workspace), nil
+	case "applying":
+		return cty.BoolVal(d.w.e.opts.Applying).Mark(marks.Ephemeral), nil
 	}
 	return cty.DynamicVal, hcl.Diagnostics{{
 		Severity: hcl.DiagError, Summary: "Invalid terraform attribute",
-		Detail: fmt.Sprintf("terraform has only workspace, not %q.", addr.Name), Subject: rng.Ptr(),
+		Detail: fmt.Sprintf("terraform has only workspace and applying, not %q.", addr.Name), Subject: rng.Ptr(),
 	}}
 }

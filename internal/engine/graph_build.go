@@ -44,6 +44,11 @@ type (
 		module *config.Config
 		check  *config.Check
 	}
+	// ephemeralVertex opens the instances of an ephemeral block; they are
+	// closed once everything that depends on them is done.
+	ephemeralVertex struct {
+		resourceVertex
+	}
 	// orphanVertex is a resource in state that the configuration no
 	// longer has, or whose module is gone.
 	orphanVertex struct {
@@ -190,7 +195,7 @@ func (w *walker) addModuleVertices(g *graph, c *config.Config) []pendingRefs {
 		if r.Managed != nil {
 			exprs = append(exprs, r.Managed.ReplaceTriggeredBy...)
 		}
-		add(rv, exprs, r.DependsOn, w.resourceBody(rv))
+		add(blockVertex(rv), exprs, r.DependsOn, w.resourceBody(rv))
 		out = append(out, pendingRefs{from: rv.key(), module: c})
 		g.deps[rv.key()][rv.provider.String()] = struct{}{}
 	}
@@ -202,6 +207,14 @@ func (w *walker) addModuleVertices(g *graph, c *config.Config) []pendingRefs {
 		add(&checkVertex{module: c, check: chk}, exprs, nil)
 	}
 	return out
+}
+
+// blockVertex is the vertex of a resource, data or ephemeral block.
+func blockVertex(rv *resourceVertex) vertex {
+	if rv.resource.Mode == addrs.EphemeralResourceMode {
+		return &ephemeralVertex{resourceVertex: *rv}
+	}
+	return rv
 }
 
 type bodyWithSpec struct {
@@ -218,7 +231,7 @@ func (w *walker) providerBody(provider addrs.Provider, body hcl.Body) bodyWithSp
 
 func (w *walker) resourceBody(rv *resourceVertex) bodyWithSpec {
 	r := rv.resource
-	if s, ok := w.providers.schemas.ResourceType(r.Provider, r.Mode == addrs.DataResourceMode, r.Type); ok && s.Block != nil {
+	if s, ok := w.resourceSchema(r); ok {
 		return bodyWithSpec{body: r.Config, spec: s.Block.DecoderSpec()}
 	}
 	return bodyWithSpec{body: r.Config, spec: hcldec.ObjectSpec{}}

@@ -169,6 +169,9 @@ func exportGraph(g *graph, changes []*plans.ResourceInstanceChangeSrc) *Operatio
 	out := &OperationGraph{Cycles: g.cycles(), Changes: changes}
 	for key, v := range g.vertices {
 		gv := GraphVertex{Key: key}
+		if ev, ok := v.(*ephemeralVertex); ok {
+			v = &ev.resourceVertex // drawn as the resource block it is
+		}
 		switch v := v.(type) {
 		case *providerVertex:
 			gv.Kind, gv.Module = GraphProvider, v.addr.Module

@@ -4,7 +4,33 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/terrane/terrane/internal/config"
+	"github.com/terrane/terrane/internal/schema"
 )
+
+// ignoredPaths are the paths lifecycle.ignore_changes names, every
+// attribute and block of the schema for ignore_changes = all; providers
+// that take them (Pulumi's) get them with the plan and apply requests.
+func ignoredPaths(m *config.ManagedResource, block *schema.Block) []cty.Path {
+	if m == nil {
+		return nil
+	}
+	var paths []cty.Path
+	if m.IgnoreAllChanges {
+		for name := range block.Attributes {
+			paths = append(paths, cty.GetAttrPath(name))
+		}
+		for name := range block.BlockTypes {
+			paths = append(paths, cty.GetAttrPath(name))
+		}
+		return paths
+	}
+	for _, t := range m.IgnoreChanges {
+		if path, err := traversalPath(t); err == nil {
+			paths = append(paths, path)
+		}
+	}
+	return paths
+}
 
 // applyIgnoreChanges puts the prior values back into the configuration at
 // the paths lifecycle.ignore_changes names (every attribute with

@@ -12,6 +12,7 @@ import (
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/lang"
+	"github.com/terrane/terrane/internal/lang/marks"
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/providers"
 	"github.com/terrane/terrane/internal/states"
@@ -198,6 +199,12 @@ func evalImportTarget(block *config.Import, eval func(hcl.Expression, cty.Type) 
 	if ids.HasErrors() {
 		return nil, ds
 	}
+	if id.HasMark(marks.Ephemeral) {
+		// The ID is recorded in the plan, which no ephemeral value reaches.
+		return nil, append(ds, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid import id argument",
+			Detail:  "Ephemeral values, or values derived from ephemeral values, cannot be used as import IDs: the ID is recorded in the plan.",
+			Subject: block.ID.Range().Ptr()})
+	}
 	id, _ = id.Unmark()
 	if !id.IsKnown() || id.IsNull() || id.AsString() == "" {
 		return nil, append(ds, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid import id argument",
@@ -222,6 +229,10 @@ func addressTraversal(expr hcl.Expression, eval func(hcl.Expression, cty.Type) (
 		key, kds := eval(e.Key, cty.DynamicPseudoType)
 		if ds = append(ds, kds...); kds.HasErrors() {
 			return nil, ds
+		}
+		if key.HasMark(marks.Ephemeral) {
+			return nil, append(ds, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid import address",
+				Detail: "The instance key in this import address cannot be derived from an ephemeral value.", Subject: e.Key.Range().Ptr()})
 		}
 		key, _ = key.Unmark()
 		if !key.IsKnown() || key.IsNull() {
@@ -315,5 +326,5 @@ func (w *walker) importObject(work *resourceWork, addr addrs.AbsResourceInstance
 	if work.types.Identity == cty.NilType {
 		identity = cty.NilVal
 	}
-	return &states.ResourceInstanceObject{Value: read.NewState, Private: read.Private, Identity: identity, Status: states.ObjectReady}, ds
+	return &states.ResourceInstanceObject{Value: work.schema.Block.NullWriteOnly(read.NewState), Private: read.Private, Identity: identity, Status: states.ObjectReady}, ds
 }

@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 )
@@ -13,10 +15,7 @@ import (
 // workspaces through terraform_remote_state — so exporting a secret must be
 // a decision the author writes down, as Terraform and OpenTofu require.
 func undeclaredSensitiveOutput(output *config.Output) diags.Diagnostic {
-	subject := output.DeclRange
-	if output.Expr != nil {
-		subject = output.Expr.Range()
-	}
+	subject := outputSubject(output)
 	return diags.Diagnostic{
 		Severity: diags.Error,
 		Summary:  "Output refers to sensitive values",
@@ -25,4 +24,13 @@ func undeclaredSensitiveOutput(output *config.Output) diags.Diagnostic {
 			"If you do intend to export this data, annotate output %q as sensitive by adding the following argument:\n    sensitive = true", output.Name),
 		Subject: subject.Ptr(),
 	}
+}
+
+// outputSubject is where diagnostics about an output's value point: its
+// expression.
+func outputSubject(output *config.Output) hcl.Range {
+	if output.Expr != nil {
+		return output.Expr.Range()
+	}
+	return output.DeclRange
 }

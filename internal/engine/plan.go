@@ -59,13 +59,15 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	if gds.HasErrors() {
 		return plan, ds
 	}
-	w.readResources = dependedOn(g)
+	if !e.opts.KeepValues {
+		w.readResources = dependedOn(g)
+	}
 	w.cbdForced = w.createBeforeDestroyForced(g)
 	if w.planScope = newPlanScope(g, opts); w.planScope != nil {
 		ds = ds.Append(partialPlanWarning(opts))
 	}
 	stopWatching := set.stopOnCancel(ctx)
-	ds = ds.Append(g.walk(ctx, w.run)).Append(w.lazyLoadDiags())
+	ds = ds.Append(w.walkGraph(ctx, g))
 	stopWatching()
 	if ctx.Err() != nil {
 		ds = ds.Append(interruptedDiag())
@@ -75,6 +77,7 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	plan.Complete = len(plan.Deferred) == 0
 	plan.Applyable = !plan.Errored && plansSomething(plan)
 	rf.finishPlan(plan)
+	e.keepEvaluation(w)
 	return plan, ds
 }
 
@@ -93,7 +96,14 @@ func (e *Engine) finishPlan(plan *plans.Plan, w *walker, snap *recordstore.Snaps
 	plan.Deferred = w.plan.deferred
 	plan.Checks = w.results.checks.list()
 	plan.VariableValues = map[string]value.Dynamic{}
-	for name := range e.opts.Config.Module.Variables {
+	for name, decl := range e.opts.Config.Module.Variables {
+		if decl.Ephemeral {
+			// Never written to the plan: apply must be given it again.
+			if in := e.opts.Variables[name]; in != nil && in.Value != cty.NilVal && !in.Value.IsNull() {
+				plan.ApplyTimeVariables = append(plan.ApplyTimeVariables, name)
+			}
+			continue
+		}
 		val, ok := w.values.get(w.values.variables, namedKey(addrs.RootModuleInstance, name))
 		if !ok {
 			continue
@@ -105,6 +115,7 @@ func (e *Engine) finishPlan(plan *plans.Plan, w *walker, snap *recordstore.Snaps
 		}
 		plan.VariableValues[name] = enc
 	}
+	sort.Strings(plan.ApplyTimeVariables)
 	ds = ds.Append(e.planOutputs(plan, w, snap.State))
 	w.recordPlannedDataResults(snap.State)
 	for _, entry := range snap.State.AllResourceInstances() {

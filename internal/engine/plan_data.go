@@ -30,6 +30,9 @@ func (w *walker) planDataInstance(work *resourceWork, addr addrs.AbsResourceInst
 		return ds
 	}
 	unmarked, cfgMarks := cfgVal.UnmarkDeepWithPaths()
+	if eds := refuseEphemeralConfig(work, addr, cfgMarks); eds.HasErrors() {
+		return ds.Append(eds)
+	}
 	reason := plans.ReasonNone
 	switch {
 	case !unmarked.IsWhollyKnown():
@@ -101,7 +104,7 @@ func (w *walker) checkOpenIntent(addr addrs.AbsResourceInstance, inst *states.Re
 	}
 	return diags.Diagnostics{{Severity: diags.Error, Summary: "Unfinished create",
 		Detail: fmt.Sprintf("Run %s started creating %s at %s and did not record the outcome: this create may have happened: import it or forget it. "+
-			"If the object exists, run \"terrane import %s ID\"; if it does not, run \"terrane state forget %s\". Until then this address is left out of plans.",
+			"If the object exists, run \"terrane import %s ID\"; if it does not, run \"terrane state rm %s\". Until then this address is left out of plans.",
 			inst.Intent.RunID, addr, inst.Intent.StartedAt.Format("2006-01-02 15:04:05 MST"), addr, addr),
 		Address: addr.String()}}, true
 }

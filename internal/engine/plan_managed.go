@@ -95,6 +95,9 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 		return ds
 	}
 	cfgVal, cfgMarks := cfgVal.UnmarkDeepWithPaths()
+	if eds := refuseEphemeralConfig(work, addr, cfgMarks); eds.HasErrors() {
+		return ds.Append(eds)
+	}
 	if vds := w.validateResource(work, cfgVal); vds.HasErrors() {
 		return ds.Append(vds)
 	} else {
@@ -179,6 +182,7 @@ func (w *walker) planResourceChange(work *resourceWork, addr addrs.AbsResourceIn
 			TypeName: work.v.resource.Type, PriorState: priorVal, ProposedNewState: proposed, Config: cfgVal,
 			ConfigSensitivePaths: sensitivePathsOf(cfgMarks), PriorPrivate: priorPrivate, PriorIdentity: identityOrNil(priorIdentity, work.types.Identity),
 			ClientCapabilities: providers.ClientCapabilities{WriteOnlyAttributesAllowed: true},
+			IgnoreChanges:      ignoredPaths(work.v.resource.Managed, work.schema.Block),
 		})
 	}); err != nil {
 		return nil, diags.Diagnostics{}.Append(err)
@@ -204,7 +208,9 @@ func (w *walker) planResourceChange(work *resourceWork, addr addrs.AbsResourceIn
 	if ds.HasErrors() {
 		return nil, ds
 	}
-	return &plannedObject{value: resp.PlannedState, private: resp.PlannedPrivate, identity: resp.PlannedIdentity,
+	// A legacy provider's plan may keep a write-only value (tolerated
+	// above); it is never kept here.
+	return &plannedObject{value: work.schema.Block.NullWriteOnly(resp.PlannedState), private: resp.PlannedPrivate, identity: resp.PlannedIdentity,
 		requiresReplace: resp.RequiresReplace, deferred: resp.Deferred, deleteBeforeReplace: resp.DeleteBeforeReplace, sensitive: resp.SensitivePaths}, ds
 }
 

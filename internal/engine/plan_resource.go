@@ -26,17 +26,14 @@ type resourceWork struct {
 
 func (w *walker) resourceWork(v *resourceVertex) (*resourceWork, diags.Diagnostics) {
 	r := v.resource
-	s, ok := w.providers.schemas.ResourceType(r.Provider, r.Mode == addrs.DataResourceMode, r.Type)
-	if !ok || s.Block == nil {
-		kind := "resource type"
-		if r.Mode == addrs.DataResourceMode {
-			kind = "data source"
-		}
+	s, ok := w.resourceSchema(r)
+	if !ok {
+		kind := r.Mode.TypeKind()
 		return nil, diags.Diagnostics{{Severity: diags.Error, Summary: "Unsupported " + kind,
 			Detail:  fmt.Sprintf("Provider %s has no %s %q.", addrs.ProviderForDisplay(r.Provider), kind, r.Type),
 			Subject: r.TypeRange.Ptr()}}
 	}
-	p := w.providers.get(v.provider)
+	p := w.providers.forResource(addrs.ConfigResource{Module: v.module.Path, Resource: r.Addr()}, w.providers.get(v.provider))
 	if p == nil && keyedProviderRef(r) == nil {
 		return nil, diags.Diagnostics{{Severity: diags.Error, Summary: "Provider configuration not available",
 			Detail:  fmt.Sprintf("%s could not be configured (see the errors above), so %s cannot be planned.", v.provider, v.key()),
@@ -48,6 +45,15 @@ func (w *walker) resourceWork(v *resourceVertex) (*resourceWork, diags.Diagnosti
 		work.types.Identity = id.ImpliedType()
 	}
 	return work, nil
+}
+
+// resourceSchema is the schema of a resource, data source or ephemeral
+// resource block's type.
+func (w *walker) resourceSchema(r *config.Resource) (schema.Schema, bool) {
+	if r.Mode == addrs.EphemeralResourceMode {
+		return w.providers.schemas.EphemeralResourceType(r.Provider, r.Type)
+	}
+	return w.providers.schemas.ResourceType(r.Provider, r.Mode == addrs.DataResourceMode, r.Type)
 }
 
 // runResource expands a resource in every instance of its module and
@@ -206,6 +212,15 @@ func (w *walker) evalConfig(work *resourceWork, addr addrs.AbsResourceInstance, 
 	return val, diags.Diagnostics{}.Append(hd)
 }
 
+// refuseEphemeralConfig reports the ephemeral values an instance's
+// configuration, unmarked into cfgMarks, gives to attributes that are not
+// write-only: outside an ephemeral block, that is the only place one may
+// go.
+func refuseEphemeralConfig(work *resourceWork, addr addrs.AbsResourceInstance, cfgMarks []cty.PathValueMarks) diags.Diagnostics {
+	ds := lang.EphemeralInPersistedAttributes(work.schema.Block, cfgMarks)
+	return withResourceSource(ds, work.v.resource).WithAddress(addr.String())
+}
+
 // refreshed is a prior object brought up to date: upgraded to the current
 // schema and, unless refresh is skipped, read back from the provider.
 type refreshed struct {
@@ -242,6 +257,7 @@ func (w *walker) refresh(p *configuredProvider, s schema.Schema, types plans.Obj
 	if resp.Diagnostics.HasErrors() {
 		return nil, ds
 	}
+	resp.NewState = s.Block.NullWriteOnly(resp.NewState)
 	for _, h := range w.e.opts.Hooks {
 		h.PostRefresh(addr, deposed, obj.Value, resp.NewState)
 	}
@@ -329,7 +345,7 @@ func (w *walker) upgrade(p *configuredProvider, s schema.Schema, types plans.Obj
 		// upgraded value itself.
 		obj = &states.ResourceInstanceObject{Private: src.Private, Status: src.Status, Dependencies: src.Dependencies, CreateBeforeDestroy: src.CreateBeforeDestroy}
 	}
-	val := resp.UpgradedState
+	val := s.Block.NullWriteOnly(resp.UpgradedState)
 	if len(src.SensitivePaths) > 0 {
 		pvm := make([]cty.PathValueMarks, len(src.SensitivePaths))
 		for i, path := range src.SensitivePaths {
@@ -413,7 +429,7 @@ func preventDestroyDiag(addr addrs.AbsResourceInstance) diags.Diagnostic {
 // runOrphan plans the deletion of every instance of a resource that is
 // only in state.
 func (w *walker) runOrphan(v *orphanVertex) diags.Diagnostics {
-	p := w.providers.get(v.provider)
+	p := w.providers.forResource(v.addr, w.providers.get(v.provider))
 	resources := w.stateByConfig[v.addr.String()]
 	if p == nil && len(resources) > 0 && w.providers.keysOf(v.provider) != nil && w.op == walkPlan {
 		return diags.Diagnostics{diags.Errorf("Provider instance not recorded",

@@ -13,6 +13,7 @@ import (
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/lang"
+	"github.com/terrane/terrane/internal/lang/marks"
 )
 
 // runProvider configures a provider configuration: one process, or, for
@@ -115,7 +116,7 @@ func (w *walker) withInstanceProvider(work *resourceWork, addr addrs.AbsResource
 		return nil, ds
 	}
 	inst := addrs.AbsProviderConfigInstance{Config: work.v.provider, Key: key}
-	p := w.providers.getInstance(inst)
+	p := w.providers.forResource(addrs.ConfigResource{Module: work.v.module.Path, Resource: work.v.resource.Addr()}, w.providers.getInstance(inst))
 	if p == nil {
 		return nil, ds.Append(w.missingProviderInstance(work, inst, addr, keyExpr.Range()))
 	}
@@ -138,6 +139,9 @@ func (w *walker) providerInstanceKey(scope *lang.Scope, keyExpr hcl.Expression, 
 	}
 	if val.HasMark(sensitiveMark) {
 		return nil, invalid("A provider instance key must not be derived from a sensitive value.")
+	}
+	if val.HasMark(marks.Ephemeral) {
+		return nil, invalid("A provider instance key must not be derived from an ephemeral value: it is recorded with every object the instance manages.")
 	}
 	switch {
 	case val.IsNull():

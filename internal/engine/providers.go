@@ -34,6 +34,9 @@ type providerSet struct {
 	configured map[string]*configuredProvider // by AbsProviderConfigInstance.String()
 	// instanceKeys are the keys of configurations with for_each.
 	instanceKeys map[string][]string
+	// byResource are the providers Options.ProviderWrapper put in front
+	// of single resources (forResource).
+	byResource map[string]*configuredProvider
 }
 
 // configuredProvider is one provider configuration's process.
@@ -158,6 +161,7 @@ func (s *providerSet) configure(ctx context.Context, inst addrs.AbsProviderConfi
 			ds = ds.Append(p.GetProviderSchema(ctx).Diagnostics)
 		}
 	}
+	p = s.wrapConfiguration(addr, p)
 	unmarked, _ := cfgVal.UnmarkDeep()
 	validate := p.ValidateProviderConfig(ctx, providers.ValidateProviderConfigRequest{Config: unmarked})
 	ds = ds.Append(validate.Diagnostics)

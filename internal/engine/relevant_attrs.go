@@ -189,6 +189,12 @@ func (a *relevanceAnalyzer) childInstances(caller addrs.ModuleInstance, call str
 func (a *relevanceAnalyzer) followResourceRef(module addrs.ModuleInstance, res addrs.Resource, key addrs.InstanceKey, keyed bool, remaining hcl.Traversal) {
 	path := referencedPath(remaining)
 	abs := addrs.AbsResource{Module: module, Resource: res}
+	if res.Mode == addrs.EphemeralResourceMode {
+		// Never in state, so never drifted: only what configures it may
+		// be relevant.
+		a.followResource(module, res, nil)
+		return
+	}
 	if keyed {
 		a.emit(abs.Instance(key), path)
 	} else {

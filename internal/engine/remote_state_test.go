@@ -46,7 +46,7 @@ output "token" {
 output "vpc" {
   value = data.terraform_remote_state.network.outputs.vpc_id
 }`)
-	h.remoteState = &remotestate.DataSource{OpenWorkspace: remotestate.EmbeddedWorkspaces(workdirDir), Project: "proj"}
+	h.remoteState = &remotestate.DataSource{OpenWorkspace: remotestate.WorkingDirWorkspaces(workdirDir), Project: "proj"}
 	plan := h.plan(PlanOpts{})
 	if got := actions(plan)["tpf_thing.x"]; got != plans.Create {
 		t.Fatalf("tpf_thing.x planned as %s, want create", got)

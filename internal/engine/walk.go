@@ -17,6 +17,13 @@ type walkFunc func(ctx context.Context, v vertex) (ds diags.Diagnostics, ok bool
 // so are its dependents; once ctx is cancelled no vertex starts. The graph
 // must be acyclic (see graph.cycles).
 func (g *graph) walk(ctx context.Context, fn walkFunc) diags.Diagnostics {
+	return g.walkNotifying(ctx, fn, nil)
+}
+
+// walkNotifying is walk that also calls done with the key of every vertex
+// once it is over, whether it ran, failed or was skipped, before its
+// dependents start.
+func (g *graph) walkNotifying(ctx context.Context, fn walkFunc, done func(key string)) diags.Diagnostics {
 	dependents := g.dependents()
 	remaining := make(map[string]int, len(g.vertices))
 	for k, set := range g.deps {
@@ -31,6 +38,9 @@ func (g *graph) walk(ctx context.Context, fn walkFunc) diags.Diagnostics {
 	)
 	// finish records a vertex's end and starts the dependents it unblocks.
 	finish := func(k string, ok bool) {
+		if done != nil {
+			done(k)
+		}
 		mu.Lock()
 		if !ok {
 			failed[k] = true

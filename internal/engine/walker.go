@@ -81,6 +81,8 @@ type walker struct {
 	// on, set by a plan once its graph is built; nil keeps every value.
 	// See keepsInstanceValues.
 	readResources map[string]bool
+	// ephemerals are the ephemeral resource instances the walk opened.
+	ephemerals *ephemeralSet
 }
 
 func (e *Engine) newWalker(ctx context.Context, op walkOp, snap *recordstore.Snapshot, set *providerSet) *walker {
@@ -166,6 +168,9 @@ func (w *walker) run(ctx context.Context, v vertex) (diags.Diagnostics, bool) {
 		// failedDependency), so the vertex itself does not fail.
 		ds, ok = w.runResource(v)
 		w.values.finishResource(v.key())
+	case *ephemeralVertex:
+		ds = w.runEphemeral(v)
+		w.values.finishResource(v.key())
 	case *orphanVertex:
 		ds = w.runOrphan(v)
 	case *destroyVertex:
@@ -247,6 +252,16 @@ func (w *walker) finalizeVariable(v *variableVertex, inst addrs.ModuleInstance, 
 	if decl.Sensitive {
 		val = val.Mark(sensitiveMark)
 	}
+	switch {
+	case decl.Ephemeral:
+		val = val.Mark(marks.Ephemeral)
+	case marks.Contains(val, marks.Ephemeral):
+		// Only a module call can pass an ephemeral value; a root
+		// variable's value comes from outside.
+		d := lang.EphemeralVariableNotAllowed(decl.Name, rng)
+		d.Address = addrs.InputVariable{Name: decl.Name}.Absolute(inst).String()
+		return cty.UnknownVal(decl.Type.Type), ds.Append(d)
+	}
 	w.values.set(w.values.variables, namedKey(inst, decl.Name), val)
 	return val, ds.Append(w.validateVariable(v, inst))
 }
@@ -265,10 +280,15 @@ func (w *walker) validateVariable(v *variableVertex, inst addrs.ModuleInstance) 
 		ds = ds.Append(rds)
 		status = worseStatus(status, out.status)
 		if out.status == plans.CheckFail {
-			failures = append(failures, out.message)
+			failures = append(failures, out.failureMessages()...)
+			message := out.message
+			if out.ephemeralMessage {
+				message = "The error expression used to explain this condition refers to ephemeral values. Terrane will not display the resulting message.\n\n" +
+					"You can correct this by removing references to ephemeral values or by utilizing the builtin ephemeralasnull() function."
+			}
 			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid value for variable",
-				Detail: out.message + "\n\nThis was checked by the validation rule at " + rule.DeclRange.String() + ".", Subject: rule.Condition.Range().Ptr(),
-				Address: addr})
+				Detail: message + "\n\nThis was checked by the validation rule at " + rule.DeclRange.String() + ".", Subject: rule.Condition.Range().Ptr(),
+				Address: addr, FailedCheck: true})
 		}
 	}
 	w.recordCheckObject(plans.CheckableInputVariable, modulePrefix(v.module.Path)+"var."+v.variable.Name,
@@ -293,6 +313,14 @@ func (w *walker) runOutput(v *outputVertex) diags.Diagnostics {
 			val = val.Mark(sensitiveMark)
 		} else if inst.IsRoot() && marks.Contains(val, sensitiveMark) {
 			ds = ds.Append(undeclaredSensitiveOutput(v.output))
+		}
+		switch {
+		case v.output.Ephemeral:
+			val = val.Mark(marks.Ephemeral)
+		case marks.Contains(val, marks.Ephemeral):
+			ds = ds.Append(lang.EphemeralOutputNotAllowed(v.output.Name, outputSubject(v.output)))
+			// Neither kept nor passed on: see recordRootOutput.
+			val = cty.DynamicVal.Mark(failedMark)
 		}
 		w.values.set(w.values.outputs, namedKey(inst, v.output.Name), val)
 		if inst.IsRoot() {
@@ -355,6 +383,11 @@ func (w *walker) expand(scope *lang.Scope, count, forEach, enabled hcl.Expressio
 		if enabled != nil {
 			val, hd := scope.EvalExpr(enabled, cty.Bool)
 			ds = ds.Append(hd)
+			if val.HasMark(marks.Ephemeral) {
+				return exp, ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid enabled argument",
+					Detail:  "Ephemeral values, or values derived from ephemeral values, cannot be used as the enabled argument: whether an instance exists is recorded, and an ephemeral value never is.",
+					Subject: enabled.Range().Ptr()})
+			}
 			val, _ = val.Unmark()
 			if !val.IsKnown() {
 				exp.unknown = true
@@ -390,9 +423,12 @@ func (w *walker) runCheck(v *checkVertex) diags.Diagnostics {
 			}
 			status = worseStatus(status, out.status)
 			if out.status == plans.CheckFail {
-				failures = append(failures, out.message)
-				ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Check block assertion failed", Detail: out.message,
-					Subject: rule.Condition.Range().Ptr(), Address: modulePrefix(v.module.Path) + "check." + v.check.Name})
+				failures = append(failures, out.failureMessages()...)
+				if out.ephemeralMessage {
+					ds = ds.Append(ephemeralMessageWarning(rule))
+				}
+				ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Check block assertion failed", Detail: out.failureDetail(),
+					Subject: rule.Condition.Range().Ptr(), Address: modulePrefix(v.module.Path) + "check." + v.check.Name, FailedCheck: true})
 			}
 			if out.status == plans.CheckUnknown && w.op == walkPlan {
 				ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Check block assertion known after apply",

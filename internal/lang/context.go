@@ -35,8 +35,8 @@ type contextBuilder struct {
 	// objects maps a root name (var, local, module, count, each, path,
 	// terraform, tofu) to the attributes fetched for it.
 	objects map[string]map[string]cty.Value
-	// resources maps a root name (a managed resource type, "data" or
-	// "resource") to type → name → value.
+	// resources maps a root name (a managed resource type, "data",
+	// "ephemeral" or "resource") to type → name → value.
 	resources map[string]map[string]map[string]cty.Value
 	self      *cty.Value
 }
@@ -101,10 +101,10 @@ func (b *contextBuilder) addModule(call addrs.ModuleCall, rng hcl.Range) hcl.Dia
 }
 
 func (b *contextBuilder) addResource(rootName string, resource addrs.Resource, rng hcl.Range) hcl.Diagnostics {
-	// resource.TYPE.NAME, data.TYPE.NAME and TYPE.NAME each appear under
-	// the root name the expression used.
+	// resource.TYPE.NAME, data.TYPE.NAME, ephemeral.TYPE.NAME and
+	// TYPE.NAME each appear under the root name the expression used.
 	group := rootName
-	if group != "data" && group != "resource" {
+	if group != "data" && group != "resource" && group != "ephemeral" {
 		group = "" // managed resources are grouped by type at the top level
 	}
 	byType := b.resources[group]

@@ -12,6 +12,7 @@ import (
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/lang/marks"
+	"github.com/terrane/terrane/internal/schema"
 )
 
 func exampleData() *staticData {
@@ -25,6 +26,7 @@ func exampleData() *staticData {
 			"pending": cty.UnknownVal(cty.String).RefineNotNull(),
 			"zones":   cty.ListVal([]cty.Value{cty.StringVal("a"), cty.StringVal("b")}),
 			"ports":   cty.UnknownVal(cty.List(cty.Number)),
+			"token":   cty.StringVal("tok").Mark(marks.Ephemeral),
 		},
 		locals:  map[string]cty.Value{"prefix": cty.StringVal("prod")},
 		modules: map[string]cty.Value{"net": cty.ObjectVal(map[string]cty.Value{"vpc_id": cty.StringVal("vpc-1")})},
@@ -290,5 +292,35 @@ func TestProviderFunctionsInBody(t *testing.T) {
 	want := "provider::aws::arn_parse@main.tf:1,5-29 provider::k8s::west::manifest_decode@main.tf:3,9-45"
 	if strings.Join(got, " ") != want {
 		t.Fatalf("got %v", got)
+	}
+}
+
+func TestEphemeralInPersistedAttributes(t *testing.T) {
+	block := &schema.Block{Attributes: map[string]*schema.Attribute{
+		"name":        {Type: cty.String, Optional: true},
+		"password_wo": {Type: cty.String, Optional: true, WriteOnly: true},
+		"tags":        {Type: cty.Map(cty.String), Optional: true},
+	}}
+	token := cty.StringVal("tok").Mark(marks.Ephemeral)
+	val := cty.ObjectVal(map[string]cty.Value{
+		"name":        cty.StringVal("n"),
+		"password_wo": token,
+		"tags":        cty.MapVal(map[string]cty.Value{"a": token}),
+	})
+	_, pvm := val.UnmarkDeepWithPaths()
+	ds := EphemeralInPersistedAttributes(block, pvm)
+	if len(ds) != 1 {
+		t.Fatalf("got %d diagnostics, want one for tags: %v", len(ds), ds)
+	}
+	d := ds[0]
+	if d.Summary != "Ephemeral value used in non-ephemeral context" ||
+		d.Detail != `Attribute ".tags[\"a\"]" is referencing an ephemeral value but ephemeral values can be referenced only by other ephemeral attributes or by write-only ones.` ||
+		!d.AttributePath.Equals(cty.GetAttrPath("tags").IndexString("a")) {
+		t.Errorf("wrong diagnostic: %#v", d)
+	}
+	clean := cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("n"), "password_wo": token, "tags": cty.NullVal(cty.Map(cty.String))})
+	_, pvm = clean.UnmarkDeepWithPaths()
+	if ds := EphemeralInPersistedAttributes(block, pvm); len(ds) != 0 {
+		t.Errorf("a write-only attribute was refused an ephemeral value: %v", ds)
 	}
 }

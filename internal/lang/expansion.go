@@ -24,6 +24,8 @@ func (s *Scope) EvalCount(expr hcl.Expression, allowUnknown bool) (count int, kn
 		return 0, false, diags.Append(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid count argument", Detail: detail, Subject: expr.Range().Ptr()})
 	}
 	switch {
+	case marks.Contains(val, marks.Ephemeral):
+		return 0, false, diags.Append(ephemeralArgumentDiag("count", expr))
 	case marks.Contains(val, marks.Sensitive):
 		return invalid("Sensitive values, or values derived from sensitive values, cannot be used as count arguments. If used, the sensitive value could be exposed as a resource instance key.")
 	case val.IsNull():
@@ -59,6 +61,10 @@ func (s *Scope) EvalForEach(expr hcl.Expression, allowUnknown bool) (elems map[s
 	}
 	ty := val.Type()
 	switch {
+	case val.HasMark(marks.Ephemeral):
+		// Ephemeral map values are allowed: they reach each.value, which
+		// is as ephemeral as they are, never an instance key.
+		return nil, false, diags.Append(ephemeralArgumentDiag("for_each", expr))
 	case val.HasMark(marks.Sensitive):
 		return invalid("Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.")
 	case val.IsNull():
@@ -80,6 +86,9 @@ func (s *Scope) EvalForEach(expr hcl.Expression, allowUnknown bool) (elems map[s
 		key, elem := it.Element()
 		if key.IsNull() || (ty.IsSetType() && elem.IsNull()) {
 			return invalid(`The given "for_each" argument value is unsuitable: "for_each" sets must not contain null values.`)
+		}
+		if key.HasMark(marks.Ephemeral) {
+			return nil, false, diags.Append(ephemeralArgumentDiag("for_each", expr))
 		}
 		if key.HasMark(marks.Sensitive) {
 			return invalid("Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.")

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/terrane/terrane/internal/lang/marks"
 )
 
 func TestEvalCount(t *testing.T) {
@@ -22,6 +24,8 @@ func TestEvalCount(t *testing.T) {
 		{expr: `1.5`, wantErr: "value must be a whole number"},
 		{expr: `null`, wantErr: `The given "count" argument value is null`},
 		{expr: `length(var.secret)`, wantErr: "Sensitive values, or values derived from sensitive values, cannot be used as count arguments"},
+		{expr: `length(var.token)`, wantErr: "Ephemeral values, or values derived from ephemeral values, cannot be used as count arguments."},
+		{expr: `length(var.token)`, allowUnknown: true, wantErr: "cannot be used as count arguments"},
 		{expr: `length(var.ports)`, wantErr: "cannot be determined until apply"},
 		{expr: `length(var.ports)`, allowUnknown: true},
 		{expr: `"many"`, wantErr: `The given "count" argument value is unsuitable: a number is required.`},
@@ -63,6 +67,8 @@ func TestEvalForEach(t *testing.T) {
 		{expr: `toset([1])`, wantErr: "supports sets of strings, but you have provided a set containing type number"},
 		{expr: `null`, wantErr: `the given "for_each" argument value is null`},
 		{expr: `toset([var.secret])`, wantErr: "cannot be used as for_each arguments"},
+		{expr: `toset([var.token])`, wantErr: "Ephemeral values, or values derived from ephemeral values, cannot be used as for_each arguments."},
+		{expr: `{a = var.token}`, want: map[string]cty.Value{"a": cty.StringVal("tok").Mark(marks.Ephemeral)}},
 		{expr: `toset([var.pending])`, wantErr: "cannot be determined until apply"},
 		{expr: `toset([var.pending])`, allowUnknown: true},
 	}

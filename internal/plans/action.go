@@ -22,6 +22,12 @@ const (
 	// CreateThenForget creates a new object and stops tracking the old one
 	// without destroying it.
 	CreateThenForget Action = '⇉'
+	// Open, Renew and Close are what a run does to an ephemeral resource
+	// instance. They are reported to hooks as it happens and never appear
+	// in a plan's changes: nothing about ephemeral resources is recorded.
+	Open  Action = 'O'
+	Renew Action = 'R'
+	Close Action = 'C'
 )
 
 // String returns the action's name as the -json UI and "terrane show" print
@@ -47,6 +53,12 @@ func (a Action) String() string {
 		return "forget"
 	case CreateThenForget:
 		return "create-then-forget"
+	case Open:
+		return "open"
+	case Renew:
+		return "renew"
+	case Close:
+		return "close"
 	default:
 		return fmt.Sprintf("Action(%q)", rune(a))
 	}

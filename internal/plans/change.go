@@ -126,9 +126,21 @@ func encodeMarked(v cty.Value, ty cty.Type) (value.Dynamic, []cty.Path, error) {
 	if v == cty.NilVal || v.IsNull() {
 		return value.Dynamic{}, nil, nil
 	}
+	if err := refuseEphemeral(v); err != nil {
+		return value.Dynamic{}, nil, err
+	}
 	unmarked, sensitive := unmarkSensitive(v)
 	encoded, err := value.Encode(unmarked, ty)
 	return encoded, sensitive, err
+}
+
+// refuseEphemeral fails for a value holding an ephemeral value, which no
+// plan may contain (see marks.StoredEphemeral).
+func refuseEphemeral(v cty.Value) error {
+	if paths := marks.StoredEphemeral(v); len(paths) > 0 {
+		return fmt.Errorf("the value at %s is ephemeral and is never written to a plan", value.FormatPath(paths[0]))
+	}
+	return nil
 }
 
 // unmarkSensitive unmarks v and returns the paths that carried the

@@ -128,6 +128,9 @@ func (c *Changes) Output(name string) *OutputChangeSrc {
 // Plan.VariableValues. Sensitive marks are dropped: the configuration
 // declares which variables are sensitive, and apply re-reads it.
 func EncodeVariableValue(v cty.Value) (value.Dynamic, error) {
+	if err := refuseEphemeral(v); err != nil {
+		return value.Dynamic{}, err
+	}
 	return value.Encode(v, cty.DynamicPseudoType)
 }
 

@@ -123,12 +123,15 @@ func TestEphemeralResource(t *testing.T) {
 			if v := opened.Result.GetAttr("value"); !v.IsKnown() || !strings.HasPrefix(v.AsString(), "token-db-") {
 				t.Errorf("ephemeral value = %#v", v)
 			}
-			if opened.RenewAt == 0 || len(opened.Private) == 0 {
-				t.Errorf("open answered RenewAt %d, private %q; want both set", opened.RenewAt, opened.Private)
+			if opened.RenewAt.IsZero() || len(opened.Private) == 0 {
+				t.Errorf("open answered RenewAt %s, private %q; want both set", opened.RenewAt, opened.Private)
 			}
 			renewed := p.RenewEphemeralResource(ctx, providers.RenewEphemeralResourceRequest{TypeName: typeName, Private: opened.Private})
 			noErrors(t, "RenewEphemeralResource", renewed.Diagnostics)
-			noErrors(t, "CloseEphemeralResource", p.CloseEphemeralResource(ctx, providers.CloseEphemeralResourceRequest{TypeName: typeName, Private: opened.Private}).Diagnostics)
+			if !renewed.RenewAt.After(opened.RenewAt) {
+				t.Errorf("renew answered RenewAt %s, want a time after the first, %s", renewed.RenewAt, opened.RenewAt)
+			}
+			noErrors(t, "CloseEphemeralResource", p.CloseEphemeralResource(ctx, providers.CloseEphemeralResourceRequest{TypeName: typeName, Private: renewed.Private}).Diagnostics)
 		})
 	}
 }

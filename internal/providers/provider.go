@@ -2,6 +2,7 @@ package providers
 
 import (
 	"context"
+	"time"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -249,6 +250,12 @@ type PlanResourceChangeRequest struct {
 	// are unmarked, as the wire protocols need. Pulumi providers get them
 	// as secrets.
 	ConfigSensitivePaths []cty.Path
+
+	// IgnoreChanges are the paths lifecycle.ignore_changes names (every
+	// attribute for ignore_changes = all). The engine has already put the
+	// prior values back at them in Config; Pulumi providers also get them
+	// as Diff's and Update's ignoreChanges, as Pulumi's engine sends them.
+	IgnoreChanges []cty.Path
 }
 
 type PlanResourceChangeResponse struct {
@@ -287,8 +294,9 @@ type ApplyResourceChangeRequest struct {
 	ProviderMeta    cty.Value
 	PlannedIdentity cty.Value
 
-	// ConfigSensitivePaths: see PlanResourceChangeRequest.
+	// ConfigSensitivePaths and IgnoreChanges: see PlanResourceChangeRequest.
 	ConfigSensitivePaths []cty.Path
+	IgnoreChanges        []cty.Path
 }
 
 type ApplyResourceChangeResponse struct {
@@ -372,9 +380,11 @@ type OpenEphemeralResourceRequest struct {
 }
 
 type OpenEphemeralResourceResponse struct {
-	Result      cty.Value
-	Private     []byte
-	RenewAt     int64 // Unix seconds; zero when no renewal is needed
+	Result  cty.Value
+	Private []byte
+	// RenewAt is when to call RenewEphemeralResource; the zero time means
+	// the resource needs no renewal.
+	RenewAt     time.Time
 	Deferred    *Deferred
 	Diagnostics diags.Diagnostics
 }
@@ -386,7 +396,7 @@ type RenewEphemeralResourceRequest struct {
 
 type RenewEphemeralResourceResponse struct {
 	Private     []byte
-	RenewAt     int64
+	RenewAt     time.Time
 	Diagnostics diags.Diagnostics
 }
 

@@ -32,6 +32,15 @@ func (s *Schemas) ResourceType(provider addrs.Provider, data bool, typeName stri
 	return found, ok && found.Block != nil
 }
 
+// EphemeralResourceType returns an ephemeral resource type's schema.
+func (s *Schemas) EphemeralResourceType(provider addrs.Provider, typeName string) (schema.Schema, bool) {
+	if s == nil {
+		return schema.Schema{}, false
+	}
+	found, ok := s.Providers[provider].EphemeralResources[typeName]
+	return found, ok && found.Block != nil
+}
+
 // ProviderConfig returns a provider's configuration schema.
 func (s *Schemas) ProviderConfig(provider addrs.Provider) (schema.Schema, bool) {
 	if s == nil {

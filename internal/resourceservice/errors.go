@@ -50,7 +50,7 @@ func fromStore(err error, what string) error {
 		code, hint = codes.Aborted, "; read the resource again and retry with its current version"
 	case errors.Is(err, store.ErrWrongUid):
 		code, hint = codes.FailedPrecondition, "; it was deleted and re-created since it was read"
-	case errors.Is(err, store.ErrInconsistent), errors.Is(err, store.ErrClosed):
+	case errors.Is(err, store.ErrInconsistent), errors.Is(err, store.ErrClosed), errors.Is(err, store.ErrUnavailable):
 		code = codes.Unavailable
 	case errors.As(err, new(store.GroupVersionMismatchError)):
 		code = codes.InvalidArgument

@@ -3,6 +3,7 @@ package resourceservice
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"time"
 
@@ -45,6 +46,24 @@ func (s *Service) Read(ctx context.Context, consistency store.ReadConsistency, i
 		return nil, errorf(codes.FailedPrecondition, "reading %s: the resource with uid %s was deleted and re-created since it was read", describeID(id), id.GetUid())
 	}
 	return res, nil
+}
+
+// ReadMany returns the stored resource for each ID, in the order of ids,
+// with nil where none is stored, in one backend read (see
+// store.Backend.ReadMany).
+func (s *Service) ReadMany(ctx context.Context, consistency store.ReadConsistency, ids []*pbresource.ID) ([]*pbresource.Resource, error) {
+	normalized := make([]*pbresource.ID, len(ids))
+	for i, id := range ids {
+		var err error
+		if normalized[i], err = normalizeID(id, "read"); err != nil {
+			return nil, err
+		}
+	}
+	found, err := s.backend.ReadMany(ctx, consistency, normalized)
+	if err != nil {
+		return nil, fromStore(err, fmt.Sprintf("reading %d resources", len(ids)))
+	}
+	return found, nil
 }
 
 // List returns the resources of a type whose tenancy matches (units may be

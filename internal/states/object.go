@@ -141,6 +141,9 @@ func markSensitivePaths(val cty.Value, paths []cty.Path) cty.Value {
 // version, recording where the value is marked sensitive. The value must be
 // wholly known: unknown values are never stored.
 func (obj *ResourceInstanceObject) Encode(valueType cty.Type, schemaVersion uint64) (*ResourceInstanceObjectSrc, error) {
+	if paths := marks.StoredEphemeral(obj.Value); len(paths) > 0 {
+		return nil, fmt.Errorf("the value at %s is ephemeral and is never stored", value.FormatPath(paths[0]))
+	}
 	unmarked, pvm := obj.Value.UnmarkDeepWithPaths()
 	if !unmarked.IsWhollyKnown() {
 		return nil, fmt.Errorf("an object with unknown values cannot be stored; the provider must return final values")

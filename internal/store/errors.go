@@ -12,3 +12,9 @@ var (
 	// snapshot brings it up to date.
 	ErrWatchExpired = errors.New("watch fell behind the change history the store keeps; start a new watch")
 )
+
+// ErrUnavailable wraps a failure to reach the store: it did not answer in
+// time or the connection to it is down. A write that failed this way may
+// or may not have been applied; a caller that retries must read back
+// what is stored before it writes again.
+var ErrUnavailable = errors.New("the state store is unavailable")

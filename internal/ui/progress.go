@@ -68,6 +68,11 @@ var (
 	modifying  = operationKind{"Modifying", "modifying", "Modifications", true, true}
 	destroying = operationKind{"Destroying", "destroying", "Destruction", true, false}
 	reading    = operationKind{"Reading", "reading", "Read", false, true}
+	// What a run does to an ephemeral resource instance; no id is shown,
+	// since nothing of its value is.
+	opening  = operationKind{"Opening", "opening", "Opening", false, false}
+	renewing = operationKind{"Renewing", "renewing", "Renewal", false, false}
+	closing  = operationKind{"Closing", "closing", "Closing", false, false}
 )
 
 func kindOfApply(action plans.Action, planned cty.Value) (operationKind, bool) {
@@ -157,6 +162,37 @@ func (h *ProgressHook) PreApply(addr addrs.AbsResourceInstance, deposed addrs.De
 	if kind.showPriorID {
 		op.id = idOf(prior)
 	}
+	h.start(op)
+}
+
+// PreEphemeralOp reports that an ephemeral resource instance is being
+// opened, renewed or closed, as Terraform does ("Opening...").
+func (h *ProgressHook) PreEphemeralOp(addr addrs.AbsResourceInstance, action plans.Action) {
+	kind, ok := map[plans.Action]operationKind{plans.Open: opening, plans.Renew: renewing, plans.Close: closing}[action]
+	if !ok {
+		return
+	}
+	h.start(&operation{name: addr.String(), kind: kind, started: time.Now(), stop: make(chan struct{}), done: make(chan struct{})})
+}
+
+// PostEphemeralOp reports how opening, renewing or closing ended.
+func (h *ProgressHook) PostEphemeralOp(addr addrs.AbsResourceInstance, action plans.Action, err error) {
+	h.PostApply(addr, addrs.NotDeposed, cty.NilVal, err)
+}
+
+// EphemeralDeferred reports that a plan leaves an ephemeral resource
+// instance unopened until apply, as Terraform does.
+func (h *ProgressHook) EphemeralDeferred(addr addrs.AbsResourceInstance) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.closed {
+		h.writeLine(h.pal.bold(addr.String() + ": Configuration unknown, deferring..."))
+	}
+}
+
+// start reports an operation starting and starts its "Still …" reports.
+func (h *ProgressHook) start(op *operation) {
+	kind := op.kind
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {

@@ -105,3 +105,38 @@ func writeTestFile(t *testing.T, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+// TestTokensAsOpenTofuFindsThem finds a serve endpoint's token in the CLI
+// configuration's credentials blocks (for HOST:PORT, else for HOST) and in
+// TF_TOKEN_ variables.
+func TestTokensAsOpenTofuFindsThem(t *testing.T) {
+	dir := t.TempDir()
+	rc := filepath.Join(dir, "terraformrc")
+	if err := os.WriteFile(rc, []byte(`
+credentials "state.example.com:8502" {
+  token = "for-the-port"
+}
+credentials "other.example.com" {
+  token = "for-the-host"
+}
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TERRANE_CLI_CONFIG_FILE", rc)
+	t.Setenv("TF_TOKEN_env_example_com", "from-the-environment")
+	tokens, ds := Tokens(dir)
+	if ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	for host, want := range map[string]string{
+		"state.example.com:8502": "for-the-port",
+		"state.example.com:9000": "",
+		"other.example.com:9000": "for-the-host",
+		"env.example.com:8502":   "from-the-environment",
+		"nowhere.example.com:1":  "",
+	} {
+		if got := tokens(host); got != want {
+			t.Errorf("token for %s = %q, want %q", host, got, want)
+		}
+	}
+}

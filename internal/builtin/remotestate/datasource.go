@@ -5,7 +5,8 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -13,12 +14,15 @@ import (
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/lang/marks"
+	"github.com/terrane/terrane/internal/resourceservice"
 	"github.com/terrane/terrane/internal/schema"
 	"github.com/terrane/terrane/internal/states"
+	"github.com/terrane/terrane/internal/states/foreignstate"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/statefile"
-	"github.com/terrane/terrane/internal/states/workspaces"
 	"github.com/terrane/terrane/internal/store/encrypted"
+	"github.com/terrane/terrane/internal/storeconfig"
+	"github.com/terrane/terrane/internal/workdir"
 )
 
 // TypeName is the data source's type name.
@@ -27,9 +31,11 @@ const TypeName = "terraform_remote_state"
 // DefaultWorkspace is the workspace read when none is given.
 const DefaultWorkspace = "default"
 
-// OpenWorkspaceFunc opens the records of a Terrane workspace, their data
-// passing through cipher; the closer releases whatever it opened.
-type OpenWorkspaceFunc func(ctx context.Context, project, workspace string, cipher encrypted.Cipher) (*recordstore.Store, func() error, error)
+// OpenWorkspaceFunc opens the records of a Terrane workspace in the store
+// settings name, or, when settings is nil, in the working directory's own
+// store, their data passing through cipher; the closer releases whatever it
+// opened.
+type OpenWorkspaceFunc func(ctx context.Context, settings *storeconfig.Settings, project, workspace string, cipher encrypted.Cipher) (*recordstore.Store, func() error, error)
 
 // DataSource reads remote outputs. It is safe for concurrent use.
 type DataSource struct {
@@ -95,7 +101,7 @@ func selectors(addr addrs.AbsResourceInstance) []string {
 func Schema() schema.Schema {
 	return schema.Schema{Block: &schema.Block{Attributes: map[string]*schema.Attribute{
 		"backend":   {Type: cty.String, Required: true, Description: `Where the state is: "terrane" (a workspace of this store) or "local" (a state file).`},
-		"config":    {Type: cty.DynamicPseudoType, Optional: true, Description: "The backend's settings: workspace and project for terrane, path and workspace_dir for local."},
+		"config":    {Type: cty.DynamicPseudoType, Optional: true, Description: "The backend's settings: for terrane, the workspace and project to read and the backend block's arguments naming another store; path and workspace_dir for local."},
 		"defaults":  {Type: cty.DynamicPseudoType, Optional: true, Description: "Values for outputs the state does not have."},
 		"outputs":   {Type: cty.DynamicPseudoType, Computed: true, Description: "The root module outputs of the state."},
 		"workspace": {Type: cty.String, Optional: true, Description: "The workspace to read; default when not set."},
@@ -151,12 +157,37 @@ func decodeSettings(config cty.Value) (settings, diags.Diagnostics) {
 		ds = ds.Append(attrError("backend", fmt.Sprintf(
 			"Terrane reads remote state from the \"terrane\" backend (a workspace of this store) and the \"local\" backend (a state file); %q is not supported. Move that state in with \"terrane state push\" and read it with backend = \"terrane\".", s.backend)))
 	}
+	known := map[string][]string{"local": {"path", "workspace_dir"}, "terrane": append([]string{"project", "workspace"}, storeconfig.Arguments()...)}[s.backend]
 	for name, val := range s.config {
-		if val.IsKnown() && !val.IsNull() && !val.Type().Equals(cty.String) {
+		switch {
+		case !slices.Contains(known, name) && known != nil:
+			ds = ds.Append(attrError("config", fmt.Sprintf("The %s backend has no setting %q; its settings are %s.", s.backend, name, strings.Join(known, ", "))))
+		case name == "endpoints":
+		case val.IsKnown() && !val.IsNull() && !val.Type().Equals(cty.String):
 			ds = ds.Append(attrError("config", fmt.Sprintf("The config setting %q must be a string.", name)))
 		}
 	}
 	return s, ds
+}
+
+// otherStore returns the store the terrane backend's config names with
+// the backend block's arguments, or nil when it names none: then the
+// working directory's own store is read.
+func (s settings) otherStore() (*storeconfig.Settings, error) {
+	given := map[string]cty.Value{}
+	for _, name := range storeconfig.Arguments() {
+		if val, ok := s.config[name]; ok {
+			given[name] = val
+		}
+	}
+	if len(given) == 0 {
+		return nil, nil
+	}
+	store, err := storeconfig.FromValues(given)
+	if err != nil {
+		return nil, err
+	}
+	return &store, nil
 }
 
 func attrError(attr, detail string) diags.Diagnostic {
@@ -218,7 +249,11 @@ func (d *DataSource) readOutputs(ctx context.Context, s settings) (map[string]*s
 	if name := s.configString("workspace"); name != "" {
 		workspace = name
 	}
-	store, closeStore, err := d.OpenWorkspace(ctx, project, workspace, encryption.NewRecordCipher(target))
+	other, err := s.otherStore()
+	if err != nil {
+		return nil, fmt.Errorf("the store named in config: %w", err)
+	}
+	store, closeStore, err := d.OpenWorkspace(ctx, other, project, workspace, encryption.NewRecordCipher(target))
 	if err != nil {
 		return nil, fmt.Errorf("opening workspace %q of project %q: %w", workspace, project, err)
 	}
@@ -235,20 +270,16 @@ func (d *DataSource) readOutputs(ctx context.Context, s settings) (map[string]*s
 
 // localStatePath is where Terraform's local backend keeps a workspace's
 // state: path for the default workspace, workspace_dir/NAME/terraform.tfstate
-// for the others.
+// for the others (see foreignstate.Location).
 func localStatePath(s settings) string {
-	path := s.configString("path")
-	if path == "" {
-		path = "terraform.tfstate"
+	loc := foreignstate.Location{Kind: "local", Path: s.configString("path"), WorkspaceDir: s.configString("workspace_dir")}
+	if loc.Path == "" {
+		loc.Path = foreignstate.DefaultStateFilename
 	}
-	if s.workspace == DefaultWorkspace {
-		return path
+	if loc.WorkspaceDir == "" {
+		loc.WorkspaceDir = foreignstate.DefaultWorkspaceDir
 	}
-	dir := s.configString("workspace_dir")
-	if dir == "" {
-		dir = "terraform.tfstate.d"
-	}
-	return filepath.Join(dir, s.workspace, filepath.Base(path))
+	return loc.StatePath("", s.workspace)
 }
 
 func readStateFileOutputs(ctx context.Context, path string, target *encryption.Target) (map[string]*states.OutputValue, error) {
@@ -267,12 +298,21 @@ func readStateFileOutputs(ctx context.Context, path string, target *encryption.T
 	return file.State.Outputs, nil
 }
 
-// EmbeddedWorkspaces opens workspaces of the embedded store of the
-// configuration in dir without creating them, so that reading a workspace
-// nobody applied in is reported instead of yielding no outputs.
-func EmbeddedWorkspaces(dir string) OpenWorkspaceFunc {
-	return func(_ context.Context, project, workspace string, cipher encrypted.Cipher) (*recordstore.Store, func() error, error) {
-		service, closer, err := workspaces.OpenEmbedded(dir, cipher)
+// WorkingDirWorkspaces opens workspaces of the store the working directory
+// dir uses (the embedded one or the shared store its backend names),
+// creating nothing, so that reading a workspace nobody applied in is
+// reported instead of yielding no outputs.
+func WorkingDirWorkspaces(dir string) OpenWorkspaceFunc {
+	return func(_ context.Context, settings *storeconfig.Settings, project, workspace string, cipher encrypted.Cipher) (*recordstore.Store, func() error, error) {
+		open := func(dir string) (*resourceservice.Service, func() error, error) {
+			return workdir.OpenService(dir, cipher)
+		}
+		if settings != nil {
+			open = func(dir string) (*resourceservice.Service, func() error, error) {
+				return workdir.OpenSettings(dir, *settings, cipher)
+			}
+		}
+		service, closer, err := open(dir)
 		if err != nil {
 			return nil, nil, err
 		}

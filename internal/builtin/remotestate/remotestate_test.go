@@ -78,6 +78,12 @@ func TestLocalBackendWorkspacesAndDefaults(t *testing.T) {
 	if !outputs.GetAttr("key").HasMark(marks.Sensitive) {
 		t.Error("a sensitive output is not marked sensitive")
 	}
+	// As in OpenTofu's local backend, another workspace's file is always
+	// named terraform.tfstate, whatever path names for the default one.
+	state, ds = source.Read(context.Background(), readConfig("local", map[string]cty.Value{"path": cty.StringVal("custom.tfstate")}, cty.StringVal("blue"), cty.NullVal(cty.DynamicPseudoType)))
+	if ds.HasErrors() || state.GetAttr("outputs").GetAttr("color").AsString() != "blue" {
+		t.Errorf("workspace blue with path custom.tfstate: %v", ds)
+	}
 	_, ds = source.Read(context.Background(), readConfig("local", map[string]cty.Value{"path": cty.StringVal("missing.tfstate")}, cty.NullVal(cty.String), cty.NullVal(cty.DynamicPseudoType)))
 	if !ds.HasErrors() || !strings.Contains(ds[0].Detail, "missing.tfstate") {
 		t.Errorf("missing file: %v", ds)
@@ -110,7 +116,7 @@ func TestTerraneBackendReadsAnotherWorkspace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	source := &DataSource{OpenWorkspace: EmbeddedWorkspaces(dir), Project: "default"}
+	source := &DataSource{OpenWorkspace: WorkingDirWorkspaces(dir), Project: "default"}
 	cases := []struct {
 		name   string
 		config map[string]cty.Value

@@ -40,6 +40,9 @@ type Operation struct {
 	// GenerateConfigOut is plan's -generate-config-out: the new file to
 	// write resource blocks into for import targets that have none.
 	GenerateConfigOut string
+	// Applying is set for the apply and destroy commands: what
+	// terraform.applying evaluates to, in their plan as in their apply.
+	Applying bool
 }
 
 // Plan is `terrane plan`'s command line.
@@ -214,6 +217,7 @@ func parseApplyLike(command string, args []string, forced Operation) (*Apply, di
 	}
 	apply.Destroy = apply.Destroy || forced.Destroy
 	apply.RefreshOnly = apply.RefreshOnly || forced.RefreshOnly
+	apply.Applying = command == "apply" || command == "destroy"
 	rest := fs.Args()
 	if command == "apply" && len(rest) == 1 {
 		apply.PlanFile, rest = rest[0], nil
@@ -231,11 +235,11 @@ func parseApplyLike(command string, args []string, forced Operation) (*Apply, di
 // checkSavedPlan refuses options that would shape a new plan: a saved plan
 // already fixed them, and silently ignoring them would surprise.
 func (a *Apply) checkSavedPlan(fs *flag.FlagSet) diags.Diagnostics {
+	// -var and -var-file are allowed: ephemeral variables, which no plan
+	// records, are given again when it is applied. Values for the
+	// variables the plan did record are checked against it once the
+	// configuration is loaded.
 	var ds diags.Diagnostics
-	if len(a.Vars) > 0 {
-		ds = ds.Append(diags.Errorf("Can't set variables when applying a saved plan",
-			"The -var and -var-file options cannot be used when applying the saved plan %s, because a saved plan includes the variable values that were set when it was created. Run plan again with the new values.", a.PlanFile))
-	}
 	var shaping []string
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {

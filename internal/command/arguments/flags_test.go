@@ -75,7 +75,6 @@ func TestParseErrors(t *testing.T) {
 		{"unknown flag", applyParser(ParseApply), []string{"-frobnicate"}, "Failed to parse command-line options"},
 		{"two plan files", applyParser(ParseApply), []string{"a", "b"}, "Too many command line arguments"},
 		{"destroy takes no plan file", applyParser(ParseDestroy), []string{"tfplan"}, "Too many command line arguments"},
-		{"vars with a saved plan", applyParser(ParseApply), []string{"-var=a=b", "tfplan"}, "Can't set variables when applying a saved plan"},
 		{"targets with a saved plan", applyParser(ParseApply), []string{"-target=a.b", "tfplan"}, "Invalid options for a saved plan"},
 		{"plan takes no arguments", func(args []string) (*Apply, error) { _, ds := ParsePlan(args); return nil, ds.Err() }, []string{"dir"}, "Too many command line arguments"},
 	}

@@ -164,6 +164,11 @@ func repetition(count, forEach hcl.Expression) (*Expression, *Expression) {
 func resources(cfg *config.Config, schemas *providers.Schemas) []Resource {
 	var managed, data []Resource
 	for _, res := range cfg.Module.Resources {
+		if res.Mode == addrs.EphemeralResourceMode {
+			// Terraform's JSON leaves ephemeral blocks out of the
+			// configuration; what refers to them names them.
+			continue
+		}
 		rendered := Resource{
 			Address:           res.Addr().String(),
 			Mode:              resourceMode(res.Mode),

@@ -74,8 +74,11 @@ type Resource struct {
 
 // ResourceMode spells a resource mode as the JSON formats do.
 func ResourceMode(mode addrs.ResourceMode) string {
-	if mode == addrs.DataResourceMode {
+	switch mode {
+	case addrs.DataResourceMode:
 		return "data"
+	case addrs.EphemeralResourceMode:
+		return "ephemeral"
 	}
 	return "managed"
 }

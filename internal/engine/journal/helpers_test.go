@@ -12,6 +12,7 @@ import (
 	"github.com/terrane/terrane/internal/resourceservice/records"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/recordstore"
+	"github.com/terrane/terrane/internal/store"
 	"github.com/terrane/terrane/internal/store/sqlite"
 )
 
@@ -23,6 +24,13 @@ func openStore(t testing.TB, path string) *recordstore.Store {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return storeOn(t, backend)
+}
+
+// storeOn returns workspace "default" of project "test" in backend, which
+// is closed when the test ends.
+func storeOn(t testing.TB, backend store.Backend) *recordstore.Store {
+	t.Helper()
 	t.Cleanup(func() { _ = backend.Close() })
 	registry := resourceservice.NewRegistry()
 	if err := records.Register(registry); err != nil {

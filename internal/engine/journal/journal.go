@@ -29,6 +29,11 @@ type Options struct {
 	RunID string
 	// MaxBatch bounds the writes of one commit; 0 means DefaultMaxBatch.
 	MaxBatch int
+	// RetryFor bounds how long a commit the store could not take
+	// (store.ErrUnavailable) is retried; 0 means DefaultRetryFor.
+	RetryFor time.Duration
+	// Logf, when set, hears of the store becoming unavailable and back.
+	Logf func(format string, args ...any)
 }
 
 // Journal writes instance records durably for many concurrent callers,
@@ -39,6 +44,8 @@ type Journal struct {
 	runID    string
 	holder   string
 	maxBatch int
+	retryFor time.Duration
+	logf     func(format string, args ...any)
 
 	mu      sync.Mutex
 	pending []*request
@@ -50,6 +57,9 @@ type Journal struct {
 	commits atomic.Int64
 	records atomic.Int64
 	failed  atomic.Int64
+	// waited is how long commits waited for an unavailable store, in
+	// nanoseconds.
+	waited atomic.Int64
 }
 
 // request is one caller's write waiting for its commit.
@@ -76,11 +86,21 @@ func newJournal(st *recordstore.Store, opts Options) *Journal {
 	if maxBatch <= 0 {
 		maxBatch = DefaultMaxBatch
 	}
+	retryFor := opts.RetryFor
+	if retryFor <= 0 {
+		retryFor = DefaultRetryFor
+	}
+	logf := opts.Logf
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
 	return &Journal{
 		store:    st,
 		runID:    opts.RunID,
 		holder:   Holder(),
 		maxBatch: maxBatch,
+		retryFor: retryFor,
+		logf:     logf,
 		wake:     make(chan struct{}, 1),
 		done:     make(chan struct{}),
 	}
@@ -108,11 +128,13 @@ type Stats struct {
 	Records int64
 	// Failed is how many writes failed.
 	Failed int64
+	// Waited is how long commits waited for the store to come back.
+	Waited time.Duration
 }
 
 // Stats returns the journal's counters.
 func (j *Journal) Stats() Stats {
-	return Stats{Commits: j.commits.Load(), Records: j.records.Load(), Failed: j.failed.Load()}
+	return Stats{Commits: j.commits.Load(), Records: j.records.Load(), Failed: j.failed.Load(), Waited: time.Duration(j.waited.Load())}
 }
 
 // BeginCall opens an intent: it writes inst, whose Intent must be set, to
@@ -287,21 +309,14 @@ func (j *Journal) commit(batch []*request) {
 	ctx := context.Background() // callers' cancellation must not cut a commit in half-delivered state
 	batch = slices.Clone(batch) // failed writes are dropped from this copy only
 	for len(batch) > 0 {
-		changes := make([]recordstore.InstanceChange, len(batch))
-		for i, req := range batch {
-			changes[i] = req.change
-		}
-		versions, err := j.store.Commit(ctx, changes)
+		versions, err := j.store.Commit(ctx, changesOf(batch))
 		j.commits.Add(1)
 		if err == nil {
-			j.records.Add(int64(len(batch)))
-			for _, req := range batch {
-				var version *recordstore.RecordVersion
-				if v, ok := versions[req.change.Addr.String()]; ok {
-					version = &v
-				}
-				req.result <- outcome{version: version}
-			}
+			j.succeed(batch, versions)
+			return
+		}
+		if errors.Is(err, store.ErrUnavailable) {
+			j.awaitStore(batch, err)
 			return
 		}
 		if failed := failingIndex(err, len(batch)); failed >= 0 {
@@ -317,6 +332,18 @@ func (j *Journal) commit(batch []*request) {
 		j.commit(batch[:half])
 		j.commit(batch[half:])
 		return
+	}
+}
+
+// succeed delivers the versions a commit of batch wrote.
+func (j *Journal) succeed(batch []*request, versions map[string]recordstore.RecordVersion) {
+	j.records.Add(int64(len(batch)))
+	for _, req := range batch {
+		var version *recordstore.RecordVersion
+		if v, ok := versions[req.change.Addr.String()]; ok {
+			version = &v
+		}
+		req.result <- outcome{version: version}
 	}
 }
 

@@ -43,9 +43,9 @@ func (r *resolver) createDiagnostic(intent *states.Intent) diags.Diagnostic {
 // claimDiagnostic says that another run is working on addr.
 func claimDiagnostic(addr addrs.AbsResourceInstance, intent *states.Intent) diags.Diagnostic {
 	d := diags.Warnf("Another run is changing "+addr.String(),
-		"%s began a %s of %s at %s and is still running, so this run leaves %s alone. "+
+		"%s began %s of %s at %s and is still running, so this run leaves %s alone. "+
 			"Plan again once that run has finished; if it was stopped for good, its claim lapses once its process is gone (same host) or after %s.",
-		capitalize(describeRun(intent)), operationNoun(intent.Operation), addr, formatTime(intent.StartedAt), addr, DefaultClaimTTL)
+		capitalize(describeRun(intent)), withArticle(operationNoun(intent.Operation)), addr, formatTime(intent.StartedAt), addr, DefaultClaimTTL)
 	d.Address = addr.String()
 	return d
 }
@@ -65,6 +65,14 @@ func unreadDiagnostic(addr addrs.AbsResourceInstance, intent *states.Intent, cau
 		strings.Join(reasons, "\n  "), addr)
 	d.Address = addr.String()
 	return d
+}
+
+// withArticle puts "a" or "an" before a noun.
+func withArticle(noun string) string {
+	if noun != "" && strings.ContainsRune("aeiou", rune(noun[0])) {
+		return "an " + noun
+	}
+	return "a " + noun
 }
 
 func operationNoun(op states.IntentOperation) string {

@@ -136,6 +136,7 @@
 //	issensitive()      own        sensitivity (OpenTofu)
 //	nonsensitive()     own        sensitivity
 //	sensitive()        own        sensitivity
+//	ephemeralasnull()  own        ephemerality
 //
 // The built-in provider functions provider::terraform::encode_tfvars,
 // provider::terraform::decode_tfvars and provider::terraform::encode_expr

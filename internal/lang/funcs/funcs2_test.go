@@ -133,6 +133,22 @@ func TestConversionAndSensitivityFunctions(t *testing.T) {
 		{expr: `nonsensitive(secret)`, want: cty.StringVal("hunter2")},
 		{expr: `issensitive(secret)`, want: cty.True},
 		{expr: `issensitive("x")`, want: cty.False},
+		{expr: `ephemeralasnull("plain")`, want: cty.StringVal("plain")},
+		{expr: `ephemeralasnull(token)`, want: cty.NullVal(cty.String)},
+		// Only the ephemeral mark goes: a sensitive one stays on the null.
+		{expr: `ephemeralasnull(both)`, want: cty.NullVal(cty.String).Mark(marks.Sensitive)},
+		{expr: `ephemeralasnull({a = token, b = "kept", c = [token, "x"]})`, want: cty.ObjectVal(map[string]cty.Value{
+			"a": cty.NullVal(cty.String), "b": cty.StringVal("kept"),
+			"c": cty.TupleVal([]cty.Value{cty.NullVal(cty.String), cty.StringVal("x")}),
+		})},
+		{expr: `ephemeralasnull(tomap({a = token, b = "kept"}))`, want: cty.MapVal(map[string]cty.Value{"a": cty.NullVal(cty.String), "b": cty.StringVal("kept")})},
+		{expr: `ephemeralasnull(tolist([token, "x"]))`, want: cty.ListVal([]cty.Value{cty.NullVal(cty.String), cty.StringVal("x")})},
+		{expr: `ephemeralasnull("${token}-suffix")`, want: cty.NullVal(cty.String)},
+		{expr: `ephemeralasnull(secret)`, want: cty.StringVal("hunter2").Mark(marks.Sensitive)},
+		// An unknown value stays unknown: whether it will be ephemeral is
+		// not known either.
+		{expr: `ephemeralasnull(unknown)`, want: cty.UnknownVal(cty.String)},
+		{expr: `ephemeralasnull([token, unknown])`, want: cty.TupleVal([]cty.Value{cty.NullVal(cty.String), cty.UnknownVal(cty.String)})},
 		{expr: `try(tonumber("x"), "fallback")`, want: cty.StringVal("fallback")},
 		{expr: `can(regex("^ami-", "ami-123"))`, want: cty.True},
 		{expr: `can(regex("^ami-", "xyz"))`, want: cty.False},

@@ -40,6 +40,8 @@ func runCases(t *testing.T, cases []functionCase) {
 	vars := map[string]cty.Value{
 		"secret":  cty.StringVal("hunter2").Mark(marks.Sensitive),
 		"unknown": cty.UnknownVal(cty.String),
+		"token":   cty.StringVal("tok").Mark(marks.Ephemeral),
+		"both":    cty.StringVal("s3cr3t").WithMarks(cty.NewValueMarks(marks.Ephemeral, marks.Sensitive)),
 	}
 	for _, c := range cases {
 		t.Run(c.expr, func(t *testing.T) {

@@ -128,6 +128,7 @@ func baseTable(baseDir string) map[string]function.Function {
 		"toset": MakeToFunc(cty.Set(cty.DynamicPseudoType)), "tostring": MakeToFunc(cty.String),
 
 		"issensitive": IsSensitiveFunc, "nonsensitive": NonsensitiveFunc, "sensitive": SensitiveFunc,
+		"ephemeralasnull": EphemeralAsNullFunc,
 	}
 	for name, f := range fileHashFuncs(baseDir) {
 		table[name] = f

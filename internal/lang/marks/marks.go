@@ -1,7 +1,8 @@
 // Package marks defines the cty value marks Terrane's language layer attaches
-// to values — today only Sensitive — and small helpers for testing them deep
-// inside collections. Every other package that must hide or carry sensitive
-// values (rendering, state, plans) uses these marks rather than its own.
+// to values — Sensitive and Ephemeral — and small helpers for testing them
+// deep inside collections. Every other package that must hide, carry or keep
+// out of storage such values (rendering, state, plans) uses these marks
+// rather than its own.
 package marks
 
 import "github.com/zclconf/go-cty/cty"
@@ -16,6 +17,14 @@ func (m valueMark) GoString() string { return "marks." + string(m) }
 // renderers print "(sensitive value)" in its place and error messages omit it.
 const Sensitive = valueMark("Sensitive")
 
+// Ephemeral marks a value that exists only while one run lasts: an
+// ephemeral input variable or output, the result of an ephemeral resource,
+// and everything computed from them. Such a value may reach only places
+// that are not persisted (provider configurations, write-only attributes,
+// other ephemeral values) and is never written to a plan, a record, a log
+// or an output stream.
+const Ephemeral = valueMark("Ephemeral")
+
 // Contains reports whether val, or any value nested inside it, carries mark.
 func Contains(val cty.Value, mark any) bool {
 	if val.HasMark(mark) {
@@ -28,4 +37,24 @@ func Contains(val cty.Value, mark any) bool {
 		}
 	}
 	return false
+}
+
+// StoredEphemeral returns the paths within val where a value marked
+// ephemeral is not null: what writing val to a plan or a record would
+// persist. Encoders refuse a value with any, so that an ephemeral value
+// that slipped past the language's checks still never reaches storage. A
+// null marked ephemeral (a write-only attribute's place in a planned
+// value) stores nothing and is allowed.
+func StoredEphemeral(val cty.Value) []cty.Path {
+	unmarked, pvm := val.UnmarkDeepWithPaths()
+	var out []cty.Path
+	for _, pv := range pvm {
+		if _, ok := pv.Marks[Ephemeral]; !ok {
+			continue
+		}
+		if at, err := pv.Path.Apply(unmarked); err != nil || !at.IsNull() {
+			out = append(out, pv.Path)
+		}
+	}
+	return out
 }

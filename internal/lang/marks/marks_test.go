@@ -25,3 +25,22 @@ func TestContains(t *testing.T) {
 		})
 	}
 }
+
+func TestStoredEphemeral(t *testing.T) {
+	val := cty.ObjectVal(map[string]cty.Value{
+		"kept":    cty.StringVal("k"),
+		"nulled":  cty.NullVal(cty.String).Mark(Ephemeral),
+		"leaking": cty.StringVal("secret").Mark(Ephemeral),
+		"hidden":  cty.StringVal("s").Mark(Sensitive),
+	})
+	got := StoredEphemeral(val)
+	if len(got) != 1 || !got[0].Equals(cty.GetAttrPath("leaking")) {
+		t.Errorf("StoredEphemeral = %#v, want only .leaking", got)
+	}
+	if got := StoredEphemeral(cty.StringVal("x").Mark(Ephemeral)); len(got) != 1 || len(got[0]) != 0 {
+		t.Errorf("a wholly ephemeral value: %#v", got)
+	}
+	if got := StoredEphemeral(cty.UnknownVal(cty.String).Mark(Ephemeral)); len(got) != 1 {
+		t.Errorf("an unknown ephemeral value: %#v", got)
+	}
+}

@@ -2,6 +2,7 @@ package grpcprovider
 
 import (
 	"context"
+	"time"
 
 	"google.golang.org/protobuf/types/known/timestamppb"
 
@@ -59,7 +60,7 @@ func (p *Provider) OpenEphemeralResource(ctx context.Context, req providers.Open
 	}
 	resp.Result = c.decode("result", out.GetResult(), ty)
 	resp.Private = out.GetPrivate()
-	resp.RenewAt = unixSeconds(out.GetRenewAt())
+	resp.RenewAt = renewAt(out.GetRenewAt())
 	resp.Deferred = deferred(out.GetDeferred())
 	resp.Diagnostics = c.result(out.GetDiagnostics())
 	return resp
@@ -74,7 +75,7 @@ func (p *Provider) RenewEphemeralResource(ctx context.Context, req providers.Ren
 		return resp
 	}
 	resp.Private = out.GetPrivate()
-	resp.RenewAt = unixSeconds(out.GetRenewAt())
+	resp.RenewAt = renewAt(out.GetRenewAt())
 	resp.Diagnostics = diagnostics(out.GetDiagnostics())
 	return resp
 }
@@ -91,9 +92,11 @@ func (p *Provider) CloseEphemeralResource(ctx context.Context, req providers.Clo
 	return resp
 }
 
-func unixSeconds(ts *timestamppb.Timestamp) int64 {
-	if ts == nil {
-		return 0
+// renewAt is the time a provider asked to renew at; the protocol leaves
+// the timestamp unset when no renewal is needed.
+func renewAt(ts *timestamppb.Timestamp) time.Time {
+	if ts == nil || (ts.GetSeconds() == 0 && ts.GetNanos() == 0) {
+		return time.Time{}
 	}
-	return ts.GetSeconds()
+	return ts.AsTime()
 }

@@ -32,6 +32,12 @@ func (p *Provider) ApplyResourceChange(ctx context.Context, req providers.ApplyR
 	if req.PlannedState.IsNull() {
 		return providers.ApplyResourceChangeResponse{NewState: req.PlannedState, Diagnostics: p.delete(ctx, rt, priv, req.PriorState)}
 	}
+	if priv.NoChange && !req.PriorState.IsNull() {
+		// Pulumi's "same" step: the new inputs are recorded, the object and
+		// its outputs stay as they were.
+		priv.NoChange, priv.PriorInputs = false, nil
+		return providers.ApplyResourceChangeResponse{NewState: req.PlannedState, Private: priv.encode(), SensitivePaths: priv.Secrets}
+	}
 	prior := priv
 	prior.Inputs = priv.PriorInputs
 	oldInputs, err := prior.inputs()
@@ -52,20 +58,42 @@ func (p *Provider) ApplyResourceChange(ctx context.Context, req providers.ApplyR
 		id, props = resp.GetId(), resp.GetProperties()
 	} else {
 		id = req.PriorState.GetAttr("id").AsString()
-		olds, wireErr := p.pkg.toWire(req.PriorState, rt.objectSecrets(prior), p.wireOptions())
+		olds, wireErr := p.oldOutputs(rt, prior, req.PriorState)
 		if wireErr != nil {
 			return providers.ApplyResourceChangeResponse{Diagnostics: p.valueProblem("Update", "prior "+req.TypeName, wireErr)}
 		}
 		var resp *pulumirpc.UpdateResponse
-		resp, err = p.client.Update(ctx, &pulumirpc.UpdateRequest{Id: id, Urn: priv.URN, Olds: olds, News: inputs, OldInputs: oldInputs, Timeout: timeout(ctx), Name: priv.name(), Type: rt.Token})
+		resp, err = p.client.Update(ctx, &pulumirpc.UpdateRequest{Id: id, Urn: priv.URN, Olds: olds, News: inputs, OldInputs: oldInputs, Timeout: timeout(ctx), Name: priv.name(), Type: rt.Token,
+			IgnoreChanges: p.pkg.propertyPaths(req.IgnoreChanges)})
 		props = resp.GetProperties()
 	}
 	if err != nil {
 		return p.applyFailure(ctx, rt, next, req.PriorState, err)
 	}
-	state, secrets, problems := p.objectStateSecrets(rt, id, props)
+	state, secrets, problems := p.objectStateSecrets(rt, id, props, inputs)
 	next.Secrets = secrets
-	return providers.ApplyResourceChangeResponse{NewState: state, Private: next.encode(), SensitivePaths: secrets, Diagnostics: problems}
+	next = next.withOutputs(props)
+	if !problems.HasErrors() {
+		state = alignTo(state, req.PlannedState)
+	}
+	// Pulumi's engine never holds a result to its preview: a preview is the
+	// provider's best guess (a bridged SDKv2 provider's leaves out the zero
+	// values its create fills in). A result that differs from the plan is
+	// tolerated and logged, as Terraform tolerates legacy SDK providers.
+	return providers.ApplyResourceChangeResponse{NewState: state, Private: next.encode(), SensitivePaths: secrets, Diagnostics: problems, LegacyTypeSystem: true}
+}
+
+// oldOutputs are a stored object's outputs as Pulumi's engine sends them
+// to Read, Diff, Update and Delete: verbatim, as the provider last returned
+// them (privateData.Outputs). An object recorded without them is sent as
+// its attributes, with the values the provider returned as secrets sent as
+// secrets.
+func (p *Provider) oldOutputs(rt *ResourceType, priv privateData, prior cty.Value) (*structpb.Struct, error) {
+	kept, err := priv.outputs()
+	if err != nil || kept != nil {
+		return kept, err
+	}
+	return p.pkg.toWire(prior, rt.objectSecrets(priv), p.wireOptions())
 }
 
 // applyFailure reports a failed create or update. ErrorResourceInitFailed
@@ -81,11 +109,13 @@ func (p *Provider) applyFailure(ctx context.Context, rt *ResourceType, priv priv
 		if !ok {
 			continue
 		}
-		state, secrets, problems := p.objectStateSecrets(rt, initFailed.GetId(), initFailed.GetProperties())
 		if initFailed.GetInputs() != nil {
 			priv = priv.withInputs(initFailed.GetInputs())
 		}
+		inputs, _ := priv.inputs()
+		state, secrets, problems := p.objectStateSecrets(rt, initFailed.GetId(), initFailed.GetProperties(), inputs)
 		priv.Secrets = secrets
+		priv = priv.withOutputs(initFailed.GetProperties())
 		reasons, _ := json.Marshal(initFailed.GetReasons())
 		problems = append(problems, diags.Errorf("Object created but not ready",
 			"The Pulumi provider %s created the %s object %q but it failed to finish initialising: %s. Terrane recorded it; the next apply updates or replaces it.",
@@ -99,7 +129,7 @@ func (p *Provider) delete(ctx context.Context, rt *ResourceType, priv privateDat
 	if prior.IsNull() {
 		return nil
 	}
-	props, err := p.pkg.toWire(prior, rt.objectSecrets(priv), p.wireOptions())
+	props, err := p.oldOutputs(rt, priv, prior)
 	if err != nil {
 		return p.valueProblem("Delete", TypeName(rt.Token), err)
 	}
@@ -114,16 +144,27 @@ func (p *Provider) delete(ctx context.Context, rt *ResourceType, priv privateDat
 	return nil
 }
 
-// objectState converts an object's properties and sets its id. Use
-// objectStateSecrets where the answer's secrets must stay sensitive.
-func (p *Provider) objectState(rt *ResourceType, id string, props *structpb.Struct) (cty.Value, diags.Diagnostics) {
-	v, _, problems := p.objectStateSecrets(rt, id, props)
-	return v, problems
-}
-
-// objectStateSecrets is objectState that also returns the paths of the
-// secrets among the properties.
-func (p *Provider) objectStateSecrets(rt *ResourceType, id string, props *structpb.Struct) (cty.Value, []cty.Path, diags.Diagnostics) {
+// objectStateSecrets converts an object's properties, sets its id and
+// returns the paths of the secrets among the properties, which must stay
+// sensitive. An input the outputs leave out takes its
+// value from the object's inputs: Pulumi keeps an object's inputs beside
+// its outputs, and an input a provider does not echo as an output (or an
+// object imported without its inputs and given them by a later plan) is
+// still the object's.
+func (p *Provider) objectStateSecrets(rt *ResourceType, id string, props, inputs *structpb.Struct) (cty.Value, []cty.Path, diags.Diagnostics) {
+	if len(inputs.GetFields()) > 0 {
+		merged := &structpb.Struct{Fields: make(map[string]*structpb.Value, len(props.GetFields())+len(inputs.GetFields()))}
+		for key, value := range props.GetFields() {
+			merged.Fields[key] = value
+		}
+		for name := range rt.Inputs {
+			key := p.pkg.PulumiName(name)
+			if _, given := merged.Fields[key]; !given && inputs.GetFields()[key] != nil {
+				merged.Fields[key] = inputs.GetFields()[key]
+			}
+		}
+		props = merged
+	}
 	v, secrets, err := p.pkg.fromWire(props, rt.Schema.Block.ImpliedType())
 	if err != nil {
 		return cty.NilVal, nil, p.answerProblem(TypeName(rt.Token), err)
@@ -161,7 +202,7 @@ func (p *Provider) ReadResource(ctx context.Context, req providers.ReadResourceR
 	if err != nil {
 		return providers.ReadResourceResponse{Diagnostics: p.privateProblem(req.TypeName, err)}
 	}
-	props, err := p.pkg.toWire(req.PriorState, rt.objectSecrets(priv), p.wireOptions())
+	props, err := p.oldOutputs(rt, priv, req.PriorState)
 	if err != nil {
 		return providers.ReadResourceResponse{Diagnostics: p.valueProblem("Read", req.TypeName, err)}
 	}
@@ -175,8 +216,13 @@ func (p *Provider) ReadResource(ctx context.Context, req providers.ReadResourceR
 	if resp.GetInputs() != nil {
 		priv = priv.withInputs(resp.GetInputs())
 	}
-	state, secrets, problems := p.objectStateSecrets(rt, resp.GetId(), resp.GetProperties())
+	inputs, _ = priv.inputs()
+	state, secrets, problems := p.objectStateSecrets(rt, resp.GetId(), resp.GetProperties(), inputs)
 	priv.Secrets = secrets
+	priv = priv.withOutputs(resp.GetProperties())
+	if !problems.HasErrors() {
+		state = alignTo(state, req.PriorState)
+	}
 	return providers.ReadResourceResponse{NewState: state, Private: priv.encode(), SensitivePaths: secrets, Diagnostics: problems}
 }
 

@@ -100,14 +100,7 @@ func wireJSON(s *structpb.Struct) json.RawMessage {
 }
 
 func wireStruct(raw json.RawMessage) (*structpb.Struct, error) {
-	if len(raw) == 0 {
-		return nil, nil
-	}
-	var s structpb.Struct
-	if err := protojson.Unmarshal(raw, &s); err != nil {
-		return nil, fmt.Errorf("a stored child's properties are unreadable: %w", err)
-	}
-	return &s, nil
+	return wireStructOf(raw, "child's properties")
 }
 
 // wireValue converts stored wire properties to a value of type ty.

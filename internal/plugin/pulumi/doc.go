@@ -44,9 +44,32 @@
 // are not inputs are planned as unknown. Applying runs Check again with the
 // now known configuration, then Create, Update or Delete. Read serves
 // refresh and import; Invoke serves data sources. What later calls need
-// (the URN, the random seed, the checked inputs and which outputs came
-// back secret) travels in the provider's private bytes, so the engine
-// stores it without knowing about Pulumi.
+// (the URN, the random seed, the checked inputs, the outputs as the
+// provider returned them and which came back secret) travels in the
+// provider's private bytes, so the engine stores it without knowing about
+// Pulumi.
+//
+// The calls follow Pulumi's engine where Terraform's protocol has no rule:
+//
+//   - An object's outputs go back to Read, Diff, Update and Delete verbatim,
+//     as the provider last returned them: a bridged resource's "id" is an
+//     ordinary output, and the bridge rebuilds the Terraform state from
+//     outputs (its "__meta", its raw state delta, the nulls it returned)
+//     that no attribute carries.
+//   - A Diff that finds no change is Pulumi's "same" step: the plan keeps
+//     the prior object, taking the configured value only for an input the
+//     object has no value for (an object imported without its inputs), and
+//     applying it records the configuration without calling the provider.
+//   - A preview is the provider's guess, not a promise: an apply result that
+//     differs from it is recorded and logged, as Terraform treats legacy SDK
+//     providers. An update's preview does not turn outputs the object never
+//     had into "known after apply".
+//   - lifecycle.ignore_changes reaches Diff and Update as ignoreChanges.
+//   - An error status is the provider's answer: the operation failed and,
+//     unless it carries ErrorResourceInitFailed (the object exists but did
+//     not finish; it is recorded tainted), created or changed nothing. Only
+//     a call whose answer never came (cancelled, crashed, connection lost)
+//     leaves its outcome unknown for the engine's recovery.
 //
 // StreamInvoke: the schema does not say which functions stream, so every
 // function is also the data source NAME_stream (getThing: tpulumi_thing
@@ -125,6 +148,15 @@
 // refused by name instead of rounded. An input that Check leaves unset is
 // planned null, not unknown. Diff's deleteBeforeReplace reaches the engine
 // as PlanResourceChangeResponse.DeleteBeforeReplace.
+//
+// Pulumi values carry no types, so an answer is given the types of the
+// value it answers for wherever the two agree (see alignTo): an unknown
+// configured as a string stays a string, a list sent as an Any value comes
+// back a list, and a list holding an unknown that a bridged provider's
+// preview collapses into one unknown stays the configured list. A null and
+// an empty collection, which the wire cannot tell apart, are no change.
+// An input the provider's outputs leave out takes its value from the
+// object's inputs.
 //
 // # Sub-packages
 //

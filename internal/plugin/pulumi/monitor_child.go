@@ -170,7 +170,7 @@ func (r *componentRun) diffChild(ctx context.Context, rt *ResourceType, prior co
 	if err != nil {
 		return 0, r.fail(p.privateProblem(r.subject(), err)[0])
 	}
-	result, problems := p.diff(ctx, rt, privateData{URN: prior.URN}, priorState, checked, oldInputs)
+	result, problems := p.diff(ctx, rt, privateData{URN: prior.URN}, priorState, checked, oldInputs, nil)
 	switch {
 	case problems.HasErrors():
 		return 0, r.fail(problems[0])

@@ -102,23 +102,51 @@ func (p *Provider) PlanResourceChange(ctx context.Context, req providers.PlanRes
 	resp := providers.PlanResourceChangeResponse{PlannedPrivate: planned.encode()}
 	if req.PriorState.IsNull() {
 		resp.PlannedState, resp.SensitivePaths, resp.Diagnostics = p.previewCreate(ctx, rt, priv, checked)
+		if !resp.Diagnostics.HasErrors() {
+			resp.PlannedState = alignTo(resp.PlannedState, req.Config)
+		}
 		return resp
 	}
-	diff, problems := p.diff(ctx, rt, priv, req.PriorState, checked, oldInputs)
+	ignore := p.pkg.propertyPaths(req.IgnoreChanges)
+	diff, problems := p.diff(ctx, rt, priv, req.PriorState, checked, oldInputs, ignore)
 	if problems.HasErrors() {
 		return providers.PlanResourceChangeResponse{Diagnostics: problems}
 	}
 	switch {
 	case !diff.changed:
-		resp.PlannedState, resp.SensitivePaths = req.PriorState, priv.Secrets
+		planned.NoChange = true
+		resp.PlannedPrivate = planned.encode()
+		resp.PlannedState, resp.SensitivePaths = unchangedPlan(rt, req.PriorState, req.Config), priv.Secrets
 	case len(diff.replace) > 0:
 		resp.RequiresReplace = diff.replace
 		resp.DeleteBeforeReplace = diff.deleteBeforeReplace
 		resp.PlannedState, resp.SensitivePaths, resp.Diagnostics = p.previewCreate(ctx, rt, priv, checked)
 	default:
-		resp.PlannedState, resp.SensitivePaths, resp.Diagnostics = p.previewUpdate(ctx, rt, priv, req.PriorState, checked, oldInputs)
+		resp.PlannedState, resp.SensitivePaths, resp.Diagnostics = p.previewUpdate(ctx, rt, priv, req.PriorState, checked, oldInputs, ignore)
+	}
+	if !resp.Diagnostics.HasErrors() {
+		resp.PlannedState = alignTo(resp.PlannedState, req.Config)
 	}
 	return resp
+}
+
+// unchangedPlan is the plan of an object whose Diff found no change: the
+// prior object, as Pulumi's engine keeps the old outputs. An input the
+// prior object has no value for but the configuration sets (an imported
+// object whose Read did not return every input) takes the configured
+// value, which is what Pulumi records as the object's new inputs; the
+// planned value must match the configuration there, so the prior's null
+// would be an invalid plan. Applying such a plan calls no provider (see
+// privateData.NoChange).
+func unchangedPlan(rt *ResourceType, prior, config cty.Value) cty.Value {
+	attrs := prior.AsValueMap()
+	for name := range rt.Inputs {
+		configured := config.GetAttr(name)
+		if attrs[name].IsNull() && !configured.IsNull() {
+			attrs[name] = configured
+		}
+	}
+	return cty.ObjectVal(attrs)
 }
 
 // diffResult is Diff's answer in Terrane's terms.
@@ -132,13 +160,14 @@ type diffResult struct {
 
 // diff calls Diff. DIFF_UNKNOWN (the provider cannot tell) falls back to
 // comparing the checked inputs with the old ones.
-func (p *Provider) diff(ctx context.Context, rt *ResourceType, priv privateData, prior cty.Value, news, oldInputs *structpb.Struct) (diffResult, diags.Diagnostics) {
-	olds, err := p.pkg.toWire(prior, rt.objectSecrets(priv), p.wireOptions())
+func (p *Provider) diff(ctx context.Context, rt *ResourceType, priv privateData, prior cty.Value, news, oldInputs *structpb.Struct, ignore []string) (diffResult, diags.Diagnostics) {
+	olds, err := p.oldOutputs(rt, priv, prior)
 	if err != nil {
 		return diffResult{}, p.valueProblem("Diff", "prior "+TypeName(rt.Token), err)
 	}
 	resp, err := p.client.Diff(ctx, &pulumirpc.DiffRequest{
 		Id: prior.GetAttr("id").AsString(), Urn: priv.URN, Olds: olds, News: news, OldInputs: oldInputs, Name: priv.name(), Type: rt.Token,
+		IgnoreChanges: ignore,
 	})
 	if err != nil {
 		return diffResult{}, diags.Diagnostics{p.callFailure(ctx, "Diff", TypeName(rt.Token), err)}
@@ -207,37 +236,49 @@ func changedInputKeys(news, olds *structpb.Struct) []string {
 // also returns the paths of the secrets in the answer.
 func (p *Provider) previewCreate(ctx context.Context, rt *ResourceType, priv privateData, inputs *structpb.Struct) (cty.Value, []cty.Path, diags.Diagnostics) {
 	if !p.supportsPreview {
-		return p.plannedFromOutputs(rt, inputs, inputs, cty.UnknownVal(cty.String))
+		return p.plannedFromOutputs(rt, inputs, inputs, cty.UnknownVal(cty.String), cty.NilVal)
 	}
 	resp, err := p.client.Create(ctx, &pulumirpc.CreateRequest{Urn: priv.URN, Properties: inputs, Preview: true, Name: priv.name(), Type: rt.Token})
 	if err != nil {
 		return cty.NilVal, nil, diags.Diagnostics{p.callFailure(ctx, "Create (preview)", TypeName(rt.Token), err)}
 	}
-	return p.plannedFromOutputs(rt, resp.GetProperties(), inputs, cty.UnknownVal(cty.String))
+	return p.plannedFromOutputs(rt, resp.GetProperties(), inputs, cty.UnknownVal(cty.String), cty.NilVal)
 }
 
-func (p *Provider) previewUpdate(ctx context.Context, rt *ResourceType, priv privateData, prior cty.Value, news, oldInputs *structpb.Struct) (cty.Value, []cty.Path, diags.Diagnostics) {
+func (p *Provider) previewUpdate(ctx context.Context, rt *ResourceType, priv privateData, prior cty.Value, news, oldInputs *structpb.Struct, ignore []string) (cty.Value, []cty.Path, diags.Diagnostics) {
 	id := prior.GetAttr("id")
 	if !p.supportsPreview {
-		return p.plannedFromOutputs(rt, news, news, id)
+		return p.plannedFromOutputs(rt, news, news, id, prior)
 	}
-	olds, err := p.pkg.toWire(prior, rt.objectSecrets(priv), p.wireOptions())
+	olds, err := p.oldOutputs(rt, priv, prior)
 	if err != nil {
 		return cty.NilVal, nil, p.valueProblem("Update", "prior "+TypeName(rt.Token), err)
 	}
-	resp, err := p.client.Update(ctx, &pulumirpc.UpdateRequest{Id: id.AsString(), Urn: priv.URN, Olds: olds, News: news, OldInputs: oldInputs, Preview: true, Name: priv.name(), Type: rt.Token})
+	resp, err := p.client.Update(ctx, &pulumirpc.UpdateRequest{Id: id.AsString(), Urn: priv.URN, Olds: olds, News: news, OldInputs: oldInputs, Preview: true, Name: priv.name(), Type: rt.Token,
+		IgnoreChanges: ignore})
 	if err != nil {
 		return cty.NilVal, nil, diags.Diagnostics{p.callFailure(ctx, "Update (preview)", TypeName(rt.Token), err)}
 	}
-	return p.plannedFromOutputs(rt, resp.GetProperties(), news, id)
+	return p.plannedFromOutputs(rt, resp.GetProperties(), news, id, prior)
 }
 
 // plannedFromOutputs converts a preview's properties (or, without
 // previews, the checked inputs). An input Check left unset is planned null:
 // the provider chose no value for it, so "known after apply" would be a
 // false promise. Any other computed attribute the properties leave out is
-// unknown.
-func (p *Provider) plannedFromOutputs(rt *ResourceType, props, inputs *structpb.Struct, id cty.Value) (cty.Value, []cty.Path, diags.Diagnostics) {
+// unknown, as Pulumi's SDKs read a missing preview output as unknown.
+//
+// An update's preview (prior is the object updated) is read more closely:
+// an output the object has no value for (null, or empty: see hasNoValue)
+// keeps that when the preview leaves it out or answers it unknown.
+// Providers built with pulumi-go-provider answer every output as unknown
+// in a preview once an input changed, including the ones that stay empty
+// (a command's stderr or assets); Pulumi shows no outputs in an update's
+// preview, and "known after apply" on each would say they change when
+// nothing says so.
+// Should one appear after all, the apply records it: a Pulumi preview is a
+// guess, not a promise (see ApplyResourceChange).
+func (p *Provider) plannedFromOutputs(rt *ResourceType, props, inputs *structpb.Struct, id, prior cty.Value) (cty.Value, []cty.Path, diags.Diagnostics) {
 	ty := rt.Schema.Block.ImpliedType()
 	v, secrets, err := p.pkg.fromWire(props, ty)
 	if err != nil {
@@ -246,17 +287,38 @@ func (p *Provider) plannedFromOutputs(rt *ResourceType, props, inputs *structpb.
 	attrs := v.AsValueMap()
 	present, checked := props.GetFields(), inputs.GetFields()
 	for name, attr := range rt.Schema.Block.Attributes {
-		key := p.pkg.PulumiName(name)
-		if _, given := present[key]; given || !attr.Computed {
+		if !attr.Computed || name == "id" {
 			continue
 		}
-		if _, set := checked[key]; rt.Inputs[name] && !set {
-			continue // null, from fromWire
+		key := p.pkg.PulumiName(name)
+		_, given := present[key]
+		neverHad := prior != cty.NilVal && !rt.Inputs[name] && hasNoValue(prior.GetAttr(name))
+		switch _, set := checked[key]; {
+		case neverHad && (!given || !attrs[name].IsKnown()):
+			attrs[name] = prior.GetAttr(name)
+		case given, rt.Inputs[name] && !set:
+			// as answered; an unset input is null, from fromWire
+		default:
+			attrs[name] = cty.UnknownVal(ty.AttributeType(name))
 		}
-		attrs[name] = cty.UnknownVal(ty.AttributeType(name))
 	}
 	attrs["id"] = id
 	return cty.ObjectVal(attrs), secrets, nil
+}
+
+// hasNoValue reports whether an output holds nothing: null, an empty
+// string or an empty collection, which Pulumi providers written in Go
+// return for an output they did not set.
+func hasNoValue(v cty.Value) bool {
+	switch {
+	case v.IsNull():
+		return true
+	case !v.IsKnown():
+		return false
+	case v.Type() == cty.String:
+		return v.AsString() == ""
+	}
+	return emptyOrNull(v)
 }
 
 func (p *Provider) privateProblem(typeName string, err error) diags.Diagnostics {

@@ -30,6 +30,20 @@ type privateData struct {
 	// as secrets (beyond the schema's), sent back as secrets in Diff,
 	// Update, Read and Delete.
 	Secrets secretPathList `json:"secrets,omitempty"`
+	// Outputs are the object's outputs exactly as the provider last
+	// returned them (Create, Update, Read), in the wire form. Pulumi's
+	// engine sends a resource's outputs back verbatim as the old properties
+	// of Read, Diff, Update and Delete, and providers depend on it: a
+	// bridged resource's "id" is an ordinary output, and the bridge
+	// rebuilds the Terraform state from its "__meta" and
+	// "__pulumi_raw_state_delta" outputs and the nulls it returned, none of
+	// which the attribute values can carry.
+	Outputs json.RawMessage `json:"outputs,omitempty"`
+	// NoChange, in a plan only, records that Diff found nothing to change:
+	// applying it records the configuration without calling the provider,
+	// as Pulumi's engine records a "same" step's new inputs with the old
+	// outputs.
+	NoChange bool `json:"no_change,omitempty"`
 }
 
 // decodePrivate reads private bytes; empty bytes (a new object, or one
@@ -61,22 +75,36 @@ func (d privateData) encode() []byte {
 }
 
 func (d privateData) inputs() (*structpb.Struct, error) {
-	if len(d.Inputs) == 0 {
-		return nil, nil
-	}
-	var s structpb.Struct
-	if err := protojson.Unmarshal(d.Inputs, &s); err != nil {
-		return nil, fmt.Errorf("the stored inputs are unreadable: %w", err)
-	}
-	return &s, nil
+	return wireStructOf(d.Inputs, "inputs")
 }
 
 func (d privateData) withInputs(s *structpb.Struct) privateData {
-	d.Inputs = nil
-	if s != nil {
-		d.Inputs, _ = protojson.Marshal(s)
-	}
+	d.Inputs = wireJSON(s)
 	return d
+}
+
+// outputs returns the outputs kept in Outputs; nil when none are kept (an
+// object recorded before they were, or moved in from a state file).
+func (d privateData) outputs() (*structpb.Struct, error) {
+	return wireStructOf(d.Outputs, "outputs")
+}
+
+func (d privateData) withOutputs(s *structpb.Struct) privateData {
+	d.Outputs = wireJSON(s)
+	return d
+}
+
+// wireStructOf reads properties kept in the wire form; nil when none are
+// kept.
+func wireStructOf(raw json.RawMessage, what string) (*structpb.Struct, error) {
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	var s structpb.Struct
+	if err := protojson.Unmarshal(raw, &s); err != nil {
+		return nil, fmt.Errorf("the stored %s are unreadable: %w", what, err)
+	}
+	return &s, nil
 }
 
 // name is the URN's last part, which Pulumi calls the resource name.

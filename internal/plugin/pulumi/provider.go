@@ -138,24 +138,35 @@ func (p *Provider) Close() error {
 
 // callFailure turns a failed call into a diagnostic naming the provider,
 // the call and the resource type.
+//
+// Pulumi providers answer a failed operation with an error status, so an
+// error status is an answer: the operation failed, and (unless the error
+// carries ErrorResourceInitFailed, see applyFailure) changed nothing, as
+// Pulumi's engine takes it (it completes the step's pending operation).
+// Only a call whose answer never came is uncertain: cancelled, the process
+// gone, or the connection lost; those keep the summaries the engine reads
+// as "the outcome is unknown".
 func (p *Provider) callFailure(ctx context.Context, rpc, typeName string, err error) diags.Diagnostic {
 	subject := rpc
 	if typeName != "" {
 		subject = fmt.Sprintf("%s for %s", rpc, typeName)
 	}
 	st := status.Convert(err)
-	switch {
-	case ctx.Err() != nil || st.Code() == codes.Canceled || st.Code() == codes.DeadlineExceeded:
+	switch code := st.Code(); {
+	case ctx.Err() != nil || code == codes.Canceled || code == codes.DeadlineExceeded:
 		return diags.Errorf("Provider did not answer",
 			"The Pulumi provider %s did not answer %s before the operation was cancelled. The object it was working on may be partly changed; the next plan reads it back.", p.name, subject)
-	case st.Code() == codes.Unavailable && p.waitExited():
+	case code == codes.Unavailable && p.waitExited(), (code == codes.Unknown || code == codes.Internal) && p.Exited():
 		return diags.Errorf("Provider crashed",
 			"The Pulumi provider %s stopped while Terrane waited for its answer to %s. This is a bug in the provider: please report it to its developers.%s", p.name, subject, tailSection(p.tail.String()))
-	case st.Code() == codes.Unimplemented:
+	case code == codes.Unavailable:
+		return diags.Errorf("Provider call failed",
+			"Terrane lost the connection to the Pulumi provider %s while waiting for its answer to %s: %s. The object it was working on may be partly changed; the next plan reads it back.", p.name, subject, st.Message())
+	case code == codes.Unimplemented:
 		return diags.Errorf("Provider does not support "+rpc,
 			"The Pulumi provider %s does not implement %s, which Terrane needed for %s.", p.name, rpc, subject)
 	}
-	return diags.Errorf("Provider call failed", "The Pulumi provider %s failed %s: %s", p.name, subject, st.Message())
+	return diags.Errorf("Provider returned an error", "The Pulumi provider %s answered %s with an error: %s", p.name, subject, st.Message())
 }
 
 func (p *Provider) waitExited() bool {

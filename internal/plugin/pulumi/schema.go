@@ -31,6 +31,22 @@ type packageSpec struct {
 	} `json:"parameterization"`
 }
 
+// providerMethod reports whether token is a method of the provider
+// resource (a bridged provider's terraformConfig): it takes the provider
+// object as __self__, which a configuration cannot give, so it is no data
+// source.
+func (spec *packageSpec) providerMethod(token string) bool {
+	if spec.Provider == nil {
+		return false
+	}
+	for _, method := range spec.Provider.Methods {
+		if method == token {
+			return true
+		}
+	}
+	return false
+}
+
 type typeRef struct {
 	Type                 string    `json:"type"`
 	Ref                  string    `json:"$ref"`
@@ -155,8 +171,8 @@ func ParseSchema(providerName string, raw []byte) (*Package, diags.Diagnostics) 
 	}
 	pkg.methods = c.componentMethods()
 	for _, token := range sortedKeys(spec.Functions) {
-		if pkg.isMethod(token) {
-			continue // a component's method: see call.go
+		if pkg.isMethod(token) || spec.providerMethod(token) {
+			continue // a component's method (see call.go), or the provider's
 		}
 		name := DataSourceName(token)
 		if _, taken := pkg.DataSources[name]; taken {

@@ -384,3 +384,30 @@ func (r *wireReader) dynamic(pv resource.PropertyValue, path cty.Path) (cty.Valu
 	}
 	return cty.NilVal, fmt.Errorf("the provider returned a %s value, which Terrane cannot use yet", pv.TypeString())
 }
+
+// propertyPaths turns attribute paths into Pulumi property paths
+// ("tags.team", "rules[0].action"), as ignoreChanges lists them. The
+// id attribute, the object's ID rather than a property, is left out.
+func (p *Package) propertyPaths(paths []cty.Path) []string {
+	var out []string
+	for _, path := range paths {
+		var property resource.PropertyPath
+		for _, step := range path {
+			switch step := step.(type) {
+			case cty.GetAttrStep:
+				property = append(property, p.PulumiName(step.Name))
+			case cty.IndexStep:
+				if step.Key.Type() == cty.Number {
+					i, _ := step.Key.AsBigFloat().Int64()
+					property = append(property, int(i))
+				} else if step.Key.Type() == cty.String {
+					property = append(property, step.Key.AsString())
+				}
+			}
+		}
+		if len(property) > 0 && !(len(property) == 1 && property[0] == "id") {
+			out = append(out, property.String())
+		}
+	}
+	return out
+}

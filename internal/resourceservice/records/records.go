@@ -18,6 +18,11 @@ var (
 	OutputType           = &pbresource.Type{Group: "terrane", GroupVersion: "v1", Kind: "Output"}
 )
 
+// Types are every record type, owners (the Workspace type) first.
+func Types() []*pbresource.Type {
+	return []*pbresource.Type{WorkspaceType, ResourceInstanceType, OutputType, ComponentChildType}
+}
+
 // Tenancy returns the tenancy of a workspace's records.
 func Tenancy(project, workspace string) *pbresource.Tenancy {
 	return &pbresource.Tenancy{Partition: project, Namespace: workspace}

@@ -8,7 +8,9 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/lang/marks"
 	"github.com/terrane/terrane/internal/states"
+	"github.com/terrane/terrane/internal/value"
 	"github.com/terrane/terrane/proto/terrane/recordsv1"
 )
 
@@ -281,6 +283,9 @@ func pulumiFromRecord(rec *recordsv1.PulumiObject) *states.PulumiObject {
 
 // OutputToRecord converts a root output to its record message.
 func OutputToRecord(output *states.OutputValue) (*recordsv1.Output, error) {
+	if paths := marks.StoredEphemeral(output.Value); len(paths) > 0 {
+		return nil, fmt.Errorf("the value at %s is ephemeral and is never stored", value.FormatPath(paths[0]))
+	}
 	val, _ := output.Value.UnmarkDeep()
 	if !val.IsWhollyKnown() {
 		return nil, fmt.Errorf("the value is not known yet and cannot be stored")

@@ -53,7 +53,22 @@ type Workspace struct {
 	Serial           int64
 	EngineVersion    string
 	CheckResultsJSON []byte
-	Record           RecordVersion
+	// TakenInSerial is the serial of the last state file of Lineage taken
+	// in (0 when none was, or before this was recorded).
+	TakenInSerial int64
+	Record        RecordVersion
+
+	// stored is the record's content, so an update keeps what it does not
+	// change.
+	stored *recordsv1.Workspace
+}
+
+// next returns a copy of the stored content for an update.
+func (ws *Workspace) next() *recordsv1.Workspace {
+	if ws.stored == nil {
+		return &recordsv1.Workspace{}
+	}
+	return proto.Clone(ws.stored).(*recordsv1.Workspace)
 }
 
 // EnsureWorkspace returns the workspace record, creating it with a new
@@ -78,7 +93,8 @@ func (s *Store) BeginRun(ctx context.Context, engineVersion string) (*Workspace,
 		if err != nil {
 			return nil, err
 		}
-		next := &recordsv1.Workspace{Lineage: ws.Lineage, Serial: ws.Serial + 1, EngineVersion: engineVersion, CheckResultsJson: ws.CheckResultsJSON}
+		next := ws.next()
+		next.Serial, next.EngineVersion = ws.Serial+1, engineVersion
 		updated, err := s.writeWorkspace(ctx, next, ws.Record.Version)
 		if status.Code(err) == codes.Aborted && ctx.Err() == nil {
 			continue // another run took this serial; take the next
@@ -88,13 +104,15 @@ func (s *Store) BeginRun(ctx context.Context, engineVersion string) (*Workspace,
 }
 
 // SetWorkspaceMetadata replaces the workspace's lineage, serial and check
-// results, as importing a state file does.
-func (s *Store) SetWorkspaceMetadata(ctx context.Context, lineage string, serial int64, checkResultsJSON []byte) (*Workspace, error) {
+// results, as importing a state file does. takenInSerial is the serial of
+// the file taken in.
+func (s *Store) SetWorkspaceMetadata(ctx context.Context, lineage string, serial, takenInSerial int64, checkResultsJSON []byte) (*Workspace, error) {
 	ws, err := s.EnsureWorkspace(ctx)
 	if err != nil {
 		return nil, err
 	}
-	next := &recordsv1.Workspace{Lineage: lineage, Serial: serial, EngineVersion: ws.EngineVersion, CheckResultsJson: checkResultsJSON}
+	next := ws.next()
+	next.Lineage, next.Serial, next.TakenInSerial, next.CheckResultsJson = lineage, serial, takenInSerial, checkResultsJSON
 	return s.writeWorkspace(ctx, next, ws.Record.Version)
 }
 
@@ -110,7 +128,8 @@ func (s *Store) SetCheckResults(ctx context.Context, checkResultsJSON []byte) er
 		if bytes.Equal(ws.CheckResultsJSON, checkResultsJSON) {
 			return nil
 		}
-		next := &recordsv1.Workspace{Lineage: ws.Lineage, Serial: ws.Serial, EngineVersion: ws.EngineVersion, CheckResultsJson: checkResultsJSON}
+		next := ws.next()
+		next.CheckResultsJson = checkResultsJSON
 		_, err = s.writeWorkspace(ctx, next, ws.Record.Version)
 		if status.Code(err) == codes.Aborted && ctx.Err() == nil {
 			continue
@@ -138,7 +157,8 @@ func decodeWorkspace(res *pbresource.Resource) (*Workspace, error) {
 	}
 	return &Workspace{
 		Lineage: ws.GetLineage(), Serial: ws.GetSerial(), EngineVersion: ws.GetEngineVersion(),
-		CheckResultsJSON: ws.GetCheckResultsJson(), Record: versionOf(res),
+		CheckResultsJSON: ws.GetCheckResultsJson(), TakenInSerial: ws.GetTakenInSerial(), Record: versionOf(res),
+		stored: &ws,
 	}, nil
 }
 

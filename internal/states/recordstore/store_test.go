@@ -37,7 +37,7 @@ func newStore(t *testing.T) *recordstore.Store {
 func importFile(t *testing.T, s *recordstore.Store, file *statefile.File) {
 	t.Helper()
 	ctx := t.Context()
-	if _, err := s.SetWorkspaceMetadata(ctx, file.Lineage, int64(file.Serial), file.State.CheckResultsJSON); err != nil {
+	if _, err := s.SetWorkspaceMetadata(ctx, file.Lineage, int64(file.Serial), int64(file.Serial), file.State.CheckResultsJSON); err != nil {
 		t.Fatal(err)
 	}
 	var changes []recordstore.InstanceChange

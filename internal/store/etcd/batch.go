@@ -8,6 +8,7 @@ import (
 	"github.com/terrane/terrane/internal/store"
 	"github.com/terrane/terrane/proto/pbresource"
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"google.golang.org/protobuf/proto"
 )
 
 // maxBatchAttempts bounds how often a batch is re-read and retried after
@@ -74,7 +75,7 @@ func (b *Backend) applyFrom(ctx context.Context, ops []store.Op, start int, out 
 	}
 	applied := 0
 	for applied < len(ops)-start {
-		chunk := b.nextChunk(ops[start+applied:])
+		chunk := b.nextChunk(ops[start+applied:], current)
 		ok, err := b.commitChunk(ctx, ops[start+applied:start+applied+chunk], current, out[start+applied:])
 		if err != nil || !ok {
 			return applied, err
@@ -121,19 +122,47 @@ func pendingWrite(res *pbresource.Resource) *pbresource.Resource {
 	return &pbresource.Resource{Id: res.GetId(), Owner: res.GetOwner(), Version: "(written earlier in this batch)"}
 }
 
-// nextChunk returns how many of ops fit in one transaction: each distinct
-// key costs one comparison and at most three operations (the record, and
-// removing and adding an owner index entry).
-func (b *Backend) nextChunk(ops []store.Op) int {
-	seen := map[string]bool{}
+// nextChunk returns how many of ops fit in one transaction: etcd limits
+// the comparisons (one per distinct key) and the operations of a
+// transaction to MaxTxnOps each, and the request's size. A key costs one
+// to three operations (its record, and removing and adding an owner index
+// entry), counted from what current holds, so that a transaction carries
+// as much as it may; its bytes are its record's and its keys'.
+func (b *Backend) nextChunk(ops []store.Op, current map[string]stored) int {
+	type cost struct{ ops, bytes int }
+	costs := map[string]cost{}
+	var total cost
 	for i, op := range ops {
 		key := b.keys.resource(op.OpID())
-		if !seen[key] && 3*(len(seen)+1) > b.opts.MaxTxnOps {
+		previous, seen := costs[key]
+		next := cost{ops: txnOps(current[key].resource, op), bytes: 3*len(key) + proto.Size(op.Resource)}
+		sum := cost{ops: total.ops - previous.ops + next.ops, bytes: total.bytes - previous.bytes + next.bytes}
+		if sum.ops > b.opts.MaxTxnOps || sum.bytes > b.opts.MaxTxnBytes || (!seen && len(costs) == b.opts.MaxTxnOps) {
 			return max(i, 1)
 		}
-		seen[key] = true
+		total = sum
+		costs[key] = next
 	}
 	return len(ops)
+}
+
+// txnOps is how many etcd operations recordOps makes to apply op to a key
+// holding old.
+func txnOps(old *pbresource.Resource, op store.Op) int {
+	var updated *pbresource.Resource
+	if op.Kind == store.OpWrite {
+		updated = op.Resource
+	}
+	oldOwner, newOwner := old.GetOwner(), updated.GetOwner()
+	sameOwner := oldOwner != nil && newOwner != nil && store.SameOwner(oldOwner, newOwner)
+	n := 1 // the record's put or delete
+	if oldOwner != nil && !sameOwner {
+		n++
+	}
+	if updated != nil && newOwner != nil && !sameOwner {
+		n++
+	}
+	return n
 }
 
 // commitChunk commits ops as one transaction. It returns false, with nothing

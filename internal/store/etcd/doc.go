@@ -17,8 +17,11 @@
 // a Version; each still changes on every write.
 //
 // Batches: etcd limits a transaction to --max-txn-ops operations (128 by
-// default; Options.MaxTxnOps). A Batch whose operations fit is one
-// transaction and atomic. A larger Batch is checked in full before anything
+// default; Options.MaxTxnOps) and a request to --max-request-bytes (1.5 MiB
+// by default; Options.MaxTxnBytes stays under it). Each transaction is
+// filled as far as both allow, counting each key's operations from what it
+// holds (an update that keeps its owner is one operation, a create two). A
+// Batch whose operations fit is one transaction and atomic. A larger Batch is checked in full before anything
 // is written, then committed as consecutive transactions in order; only if
 // another writer changes one of its resources between two of them does a
 // later part fail, and then the earlier parts stay applied and the

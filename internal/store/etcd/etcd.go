@@ -2,6 +2,7 @@ package etcd
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"strconv"
@@ -14,6 +15,8 @@ import (
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -24,8 +27,30 @@ type Options struct {
 	Prefix string
 	// MaxTxnOps is the cluster's --max-txn-ops. Default 128, etcd's default.
 	MaxTxnOps int
+	// MaxTxnBytes bounds the encoded records of one transaction, below the
+	// cluster's --max-request-bytes (1.5 MiB by default). Default 1 MiB.
+	MaxTxnBytes int
 	// PageSize is how many records one List request fetches. Default 1000.
 	PageSize int64
+	// RequestTimeout bounds each request other than a watch; 0 means none.
+	// The client waits for a cluster that is down to come back (a member
+	// restarting), so without a bound a request could wait forever; one
+	// that runs out fails with store.ErrUnavailable.
+	RequestTimeout time.Duration
+}
+
+// dialTimeout bounds connecting to a cluster (and authenticating, when a
+// user is given).
+const dialTimeout = 5 * time.Second
+
+// Connection says how to reach a cluster.
+type Connection struct {
+	// Endpoints are client URLs, e.g. "https://10.0.0.1:2379".
+	Endpoints []string
+	// TLS, when set, is used for every endpoint (CA, client certificate).
+	TLS *tls.Config
+	// Username and Password authenticate with etcd's own auth.
+	Username, Password string
 }
 
 func (o Options) withDefaults() Options {
@@ -34,6 +59,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxTxnOps <= 0 {
 		o.MaxTxnOps = 128
+	}
+	if o.MaxTxnBytes <= 0 {
+		o.MaxTxnBytes = 1 << 20
 	}
 	if o.PageSize <= 0 {
 		o.PageSize = 1000
@@ -58,9 +86,21 @@ var _ store.Backend = (*Backend)(nil)
 // Open connects to the cluster at endpoints (e.g. "http://127.0.0.1:2379").
 // Close closes the connection.
 func Open(endpoints []string, opts Options) (*Backend, error) {
-	client, err := clientv3.New(clientv3.Config{Endpoints: endpoints, DialTimeout: 10 * time.Second, Logger: zap.NewNop()})
+	return Dial(Connection{Endpoints: endpoints}, opts)
+}
+
+// Dial connects to the cluster conn names. Close closes the connection.
+func Dial(conn Connection, opts Options) (*Backend, error) {
+	client, err := clientv3.New(clientv3.Config{
+		Endpoints: conn.Endpoints, TLS: conn.TLS, Username: conn.Username, Password: conn.Password,
+		DialTimeout: dialTimeout, Logger: zap.NewNop(),
+	})
+	if errors.Is(err, context.DeadlineExceeded) {
+		return nil, fmt.Errorf("connecting to etcd at %v: %w: no connection within %s; check that etcd runs there and that the TLS settings (CA, client certificate and key) match what it expects",
+			conn.Endpoints, store.ErrUnavailable, dialTimeout)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("connecting to etcd at %v: %w", endpoints, err)
+		return nil, fmt.Errorf("connecting to etcd at %v: %w", conn.Endpoints, err)
 	}
 	b := New(client, opts)
 	b.ownsClient = true
@@ -79,7 +119,12 @@ func (b *Backend) isClosed() bool { return b.ctx.Err() != nil }
 // opContext ends an operation when either the caller gives up or the
 // backend is closed.
 func (b *Backend) opContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancel(ctx)
+	var cancel context.CancelFunc
+	if b.opts.RequestTimeout > 0 {
+		ctx, cancel = context.WithTimeout(ctx, b.opts.RequestTimeout)
+	} else {
+		ctx, cancel = context.WithCancel(ctx)
+	}
 	stop := context.AfterFunc(b.ctx, cancel)
 	return ctx, func() { stop(); cancel() }
 }
@@ -213,6 +258,20 @@ func (b *Backend) Close() error {
 	return err
 }
 
+// unreachable reports an error that says the cluster could not be reached
+// or did not answer in time, as opposed to one it answered with.
+func unreachable(err error) bool {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded),
+		errors.Is(err, rpctypes.ErrTimeout), errors.Is(err, rpctypes.ErrGRPCTimeout),
+		errors.Is(err, rpctypes.ErrTimeoutDueToLeaderFail), errors.Is(err, rpctypes.ErrTimeoutDueToConnectionLost),
+		errors.Is(err, rpctypes.ErrGRPCTimeoutDueToConnectionLost):
+		return true
+	}
+	code := status.Code(err)
+	return code == codes.Unavailable || code == codes.DeadlineExceeded
+}
+
 func decode(kv *mvccpb.KeyValue) (*pbresource.Resource, error) {
 	res := &pbresource.Resource{}
 	if err := proto.Unmarshal(kv.Value, res); err != nil {
@@ -240,6 +299,9 @@ func (b *Backend) requestError(what string, err error) error {
 	}
 	if errors.Is(err, rpctypes.ErrNoLeader) || errors.Is(err, rpctypes.ErrGRPCNoLeader) {
 		return fmt.Errorf("%s: %w: etcd has no leader (%v)", what, store.ErrInconsistent, err)
+	}
+	if unreachable(err) {
+		return fmt.Errorf("%s in etcd: %w: %w", what, store.ErrUnavailable, err)
 	}
 	return fmt.Errorf("%s in etcd: %w", what, err)
 }

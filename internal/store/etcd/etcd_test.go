@@ -13,6 +13,7 @@ import (
 	"github.com/terrane/terrane/internal/store/etcd/etcdtest"
 	"github.com/terrane/terrane/internal/store/storetest"
 	"github.com/terrane/terrane/proto/pbresource"
+	"google.golang.org/protobuf/types/known/anypb"
 )
 
 var prefixCounter atomic.Int64
@@ -177,5 +178,63 @@ func TestClaim(t *testing.T) {
 			t.Fatalf("claim of a lapsed holder's key: %v", err)
 		}
 		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// TestBatchFillsEachTransaction writes batches to a server that allows 16
+// operations per transaction: creates cost two operations each (the record
+// and its owner index entry), updates one, so a transaction carries eight
+// creates or sixteen updates, and none is refused for having too many.
+func TestBatchFillsEachTransaction(t *testing.T) {
+	server := etcdtest.StartWith(t, "--max-txn-ops=16")
+	b := newBackend(t, server, etcd.Options{MaxTxnOps: 16})
+	owner := &pbresource.ID{Type: &pbresource.Type{Group: "terrane", GroupVersion: "v1", Kind: "Workspace"},
+		Tenancy: &pbresource.Tenancy{Partition: "proj", Namespace: "default"}, Name: "default", Uid: "uid-ws"}
+	var ops []store.Op
+	for i := range 64 {
+		res := instance(fmt.Sprintf("null_resource.n[%d]", i))
+		res.Owner = owner
+		ops = append(ops, store.Op{Kind: store.OpWrite, Resource: res})
+	}
+	transactions := func(out []*pbresource.Resource) int {
+		versions := map[string]bool{}
+		for _, res := range out {
+			versions[res.GetVersion()] = true
+		}
+		return len(versions)
+	}
+	created, err := b.Batch(t.Context(), ops)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := transactions(created); n != 8 {
+		t.Errorf("64 creates took %d transactions, want 8", n)
+	}
+	for i, res := range created {
+		ops[i].Resource = res
+	}
+	updated, err := b.Batch(t.Context(), ops)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := transactions(updated); n != 4 {
+		t.Errorf("64 updates took %d transactions, want 4", n)
+	}
+}
+
+// TestBatchOfLargeRecordsStaysUnderTheRequestLimit writes records whose
+// sum is several times etcd's default request limit (1.5 MiB) in one
+// batch: the transactions are cut by size as well as by count.
+func TestBatchOfLargeRecordsStaysUnderTheRequestLimit(t *testing.T) {
+	server := etcdtest.Start(t)
+	b := newBackend(t, server, etcd.Options{})
+	var ops []store.Op
+	for i := range 48 {
+		res := instance(fmt.Sprintf("null_resource.big[%d]", i))
+		res.Data = &anypb.Any{TypeUrl: "example.com/blob", Value: make([]byte, 128<<10)}
+		ops = append(ops, store.Op{Kind: store.OpWrite, Resource: res})
+	}
+	if _, err := b.Batch(t.Context(), ops); err != nil {
+		t.Fatalf("a 6 MiB batch: %v", err)
 	}
 }

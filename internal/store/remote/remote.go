@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/backoff"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
@@ -34,6 +36,9 @@ type Config struct {
 	Token string
 	// TLS, when set, is used for the connection; nil means plaintext.
 	TLS *tls.Config
+	// RequestTimeout bounds each call other than a watch; 0 means none. A
+	// call that runs out fails with store.ErrUnavailable.
+	RequestTimeout time.Duration
 }
 
 // Backend is a store.Backend served by a remote endpoint.
@@ -43,6 +48,7 @@ type Backend struct {
 	batches   storev1.BatchServiceClient
 	token     string
 	address   string
+	timeout   time.Duration
 
 	mu      sync.Mutex
 	closed  bool
@@ -58,7 +64,12 @@ func Dial(cfg Config) (*Backend, error) {
 	if cfg.TLS != nil {
 		creds = credentials.NewTLS(cfg.TLS)
 	}
-	conn, err := grpc.NewClient(cfg.Address, grpc.WithTransportCredentials(creds))
+	// After the endpoint restarts, reconnect within seconds rather than
+	// gRPC's default backoff of up to two minutes: runs waiting to record
+	// results retry at about that pace.
+	reconnect := grpc.ConnectParams{Backoff: backoff.DefaultConfig, MinConnectTimeout: 5 * time.Second}
+	reconnect.Backoff.BaseDelay, reconnect.Backoff.MaxDelay = 100*time.Millisecond, 3*time.Second
+	conn, err := grpc.NewClient(cfg.Address, grpc.WithTransportCredentials(creds), grpc.WithConnectParams(reconnect))
 	if err != nil {
 		return nil, fmt.Errorf("store endpoint %q: %w", cfg.Address, err)
 	}
@@ -68,12 +79,28 @@ func Dial(cfg Config) (*Backend, error) {
 		batches:   storev1.NewBatchServiceClient(conn),
 		token:     cfg.Token,
 		address:   cfg.Address,
+		timeout:   cfg.RequestTimeout,
 		cancels:   map[*watch]context.CancelFunc{},
 	}, nil
 }
 
-// outgoing adds the token and, for strong reads, the consistency mode.
-func (b *Backend) outgoing(ctx context.Context, consistency store.ReadConsistency) (context.Context, error) {
+// outgoing adds the token and, for strong reads, the consistency mode,
+// and bounds the call by the request timeout. Call the CancelFunc when the
+// call is over.
+func (b *Backend) outgoing(ctx context.Context, consistency store.ReadConsistency) (context.Context, context.CancelFunc, error) {
+	ctx, err := b.withMetadata(ctx, consistency)
+	if err != nil {
+		return nil, nil, err
+	}
+	if b.timeout > 0 {
+		ctx, cancel := context.WithTimeout(ctx, b.timeout)
+		return ctx, cancel, nil
+	}
+	return ctx, func() {}, nil
+}
+
+// withMetadata adds the token and, for strong reads, the consistency mode.
+func (b *Backend) withMetadata(ctx context.Context, consistency store.ReadConsistency) (context.Context, error) {
 	b.mu.Lock()
 	closed := b.closed
 	b.mu.Unlock()
@@ -92,10 +119,11 @@ func (b *Backend) outgoing(ctx context.Context, consistency store.ReadConsistenc
 
 // Read implements store.Backend.
 func (b *Backend) Read(ctx context.Context, consistency store.ReadConsistency, id *pbresource.ID) (*pbresource.Resource, error) {
-	ctx, err := b.outgoing(ctx, consistency)
+	ctx, done, err := b.outgoing(ctx, consistency)
 	if err != nil {
 		return nil, err
 	}
+	defer done()
 	withoutUid := proto.Clone(id).(*pbresource.ID)
 	withoutUid.Uid = "" // Backend.Read ignores the Uid; ResourceService.Read would check it.
 	resp, err := b.resources.Read(ctx, &pbresource.ReadRequest{Id: withoutUid})
@@ -123,8 +151,11 @@ func (b *Backend) fromStatus(err error, requested *pbresource.Type) error {
 		}
 	case codes.Canceled:
 		return context.Canceled
-	case codes.DeadlineExceeded:
-		return context.DeadlineExceeded
+	case codes.Unavailable, codes.DeadlineExceeded:
+		// Not reached, or no answer in time (the request timeout, or the
+		// caller's own deadline): either way the call may or may not have
+		// been applied.
+		return fmt.Errorf("store endpoint %s: %w: %s", b.address, store.ErrUnavailable, st.Message())
 	}
 	b.mu.Lock()
 	closed := b.closed
@@ -137,10 +168,11 @@ func (b *Backend) fromStatus(err error, requested *pbresource.Type) error {
 
 // List implements store.Backend.
 func (b *Backend) List(ctx context.Context, consistency store.ReadConsistency, resType *pbresource.Type, tenancy *pbresource.Tenancy, namePrefix string) ([]*pbresource.Resource, error) {
-	ctx, err := b.outgoing(ctx, consistency)
+	ctx, done, err := b.outgoing(ctx, consistency)
 	if err != nil {
 		return nil, err
 	}
+	defer done()
 	resp, err := b.resources.List(ctx, &pbresource.ListRequest{Type: resType, Tenancy: tenancy, NamePrefix: namePrefix})
 	if err != nil {
 		return nil, b.fromStatus(err, resType)
@@ -150,10 +182,11 @@ func (b *Backend) List(ctx context.Context, consistency store.ReadConsistency, r
 
 // ListByOwner implements store.Backend.
 func (b *Backend) ListByOwner(ctx context.Context, owner *pbresource.ID) ([]*pbresource.Resource, error) {
-	ctx, err := b.outgoing(ctx, store.EventualConsistency)
+	ctx, done, err := b.outgoing(ctx, store.EventualConsistency)
 	if err != nil {
 		return nil, err
 	}
+	defer done()
 	resp, err := b.resources.ListByOwner(ctx, &pbresource.ListByOwnerRequest{Owner: owner})
 	if err != nil {
 		return nil, b.fromStatus(err, owner.GetType())
@@ -186,10 +219,11 @@ func unwrapBatch(err error) error {
 
 // Batch implements store.Backend.
 func (b *Backend) Batch(ctx context.Context, ops []store.Op) ([]*pbresource.Resource, error) {
-	ctx, err := b.outgoing(ctx, store.EventualConsistency)
+	ctx, done, err := b.outgoing(ctx, store.EventualConsistency)
 	if err != nil {
 		return nil, err
 	}
+	defer done()
 	req := &storev1.BatchRequest{Operations: make([]*storev1.Operation, len(ops))}
 	for i, op := range ops {
 		switch op.Kind {
@@ -241,9 +275,35 @@ func (b *Backend) Close() error {
 	return b.conn.Close()
 }
 
-// ReadMany implements store.Backend with one Read per resource: the
-// ResourceService API has no multi-read.
+// ReadMany implements store.Backend with BatchService.ReadMany, one round
+// trip for all ids; an endpoint too old to have it is read one ID at a time.
 func (b *Backend) ReadMany(ctx context.Context, consistency store.ReadConsistency, ids []*pbresource.ID) ([]*pbresource.Resource, error) {
+	callCtx, done, err := b.outgoing(ctx, consistency)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	resp, err := b.batches.ReadMany(callCtx, &storev1.ReadManyRequest{Ids: ids, Consistent: consistency == store.StrongConsistency})
+	if status.Code(err) == codes.Unimplemented {
+		return b.readEach(ctx, consistency, ids)
+	}
+	if err != nil {
+		return nil, b.fromStatus(err, nil)
+	}
+	found := resp.GetResources()
+	if len(found) != len(ids) {
+		return nil, fmt.Errorf("store endpoint %s answered a read of %d resources with %d", b.address, len(ids), len(found))
+	}
+	for i, res := range found {
+		if res.GetId() == nil {
+			found[i] = nil
+		}
+	}
+	return found, nil
+}
+
+// readEach reads ids one Read at a time, for endpoints without ReadMany.
+func (b *Backend) readEach(ctx context.Context, consistency store.ReadConsistency, ids []*pbresource.ID) ([]*pbresource.Resource, error) {
 	out := make([]*pbresource.Resource, len(ids))
 	for i, id := range ids {
 		res, err := b.Read(ctx, consistency, id)

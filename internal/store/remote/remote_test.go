@@ -59,3 +59,24 @@ func TestRejectedTokenIsReported(t *testing.T) {
 }
 
 var storeType = &pbresource.Type{Group: "terrane", GroupVersion: "v1", Kind: "ResourceInstance"}
+
+// TestReadManyChecksEveryTenancy reads many resources in one round trip
+// only within the token's tenancy.
+func TestReadManyChecksEveryTenancy(t *testing.T) {
+	addr := serve(t, []string{"scoped@proj/prod"})
+	backend, err := remote.Dial(remote.Config{Address: addr, Token: "scoped"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer backend.Close()
+	id := func(namespace string) *pbresource.ID {
+		return &pbresource.ID{Type: storeType, Tenancy: &pbresource.Tenancy{Partition: "proj", Namespace: namespace}, Name: "x"}
+	}
+	found, err := backend.ReadMany(t.Context(), store.StrongConsistency, []*pbresource.ID{id("prod"), id("prod")})
+	if err != nil || len(found) != 2 || found[0] != nil {
+		t.Fatalf("ReadMany within the token's tenancy: %v %v", found, err)
+	}
+	if _, err := backend.ReadMany(t.Context(), store.StrongConsistency, []*pbresource.ID{id("prod"), id("staging")}); err == nil || !strings.Contains(err.Error(), "proj/staging") {
+		t.Errorf("ReadMany of another tenancy: %v, want a refusal naming it", err)
+	}
+}

@@ -22,7 +22,7 @@ type watch struct {
 func (b *Backend) WatchList(ctx context.Context, resType *pbresource.Type, tenancy *pbresource.Tenancy, namePrefix string) (store.Watch, error) {
 	// The stream lives until Close, not until ctx of this call ends.
 	streamCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	streamCtx, err := b.outgoing(streamCtx, store.EventualConsistency)
+	streamCtx, err := b.withMetadata(streamCtx, store.EventualConsistency)
 	if err != nil {
 		cancel()
 		return nil, err

@@ -1,6 +1,6 @@
 // Package procstat reads the process figures Terrane's benchmarks report —
-// a process's peak resident memory — from Linux's /proc, so each benchmark
-// measures memory the same way.
+// a process's peak resident memory, a command's wall and CPU time and its
+// children's — from Linux's /proc, so each benchmark measures the same way.
 package procstat
 
 import (
@@ -15,6 +15,11 @@ import (
 // ok is false where /proc cannot tell (the process is gone, or this is not
 // Linux).
 func PeakRSSKiB(pid int) (kib int64, ok bool) {
+	return statusKiB(pid, "VmHWM:")
+}
+
+// statusKiB reads one KiB figure (VmHWM:, VmRSS:) of /proc/PID/status.
+func statusKiB(pid int, field string) (kib int64, ok bool) {
 	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0, false
@@ -22,7 +27,7 @@ func PeakRSSKiB(pid int) (kib int64, ok bool) {
 	defer f.Close()
 	scanner := bufio.NewScanner(f)
 	for scanner.Scan() {
-		if rest, found := strings.CutPrefix(scanner.Text(), "VmHWM:"); found {
+		if rest, found := strings.CutPrefix(scanner.Text(), field); found {
 			kib, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
 			return kib, err == nil
 		}

@@ -247,13 +247,14 @@ func compile(moduleDir, dir string, types []string) error {
 	if err := os.MkdirAll(binDir, 0o755); err != nil {
 		return err
 	}
-	cmd := exec.Command("go", "build", "-buildvcs=false", "-o", binDir+string(filepath.Separator), "./cmd/...")
-	cmd.Dir = moduleDir
-	cmd.Env = append(os.Environ(), "GOWORK=off", "CGO_ENABLED=0")
-	var output bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &output, &output
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("go build in %s: %v\n%s", moduleDir, err, output.String())
+	modules, err := nestedModules(moduleDir)
+	if err != nil {
+		return err
+	}
+	for _, module := range append([]string{moduleDir}, modules...) {
+		if err := goBuild(module, binDir); err != nil {
+			return err
+		}
 	}
 	mirror := &Mirror{Dir: dir, types: types}
 	for _, typeName := range types {
@@ -273,6 +274,40 @@ func compile(moduleDir, dir string, types []string) error {
 		return err
 	}
 	return os.RemoveAll(binDir)
+}
+
+// goBuild builds a module's commands (./cmd/...) into binDir with one go
+// build invocation, so shared packages compile once.
+func goBuild(moduleDir, binDir string) error {
+	cmd := exec.Command("go", "build", "-buildvcs=false", "-o", binDir+string(filepath.Separator), "./cmd/...")
+	cmd.Dir = moduleDir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "CGO_ENABLED=0")
+	var output bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &output, &output
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go build in %s: %v\n%s", moduleDir, err, output.String())
+	}
+	return nil
+}
+
+// nestedModules lists the modules inside the test provider module (its
+// directories with a go.mod of their own): providers built with SDKs whose
+// dependencies cannot share one build list with the others, such as
+// Pulumi's Terraform bridge and pulumi-go-provider, each pinning its own
+// release of Pulumi's sdk.
+func nestedModules(moduleDir string) ([]string, error) {
+	entries, err := os.ReadDir(moduleDir)
+	if err != nil {
+		return nil, err
+	}
+	var modules []string
+	for _, entry := range entries {
+		dir := filepath.Join(moduleDir, entry.Name())
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); entry.IsDir() && err == nil {
+			modules = append(modules, dir)
+		}
+	}
+	return modules, nil
 }
 
 // pulumiPrefix starts the names of Pulumi provider commands.

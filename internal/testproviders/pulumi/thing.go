@@ -183,9 +183,19 @@ func (p *Provider) Update(ctx context.Context, req *pulumirpc.UpdateRequest) (*p
 	if err := put(store, kindOf(req.GetType()), req.GetId(), out); err != nil {
 		return nil, err
 	}
+	if ignored := req.GetIgnoreChanges(); len(ignored) > 0 {
+		// Recorded for tests: what the engine said to ignore.
+		if err := store.Put(ignoreChangesKind, req.GetId(), map[string]any{"ignoreChanges": ignored}); err != nil {
+			return nil, err
+		}
+	}
 	props, err := marshal(out)
 	return &pulumirpc.UpdateResponse{Properties: props}, err
 }
+
+// ignoreChangesKind is where Update records the ignoreChanges it was sent,
+// ROOT/tpulumi_ignore_changes/<id>.json.
+const ignoreChangesKind = "tpulumi_ignore_changes"
 
 func (p *Provider) Read(ctx context.Context, req *pulumirpc.ReadRequest) (*pulumirpc.ReadResponse, error) {
 	store, err := p.store()

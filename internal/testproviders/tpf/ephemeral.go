@@ -34,7 +34,15 @@ type lease struct {
 	Renewals int    `json:"renewals"`
 }
 
-const leasePrivateKey = "lease"
+// The private data of an open token: the lease id, the renewal interval
+// asked for, and the number of renewals so far, which Renew and Close
+// compare with the lease object to catch a host that hands back stale
+// private data instead of what the last Open or Renew returned.
+const (
+	leasePrivateKey      = "lease"
+	renewAfterPrivateKey = "renew_after"
+	renewalsPrivateKey   = "renewals"
+)
 
 var (
 	_ ephemeral.EphemeralResourceWithClose     = (*tokenEphemeral)(nil)
@@ -85,9 +93,34 @@ func (e *tokenEphemeral) Open(ctx context.Context, req ephemeral.OpenRequest, re
 	resp.Diagnostics.Append(resp.Result.Set(ctx, config)...)
 	leaseRef, _ := json.Marshal(leaseID)
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, leasePrivateKey, leaseRef)...)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, renewalsPrivateKey, []byte("0"))...)
 	if after := config.RenewAfterSeconds.ValueInt64(); after > 0 {
+		afterRef, _ := json.Marshal(after)
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, renewAfterPrivateKey, afterRef)...)
 		resp.RenewAt = time.Now().Add(time.Duration(after) * time.Second)
 	}
+}
+
+// privateNumber reads a number Open or Renew stored in private data; zero
+// when absent.
+func privateNumber(ctx context.Context, private privateGetter, key string) (int64, diag.Diagnostics) {
+	data, diags := private.GetKey(ctx, key)
+	var n int64
+	if len(data) > 0 && json.Unmarshal(data, &n) != nil {
+		diags.AddError("Lease private data corrupt", fmt.Sprintf("The private data key %q holds %q, not a number.", key, data))
+	}
+	return n, diags
+}
+
+// checkRenewals fails when the private data's renewal count is not the
+// lease's: the host sent private data older than the last Renew's.
+func checkRenewals(ctx context.Context, private privateGetter, current lease) diag.Diagnostics {
+	seen, diags := privateNumber(ctx, private, renewalsPrivateKey)
+	if !diags.HasError() && seen != int64(current.Renewals) {
+		diags.AddError("Lease private data is stale",
+			fmt.Sprintf("The request carries the private data of renewal %d, but the lease has been renewed %d times: the host must send what the last Open or Renew returned.", seen, current.Renewals))
+	}
+	return diags
 }
 
 // leaseFromPrivate recovers the lease id Open stored in private data; Renew
@@ -113,9 +146,20 @@ func (e *tokenEphemeral) Renew(ctx context.Context, req ephemeral.RenewRequest, 
 		resp.Diagnostics.AddError("Cannot renew the lease", err.Error())
 		return
 	}
+	if resp.Diagnostics.Append(checkRenewals(ctx, req.Private, current)...); resp.Diagnostics.HasError() {
+		return
+	}
 	current.Renewals++
 	if err := e.cloud.Put(e.kind(), leaseID, current); err != nil {
 		resp.Diagnostics.AddError("Cannot renew the lease", err.Error())
+		return
+	}
+	renewals, _ := json.Marshal(current.Renewals)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, renewalsPrivateKey, renewals)...)
+	after, diags := privateNumber(ctx, req.Private, renewAfterPrivateKey)
+	resp.Diagnostics.Append(diags...)
+	if after > 0 {
+		resp.RenewAt = time.Now().Add(time.Duration(after) * time.Second)
 	}
 }
 
@@ -123,6 +167,14 @@ func (e *tokenEphemeral) Close(ctx context.Context, req ephemeral.CloseRequest, 
 	leaseID, diags := leaseFromPrivate(ctx, req.Private)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() || e.cloud == nil {
+		return
+	}
+	var current lease
+	if err := e.cloud.Get(e.kind(), leaseID, &current); err != nil {
+		resp.Diagnostics.AddError("Cannot close the lease", err.Error())
+		return
+	}
+	if resp.Diagnostics.Append(checkRenewals(ctx, req.Private, current)...); resp.Diagnostics.HasError() {
 		return
 	}
 	if err := e.cloud.Delete(e.kind(), leaseID); err != nil {

@@ -76,7 +76,15 @@ func TestEphemeralTokenLifecycle(t *testing.T) {
 	if lease := h.cloudObject("tpf_token", leaseID); lease["renewals"] == nil || lease["renewals"].(interface{ String() string }).String() != "1" {
 		t.Errorf("lease after one renewal = %v", lease)
 	}
-	closed, err := h.server.CloseEphemeralResource(h.ctx, &tfprotov6.CloseEphemeralResourceRequest{TypeName: "tpf_token", Private: open.Private})
+	// The private data Open returned is stale once Renew returned newer.
+	stale, err := h.server.CloseEphemeralResource(h.ctx, &tfprotov6.CloseEphemeralResourceRequest{TypeName: "tpf_token", Private: open.Private})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(stale.Diagnostics) == 0 || stale.Diagnostics[0].Summary != "Lease private data is stale" {
+		t.Errorf("Close with Open's private data after a renewal answered %v", stale.Diagnostics)
+	}
+	closed, err := h.server.CloseEphemeralResource(h.ctx, &tfprotov6.CloseEphemeralResourceRequest{TypeName: "tpf_token", Private: renew.Private})
 	if err != nil {
 		t.Fatal(err)
 	}

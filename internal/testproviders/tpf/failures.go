@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -21,6 +22,7 @@ const (
 	failApplyError        = "apply_error"        // ApplyResourceChange returns an error diagnostic
 	failApplyCrash        = "crash"              // the process panics inside ApplyResourceChange
 	failApplyHang         = "hang"               // ApplyResourceChange blocks until the call is cancelled
+	failApplySlow         = "slow"               // ApplyResourceChange takes slowApply, then succeeds
 	failInconsistentApply = "inconsistent_apply" // the new description differs from the planned one
 	failReadError         = "read_error"         // ReadResource returns an error diagnostic
 	failDeleteError       = "delete_error"       // destroying returns an error diagnostic
@@ -28,7 +30,7 @@ const (
 
 var failValues = []string{
 	failPlanError, failPlanCrash, failPlanHang, failInconsistentPlan,
-	failApplyError, failApplyCrash, failApplyHang, failInconsistentApply,
+	failApplyError, failApplyCrash, failApplyHang, failApplySlow, failInconsistentApply,
 	failReadError, failDeleteError,
 }
 
@@ -65,9 +67,20 @@ func applyFailure(ctx context.Context, fail string, diags *diag.Diagnostics) boo
 		panic(`test provider crash requested by fail = "crash"`)
 	case failApplyHang:
 		return hang(ctx, diags)
+	case failApplySlow:
+		select {
+		case <-time.After(slowApply):
+		case <-ctx.Done():
+			diags.AddError("Call cancelled while slow", ctx.Err().Error())
+			return true
+		}
 	}
 	return false
 }
+
+// slowApply is how long an apply with fail = "slow" takes: long enough for
+// a test to take the host's state store away while the call runs.
+const slowApply = 3 * time.Second
 
 // planFailure acts out the plan-time switches on a planned new state.
 func planFailure(ctx context.Context, fail string, plan *tfsdk.Plan, diags *diag.Diagnostics) {

@@ -16,8 +16,8 @@ import (
 const DefaultProgressInterval = 10 * time.Second
 
 // Hook writes apply_start, apply_progress, apply_complete, apply_errored,
-// refresh_start and refresh_complete messages for the engine's progress
-// events. It has the engine's Hook method set and is safe for concurrent
+// refresh_start, refresh_complete and the ephemeral_op_* messages for the
+// engine's progress events. It has the engine's Hook method set and is safe for concurrent
 // use. Call Stop when the run ends, to end the progress messages.
 type Hook struct {
 	view     *View
@@ -32,8 +32,12 @@ type operation struct {
 	addr    addrs.AbsResourceInstance
 	deposed addrs.DeposedKey
 	action  plans.Action
-	start   time.Time
-	stop    chan struct{}
+	// messages is the prefix of the operation's message types: "apply",
+	// or "ephemeral_op" for an ephemeral resource being opened, renewed or
+	// closed.
+	messages string
+	start    time.Time
+	stop     chan struct{}
 	// stopped is closed when the progress messages have ended: once it
 	// is, none is written any more.
 	stopped chan struct{}
@@ -107,6 +111,12 @@ func actionVerbs(action plans.Action) verbs {
 		return verbs{"Removing", "removing", "Removal"}
 	case plans.DeleteThenCreate, plans.CreateThenDelete, plans.CreateThenForget:
 		return verbs{"Replacing", "replacing", "Replacement"}
+	case plans.Open:
+		return verbs{"Opening", "opening", "Opening"}
+	case plans.Renew:
+		return verbs{"Renewing", "renewing", "Renewal"}
+	case plans.Close:
+		return verbs{"Closing", "closing", "Closing"}
 	default:
 		return verbs{"Applying", "applying", "Apply"}
 	}
@@ -117,13 +127,7 @@ func actionVerbs(action plans.Action) verbs {
 // a deposed one too: its id, in the message and the hook, tells it apart.
 func (h *Hook) PreApply(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey, action plans.Action, prior, planned cty.Value) {
 	action = hookAction(action, planned)
-	op := &operation{addr: addr, deposed: deposed, action: action, start: h.view.Now(), stop: make(chan struct{}), stopped: make(chan struct{})}
-	h.mu.Lock()
-	if previous := h.inFlight[operationKey(addr, deposed)]; previous != nil {
-		previous.end()
-	}
-	h.inFlight[operationKey(addr, deposed)] = op
-	h.mu.Unlock()
+	op := h.begin(addr, deposed, action, "apply")
 
 	hook := hookResource{Resource: NewResourceAddr(addr), Action: ChangeAction(action)}
 	message := fmt.Sprintf("%s: %s...", addr.String(), actionVerbs(action).starting)
@@ -135,6 +139,65 @@ func (h *Hook) PreApply(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey
 	}
 	h.view.emit(LevelInfo, "apply_start", message, map[string]any{"hook": hook})
 	go h.progress(op)
+}
+
+// begin records an operation starting, ending the progress messages of
+// one still recorded for the same object.
+func (h *Hook) begin(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey, action plans.Action, messages string) *operation {
+	op := &operation{addr: addr, deposed: deposed, action: action, messages: messages, start: h.view.Now(), stop: make(chan struct{}), stopped: make(chan struct{})}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if previous := h.inFlight[operationKey(addr, deposed)]; previous != nil {
+		previous.end()
+	}
+	h.inFlight[operationKey(addr, deposed)] = op
+	return op
+}
+
+// finish takes an operation out of the record and ends its progress
+// messages; nil when none was started.
+func (h *Hook) finish(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey) *operation {
+	key := operationKey(addr, deposed)
+	h.mu.Lock()
+	op := h.inFlight[key]
+	delete(h.inFlight, key)
+	h.mu.Unlock()
+	if op != nil {
+		op.end()
+	}
+	return op
+}
+
+// PreEphemeralOp writes ephemeral_op_start, as Terraform's stream does for
+// an ephemeral resource instance being opened, renewed or closed, and
+// starts repeating ephemeral_op_progress. Nothing of the instance's value
+// is written.
+func (h *Hook) PreEphemeralOp(addr addrs.AbsResourceInstance, action plans.Action) {
+	op := h.begin(addr, addrs.NotDeposed, action, "ephemeral_op")
+	hook := hookResource{Resource: NewResourceAddr(addr), Action: ChangeAction(action)}
+	h.view.emit(LevelInfo, "ephemeral_op_start", fmt.Sprintf("%s: %s...", addr.String(), actionVerbs(action).starting), map[string]any{"hook": hook})
+	go h.progress(op)
+}
+
+// EphemeralDeferred writes nothing: Terraform's stream has no message for
+// an ephemeral resource a plan leaves unopened.
+func (h *Hook) EphemeralDeferred(addrs.AbsResourceInstance) {}
+
+// PostEphemeralOp ends the operation with ephemeral_op_complete, or
+// ephemeral_op_errored when err is set.
+func (h *Hook) PostEphemeralOp(addr addrs.AbsResourceInstance, action plans.Action, err error) {
+	op := h.finish(addr, addrs.NotDeposed)
+	if op == nil {
+		return
+	}
+	elapsed := h.elapsed(op)
+	hook := hookResource{Resource: NewResourceAddr(addr), Action: ChangeAction(action), ElapsedSeconds: &elapsed}
+	finished := actionVerbs(action).finished
+	if err != nil {
+		h.view.emit(LevelError, "ephemeral_op_errored", fmt.Sprintf("%s: %s errored after %ds", addr.String(), finished, elapsed), map[string]any{"hook": hook})
+		return
+	}
+	h.view.emit(LevelInfo, "ephemeral_op_complete", fmt.Sprintf("%s: %s complete after %ds", addr.String(), finished, elapsed), map[string]any{"hook": hook})
 }
 
 // end stops the operation's progress messages and waits until the last
@@ -162,7 +225,7 @@ func (h *Hook) progress(op *operation) {
 			elapsed := h.elapsed(op)
 			hook := hookResource{Resource: NewResourceAddr(op.addr), Action: ChangeAction(op.action), ElapsedSeconds: &elapsed}
 			message := fmt.Sprintf("%s: Still %s... [%ds elapsed]", op.addr.String(), actionVerbs(op.action).progressing, elapsed)
-			h.view.emit(LevelInfo, "apply_progress", message, map[string]any{"hook": hook})
+			h.view.emit(LevelInfo, op.messages+"_progress", message, map[string]any{"hook": hook})
 		}
 	}
 }
@@ -174,16 +237,11 @@ func (h *Hook) elapsed(op *operation) int {
 // PostApply ends the operation with apply_complete, or apply_errored when
 // err is set. The error itself is reported as a diagnostic by the command.
 func (h *Hook) PostApply(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey, newState cty.Value, err error) {
-	key := operationKey(addr, deposed)
-	h.mu.Lock()
-	op := h.inFlight[key]
-	delete(h.inFlight, key)
-	h.mu.Unlock()
+	op := h.finish(addr, deposed)
 	if op == nil {
 		// No PreApply was seen: nothing started that could complete.
 		return
 	}
-	op.end()
 	elapsed := h.elapsed(op)
 	hook := hookResource{Resource: NewResourceAddr(addr), Action: ChangeAction(op.action), ElapsedSeconds: &elapsed}
 	finished := actionVerbs(op.action).finished

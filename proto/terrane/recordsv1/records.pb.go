@@ -258,7 +258,11 @@ type Workspace struct {
 	// CheckResultsJson holds the check_results array of a state v4 file.
 	CheckResultsJson []byte `protobuf:"bytes,4,opt,name=check_results_json,json=checkResultsJson,proto3" json:"check_results_json,omitempty"`
 	// Description is free text shown by `terrane workspace list`.
-	Description   string `protobuf:"bytes,5,opt,name=description,proto3" json:"description,omitempty"`
+	Description string `protobuf:"bytes,5,opt,name=description,proto3" json:"description,omitempty"`
+	// TakenInSerial is the serial of the last state v4 file of this lineage
+	// taken into the workspace (`state push`, `init` moving state in). A file
+	// of the lineage with a higher serial was changed outside Terrane since.
+	TakenInSerial int64 `protobuf:"varint,6,opt,name=taken_in_serial,json=takenInSerial,proto3" json:"taken_in_serial,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -326,6 +330,13 @@ func (x *Workspace) GetDescription() string {
 		return x.Description
 	}
 	return ""
+}
+
+func (x *Workspace) GetTakenInSerial() int64 {
+	if x != nil {
+		return x.TakenInSerial
+	}
+	return 0
 }
 
 // InstanceKey is a resource instance's key within its resource.
@@ -1181,13 +1192,14 @@ var File_terrane_records_v1_records_proto protoreflect.FileDescriptor
 
 const file_terrane_records_v1_records_proto_rawDesc = "" +
 	"\n" +
-	" terrane/records/v1/records.proto\x12\x12terrane.records.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xb4\x01\n" +
+	" terrane/records/v1/records.proto\x12\x12terrane.records.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xdc\x01\n" +
 	"\tWorkspace\x12\x18\n" +
 	"\alineage\x18\x01 \x01(\tR\alineage\x12\x16\n" +
 	"\x06serial\x18\x02 \x01(\x03R\x06serial\x12%\n" +
 	"\x0eengine_version\x18\x03 \x01(\tR\rengineVersion\x12,\n" +
 	"\x12check_results_json\x18\x04 \x01(\fR\x10checkResultsJson\x12 \n" +
-	"\vdescription\x18\x05 \x01(\tR\vdescription\"B\n" +
+	"\vdescription\x18\x05 \x01(\tR\vdescription\x12&\n" +
+	"\x0ftaken_in_serial\x18\x06 \x01(\x03R\rtakenInSerial\"B\n" +
 	"\vInstanceKey\x12\x12\n" +
 	"\x03int\x18\x01 \x01(\x03H\x00R\x03int\x12\x18\n" +
 	"\x06string\x18\x02 \x01(\tH\x00R\x06stringB\x05\n" +

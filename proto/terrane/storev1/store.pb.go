@@ -75,7 +75,106 @@ func (x Failed_Reason) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Failed_Reason.Descriptor instead.
 func (Failed_Reason) EnumDescriptor() ([]byte, []int) {
-	return file_terrane_store_v1_store_proto_rawDescGZIP(), []int{5, 0}
+	return file_terrane_store_v1_store_proto_rawDescGZIP(), []int{7, 0}
+}
+
+type ReadManyRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Ids   []*pbresource.ID       `protobuf:"bytes,1,rep,name=ids,proto3" json:"ids,omitempty"`
+	// Consistent asks for a read that reflects every acknowledged write.
+	Consistent    bool `protobuf:"varint,2,opt,name=consistent,proto3" json:"consistent,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReadManyRequest) Reset() {
+	*x = ReadManyRequest{}
+	mi := &file_terrane_store_v1_store_proto_msgTypes[0]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReadManyRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReadManyRequest) ProtoMessage() {}
+
+func (x *ReadManyRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_terrane_store_v1_store_proto_msgTypes[0]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReadManyRequest.ProtoReflect.Descriptor instead.
+func (*ReadManyRequest) Descriptor() ([]byte, []int) {
+	return file_terrane_store_v1_store_proto_rawDescGZIP(), []int{0}
+}
+
+func (x *ReadManyRequest) GetIds() []*pbresource.ID {
+	if x != nil {
+		return x.Ids
+	}
+	return nil
+}
+
+func (x *ReadManyRequest) GetConsistent() bool {
+	if x != nil {
+		return x.Consistent
+	}
+	return false
+}
+
+// ReadManyResponse lists the stored resources in the order of the IDs; an
+// ID with nothing stored has an empty entry.
+type ReadManyResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Resources     []*pbresource.Resource `protobuf:"bytes,1,rep,name=resources,proto3" json:"resources,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReadManyResponse) Reset() {
+	*x = ReadManyResponse{}
+	mi := &file_terrane_store_v1_store_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReadManyResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReadManyResponse) ProtoMessage() {}
+
+func (x *ReadManyResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_terrane_store_v1_store_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReadManyResponse.ProtoReflect.Descriptor instead.
+func (*ReadManyResponse) Descriptor() ([]byte, []int) {
+	return file_terrane_store_v1_store_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *ReadManyResponse) GetResources() []*pbresource.Resource {
+	if x != nil {
+		return x.Resources
+	}
+	return nil
 }
 
 type BatchRequest struct {
@@ -87,7 +186,7 @@ type BatchRequest struct {
 
 func (x *BatchRequest) Reset() {
 	*x = BatchRequest{}
-	mi := &file_terrane_store_v1_store_proto_msgTypes[0]
+	mi := &file_terrane_store_v1_store_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -99,7 +198,7 @@ func (x *BatchRequest) String() string {
 func (*BatchRequest) ProtoMessage() {}
 
 func (x *BatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_terrane_store_v1_store_proto_msgTypes[0]
+	mi := &file_terrane_store_v1_store_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -112,7 +211,7 @@ func (x *BatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BatchRequest.ProtoReflect.Descriptor instead.
 func (*BatchRequest) Descriptor() ([]byte, []int) {
-	return file_terrane_store_v1_store_proto_rawDescGZIP(), []int{0}
+	return file_terrane_store_v1_store_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *BatchRequest) GetOperations() []*Operation {
@@ -136,7 +235,7 @@ type Operation struct {
 
 func (x *Operation) Reset() {
 	*x = Operation{}
-	mi := &file_terrane_store_v1_store_proto_msgTypes[1]
+	mi := &file_terrane_store_v1_store_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -148,7 +247,7 @@ func (x *Operation) String() string {
 func (*Operation) ProtoMessage() {}
 
 func (x *Operation) ProtoReflect() protoreflect.Message {
-	mi := &file_terrane_store_v1_store_proto_msgTypes[1]
+	mi := &file_terrane_store_v1_store_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -161,7 +260,7 @@ func (x *Operation) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Operation.ProtoReflect.Descriptor instead.
 func (*Operation) Descriptor() ([]byte, []int) {
-	return file_terrane_store_v1_store_proto_rawDescGZIP(), []int{1}
+	return file_terrane_store_v1_store_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *Operation) GetOperation() isOperation_Operation {
@@ -219,7 +318,7 @@ type Delete struct {
 
 func (x *Delete) Reset() {
 	*x = Delete{}
-	mi := &file_terrane_store_v1_store_proto_msgTypes[2]
+	mi := &file_terrane_store_v1_store_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -231,7 +330,7 @@ func (x *Delete) String() string {
 func (*Delete) ProtoMessage() {}
 
 func (x *Delete) ProtoReflect() protoreflect.Message {
-	mi := &file_terrane_store_v1_store_proto_msgTypes[2]
+	mi := &file_terrane_store_v1_store_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -244,7 +343,7 @@ func (x *Delete) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Delete.ProtoReflect.Descriptor instead.
 func (*Delete) Descriptor() ([]byte, []int) {
-	return file_terrane_store_v1_store_proto_rawDescGZIP(), []int{2}
+	return file_terrane_store_v1_store_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Delete) GetId() *pbresource.ID {
@@ -274,7 +373,7 @@ type BatchResponse struct {
 
 func (x *BatchResponse) Reset() {
 	*x = BatchResponse{}
-	mi := &file_terrane_store_v1_store_proto_msgTypes[3]
+	mi := &file_terrane_store_v1_store_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -286,7 +385,7 @@ func (x *BatchResponse) String() string {
 func (*BatchResponse) ProtoMessage() {}
 
 func (x *BatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_terrane_store_v1_store_proto_msgTypes[3]
+	mi := &file_terrane_store_v1_store_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -299,7 +398,7 @@ func (x *BatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BatchResponse.ProtoReflect.Descriptor instead.
 func (*BatchResponse) Descriptor() ([]byte, []int) {
-	return file_terrane_store_v1_store_proto_rawDescGZIP(), []int{3}
+	return file_terrane_store_v1_store_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *BatchResponse) GetOutcome() isBatchResponse_Outcome {
@@ -354,7 +453,7 @@ type Applied struct {
 
 func (x *Applied) Reset() {
 	*x = Applied{}
-	mi := &file_terrane_store_v1_store_proto_msgTypes[4]
+	mi := &file_terrane_store_v1_store_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -366,7 +465,7 @@ func (x *Applied) String() string {
 func (*Applied) ProtoMessage() {}
 
 func (x *Applied) ProtoReflect() protoreflect.Message {
-	mi := &file_terrane_store_v1_store_proto_msgTypes[4]
+	mi := &file_terrane_store_v1_store_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -379,7 +478,7 @@ func (x *Applied) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Applied.ProtoReflect.Descriptor instead.
 func (*Applied) Descriptor() ([]byte, []int) {
-	return file_terrane_store_v1_store_proto_rawDescGZIP(), []int{4}
+	return file_terrane_store_v1_store_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Applied) GetResources() []*pbresource.Resource {
@@ -401,7 +500,7 @@ type Failed struct {
 
 func (x *Failed) Reset() {
 	*x = Failed{}
-	mi := &file_terrane_store_v1_store_proto_msgTypes[5]
+	mi := &file_terrane_store_v1_store_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -413,7 +512,7 @@ func (x *Failed) String() string {
 func (*Failed) ProtoMessage() {}
 
 func (x *Failed) ProtoReflect() protoreflect.Message {
-	mi := &file_terrane_store_v1_store_proto_msgTypes[5]
+	mi := &file_terrane_store_v1_store_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -426,7 +525,7 @@ func (x *Failed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Failed.ProtoReflect.Descriptor instead.
 func (*Failed) Descriptor() ([]byte, []int) {
-	return file_terrane_store_v1_store_proto_rawDescGZIP(), []int{5}
+	return file_terrane_store_v1_store_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Failed) GetIndex() int32 {
@@ -454,7 +553,14 @@ var File_terrane_store_v1_store_proto protoreflect.FileDescriptor
 
 const file_terrane_store_v1_store_proto_rawDesc = "" +
 	"\n" +
-	"\x1cterrane/store/v1/store.proto\x12\x10terrane.store.v1\x1a\x19pbresource/resource.proto\"K\n" +
+	"\x1cterrane/store/v1/store.proto\x12\x10terrane.store.v1\x1a\x19pbresource/resource.proto\"b\n" +
+	"\x0fReadManyRequest\x12/\n" +
+	"\x03ids\x18\x01 \x03(\v2\x1d.hashicorp.consul.resource.IDR\x03ids\x12\x1e\n" +
+	"\n" +
+	"consistent\x18\x02 \x01(\bR\n" +
+	"consistent\"U\n" +
+	"\x10ReadManyResponse\x12A\n" +
+	"\tresources\x18\x01 \x03(\v2#.hashicorp.consul.resource.ResourceR\tresources\"K\n" +
 	"\fBatchRequest\x12;\n" +
 	"\n" +
 	"operations\x18\x01 \x03(\v2\x1b.terrane.store.v1.OperationR\n" +
@@ -479,9 +585,10 @@ const file_terrane_store_v1_store_proto_rawDesc = "" +
 	"\x06Reason\x12\x16\n" +
 	"\x12REASON_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12REASON_CAS_FAILURE\x10\x01\x12\x14\n" +
-	"\x10REASON_WRONG_UID\x10\x022X\n" +
+	"\x10REASON_WRONG_UID\x10\x022\xab\x01\n" +
 	"\fBatchService\x12H\n" +
-	"\x05Batch\x12\x1e.terrane.store.v1.BatchRequest\x1a\x1f.terrane.store.v1.BatchResponseB2Z0github.com/terrane/terrane/proto/terrane/storev1b\x06proto3"
+	"\x05Batch\x12\x1e.terrane.store.v1.BatchRequest\x1a\x1f.terrane.store.v1.BatchResponse\x12Q\n" +
+	"\bReadMany\x12!.terrane.store.v1.ReadManyRequest\x1a\".terrane.store.v1.ReadManyResponseB2Z0github.com/terrane/terrane/proto/terrane/storev1b\x06proto3"
 
 var (
 	file_terrane_store_v1_store_proto_rawDescOnce sync.Once
@@ -496,34 +603,40 @@ func file_terrane_store_v1_store_proto_rawDescGZIP() []byte {
 }
 
 var file_terrane_store_v1_store_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_terrane_store_v1_store_proto_msgTypes = make([]protoimpl.MessageInfo, 6)
+var file_terrane_store_v1_store_proto_msgTypes = make([]protoimpl.MessageInfo, 8)
 var file_terrane_store_v1_store_proto_goTypes = []any{
 	(Failed_Reason)(0),          // 0: terrane.store.v1.Failed.Reason
-	(*BatchRequest)(nil),        // 1: terrane.store.v1.BatchRequest
-	(*Operation)(nil),           // 2: terrane.store.v1.Operation
-	(*Delete)(nil),              // 3: terrane.store.v1.Delete
-	(*BatchResponse)(nil),       // 4: terrane.store.v1.BatchResponse
-	(*Applied)(nil),             // 5: terrane.store.v1.Applied
-	(*Failed)(nil),              // 6: terrane.store.v1.Failed
-	(*pbresource.Resource)(nil), // 7: hashicorp.consul.resource.Resource
-	(*pbresource.ID)(nil),       // 8: hashicorp.consul.resource.ID
+	(*ReadManyRequest)(nil),     // 1: terrane.store.v1.ReadManyRequest
+	(*ReadManyResponse)(nil),    // 2: terrane.store.v1.ReadManyResponse
+	(*BatchRequest)(nil),        // 3: terrane.store.v1.BatchRequest
+	(*Operation)(nil),           // 4: terrane.store.v1.Operation
+	(*Delete)(nil),              // 5: terrane.store.v1.Delete
+	(*BatchResponse)(nil),       // 6: terrane.store.v1.BatchResponse
+	(*Applied)(nil),             // 7: terrane.store.v1.Applied
+	(*Failed)(nil),              // 8: terrane.store.v1.Failed
+	(*pbresource.ID)(nil),       // 9: hashicorp.consul.resource.ID
+	(*pbresource.Resource)(nil), // 10: hashicorp.consul.resource.Resource
 }
 var file_terrane_store_v1_store_proto_depIdxs = []int32{
-	2, // 0: terrane.store.v1.BatchRequest.operations:type_name -> terrane.store.v1.Operation
-	7, // 1: terrane.store.v1.Operation.write:type_name -> hashicorp.consul.resource.Resource
-	3, // 2: terrane.store.v1.Operation.delete:type_name -> terrane.store.v1.Delete
-	8, // 3: terrane.store.v1.Delete.id:type_name -> hashicorp.consul.resource.ID
-	5, // 4: terrane.store.v1.BatchResponse.applied:type_name -> terrane.store.v1.Applied
-	6, // 5: terrane.store.v1.BatchResponse.failed:type_name -> terrane.store.v1.Failed
-	7, // 6: terrane.store.v1.Applied.resources:type_name -> hashicorp.consul.resource.Resource
-	0, // 7: terrane.store.v1.Failed.reason:type_name -> terrane.store.v1.Failed.Reason
-	1, // 8: terrane.store.v1.BatchService.Batch:input_type -> terrane.store.v1.BatchRequest
-	4, // 9: terrane.store.v1.BatchService.Batch:output_type -> terrane.store.v1.BatchResponse
-	9, // [9:10] is the sub-list for method output_type
-	8, // [8:9] is the sub-list for method input_type
-	8, // [8:8] is the sub-list for extension type_name
-	8, // [8:8] is the sub-list for extension extendee
-	0, // [0:8] is the sub-list for field type_name
+	9,  // 0: terrane.store.v1.ReadManyRequest.ids:type_name -> hashicorp.consul.resource.ID
+	10, // 1: terrane.store.v1.ReadManyResponse.resources:type_name -> hashicorp.consul.resource.Resource
+	4,  // 2: terrane.store.v1.BatchRequest.operations:type_name -> terrane.store.v1.Operation
+	10, // 3: terrane.store.v1.Operation.write:type_name -> hashicorp.consul.resource.Resource
+	5,  // 4: terrane.store.v1.Operation.delete:type_name -> terrane.store.v1.Delete
+	9,  // 5: terrane.store.v1.Delete.id:type_name -> hashicorp.consul.resource.ID
+	7,  // 6: terrane.store.v1.BatchResponse.applied:type_name -> terrane.store.v1.Applied
+	8,  // 7: terrane.store.v1.BatchResponse.failed:type_name -> terrane.store.v1.Failed
+	10, // 8: terrane.store.v1.Applied.resources:type_name -> hashicorp.consul.resource.Resource
+	0,  // 9: terrane.store.v1.Failed.reason:type_name -> terrane.store.v1.Failed.Reason
+	3,  // 10: terrane.store.v1.BatchService.Batch:input_type -> terrane.store.v1.BatchRequest
+	1,  // 11: terrane.store.v1.BatchService.ReadMany:input_type -> terrane.store.v1.ReadManyRequest
+	6,  // 12: terrane.store.v1.BatchService.Batch:output_type -> terrane.store.v1.BatchResponse
+	2,  // 13: terrane.store.v1.BatchService.ReadMany:output_type -> terrane.store.v1.ReadManyResponse
+	12, // [12:14] is the sub-list for method output_type
+	10, // [10:12] is the sub-list for method input_type
+	10, // [10:10] is the sub-list for extension type_name
+	10, // [10:10] is the sub-list for extension extendee
+	0,  // [0:10] is the sub-list for field type_name
 }
 
 func init() { file_terrane_store_v1_store_proto_init() }
@@ -531,11 +644,11 @@ func file_terrane_store_v1_store_proto_init() {
 	if File_terrane_store_v1_store_proto != nil {
 		return
 	}
-	file_terrane_store_v1_store_proto_msgTypes[1].OneofWrappers = []any{
+	file_terrane_store_v1_store_proto_msgTypes[3].OneofWrappers = []any{
 		(*Operation_Write)(nil),
 		(*Operation_Delete)(nil),
 	}
-	file_terrane_store_v1_store_proto_msgTypes[3].OneofWrappers = []any{
+	file_terrane_store_v1_store_proto_msgTypes[5].OneofWrappers = []any{
 		(*BatchResponse_Applied)(nil),
 		(*BatchResponse_Failed)(nil),
 	}
@@ -545,7 +658,7 @@ func file_terrane_store_v1_store_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_terrane_store_v1_store_proto_rawDesc), len(file_terrane_store_v1_store_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   6,
+			NumMessages:   8,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -24,7 +24,8 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	BatchService_Batch_FullMethodName = "/terrane.store.v1.BatchService/Batch"
+	BatchService_Batch_FullMethodName    = "/terrane.store.v1.BatchService/Batch"
+	BatchService_ReadMany_FullMethodName = "/terrane.store.v1.BatchService/ReadMany"
 )
 
 // BatchServiceClient is the client API for BatchService service.
@@ -38,6 +39,11 @@ const (
 type BatchServiceClient interface {
 	// Batch applies every operation or none.
 	Batch(ctx context.Context, in *BatchRequest, opts ...grpc.CallOption) (*BatchResponse, error)
+	// ReadMany returns what is stored under each ID, in one round trip: what
+	// a caller planning a batch reads first. Uids and GroupVersions in the IDs
+	// are ignored; a resource stored under another GroupVersion is returned as
+	// stored. It needs a token allowed for every tenancy named.
+	ReadMany(ctx context.Context, in *ReadManyRequest, opts ...grpc.CallOption) (*ReadManyResponse, error)
 }
 
 type batchServiceClient struct {
@@ -58,6 +64,16 @@ func (c *batchServiceClient) Batch(ctx context.Context, in *BatchRequest, opts .
 	return out, nil
 }
 
+func (c *batchServiceClient) ReadMany(ctx context.Context, in *ReadManyRequest, opts ...grpc.CallOption) (*ReadManyResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ReadManyResponse)
+	err := c.cc.Invoke(ctx, BatchService_ReadMany_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // BatchServiceServer is the server API for BatchService service.
 // All implementations must embed UnimplementedBatchServiceServer
 // for forward compatibility.
@@ -69,6 +85,11 @@ func (c *batchServiceClient) Batch(ctx context.Context, in *BatchRequest, opts .
 type BatchServiceServer interface {
 	// Batch applies every operation or none.
 	Batch(context.Context, *BatchRequest) (*BatchResponse, error)
+	// ReadMany returns what is stored under each ID, in one round trip: what
+	// a caller planning a batch reads first. Uids and GroupVersions in the IDs
+	// are ignored; a resource stored under another GroupVersion is returned as
+	// stored. It needs a token allowed for every tenancy named.
+	ReadMany(context.Context, *ReadManyRequest) (*ReadManyResponse, error)
 	mustEmbedUnimplementedBatchServiceServer()
 }
 
@@ -81,6 +102,9 @@ type UnimplementedBatchServiceServer struct{}
 
 func (UnimplementedBatchServiceServer) Batch(context.Context, *BatchRequest) (*BatchResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Batch not implemented")
+}
+func (UnimplementedBatchServiceServer) ReadMany(context.Context, *ReadManyRequest) (*ReadManyResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ReadMany not implemented")
 }
 func (UnimplementedBatchServiceServer) mustEmbedUnimplementedBatchServiceServer() {}
 func (UnimplementedBatchServiceServer) testEmbeddedByValue()                      {}
@@ -121,6 +145,24 @@ func _BatchService_Batch_Handler(srv interface{}, ctx context.Context, dec func(
 	return interceptor(ctx, in, info, handler)
 }
 
+func _BatchService_ReadMany_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ReadManyRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(BatchServiceServer).ReadMany(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: BatchService_ReadMany_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(BatchServiceServer).ReadMany(ctx, req.(*ReadManyRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // BatchService_ServiceDesc is the grpc.ServiceDesc for BatchService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -131,6 +173,10 @@ var BatchService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Batch",
 			Handler:    _BatchService_Batch_Handler,
+		},
+		{
+			MethodName: "ReadMany",
+			Handler:    _BatchService_ReadMany_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -2,6 +2,7 @@ package etcdtest
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"net"
 	"os"
@@ -29,17 +30,38 @@ func Binary() string {
 type Server struct {
 	// Endpoint is the client URL, e.g. http://127.0.0.1:40123.
 	Endpoint string
-	args     []string
-	dataDir  string
-	logPath  string
-	cmd      *exec.Cmd
-	exited   chan struct{}
+	// TLS is the client configuration of a server started with StartTLS.
+	TLS     *tls.Config
+	args    []string
+	dataDir string
+	logPath string
+	cmd     *exec.Cmd
+	exited  chan struct{}
 }
 
 // Start launches etcd and waits until it answers. Without the binary the
 // test is skipped, or fails when the CI environment variable is set, so a
 // CI machine cannot silently skip the etcd suite.
 func Start(t testing.TB) *Server {
+	t.Helper()
+	return StartWith(t)
+}
+
+// StartWith is Start with extra etcd flags, such as "--max-txn-ops=16".
+func StartWith(t testing.TB, flags ...string) *Server {
+	t.Helper()
+	return startTesting(t, nil, flags)
+}
+
+// StartTLS starts etcd serving clients over TLS with certFile and keyFile
+// and requiring client certificates signed by caFile; client is the
+// configuration its clients (and the readiness check) use.
+func StartTLS(t testing.TB, certFile, keyFile, caFile string, client *tls.Config) *Server {
+	t.Helper()
+	return startTesting(t, client, []string{"--cert-file", certFile, "--key-file", keyFile, "--client-cert-auth", "--trusted-ca-file", caFile})
+}
+
+func startTesting(t testing.TB, client *tls.Config, flags []string) *Server {
 	t.Helper()
 	if _, err := os.Stat(Binary()); err != nil {
 		if os.Getenv("CI") != "" {
@@ -50,7 +72,7 @@ func Start(t testing.TB) *Server {
 	dir := t.TempDir()
 	var lastErr error
 	for range 3 { // a port picked as free may be taken before etcd binds it
-		s, err := start(dir)
+		s, err := start(dir, client, flags)
 		if err == nil {
 			t.Cleanup(s.Stop)
 			return s
@@ -61,7 +83,7 @@ func Start(t testing.TB) *Server {
 	return nil
 }
 
-func start(dir string) (*Server, error) {
+func start(dir string, client *tls.Config, flags []string) (*Server, error) {
 	clientPort, err := freePort()
 	if err != nil {
 		return nil, err
@@ -70,10 +92,15 @@ func start(dir string) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	clientURL := fmt.Sprintf("http://127.0.0.1:%d", clientPort)
+	scheme := "http"
+	if client != nil {
+		scheme = "https"
+	}
+	clientURL := fmt.Sprintf("%s://127.0.0.1:%d", scheme, clientPort)
 	peerURL := fmt.Sprintf("http://127.0.0.1:%d", peerPort)
 	s := &Server{
 		Endpoint: clientURL,
+		TLS:      client,
 		dataDir:  filepath.Join(dir, "data"),
 		logPath:  filepath.Join(dir, "etcd.log"),
 		args: []string{
@@ -85,6 +112,7 @@ func start(dir string) (*Server, error) {
 			"--logger", "zap", "--log-level", "error",
 		},
 	}
+	s.args = append(s.args, flags...)
 	if err := s.launch(); err != nil {
 		return nil, err
 	}
@@ -125,7 +153,7 @@ func (s *Server) launch() error {
 }
 
 func (s *Server) waitReady(timeout time.Duration) error {
-	client, err := clientv3.New(clientv3.Config{Endpoints: []string{s.Endpoint}, DialTimeout: timeout, Logger: zap.NewNop()})
+	client, err := clientv3.New(clientv3.Config{Endpoints: []string{s.Endpoint}, TLS: s.TLS, DialTimeout: timeout, Logger: zap.NewNop()})
 	if err != nil {
 		return err
 	}
@@ -176,7 +204,7 @@ func (s *Server) DataDir() string { return s.dataDir }
 // Client returns a client of the server, closed when the test ends.
 func (s *Server) Client(t testing.TB) *clientv3.Client {
 	t.Helper()
-	client, err := clientv3.New(clientv3.Config{Endpoints: []string{s.Endpoint}, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
+	client, err := clientv3.New(clientv3.Config{Endpoints: []string{s.Endpoint}, TLS: s.TLS, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
 	if err != nil {
 		t.Fatal(err)
 	}

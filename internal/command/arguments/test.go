@@ -1,0 +1,68 @@
+package arguments
+
+import (
+	"flag"
+	"strings"
+
+	"github.com/terrane/terrane/internal/diags"
+)
+
+// DefaultTestParallelism is how many run blocks `terrane test` executes at
+// once, across files, unless -parallelism says otherwise.
+const DefaultTestParallelism = 4
+
+// Test is `terrane test`'s command line.
+type Test struct {
+	View
+	Vars []VarOption
+	// Filter lists the test files to run, as paths relative to the
+	// working directory; empty runs them all.
+	Filter []string
+	// TestDirectory is the directory, relative to the working directory,
+	// searched for test files besides the working directory itself.
+	TestDirectory string
+	Verbose       bool
+	Parallelism   int
+}
+
+func addTestFlags(fs *flag.FlagSet, test *Test, filter *stringList) {
+	addVarFlags(fs, &test.Vars)
+	addViewFlags(fs, &test.View)
+	fs.Var(filter, "filter", "run only this test file, given relative to the working directory (repeatable)")
+	fs.StringVar(&test.TestDirectory, "test-directory", "tests", "the directory searched for test files besides the working directory")
+	fs.BoolVar(&test.Verbose, "verbose", false, "print the plan or state of each run block")
+	fs.IntVar(&test.Parallelism, "parallelism", DefaultTestParallelism, "number of run blocks executed at once; 1 runs them one after another")
+}
+
+// ParseTest parses `terrane test`'s arguments.
+func ParseTest(args []string) (*Test, diags.Diagnostics) {
+	test := &Test{}
+	var filter stringList
+	fs := newFlagSet("test")
+	addTestFlags(fs, test, &filter)
+	ds := parseFlags(fs, "test", args, &test.View)
+	if ds.HasErrors() || test.Help {
+		return test, ds
+	}
+	test.Filter = filter
+	if fs.NArg() > 0 {
+		ds = ds.Append(tooManyArguments("test", fs.Args()))
+	}
+	if test.Parallelism < 1 {
+		ds = ds.Append(diags.Errorf("Invalid -parallelism option",
+			"The -parallelism option must be a whole number of at least 1, not %d.", test.Parallelism))
+	}
+	return test, ds
+}
+
+// TestUsage describes test's options, for -help.
+func TestUsage() string {
+	fs := newFlagSet("test")
+	var sink Test
+	var filter stringList
+	addTestFlags(fs, &sink, &filter)
+	var b strings.Builder
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	return b.String()
+}

@@ -1,0 +1,287 @@
+package command
+
+import (
+	"encoding/json"
+	"errors"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/terrane/terrane/internal/testing/providertest"
+)
+
+// TestEphemeralVariablesAndSavedPlans checks what applying a saved plan
+// takes from the command line: an ephemeral variable set while planning
+// must be given again (and may differ), while a variable the plan
+// recorded may be given only with the value it recorded. Terraform, where
+// installed, behaves the same on every step.
+func TestEphemeralVariablesAndSavedPlans(t *testing.T) {
+	config := lifecycleHeader + `
+variable "password" {
+  type      = string
+  ephemeral = true
+}
+
+variable "label" {
+  type = string
+}
+
+resource "tpf_thing" "a" {
+  name                = "a"
+  description         = var.label
+  password_wo         = var.password
+  password_wo_version = 1
+}
+`
+	steps := []struct {
+		args     []string
+		wantCode int
+		want     string
+	}{
+		{[]string{"plan", "-out=saved.tfplan", "-var", "password=first", "-var", "label=one"}, 0, ""},
+		{[]string{"apply", "saved.tfplan"}, 1, `The ephemeral input variable "password" was set during the plan phase, and so must also be set during the apply phase.`},
+		{[]string{"apply", "-var", "label=two", "-var", "password=x", "saved.tfplan"}, 1, "Can't change variable when applying a saved plan"},
+		{[]string{"apply", "-var", "label=one", "-var", "password=second", "saved.tfplan"}, 0, ""},
+	}
+	p := newE2EProject(t, config)
+	for _, step := range steps {
+		args := append([]string{step.args[0], "-no-color"}, step.args[1:]...)
+		out, errOut, code := p.run(args...)
+		if code != step.wantCode || !strings.Contains(errOut, step.want) {
+			t.Fatalf("terrane %s: exit %d, want %d with %q\nstdout:\n%s\nstderr:\n%s", strings.Join(step.args, " "), code, step.wantCode, step.want, out, errOut)
+		}
+	}
+	// The value given when applying is the one the provider got.
+	if got := p.objects("tpf_thing")["a"].attrs["password_wo"]; got != "second" {
+		t.Errorf("password_wo = %v, want the value given to apply", got)
+	}
+
+	terraform, err := exec.LookPath("terraform")
+	if err != nil || testing.Short() {
+		return
+	}
+	tf := newTerraformProject(t, terraform, config)
+	for _, step := range steps {
+		if code, output := tf.run(step.args...); code != step.wantCode {
+			t.Errorf("terraform %s: exit %d, want %d\n%s", strings.Join(step.args, " "), code, step.wantCode, output)
+		}
+	}
+	if got := tf.objects("tpf_thing")["a"].attrs["password_wo"]; got != "second" {
+		t.Errorf("under terraform, password_wo = %v", got)
+	}
+}
+
+// TestEphemeralValuesFlowWhereAllowed passes ephemeral values through
+// every construct that may carry them: a local, a child module's ephemeral
+// variable and output, a provider configuration, a precondition, a check
+// block and a write-only attribute; ephemeralasnull() keeps what a root
+// output may record.
+func TestEphemeralValuesFlowWhereAllowed(t *testing.T) {
+	providerDir := t.TempDir()
+	p := newE2EProjectFiles(t, map[string]string{"main.tf": lifecycleHeader + `
+variable "provider_root" {
+  type      = string
+  ephemeral = true
+}
+
+ephemeral "tpf_token" "t" {
+  for_each = toset(["a", "b"])
+  name     = each.key
+}
+
+locals {
+  joined = join(",", [for k, tok in ephemeral.tpf_token.t : tok.value])
+}
+
+module "pass" {
+  source = "./pass"
+  secret = local.joined
+  root   = var.provider_root
+}
+
+provider "tpf" {
+  alias    = "elsewhere"
+  root_dir = module.pass.root
+}
+
+resource "tpf_thing" "local" {
+  name                = "local"
+  password_wo         = "${module.pass.secret}|applying=${terraform.applying}"
+  password_wo_version = 1
+  lifecycle {
+    precondition {
+      condition     = length(split(",", local.joined)) == 2
+      error_message = "two tokens expected"
+    }
+  }
+}
+
+resource "tpf_thing" "elsewhere" {
+  provider = tpf.elsewhere
+  name     = "elsewhere"
+}
+
+check "tokens" {
+  assert {
+    condition     = startswith(module.pass.secret, "token-a-")
+    error_message = "unexpected"
+  }
+}
+
+output "shape" {
+  value     = ephemeralasnull({ secret = module.pass.secret, name = tpf_thing.local.name })
+  sensitive = true
+}
+
+output "applying" {
+  value = ephemeralasnull(terraform.applying)
+}
+`, "pass/main.tf": `
+variable "secret" {
+  type      = string
+  ephemeral = true
+}
+
+variable "root" {
+  type      = string
+  ephemeral = true
+}
+
+output "secret" {
+  value     = var.secret
+  ephemeral = true
+}
+
+output "root" {
+  value     = var.root
+  ephemeral = true
+}
+`})
+	p.mustRun("init")
+	out := p.mustRun("apply", "-auto-approve", "-no-color", "-var", "provider_root="+providerDir)
+	assertContains(t, "apply", out, `ephemeral.tpf_token.t["a"]: Opening...`, `ephemeral.tpf_token.t["b"]: Closing complete after`)
+	local := p.objects("tpf_thing")["local"]
+	if got, _ := local.attrs["password_wo"].(string); !strings.HasPrefix(got, "token-a-") || !strings.Contains(got, ",token-b-") || !strings.HasSuffix(got, "|applying=true") {
+		t.Errorf("password_wo = %q, want both tokens and terraform.applying true", got)
+	}
+	if matches, _ := filepath.Glob(filepath.Join(providerDir, "tpf_thing", "*.json")); len(matches) != 1 {
+		t.Errorf("the provider configured from an ephemeral value did not create its object in %s: %v", providerDir, matches)
+	}
+	var outputs map[string]struct {
+		Value json.RawMessage `json:"value"`
+	}
+	if err := json.Unmarshal([]byte(p.mustRun("output", "-json")), &outputs); err != nil {
+		t.Fatal(err)
+	}
+	var shape map[string]any
+	if err := json.Unmarshal(outputs["shape"].Value, &shape); err != nil || len(shape) != 2 || shape["name"] != "local" || shape["secret"] != nil {
+		t.Errorf("output shape = %s", outputs["shape"].Value)
+	}
+	if got := strings.TrimSpace(string(outputs["applying"].Value)); got != "null" {
+		t.Errorf("output applying = %s", got)
+	}
+	if leases := p.objects("tpf_token"); len(leases) != 0 {
+		t.Errorf("tokens left open: %v", sortedNames(leases))
+	}
+}
+
+// TestWriteOnlyAttributes checks OpenTofu's write-only rules through the
+// CLI: the value reaches the provider on create, is null in the plan, the
+// state and show's JSON, shows as "(write-only attribute)", a new value
+// alone changes nothing, and bumping its version argument sends the new
+// one. Terraform, where installed, plans the same actions.
+func TestWriteOnlyAttributes(t *testing.T) {
+	version := func(password string, v int) string {
+		return lifecycleHeader + `
+resource "tpf_thing" "db" {
+  name                = "db"
+  password_wo         = "` + password + `"
+  password_wo_version = ` + string(rune('0'+v)) + `
+}
+`
+	}
+	p := newE2EProject(t, version("first-password", 1))
+	plan := p.mustRun("plan", "-no-color")
+	assertContains(t, "plan", plan, `+ password_wo         = (write-only attribute)`, "Plan: 1 to add")
+	p.mustRun("apply", "-auto-approve", "-no-color")
+	if got := p.objects("tpf_thing")["db"].attrs["password_wo"]; got != "first-password" {
+		t.Fatalf("provider got password_wo %v", got)
+	}
+	state := p.mustRun("show", "-json")
+	if strings.Contains(state, "first-password") || !strings.Contains(state, `"password_wo":null`) {
+		t.Errorf("show -json does not hold password_wo as null:\n%s", state)
+	}
+	assertContains(t, "show", p.mustRun("show", "-no-color"), "password_wo         = (write-only attribute)")
+
+	p.write(version("second-password", 1))
+	if out := p.mustRun("plan", "-no-color"); !strings.Contains(out, "No changes.") {
+		t.Errorf("a new write-only value alone planned a change:\n%s", out)
+	}
+	p.write(version("second-password", 2))
+	out := p.mustRun("apply", "-auto-approve", "-no-color")
+	assertContains(t, "apply", out, "~ password_wo_version = 1 -> 2", "1 changed")
+	if got := p.objects("tpf_thing")["db"].attrs["password_wo"]; got != "second-password" {
+		t.Errorf("after the version bump the provider has password_wo %v", got)
+	}
+
+	terraform, err := exec.LookPath("terraform")
+	if err != nil || testing.Short() {
+		return
+	}
+	tf := newTerraformProject(t, terraform, version("first-password", 1))
+	if code, output := tf.run("apply", "-auto-approve"); code != 0 {
+		t.Fatalf("terraform apply: %s", output)
+	}
+	tf.write(version("second-password", 1))
+	if code, output := tf.run("plan", "-detailed-exitcode"); code != 0 {
+		t.Errorf("terraform plans a change for a new write-only value alone (exit %d):\n%s", code, output)
+	}
+	tf.write(version("second-password", 2))
+	if code, output := tf.run("plan", "-detailed-exitcode"); code != 2 {
+		t.Errorf("terraform plans no change for a version bump (exit %d):\n%s", code, output)
+	}
+}
+
+// terraformProject is an e2eProject that terraform works in, with the
+// test providers' mirror and its own cloud directory.
+type terraformProject struct {
+	*e2eProject
+	terraform string
+	env       []string
+}
+
+func newTerraformProject(t *testing.T, terraform, mainTF string) *terraformProject {
+	t.Helper()
+	mirror := providertest.Build(t)
+	rc := filepath.Join(t.TempDir(), "terraformrc")
+	writeFile(t, rc, "provider_installation {\n  filesystem_mirror {\n    path = \""+mirror.Dir+"\"\n  }\n}\n")
+	tf := &terraformProject{e2eProject: &e2eProject{t: t, dir: t.TempDir(), cloud: t.TempDir()}, terraform: terraform,
+		env: append(terraformEnv(t), "TF_CLI_CONFIG_FILE="+rc)}
+	tf.write(mainTF)
+	if code, output := tf.run("init"); code != 0 {
+		t.Fatalf("terraform init: exit %d\n%s", code, output)
+	}
+	return tf
+}
+
+// run runs terraform with args (and -no-color, -input=false after the
+// command name) and returns its exit status and combined output.
+func (tf *terraformProject) run(args ...string) (int, string) {
+	tf.t.Helper()
+	full := append([]string{args[0], "-no-color"}, args[1:]...)
+	if args[0] != "init" {
+		full = append([]string{args[0], "-no-color", "-input=false"}, args[1:]...)
+	}
+	cmd := exec.Command(tf.terraform, full...)
+	cmd.Dir, cmd.Env = tf.dir, tf.env
+	output, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return exit.ExitCode(), string(output)
+	}
+	if err != nil {
+		tf.t.Fatalf("terraform %s: %v\n%s", strings.Join(args, " "), err, output)
+	}
+	return 0, string(output)
+}

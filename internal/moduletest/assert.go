@@ -1,0 +1,159 @@
+package moduletest
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/terrane/terrane/internal/config"
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/engine"
+	"github.com/terrane/terrane/internal/lang"
+	"github.com/terrane/terrane/internal/lang/marks"
+)
+
+// assertScope is what a run's assertions can refer to: everything in the
+// root module of the configuration it ran (through the engine's values
+// after the plan or apply), its outputs as output.NAME, the test's own
+// variables, and the outputs of earlier runs as run.NAME.
+type assertScope struct {
+	cfg      *config.Config
+	eval     *engine.Evaluation
+	testVars map[string]cty.Value
+	runs     map[string]cty.Value
+}
+
+// evaluate checks every assertion of run, as OpenTofu does: false fails the
+// run with the error message; a condition that is null, unknown or not a
+// bool, or that cannot be evaluated, is an error.
+func (s *assertScope) evaluate(run *Run) (Status, diags.Diagnostics) {
+	status := Pass
+	var ds diags.Diagnostics
+	for _, rule := range run.Asserts {
+		ctx, cds := s.context(rule)
+		message, mds := errorMessage(rule, ctx)
+		cds = cds.Append(mds)
+		val, hd := rule.Condition.Value(ctx)
+		cds = cds.Append(hd)
+		ds = ds.Append(cds)
+		if cds.HasErrors() {
+			status = status.Merge(Error)
+			continue
+		}
+		val, _ = val.UnmarkDeep()
+		rng := rule.Condition.Range().Ptr()
+		switch {
+		case val.IsNull():
+			status = status.Merge(Error)
+			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid condition run",
+				Detail: "Condition expression must return either true or false, not null.", Subject: rng})
+			continue
+		case !val.IsKnown():
+			status = status.Merge(Error)
+			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Unknown condition run",
+				Detail: "Condition expression could not be evaluated at this time.", Subject: rng})
+			continue
+		}
+		b, err := convert.Convert(val, cty.Bool)
+		if err != nil {
+			status = status.Merge(Error)
+			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid condition run",
+				Detail: fmt.Sprintf("Invalid condition run value: %s.", err), Subject: rng})
+			continue
+		}
+		if b.False() {
+			status = status.Merge(Fail)
+			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Test assertion failed", Detail: message, Subject: rng})
+		}
+	}
+	return status, ds
+}
+
+// context gathers the values rule refers to. References to run outputs,
+// root outputs and variables only the test sets are the test's own; the
+// rest are resolved by the engine's scope of the root module.
+func (s *assertScope) context(rule *config.CheckRule) (*hcl.EvalContext, diags.Diagnostics) {
+	var traversals, forScope []hcl.Traversal
+	traversals = append(traversals, rule.Condition.Variables()...)
+	traversals = append(traversals, rule.ErrorMessage.Variables()...)
+	outputs := map[string]cty.Value{}
+	vars := map[string]cty.Value{}
+	var ds diags.Diagnostics
+	for _, t := range traversals {
+		name, _ := attrStep(t, 1)
+		switch t.RootName() {
+		case "run":
+			continue
+		case "output":
+			val, ok := s.output(name)
+			if !ok {
+				ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Reference to undeclared output value",
+					Detail: fmt.Sprintf("An output value with the name %q has not been declared.", name), Subject: t.SourceRange().Ptr()})
+				val = cty.DynamicVal
+			}
+			outputs[name] = val
+			continue
+		case "var":
+			if _, declared := s.cfg.Module.Variables[name]; !declared {
+				if val, ok := s.testVars[name]; ok {
+					vars[name] = val
+					continue
+				}
+			}
+		}
+		forScope = append(forScope, t)
+	}
+	calls := append(lang.ProviderFunctionsInExpr(rule.Condition), lang.ProviderFunctionsInExpr(rule.ErrorMessage)...)
+	ctx, hd := s.eval.Scope().EvalContext(forScope, calls)
+	ds = ds.Append(hd)
+	if ctx.Variables == nil {
+		ctx.Variables = map[string]cty.Value{}
+	}
+	if existing, ok := ctx.Variables["var"]; ok {
+		for name, val := range existing.AsValueMap() {
+			vars[name] = val
+		}
+	}
+	if len(vars) > 0 {
+		ctx.Variables["var"] = cty.ObjectVal(vars)
+	}
+	ctx.Variables["output"] = cty.ObjectVal(outputs)
+	ctx.Variables["run"] = cty.ObjectVal(s.runs)
+	return ctx, ds
+}
+
+func (s *assertScope) output(name string) (cty.Value, bool) {
+	if _, declared := s.cfg.Module.Outputs[name]; !declared {
+		return cty.NilVal, false
+	}
+	val, ok := s.eval.Output(name)
+	if !ok {
+		return cty.DynamicVal, true
+	}
+	return val, true
+}
+
+// errorMessage evaluates an assertion's error message, which must be a
+// known string and may not reveal a sensitive value.
+func errorMessage(rule *config.CheckRule, ctx *hcl.EvalContext) (string, diags.Diagnostics) {
+	val, hd := rule.ErrorMessage.Value(ctx)
+	ds := diags.Diagnostics{}.Append(hd)
+	if hd.HasErrors() {
+		return "", ds
+	}
+	if marks.Contains(val, marks.Sensitive) {
+		return "The error message included a sensitive value, so it will not be displayed.", ds
+	}
+	val, _ = val.UnmarkDeep()
+	str, err := convert.Convert(val, cty.String)
+	if err != nil {
+		return "", ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid error message",
+			Detail: fmt.Sprintf("Unsuitable value for error message: %s.", err), Subject: rule.ErrorMessage.Range().Ptr()})
+	}
+	if !str.IsKnown() || str.IsNull() {
+		return "", ds
+	}
+	return str.AsString(), ds
+}
