@@ -210,3 +210,31 @@ output "greeting" {
 	out = p.mustRun("apply", "-auto-approve")
 	assertContains(t, "apply with the default target", out, `greeting = "hello from the network project"`)
 }
+
+// TestInitTakesInOpenTofuEncryptedState: an OpenTofu project with state
+// encryption keeps terraform.tfstate encrypted. Plans see it (and refuse
+// to plan over it) and init takes it in, both decrypting it with the state
+// target the project's encryption block configures.
+func TestInitTakesInOpenTofuEncryptedState(t *testing.T) {
+	t.Setenv("TF_VAR_passphrase", encPassphrase)
+	p := newE2EProject(t, encryptionConfig(""))
+	p.mustRun("apply", "-auto-approve")
+	plain := []byte(p.mustRun("state", "pull"))
+	for name := range storeFiles(t, p.dir) {
+		if err := os.Remove(filepath.Join(p.dir, ".terrane", name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFile(t, filepath.Join(p.dir, "terraform.tfstate"), string(openTofuEncryptedState(t, plain, "key_provider.pbkdf2.tofu", encPassphrase)))
+	p.write(encryptionConfig(openTofuEncryption))
+
+	_, stderr, code := p.run("plan", "-no-color")
+	if code == 0 {
+		t.Fatalf("plan over an encrypted terraform.tfstate not taken in ran")
+	}
+	assertContains(t, "plan over the encrypted state not taken in", stderr, "has not been taken in", "3 resource instance(s)")
+	out := p.mustRun("init", "-force-copy", "-no-color")
+	assertContains(t, "init -force-copy", out, `Took in terraform.tfstate as workspace "default": 3 resource instances, 1 outputs`)
+	assertContains(t, "plan after taking the state in", p.mustRun("plan", "-no-color"), "No changes.")
+	assertNoSecrets(t, storeFiles(t, p.dir), encSecret, encDescription)
+}
