@@ -90,7 +90,7 @@ func runStoreCycle(b *testing.B, env environment, name string, store *sharedstor
 		b.Fatalf("%v\n%s", err, out)
 	}
 	for _, c := range storeCycle {
-		serverBefore, _ := processCPU(serverPid)
+		serverBefore, _ := procstat.ProcessCPU(serverPid)
 		u, out, err := runMeasured(env.binary, project, vars, c.args...)
 		if err != nil {
 			b.Fatal(err)
@@ -98,7 +98,7 @@ func runStoreCycle(b *testing.B, env environment, name string, store *sharedstor
 		if c.wantOutput != "" && !strings.Contains(out, c.wantOutput) {
 			b.Fatalf("%s on %s: output lacks %q:\n%s", c.name, name, c.wantOutput, tail(out, 4000))
 		}
-		serverAfter, _ := processCPU(serverPid)
+		serverAfter, _ := procstat.ProcessCPU(serverPid)
 		serverPeak, _ := procstat.PeakRSSKiB(serverPid)
 		ratio := "1.00×"
 		if name == "embedded" {

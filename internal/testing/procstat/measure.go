@@ -90,7 +90,7 @@ func sampleTree(root int, done <-chan struct{}) treeSamples {
 			if kb, ok := statusKiB(pid, "VmRSS:"); ok {
 				tree += kb
 			}
-			if cpu, ok := processCPU(pid); ok {
+			if cpu, ok := ProcessCPU(pid); ok {
 				s.cpu = max(s.cpu, cpu)
 			}
 			out.children[pid] = s
@@ -125,8 +125,8 @@ func childPIDs(pid int) []int {
 // clockTicksPerSecond is USER_HZ, 100 on every Linux architecture Go runs on.
 const clockTicksPerSecond = 100
 
-// processCPU is a process's user+system time from /proc/PID/stat.
-func processCPU(pid int) (time.Duration, bool) {
+// ProcessCPU is a process's user+system time from /proc/PID/stat.
+func ProcessCPU(pid int) (time.Duration, bool) {
 	src, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return 0, false
