@@ -355,3 +355,25 @@ plan {
 		t.Errorf("plan over the state TF_ENCRYPTION encrypted:\n%s", out)
 	}
 }
+
+// TestSavedPlanKeepsTheStatePassphrase: a passphrase given to plan with
+// -var is recorded in an unencrypted saved plan, and applying the plan
+// takes it from there, as every other recorded value.
+func TestSavedPlanKeepsTheStatePassphrase(t *testing.T) {
+	t.Setenv("TF_VAR_passphrase", encPassphrase)
+	stateOnly := `
+    state {
+      method = method.aes_gcm.main
+    }
+`
+	p := newE2EProject(t, encryptionConfig(pbkdf2Encryption("main", stateOnly)))
+	os.Unsetenv("TF_VAR_passphrase")
+	planPath := filepath.Join(p.dir, "tfplan")
+	p.mustRun("plan", "-var", "passphrase="+encPassphrase, "-out="+planPath)
+	if out := p.mustRun("apply", planPath); !strings.Contains(out, "3 added") {
+		t.Fatalf("applying the saved plan:\n%s", out)
+	}
+	if _, stderr, code := p.run("state", "list"); code == 0 || !strings.Contains(stderr, "encryption configuration uses var.passphrase") {
+		t.Errorf("state list without the passphrase: exit %d\n%s", code, stderr)
+	}
+}

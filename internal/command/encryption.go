@@ -15,16 +15,18 @@ import (
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/encryption"
+	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/plans/planfile"
 )
 
 // loadEncryption builds the state and plan encryption of the configuration
 // in dir: the root module's encryption block with TF_ENCRYPTION over it,
 // its variables taken from vars, variable files and TF_VAR_ environment
-// variables. module is the root module when the caller loaded it already;
+// variables — or, for those a saved plan recorded, from saved. module is
+// the root module when the caller loaded it already;
 // nil loads it (a directory without configuration files has none, and
 // only TF_ENCRYPTION can configure encryption there).
-func loadEncryption(dir string, module *config.Module, vars []arguments.VarOption) (*encryption.Encryption, diags.Diagnostics) {
+func loadEncryption(dir string, module *config.Module, vars []arguments.VarOption, saved *plans.Plan) (*encryption.Encryption, diags.Diagnostics) {
 	var ds diags.Diagnostics
 	if module == nil {
 		var loadDiags hcl.Diagnostics
@@ -34,9 +36,13 @@ func loadEncryption(dir string, module *config.Module, vars []arguments.VarOptio
 			return nil, ds
 		}
 	}
+	variable := staticVariables(dir, module, vars)
+	if saved != nil {
+		variable = savedPlanVariables(variable, saved)
+	}
 	enc, encDiags := encryption.New(encryption.Options{
 		Module:   module,
-		Variable: staticVariables(dir, module, vars),
+		Variable: variable,
 		Env:      os.Getenv(encryption.EnvVariable),
 		BaseDir:  dir,
 	})
@@ -77,7 +83,28 @@ func staticVariables(dir string, module *config.Module, vars []arguments.VarOpti
 			return cty.DynamicVal, toHCL(givenDiags)
 		}
 		val, ds := arguments.ResolveOne(module.Variables[name], given.ByName[name])
+		for i := range ds {
+			if ds[i].Severity == diags.Error {
+				ds[i].Detail = fmt.Sprintf("The encryption configuration uses var.%s, so it is needed to read or write state and plans. %s", name, ds[i].Detail)
+			}
+		}
 		return val, toHCL(ds)
+	}
+}
+
+// savedPlanVariables gives a saved plan's recorded values, those it was
+// made with; ephemeral ones, never recorded, come from given.
+func savedPlanVariables(given func(string) (cty.Value, hcl.Diagnostics), saved *plans.Plan) func(string) (cty.Value, hcl.Diagnostics) {
+	return func(name string) (cty.Value, hcl.Diagnostics) {
+		if _, recorded := saved.VariableValues[name]; !recorded {
+			return given(name)
+		}
+		val, err := saved.VariableValue(name)
+		if err != nil {
+			return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid variable value in saved plan",
+				Detail: fmt.Sprintf("The encryption configuration needs var.%s, whose value in the saved plan cannot be read: %s.", name, err)}}
+		}
+		return val, nil
 	}
 }
 
@@ -119,6 +146,43 @@ func openPlanFile(path string, enc *encryption.Encryption) (*planfile.Reader, er
 	})
 }
 
+// savedPlanEncryption is the encryption a saved plan at path is read and
+// applied with. An encrypted plan file needs its keys before it can be
+// read, so its encryption takes the variables given now; a plain one is
+// read first and its recorded values serve (a passphrase given to plan
+// with -var need not be given again), and then the plan target must allow
+// plain plan files.
+func savedPlanEncryption(path, dir string, vars []arguments.VarOption) (*encryption.Encryption, *planfile.Reader, diags.Diagnostics) {
+	stored, err := os.ReadFile(path)
+	if err != nil || encryption.IsEncryptedFile(stored) {
+		enc, ds := loadEncryption(dir, nil, vars, nil)
+		if ds.HasErrors() {
+			return nil, nil, ds
+		}
+		reader, err := openPlanFile(path, enc)
+		return enc, reader, ds.Append(err)
+	}
+	reader, err := planfile.Open(path)
+	if err != nil {
+		return nil, nil, diags.Diagnostics{}.Append(err)
+	}
+	plan, err := reader.ReadPlan()
+	if err != nil {
+		reader.Close()
+		return nil, nil, diags.Diagnostics{}.Append(err)
+	}
+	enc, ds := loadEncryption(dir, nil, vars, plan)
+	if ds.HasErrors() {
+		reader.Close()
+		return nil, nil, ds
+	}
+	if !enc.Plan().ReadsPlain() {
+		reader.Close()
+		return nil, nil, ds.Append(explainPlanDecryption(fmt.Errorf("%w, and the plan target's method chain has no unencrypted method to read it with (add one as a fallback, or make the plan again)", encryption.ErrNotEncryptedFile)))
+	}
+	return enc, reader, ds
+}
+
 func explainPlanDecryption(err error) error {
 	if errors.Is(err, encryption.ErrNotEncryptedFile) {
 		return fmt.Errorf("the plan target requires encrypted plan files, and this one %w", err)
@@ -131,7 +195,7 @@ func explainPlanDecryption(err error) error {
 // it, so that no plain data is written where state is encrypted and
 // encrypted records are read, or refused by name, never misread.
 func stateCipher(dir string, module *config.Module, vars []arguments.VarOption) (*encryption.RecordCipher, diags.Diagnostics) {
-	enc, ds := loadEncryption(dir, module, vars)
+	enc, ds := loadEncryption(dir, module, vars, nil)
 	if ds.HasErrors() {
 		return nil, ds
 	}
@@ -182,4 +246,17 @@ func decryptForeignState(enc *encryption.Encryption) func([]byte) ([]byte, error
 	return func(stored []byte) ([]byte, error) {
 		return encryption.DecryptStateFile(context.Background(), target, stored, true)
 	}
+}
+
+// planFileFailure turns the bare errors among ds (reading or decrypting a
+// plan file) into diagnostics that name the file and say what to give.
+func planFileFailure(summary, path string, ds diags.Diagnostics) diags.Diagnostics {
+	out := make(diags.Diagnostics, 0, len(ds))
+	for _, d := range ds {
+		if d.Severity == diags.Error && d.Detail == "" {
+			d = diags.Errorf(summary, "The plan file %s cannot be read: %s. Give the path of a file written by \"terrane plan -out\".", path, d.Summary)
+		}
+		out = append(out, d)
+	}
+	return out
 }

@@ -153,7 +153,7 @@ func operationGraph(out *operationOutput, opts graphOptions) (*engine.OperationG
 // savedPlanGraph is the apply graph of the plan saved at path, refused,
 // as apply refuses it, when the configuration changed since.
 func savedPlanGraph(out *operationOutput, path string) (*engine.OperationGraph, graphKind, diags.Diagnostics) {
-	plan, snapshot, lockFile, ds := readSavedPlan(path, ".", nil)
+	plan, snapshot, lockFile, _, ds := readSavedPlan(path, ".", nil)
 	if ds.HasErrors() {
 		return nil, 0, ds
 	}
@@ -196,7 +196,7 @@ func openGraphOperation(out *operationOutput) (*operation, diags.Diagnostics) {
 	}
 	// Reading encrypted records needs the variables the encryption
 	// configuration uses, from files and the environment.
-	if ds = ds.Append(op.loadEncryption(arguments.Operation{}, nil)); ds.HasErrors() {
+	if ds = ds.Append(op.loadEncryption(arguments.Operation{}, nil, nil)); ds.HasErrors() {
 		return nil, ds
 	}
 	if storeDiags := op.openStore(); storeDiags.HasErrors() {

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/hashicorp/hcl/v2"
 	"github.com/oklog/ulid/v2"
 	"github.com/zclconf/go-cty/cty"
 
@@ -75,11 +74,11 @@ func runPlan(streams Streams, args []string) int {
 func openAndPlan(out *operationOutput, opts arguments.Operation) (*operation, *plans.Plan, diags.Diagnostics) {
 	open := openOperation
 	if opts.GenerateConfigOut != "" {
-		open = func(out *operationOutput, opts arguments.Operation, _ *plans.Plan) (*operation, diags.Diagnostics) {
+		open = func(out *operationOutput, opts arguments.Operation, _ *plans.Plan, _ *encryption.Encryption) (*operation, diags.Diagnostics) {
 			return openGeneratingConfig(out, opts)
 		}
 	}
-	op, ds := open(out, opts, nil)
+	op, ds := open(out, opts, nil, nil)
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return op, nil, ds
@@ -143,7 +142,7 @@ type operation struct {
 // openOperation loads the configuration in the working directory, gathers
 // variable values (or takes them from a saved plan), opens the workspace's
 // records and the installed providers, and returns an engine over them.
-func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.Plan) (*operation, diags.Diagnostics) {
+func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.Plan, enc *encryption.Encryption) (*operation, diags.Diagnostics) {
 	op := &operation{out: out, dir: "."}
 	parser := config.NewParser()
 	cfg, hclDiags := modules.LoadConfig(parser, op.dir)
@@ -161,7 +160,7 @@ func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.
 	if ds.HasErrors() {
 		return nil, ds
 	}
-	encDiags := op.loadEncryption(opts, saved)
+	encDiags := op.loadEncryption(opts, saved, enc)
 	ds = ds.Append(encDiags)
 	if ds.HasErrors() {
 		return nil, ds
@@ -219,34 +218,19 @@ func (op *operation) openStore() diags.Diagnostics {
 	return nil
 }
 
-// loadEncryption prepares the configuration's state and plan encryption.
-// Its variables are the run's: from the command line, variable files and
-// the environment, or those of the saved plan being applied.
-func (op *operation) loadEncryption(opts arguments.Operation, saved *plans.Plan) diags.Diagnostics {
-	module := op.config.Module
-	variable := staticVariables(op.dir, module, opts.Vars)
-	if saved != nil {
-		given := variable
-		// A saved plan's recorded values are those it was made with;
-		// ephemeral ones, never recorded, are given again.
-		variable = func(name string) (cty.Value, hcl.Diagnostics) {
-			if _, recorded := saved.VariableValues[name]; !recorded {
-				return given(name)
-			}
-			val, err := saved.VariableValue(name)
-			if err != nil {
-				return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid variable value in saved plan",
-					Detail: fmt.Sprintf("The encryption configuration needs var.%s, whose value in the saved plan cannot be read: %s.", name, err)}}
-			}
-			return val, nil
+// loadEncryption prepares the configuration's state and plan encryption:
+// enc when the caller has it already (the one a saved plan was read with),
+// else one evaluated with the run's variables — from the command line,
+// variable files and the environment, or those of the saved plan.
+func (op *operation) loadEncryption(opts arguments.Operation, saved *plans.Plan, enc *encryption.Encryption) diags.Diagnostics {
+	var ds diags.Diagnostics
+	if enc == nil {
+		if enc, ds = loadEncryption(op.dir, op.config.Module, opts.Vars, saved); ds.HasErrors() {
+			return ds
 		}
 	}
-	enc, ds := encryption.New(encryption.Options{Module: module, Variable: variable, Env: os.Getenv(encryption.EnvVariable), BaseDir: op.dir})
-	if ds.HasErrors() {
-		return diags.Diagnostics{}.Append(ds)
-	}
 	op.encryption, op.cipher = enc, encryption.NewRecordCipher(enc.State())
-	return diags.Diagnostics{}.Append(ds, childEncryptionWarnings(op.config))
+	return ds.Append(childEncryptionWarnings(op.config))
 }
 
 // childEncryptionWarnings says that encryption blocks of called modules do

@@ -83,13 +83,9 @@ func showState(streams Streams, asJSON, color bool) diags.Diagnostics {
 
 func showPlanFile(streams Streams, path string, asJSON, color bool) diags.Diagnostics {
 	ctx := context.Background()
-	enc, encDiags := loadEncryption(".", nil, nil)
-	if encDiags.HasErrors() {
-		return encDiags
-	}
-	reader, err := openPlanFile(path, enc)
-	if err != nil {
-		return diags.Diagnostics{diags.Errorf("Cannot read the plan file", "%s: %s. Give the path of a file written by \"terrane plan -out=FILE\".", path, err)}
+	_, reader, ds := savedPlanEncryption(path, ".", nil)
+	if ds.HasErrors() {
+		return planFileFailure("Cannot read the plan file", path, ds)
 	}
 	defer reader.Close()
 	plan, err := reader.ReadPlan()
