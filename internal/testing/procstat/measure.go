@@ -125,7 +125,8 @@ func childPIDs(pid int) []int {
 // clockTicksPerSecond is USER_HZ, 100 on every Linux architecture Go runs on.
 const clockTicksPerSecond = 100
 
-// ProcessCPU is a process's user+system time from /proc/PID/stat.
+// ProcessCPU is a process's user+system time so far, from /proc/PID/stat;
+// ok is false where /proc cannot tell.
 func ProcessCPU(pid int) (time.Duration, bool) {
 	src, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
