@@ -111,10 +111,22 @@ func TestConfigurationErrors(t *testing.T) {
 }`, "dangerously low"},
 		"unknown key provider type":   {`key_provider "vault_magic" "k" {}`, `no key provider type "vault_magic"`},
 		"unimplemented OpenTofu type": {`key_provider "azure_vault" "k" {}`, `does not implement OpenTofu's "azure_vault"`},
-		"unknown argument":            {`key_provider "pbkdf2" "k" { pass = "x" }`, `Unsupported argument`},
-		"undeclared key provider":     {`method "aes_gcm" "m" { keys = key_provider.pbkdf2.nope }`, "Reference to undeclared key provider"},
-		"undeclared method":           {`state { method = method.aes_gcm.nope }`, "Reference to undeclared encryption method"},
-		"enforced without method":     {`state { enforced = true }`, "is enforced, so it needs a method"},
+		"unknown argument":            {`key_provider "pbkdf2" "k" { pass = "x" }`, `Unsupported argument: An argument named "pass"`},
+		"unknown method type":         {`method "chacha20" "m" {}`, `no method type "chacha20"`},
+		"unknown method argument": {pbkdf2Config("k", "a passphrase of some length") + `
+method "aes_gcm" "n" {
+  keys   = key_provider.pbkdf2.k
+  nonce  = "x"
+}`, `An argument named "nonce"`},
+		"unknown block":           {`vault {}`, `Unsupported block type: Blocks of type "vault"`},
+		"unknown target argument": {`state { methods = [] }`, `An argument named "methods"`},
+		"enforced in a fallback":  {"state {\n  fallback { enforced = true }\n}", `An argument named "enforced"`},
+		"unknown remote block":    {"remote_state_data_sources {\n  remote \"x\" {}\n}", `Blocks of type "remote"`},
+		"unknown remote argument": {"remote_state_data_sources {\n  default { enforced = true }\n}", `An argument named "enforced"`},
+		"unnamed remote source":   {"remote_state_data_sources {\n  remote_state_data_source {}\n}", `Missing name for remote_state_data_source`},
+		"undeclared key provider": {`method "aes_gcm" "m" { keys = key_provider.pbkdf2.nope }`, "Reference to undeclared key provider"},
+		"undeclared method":       {`state { method = method.aes_gcm.nope }`, "Reference to undeclared encryption method"},
+		"enforced without method": {`state { enforced = true }`, "is enforced, so it needs a method"},
 		"enforced with unencrypted": {pbkdf2Config("k", "a passphrase of some length") + `
 method "unencrypted" "u" {}
 state {
