@@ -376,4 +376,22 @@ func TestSavedPlanKeepsTheStatePassphrase(t *testing.T) {
 	if _, stderr, code := p.run("state", "list"); code == 0 || !strings.Contains(stderr, "encryption configuration uses var.passphrase") {
 		t.Errorf("state list without the passphrase: exit %d\n%s", code, stderr)
 	}
+
+	// A plain plan file, once the configuration encrypts plans, is read
+	// only through an unencrypted fallback of the plan target.
+	p.mustRun("plan", "-var", "passphrase="+encPassphrase, "-out="+planPath)
+	planTarget := stateOnly + `
+    plan {
+      method = method.aes_gcm.main
+    }
+`
+	p.write(encryptionConfig(pbkdf2Encryption("main", planTarget)))
+	_, stderr, code := p.run("apply", "-var", "passphrase="+encPassphrase, planPath)
+	if code == 0 {
+		t.Fatalf("a plain plan file was applied though the plan target has no unencrypted method")
+	}
+	assertContains(t, "apply of a plain plan file under a plan target", stderr, "Failed to read the saved plan", "tfplan", "not encrypted", "unencrypted method")
+	if _, stderr, code := p.run("show", planPath); code == 0 || !strings.Contains(stderr, "not encrypted") {
+		t.Errorf("show of a plain plan file under a plan target: exit %d\n%s", code, stderr)
+	}
 }
