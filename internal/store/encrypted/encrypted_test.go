@@ -15,6 +15,7 @@ import (
 	"github.com/terrane/terrane/internal/store/memory"
 	"github.com/terrane/terrane/internal/store/storetest"
 	"github.com/terrane/terrane/proto/pbresource"
+	"github.com/terrane/terrane/proto/terrane/recordsv1"
 )
 
 func cipherFor(t testing.TB, body string) *encryption.RecordCipher {
@@ -192,5 +193,49 @@ func TestNilRecordCipherStoresPlain(t *testing.T) {
 	var s wrapperspb.StringValue
 	if err := got.GetData().UnmarshalTo(&s); err != nil || s.GetValue() != "plain-a" {
 		t.Fatalf("read back %q, %v", s.GetValue(), err)
+	}
+}
+
+// TestAlteredRecordIsRefusedByName: one changed byte of a record's
+// ciphertext fails authentication; the error names the record and the key
+// provider, and a listing returns no record rather than those that
+// decrypted.
+func TestAlteredRecordIsRefusedByName(t *testing.T) {
+	inner := memory.New()
+	b := encrypted.New(inner, cipherFor(t, mainConfig))
+	ctx := context.Background()
+	for _, name := range []string{"a", "b"} {
+		if _, err := b.WriteCAS(ctx, record(t, name, "secret-"+name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stored, err := inner.Read(ctx, store.StrongConsistency, record(t, "b", "").GetId())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sealed recordsv1.Encrypted
+	if err := stored.GetData().UnmarshalTo(&sealed); err != nil {
+		t.Fatal(err)
+	}
+	sealed.EncryptedData[len(sealed.EncryptedData)/2] ^= 0x01
+	altered, err := anypb.New(&sealed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored.Data = altered
+	if _, err := inner.WriteCAS(ctx, stored); err != nil {
+		t.Fatal(err)
+	}
+	_, err = b.Read(ctx, store.StrongConsistency, stored.GetId())
+	if err == nil {
+		t.Fatal("an altered record was read")
+	}
+	for _, want := range []string{`resource instance record "b"`, "method.aes_gcm.main", "key_provider.pbkdf2.main"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q: %v", want, err)
+		}
+	}
+	if list, err := b.List(ctx, store.StrongConsistency, instanceType, nil, ""); err == nil || list != nil {
+		t.Errorf("listing with an altered record returned %d records, %v", len(list), err)
 	}
 }
