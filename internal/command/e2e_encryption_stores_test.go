@@ -1,13 +1,13 @@
 package command
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/terrane/terrane/internal/store/etcd/etcdtest"
+	"github.com/terrane/terrane/internal/testing/atrest"
 	"github.com/terrane/terrane/internal/testing/sharedstore"
 )
 
@@ -59,24 +59,7 @@ func applyEncryptedAndDestroyHalf(t *testing.T) {
 
 func assertDirHoldsNoSecrets(t *testing.T, dir string) {
 	t.Helper()
-	var files int
-	err := filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
-		if err != nil || info.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		files++
-		for _, secret := range []string{encSecret, encDescription} {
-			if bytes.Contains(data, []byte(secret)) {
-				t.Errorf("%s holds %q in clear", path, secret)
-			}
-		}
-		return nil
-	})
-	if err != nil || files == 0 {
-		t.Fatalf("searching %s: %d files, %v", dir, files, err)
+	for secret, paths := range atrest.Search(t, dir, encSecret, encDescription) {
+		t.Errorf("%v hold %q in clear", paths, secret)
 	}
 }

@@ -1,10 +1,7 @@
 package engine
 
 import (
-	"bytes"
 	"net"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -21,6 +18,7 @@ import (
 	"github.com/terrane/terrane/internal/store/etcd"
 	"github.com/terrane/terrane/internal/store/etcd/etcdtest"
 	"github.com/terrane/terrane/internal/store/remote"
+	"github.com/terrane/terrane/internal/testing/atrest"
 	"github.com/terrane/terrane/internal/workdir"
 )
 
@@ -111,28 +109,10 @@ resource "tpf_thing" "x" {
 // dirHolds reports which of secrets some file under dir holds in clear.
 func dirHolds(t *testing.T, dir string, secrets ...string) []string {
 	t.Helper()
-	found := map[string]bool{}
-	err := filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
-		if err != nil || info.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		for _, secret := range secrets {
-			if bytes.Contains(data, []byte(secret)) {
-				found[secret] = true
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	found := atrest.Search(t, dir, secrets...)
 	var out []string
 	for _, secret := range secrets {
-		if found[secret] {
+		if len(found[secret]) > 0 {
 			out = append(out, secret)
 		}
 	}
