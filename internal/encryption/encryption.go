@@ -3,6 +3,8 @@ package encryption
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -73,7 +75,7 @@ func New(opts Options) (*Encryption, hcl.Diagnostics) {
 		e.remoteDefault, targetDiags = e.newTarget("remote_state_data_sources.default", cfg.RemoteDefault)
 		diags = append(diags, targetDiags...)
 	}
-	for _, name := range sortedKeys(cfg.RemoteTargets) {
+	for _, name := range slices.Sorted(maps.Keys(cfg.RemoteTargets)) {
 		target, targetDiags := e.newTarget(fmt.Sprintf("remote_state_data_sources.remote_state_data_source[%q]", name), cfg.RemoteTargets[name])
 		diags = append(diags, targetDiags...)
 		e.remotes[name] = target

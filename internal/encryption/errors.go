@@ -3,6 +3,8 @@ package encryption
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -31,7 +33,7 @@ func (e *DecryptError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "no method of the %s target could decrypt it", e.Target)
 	if e.Stored != nil {
-		if providers := sortedKeys(e.Stored.Meta); len(providers) > 0 {
+		if providers := slices.Sorted(maps.Keys(e.Stored.Meta)); len(providers) > 0 {
 			fmt.Fprintf(&b, " (it was encrypted with key provider metadata %s", strings.Join(providers, ", "))
 		} else {
 			b.WriteString(" (it carries no key provider metadata")

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 	"sync"
 
@@ -187,7 +188,7 @@ func kindWords(kind string) string {
 }
 
 func describeStored(stored *recordsv1.Encrypted) string {
-	providers := sortedKeys(stored.GetKeyProviderMeta())
+	providers := slices.Sorted(maps.Keys(stored.GetKeyProviderMeta()))
 	what := "by " + stored.GetMethod()
 	if len(providers) > 0 {
 		what += " with key provider metadata " + strings.Join(providers, ", ")

@@ -3,7 +3,6 @@ package encryption
 import (
 	"fmt"
 	"os"
-	"sort"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -165,14 +164,4 @@ func (s *staticScope) pathValues() cty.Value {
 	return cty.ObjectVal(map[string]cty.Value{
 		"module": cty.StringVal(s.baseDir), "root": cty.StringVal(s.baseDir), "cwd": cty.StringVal(cwd),
 	})
-}
-
-// sortedKeys returns m's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
