@@ -395,3 +395,36 @@ func TestSavedPlanKeepsTheStatePassphrase(t *testing.T) {
 		t.Errorf("show of a plain plan file under a plan target: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestPassphraseOnTheCommandLine: init, output and show take -var and
+// -var-file, as OpenTofu's do, for an encryption configuration that uses
+// variables; without them they refuse, naming the variable.
+func TestPassphraseOnTheCommandLine(t *testing.T) {
+	t.Setenv("TF_VAR_passphrase", encPassphrase)
+	p := newE2EProject(t, encryptionConfig(pbkdf2Encryption("main", encryptedTargets)))
+	os.Unsetenv("TF_VAR_passphrase")
+	if _, stderr, code := p.run("init"); code == 0 || !strings.Contains(stderr, "encryption configuration uses var.passphrase") {
+		t.Fatalf("init without the passphrase: exit %d\n%s", code, stderr)
+	}
+	passphrase := "passphrase=" + encPassphrase
+	writeFile(t, filepath.Join(p.dir, "secret.tfvars"), `passphrase = "`+encPassphrase+`"`+"\n")
+	p.mustRun("init", "-var", passphrase)
+	p.mustRun("apply", "-auto-approve", "-var-file=secret.tfvars")
+	if out := p.mustRun("output", "-var", passphrase, "-raw", "secret"); out != encSecret {
+		t.Errorf("output -raw secret = %q", out)
+	}
+	if _, stderr, code := p.run("output", "-raw", "secret"); code == 0 || !strings.Contains(stderr, "var.passphrase") {
+		t.Errorf("output without the passphrase: exit %d\n%s", code, stderr)
+	}
+	if out := p.mustRun("show", "-var-file", "secret.tfvars", "-json"); !strings.Contains(out, "tpf_thing.web[2]") {
+		t.Errorf("show -json of the encrypted state:\n%.400s", out)
+	}
+	planPath := filepath.Join(p.dir, "tfplan")
+	p.mustRun("plan", "-var", passphrase, "-destroy", "-out="+planPath)
+	if out := p.mustRun("show", "-var", passphrase, planPath); !strings.Contains(out, "3 to destroy") {
+		t.Errorf("show of the encrypted plan file:\n%s", out)
+	}
+	if _, stderr, code := p.run("show", planPath); code == 0 || !strings.Contains(stderr, "var.passphrase") {
+		t.Errorf("show of the encrypted plan file without the passphrase: exit %d\n%s", code, stderr)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/apparentlymart/go-versions/versions"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/depsfile"
 	"github.com/terrane/terrane/internal/diags"
@@ -39,6 +40,9 @@ type initOptions struct {
 	migrateState  bool
 	forceCopy     bool
 	reconfigure   bool
+	// vars are -var and -var-file, for an encryption configuration that
+	// uses variables: init writes the workspace record through it.
+	vars []arguments.VarOption
 }
 
 // runInit implements `terrane init`: it installs the providers the
@@ -58,6 +62,7 @@ func runInit(streams Streams, args []string) int {
 	fs.BoolVar(&opts.getModules, "get", true, "Install the modules the configuration calls")
 	fs.StringVar(&opts.lockfile, "lockfile", "", `Set to "readonly" to fail instead of changing the dependency lock file`)
 	fs.Var(&opts.pluginDirs, "plugin-dir", "Install providers only from this directory (repeatable)")
+	arguments.AddVarFlags(fs, &opts.vars)
 	if err := fs.Parse(args); err != nil {
 		return 1
 	}

@@ -75,7 +75,7 @@ func (in *initializer) initBackend(ctx context.Context, cfg *config.Config) diag
 	// Records this init writes — the workspace's, and state taken in from
 	// Terraform or OpenTofu — pass through the state encryption; records
 	// copied between stores above stay as they were stored.
-	enc, encDiags := loadEncryption(".", cfg.Module, nil, nil)
+	enc, encDiags := loadEncryption(".", cfg.Module, in.opts.vars, nil)
 	if ds = ds.Append(encDiags); ds.HasErrors() {
 		return ds
 	}
