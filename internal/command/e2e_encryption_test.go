@@ -427,4 +427,15 @@ func TestPassphraseOnTheCommandLine(t *testing.T) {
 	if _, stderr, code := p.run("show", planPath); code == 0 || !strings.Contains(stderr, "var.passphrase") {
 		t.Errorf("show of the encrypted plan file without the passphrase: exit %d\n%s", code, stderr)
 	}
+	if out := p.mustRun("graph", "-var", passphrase); !strings.Contains(out, "tpf_thing.web") {
+		t.Errorf("graph over the encrypted state:\n%s", out)
+	}
+	if out := p.mustRun("graph", "-var", passphrase, "-plan="+planPath); !strings.Contains(out, "tpf_thing.web") {
+		t.Errorf("graph of the encrypted plan file:\n%s", out)
+	}
+	if _, stderr, code := p.run("workspace", "new", "staging"); code == 0 || !strings.Contains(stderr, "var.passphrase") {
+		t.Errorf("workspace new without the passphrase: exit %d\n%s", code, stderr)
+	}
+	p.mustRun("workspace", "new", "-var", passphrase, "staging")
+	p.mustRun("workspace", "select", "-var", passphrase, "default")
 }

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/resourceservice"
 	"github.com/terrane/terrane/internal/states/recordstore"
@@ -23,6 +24,7 @@ type workspaceCommand struct {
 	current string
 	service *resourceservice.Service
 	closer  func() error
+	vars    []arguments.VarOption
 }
 
 func (c *workspaceCommand) fail(ds ...diags.Diagnostic) int {
@@ -43,7 +45,7 @@ func (c *workspaceCommand) open() *diags.Diagnostic {
 		d := diags.Errorf("Invalid workspace", "%s.", err)
 		return &d
 	}
-	cipher, cipherDiags := stateCipher(".", nil, nil)
+	cipher, cipherDiags := stateCipher(".", nil, c.vars)
 	if cipherDiags.HasErrors() {
 		d := firstError(cipherDiags)
 		return &d
@@ -83,13 +85,17 @@ func parseWorkspaceCommand(streams Streams, name string, args []string, wantArgs
 	// working; Terrane takes no lock to skip or wait for.
 	fs.Bool("lock", true, "Accepted for compatibility; Terrane takes no state lock")
 	fs.String("lock-timeout", "0s", "Accepted for compatibility; Terrane takes no state lock")
+	// An encryption configuration that uses variables needs them to
+	// write a new workspace's record.
+	var vars []arguments.VarOption
+	arguments.AddVarFlags(fs, &vars)
 	if define != nil {
 		define(fs)
 	}
 	if err := fs.Parse(args); err != nil {
 		return nil, nil, 1
 	}
-	c := &workspaceCommand{streams: streams, color: ui.ColorEnabled(*noColor)}
+	c := &workspaceCommand{streams: streams, color: ui.ColorEnabled(*noColor), vars: vars}
 	if fs.NArg() != wantArgs {
 		if wantArgs == 0 {
 			return nil, nil, c.fail(diags.Errorf("Unexpected argument", "terrane workspace %s takes no arguments; got %q.", name, fs.Arg(0)))
