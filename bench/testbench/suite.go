@@ -36,11 +36,19 @@ variable "parent" {
   default = ""
 }
 
+# latency = "slow" makes every create and update of the app take three
+# seconds, as waiting on a remote API does.
+variable "latency" {
+  type    = string
+  default = null
+}
+
 resource "tpf_thing" "app" {
   name        = "app-${var.env}"
   number      = var.size
   tags        = var.tags
   description = var.parent
+  fail        = var.latency
 }
 
 resource "tpf_thing" "db" {
@@ -81,7 +89,8 @@ output "id" {
 }
 `
 
-// runBlocks is how many run blocks testFile has.
+// runBlocks is how many run blocks each suite has: testFile, or the four
+// slowTestFiles.
 const runBlocks = 20
 
 // testFile is the suite: 20 run blocks.
@@ -155,4 +164,60 @@ run "use_setup" {
 }
 `)
 	return b.String()
+}
+
+// slowTestFile is one of four files of five runs each: an apply and an
+// update whose app takes three seconds to create or change, and three
+// plans between them. Each file has its own state.
+func slowTestFile(n int) string {
+	return fmt.Sprintf(`variables {
+  env     = "slow%[1]d"
+  latency = "slow"
+}
+
+run "create" {}
+
+run "plan_a" {
+  command = plan
+  variables {
+    size = 2
+  }
+  assert {
+    condition     = tpf_thing.app.number == 2
+    error_message = "wrong plan"
+  }
+}
+
+run "plan_b" {
+  command = plan
+  variables {
+    env = "other%[1]d"
+  }
+  assert {
+    condition     = tpf_thing.app.name == "app-other%[1]d"
+    error_message = "wrong plan"
+  }
+}
+
+run "resize" {
+  variables {
+    size = 3
+  }
+  assert {
+    condition     = tpf_thing.app.number == 3
+    error_message = "wrong size"
+  }
+}
+
+run "plan_c" {
+  command = plan
+  variables {
+    size = 3
+  }
+  assert {
+    condition     = tpf_thing.app.number == 3
+    error_message = "wrong plan"
+  }
+}
+`, n)
 }

@@ -41,8 +41,8 @@ type approval struct {
 	question  string
 	detail    string
 	cancelled string
-	// outputsOnly is terraform refresh's -json report: no plan and no
-	// change summary, only the refreshed outputs with their values.
+	// outputsOnly is OpenTofu's refresh report: no plan and no change
+	// summary, only the refreshed outputs with their values.
 	outputsOnly bool
 }
 
@@ -73,9 +73,16 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 	if opts.PlanFile != "" {
 		return applySavedPlan(out, opts)
 	}
-	out.outputsOnly = ask.outputsOnly && out.json != nil
+	out.outputsOnly = ask.outputsOnly
+	out.destroyCommand = ask.command == destroyApproval.command
 	if opts.RefreshOnly && ask.command == "apply" {
 		ask = refreshOnlyApproval
+	}
+	// OpenTofu asks by the plan's mode (backend/local opApply): apply
+	// -destroy asks the destroy question.
+	if opts.Destroy && ask.command == "apply" {
+		ask = destroyApproval
+		ask.command = "apply"
 	}
 	if !opts.AutoApprove && opts.JSON {
 		out.diagnostics(diags.Diagnostics{diags.Errorf("Plan file or auto-approve required",
@@ -97,11 +104,14 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 	if !plan.CanApply() {
 		return reportNothingToApply(op, plan, ds)
 	}
+	if ask.question == destroyApproval.question && op.workspace != "default" {
+		ask.question = fmt.Sprintf("Do you really want to destroy all resources in workspace %q?", op.workspace)
+	}
 	backoff := newConflictBackoff(opts.LockTimeout)
 	for {
-		if opts.AutoApprove {
-			out.say("\n")
-		} else if !out.confirm(ask) {
+		// With -auto-approve the progress follows the plan directly, as in
+		// OpenTofu (backend/local opApply asks nothing and prints nothing).
+		if !opts.AutoApprove && !out.confirm(ask) {
 			out.diagnostics(ds)
 			fmt.Fprintf(streams.Stdout, "\n%s\n", ask.cancelled)
 			return 1
@@ -130,7 +140,7 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 func withoutCheckBlockWarnings(ds diags.Diagnostics) diags.Diagnostics {
 	var out diags.Diagnostics
 	for _, d := range ds {
-		if d.Severity == diags.Warning && strings.HasPrefix(d.Summary, "Check block assertion") {
+		if d.Severity == diags.Warning && d.FromCheckBlock {
 			continue
 		}
 		out = append(out, d)
@@ -235,8 +245,9 @@ func applySavedPlan(out *operationOutput, opts *arguments.Apply) int {
 		return 1
 	}
 	ds = ds.Append(op.checkSavedPlanInputs(opts.PlanFile, snapshot, lockFile))
-	if !ds.HasErrors() && !plan.CanApply() {
-		ds = ds.Append(unapplyableDiag(opts.PlanFile, plan))
+	if !ds.HasErrors() && plan.Errored {
+		ds = ds.Append(diags.Errorf("Saved plan is not applyable",
+			"The plan in %s was made by a run that failed, so it is incomplete. Fix the errors it reported and make a new plan.", opts.PlanFile))
 	}
 	if ds.HasErrors() {
 		out.diagnostics(ds)
@@ -273,15 +284,6 @@ func readSavedPlan(path, dir string, vars []arguments.VarOption) (*plans.Plan, *
 		return fail(ds.Append(err))
 	}
 	return plan, snapshot, lockFile, enc, ds
-}
-
-func unapplyableDiag(path string, plan *plans.Plan) diags.Diagnostic {
-	if plan.Errored {
-		return diags.Errorf("Saved plan is not applyable",
-			"The plan in %s was made by a run that failed, so it is incomplete. Fix the errors it reported and make a new plan.", path)
-	}
-	return diags.Errorf("Saved plan has nothing to do",
-		"The plan in %s proposes no changes, so there is nothing to apply.", path)
 }
 
 // checkSavedPlanInputs refuses a saved plan when the configuration files
@@ -358,9 +360,15 @@ type operationOutput struct {
 	progress     *ui.ProgressHook
 	jsonProgress *jsonview.Hook
 	counts       *applyCounter
-	// outputsOnly reports a run as terraform refresh -json does: neither
-	// the plan nor a change summary, only the outputs after it.
+	// outputsOnly reports a run as OpenTofu's refresh does (views.Refresh):
+	// neither the plan nor a change summary, only the progress and the
+	// outputs after it.
 	outputsOnly bool
+	// destroyCommand is set for `terrane destroy`, which ends with
+	// "Destroy complete!" and no outputs; `apply -destroy` and applying a
+	// saved destroy plan end as any apply does, as in OpenTofu, whose
+	// apply view knows only which command it serves.
+	destroyCommand bool
 }
 
 func newOperationOutput(streams Streams, view arguments.View) *operationOutput {
@@ -417,9 +425,15 @@ func (o *operationOutput) diagnostics(ds diags.Diagnostics) {
 func writeCompactWarnings(w io.Writer, warnings diags.Diagnostics) {
 	fmt.Fprintln(w, "\nWarnings:")
 	fmt.Fprintln(w)
-	for _, d := range warnings {
+	// As OpenTofu's format.DiagnosticWarningsCompact lists the warnings
+	// its view consolidated.
+	for _, group := range ui.ConsolidateDiagnostics(ui.SortDiagnostics(warnings), diags.Warning) {
+		d := group.First
 		fmt.Fprintf(w, "- %s\n", d.Summary)
-		if d.Subject != nil {
+		switch {
+		case d.Subject != nil && group.Count > 1:
+			fmt.Fprintf(w, "  on %s line %d (and %d more)\n", d.Subject.Filename, d.Subject.Start.Line, group.Count-1)
+		case d.Subject != nil:
 			fmt.Fprintf(w, "  on %s line %d\n", d.Subject.Filename, d.Subject.Start.Line)
 		}
 	}
@@ -432,13 +446,22 @@ func (o *operationOutput) confirm(ask approval) bool {
 	for _, line := range strings.Split(ask.detail, "\n") {
 		fmt.Fprintf(o.streams.Stdout, "  %s\n", line)
 	}
-	fmt.Fprint(o.streams.Stdout, "\n  Enter a value: ")
-	if o.stdin == nil {
-		o.stdin = bufio.NewReader(o.streams.Stdin)
-	}
-	answer, _ := o.stdin.ReadString('\n')
 	fmt.Fprintln(o.streams.Stdout)
-	return strings.TrimSpace(answer) == "yes"
+	return readAnswer(o.streams, &o.stdin) == "yes"
+}
+
+// readAnswer prompts for a value as OpenTofu's UI input does ("  Enter a
+// value: "), reads one line through *stdin (made on first use, so that
+// answers read ahead stay buffered for the next question) and ends the
+// line; it returns the answer without surrounding space.
+func readAnswer(streams Streams, stdin **bufio.Reader) string {
+	fmt.Fprint(streams.Stdout, "  Enter a value: ")
+	if *stdin == nil {
+		*stdin = bufio.NewReader(streams.Stdin)
+	}
+	answer, _ := (*stdin).ReadString('\n')
+	fmt.Fprintln(streams.Stdout)
+	return strings.TrimSpace(answer)
 }
 
 // renderPlan shows plan; rendering problems (a change that cannot be
@@ -480,12 +503,15 @@ func (o *operationOutput) renderApplySummary(plan *plans.Plan, op *operation, fa
 		return
 	}
 	summary := o.counts.summary()
-	summary.Destroy = plan.UIMode == plans.DestroyMode
-	// Imports are recorded in one commit before the walk, not through the
-	// hooks, so they are counted from the plan.
+	summary.Destroy = o.destroyCommand
+	// Imports and forgets are recorded in one commit before the walk, not
+	// through the hooks, so they are counted from the plan.
 	for _, change := range plan.Changes.Resources {
 		if change.Importing != nil {
 			summary.Imported++
+		}
+		if change.Action == plans.Forget {
+			summary.Forgotten++
 		}
 	}
 	var outputs map[string]*states.OutputValue
@@ -496,7 +522,7 @@ func (o *operationOutput) renderApplySummary(plan *plans.Plan, op *operation, fa
 			o.diagnostics(diags.Diagnostics{diags.Warnf("Cannot show outputs", "The apply succeeded, but reading the outputs back from the store failed: %s. Run \"terrane output\" to see them.", err)})
 		}
 	}
-	if o.outputsOnly {
+	if o.outputsOnly && o.json != nil {
 		o.json.Outputs(outputs)
 		return
 	}
@@ -506,6 +532,10 @@ func (o *operationOutput) renderApplySummary(plan *plans.Plan, op *operation, fa
 	}
 	for name, output := range outputs {
 		summary.Outputs = append(summary.Outputs, ui.OutputValue{Name: name, Value: output.Value, Sensitive: output.Sensitive})
+	}
+	if o.outputsOnly {
+		io.WriteString(o.streams.Stdout, ui.RenderOutputValues(summary.Outputs, o.color))
+		return
 	}
 	if err := ui.RenderApplySummary(o.streams.Stdout, summary, o.color); err != nil {
 		o.diagnostics(diags.Diagnostics{diags.Errorf("Cannot write the summary", "%s.", err)})

@@ -1,17 +1,17 @@
 package command
 
 import (
-	"log"
-
-	"github.com/hashicorp/go-hclog"
-
 	"flag"
 	"fmt"
-	"github.com/terrane/terrane/internal/logging"
 	"io"
+	"log"
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/terrane/terrane/internal/logging"
 )
 
 // Streams are the standard streams a command reads and writes.
@@ -32,12 +32,15 @@ type commandInfo struct {
 // commands lists every command by its full name ("providers schema").
 func commands() map[string]commandInfo {
 	return map[string]commandInfo{
-		"version":          {runVersion, "Show the current Terrane version"},
-		"init":             {runInit, "Prepare the working directory: install providers, lock their versions, create the state store"},
-		"providers schema": {runProvidersSchema, "Show schemas for the providers the configuration needs"},
-		"providers lock":   {runProvidersLock, "Write provider checksums for several platforms into the lock file"},
-		"providers mirror": {runProvidersMirror, "Save local copies of the required providers for offline use"},
-		"validate":         {runValidate, "Check whether the configuration is valid"},
+		"version":            {runVersion, "Show the current Terrane version"},
+		"get":                {runGet, "Install or upgrade the modules the configuration calls"},
+		"init":               {runInit, "Prepare the working directory: install providers, lock their versions, create the state store"},
+		"providers":          {runProvidersTree, "Show the providers required for this configuration"},
+		"metadata functions": {runMetadataFunctions, "Show signatures and descriptions for the available functions"},
+		"providers schema":   {runProvidersSchema, "Show schemas for the providers the configuration needs"},
+		"providers lock":     {runProvidersLock, "Write provider checksums for several platforms into the lock file"},
+		"providers mirror":   {runProvidersMirror, "Save local copies of the required providers for offline use"},
+		"validate":           {runValidate, "Check whether the configuration is valid"},
 		"fmt": {func(s Streams, args []string) int { return runFmt(args, s.Stdin, s.Stdout, s.Stderr) },
 			"Reformat configuration files to the canonical style"},
 		"console": {func(s Streams, args []string) int { return runConsole(args, s.Stdin, s.Stdout, s.Stderr) },
@@ -46,6 +49,7 @@ func commands() map[string]commandInfo {
 			"Serve the state store over gRPC (Consul's ResourceService API)"},
 		"watch": {func(s Streams, args []string) int { return runWatch(args, s.Stdout, s.Stderr) },
 			"Stream changes to state records as they happen"},
+		"status":  {runStatus, "Show the conditions a serve reconciler recorded for the workspace's resources"},
 		"output":  {runOutput, "Show output values from the workspace's state"},
 		"show":    {runShow, "Show the current state or a saved plan"},
 		"plan":    {runPlan, "Show changes required by the current configuration"},
@@ -68,6 +72,11 @@ func commands() map[string]commandInfo {
 		"workspace show":         {runWorkspaceShow, "Show the name of the selected workspace"},
 		"workspace delete":       {runWorkspaceDelete, "Delete a workspace"},
 		"graph":                  {runGraph, "Print the plan, apply or destroy operation graph in the DOT language"},
+		"login":                  {runLogin, "Obtain and save credentials for a remote host"},
+		"logout":                 {runLogout, "Remove locally-stored credentials for a remote host"},
+		"taint":                  {runTaint, "Mark a resource instance as not fully functional"},
+		"force-unlock":           {runForceUnlock, "Release the claims of a run that stopped for good"},
+		"untaint":                {runUntaint, "Remove the 'tainted' state from a resource instance"},
 		"test":                   {runTest, "Run the configuration's tests (*.tftest.hcl, *.tofutest.hcl) against throwaway state"},
 	}
 }
@@ -93,11 +102,39 @@ func Run(args []string, streams Streams) int {
 	for n := min(len(args), 3); n > 0; n-- {
 		name := strings.Join(args[:n], " ")
 		if info, ok := table[name]; ok {
-			return info.run(streams, args[n:])
+			return info.run(streams, viewFlagsFirst(args[n:]))
 		}
 	}
 	fmt.Fprintf(streams.Stderr, "Terrane has no command named %q.\n\nTo see all of Terrane's commands, run:\n  terrane -help\n", args[0])
 	return 1
+}
+
+// viewFlags are the options OpenTofu accepts anywhere on a command line,
+// after positional arguments too (arguments.ParseView): they say how
+// output looks, not what the command does.
+var viewFlags = map[string]bool{"-no-color": true, "-compact-warnings": true}
+
+// viewFlagsFirst moves the view flags to the front of a command's
+// arguments, so that `state show ADDR -no-color` reads as OpenTofu reads
+// it; Go's flag parsing stops at the first positional argument. Nothing
+// after "--" is touched.
+func viewFlagsFirst(args []string) []string {
+	var flags, rest []string
+	for i, arg := range args {
+		if arg == "--" {
+			rest = append(rest, args[i:]...)
+			break
+		}
+		if viewFlags[arg] {
+			flags = append(flags, arg)
+			continue
+		}
+		rest = append(rest, arg)
+	}
+	if len(flags) == 0 {
+		return args
+	}
+	return append(flags, rest...)
 }
 
 // applyChdir handles the global -chdir=DIR option, which must come before

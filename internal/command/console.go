@@ -2,6 +2,7 @@ package command
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -15,7 +16,6 @@ import (
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/lang"
-	"github.com/terrane/terrane/internal/lang/marks"
 	"github.com/terrane/terrane/internal/lang/repl"
 	"github.com/terrane/terrane/internal/ui"
 )
@@ -37,24 +37,24 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 
-	parser := config.NewParser()
-	mod, loadDiags := parser.LoadModule(".")
-	var ds diags.Diagnostics
-	ds = ds.Append(loadDiags)
-	sources := ui.Sources(parser.Files())
-	if mod == nil || loadDiags.HasErrors() {
-		ui.WriteDiagnostics(stderr, ds, sources, color)
+	out := newOperationOutput(Streams{Stdout: stdout, Stderr: stderr}, opts.View)
+	op, ds := openOperation(out, arguments.Operation{Vars: opts.Vars, Parallelism: arguments.DefaultParallelism, AllowUnsetVariables: true}, nil, nil)
+	if ds.HasErrors() {
+		ui.WriteDiagnostics(stderr, ds, out.sources, color)
 		return 1
 	}
-	data, dataDiags := newConsoleData(mod, opts.Vars, sources)
-	if dataDiags.HasErrors() {
-		ui.WriteDiagnostics(stderr, ds.Append(dataDiags), sources, color)
+	defer op.close()
+	scope, evalDiags := op.engine.Eval(context.Background())
+	if ds = ds.Append(evalDiags); len(ds) > 0 {
+		ui.WriteDiagnostics(stderr, ds, out.sources, color)
+	}
+	if ds.HasErrors() {
 		return 1
 	}
-	session := &repl.Session{Scope: &lang.Scope{Data: data, BaseDir: ".", ConsoleMode: true}}
-	data.scope = session.Scope
+	scope.Data = &consoleData{mod: op.config.Module, recorded: scope.Data}
+	session := &repl.Session{Scope: scope}
 	return consoleLoop(session, stdin, stdout, func(d hcl.Diagnostics) {
-		ui.WriteDiagnostics(stderr, diags.Diagnostics{}.Append(d), sources, color)
+		ui.WriteDiagnostics(stderr, diags.Diagnostics{}.Append(d), out.sources, color)
 	})
 }
 
@@ -90,72 +90,39 @@ func consoleLoop(session *repl.Session, stdin io.Reader, stdout io.Writer, repor
 	return 0
 }
 
-// consoleData answers references from the configuration alone: variables
-// from -var, -var-file, TF_VAR_ and defaults; locals evaluated on demand;
-// resources and module outputs unknown, as there is no state to read.
+// consoleData answers the console's references: values from the engine's
+// evaluation of the configuration over the recorded state (recorded), after
+// checking that what is named is declared, so a typo is an error rather than
+// an unknown value.
 type consoleData struct {
-	mod       *config.Module
-	scope     *lang.Scope
-	variables map[string]cty.Value
-	locals    map[string]cty.Value
-	// evaluating guards against locals that refer to themselves.
-	evaluating map[string]bool
-}
-
-// newConsoleData gathers variable values from every source and adds the
-// files they came from to sources, for diagnostic snippets.
-func newConsoleData(mod *config.Module, varOptions []arguments.VarOption, sources ui.Sources) (*consoleData, diags.Diagnostics) {
-	given, ds := arguments.CollectValues(".", mod.Variables, varOptions, os.Environ())
-	for name, file := range given.Files {
-		sources[name] = file
-	}
-	final, resolveDiags := arguments.Resolve(mod.Variables, given)
-	ds = ds.Append(resolveDiags)
-	data := &consoleData{mod: mod, variables: final, locals: map[string]cty.Value{}, evaluating: map[string]bool{}}
-	for name, variable := range mod.Variables {
-		if variable.Sensitive {
-			data.variables[name] = final[name].Mark(marks.Sensitive)
-		}
-	}
-	return data, ds
+	mod      *config.Module
+	recorded lang.Data
 }
 
 func (d *consoleData) GetInputVariable(addr addrs.InputVariable, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
-	if val, ok := d.variables[addr.Name]; ok {
-		return val, nil
+	if _, ok := d.mod.Variables[addr.Name]; ok {
+		return d.recorded.GetInputVariable(addr, rng)
 	}
 	return cty.DynamicVal, undeclaredDiag("input variable", addr.Name, fmt.Sprintf("An input variable with the name %q has not been declared. This variable can be declared with a variable %q {} block.", addr.Name, addr.Name), rng)
 }
 
 func (d *consoleData) GetLocalValue(addr addrs.LocalValue, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
-	if val, ok := d.locals[addr.Name]; ok {
-		return val, nil
+	if _, ok := d.mod.Locals[addr.Name]; ok {
+		return d.recorded.GetLocalValue(addr, rng)
 	}
-	local, declared := d.mod.Locals[addr.Name]
-	if !declared {
-		return cty.DynamicVal, undeclaredDiag("local value", addr.Name, fmt.Sprintf("A local value with the name %q has not been declared.", addr.Name), rng)
-	}
-	if d.evaluating[addr.Name] {
-		return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Self-referencing local value",
-			Detail: fmt.Sprintf("Local value local.%s refers to itself, directly or through other local values.", addr.Name), Subject: local.DeclRange.Ptr()}}
-	}
-	d.evaluating[addr.Name] = true
-	val, diags := d.scope.EvalExpr(local.Expr, cty.DynamicPseudoType)
-	delete(d.evaluating, addr.Name)
-	d.locals[addr.Name] = val
-	return val, diags
+	return cty.DynamicVal, undeclaredDiag("local value", addr.Name, fmt.Sprintf("A local value with the name %q has not been declared.", addr.Name), rng)
 }
 
 func (d *consoleData) GetModule(addr addrs.ModuleCall, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
 	if _, ok := d.mod.ModuleCalls[addr.Name]; ok {
-		return cty.DynamicVal, nil
+		return d.recorded.GetModule(addr, rng)
 	}
 	return cty.DynamicVal, undeclaredDiag("module", addr.Name, fmt.Sprintf("No module call named %q is declared in the root module.", addr.Name), rng)
 }
 
 func (d *consoleData) GetResource(addr addrs.Resource, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
 	if _, ok := d.mod.Resources[addr]; ok {
-		return cty.DynamicVal, nil
+		return d.recorded.GetResource(addr, rng)
 	}
 	what := "resource"
 	if addr.Mode == addrs.DataResourceMode {

@@ -37,8 +37,6 @@ locals {
   prefix = "${var.name}-prod"
   names  = [for z in var.zones : "${local.prefix}-${z}"]
 }
-
-resource "null_resource" "n" {}
 `
 
 // runConsoleIn runs the console in a fresh directory holding main.tf and
@@ -79,7 +77,6 @@ func TestConsolePrintsValuesAsTofuDoes(t *testing.T) {
 		{`var.password`, `(sensitive value)`},
 		{`{secret = var.password}`, "{\n  \"secret\" = (sensitive value)\n}"},
 		{`nonsensitive(var.password)`, `"hunter2"`},
-		{`null_resource.n`, `(known after apply)`},
 		{`"line1\nline2"`, "<<EOT\nline1\nline2\nEOT"},
 		{`{text = "a\nEOT\n"}`, "{\n  \"text\" = <<-EOT_\n  a\n  EOT\n  \n  EOT_\n}"},
 		{`path.module`, `"."`},

@@ -136,11 +136,12 @@ func sortedNames[V any](m map[string]V) []string {
 	return names
 }
 
-// assertContains fails unless text holds every wanted fragment.
+// assertContains fails unless text holds every wanted fragment, wherever
+// diagnostics wrapped it.
 func assertContains(t *testing.T, what, text string, wants ...string) {
 	t.Helper()
 	for _, want := range wants {
-		if !strings.Contains(text, want) {
+		if !strings.Contains(unwrapped(text), unwrapped(want)) {
 			t.Errorf("%s lacks %q:\n%s", what, want, text)
 		}
 	}

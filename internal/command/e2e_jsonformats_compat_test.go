@@ -13,16 +13,22 @@ import (
 	"github.com/terrane/terrane/internal/testing/providertest"
 )
 
-// TestUIStreamsMatchTerraform runs the JSON formats scenario with the
-// terraform binary and with terrane and requires the -json streams of
-// apply, plan, apply PLANFILE, refresh and destroy to carry the same
-// messages, ids and timings aside. Messages are compared as a set per
-// step: both programs work in parallel, so their order varies.
-func TestUIStreamsMatchTerraform(t *testing.T) {
+// TestJSONFormatsMatchTerraform runs the JSON formats scenario with the
+// terraform binary and with terrane and compares what both printed: the
+// -json streams and the JSON documents (compareJSONDocuments).
+func TestJSONFormatsMatchTerraform(t *testing.T) {
 	terraform := requireTerraform(t)
 	want := runJSONFormatsScenarioWithTerraform(t, terraform)
-	got := runJSONFormatsScenario(t).outputs
+	run := runJSONFormatsScenario(t)
+	t.Run("streams", func(t *testing.T) { compareUIStreams(t, run.outputs, want) })
+	t.Run("documents", func(t *testing.T) { compareJSONDocuments(t, run, want) })
+}
 
+// compareUIStreams requires the -json streams of apply, plan, apply
+// PLANFILE, refresh and destroy to carry the same messages, ids and
+// timings aside. Messages are compared as a set per step: both programs
+// work in parallel, so their order varies.
+func compareUIStreams(t *testing.T, got, want map[string]string) {
 	// What terrane knowingly does otherwise, as "step: message" lines.
 	known := map[string]string{
 		// Terraform refreshes before planning a destroy, reading data
@@ -72,8 +78,9 @@ func runJSONFormatsScenarioWithTerraform(t *testing.T, terraform string) map[str
 	}
 	p.write(v1)
 	run("init", "-no-color")
-	outputs := map[string]string{}
+	outputs := map[string]string{cloudStep: p.cloud}
 	outputs[stepApplyV1] = run("apply", "-json", "-auto-approve")
+	outputs[stepStateV1] = run("show", "-json")
 	outputs[stepApplyNoop] = run("apply", "-json", "-auto-approve")
 	orphanID := p.objects("tpf_thing")["orphan"].attrs["id"].(string)
 	run("state", "rm", "tpf_thing.orphan")
@@ -83,11 +90,18 @@ func runJSONFormatsScenarioWithTerraform(t *testing.T, terraform string) map[str
 	p.write(v2)
 	orphanVar := "orphan_id=" + orphanID
 	outputs[stepPlanV2] = run("plan", "-json", "-out=v2.tfplan", "-var", orphanVar)
+	outputs[stepShowPlanV2] = run("show", "-json", "v2.tfplan")
 	outputs[stepApplyV2] = run("apply", "-json", "v2.tfplan")
+	outputs[stepStateV2] = run("show", "-json")
+	outputs[stepPullV2] = run("state", "pull")
 	outputs[stepRefresh] = run("refresh", "-json", "-var", orphanVar)
 	outputs[stepDestroy] = run("destroy", "-json", "-auto-approve", "-var", orphanVar)
+	outputs[stepStateEmpty] = run("show", "-json")
 	return outputs
 }
+
+// cloudStep keys the cloud directory a scenario run used among its outputs.
+const cloudStep = "cloud directory"
 
 var (
 	streamIDPattern      = regexp.MustCompile(`[0-9a-f]{16}`)
@@ -128,7 +142,14 @@ func comparableStream(t *testing.T, step, stream string) []string {
 			fields = append(fields, msg.Hook.Action)
 		}
 		if len(msg.Changes) > 0 {
-			fields = append(fields, string(msg.Changes))
+			// Re-encoded through the documented type, so Terraform's
+			// summaries gain the "forget": 0 OpenTofu always writes.
+			var changes uiChangeSummary
+			if err := json.Unmarshal(msg.Changes, &changes); err != nil {
+				t.Fatalf("%s: %v\n%s", step, err, line)
+			}
+			encoded, _ := json.Marshal(changes)
+			fields = append(fields, string(encoded))
 		}
 		if len(msg.Outputs) > 0 {
 			fields = append(fields, string(msg.Outputs))

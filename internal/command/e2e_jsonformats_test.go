@@ -81,11 +81,12 @@ func readJSONFormatsConfig(t *testing.T, name string) string {
 	return string(src)
 }
 
-// planLosses are the plan properties Terraform writes (format 1.2) that
+// planLosses are the plan properties OpenTofu writes (format 1.2) that
 // terraform-json's Plan has no field for.
 var planLosses = []knownLoss{
-	{Pattern: "/applyable", Why: "terraform-json's Plan has no Applyable field"},
 	{Pattern: "/errored", Why: "terraform-json's Plan has no Errored field"},
+	{Pattern: "/configuration/root_module/variables/*/type", Why: "terraform-json's ConfigVariable has no Type field (OpenTofu 1.11 added it)"},
+	{Pattern: "/configuration/root_module/variables/*/required", Why: "terraform-json's ConfigVariable has no Required field (OpenTofu 1.11 added it)"},
 	{Pattern: "/resource_changes/*/change/after", Why: "a delete's after is null, and Change.After is omitempty", NullOnly: true},
 	{Pattern: "/output_changes/*/after", Why: "a null output's after, and Change.After is omitempty", Optional: true, NullOnly: true},
 	{Pattern: "/planned_values/outputs/*/value", Why: "a null output's value, and StateOutput.Value is omitempty", Optional: true, NullOnly: true},
@@ -220,8 +221,13 @@ func checkPlanChanges(t *testing.T, run *jsonFormatsRun) {
 	if before, after := drifted.Before.(map[string]any)["description"], drifted.After.(map[string]any)["description"]; before != "as configured" || after != "changed outside" {
 		t.Errorf("drift of tpf_thing.drifted: description %v -> %v, want \"as configured\" -> \"changed outside\"", before, after)
 	}
-	if plan.Complete == nil || !*plan.Complete || plan.Timestamp == "" {
-		t.Errorf("a whole plan should say it is complete and when it was made: complete %v, timestamp %q", plan.Complete, plan.Timestamp)
+	// OpenTofu's plan format has neither of Terraform's "applyable" and
+	// "complete" (internal/command/jsonplan/plan.go, Plan).
+	if plan.Complete != nil || plan.Timestamp == "" {
+		t.Errorf("a plan should say when it was made and not whether it is complete: complete %v, timestamp %q", plan.Complete, plan.Timestamp)
+	}
+	if strings.Contains(run.outputs[stepShowPlanV2], `"applyable"`) {
+		t.Errorf("the plan says whether it is applyable, which OpenTofu's format does not")
 	}
 }
 
@@ -259,6 +265,49 @@ func checkPlanSensitive(t *testing.T, run *jsonFormatsRun) {
 	}
 	if jsonAt(t, doc, "/configuration/root_module/variables/note/sensitive") != true {
 		t.Error("the sensitive variable is not marked sensitive in the configuration")
+	}
+	checkReplacementSensitive(t, doc)
+}
+
+// checkReplacementSensitive asserts what OpenTofu (and Terraform) show of
+// a replacement's schema-sensitive attributes: the change's after_sensitive
+// names them, the planned values' sensitive_values do not (the new object
+// is planned a second time and recorded with the configuration's marks
+// only), while an update keeps them in both.
+func checkReplacementSensitive(t *testing.T, doc any) {
+	t.Helper()
+	schemaSensitive := map[string]any{"secret": true, "password_wo": true}
+	// The updated thing has tags, a map none of whose elements is sensitive.
+	updated := map[string]any{"secret": true, "password_wo": true, "tags": map[string]any{}}
+	mirrors := map[string]any{
+		"tpf_thing.replaced_cbd":          schemaSensitive,
+		"tpf_thing.replaced_delete_first": schemaSensitive,
+		"tpf_thing.updated":               updated,
+	}
+	for _, change := range jsonAt(t, doc, "/resource_changes").([]any) {
+		change := change.(map[string]any)
+		if w, ok := mirrors[change["address"].(string)]; ok {
+			if got := jsonAt(t, change, "/change/after_sensitive"); !reflect.DeepEqual(got, w) {
+				t.Errorf("%s after_sensitive = %s, want %s", change["address"], compactJSON(got), compactJSON(w))
+			}
+		}
+	}
+	want := map[string]any{
+		"tpf_thing.replaced_cbd":          map[string]any{},
+		"tpf_thing.replaced_delete_first": map[string]any{},
+		"tpf_thing.updated":               updated,
+	}
+	for _, res := range jsonAt(t, doc, "/planned_values/root_module/resources").([]any) {
+		res := res.(map[string]any)
+		if w, ok := want[res["address"].(string)]; ok {
+			if !reflect.DeepEqual(res["sensitive_values"], w) {
+				t.Errorf("planned %s sensitive_values = %s, want %s", res["address"], compactJSON(res["sensitive_values"]), compactJSON(w))
+			}
+			delete(want, res["address"].(string))
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("planned values lack %v", want)
 	}
 }
 

@@ -128,6 +128,15 @@ run "bad_expectation" {
   expect_failures = [local.nothing]
 }
 `,
+		"f_undeclared.tftest.hcl": `
+run "undeclared_resource" {
+  command = plan
+  assert {
+    condition     = tpf_thing.missing.id == "x"
+    error_message = "not x"
+  }
+}
+`,
 	})
 	stdout, stderr, code := p.run("test", "-no-color")
 	if code != 1 {
@@ -142,8 +151,10 @@ d_runtime.tftest.hcl... fail
 e_unknown.tftest.hcl... fail
   run "unknown_value"... fail
   run "bad_expectation"... skip
+f_undeclared.tftest.hcl... fail
+  run "undeclared_resource"... fail
 
-Failure! 1 passed, 2 failed, 1 skipped.
+Failure! 1 passed, 3 failed, 1 skipped.
 `
 	if stdout != want {
 		t.Errorf("stdout:\n%s\nwant:\n%s", stdout, want)
@@ -154,7 +165,12 @@ Failure! 1 passed, 2 failed, 1 skipped.
 		"for_each is not supported in mock_provider blocks", "on c_unsupported.tftest.hcl line 8, in mock_provider \"tpf\":",
 		"Unknown resource type in mock_resource block", `Provider registry.terraform.io/terrane/tpf has no resource type "tpf_nothing"`,
 		"on d_runtime.tftest.hcl line 3, in mock_provider \"tpf\":",
-		"Unknown condition run", "on e_unknown.tftest.hcl line 5, in run \"unknown_value\":")
+		"Unknown condition run", "on e_unknown.tftest.hcl line 5, in run \"unknown_value\":",
+		"Reference to undeclared resource", `A managed resource "tpf_thing" "missing" has not been declared in the root module.`,
+		"on f_undeclared.tftest.hcl line 5, in run \"undeclared_resource\":")
+	if strings.Count(stderr, "Unknown condition run") != 1 {
+		t.Errorf("a reference to an undeclared resource was reported as an unknown value:\n%s", stderr)
+	}
 	p.cloudIsEmpty()
 }
 

@@ -78,12 +78,22 @@ mock_provider "tpf" {
       description = "from mock data"
     }
   }
+  override_resource {
+    target = tpf_thing.b
+    values = {
+      id = "overridden in the mock provider"
+    }
+  }
 }
 
 run "mocked" {
   assert {
     condition     = tpf_thing.a.id == "mocked" && tpf_thing.b.name == "b-mocked"
     error_message = "mock defaults were not used: ${tpf_thing.a.id}, ${tpf_thing.b.name}"
+  }
+  assert {
+    condition     = tpf_thing.b.id == "overridden in the mock provider"
+    error_message = "the mock provider's override was not used: ${tpf_thing.b.id}"
   }
   assert {
     condition     = data.tpf_thing.lookup.description == "from mock data" && data.tpf_thing.lookup.id == "mocked"

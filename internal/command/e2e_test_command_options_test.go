@@ -2,6 +2,7 @@ package command
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -107,6 +108,9 @@ run "replaced" {
 	// ... and the plan of a plan run.
 	planned := stdout[strings.Index(stdout, `run "without_refresh"`):strings.Index(stdout, `run "repair_without_refresh"`)]
 	assertContains(t, "the plan run's plan", planned, "# tpf_thing.b will be created", "Plan: 1 to add, 0 to change, 0 to destroy.")
+	// A blank line sets each state or plan apart, as in OpenTofu.
+	assertContains(t, "stdout", stdout, "run \"targeted\"... pass\n\n# tpf_thing.a:\n", "\n  run \"without_refresh\"... pass\n\nTerrane used",
+		"\n\n  run \"repair_without_refresh\"... pass\n\n#")
 	p.cloudIsEmpty()
 }
 
@@ -356,6 +360,72 @@ run "fails" {
 	}
 	if summary["status"] != "fail" || summary["passed"] != 1.0 || summary["failed"] != 1.0 || summary["errored"] != 0.0 || summary["skipped"] != 0.0 {
 		t.Errorf("test_summary %v", summary)
+	}
+	if stderr != "" {
+		t.Errorf("stderr with -json: %s", stderr)
+	}
+}
+
+func TestTestCommandJSONVerboseAndCleanup(t *testing.T) {
+	p := newTestCommandProject(t, testCommandHeader+`
+variable "fail" {
+  type    = string
+  default = null
+}
+
+resource "tpf_thing" "t" {
+  name = "json"
+  fail = var.fail
+}
+`, map[string]string{
+		"main.tftest.hcl": `
+run "planned" {
+  command = plan
+}
+
+run "applied" {
+  variables {
+    fail = "delete_error"
+  }
+}
+`,
+	})
+	stdout, stderr, code := p.run("test", "-json", "-verbose")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 for the clean-up that failed\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	var types []string
+	var plan, state, cleanup map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		var msg map[string]any
+		if err := json.Unmarshal([]byte(line), &msg); err != nil {
+			t.Fatalf("not a JSON message: %q: %v", line, err)
+		}
+		types = append(types, msg["type"].(string))
+		switch msg["type"] {
+		case "test_plan":
+			plan = msg
+		case "test_state":
+			state = msg
+		case "test_cleanup":
+			cleanup = msg
+		}
+	}
+	wantTypes := "version test_abstract test_file test_run test_plan test_run test_state test_cleanup diagnostic log test_summary"
+	if strings.Join(types, " ") != wantTypes {
+		t.Errorf("message types\n%v\nwant\n%s\nstdout:\n%s", types, wantTypes, stdout)
+	}
+	if plan["@testrun"] != "planned" || plan["@message"] != "-verbose flag enabled, printing plan" ||
+		!strings.Contains(fmt.Sprint(plan["test_plan"]), "tpf_thing.t") {
+		t.Errorf("test_plan message: %v", plan)
+	}
+	if state["@testrun"] != "applied" || !strings.Contains(fmt.Sprint(state["test_state"]), "tpf_thing.t") {
+		t.Errorf("test_state message: %v", state)
+	}
+	failed, _ := cleanup["test_cleanup"].(map[string]any)["failed_resources"].([]any)
+	if cleanup["@testrun"] != "applied" || cleanup["@level"] != "error" || len(failed) != 1 ||
+		failed[0].(map[string]any)["instance"] != "tpf_thing.t" {
+		t.Errorf("test_cleanup message: %v", cleanup)
 	}
 	if stderr != "" {
 		t.Errorf("stderr with -json: %s", stderr)

@@ -160,9 +160,17 @@ variable "parent" {
   default = ""
 }
 
+variable "suffix" {
+  type = string
+}
+
 resource "tpf_thing" "t" {
   name        = "${var.prefix}-${var.name}"
   description = var.parent
+}
+
+output "suffix" {
+  value = var.suffix
 }
 
 output "id" {
@@ -173,17 +181,20 @@ output "full_name" {
   value = tpf_thing.t.name
 }
 `, map[string]string{
-		"terraform.tfvars":        "prefix = \"root\"\nname = \"root\"\n",
-		"tests/extra.auto.tfvars": "name = \"tests-dir\"\n",
+		"terraform.tfvars":        "prefix = \"root\"\nname = \"root\"\nsuffix = \"root\"\n",
+		"tests/extra.auto.tfvars": "name = \"tests-dir\"\nsuffix = \"tests-dir\"\n",
+		"cli.tfvars":              "name = \"var-file\"\n",
 		"tests/vars.tftest.hcl": `
 variables {
-  expected = "cli-tests-dir"
+  expected = "cli-var-file"
 }
 
+# OpenTofu's order: -var and -var-file over the test directory's tfvars
+# files, and those over the ones beside the configuration.
 run "globals" {
   assert {
-    condition     = output.full_name == var.expected
-    error_message = "got ${output.full_name}"
+    condition     = output.full_name == var.expected && output.suffix == "tests-dir"
+    error_message = "got ${output.full_name} and ${output.suffix}"
   }
 }
 
@@ -199,7 +210,7 @@ run "run_level_wins" {
 }
 `,
 	})
-	stdout, stderr, code := p.run("test", "-no-color", "-var", "prefix=cli")
+	stdout, stderr, code := p.run("test", "-no-color", "-var", "prefix=cli", "-var-file=cli.tfvars")
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}

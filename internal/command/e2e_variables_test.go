@@ -27,7 +27,10 @@ func TestE2EVariableDiagnostics(t *testing.T) {
 		wants []string
 	}{
 		{"wrong type", []string{"-var", `size="big"`}, []string{"Invalid value for input variable", "-var option", "var.size"}},
-		{"not an expression", []string{"-var", "size=big"}, []string{"Variables not allowed", "<value for var.size>", "1: big"}},
+		// A number's text is taken literally, as OpenTofu takes it, and
+		// then is not a number.
+		{"not a number", []string{"-var", "size=big"}, []string{"Invalid value for input variable", "<value for var.size>", "1: big", "a number is required"}},
+		{"an expression is not a number", []string{"-var", "size=1+1"}, []string{"Invalid value for input variable", "1: 1+1", "a number is required"}},
 		{"undeclared", []string{"-var", "size=1", "-var", "colour=red"}, []string{"Value for undeclared variable", `"colour"`}},
 		{"missing", nil, []string{"No value for required variable", `"size"`, "main.tf"}},
 		{"missing file", []string{"-var-file=nope.tfvars"}, []string{"Failed to read variables file", "nope.tfvars"}},
@@ -63,8 +66,13 @@ func TestE2ERefresh(t *testing.T) {
 	obj := p.objects("tpf_thing")["a"]
 	p.editObject(obj, func(attrs map[string]any) { attrs["description"] = "set by hand" })
 
+	// As OpenTofu's refresh does (views.RefreshHuman), it shows its
+	// progress and the outputs, not what changed nor a summary.
 	out := p.mustRun("refresh", "-no-color", "-var=size=1")
-	assertContains(t, "refresh", out, "tpf_thing.a has changed", "Apply complete! Resources: 0 added, 0 changed, 0 destroyed.")
+	assertContains(t, "refresh", out, "tpf_thing.a: Refreshing state...")
+	if strings.Contains(out, "has changed") || strings.Contains(out, "Apply complete!") {
+		t.Errorf("refresh shows a plan or a summary:\n%s", out)
+	}
 	if got := p.objects("tpf_thing")["a"].attrs["description"]; got != "set by hand" {
 		t.Errorf("refresh changed the object: description %v", got)
 	}

@@ -180,6 +180,7 @@ func applyGraphKind(plan *plans.Plan) graphKind {
 func openGraphOperation(out *operationOutput, vars []arguments.VarOption, enc *encryption.Encryption) (*operation, diags.Diagnostics) {
 	op := &operation{out: out, dir: "."}
 	parser := config.NewParser()
+	parser.Static = staticInputs(op.dir, nil)
 	cfg, hclDiags := modules.LoadConfig(parser, op.dir)
 	out.addSources(parser.Files())
 	ds := diags.Diagnostics{}.Append(hclDiags)

@@ -133,6 +133,10 @@ func (d *drawing) addVertex(v engine.GraphVertex, kind graphKind, creates, destr
 			d.declare(v.Key, v.Key, "note")
 			return single(v.Key)
 		}
+		// OpenTofu names a module's input variable "(expand, input)"
+		// where Terraform says "(expand)" (internal/tofu/
+		// node_module_variable.go, nodeExpandModuleVariable.Name).
+		return single(v.Key + " (expand, input)")
 	case engine.GraphResource:
 		expand := v.Key + " (expand)"
 		d.declare(expand, v.Key, "box")

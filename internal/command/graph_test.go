@@ -247,7 +247,7 @@ resource "terraform_data" "a" {
 		{[]string{"graph", "-plan=missing.tfplan"}, "The plan file missing.tfplan cannot be read"},
 	} {
 		out, errOut, code := p.run(append(tc.args, "-no-color")...)
-		if code != 1 || out != "" || !strings.Contains(errOut, tc.want) {
+		if code != 1 || out != "" || !strings.Contains(unwrapped(errOut), tc.want) {
 			t.Errorf("terrane %s: exit %d, stdout %q, stderr %s; want exit 1 saying %q", strings.Join(tc.args, " "), code, out, errOut, tc.want)
 		}
 	}

@@ -3,6 +3,8 @@ package command
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -15,4 +17,18 @@ func writeFile(t *testing.T, path, content string) {
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// ansiCodes and ruleOrSpace help unwrapped see through diagnostics'
+// colour codes, left rules and line wrapping.
+var (
+	ansiCodes   = regexp.MustCompile(`\x1b\[[0-9;]*m`)
+	ruleOrSpace = regexp.MustCompile(`[\s│╷╵]+`)
+)
+
+// unwrapped is text as one line: colour codes gone, rules and every run
+// of whitespace (wrapped lines included) one space, so that a test can
+// look for a sentence wherever the width wrapped it.
+func unwrapped(text string) string {
+	return strings.TrimSpace(ruleOrSpace.ReplaceAllString(ansiCodes.ReplaceAllString(text, ""), " "))
 }

@@ -35,14 +35,15 @@ type initOptions struct {
 	getModules  bool
 	lockfile    string
 	pluginDirs  stringList
+	// vars are -var and -var-file, for module sources and versions built
+	// from variables, and for an encryption configuration that uses them
+	// (init writes the workspace record through it).
+	vars []arguments.VarOption
 	// backendConfig are the -backend-config arguments, in order.
 	backendConfig stringList
 	migrateState  bool
 	forceCopy     bool
 	reconfigure   bool
-	// vars are -var and -var-file, for an encryption configuration that
-	// uses variables: init writes the workspace record through it.
-	vars []arguments.VarOption
 }
 
 // runInit implements `terrane init`: it installs the providers the
@@ -122,6 +123,7 @@ func (in *initializer) run(ctx context.Context) diags.Diagnostics {
 		return ds.Append(diags.Errorf("Conflicting options", "-upgrade changes the dependency lock file, which -lockfile=readonly forbids. Use one or the other."))
 	}
 	parser := config.NewParser()
+	parser.Static = staticInputs(".", in.opts.vars)
 	if in.opts.getModules && hasConfigFiles(".") {
 		ds = ds.Append(in.installModules(ctx, parser))
 		if ds.HasErrors() {
@@ -512,20 +514,25 @@ func (in *initializer) installModules(ctx context.Context, parser *config.Parser
 			fmt.Fprintf(in.out, "Initializing modules...\n")
 			announced = true
 		}
-		switch {
-		case ev.Reused:
-			fmt.Fprintf(in.out, "- %s in .terrane/modules/%s\n", ev.Key, ev.Key)
-		case ev.Version != "":
-			fmt.Fprintf(in.out, "Downloading %s %s for %s...\n- %s in .terrane/modules/%s\n", ev.Source, ev.Version, ev.Key, ev.Key, ev.Key)
-		default:
-			fmt.Fprintf(in.out, "Downloading %s for %s...\n- %s in .terrane/modules/%s\n", ev.Source, ev.Key, ev.Key, ev.Key)
-		}
+		writeModuleEvent(in.out, ev)
 	}}
 	_, ds := installer.Install(ctx, ".")
 	if announced {
 		fmt.Fprintln(in.out)
 	}
 	return ds
+}
+
+// writeModuleEvent prints one module's installation as init and get do.
+func writeModuleEvent(w io.Writer, ev modules.Event) {
+	switch {
+	case ev.Reused:
+		fmt.Fprintf(w, "- %s in .terrane/modules/%s\n", ev.Key, ev.Key)
+	case ev.Version != "":
+		fmt.Fprintf(w, "Downloading %s %s for %s...\n- %s in .terrane/modules/%s\n", ev.Source, ev.Version, ev.Key, ev.Key, ev.Key)
+	default:
+		fmt.Fprintf(w, "Downloading %s for %s...\n- %s in .terrane/modules/%s\n", ev.Source, ev.Key, ev.Key, ev.Key)
+	}
 }
 
 // hasConfigFiles reports whether dir holds any configuration file, so that

@@ -11,22 +11,7 @@ import (
 // creates, then validates a configuration that uses the module's output:
 // commands load module calls through the manifest init wrote.
 func TestInitInstallsGitModule(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	repo := t.TempDir()
-	writeFile(t, filepath.Join(repo, "main.tf"), "variable \"name\" {\n  type = string\n}\n\noutput \"greeting\" {\n  value = \"hello ${var.name}\"\n}\n")
-	for _, args := range [][]string{
-		{"init", "-q", "-b", "main"},
-		{"-c", "user.email=t@example.com", "-c", "user.name=t", "add", "."},
-		{"-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-q", "-m", "module"},
-	} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = repo
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
+	repo := gitModuleRepo(t, "variable \"name\" {\n  type = string\n}\n\noutput \"greeting\" {\n  value = \"hello ${var.name}\"\n}\n")
 	project := t.TempDir()
 	writeFile(t, filepath.Join(project, "main.tf"), `
 module "greeter" {
@@ -84,4 +69,28 @@ terraform {
 			t.Errorf("diagnostic lacks %q:\n%s", want, errOut)
 		}
 	}
+}
+
+// gitModuleRepo makes a git repository holding a module whose main.tf is
+// mainTF, committed on branch main, and returns its directory. It skips
+// the test when git is not installed.
+func gitModuleRepo(t *testing.T, mainTF string) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	repo := t.TempDir()
+	writeFile(t, filepath.Join(repo, "main.tf"), mainTF)
+	for _, args := range [][]string{
+		{"init", "-q", "-b", "main"},
+		{"-c", "user.email=t@example.com", "-c", "user.name=t", "add", "."},
+		{"-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-q", "-m", "module"},
+	} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = repo
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	return repo
 }

@@ -431,8 +431,9 @@ func TestInitLeavesDevOverridesOutOfTheLockFile(t *testing.T) {
 }
 
 // terraformInitLockFile runs the real terraform init on config with the
-// test's CLI configuration and returns the lock file it writes; ok is false
-// when terraform is not installed.
+// test's CLI configuration and returns the lock file it writes, with the
+// header OpenTofu writes in place of Terraform's ("tofu init" maintains
+// it); ok is false when terraform is not installed.
 func terraformInitLockFile(t *testing.T, config string) (lockFile []byte, ok bool) {
 	t.Helper()
 	terraform, err := exec.LookPath("terraform")
@@ -451,7 +452,7 @@ func terraformInitLockFile(t *testing.T, config string) (lockFile []byte, ok boo
 	if err != nil {
 		t.Fatal(err)
 	}
-	return lockFile, true
+	return []byte(strings.Replace(string(lockFile), `by "terraform init"`, `by "tofu init"`, 1)), true
 }
 
 func TestInitEmptyDirectory(t *testing.T) {

@@ -127,13 +127,24 @@ func rawOutputText(val cty.Value) (string, error) {
 	return "", fmt.Errorf("of type %s", val.Type().FriendlyName())
 }
 
+// outputMeta is one output as `output -json` lists it, OpenTofu's
+// views.OutputJSON: its fields in this order, "ephemeral" included (false
+// for every root output, which cannot be ephemeral).
+type outputMeta struct {
+	Ephemeral bool            `json:"ephemeral"`
+	Sensitive bool            `json:"sensitive"`
+	Type      json.RawMessage `json:"type"`
+	Value     json.RawMessage `json:"value"`
+}
+
 func writeOutputsJSON(w io.Writer, outputs map[string]*states.OutputValue, fail func(diags.Diagnostic) int) int {
-	rendered, err := jsonstate.NewOutputs(outputs)
+	described, err := jsonstate.NewOutputs(outputs)
 	if err != nil {
 		return fail(diags.Errorf("Cannot encode outputs", "%s.", err))
 	}
-	if rendered == nil {
-		rendered = map[string]jsonstate.Output{}
+	rendered := make(map[string]outputMeta, len(described))
+	for name, output := range described {
+		rendered[name] = outputMeta{Sensitive: output.Sensitive, Type: output.Type, Value: output.Value}
 	}
 	encoded, err := json.MarshalIndent(rendered, "", "  ")
 	if err != nil {

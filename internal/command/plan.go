@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/oklog/ulid/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -17,18 +18,17 @@ import (
 	"github.com/terrane/terrane/internal/builtin/remotestate"
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/config"
-	"github.com/terrane/terrane/internal/depsfile"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/engine"
 	"github.com/terrane/terrane/internal/logging"
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/plans/planfile"
-	"github.com/terrane/terrane/internal/plugin"
 	"github.com/terrane/terrane/internal/plugin/cliconfig"
-	"github.com/terrane/terrane/internal/plugin/discovery"
 	"github.com/terrane/terrane/internal/providers"
+	"github.com/terrane/terrane/internal/reconcile"
 	"github.com/terrane/terrane/internal/states/recordstore"
+	"github.com/terrane/terrane/internal/ui"
 	"github.com/terrane/terrane/internal/workdir"
 )
 
@@ -54,11 +54,20 @@ func runPlan(streams Streams, args []string) int {
 	}
 	if opts.Out != "" {
 		ds = ds.Append(op.savePlan(plan, opts.Out))
-		if !ds.HasErrors() {
-			out.say("\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    terrane apply %q\n", opts.Out, opts.Out)
-		}
 	}
-	out.diagnostics(ds.Append(staleRecordsNotice(op.cipher)))
+	if len(op.generatedConfig) > 0 {
+		ds = ds.Append(diags.Warnf("Config generation is experimental",
+			"Generating configuration during import is currently experimental, and the generated configuration format may change in future versions."))
+	}
+	ds = ds.Append(staleRecordsNotice(op.cipher))
+	out.diagnostics(ds)
+	if !ds.HasErrors() && plan.CanApply() {
+		generated := ""
+		if len(op.generatedConfig) > 0 {
+			generated = opts.GenerateConfigOut
+		}
+		out.planNextStep(opts.Out, generated)
+	}
 	switch {
 	case ds.HasErrors():
 		return 1
@@ -66,6 +75,28 @@ func runPlan(streams Streams, args []string) int {
 		return 2
 	}
 	return 0
+}
+
+// planNextStep ends a plan that has something to apply as OpenTofu's
+// PlanNextStep does: a rule, then where the generated configuration went,
+// then either where the plan was saved and how to apply it, or the note
+// that without -out the apply may do something else. It says nothing in
+// automation (TF_IN_AUTOMATION set), where the next step is not the
+// user's to type.
+func (o *operationOutput) planNextStep(planPath, generatedConfigPath string) {
+	if o.json != nil || os.Getenv("TF_IN_AUTOMATION") != "" {
+		return
+	}
+	width := ui.Width(o.streams.Stdout)
+	fmt.Fprintln(o.streams.Stdout, ui.HorizontalRule(width, o.color))
+	if generatedConfigPath != "" {
+		fmt.Fprintln(o.streams.Stdout, ui.WordWrap(fmt.Sprintf("\nTerrane has generated configuration and written it to %s. Please review the configuration and edit it as necessary before adding it to version control.", generatedConfigPath), width))
+	}
+	if planPath == "" {
+		fmt.Fprintln(o.streams.Stdout, ui.WordWrap("\nNote: You didn't use the -out option to save this plan, so Terrane can't guarantee to take exactly these actions if you run \"terrane apply\" now.", width))
+		return
+	}
+	fmt.Fprintln(o.streams.Stdout, ui.WordWrap(fmt.Sprintf("\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    terrane apply %q", planPath, planPath), width))
 }
 
 // openAndPlan opens an operation, then makes and shows its plan. The plan
@@ -145,6 +176,10 @@ type operation struct {
 func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.Plan, enc *encryption.Encryption) (*operation, diags.Diagnostics) {
 	op := &operation{out: out, dir: "."}
 	parser := config.NewParser()
+	parser.Static = staticInputs(op.dir, opts.Vars)
+	if saved != nil {
+		parser.Static = savedPlanStaticInputs(op.dir, saved)
+	}
 	cfg, hclDiags := modules.LoadConfig(parser, op.dir)
 	out.addSources(parser.Files())
 	if opts.GenerateConfigOut != "" {
@@ -251,35 +286,15 @@ func childEncryptionWarnings(cfg *config.Config) diags.Diagnostics {
 // providerFactories returns a factory for every provider the configuration
 // needs, each an installed package that matches the dependency lock file.
 func (op *operation) providerFactories() (map[addrs.Provider]providers.Factory, diags.Diagnostics) {
-	lockPath := workdir.LockFilePath(op.dir)
-	if raw, err := os.ReadFile(lockPath); err == nil {
+	if raw, err := os.ReadFile(workdir.LockFilePath(op.dir)); err == nil {
 		op.lockFile = raw
 	}
-	locks, ds := depsfile.LoadFile(lockPath)
+	cli, ds := cliconfig.Load(cliconfig.Environment{WorkingDir: op.dir})
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	factories, locks, factoryDiags := workdir.ConfiguredProviderFactories(context.Background(), op.dir, op.config, cli)
 	op.out.addSources(locks.Sources())
-	cli, cliDiags := cliconfig.Load(cliconfig.Environment{WorkingDir: op.dir})
-	ds = ds.Append(cliDiags)
-	if ds.HasErrors() {
-		return nil, ds
-	}
-	requirements, reqDiags := workdir.ProviderRequirements(op.config)
-	ds = ds.Append(reqDiags)
-	var overrides discovery.DevOverrides
-	if cli.ProviderInstallation != nil {
-		overrides = cli.ProviderInstallation.DevOverrides
-	}
-	ds = ds.Append(workdir.CheckLocks(requirements, locks, overrides))
-	// A Pulumi sub-package's parameters are fixed by init; a configuration
-	// whose parameters changed since must be initialized again.
-	subpackages, subDiags := workdir.Subpackages(op.config)
-	ds = ds.Append(subDiags, workdir.CheckSubpackageLocks(subpackages, locks))
-	if ds.HasErrors() {
-		return nil, ds
-	}
-	// Without a schema cache every run asks each provider for its schema,
-	// which is slower but correct, so a broken cache directory is no error.
-	schemas, _ := plugin.DefaultSchemaStore()
-	factories, factoryDiags := workdir.ProviderFactories(context.Background(), op.dir, locks, cli, schemas)
 	return factories, ds.Append(factoryDiags)
 }
 
@@ -292,6 +307,13 @@ func (op *operation) inputValues(opts arguments.Operation, saved *plans.Plan) (e
 	values := engine.InputValues{}
 	given, ds := arguments.CollectValues(op.dir, decls, opts.Vars, os.Environ())
 	op.out.addSources(given.Files)
+	if opts.AllowUnsetVariables {
+		for name, decl := range decls {
+			if given.ByName[name] == nil && decl.Default == nil {
+				given.ByName[name] = &arguments.Value{Value: cty.UnknownVal(decl.Type.Type)}
+			}
+		}
+	}
 	if saved != nil {
 		return op.savedPlanValues(saved, given, ds)
 	}
@@ -410,7 +432,16 @@ func planWithInterrupts(op *operation, opts arguments.Operation) (*plans.Plan, d
 		diags diags.Diagnostics
 	}
 	r, aborted := withInterrupts(op.out, func(ctx context.Context) result {
-		plan, ds := op.engine.Plan(ctx, planOpts(opts))
+		po := planOpts(opts)
+		if opts.RefreshMaxAge > 0 && opts.Refresh {
+			project, workspace := op.store.Tenancy()
+			fresh, err := reconcile.FreshInstances(ctx, op.store.Service(), project, workspace, opts.RefreshMaxAge, time.Now())
+			if err != nil {
+				return result{nil, diags.Diagnostics{diags.Errorf("Cannot read the reconciler's status", "Reading the statuses -refresh-max-age relies on failed: %s.", err)}}
+			}
+			po.Fresh = fresh
+		}
+		plan, ds := op.engine.Plan(ctx, po)
 		op.markGeneratedConfig(plan)
 		return result{plan, ds}
 	})

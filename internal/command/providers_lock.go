@@ -80,6 +80,7 @@ func prepareProviderJob(rawPlatforms, only []string) (*providerJob, diags.Diagno
 		job.platforms = []discovery.Platform{discovery.CurrentPlatform()}
 	}
 	parser := config.NewParser()
+	parser.Static = staticInputs(".", nil)
 	cfg, hclDiags := modules.LoadConfig(parser, ".")
 	for name, file := range parser.Files() {
 		job.sources[name] = file

@@ -91,7 +91,7 @@ func TestProvidersLockReportsMissingPlatforms(t *testing.T) {
 		t.Fatal("locking for a platform nobody builds succeeded")
 	}
 	for _, want := range []string{"no package for plan9_mips", discovery.CurrentPlatform().String()} {
-		if !strings.Contains(errOut, want) {
+		if !strings.Contains(unwrapped(errOut), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}
 	}

@@ -35,6 +35,7 @@ func runProvidersSchema(streams Streams, args []string) int {
 	}
 	ctx := context.Background()
 	parser := config.NewParser()
+	parser.Static = staticInputs(".", nil)
 	cfg, hclDiags := modules.LoadConfig(parser, ".")
 	var ds diags.Diagnostics
 	ds = ds.Append(hclDiags)

@@ -67,6 +67,35 @@ terraform {
 	if fns := doc.Schemas["registry.terraform.io/terrane/tpf"].Functions; len(fns) == 0 {
 		t.Errorf("tpf declares provider functions, none in output")
 	}
+	// OpenTofu 1.12 prints why an attribute or block is deprecated, which
+	// protocols 5.10 and 6.10 carry; terraform-json has no field for it.
+	var raw struct {
+		Schemas map[string]struct {
+			Resources map[string]struct {
+				Block struct {
+					Attributes map[string]map[string]any `json:"attributes"`
+					Blocks     map[string]struct {
+						Block map[string]any `json:"block"`
+					} `json:"block_types"`
+				} `json:"block"`
+			} `json:"resource_schemas"`
+		} `json:"provider_schemas"`
+	}
+	if err := json.Unmarshal([]byte(out), &raw); err != nil {
+		t.Fatal(err)
+	}
+	for _, provider := range []string{"tpf", "tpf5"} {
+		legacy := raw.Schemas["registry.terraform.io/terrane/"+provider].Resources[provider+"_legacy"].Block
+		if got := legacy.Attributes["old_name"]; got["deprecated"] != true || got["deprecation_message"] != "Use name instead." {
+			t.Errorf("%s_legacy.old_name: %v", provider, got)
+		}
+		if got := legacy.Blocks["old_settings"].Block; got["deprecated"] != true || got["deprecation_message"] != "Settings are no longer read." {
+			t.Errorf("%s_legacy.old_settings: %v", provider, got)
+		}
+		if _, ok := legacy.Attributes["name"]["deprecation_message"]; ok {
+			t.Errorf("%s_legacy.name has a deprecation message", provider)
+		}
+	}
 }
 
 func TestProvidersSchemaMissingProvider(t *testing.T) {

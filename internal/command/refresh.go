@@ -15,7 +15,7 @@ var refreshApproval = approval{
 	question:  refreshOnlyApproval.question,
 	detail:    refreshOnlyApproval.detail,
 	cancelled: "Refresh cancelled.",
-	// terraform refresh -json reports the refreshed outputs and nothing
-	// of the plan behind it.
+	// OpenTofu's refresh reports the refreshed outputs and nothing of the
+	// plan behind it (views.Refresh).
 	outputsOnly: true,
 }

@@ -33,6 +33,7 @@ func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 type serveOptions struct {
 	listen, backend, tlsCert, tlsKey string
 	tokens                           stringList
+	controlPlaneOptions
 }
 
 // runServe implements `terrane serve`: it serves a store as Consul's
@@ -52,6 +53,7 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	flags.Var(&opts.tokens, "token", "bearer token clients must send (repeatable; TOKEN@PROJECT/WORKSPACE limits it to one tenancy); default $"+tokenEnvVar)
 	flags.StringVar(&opts.tlsCert, "tls-cert", "", "PEM certificate file for TLS")
 	flags.StringVar(&opts.tlsKey, "tls-key", "", "PEM private key file for TLS")
+	addControlPlaneFlags(flags, &opts.controlPlaneOptions)
 	if err := flags.Parse(args); err != nil {
 		return 1
 	}
@@ -88,6 +90,12 @@ func serve(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) err
 	if err != nil {
 		return fmt.Errorf("-listen %s: %w", opts.listen, err)
 	}
+	stopControlPlane, err := startControlPlane(ctx, opts.controlPlaneOptions, controlPlaneDeps{service: service, tokens: tokens, tls: tlsConfig}, stdout, stderr)
+	if err != nil {
+		listener.Close()
+		return err
+	}
+	defer stopControlPlane()
 	server := resourceservice.NewGRPCServer(service, tokens, tlsConfig)
 	reaperCtx, stopReaper := context.WithCancel(ctx)
 	defer stopReaper()

@@ -69,12 +69,10 @@ func showState(streams Streams, vars []arguments.VarOption, asJSON, color bool) 
 	if ds.HasErrors() {
 		return ds
 	}
-	engineVersion := version.String()
-	if snapshot.Workspace != nil && snapshot.Workspace.EngineVersion != "" {
-		engineVersion = snapshot.Workspace.EngineVersion
-	}
 	if asJSON {
-		out, err := jsonstate.Marshal(state, schemas, engineVersion)
+		// OpenTofu reports the version that last wrote the state, itself;
+		// Terrane reports the OpenTofu version it implements.
+		out, err := jsonstate.Marshal(state, schemas, version.OpenTofuVersion)
 		if err != nil {
 			return ds.Append(diags.Errorf("Cannot show the state", "%s.", err))
 		}
@@ -95,7 +93,7 @@ func showPlanFile(streams Streams, path string, vars []arguments.VarOption, asJS
 	if err != nil {
 		return diags.Diagnostics{diags.Errorf("Cannot read the plan file", "%s: %s.", path, err)}
 	}
-	prior, err := planPriorState(reader, plan)
+	prior, fromTerraform, err := planPriorState(reader, plan)
 	if err != nil {
 		return diags.Diagnostics{diags.Errorf("Cannot read the plan's prior state", "%s: %s.", path, err)}
 	}
@@ -112,7 +110,9 @@ func showPlanFile(streams Streams, path string, vars []arguments.VarOption, asJS
 	if !asJSON {
 		return ds.Append(ui.RenderPlan(streams.Stdout, plan, schemas, ui.PlanOptions{Color: color}))
 	}
-	if len(plan.PriorRecords) > 0 {
+	// A plan Terraform or OpenTofu wrote carries its refreshed state; one
+	// Terrane wrote carries the records it read, refreshed here.
+	if !fromTerraform {
 		if prior, err = refreshedPriorState(prior, plan, schemas); err != nil {
 			return ds.Append(diags.Errorf("Cannot read the plan's prior state", "%s: %s.", path, err))
 		}
@@ -127,9 +127,9 @@ func showPlanFile(streams Streams, path string, vars []arguments.VarOption, asJS
 
 // planPriorState rebuilds the state a plan was made from out of the records
 // it read; a plan written by Terraform or OpenTofu carries a state file
-// instead.
-func planPriorState(reader *planfile.Reader, plan *plans.Plan) (*states.State, error) {
-	state := states.NewState()
+// instead, and fromTerraform says so.
+func planPriorState(reader *planfile.Reader, plan *plans.Plan) (state *states.State, fromTerraform bool, err error) {
+	state = states.NewState()
 	for _, prior := range plan.PriorRecords {
 		if prior.Data == nil {
 			continue
@@ -138,37 +138,56 @@ func planPriorState(reader *planfile.Reader, plan *plans.Plan) (*states.State, e
 		case records.ResourceInstanceType.GetKind():
 			rec := &recordsv1.ResourceInstance{}
 			if err := prior.Data.UnmarshalTo(rec); err != nil {
-				return nil, fmt.Errorf("record %s: %w", prior.Name, err)
+				return nil, false, fmt.Errorf("record %s: %w", prior.Name, err)
 			}
 			addr, provider, inst, err := recordstore.InstanceFromRecord(rec)
 			if err != nil {
-				return nil, fmt.Errorf("record %s: %w", prior.Name, err)
+				return nil, false, fmt.Errorf("record %s: %w", prior.Name, err)
+			}
+			if prior.DependenciesPlanned && inst.Current != nil {
+				if inst.Current.Dependencies, err = configResources(prior.PlannedDependencies); err != nil {
+					return nil, false, fmt.Errorf("record %s: %w", prior.Name, err)
+				}
 			}
 			state.SetResourceInstance(addr, inst, provider)
 		case records.OutputType.GetKind():
 			rec := &recordsv1.Output{}
 			if err := prior.Data.UnmarshalTo(rec); err != nil {
-				return nil, fmt.Errorf("record %s: %w", prior.Name, err)
+				return nil, false, fmt.Errorf("record %s: %w", prior.Name, err)
 			}
 			output, err := recordstore.OutputFromRecord(rec)
 			if err != nil {
-				return nil, fmt.Errorf("record %s: %w", prior.Name, err)
+				return nil, false, fmt.Errorf("record %s: %w", prior.Name, err)
 			}
 			state.Outputs[prior.Name] = output
 		}
 	}
 	if len(plan.PriorRecords) > 0 {
-		return state, nil
+		return state, false, nil
 	}
 	raw, _, found, err := reader.ReadTerraformState()
 	if err != nil || !found {
-		return state, err
+		return state, false, err
 	}
 	file, err := readStateFileBytes(raw)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return file, nil
+	return file, true, nil
+}
+
+// configResources parses the addresses of the resources an object
+// depends on.
+func configResources(addresses []string) ([]addrs.ConfigResource, error) {
+	out := make([]addrs.ConfigResource, 0, len(addresses))
+	for _, address := range addresses {
+		addr, hds := addrs.ParseAbsResourceStr(address)
+		if hds.HasErrors() {
+			return nil, fmt.Errorf("dependency %q: %s", address, hds.Error())
+		}
+		out = append(out, addr.Config())
+	}
+	return out, nil
 }
 
 // planConfig loads the configuration snapshot a plan file carries, by

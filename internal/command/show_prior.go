@@ -20,6 +20,19 @@ import (
 // what the records alone know (private data, dependencies, status) stays.
 func refreshedPriorState(records *states.State, plan *plans.Plan, schemas *providers.Schemas) (*states.State, error) {
 	state := records.DeepCopy()
+	for _, src := range plan.DriftedResources {
+		// What refreshing found, at the address moved blocks gave it: a
+		// refresh-only plan has no changes to say it otherwise.
+		if src.Addr.Resource.Resource.Mode != addrs.ManagedResourceMode {
+			continue
+		}
+		if src.Moved() && src.DeposedKey == addrs.NotDeposed {
+			moveInstance(state, src.PrevRunAddr, src.Addr, src.ProviderAddr.Config)
+		}
+		if err := setRefreshedObject(state, src, schemas, true); err != nil {
+			return nil, fmt.Errorf("%s: %w", src.ObjectName(), err)
+		}
+	}
 	for _, src := range plan.Changes.Resources {
 		if src.Addr.Resource.Resource.Mode != addrs.ManagedResourceMode {
 			if src.Action == plans.Read {
@@ -32,7 +45,7 @@ func refreshedPriorState(records *states.State, plan *plans.Plan, schemas *provi
 		if src.Moved() && src.DeposedKey == addrs.NotDeposed {
 			moveInstance(state, src.PrevRunAddr, src.Addr, src.ProviderAddr.Config)
 		}
-		if err := setRefreshedObject(state, src, schemas); err != nil {
+		if err := setRefreshedObject(state, src, schemas, false); err != nil {
 			return nil, fmt.Errorf("%s: %w", src.ObjectName(), err)
 		}
 	}
@@ -75,9 +88,11 @@ func moveInstance(state *states.State, from, to addrs.AbsResourceInstance, provi
 	state.SetResourceInstance(to, inst, provider)
 }
 
-// setRefreshedObject stores a change's before value as the object it
-// changes; a change with no before value (a create) leaves the state alone.
-func setRefreshedObject(state *states.State, src *plans.ResourceInstanceChangeSrc, schemas *providers.Schemas) error {
+// setRefreshedObject stores a change's before value (or, for drift, its
+// after value: what refreshing found) as the object it changes; a change
+// with no such value (a create, an object found gone) leaves the state
+// alone.
+func setRefreshedObject(state *states.State, src *plans.ResourceInstanceChangeSrc, schemas *providers.Schemas, drift bool) error {
 	resource := src.Addr.Resource.Resource
 	provider := src.ProviderAddr.Config.Provider
 	resSchema, ok := schemas.ResourceType(provider, false, resource.Type)
@@ -92,10 +107,17 @@ func setRefreshedObject(state *states.State, src *plans.ResourceInstanceChangeSr
 	if err != nil {
 		return err
 	}
-	if change.Before == cty.NilVal || change.Before.IsNull() || !change.Before.IsWhollyKnown() {
+	val, identity := change.Before, change.BeforeIdentity
+	if drift {
+		val, identity = change.After, change.AfterIdentity
+	}
+	if val == cty.NilVal || val.IsNull() || !val.IsWhollyKnown() {
+		if drift && change.Action == plans.Delete && src.DeposedKey == addrs.NotDeposed {
+			state.RemoveResourceInstance(src.Addr)
+		}
 		return nil
 	}
-	obj := &states.ResourceInstanceObject{Value: change.Before, Identity: change.BeforeIdentity, Status: states.ObjectReady}
+	obj := &states.ResourceInstanceObject{Value: val, Identity: identity, Status: states.ObjectReady}
 	if stored := storedObject(state, src); stored != nil {
 		obj.Private, obj.Status, obj.Dependencies = stored.Private, stored.Status, stored.Dependencies
 		obj.CreateBeforeDestroy, obj.IdentitySchemaVersion, obj.Pulumi = stored.CreateBeforeDestroy, stored.IdentitySchemaVersion, stored.Pulumi

@@ -51,8 +51,18 @@ func parseStateFlags(streams Streams, name string, args []string, setup func(*fl
 
 // fail prints ds and returns the exit code for a failed command.
 func (c *stateCommand) fail(ds ...diags.Diagnostic) int {
-	ui.WriteDiagnostics(c.streams.Stderr, ds, nil, c.color)
+	writeLegacyDiagnostics(c.streams.Stderr, ds, c.color)
 	return 1
+}
+
+// writeLegacyDiagnostics writes diagnostics as OpenTofu's older commands
+// (state, taint, workspace and the like) do through Meta.showDiagnostics:
+// each followed by an empty line, the newline its Ui adds.
+func writeLegacyDiagnostics(w io.Writer, ds diags.Diagnostics, color bool) {
+	for _, d := range ds {
+		ui.WriteDiagnostic(w, d, nil, color)
+		fmt.Fprintln(w)
+	}
 }
 
 // open opens the current workspace's records in the working directory.
@@ -182,4 +192,17 @@ func readLine(r io.Reader) string {
 			return line.String()
 		}
 	}
+}
+
+// refuseDirectoryArgument reports, and returns true, when a command that
+// works on the working directory's configuration was given a positional
+// argument, which OpenTofu's older commands took as a directory: the
+// global -chdir option is the way now.
+func refuseDirectoryArgument(streams Streams, args []string, command, does string, color bool) bool {
+	if len(args) == 0 {
+		return false
+	}
+	writeLegacyDiagnostics(streams.Stderr, diags.Diagnostics{diags.Errorf("Unexpected argument",
+		"terrane %s %s; to use another, use the global -chdir=DIR option: terrane -chdir=%s %s.", command, does, args[0], command)}, color)
+	return true
 }

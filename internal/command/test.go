@@ -28,7 +28,7 @@ func runTest(streams Streams, args []string) int {
 	out := newOperationOutput(streams, opts.View)
 	if opts.Help {
 		fmt.Fprintf(streams.Stdout, "Usage: terrane [global options] test [options]\n\n  %s\n\nOptions:\n\n%s",
-			"Runs the *.tftest.hcl and *.tofutest.hcl files of the configuration in the working directory and in the test directory: each run block plans or applies the configuration against throwaway state and checks its assertions; everything a file created is destroyed when the file is done.",
+			"Runs the *.tftest.hcl and *.tofutest.hcl files in the working directory and\n  in the test directory: each run block plans or applies the configuration\n  against throwaway state and checks its assertions, and everything a file\n  created is destroyed when the file is done.",
 			arguments.TestUsage())
 		return 0
 	}

@@ -1,12 +1,15 @@
 package command
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/testing/providertest"
 )
 
 // testOutcome is what `test -no-color` reports where Terraform and
@@ -19,13 +22,17 @@ type testOutcome struct {
 	runs        map[string][]string
 	summary     string
 	diagnostics []string
-	code        int
+	// leftBehind lists the addresses a clean-up reports it could not
+	// destroy.
+	leftBehind []string
+	code       int
 }
 
 var (
 	testFileLine = regexp.MustCompile(`^(\S+\.tftest\.hcl)\.\.\. (pass|fail|skip|in progress|tearing down)$`)
 	testRunLine  = regexp.MustCompile(`^  run "[^"]+"\.\.\. (pass|fail|skip)$`)
 	testDiagLine = regexp.MustCompile(`^(?:│ )?((?:Error|Warning): .*)$`)
+	testLeftLine = regexp.MustCompile(`^  - (\S+)$`)
 )
 
 func parseTestOutcome(stdout, stderr string, code int) testOutcome {
@@ -49,8 +56,17 @@ func parseTestOutcome(stdout, stderr string, code int) testOutcome {
 		if m := testDiagLine.FindStringSubmatch(line); m != nil {
 			out.diagnostics = append(out.diagnostics, m[1])
 		}
+		if m := testLeftLine.FindStringSubmatch(line); m != nil {
+			out.leftBehind = append(out.leftBehind, m[1])
+		}
 	}
 	return out
+}
+
+// terraformTestSummaries are the summaries of errors Terraform words
+// differently from OpenTofu, which Terrane follows, mapped to OpenTofu's.
+var terraformTestSummaries = map[string]string{
+	"Error: Unknown condition value": "Error: Unknown condition run",
 }
 
 // TestTestCommandMatchesTerraform runs one suite of test files, written
@@ -59,15 +75,51 @@ func parseTestOutcome(stdout, stderr string, code int) testOutcome {
 // outcomes (applies, plans, failed assertions, expected failures of
 // variables, outputs, checks and resources, a missing expected failure
 // and the skips after it, plan_options, run outputs passed to variables,
-// an override) and the errors.
+// an override, an assertion on a resource the configuration does not
+// declare) and the errors.
 func TestTestCommandMatchesTerraform(t *testing.T) {
 	terraform := requireTerraform(t)
-	scenario, err := filepath.Abs(filepath.Join("testdata", "test-compat"))
+	rc := filepath.Join(t.TempDir(), "terraformrc")
+	writeFile(t, rc, "")
+	want, got := runTestScenarioWithBoth(t, terraform, "test-compat", rc, "-no-color")
+	compareTestOutcomes(t, got, want, 3)
+}
+
+// TestTestCommandWithProviderMatchesTerraform compares terraform test and
+// terrane test on a suite of the framework test provider, run with
+// -var-file and -filter: provider blocks in a test file, a module run
+// given an aliased one through providers, a targeted plan, an assertion on
+// a value known only after apply and the skip after it, a mock provider
+// with mock_resource and mock_data defaults, an override_data, a failed
+// assertion, and a clean-up that cannot delete what its run made.
+func TestTestCommandWithProviderMatchesTerraform(t *testing.T) {
+	terraform := requireTerraform(t)
+	mirror := providertest.Build(t)
+	rc := filepath.Join(t.TempDir(), "terraformrc")
+	writeFile(t, rc, "provider_installation {\n  filesystem_mirror {\n    path = \""+mirror.Dir+"\"\n  }\n}\n")
+	want, got := runTestScenarioWithBoth(t, terraform, "test-compat-provider", rc, "-no-color", "-var-file=values.tfvars",
+		"-filter=providers.tftest.hcl", "-filter=mocks.tftest.hcl", "-filter=tests/cleanup.tftest.hcl")
+	compareTestOutcomes(t, got, want, 3)
+	if strings.Join(want.leftBehind, ",") != "tpf_thing.a" {
+		t.Errorf("terraform's clean-up left %v, want tpf_thing.a", want.leftBehind)
+	}
+	if strings.Join(got.leftBehind, ",") != strings.Join(want.leftBehind, ",") {
+		t.Errorf("the clean-up left %v behind, terraform %v", got.leftBehind, want.leftBehind)
+	}
+}
+
+// runTestScenarioWithBoth initialises a copy of the scenario in testdata
+// for each tool, CLOUD in its files replaced by a directory of the copy's
+// own, and runs test with args in each; rc is the CLI configuration both
+// install providers by.
+func runTestScenarioWithBoth(t *testing.T, terraform, scenario, rc string, args ...string) (want, got testOutcome) {
+	t.Helper()
+	from, err := filepath.Abs(filepath.Join("testdata", scenario))
 	if err != nil {
 		t.Fatal(err)
 	}
-	tfDir := copyTestScenario(t, scenario)
-	env := terraformEnv(t)
+	tfDir := copyTestScenario(t, from)
+	env := append(terraformEnv(t), "TF_CLI_CONFIG_FILE="+rc)
 	runTF := func(args ...string) (string, string, int) {
 		cmd := exec.Command(terraform, args...)
 		cmd.Dir, cmd.Env = tfDir, env
@@ -86,20 +138,29 @@ func TestTestCommandMatchesTerraform(t *testing.T) {
 	if _, stderr, code := runTF("init", "-no-color"); code != 0 {
 		t.Fatalf("terraform init: %s", stderr)
 	}
-	want := parseTestOutcome(runTF("test", "-no-color"))
+	want = parseTestOutcome(runTF(append([]string{"test"}, args...)...))
+	for i, d := range want.diagnostics {
+		if opentofu, ok := terraformTestSummaries[d]; ok {
+			want.diagnostics[i] = opentofu
+		}
+	}
 
-	ours := copyTestScenario(t, scenario)
-	rc := filepath.Join(t.TempDir(), "terraformrc")
-	writeFile(t, rc, "")
+	ours := copyTestScenario(t, from)
 	t.Setenv("TERRANE_CLI_CONFIG_FILE", rc)
+	t.Setenv("TF_PLUGIN_CACHE_DIR", "")
 	t.Setenv("TERRANE_SCHEMA_CACHE_DIR", t.TempDir())
 	t.Chdir(ours)
 	if _, stderr, code := runCommand(t, "init", "-no-color"); code != 0 {
 		t.Fatalf("terrane init: %s", stderr)
 	}
-	got := parseTestOutcome(runCommand(t, "test", "-no-color"))
+	return want, parseTestOutcome(runCommand(t, append([]string{"test"}, args...)...))
+}
 
-	if len(want.files) != 2 || want.summary == "" {
+// compareTestOutcomes fails the test where got differs from terraform's
+// outcome, want, which must report files test files.
+func compareTestOutcomes(t *testing.T, got, want testOutcome, files int) {
+	t.Helper()
+	if len(want.files) != files || want.summary == "" {
 		t.Fatalf("terraform's output was not understood: %+v", want)
 	}
 	for file, status := range want.files {
@@ -110,6 +171,9 @@ func TestTestCommandMatchesTerraform(t *testing.T) {
 			t.Errorf("%s runs:\n%s\nterraform:\n%s", file, strings.Join(got.runs[file], "\n"), strings.Join(want.runs[file], "\n"))
 		}
 	}
+	if len(got.files) != len(want.files) {
+		t.Errorf("files %v, terraform reports %v", got.files, want.files)
+	}
 	if got.summary != want.summary || got.code != want.code {
 		t.Errorf("summary %q (exit %d), terraform %q (exit %d)", got.summary, got.code, want.summary, want.code)
 	}
@@ -118,10 +182,11 @@ func TestTestCommandMatchesTerraform(t *testing.T) {
 	}
 }
 
-// copyTestScenario copies a scenario directory into a new one.
+// copyTestScenario copies a scenario directory into a new one, CLOUD in
+// its files replaced by a new directory.
 func copyTestScenario(t *testing.T, from string) string {
 	t.Helper()
-	to := t.TempDir()
+	to, cloud := t.TempDir(), t.TempDir()
 	err := filepath.WalkDir(from, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -138,7 +203,7 @@ func copyTestScenario(t *testing.T, from string) string {
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return err
 		}
-		return os.WriteFile(dst, src, 0o644)
+		return os.WriteFile(dst, bytes.ReplaceAll(src, []byte("CLOUD"), []byte(cloud)), 0o644)
 	})
 	if err != nil {
 		t.Fatal(err)

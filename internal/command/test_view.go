@@ -144,10 +144,18 @@ func (v *testView) verbose(r *moduletest.Run, f *moduletest.File) diags.Diagnost
 		v.out.json.TestPlan(f.Name, r.Name, json.RawMessage(doc))
 		return nil
 	}
+	// A blank line sets the state or plan apart from the lines around it,
+	// as in OpenTofu (the plan's rendering starts with one of its own).
+	w := v.out.streams.Stdout
+	var ds diags.Diagnostics
 	if r.Command == moduletest.ApplyCommand {
-		return ui.RenderState(v.out.streams.Stdout, vb.State, vb.Schemas, ui.StateOptions{Color: v.out.color})
+		fmt.Fprintln(w)
+		ds = ui.RenderState(w, vb.State, vb.Schemas, ui.StateOptions{Color: v.out.color})
+	} else {
+		ds = ui.RenderPlan(w, vb.Plan, vb.Schemas, ui.PlanOptions{Color: v.out.color})
 	}
-	return ui.RenderPlan(v.out.streams.Stdout, vb.Plan, vb.Schemas, ui.PlanOptions{Color: v.out.color})
+	fmt.Fprintln(w)
+	return ds
 }
 
 func (v *testView) DestroySummary(ds diags.Diagnostics, run *moduletest.Run, f *moduletest.File, left *states.State) {
@@ -220,7 +228,7 @@ func (v *testView) saveErroredState(state *states.State) diags.Diagnostics {
 		v.notice("\nWriting state to file: " + erroredStateFile + "\n")
 	}
 	var buf bytes.Buffer
-	err := statefile.Write(&statefile.File{State: state, TerraformVersion: version.CompatibleTerraformVersion, Lineage: "terrane-test"}, &buf)
+	err := statefile.Write(&statefile.File{State: state, TerraformVersion: version.OpenTofuVersion, Lineage: "terrane-test"}, &buf)
 	if err == nil {
 		err = os.WriteFile(erroredStateFile, buf.Bytes(), 0o600)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/command/jsonvalidate"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
@@ -31,6 +32,8 @@ func runValidate(streams Streams, args []string) int {
 	fs := newFlagSet("validate", streams)
 	asJSON := fs.Bool("json", false, "Print the result as a machine-readable JSON document")
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
+	var vars []arguments.VarOption
+	arguments.AddVarFlags(fs, &vars)
 	if err := fs.Parse(args); err != nil {
 		return 1
 	}
@@ -41,6 +44,7 @@ func runValidate(streams Streams, args []string) int {
 	color := !*noColor && !*asJSON && os.Getenv("NO_COLOR") == ""
 
 	parser := config.NewParser()
+	parser.Static = staticInputs(".", vars)
 	cfg, loadDiags := modules.LoadConfig(parser, ".")
 	report := newValidateReport()
 	report.addHCL(loadDiags)
@@ -84,15 +88,17 @@ func writeValidateHuman(streams Streams, ds diags.Diagnostics, sources ui.Source
 	if len(errs) > 0 {
 		return 1
 	}
+	// OpenTofu's views.ValidateHuman.Results: one line, colour included,
+	// wrapped to the output's width.
 	success := "Success!"
 	if color {
-		success = "\x1b[1;32mSuccess!\x1b[0m"
+		success = "\x1b[32m\x1b[1mSuccess!\x1b[0m"
 	}
-	if len(warnings) == 0 {
-		fmt.Fprintf(streams.Stdout, "%s The configuration is valid.\n", success)
-	} else {
-		fmt.Fprintf(streams.Stdout, "%s The configuration is valid, but there were some validation warnings as shown above.\n", success)
+	msg := success + " The configuration is valid."
+	if len(warnings) > 0 {
+		msg = success + " The configuration is valid, but there were some validation warnings as shown above."
 	}
+	fmt.Fprintln(streams.Stdout, ui.WordWrap(msg, ui.Width(streams.Stdout)))
 	return 0
 }
 

@@ -127,11 +127,11 @@ func (m *moduleValidator) localValue(name string, rng hcl.Range) (cty.Value, hcl
 func checkExpansion(scope *lang.Scope, count, forEach hcl.Expression) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	if count != nil {
-		_, _, d := scope.EvalCount(count, true)
+		_, _, d := scope.EvalCount(count, lang.Unknowns{Allow: true})
 		diags = append(diags, d...)
 	}
 	if forEach != nil {
-		_, _, d := scope.EvalForEach(forEach, true)
+		_, _, d := scope.EvalForEach(forEach, lang.Unknowns{Allow: true})
 		diags = append(diags, d...)
 	}
 	return diags
@@ -189,7 +189,7 @@ func (m *moduleValidator) validateProviderBlock(ctx context.Context, p *config.P
 	if p.Alias == "" {
 		where = "provider." + p.Name
 	}
-	return append(ds, placeProviderDiags(resp.Diagnostics, scope, p.Config, block, p.DeclRange, m.qualify(where))...)
+	return append(ds, placeProviderDiags(resp.Diagnostics, p.Config, m.qualify(where))...)
 }
 
 func (m *moduleValidator) validateResource(ctx context.Context, r *config.Resource) diags.Diagnostics {
@@ -205,6 +205,9 @@ func (m *moduleValidator) validateResource(ctx context.Context, r *config.Resour
 	if !known || s.Block == nil {
 		return append(ds, unsupportedTypeDiag(r, kind, types))
 	}
+	if r.Managed != nil {
+		ds = m.appendHCL(ds, s.Block.ValidateIgnoreChanges(r.Managed.IgnoreChanges, r.TypeRange))
+	}
 	val, evalDiags := m.evalBlock(scope, r.Config, s.Block)
 	ds = m.appendHCL(ds, evalDiags)
 	if evalDiags.HasErrors() {
@@ -213,7 +216,7 @@ func (m *moduleValidator) validateResource(ctx context.Context, r *config.Resour
 	if r.Mode != addrs.EphemeralResourceMode {
 		_, pathMarks := val.UnmarkDeepWithPaths()
 		ephemeral := lang.EphemeralInPersistedAttributes(s.Block, pathMarks)
-		ds = append(ds, placeProviderDiags(ephemeral, scope, r.Config, s.Block, r.DeclRange, m.qualify(r.Addr().String()))...)
+		ds = append(ds, placeProviderDiags(ephemeral, r.Config, m.qualify(r.Addr().String()))...)
 	}
 	unmarked, _ := val.UnmarkDeep()
 	var providerDiags diags.Diagnostics
@@ -228,7 +231,7 @@ func (m *moduleValidator) validateResource(ctx context.Context, r *config.Resour
 			ClientCapabilities: providers.ClientCapabilities{WriteOnlyAttributesAllowed: true},
 		}).Diagnostics
 	}
-	return append(ds, placeProviderDiags(providerDiags, scope, r.Config, s.Block, r.DeclRange, m.qualify(r.Addr().String()))...)
+	return append(ds, placeProviderDiags(providerDiags, r.Config, m.qualify(r.Addr().String()))...)
 }
 
 // evalBlock decodes body with block's schema after checking that the

@@ -311,7 +311,10 @@ func TestValidateWithProviders(t *testing.T) {
 		{"Unsupported argument", "main.tf:15:3", `An argument named "nmber" is not expected here.`},
 		{"Incorrect attribute value type", "main.tf:16:11", "map of string required"},
 		{"Invalid Attribute Value Match", "main.tf:21:10", "no_such_switch"},
-		{"Invalid Attribute Value", "main.tf:26:3", "at most 3 elements, got: 4"},
+		// About the rule blocks as a whole, which dynamic writes: OpenTofu
+		// points at the opening of the resource's body
+		// (tfdiags.attributeDiagnostic.ElaborateFromConfigBody).
+		{"Invalid Attribute Value", "main.tf:24:31", "at most 3 elements, got: 4"},
 		{"Unsupported attribute", "main.tf:62:27", `named "nmae". Did you mean "name"?`},
 		{"Too many rule blocks", "main.tf:39:10", "No more than 3"},
 		{"Missing required argument", "main.tf:42:31", `The argument "id" is required`},

@@ -4,11 +4,18 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"sort"
 	"strings"
 
+	"github.com/terrane/terrane/internal/depsfile"
 	"github.com/terrane/terrane/internal/version"
 )
 
+// runVersion is `terrane version [-json]`. As `tofu version` does, it
+// reports the providers the dependency lock file selects, when there is
+// one; -json writes OpenTofu's document, in which "terraform_version" is
+// the OpenTofu version Terrane implements, with Terrane's own version
+// beside it.
 func runVersion(streams Streams, args []string) int {
 	fs := newFlagSet("version", streams)
 	asJSON := fs.Bool("json", false, "Print the version information as JSON")
@@ -16,19 +23,46 @@ func runVersion(streams Streams, args []string) int {
 		return 1
 	}
 	platform := runtime.GOOS + "_" + runtime.GOARCH
+	selections := lockedProviderVersions()
 	if *asJSON {
-		out, _ := json.MarshalIndent(map[string]any{
-			"terrane_version":     version.String(),
-			"terraform_version":   version.CompatibleTerraformVersion,
-			"platform":            platform,
-			"provider_protocols":  version.ProviderProtocols,
-			"provider_selections": map[string]string{},
-			"terraform_outdated":  false,
-		}, "", "  ")
+		out, _ := json.MarshalIndent(struct {
+			Version            string            `json:"terraform_version"`
+			Platform           string            `json:"platform"`
+			ProviderSelections map[string]string `json:"provider_selections"`
+			Terrane            string            `json:"terrane_version"`
+		}{version.OpenTofuVersion, platform, selections, version.String()}, "", "  ")
 		fmt.Fprintln(streams.Stdout, string(out))
 		return 0
 	}
-	fmt.Fprintf(streams.Stdout, "Terrane v%s\non %s\n\nProvider plugin protocols: %s\nTerraform language compatibility: %s\n",
-		version.String(), platform, strings.Join(version.ProviderProtocols, ", "), version.CompatibleTerraformVersion)
+	fmt.Fprintf(streams.Stdout, "Terrane v%s\non %s\n", version.String(), platform)
+	providers := make([]string, 0, len(selections))
+	for provider := range selections {
+		providers = append(providers, provider)
+	}
+	sort.Strings(providers)
+	for _, provider := range providers {
+		if v := selections[provider]; v == "0.0.0" {
+			fmt.Fprintf(streams.Stdout, "+ provider %s (unversioned)\n", provider)
+		} else {
+			fmt.Fprintf(streams.Stdout, "+ provider %s v%s\n", provider, v)
+		}
+	}
+	fmt.Fprintf(streams.Stdout, "\nImplements OpenTofu %s\nProvider plugin protocols: %s\n",
+		version.OpenTofuVersion, strings.Join(version.ProviderProtocols, ", "))
 	return 0
+}
+
+// lockedProviderVersions are the provider versions the working directory's
+// lock file selects; empty when there is no readable lock file, which is
+// no error here: the command only informs.
+func lockedProviderVersions() map[string]string {
+	out := map[string]string{}
+	locks, ds := depsfile.LoadFile(depsfile.FileName)
+	if ds.HasErrors() || locks == nil {
+		return out
+	}
+	for provider, lock := range locks.AllProviders() {
+		out[provider.String()] = lock.Version().String()
+	}
+	return out
 }

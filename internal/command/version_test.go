@@ -2,8 +2,12 @@ package command
 
 import (
 	"encoding/json"
+	"reflect"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/version"
 )
 
 func runCommand(t *testing.T, args ...string) (stdout, stderr string, code int) {
@@ -13,23 +17,71 @@ func runCommand(t *testing.T, args ...string) (stdout, stderr string, code int) 
 	return out.String(), errOut.String(), code
 }
 
+// TestVersion prints the versions; -json is OpenTofu's document
+// (internal/command/views/version.go), "terraform_version" being the
+// OpenTofu version Terrane implements, and provider_selections what the
+// lock file selects.
 func TestVersion(t *testing.T) {
+	t.Chdir(t.TempDir())
+	writeFile(t, ".terraform.lock.hcl", `provider "registry.opentofu.org/hashicorp/null" {
+  version = "3.2.4"
+  hashes  = ["h1:hkf5w5B6q8e2A7jBzVkE7qhvFfkvP8FkbRzSxUCMrBA="]
+}
+`)
 	out, _, code := runCommand(t, "version")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"Terrane v", "6.11", "5.11"} {
+	for _, want := range []string{"Terrane v", "+ provider registry.opentofu.org/hashicorp/null v3.2.4", "OpenTofu " + version.OpenTofuVersion, "6.11", "5.11"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("version output lacks %q:\n%s", want, out)
 		}
 	}
 	out, _, code = runCommand(t, "version", "-json")
-	var doc struct {
-		TerraneVersion    string   `json:"terrane_version"`
-		ProviderProtocols []string `json:"provider_protocols"`
+	var doc map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &doc) != nil {
+		t.Fatalf("version -json: exit %d, output %s", code, out)
 	}
-	if code != 0 || json.Unmarshal([]byte(out), &doc) != nil || doc.TerraneVersion == "" || len(doc.ProviderProtocols) != 2 {
-		t.Errorf("version -json: exit %d, output %s", code, out)
+	want := map[string]any{
+		"terraform_version":   version.OpenTofuVersion,
+		"platform":            runtime.GOOS + "_" + runtime.GOARCH,
+		"provider_selections": map[string]any{"registry.opentofu.org/hashicorp/null": "3.2.4"},
+		"terrane_version":     version.String(),
+	}
+	if !reflect.DeepEqual(doc, want) {
+		t.Errorf("version -json: %v, want %v", doc, want)
+	}
+}
+
+// TestViewFlagsAfterArguments accepts -no-color and -compact-warnings
+// after positional arguments, as OpenTofu's arguments.ParseView does.
+func TestViewFlagsAfterArguments(t *testing.T) {
+	for _, tc := range []struct{ in, want []string }{
+		{[]string{"ADDR", "-no-color"}, []string{"-no-color", "ADDR"}},
+		{[]string{"-raw", "NAME", "-no-color"}, []string{"-no-color", "-raw", "NAME"}},
+		{[]string{"-compact-warnings", "x"}, []string{"-compact-warnings", "x"}},
+		{[]string{"x", "--", "-no-color"}, []string{"x", "--", "-no-color"}},
+		{[]string{"a", "b"}, []string{"a", "b"}},
+	} {
+		if got := viewFlagsFirst(tc.in); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("viewFlagsFirst(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	p := newE2EProject(t, `
+resource "terraform_data" "x" {
+  input = "v"
+}
+
+output "o" {
+  value = "raw text"
+}
+`)
+	p.mustRun("apply", "-auto-approve", "-no-color")
+	if out := p.mustRun("output", "-raw", "o", "-no-color"); out != "raw text" {
+		t.Errorf("output -raw o -no-color printed %q", out)
+	}
+	if out := p.mustRun("state", "show", "terraform_data.x", "-no-color"); !strings.Contains(out, `resource "terraform_data" "x"`) || strings.Contains(out, "\x1b[") {
+		t.Errorf("state show ADDR -no-color printed:\n%s", out)
 	}
 }
 

@@ -15,11 +15,11 @@ import (
 	"syscall"
 
 	"github.com/terrane/terrane/internal/resourceservice/records"
+	"github.com/terrane/terrane/internal/resourceservice/records/recordview"
 	"github.com/terrane/terrane/internal/store"
 	"github.com/terrane/terrane/internal/store/remote"
 	"github.com/terrane/terrane/internal/workdir"
 	"github.com/terrane/terrane/proto/pbresource"
-	"github.com/terrane/terrane/proto/terrane/recordsv1"
 )
 
 type watchOptions struct {
@@ -45,10 +45,7 @@ func watchUntil(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	flags.StringVar(&opts.resType, "type", "ResourceInstance", "record kind (Workspace, ResourceInstance, Output) or group.version.kind")
 	flags.StringVar(&opts.tenancy, "tenancy", "*/*", "PROJECT/WORKSPACE to watch; \"*\" matches all")
 	flags.StringVar(&opts.prefix, "prefix", "", "only records whose name (instance address) starts with this")
-	flags.StringVar(&opts.address, "address", "", "host:port of a `terrane serve` endpoint; default: the working directory's store")
-	flags.StringVar(&opts.backend, "backend", "", "sqlite://PATH or etcd://HOST:PORT,...; default: the working directory's store (as init recorded it)")
-	flags.StringVar(&opts.token, "token", os.Getenv(tokenEnvVar), "token for -address (default $"+tokenEnvVar+")")
-	flags.StringVar(&opts.tlsCA, "tls-ca", "", "PEM CA certificate: connect to -address with TLS, trusting this CA")
+	addStoreFlags(flags, &opts)
 	flags.BoolVar(&opts.jsonOutput, "json", false, "print one JSON object per event")
 	if err := flags.Parse(args); err != nil {
 		return 1
@@ -58,6 +55,15 @@ func watchUntil(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return 1
 	}
 	return 0
+}
+
+// addStoreFlags adds the flags that choose the store a reading command
+// (watch, status) opens.
+func addStoreFlags(flags *flag.FlagSet, opts *watchOptions) {
+	flags.StringVar(&opts.address, "address", "", "host:port of a `terrane serve` endpoint; default: the working directory's store")
+	flags.StringVar(&opts.backend, "backend", "", "sqlite://PATH or etcd://HOST:PORT,...; default: the working directory's store (as init recorded it)")
+	flags.StringVar(&opts.token, "token", os.Getenv(tokenEnvVar), "token for -address (default $"+tokenEnvVar+")")
+	flags.StringVar(&opts.tlsCA, "tls-ca", "", "PEM CA certificate: connect to -address with TLS, trusting this CA")
 }
 
 func watchRecords(ctx context.Context, opts watchOptions, stdout io.Writer) error {
@@ -148,6 +154,9 @@ type watchEventView struct {
 	Generation string `json:"generation,omitempty"`
 	Version    string `json:"version,omitempty"`
 	Data       any    `json:"data,omitempty"`
+	// Status holds every status key of the record, as a controller (the
+	// serve reconciler) wrote it.
+	Status map[string]statusView `json:"status,omitempty"`
 }
 
 func printEvent(out io.Writer, event store.WatchEvent, asJSON bool) error {
@@ -158,7 +167,13 @@ func printEvent(out io.Writer, event store.WatchEvent, asJSON bool) error {
 		view.Type = id.GetType().GetGroup() + "." + id.GetType().GetGroupVersion() + "." + id.GetType().GetKind()
 		view.Project, view.Workspace, view.Name = id.GetTenancy().GetPartition(), id.GetTenancy().GetNamespace(), id.GetName()
 		view.Uid, view.Generation, view.Version = id.GetUid(), res.GetGeneration(), res.GetVersion()
-		view.Data = redactedData(res)
+		view.Data = recordview.Data(res)
+		for key := range res.GetStatus() {
+			if view.Status == nil {
+				view.Status = map[string]statusView{}
+			}
+			view.Status[key] = newKeyStatusView(res, key)
+		}
 	}
 	if asJSON {
 		line, err := json.Marshal(view)
@@ -180,7 +195,13 @@ func printHuman(out io.Writer, view watchEventView) error {
 	if _, err := fmt.Fprintf(out, "%s %s %s/%s %s (generation %s, version %s)\n", sign, view.Type, view.Project, view.Workspace, view.Name, view.Generation, view.Version); err != nil {
 		return err
 	}
-	if view.Data == nil || view.Event == "delete" {
+	if view.Event == "delete" {
+		return nil
+	}
+	if err := printWatchedStatus(out, view); err != nil {
+		return err
+	}
+	if view.Data == nil {
 		return nil
 	}
 	body, err := json.MarshalIndent(view.Data, "    ", "  ")
@@ -191,118 +212,23 @@ func printHuman(out io.Writer, view watchEventView) error {
 	return err
 }
 
-// sensitivePlaceholder replaces every redacted value.
-const sensitivePlaceholder = "(sensitive value)"
-
-// redactedData renders a record's data for display with sensitive values
-// replaced; opaque bytes (private data, msgpack) are left out entirely,
-// since they may hold secrets no one can see are there.
-func redactedData(res *pbresource.Resource) any {
-	switch {
-	case res.GetData() == nil:
-		return nil
-	case res.GetData().MessageIs(&recordsv1.ResourceInstance{}):
-		var inst recordsv1.ResourceInstance
-		if res.GetData().UnmarshalTo(&inst) != nil {
-			return nil
-		}
-		return instanceView(&inst)
-	case res.GetData().MessageIs(&recordsv1.Output{}):
-		var output recordsv1.Output
-		if res.GetData().UnmarshalTo(&output) != nil {
-			return nil
-		}
-		view := map[string]any{"sensitive": output.GetSensitive(), "type": rawJSON(output.GetTypeJson())}
-		if output.GetSensitive() {
-			view["value"] = sensitivePlaceholder
-		} else {
-			view["value"] = rawJSON(output.GetValueJson())
-		}
-		return view
-	case res.GetData().MessageIs(&recordsv1.Encrypted{}):
-		// Watch holds no keys: an encrypted record shows only how it was
-		// encrypted, which is no secret.
-		var stored recordsv1.Encrypted
-		if res.GetData().UnmarshalTo(&stored) != nil {
-			return nil
-		}
-		providers := make([]string, 0, len(stored.GetKeyProviderMeta()))
-		for name := range stored.GetKeyProviderMeta() {
-			providers = append(providers, name)
-		}
-		sort.Strings(providers)
-		return map[string]any{"encrypted": true, "method": stored.GetMethod(), "key_providers": providers}
-	default:
-		return map[string]any{"@type": res.GetData().GetTypeUrl()}
+// printWatchedStatus prints the condition that holds under each status key.
+func printWatchedStatus(out io.Writer, view watchEventView) error {
+	keys := make([]string, 0, len(view.Status))
+	for key := range view.Status {
+		keys = append(keys, key)
 	}
-}
-
-func instanceView(inst *recordsv1.ResourceInstance) map[string]any {
-	view := map[string]any{"mode": inst.GetMode().String(), "type": inst.GetType(), "name": inst.GetName(), "provider": inst.GetProvider()}
-	if inst.GetCurrent() != nil {
-		view["current"] = objectView(inst.GetCurrent())
-	}
-	if len(inst.GetDeposed()) > 0 {
-		deposed := map[string]any{}
-		for key, object := range inst.GetDeposed() {
-			deposed[key] = objectView(object)
-		}
-		view["deposed"] = deposed
-	}
-	if intent := inst.GetIntent(); intent != nil {
-		view["intent"] = map[string]any{"operation": intent.GetOperation().String(), "run_id": intent.GetRunId(),
-			"started_at": intent.GetStartedAt().AsTime(), "deposed_key": intent.GetDeposedKey(), "holder": intent.GetHolder()}
-	}
-	return view
-}
-
-func objectView(object *recordsv1.ObjectState) map[string]any {
-	view := map[string]any{"status": object.GetStatus().String(), "schema_version": object.GetSchemaVersion()}
-	var attributes any
-	if err := json.Unmarshal(object.GetAttributesJson(), &attributes); err == nil {
-		for _, path := range object.GetSensitivePaths() {
-			attributes = redactPath(attributes, path.GetSteps())
-		}
-		view["attributes"] = attributes
-	}
-	if len(object.GetDependencies()) > 0 {
-		view["dependencies"] = object.GetDependencies()
-	}
-	if object.GetPulumi() != nil {
-		view["pulumi_urn"] = object.GetPulumi().GetUrn()
-	}
-	return view
-}
-
-// redactPath returns value with the part addressed by steps replaced by the
-// placeholder. A path that does not match the value redacts nothing more.
-func redactPath(value any, steps []*recordsv1.AttributePath_Step) any {
-	if len(steps) == 0 {
-		return sensitivePlaceholder
-	}
-	step := steps[0]
-	switch v := value.(type) {
-	case map[string]any:
-		key := step.GetAttributeName()
-		if key == "" {
-			key = step.GetElementKeyString()
-		}
-		if inner, ok := v[key]; ok {
-			v[key] = redactPath(inner, steps[1:])
-		}
-	case []any:
-		if _, isInt := step.GetSelector().(*recordsv1.AttributePath_Step_ElementKeyInt); isInt {
-			if i := step.GetElementKeyInt(); i >= 0 && int(i) < len(v) {
-				v[i] = redactPath(v[i], steps[1:])
+	sort.Strings(keys)
+	for _, key := range keys {
+		st := view.Status[key]
+		for _, c := range st.ConditionsJSON {
+			if c.State != "TRUE" {
+				continue
+			}
+			if _, err := fmt.Fprintf(out, "    status %s: %s (%s) at generation %s: %s\n", key, c.Type, c.Reason, st.ObservedGeneration, c.Message); err != nil {
+				return err
 			}
 		}
 	}
-	return value
-}
-
-func rawJSON(data []byte) any {
-	if len(data) == 0 || !json.Valid(data) {
-		return nil
-	}
-	return json.RawMessage(data)
+	return nil
 }

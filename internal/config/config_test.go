@@ -24,12 +24,15 @@ func TestInvalidConfigurations(t *testing.T) {
 		{"bad-provider-source", "Invalid provider source string", "main.tf:4:16"},
 		{"check-assert-no-refs", "Invalid assert expression", "main.tf:3:21"},
 		{"check-without-assert", "Zero assert blocks", "main.tf:1:1"},
+		{"check-nested-count", "Invalid \"count\" attribute", "main.tf:3:5"},
 		{"count-and-for-each", "Invalid combination of \"count\" and \"for_each\"", "main.tf:3:3"},
 		{"count-outside-count", "Reference to \"count\" in non-counted context", "main.tf:3:9"},
 		{"duplicate-data", "Duplicate data \"http\" configuration", "main.tf:2:1"},
 		{"duplicate-local", "Duplicate local value definition", "main.tf:3:3"},
 		{"duplicate-module", "Duplicate module call", "main.tf:2:1"},
 		{"duplicate-output", "Duplicate output definition", "main.tf:2:1"},
+		{"duplicate-passed-provider", "Duplicate provider address", "main.tf:11:12"},
+		{"override-moved", "Cannot override 'moved' blocks", "main_override.tf:1:1"},
 		{"duplicate-provider", "Duplicate provider configuration", "main.tf:2:1"},
 		{"duplicate-provider-alias", "Duplicate provider configuration", "main.tf:2:1"},
 		{"duplicate-resource", "Duplicate resource \"null_resource\" configuration", "main.tf:3:1"},
@@ -192,6 +195,10 @@ func TestOverrideFiles(t *testing.T) {
 	out, _ := mod.Outputs["o"].Expr.Value(nil)
 	if out.AsString() != "override" {
 		t.Errorf("output = %s", out.AsString())
+	}
+	msg, _ := mod.Checks["c"].Asserts[0].ErrorMessage.Value(nil)
+	if len(mod.Checks["c"].Asserts) != 1 || msg.AsString() != "override message" {
+		t.Errorf("a check block in an override file must replace the base's assertions: %#v", msg)
 	}
 }
 

@@ -157,6 +157,24 @@ func decodeProviderConfigRef(expr hcl.Expression, argName string) (*ProviderConf
 	return ref, nil
 }
 
+// escapingBlock handles the meta-argument escaping block "_" of a resource,
+// data, module or provider block: its arguments belong to the body (the
+// provider's or the module's), even those named like meta-arguments, so it
+// is merged into body. seen is the escaping block found before, if any;
+// only one is allowed.
+func escapingBlock(body hcl.Body, block *hcl.Block, seen **hcl.Block) (hcl.Body, hcl.Diagnostics) {
+	if *seen != nil {
+		return body, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Duplicate escaping block",
+			Detail:   fmt.Sprintf("The special block type \"_\" can be used to force particular arguments to be interpreted as arguments rather than as meta-arguments, but each block can have only one such block. The first escaping block was at %s.", (*seen).DefRange),
+			Subject:  block.DefRange.Ptr(),
+		}}
+	}
+	*seen = block
+	return hcl.MergeBodies([]hcl.Body{body, block.Body}), nil
+}
+
 // reservedBlockDiag reports a block type that is reserved for future use.
 func reservedBlockDiag(block *hcl.Block, within string) *hcl.Diagnostic {
 	return &hcl.Diagnostic{

@@ -1,17 +1,28 @@
 package config
 
 import (
+	"fmt"
 	"path/filepath"
+
+	"github.com/apparentlymart/go-versions/versions"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/terrane/terrane/internal/addrs"
 )
 
-// InstalledModules tells where init installed the module call at path:
-// its directory, or false when the call is not installed. The modules
-// package's manifest provides one.
-type InstalledModules func(path addrs.Module) (dir string, ok bool)
+// InstalledModules tells how init installed the module call at path, or
+// false when the call is not installed. The modules package's manifest
+// provides one.
+type InstalledModules func(path addrs.Module) (InstalledModule, bool)
+
+// InstalledModule is one installed module call: where it is, and the source
+// and version it was installed from.
+type InstalledModule struct {
+	Dir     string
+	Source  string
+	Version string
+}
 
 // LoadConfigWithModules is LoadConfig for a working directory where init
 // has installed modules: a call whose source is not a local path is read
@@ -21,12 +32,39 @@ func (p *Parser) LoadConfigWithModules(dir string, installed InstalledModules) (
 }
 
 // childModuleDir returns the directory of a module call: the installed
-// copy when there is one, else the local path.
+// copy when there is one, else the local path. An installed copy of
+// another source or of a version the call no longer allows is not used,
+// as OpenTofu refuses it: init must install the module the configuration
+// asks for.
 func childModuleDir(parent *Config, call *ModuleCall, installed InstalledModules) (string, hcl.Diagnostics) {
 	if installed != nil {
-		if dir, ok := installed(parent.Path.Child(call.Name)); ok {
-			return filepath.Clean(dir), nil
+		if record, ok := installed(parent.Path.Child(call.Name)); ok {
+			return filepath.Clean(record.Dir), checkInstalledModule(call, record)
 		}
 	}
 	return localModuleDir(parent.Module.SourceDir, call)
+}
+
+func checkInstalledModule(call *ModuleCall, record InstalledModule) hcl.Diagnostics {
+	if call.SourceAddr != record.Source {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Module source has changed",
+			Detail:   `The source address was changed since this module was installed. Run "terrane init" to install all modules required by this configuration.`,
+			Subject:  call.SourceRange.Ptr(),
+		}}
+	}
+	if call.Version.Source == "" || record.Version == "" {
+		return nil
+	}
+	version, err := versions.ParseVersion(record.Version)
+	if err == nil && call.Version.Required.Has(version) {
+		return nil
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Module version requirements have changed",
+		Detail:   fmt.Sprintf(`The version requirements have changed since this module was installed and the installed version (%s) is no longer acceptable. Run "terrane init" to install all modules required by this configuration.`, record.Version),
+		Subject:  call.Version.DeclRange.Ptr(),
+	}}
 }

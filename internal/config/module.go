@@ -21,16 +21,29 @@ type Module struct {
 	Encryption *Encryption
 
 	ProviderConfigs map[addrs.LocalProviderConfig]*Provider
-	Variables       map[string]*Variable
-	Locals          map[string]*Local
-	Outputs         map[string]*Output
-	ModuleCalls     map[string]*ModuleCall
-	Resources       map[addrs.Resource]*Resource
-	Checks          map[string]*Check
+	// ProviderMetas are the terraform block's provider_meta blocks, by
+	// provider local name.
+	ProviderMetas map[string]*ProviderMeta
+	Variables     map[string]*Variable
+	Locals        map[string]*Local
+	Outputs       map[string]*Output
+	ModuleCalls   map[string]*ModuleCall
+	Resources     map[addrs.Resource]*Resource
+	Checks        map[string]*Check
 
 	Moved   []*Moved
 	Import  []*Import
 	Removed []*Removed
+}
+
+// ProviderMeta is a provider_meta block: module metadata a provider
+// receives with every resource and data source call of the module,
+// decoded with the provider's provider_meta schema.
+type ProviderMeta struct {
+	Provider  string
+	Config    hcl.Body
+	NameRange hcl.Range
+	DeclRange hcl.Range
 }
 
 // File is the content of one configuration file, before files are merged
@@ -45,6 +58,7 @@ type File struct {
 	Encryptions            []*Encryption
 
 	ProviderConfigs []*Provider
+	ProviderMetas   []*ProviderMeta
 	Variables       []*Variable
 	Locals          []*Local
 	Outputs         []*Output
@@ -158,7 +172,10 @@ type Output struct {
 	Sensitive     bool
 	Ephemeral     bool
 	Preconditions []*CheckRule
-	DeclRange     hcl.Range
+	// DeprecatedMessage is OpenTofu's deprecated argument: callers that
+	// refer to the output are warned with it.
+	DeprecatedMessage string
+	DeclRange         hcl.Range
 }
 
 // CheckRule is a condition with an error message: a variable validation,
@@ -175,6 +192,13 @@ type ModuleCall struct {
 	SourceAddr  string
 	SourceRange hcl.Range
 	Version     VersionConstraint
+	// SourceExpr and VersionExpr are source and version when they refer
+	// to variables or locals or call functions: OpenTofu's early
+	// evaluation works them out (StaticModule.ResolveCall) before the
+	// module is installed or loaded, filling SourceAddr and Version. Nil
+	// when the value is a literal.
+	SourceExpr  hcl.Expression
+	VersionExpr *hcl.Attribute
 	Count       hcl.Expression
 	ForEach     hcl.Expression
 	// Enabled is OpenTofu's lifecycle { enabled = ... }; nil when absent.

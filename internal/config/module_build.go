@@ -15,6 +15,7 @@ func newModule(dir string, primary, override []*File) (*Module, hcl.Diagnostics)
 		SourceDir:         dir,
 		RequiredProviders: map[string]*RequiredProvider{},
 		ProviderConfigs:   map[addrs.LocalProviderConfig]*Provider{},
+		ProviderMetas:     map[string]*ProviderMeta{},
 		Variables:         map[string]*Variable{},
 		Locals:            map[string]*Local{},
 		Outputs:           map[string]*Output{},
@@ -58,6 +59,15 @@ func (m *Module) appendFile(file *File) hcl.Diagnostics {
 			continue
 		}
 		m.Encryption = encryption
+	}
+	for _, meta := range file.ProviderMetas {
+		if prev, exists := m.ProviderMetas[meta.Provider]; exists {
+			diags = append(diags, duplicateDiag("Duplicate provider_meta block",
+				fmt.Sprintf("A provider_meta block for provider %q was already declared at %s. Providers may only have one provider_meta block per module.", meta.Provider, prev.DeclRange),
+				meta.DeclRange))
+			continue
+		}
+		m.ProviderMetas[meta.Provider] = meta
 	}
 	for _, provider := range file.ProviderConfigs {
 		diags = append(diags, m.appendProvider(provider)...)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/terrane/terrane/internal/addrs"
 )
 
 var moduleBlockSchema = &hcl.BodySchema{
@@ -34,13 +36,22 @@ func decodeModuleBlock(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 	diags = append(diags, moreDiags...)
 	call.Config = config
 	if attr, ok := content.Attributes["source"]; ok {
-		diags = append(diags, decodeString(attr, &call.SourceAddr)...)
 		call.SourceRange = attr.Expr.Range()
+		if needsStaticEvaluation(attr.Expr) {
+			call.SourceExpr = attr.Expr
+		} else {
+			diags = append(diags, decodeString(attr, &call.SourceAddr)...)
+		}
 	}
 	if attr, ok := content.Attributes["version"]; ok {
-		constraint, moreDiags := decodeVersionConstraint(attr)
-		diags = append(diags, moreDiags...)
-		call.Version = constraint
+		if needsStaticEvaluation(attr.Expr) {
+			call.VersionExpr = attr
+			call.Version.DeclRange = attr.Range
+		} else {
+			constraint, moreDiags := decodeVersionConstraint(attr)
+			diags = append(diags, moreDiags...)
+			call.Version = constraint
+		}
 	}
 	if attr, ok := content.Attributes["count"]; ok {
 		call.Count = attr.Expr
@@ -61,7 +72,14 @@ func decodeModuleBlock(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 		diags = append(diags, moreDiags...)
 		call.Providers = passed
 	}
+	var escape *hcl.Block
 	for _, inner := range content.Blocks {
+		if inner.Type == "_" {
+			var moreDiags hcl.Diagnostics
+			call.Config, moreDiags = escapingBlock(call.Config, inner, &escape)
+			diags = append(diags, moreDiags...)
+			continue
+		}
 		if inner.Type != "lifecycle" {
 			diags = append(diags, reservedBlockDiag(inner, "module"))
 			continue
@@ -83,6 +101,7 @@ func decodePassedProviders(attr *hcl.Attribute) ([]PassedProviderConfig, hcl.Dia
 		return nil, diags
 	}
 	var passed []PassedProviderConfig
+	seen := map[addrs.LocalProviderConfig]hcl.Range{}
 	for _, pair := range pairs {
 		child, childDiags := decodeProviderConfigRef(pair.Key, "providers")
 		parent, parentDiags := decodeProviderConfigRef(pair.Value, "providers")
@@ -103,6 +122,18 @@ func decodePassedProviders(attr *hcl.Attribute) ([]PassedProviderConfig, hcl.Dia
 		entry := PassedProviderConfig{Range: hcl.RangeBetween(pair.Key.Range(), pair.Value.Range()), InParentKey: parent.KeyExpr,
 			InChildRange: pair.Key.Range(), InParentRange: pair.Value.Range()}
 		entry.InChild.LocalName, entry.InChild.Alias = child.Name, child.Alias
+		if prev, dup := seen[entry.InChild]; dup {
+			// OpenTofu refuses this; taking one of the two would pass the
+			// module a configuration its author may not have meant.
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Duplicate provider address",
+				Detail:   fmt.Sprintf("A provider configuration was already passed to %s at %s. Each child provider configuration can be assigned only once.", entry.InChild, prev),
+				Subject:  pair.Value.Range().Ptr(),
+			})
+			continue
+		}
+		seen[entry.InChild] = entry.Range
 		entry.InParent.LocalName, entry.InParent.Alias = parent.Name, parent.Alias
 		passed = append(passed, entry)
 	}

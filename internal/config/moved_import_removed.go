@@ -1,6 +1,8 @@
 package config
 
 import (
+	"fmt"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
@@ -82,9 +84,13 @@ var removedLifecycleSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "destroy"}},
 }
 
+// decodeRemovedBlock reads a removed block. As in OpenTofu, and unlike
+// Terraform, a removed block forgets the objects unless its lifecycle says
+// destroy = true, and one that does not say is warned about.
 func decodeRemovedBlock(block *hcl.Block) (*Removed, hcl.Diagnostics) {
 	content, diags := block.Body.Content(removedBlockSchema)
-	removed := &Removed{Destroy: true, DeclRange: block.DefRange}
+	removed := &Removed{DeclRange: block.DefRange}
+	destroySet := false
 	if attr, ok := content.Attributes["from"]; ok {
 		removed.From, diags = appendTraversal(diags, attr)
 	}
@@ -102,10 +108,19 @@ func decodeRemovedBlock(block *hcl.Block) (*Removed, hcl.Diagnostics) {
 		diags = append(diags, moreDiags...)
 		if attr, ok := lifecycle.Attributes["destroy"]; ok {
 			diags = append(diags, decodeBool(attr, &removed.Destroy)...)
+			destroySet = true
 		}
 	}
 	if diags.HasErrors() {
 		return nil, diags
+	}
+	if !destroySet {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "Missing lifecycle from the removed block",
+			Detail:   "It is recommended for each 'removed' block configured to have also the 'lifecycle' block defined. By not specifying if the resource should be destroyed or not, could lead to unwanted behavior.",
+			Subject:  block.DefRange.Ptr(),
+		})
 	}
 	diags = append(diags, checkMovedEndpoint(removed.From)...)
 	diags = append(diags, checkRemovedHasNoInstanceKey(removed.From)...)
@@ -138,6 +153,8 @@ func decodeCheckBlock(block *hcl.Block) (*Check, hcl.Diagnostics) {
 			}
 			resource, moreDiags := decodeResourceBlock(inner)
 			diags = append(diags, moreDiags...)
+			diags = append(diags, checkNestedDataBlock(resource, inner)...)
+			resource.ScopedToCheck = check.Name
 			check.DataResource = resource
 		case "assert":
 			rule, moreDiags := decodeCheckRule(inner)
@@ -154,6 +171,38 @@ func decodeCheckBlock(block *hcl.Block) (*Check, hcl.Diagnostics) {
 		})
 	}
 	return check, diags
+}
+
+// checkNestedDataBlock refuses what a data block nested in a check block
+// cannot have, as OpenTofu does: count and for_each (the check is about one
+// object) and a lifecycle block (the check manages its lifecycle).
+func checkNestedDataBlock(resource *Resource, block *hcl.Block) hcl.Diagnostics {
+	content, _, _ := block.Body.PartialContent(resourceBlockSchema)
+	var diags hcl.Diagnostics
+	for _, name := range []string{"count", "for_each"} {
+		if attr, ok := content.Attributes[name]; ok {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  fmt.Sprintf("Invalid %q attribute", name),
+				Detail:   `The "count" and "for_each" meta-arguments are not supported within nested data blocks.`,
+				Subject:  attr.NameRange.Ptr(),
+			})
+		}
+	}
+	for _, inner := range content.Blocks {
+		if inner.Type == "lifecycle" {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid lifecycle block",
+				Detail:   `Nested data blocks do not support "lifecycle" blocks as the lifecycle is managed by the containing block.`,
+				Subject:  inner.DefRange.Ptr(),
+			})
+		}
+	}
+	if diags.HasErrors() {
+		resource.Count, resource.ForEach, resource.Enabled = nil, nil, nil
+	}
+	return diags
 }
 
 // checkMovedEndpoint reports a moved or removed endpoint that is neither a

@@ -37,6 +37,9 @@ func (m *Module) mergeOverrideFile(file *File) hcl.Diagnostics {
 		}
 		m.Encryption = &Encryption{Config: mergeBodies(m.Encryption.Config, encryption.Config), DeclRange: m.Encryption.DeclRange}
 	}
+	for _, meta := range file.ProviderMetas {
+		m.ProviderMetas[meta.Provider] = meta
+	}
 	for _, provider := range file.ProviderConfigs {
 		base, ok := m.ProviderConfigs[provider.Addr()]
 		if !ok {
@@ -76,6 +79,8 @@ func (m *Module) mergeOverrideFile(file *File) hcl.Diagnostics {
 		overrideOutput(base, output)
 	}
 	diags = append(diags, m.mergeOverrideCalls(file)...)
+	diags = append(diags, m.mergeOverrideChecks(file)...)
+	diags = append(diags, refusedInOverrideFile(file)...)
 	for _, resource := range file.Resources {
 		base, ok := m.Resources[resource.Addr()]
 		if !ok {
@@ -106,6 +111,9 @@ func overrideVariable(base, over *Variable) {
 	if len(over.Validations) > 0 {
 		base.Validations = over.Validations
 	}
+	if over.DeprecatedMessage != "" {
+		base.DeprecatedMessage = over.DeprecatedMessage
+	}
 }
 
 func overrideOutput(base, over *Output) {
@@ -124,6 +132,57 @@ func overrideOutput(base, over *Output) {
 	if len(over.Preconditions) > 0 {
 		base.Preconditions = over.Preconditions
 	}
+	if over.DeprecatedMessage != "" {
+		base.DeprecatedMessage = over.DeprecatedMessage
+	}
+}
+
+// mergeOverrideChecks applies a check block of an override file to the
+// check of the same name: its assertions replace the base's, and its data
+// block overrides the base's like a resource.
+func (m *Module) mergeOverrideChecks(file *File) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, check := range file.Checks {
+		base, ok := m.Checks[check.Name]
+		if !ok {
+			diags = append(diags, missingBaseDiag("check block", check.DeclRange))
+			continue
+		}
+		if len(check.Asserts) > 0 {
+			base.Asserts = check.Asserts
+		}
+		if check.DataResource != nil && base.DataResource != nil && check.DataResource.Addr() == base.DataResource.Addr() {
+			overrideResource(base.DataResource, check.DataResource)
+		} else if check.DataResource != nil {
+			diags = append(diags, missingBaseDiag("data block of the check", check.DataResource.DeclRange))
+		}
+	}
+	return diags
+}
+
+// refusedInOverrideFile reports moved, import and removed blocks in an
+// override file, which OpenTofu refuses: they record history and intent,
+// which an override cannot meaningfully replace.
+func refusedInOverrideFile(file *File) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	refuse := func(kind, what string, rng hcl.Range) {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  fmt.Sprintf("Cannot override '%s' blocks", kind),
+			Detail:   fmt.Sprintf("%s can appear only in normal files, not in override files.", what),
+			Subject:  rng.Ptr(),
+		})
+	}
+	for _, moved := range file.Moved {
+		refuse("moved", "Records of moved objects", moved.DeclRange)
+	}
+	for _, imp := range file.Import {
+		refuse("import", "Import blocks", imp.DeclRange)
+	}
+	for _, removed := range file.Removed {
+		refuse("removed", "Removed blocks", removed.DeclRange)
+	}
+	return diags
 }
 
 func (m *Module) mergeOverrideCalls(file *File) hcl.Diagnostics {
@@ -134,11 +193,11 @@ func (m *Module) mergeOverrideCalls(file *File) hcl.Diagnostics {
 			diags = append(diags, missingBaseDiag("module call", call.DeclRange))
 			continue
 		}
-		if call.SourceAddr != "" {
-			base.SourceAddr, base.SourceRange = call.SourceAddr, call.SourceRange
+		if call.SourceAddr != "" || call.SourceExpr != nil {
+			base.SourceAddr, base.SourceRange, base.SourceExpr = call.SourceAddr, call.SourceRange, call.SourceExpr
 		}
-		if call.Version.Source != "" {
-			base.Version = call.Version
+		if call.Version.Source != "" || call.VersionExpr != nil {
+			base.Version, base.VersionExpr = call.Version, call.VersionExpr
 		}
 		if call.Count != nil {
 			base.Count, base.ForEach = call.Count, nil

@@ -16,6 +16,10 @@ import (
 // that diagnostics can be printed with source snippets (see Files). A
 // Parser is safe for concurrent use.
 type Parser struct {
+	// Static is what the early evaluation of module sources and versions
+	// reads beyond the configuration; set it before loading.
+	Static StaticInputs
+
 	mu    sync.Mutex
 	files map[string]*hcl.File
 }

@@ -61,8 +61,11 @@ func decodeProviderBlock(block *hcl.Block) (*Provider, hcl.Diagnostics) {
 			})
 		}
 	}
+	var escape *hcl.Block
 	for _, inner := range content.Blocks {
-		diags = append(diags, reservedBlockDiag(inner, "provider"))
+		var moreDiags hcl.Diagnostics
+		provider.Config, moreDiags = escapingBlock(provider.Config, inner, &escape)
+		diags = append(diags, moreDiags...)
 	}
 	return provider, diags
 }

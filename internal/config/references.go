@@ -302,12 +302,19 @@ func (rc *refChecker) moduleRef(callName, output string, rng hcl.Range) {
 	if output == "" || child == nil {
 		return // not loaded (remote source): its outputs are checked once installed
 	}
-	if _, ok := child.Module.Outputs[output]; !ok {
+	declared, ok := child.Module.Outputs[output]
+	if !ok {
 		detail := fmt.Sprintf("The configuration for %s does not declare an output named %q.", child.Path, output)
 		if suggestion := nameSuggestion(output, sortedKeys(child.Module.Outputs)); suggestion != "" {
 			detail += fmt.Sprintf(" Did you mean %q?", suggestion)
 		}
 		rc.report("Unsupported attribute", detail, rng)
+		return
+	}
+	if declared.DeprecatedMessage != "" {
+		rc.diags = append(rc.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning,
+			Summary: fmt.Sprintf("The output %q is marked as deprecated by module author", output),
+			Detail:  declared.DeprecatedMessage, Subject: rng.Ptr()})
 	}
 }
 
@@ -374,4 +381,20 @@ func sortedSyntaxAttributes(attrs hclsyntax.Attributes) []*hclsyntax.Attribute {
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].SrcRange.Start.Byte < list[j].SrcRange.Start.Byte })
 	return list
+}
+
+// CheckTraversals reports the traversals that refer to something the
+// module does not declare, as validation reports the module's own
+// expressions: a test file's assertions, written outside the module, are
+// checked this way before they are evaluated.
+func (c *Config) CheckTraversals(traversals []hcl.Traversal) hcl.Diagnostics {
+	checker := &refChecker{config: c}
+	for _, traversal := range traversals {
+		ref, diags := addrs.ParseRef(traversal)
+		checker.diags = append(checker.diags, diags...)
+		if ref != nil {
+			checker.reference(ref, refScope{})
+		}
+	}
+	return checker.diags
 }

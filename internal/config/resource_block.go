@@ -74,7 +74,14 @@ func decodeResourceBlock(block *hcl.Block) (*Resource, hcl.Diagnostics) {
 	diags = append(diags, moreDiags...)
 	resource.Config = config
 	diags = append(diags, decodeResourceMetaArguments(resource, content.Attributes)...)
+	var escape *hcl.Block
 	for _, inner := range content.Blocks {
+		if inner.Type == "_" {
+			var moreDiags hcl.Diagnostics
+			resource.Config, moreDiags = escapingBlock(resource.Config, inner, &escape)
+			diags = append(diags, moreDiags...)
+			continue
+		}
 		diags = append(diags, decodeResourceNestedBlock(resource, block.Type, inner)...)
 	}
 	return resource, diags
@@ -213,7 +220,7 @@ func decodeManagedLifecycle(managed *ManagedResource, attrs hcl.Attributes) hcl.
 		diags = append(diags, decodeIgnoreChanges(managed, attr)...)
 	}
 	if attr, ok := attrs["replace_triggered_by"]; ok {
-		exprs, moreDiags := hcl.ExprList(attr.Expr)
+		exprs, moreDiags := decodeReplaceTriggeredBy(attr)
 		diags = append(diags, moreDiags...)
 		managed.ReplaceTriggeredBy = exprs
 	}

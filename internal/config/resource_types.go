@@ -31,6 +31,11 @@ type Resource struct {
 	// Managed holds what only resource blocks have; nil for data blocks.
 	Managed *ManagedResource
 
+	// ScopedToCheck is the name of the check block a data block is nested
+	// in; empty for a data block at the top of its module. Its failures
+	// are the check's, reported as warnings.
+	ScopedToCheck string
+
 	// Config is the body left after meta-arguments, to be decoded with the
 	// provider's schema. dynamic blocks in it are expanded then.
 	Config hcl.Body
@@ -100,7 +105,9 @@ type Import struct {
 
 // Removed is a removed block.
 type Removed struct {
-	From      hcl.Traversal
+	From hcl.Traversal
+	// Destroy is lifecycle { destroy = true }: delete the objects instead
+	// of forgetting them, which is the default.
 	Destroy   bool
 	DeclRange hcl.Range
 }

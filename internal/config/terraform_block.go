@@ -68,6 +68,10 @@ func decodeTerraformBlock(file *File, block *hcl.Block) hcl.Diagnostics {
 			})
 		case "encryption":
 			file.Encryptions = append(file.Encryptions, &Encryption{Config: inner.Body, DeclRange: inner.DefRange})
+		case "provider_meta":
+			file.ProviderMetas = append(file.ProviderMetas, &ProviderMeta{
+				Provider: inner.Labels[0], Config: inner.Body, NameRange: labelRange(inner, 0), DeclRange: inner.DefRange,
+			})
 		}
 	}
 	return diags

@@ -10,11 +10,13 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/version"
 )
 
-// CompatibleVersion is the Terraform-language version Terrane implements;
-// required_version constraints are checked against it.
-var CompatibleVersion = versions.MustParseVersion("1.11.0")
+// CompatibleVersion is the OpenTofu version Terrane implements;
+// required_version constraints are checked against it, as OpenTofu checks
+// them against its own.
+var CompatibleVersion = versions.MustParseVersion(version.OpenTofuVersion)
 
 // Config is a node of the module tree: one module and the modules it calls.
 type Config struct {
@@ -84,7 +86,7 @@ func (p *Parser) loadConfig(dir string, installed InstalledModules) (*Config, hc
 	}
 	root := &Config{Path: addrs.RootModule, Module: mod, Children: map[string]*Config{}}
 	root.Root = root
-	diags = append(diags, p.loadChildren(root, []string{filepath.Clean(dir)}, installed)...)
+	diags = append(diags, p.loadChildren(root, p.StaticRoot(mod, dir), []string{filepath.Clean(dir)}, installed)...)
 	diags = append(diags, checkRootOutputs(mod)...)
 	root.DeepEach(func(c *Config) {
 		diags = append(diags, validateReferences(c)...)
@@ -117,9 +119,13 @@ func LoadConfigDir(dir string) (*Config, hcl.Diagnostics) {
 	return NewParser().LoadConfig(dir)
 }
 
-func (p *Parser) loadChildren(parent *Config, stack []string, installed InstalledModules) hcl.Diagnostics {
+func (p *Parser) loadChildren(parent *Config, static *StaticModule, stack []string, installed InstalledModules) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, call := range parent.Module.ModuleCalls {
+		if moreDiags := static.ResolveCall(call); moreDiags.HasErrors() {
+			diags = append(diags, moreDiags...)
+			continue
+		}
 		childDir, moreDiags := childModuleDir(parent, call, installed)
 		diags = append(diags, moreDiags...)
 		if childDir == "" {
@@ -144,7 +150,7 @@ func (p *Parser) loadChildren(parent *Config, stack []string, installed Installe
 			Module: mod, Children: map[string]*Config{}, CallRange: call.DeclRange, SourceAddr: call.SourceAddr,
 		}
 		parent.Children[call.Name] = child
-		diags = append(diags, p.loadChildren(child, append(stack, childDir), installed)...)
+		diags = append(diags, p.loadChildren(child, static.Child(call, mod), append(stack, childDir), installed)...)
 	}
 	return diags
 }

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
@@ -17,8 +18,8 @@ type TypeConstraint struct {
 	Defaults *typeexpr.Defaults
 	// ParseAsLiteral is true when values given on the command line or in
 	// environment variables are taken as literal strings rather than parsed
-	// as HCL expressions, which is the case for type string and for
-	// variables without a type.
+	// as HCL expressions, which is the case for primitive types (string,
+	// number, bool) and for variables without a type.
 	ParseAsLiteral bool
 }
 
@@ -97,7 +98,7 @@ func decodeVariableAttributes(variable *Variable, attrs hcl.Attributes) hcl.Diag
 		diags = append(diags, decodeBool(attr, &variable.Ephemeral)...)
 	}
 	if attr, ok := attrs["deprecated"]; ok {
-		diags = append(diags, decodeString(attr, &variable.DeprecatedMessage)...)
+		diags = append(diags, decodeDeprecated(attr, &variable.DeprecatedMessage)...)
 	}
 	if attr, ok := attrs["nullable"]; ok {
 		diags = append(diags, decodeBool(attr, &variable.Nullable)...)
@@ -166,7 +167,25 @@ func decodeTypeConstraint(expr hcl.Expression) (TypeConstraint, hcl.Diagnostics)
 	if diags.HasErrors() {
 		return TypeConstraint{}, diags
 	}
-	return TypeConstraint{Type: ty, Defaults: defaults, ParseAsLiteral: ty == cty.String}, diags
+	// As OpenTofu's decodeVariableType does, every primitive type takes
+	// command-line text literally: -var n=5 gives the string "5", which
+	// converts to the number; -var n=1+1 is not a number.
+	return TypeConstraint{Type: ty, Defaults: defaults, ParseAsLiteral: ty.IsPrimitiveType()}, diags
+}
+
+// decodeDeprecated reads a variable's or output's deprecated message, which
+// OpenTofu requires to say something: it is what users of the module see.
+func decodeDeprecated(attr *hcl.Attribute, target *string) hcl.Diagnostics {
+	diags := decodeString(attr, target)
+	if !diags.HasErrors() && strings.TrimSpace(*target) == "" {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid `deprecated` value",
+			Detail:   `The "deprecated" argument must not be empty, and should provide instructions on how to migrate away from usage of this deprecated variable.`,
+			Subject:  attr.Expr.Range().Ptr(),
+		})
+	}
+	return diags
 }
 
 // decodeLocalsBlock reads the named values of a locals block.
@@ -216,6 +235,9 @@ func decodeOutputBlock(block *hcl.Block) (*Output, hcl.Diagnostics) {
 		deps, moreDiags := decodeDependsOn(attr)
 		diags = append(diags, moreDiags...)
 		output.DependsOn = deps
+	}
+	if attr, ok := content.Attributes["deprecated"]; ok {
+		diags = append(diags, decodeDeprecated(attr, &output.DeprecatedMessage)...)
 	}
 	for _, inner := range content.Blocks {
 		if inner.Type == "postcondition" {

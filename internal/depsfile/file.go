@@ -21,10 +21,11 @@ import (
 	"github.com/terrane/terrane/internal/plugin/discovery"
 )
 
-// header is the comment every lock file starts with. It names "terraform
-// init" because the file is shared with Terraform: a different header would
-// show as a change in version control every time another tool rewrote it.
-const header = "# This file is maintained automatically by \"terraform init\".\n" +
+// header is the comment every lock file starts with, OpenTofu's: the file
+// is shared with OpenTofu, so a different header would show as a change in
+// version control every time the other tool rewrote it, and tools that tell
+// an OpenTofu working directory from a Terraform one read it.
+const header = "# This file is maintained automatically by \"tofu init\".\n" +
 	"# Manual edits may be lost in future updates.\n"
 
 // LoadFile reads the lock file at path. A file that does not exist is an

@@ -12,7 +12,7 @@ import (
 	"github.com/terrane/terrane/internal/plugin/discovery"
 )
 
-const sampleLockFile = `# This file is maintained automatically by "terraform init".
+const sampleLockFile = `# This file is maintained automatically by "tofu init".
 # Manual edits may be lost in future updates.
 
 provider "registry.opentofu.org/hashicorp/random" {

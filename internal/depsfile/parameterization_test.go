@@ -10,7 +10,7 @@ import (
 	"github.com/terrane/terrane/internal/plugin/discovery"
 )
 
-const subpackageLockFile = `# This file is maintained automatically by "terraform init".
+const subpackageLockFile = `# This file is maintained automatically by "tofu init".
 # Manual edits may be lost in future updates.
 
 provider "registry.opentofu.org/pulumi/widgets" {

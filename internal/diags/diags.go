@@ -45,6 +45,10 @@ type Diagnostic struct {
 	Address string
 	// AttributePath is the attribute within Address's object, if any.
 	AttributePath cty.Path
+	// FromCheckBlock marks what a check block reported (its assertions and
+	// its scoped data source): applying a plan evaluates check blocks
+	// again, so the plan's reports are not shown twice.
+	FromCheckBlock bool
 	// FailedCheck marks the diagnostic that reports a custom condition of
 	// the checkable object named by Address failing: a precondition, a
 	// postcondition, a variable validation or a check block assertion

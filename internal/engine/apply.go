@@ -60,8 +60,10 @@ func newApplier(plan *plans.Plan, snap *recordstore.Snapshot, j *journal.Journal
 }
 
 func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics {
-	if plan == nil || !plan.CanApply() {
-		return diags.Diagnostics{diags.Errorf("Plan cannot be applied", "The plan has errors or proposes nothing to do; fix the errors and make a new plan.")}
+	// A plan that changes nothing is applied all the same, as OpenTofu
+	// applies it: its outputs are recorded and its checks evaluated.
+	if plan == nil || plan.Errored {
+		return diags.Diagnostics{diags.Errorf("Plan cannot be applied", "The plan was made by a run that failed; fix the errors and make a new plan.")}
 	}
 	snap, err := e.opts.State.Load(ctx)
 	if err != nil {
@@ -124,6 +126,9 @@ func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics 
 		ds = ds.Append(diags.Errorf("Cannot record the outputs", "Writing the root module outputs failed: %s", err))
 	}
 	ds = ds.Append(e.recordCheckResults(context.WithoutCancel(ctx), plan, w.results.checks.list()))
+	if len(plan.TargetAddrs) > 0 || len(plan.ExcludeAddrs) > 0 {
+		ds = ds.Append(incompleteApplyWarning(plan))
+	}
 	e.keepEvaluation(w)
 	return ds
 }

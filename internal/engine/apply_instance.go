@@ -73,6 +73,14 @@ func (w *walker) applyDataInstance(work *resourceWork, addr addrs.AbsResourceIns
 		return ds.Append(eds)
 	}
 	val, rds := w.dataResult(work, addr, unmarked, cfgMarks)
+	if work.v.resource.ScopedToCheck != "" {
+		var failed bool
+		val, rds, failed = w.settleCheckScopedRead(work, addr, unmarked, val, rds)
+		if failed {
+			w.values.set(w.values.instances, addr.String(), val.MarkWithPaths(cfgMarks))
+			return ds.Append(rds)
+		}
+	}
 	w.values.set(w.values.instances, addr.String(), val.MarkWithPaths(cfgMarks))
 	if ds = ds.Append(rds); ds.HasErrors() {
 		return ds
@@ -262,9 +270,10 @@ func (w *walker) callApply(work *resourceWork, addr addrs.AbsResourceInstance, c
 		h.PreApply(addr, addrs.NotDeposed, change.Action, change.Before, change.After)
 	}
 	var resp providers.ApplyResourceChangeResponse
+	meta, _ := w.providerMeta(addr.Module, work.v.provider.Provider) // planning reported any problem
 	callErr := w.providerCall(func(ctx contextT) {
 		resp = work.provider.iface.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{
-			TypeName: addr.Resource.Resource.Type, PriorState: priorVal, PlannedState: planned.value, Config: cfgVal, ConfigSensitivePaths: sensitivePathsOf(cfgMarks),
+			TypeName: addr.Resource.Resource.Type, PriorState: priorVal, PlannedState: planned.value, Config: cfgVal, ConfigSensitivePaths: sensitivePathsOf(cfgMarks), ProviderMeta: meta,
 			PlannedPrivate: planned.private, PlannedIdentity: identityOrNil(planned.identity, work.types.Identity),
 			IgnoreChanges: ignoredPaths(work.v.resource.Managed, work.schema.Block),
 		})
@@ -342,10 +351,11 @@ func (w *walker) deleteObject(p *configuredProvider, types plans.ObjectTypes, ad
 		h.PreApply(addr, deposed, plans.Delete, before, cty.NullVal(types.Value))
 	}
 	var resp providers.ApplyResourceChangeResponse
+	meta, _ := w.providerMeta(addr.Module, p.addr.Provider)
 	if err := w.providerCall(func(ctx contextT) {
 		resp = p.iface.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{
 			TypeName: addr.Resource.Resource.Type, PriorState: priorVal, PlannedState: cty.NullVal(types.Value),
-			Config: cty.NullVal(types.Value), PlannedPrivate: private,
+			Config: cty.NullVal(types.Value), PlannedPrivate: private, ProviderMeta: meta,
 		})
 	}); err != nil {
 		return diags.Diagnostics{}.Append(err)

@@ -102,44 +102,40 @@ func (builtinTerraform) ReadResource(_ context.Context, req providers.ReadResour
 	return providers.ReadResourceResponse{NewState: req.PriorState, Private: req.Private}
 }
 
-// PlanResourceChange keeps the id, makes output follow input, and
-// replaces the object when triggers_replace changes.
+// PlanResourceChange plans terraform_data as OpenTofu's built-in provider
+// does: a new object, or one replaced because triggers_replace changed,
+// gets an unknown id; output is unknown whenever input changes, known
+// only after apply like any computed result, so a sensitive input never
+// shows through it in a plan and conditions on it wait for the apply.
 func (builtinTerraform) PlanResourceChange(_ context.Context, req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
 	if req.ProposedNewState.IsNull() {
 		return providers.PlanResourceChangeResponse{PlannedState: req.ProposedNewState}
 	}
-	proposed := req.ProposedNewState.AsValueMap()
+	planned := req.ProposedNewState.AsValueMap()
+	input := planned["input"]
 	resp := providers.PlanResourceChangeResponse{}
-	if req.PriorState.IsNull() {
-		proposed["id"] = cty.UnknownVal(cty.String)
-		proposed["output"] = plannedOutput(proposed["input"])
-	} else {
-		prior := req.PriorState.AsValueMap()
-		proposed["id"] = prior["id"]
-		proposed["output"] = prior["output"]
-		if !sameValue(prior["input"], proposed["input"]) {
-			proposed["output"] = plannedOutput(proposed["input"])
-		}
-		if !sameValue(prior["triggers_replace"], proposed["triggers_replace"]) {
-			resp.RequiresReplace = []cty.Path{cty.GetAttrPath("triggers_replace")}
-		}
+	switch {
+	case req.PriorState.IsNull():
+		planned["id"] = cty.UnknownVal(cty.String).RefineNotNull()
+		planned["output"] = plannedOutput(input)
+	case !req.PriorState.GetAttr("triggers_replace").RawEquals(planned["triggers_replace"]):
+		resp.RequiresReplace = []cty.Path{cty.GetAttrPath("triggers_replace")}
+		planned["id"] = cty.UnknownVal(cty.String).RefineNotNull()
+		planned["output"] = plannedOutput(input)
+	case !req.PriorState.GetAttr("input").RawEquals(input):
+		planned["output"] = cty.UnknownVal(input.Type())
 	}
-	resp.PlannedState = cty.ObjectVal(proposed)
+	resp.PlannedState = cty.ObjectVal(planned)
 	return resp
 }
 
+// plannedOutput is output's planned value for a new object: null for a
+// null input (output's type always follows input's), else unknown.
 func plannedOutput(input cty.Value) cty.Value {
-	if !input.IsWhollyKnown() {
-		return cty.DynamicVal
+	if input.IsNull() {
+		return input
 	}
-	return input
-}
-
-func sameValue(a, b cty.Value) bool {
-	if !a.IsWhollyKnown() || !b.IsWhollyKnown() {
-		return false
-	}
-	return a.Equals(b).True()
+	return cty.UnknownVal(input.Type())
 }
 
 func (builtinTerraform) ApplyResourceChange(_ context.Context, req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse {
@@ -154,8 +150,18 @@ func (builtinTerraform) ApplyResourceChange(_ context.Context, req providers.App
 	return providers.ApplyResourceChangeResponse{NewState: cty.ObjectVal(planned)}
 }
 
+// ImportResourceState adopts a terraform_data object by id, as OpenTofu's
+// built-in provider does: the object has only its id until the next apply
+// sets input and output from the configuration.
 func (builtinTerraform) ImportResourceState(_ context.Context, req providers.ImportResourceStateRequest) providers.ImportResourceStateResponse {
-	return providers.ImportResourceStateResponse{Diagnostics: unsupported("import")}
+	if req.TypeName != "terraform_data" {
+		return providers.ImportResourceStateResponse{Diagnostics: unsupported("resource type " + req.TypeName)}
+	}
+	state := cty.ObjectVal(map[string]cty.Value{
+		"id": cty.StringVal(req.ID), "input": cty.NullVal(cty.DynamicPseudoType),
+		"output": cty.NullVal(cty.DynamicPseudoType), "triggers_replace": cty.NullVal(cty.DynamicPseudoType),
+	})
+	return providers.ImportResourceStateResponse{ImportedResources: []providers.ImportedResource{{TypeName: req.TypeName, State: state}}}
 }
 
 func (builtinTerraform) MoveResourceState(context.Context, providers.MoveResourceStateRequest) providers.MoveResourceStateResponse {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -18,25 +19,16 @@ import (
 type ruleOutcome struct {
 	status  plans.CheckStatus
 	message string
-	// ephemeralMessage is set when the error message was built from
-	// ephemeral values: message is then empty, since it would show them
-	// and check results would record them.
+	// sensitiveMessage is set when the error message refers to sensitive
+	// values, ephemeralMessage when it was built from ephemeral ones: the
+	// message is then never shown nor recorded, and message is empty.
+	sensitiveMessage bool
 	ephemeralMessage bool
-}
-
-// failureDetail is what a failed rule's error says: its message, or, for
-// a message withheld because it is ephemeral, a pointer to the warning
-// that explains why.
-func (o ruleOutcome) failureDetail() string {
-	if o.ephemeralMessage {
-		return "This check failed, but has an invalid error message as described in the other accompanying messages."
-	}
-	return o.message
 }
 
 // failureMessages are the messages check results record for o.
 func (o ruleOutcome) failureMessages() []string {
-	if o.ephemeralMessage {
+	if o.sensitiveMessage || o.ephemeralMessage {
 		return nil
 	}
 	return []string{o.message}
@@ -51,14 +43,32 @@ func ephemeralMessageWarning(rule *config.CheckRule) diags.Diagnostic {
 		Subject: rule.ErrorMessage.Range().Ptr()}
 }
 
-// evalRule evaluates a condition and, when it is false, its error message.
-// A condition that cannot be known yet (during planning, one reading
-// values known only after apply) is CheckUnknown; a condition that cannot
-// be evaluated at all is CheckError, with the reason in ds.
+// evalRule evaluates a condition and its error message. A condition that
+// cannot be known yet (during planning, one reading values known only after
+// apply) is CheckUnknown; a condition that cannot be evaluated at all is
+// CheckError, with the reason in ds. The message is evaluated whatever the
+// condition says, as OpenTofu does, so a message that cannot work is
+// reported before the day it is needed.
 func evalRule(scope *lang.Scope, rule *config.CheckRule) (ruleOutcome, diags.Diagnostics) {
 	var ds diags.Diagnostics
 	cond, hd := scope.EvalExpr(rule.Condition, cty.Bool)
 	ds = ds.Append(hd)
+	out := ruleOutcome{status: plans.CheckFail}
+	msgVal, msgDiags := scope.EvalExpr(rule.ErrorMessage, cty.String)
+	ds = ds.Append(msgDiags)
+	switch {
+	case msgDiags.HasErrors() || !msgVal.IsKnown():
+	case marks.Contains(msgVal, sensitiveMark):
+		out.sensitiveMessage = true
+	case marks.Contains(msgVal, marks.Ephemeral):
+		out.ephemeralMessage = true
+	case msgVal.IsNull():
+		ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid error message",
+			Detail: "Unsuitable value for error message: must not be null.", Subject: rule.ErrorMessage.Range().Ptr()})
+	default:
+		msgVal, _ = msgVal.UnmarkDeep()
+		out.message = strings.TrimSpace(msgVal.AsString())
+	}
 	if hd.HasErrors() {
 		return ruleOutcome{status: plans.CheckError}, ds
 	}
@@ -70,20 +80,27 @@ func evalRule(scope *lang.Scope, rule *config.CheckRule) (ruleOutcome, diags.Dia
 		return ruleOutcome{status: plans.CheckError}, ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid condition result",
 			Detail: "The condition evaluated to null; it must be true or false.", Subject: rule.Condition.Range().Ptr()})
 	case cond.True():
-		return ruleOutcome{status: plans.CheckPass}, ds
-	}
-	out := ruleOutcome{status: plans.CheckFail, message: "(the error message could not be evaluated)"}
-	msgVal, hd := scope.EvalExpr(rule.ErrorMessage, cty.String)
-	ds = ds.Append(hd)
-	if !hd.HasErrors() && marks.Contains(msgVal, marks.Ephemeral) {
-		out.message, out.ephemeralMessage = "", true
-		return out, ds
-	}
-	msgVal, _ = msgVal.UnmarkDeep()
-	if !hd.HasErrors() && msgVal.IsKnown() && !msgVal.IsNull() {
-		out.message = msgVal.AsString()
+		out.status = plans.CheckPass
 	}
 	return out, ds
+}
+
+// sensitiveMessageWarning is OpenTofu's answer to a precondition,
+// postcondition or check assertion whose error message refers to sensitive
+// values: a warning, whatever the condition says, and the message withheld.
+func sensitiveMessageWarning(rule *config.CheckRule) diags.Diagnostic {
+	return diags.Diagnostic{Severity: diags.Warning, Summary: "Error message refers to sensitive values",
+		Detail:  "The error expression used to explain this condition refers to sensitive values, so Terrane will not display the resulting message.\n\nYou can correct this by removing references to sensitive values, or by carefully using the nonsensitive() function if the expression will not reveal the sensitive data.",
+		Subject: rule.ErrorMessage.Range().Ptr()}
+}
+
+// failureDetail is the text a failed precondition, postcondition or check
+// assertion reports.
+func (out ruleOutcome) failureDetail() string {
+	if out.message == "" {
+		return "This check failed, but has an invalid error message as described in the other accompanying messages."
+	}
+	return out.message
 }
 
 // ruleSet is one object's rules of one kind: a resource's preconditions
@@ -109,6 +126,9 @@ func (w *walker) checkRules(scope *lang.Scope, set ruleSet) diags.Diagnostics {
 	for _, rule := range set.rules {
 		out, rds := evalRule(scope, rule)
 		ds = ds.Append(rds)
+		if out.sensitiveMessage {
+			ds = ds.Append(sensitiveMessageWarning(rule))
+		}
 		status = worseStatus(status, out.status)
 		if out.status == plans.CheckFail {
 			failures = append(failures, out.failureMessages()...)

@@ -111,8 +111,12 @@ type Options struct {
 
 // PlanOpts say what kind of plan to make.
 type PlanOpts struct {
-	Mode         plans.Mode // NormalMode, DestroyMode, RefreshOnlyMode
-	SkipRefresh  bool
+	Mode        plans.Mode // NormalMode, DestroyMode, RefreshOnlyMode
+	SkipRefresh bool
+	// Fresh are instances (by address) whose recorded current object is
+	// known to match the remote one, so planning does not read it again
+	// (plan -refresh-max-age, from a reconciler's recent InSync status).
+	Fresh        map[string]bool
 	Targets      []addrs.Targetable
 	Excludes     []addrs.Targetable
 	ForceReplace []addrs.AbsResourceInstance

@@ -5,6 +5,7 @@ import (
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/lang"
 	"github.com/terrane/terrane/internal/lang/marks"
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/providers"
@@ -54,7 +55,10 @@ func (w *walker) runEphemeral(v *ephemeralVertex) diags.Diagnostics {
 	group := w.newInstanceGroup()
 	for _, inst := range w.values.moduleInstancesOf(v.module.Path) {
 		abs := addrs.AbsResource{Module: inst, Resource: v.resource.Addr()}
-		exp, eds := w.expand(w.scopeIn(v.module, inst, repetition{}, nil), v.resource.Count, v.resource.ForEach, v.resource.Enabled)
+		// As for any resource, an expansion not known while planning is an
+		// error unless -target or -exclude leave the block out.
+		unknowns := lang.Unknowns{Allow: w.op == walkPlan && !w.planScope.includesResource(v.key(), abs), Excludable: abs.String()}
+		exp, eds := w.expand(w.scopeIn(v.module, inst, repetition{}, nil), v.resource.Count, v.resource.ForEach, v.resource.Enabled, unknowns)
 		ds = ds.Append(eds)
 		w.values.setResourceExpansion(abs, exp)
 		if exp.unknown {
@@ -100,7 +104,7 @@ func (w *walker) openEphemeralInstance(work *resourceWork, addr addrs.AbsResourc
 	if ds = ds.Append(validate.Diagnostics); validate.Diagnostics.HasErrors() {
 		return ds
 	}
-	if !cfgVal.IsWhollyKnown() || work.provider.unknownConfig {
+	if !cfgVal.IsWhollyKnown() {
 		for _, h := range w.e.opts.Hooks {
 			if eh, ok := h.(EphemeralHook); ok {
 				eh.EphemeralDeferred(addr)

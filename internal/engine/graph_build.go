@@ -97,7 +97,10 @@ func (w *walker) buildGraph(prior *states.State) (*graph, diags.Diagnostics) {
 		refs = append(refs, w.addModuleVertices(g, c)...)
 	})
 	refs = append(refs, w.importReferences(w.cfg)...)
-	w.addOrphanVertices(g, prior)
+	if w.op != walkEval {
+		w.addOrphanVertices(g, prior)
+	}
+	ds := w.addFunctionProviders(g, refs)
 	for _, r := range refs {
 		for _, ref := range r.refs {
 			for _, target := range referenceTargets(r.module, ref) {
@@ -111,12 +114,33 @@ func (w *walker) buildGraph(prior *states.State) (*graph, diags.Diagnostics) {
 			g.connect(r.from, callKey(r.module.Path))
 		}
 	}
-	var ds diags.Diagnostics
 	for _, cycle := range g.cycles() {
 		ds = ds.Append(diags.Errorf("Cycle in the configuration",
 			"These objects depend on one another, so none can be worked out first: %s. Break the cycle by removing one of the references or depends_on entries.", describeCycle(cycle)))
 	}
 	return g, ds
+}
+
+// addFunctionProviders gives every provider configuration whose functions
+// are called a vertex, and its provider a schema, even when no resource
+// uses it: a provider may be required for its functions alone.
+func (w *walker) addFunctionProviders(g *graph, refs []pendingRefs) diags.Diagnostics {
+	var missing []addrs.Provider
+	seen := map[string]bool{}
+	for _, r := range refs {
+		for _, fn := range r.functions {
+			addr := resolveProviderConfig(r.module, addrs.LocalProviderConfig{LocalName: fn.ProviderName, Alias: fn.Alias})
+			if _, ok := w.providers.schemas.Providers[addr.Provider]; !ok && !seen[addr.Provider.String()] {
+				seen[addr.Provider.String()] = true
+				missing = append(missing, addr.Provider)
+			}
+			w.ensureProviderVertex(g, addr)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return w.providers.loadSchemas(w.ctx, missing)
 }
 
 // pendingRefs are the references of one vertex, turned into edges once
@@ -155,18 +179,14 @@ func (w *walker) addModuleVertices(g *graph, c *config.Config) []pendingRefs {
 	}
 	m := c.Module
 	for _, v := range m.Variables {
-		var exprs []hcl.Expression
+		vv := &variableVertex{module: c, variable: v}
 		if c.Parent != nil {
-			exprs = append(exprs, callArgument(c, v.Name))
 			// The argument is written in the caller: resolve it there.
-			g.add(&variableVertex{module: c, variable: v})
-			r, _ := lang.ReferencesInExpr(exprs[0])
-			out = append(out, pendingRefs{from: (&variableVertex{module: c, variable: v}).key(), module: c.Parent, refs: r,
-				functions: lang.ProviderFunctionsInExpr(exprs[0])})
-			out = append(out, pendingRefs{from: (&variableVertex{module: c, variable: v}).key(), module: c})
-			continue
+			arg := callArgument(c, v.Name)
+			r, _ := lang.ReferencesInExpr(arg)
+			out = append(out, pendingRefs{from: vv.key(), module: c.Parent, refs: r, functions: lang.ProviderFunctionsInExpr(arg)})
 		}
-		add(&variableVertex{module: c, variable: v}, nil, nil)
+		add(vv, validationExprs(v), nil)
 	}
 	for _, l := range m.Locals {
 		add(&localVertex{module: c, local: l}, []hcl.Expression{l.Expr}, nil)
@@ -194,6 +214,7 @@ func (w *walker) addModuleVertices(g *graph, c *config.Config) []pendingRefs {
 		}
 		if r.Managed != nil {
 			exprs = append(exprs, r.Managed.ReplaceTriggeredBy...)
+			attributeTriggerTargets(c, r, w.attrTriggerTargets)
 		}
 		add(blockVertex(rv), exprs, r.DependsOn, w.resourceBody(rv))
 		out = append(out, pendingRefs{from: rv.key(), module: c})
@@ -204,9 +225,33 @@ func (w *walker) addModuleVertices(g *graph, c *config.Config) []pendingRefs {
 		for _, rule := range chk.Asserts {
 			exprs = append(exprs, rule.Condition, rule.ErrorMessage)
 		}
-		add(&checkVertex{module: c, check: chk}, exprs, nil)
+		cv := &checkVertex{module: c, check: chk}
+		add(cv, exprs, nil)
+		connectCheckData(g, cv)
 	}
 	return out
+}
+
+// connectCheckData makes a check wait for its scoped data source: the
+// check's outcome includes the data source's, whether or not an assertion
+// reads it.
+func connectCheckData(g *graph, cv *checkVertex) {
+	if data := cv.check.DataResource; data != nil {
+		g.connect(cv.key(), addrs.ConfigResource{Module: cv.module.Path, Resource: data.Addr()}.String())
+	}
+}
+
+// validationExprs are the expressions of a variable's validation rules.
+// They may refer to other objects of the module (OpenTofu's
+// nodeInputVariableReference depends on everything its conditions and
+// messages name), so the variable waits for them and everything reading
+// the variable sees it validated.
+func validationExprs(v *config.Variable) []hcl.Expression {
+	var exprs []hcl.Expression
+	for _, rule := range v.Validations {
+		exprs = append(exprs, rule.Condition, rule.ErrorMessage)
+	}
+	return exprs
 }
 
 // blockVertex is the vertex of a resource, data or ephemeral block.

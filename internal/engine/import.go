@@ -152,18 +152,12 @@ func (w *walker) evalImportBlocks(blocks []*config.Import) (map[string]*importTa
 	out := map[string]*importTarget{}
 	root := w.cfg
 	for _, block := range blocks {
-		exp, eds := w.expand(w.scopeIn(root, addrs.RootModuleInstance, repetition{}, nil), nil, block.ForEach, nil)
+		reps, eds := w.importRepetitions(block)
 		if ds = ds.Append(eds); eds.HasErrors() {
 			continue
 		}
-		if exp.unknown {
-			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid import for_each",
-				Detail:  "The for_each value of this import block depends on values known only after apply. Use values known while planning, such as variables and literals.",
-				Subject: block.DeclRange.Ptr()})
-			continue
-		}
-		for _, key := range exp.keys {
-			scope := w.scopeIn(root, addrs.RootModuleInstance, exp.reps[key], nil)
+		for _, rep := range reps {
+			scope := w.scopeIn(root, addrs.RootModuleInstance, rep, nil)
 			target, tds := evalImportTarget(block, func(expr hcl.Expression, ty cty.Type) (cty.Value, hcl.Diagnostics) {
 				return scope.EvalExpr(expr, ty)
 			})
@@ -180,6 +174,36 @@ func (w *walker) evalImportBlocks(blocks []*config.Import) (map[string]*importTa
 		}
 	}
 	return out, ds
+}
+
+// importRepetitions expands an import block's for_each. Besides a map or a
+// set of strings, as for resources, an import block takes a list or tuple,
+// as in OpenTofu: each.key is then the element's index.
+func (w *walker) importRepetitions(block *config.Import) ([]repetition, diags.Diagnostics) {
+	scope := w.scopeIn(w.cfg, addrs.RootModuleInstance, repetition{}, nil)
+	if block.ForEach != nil {
+		val, hd := scope.EvalExpr(block.ForEach, cty.DynamicPseudoType)
+		if hd.HasErrors() {
+			return nil, diags.Diagnostics{}.Append(hd)
+		}
+		if ty := val.Type(); (ty.IsTupleType() || ty.IsListType()) && val.IsWhollyKnown() && !val.IsNull() && !val.IsMarked() {
+			var reps []repetition
+			for it := val.ElementIterator(); it.Next(); {
+				key, elem := it.Element()
+				reps = append(reps, repetition{eachKey: key, eachValue: elem})
+			}
+			return reps, nil
+		}
+	}
+	exp, ds := w.expand(scope, nil, block.ForEach, nil, lang.Unknowns{})
+	if ds.HasErrors() || exp.unknown {
+		return nil, ds
+	}
+	reps := make([]repetition, 0, len(exp.keys))
+	for _, key := range exp.keys {
+		reps = append(reps, exp.reps[key])
+	}
+	return reps, ds
 }
 
 // evalImportTarget works out one import block's target address and ID.
@@ -305,9 +329,10 @@ func (w *walker) importObject(work *resourceWork, addr addrs.AbsResourceInstance
 			"Provider %s returned no %s object for import ID %q, so %s cannot be imported. Check the ID.", addrs.ProviderForDisplay(work.provider.addr.Provider), typeName, id, addr))
 	}
 	var read providers.ReadResourceResponse
+	meta, _ := w.providerMeta(addr.Module, work.v.provider.Provider)
 	if err := w.providerCall(func(ctx contextT) {
 		read = work.provider.iface.ReadResource(ctx, providers.ReadResourceRequest{TypeName: typeName, PriorState: imported.State,
-			Private: imported.Private, CurrentIdentity: identityOrNil(imported.Identity, work.types.Identity)})
+			Private: imported.Private, CurrentIdentity: identityOrNil(imported.Identity, work.types.Identity), ProviderMeta: meta})
 	}); err != nil {
 		return nil, ds.Append(err)
 	}

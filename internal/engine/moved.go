@@ -43,6 +43,7 @@ func (e *Engine) prepareRefactoring(snap *recordstore.Snapshot) (*refactorState,
 		return nil, ds
 	}
 	rf := &refactorState{removals: removals, imports: imports, imported: map[string]*plans.ImportingSrc{}, snapshot: snap}
+	stmts = append(stmts, refactoring.ImpliedStatements(e.opts.Config, snap.State, stmts)...)
 	if len(stmts) == 0 {
 		rf.moves = refactoring.Results{Moves: map[string]*refactoring.Move{}}
 		return rf, ds
@@ -60,20 +61,33 @@ func (e *Engine) prepareRefactoring(snap *recordstore.Snapshot) (*refactorState,
 	}
 	rf.snapshot = moved
 	for _, b := range rf.moves.Blocked {
-		ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Unresolved resource instance address change",
-			Detail: fmt.Sprintf("The moved block at %s says %s moved to %s, but an object already exists at %s, so %s was left where it is. "+
-				"Decide which object %s should be: remove the other from the state (terrane state rm) or remove the moved block.",
-				b.Statement.DeclRange, b.From, b.To, b.To, b.From, b.To),
-			Subject: b.Statement.DeclRange.Ptr(), Address: b.To.String()})
+		ds = ds.Append(blockedMoveWarning(b))
 	}
 	return rf, ds
 }
 
+// blockedMoveWarning explains a move not made because an object already
+// exists at its destination.
+func blockedMoveWarning(b refactoring.Blocked) diags.Diagnostic {
+	detail := fmt.Sprintf("The moved block at %s says %s moved to %s, but an object already exists at %s, so %s was left where it is. "+
+		"Decide which object %s should be: remove the other from the state (terrane state rm) or remove the moved block.",
+		b.Statement.DeclRange, b.From, b.To, b.To, b.From, b.To)
+	if b.Statement.Implied {
+		detail = fmt.Sprintf("The state has objects at both %s and %s. As the configuration declares the resource now, %s is the one to keep, and %s is planned to be destroyed. "+
+			"If that is not the object to destroy, remove the other from the state first (terrane state rm), or add a moved block saying which instance becomes %s.",
+			b.From, b.To, b.To, b.From, b.To)
+	}
+	return diags.Diagnostic{Severity: diags.Warning, Summary: "Unresolved resource instance address change", Detail: detail,
+		Subject: b.Statement.DeclRange.Ptr(), Address: b.To.String()}
+}
+
 // finishPlan records in the plan what the refactoring did: the previous
 // address of every moved object, forgets in place of deletes that a
-// removed block with destroy = false covers, and the imports. A plan that
-// only moves, imports or forgets still has something to apply.
-func (rf *refactorState) finishPlan(plan *plans.Plan) {
+// removed block without destroy = true covers, and the imports. A plan
+// that only moves, imports or forgets still has something to apply. Each
+// forgotten object gets OpenTofu's warning that it leaves management.
+func (rf *refactorState) finishPlan(plan *plans.Plan) diags.Diagnostics {
+	var ds diags.Diagnostics
 	somethingToApply := false
 	for _, c := range plan.Changes.Resources {
 		c.PrevRunAddr = rf.moves.PrevRunAddr(c.Addr)
@@ -91,6 +105,9 @@ func (rf *refactorState) finishPlan(plan *plans.Plan) {
 			if r := rf.removalFor(c.Addr); r != nil && !r.Destroy {
 				c.Action, c.After = plans.Forget, value.Dynamic{}
 				c.AfterSensitivePaths = nil
+				ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Resource will be removed from the state",
+					Detail:  fmt.Sprintf("After this plan is applied, the resource %s will not be managed anymore by Terrane.\n\nIn case you want to manage the resource again, you will have to import it.", c.Addr),
+					Address: c.Addr.String()})
 			}
 		}
 	}
@@ -100,6 +117,7 @@ func (rf *refactorState) finishPlan(plan *plans.Plan) {
 	if somethingToApply && !plan.Errored {
 		plan.Applyable = true
 	}
+	return ds
 }
 
 func isOrphanReason(r plans.ActionReason) bool {

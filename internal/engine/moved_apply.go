@@ -22,6 +22,17 @@ func (e *Engine) applyRefactoring(ctx context.Context, plan *plans.Plan, snap *r
 	var changes []recordstore.InstanceChange
 	movedFrom := map[string]bool{}
 	rest := make([]*plans.ResourceInstanceChangeSrc, 0, len(plan.Changes.Resources))
+	if plan.UIMode == plans.RefreshOnlyMode {
+		// A refresh-only plan carries its moves in its drift.
+		for _, c := range plan.DriftedResources {
+			if c.Moved() && c.DeposedKey == addrs.NotDeposed && !movedFrom[c.PrevRunAddr.String()] {
+				movedFrom[c.PrevRunAddr.String()] = true
+				ch, cds := movedRecord(snap, c, set)
+				ds = ds.Append(cds)
+				changes = append(changes, dropRecord(snap, c.PrevRunAddr), ch)
+			}
+		}
+	}
 	for _, c := range plan.Changes.Resources {
 		switch {
 		case c.Action == plans.Forget:

@@ -136,17 +136,23 @@ moved {
 	}
 }
 
+// TestRemovedForgetsOrDestroys checks OpenTofu's removed block: it forgets
+// unless lifecycle says destroy = true, a bare block included (OpenTofu's
+// default, the opposite of Terraform's).
 func TestRemovedForgetsOrDestroys(t *testing.T) {
 	h := newHarness(t)
 	h.config(`resource "tpf_thing" "kept" {
   name = "kept"
+}
+resource "tpf_thing" "bare" {
+  name = "bare"
 }
 resource "tpf_thing" "gone" {
   name = "gone"
 }`)
 	h.apply(h.plan(PlanOpts{}))
 	files, _ := filepath.Glob(filepath.Join(h.cloud, "tpf_thing", "*.json"))
-	if len(files) != 2 {
+	if len(files) != 3 {
 		t.Fatalf("cloud objects: %v", files)
 	}
 	h.config(`removed {
@@ -156,23 +162,31 @@ resource "tpf_thing" "gone" {
   }
 }
 removed {
+  from = tpf_thing.bare
+}
+removed {
   from = tpf_thing.gone
+  lifecycle {
+    destroy = true
+  }
 }`)
 	plan := h.plan(PlanOpts{})
-	if a := actions(plan); a["tpf_thing.kept"] != plans.Forget || a["tpf_thing.gone"] != plans.Delete {
-		t.Fatalf("actions %v, want kept forgotten and gone deleted", a)
+	if a := actions(plan); a["tpf_thing.kept"] != plans.Forget || a["tpf_thing.bare"] != plans.Forget || a["tpf_thing.gone"] != plans.Delete {
+		t.Fatalf("actions %v, want kept and bare forgotten and gone deleted", a)
 	}
 	h.apply(plan)
 	if inst := h.instances(); len(inst) != 0 {
 		t.Fatalf("records after apply: %v, want none", inst)
 	}
 	left, _ := filepath.Glob(filepath.Join(h.cloud, "tpf_thing", "*.json"))
-	if len(left) != 1 {
-		t.Fatalf("cloud objects after apply: %v, want only the forgotten one left", left)
+	if len(left) != 2 {
+		t.Fatalf("cloud objects after apply: %v, want the forgotten ones left", left)
 	}
-	data, _ := os.ReadFile(left[0])
-	if !strings.Contains(string(data), `"kept"`) {
-		t.Fatalf("the object left is %s, want the forgotten one", data)
+	for _, path := range left {
+		data, _ := os.ReadFile(path)
+		if strings.Contains(string(data), `"gone"`) {
+			t.Fatalf("the destroyed object is left: %s", data)
+		}
 	}
 }
 

@@ -23,7 +23,7 @@ import (
 
 func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Diagnostics) {
 	started := time.Now().UTC()
-	plan := &plans.Plan{UIMode: opts.Mode, Workspace: e.opts.Workspace, Timestamp: started, EngineVersion: version.Version,
+	plan := &plans.Plan{UIMode: opts.Mode, Workspace: e.opts.Workspace, Timestamp: started, EngineVersion: version.OpenTofuVersion,
 		ForceReplaceAddrs: opts.ForceReplace, Errored: true}
 	for _, t := range opts.Targets {
 		plan.TargetAddrs = append(plan.TargetAddrs, t.String())
@@ -43,6 +43,9 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	rf, rds := e.prepareRefactoring(snap)
 	if ds = ds.Append(rds); rds.HasErrors() {
 		return plan, ds
+	}
+	if tds := verifyTargetedMoves(rf.moves, opts.Targets); tds.HasErrors() {
+		return plan, ds.Append(partialPlanWarning(opts)).Append(tds)
 	}
 	snap = rf.snapshot
 	defer enterRun(e.opts.RunID)()
@@ -73,10 +76,11 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 		ds = ds.Append(interruptedDiag())
 	}
 	ds = ds.Append(e.finishPlan(plan, w, loaded))
+	w.plannedDependencies(g, plan, snap.State)
 	plan.Errored = ds.HasErrors()
 	plan.Complete = len(plan.Deferred) == 0
 	plan.Applyable = !plan.Errored && plansSomething(plan)
-	rf.finishPlan(plan)
+	ds = ds.Append(rf.finishPlan(plan))
 	e.keepEvaluation(w)
 	return plan, ds
 }
@@ -92,22 +96,26 @@ func (e *Engine) finishPlan(plan *plans.Plan, w *walker, snap *recordstore.Snaps
 	sortChanges(w.plan.drift)
 	plan.Changes.Resources = w.plan.changes
 	plan.DriftedResources = w.plan.drift
-	plan.RelevantAttributes = w.relevantAttributes(w.plan.changes, w.plan.drift)
-	plan.Deferred = w.plan.deferred
 	plan.Checks = w.results.checks.list()
 	plan.VariableValues = map[string]value.Dynamic{}
+	// As OpenTofu does, the plan records each root variable as the caller
+	// gave it, before conversion to its type and before optional
+	// attributes' defaults are filled in; a variable not given is not
+	// recorded, and its default applies again when the plan is applied.
+	// An ephemeral variable's value is never recorded: apply must be
+	// given it again.
 	for name, decl := range e.opts.Config.Module.Variables {
+		given, ok := e.opts.Variables[name]
 		if decl.Ephemeral {
-			// Never written to the plan: apply must be given it again.
-			if in := e.opts.Variables[name]; in != nil && in.Value != cty.NilVal && !in.Value.IsNull() {
+			if ok && given != nil && given.Value != cty.NilVal && !given.Value.IsNull() {
 				plan.ApplyTimeVariables = append(plan.ApplyTimeVariables, name)
 			}
 			continue
 		}
-		val, ok := w.values.get(w.values.variables, namedKey(addrs.RootModuleInstance, name))
-		if !ok {
+		if !ok || given == nil || given.Value == cty.NilVal {
 			continue
 		}
+		val, _ := given.Value.UnmarkDeep()
 		enc, err := plans.EncodeVariableValue(val)
 		if err != nil {
 			ds = ds.Append(diags.Errorf("Cannot record a variable", "The value of var.%s could not be encoded in the plan: %s", name, err))
@@ -117,6 +125,7 @@ func (e *Engine) finishPlan(plan *plans.Plan, w *walker, snap *recordstore.Snaps
 	}
 	sort.Strings(plan.ApplyTimeVariables)
 	ds = ds.Append(e.planOutputs(plan, w, snap.State))
+	plan.RelevantAttributes = w.relevantAttributes(w.plan.changes, w.plan.drift, plan.Changes.Outputs)
 	w.recordPlannedDataResults(snap.State)
 	for _, entry := range snap.State.AllResourceInstances() {
 		v := snap.InstanceVersions[entry.Addr.String()]
@@ -198,14 +207,17 @@ func (e *Engine) planOutputs(plan *plans.Plan, w *walker, prior *states.State) d
 	return ds
 }
 
+// plansSomething is OpenTofu's Plan.CanApply apart from the errored case:
+// a change to an object (moving or importing one counts) or to a root
+// module output, or, in a refresh-only plan, anything refreshing found.
 func plansSomething(plan *plans.Plan) bool {
 	for _, c := range plan.Changes.Resources {
-		if c.Action != plans.NoOp {
+		if c.Action != plans.NoOp || c.Moved() || c.Importing != nil {
 			return true
 		}
 	}
 	for _, c := range plan.Changes.Outputs {
-		if c.Action != plans.NoOp {
+		if c.Action != plans.NoOp && c.Addr.Module.IsRoot() {
 			return true
 		}
 	}

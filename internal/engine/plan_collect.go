@@ -14,17 +14,22 @@ import (
 
 // planCollector gathers what a plan walk produces, from many goroutines.
 type planCollector struct {
-	mu       sync.Mutex
-	changes  []*plans.ResourceInstanceChangeSrc
-	drift    []*plans.ResourceInstanceChangeSrc
-	deferred []*plans.DeferredResourceInstanceChangeSrc
+	mu      sync.Mutex
+	changes []*plans.ResourceInstanceChangeSrc
+	drift   []*plans.ResourceInstanceChangeSrc
 	// actions is the action planned for each instance's current object,
 	// for replace_triggered_by and for data sources that must wait.
 	actions map[string]plans.Action
+	// updatedResources are the resources (AbsResource strings) with an
+	// instance planned to be updated or replaced, and triggerChanges
+	// those instances' values where replace_triggered_by compares an
+	// attribute of them; see recordTriggerChange.
+	updatedResources map[string]bool
+	triggerChanges   map[string]triggerChange
 }
 
 func newPlanCollector() *planCollector {
-	return &planCollector{actions: map[string]plans.Action{}}
+	return &planCollector{actions: map[string]plans.Action{}, updatedResources: map[string]bool{}, triggerChanges: map[string]triggerChange{}}
 }
 
 // addChange encodes and records a planned change. A no-op change to an
@@ -44,6 +49,7 @@ func (w *walker) addChange(change *plans.ResourceInstanceChange, types plans.Obj
 	w.plan.changes = append(w.plan.changes, src)
 	if change.DeposedKey == addrs.NotDeposed {
 		w.plan.actions[change.Addr.String()] = change.Action
+		w.recordTriggerChange(change)
 	}
 	return nil
 }
@@ -81,18 +87,6 @@ func (w *walker) addDrift(change *plans.ResourceInstanceChange, types plans.Obje
 	w.plan.drift = append(w.plan.drift, src)
 }
 
-func (w *walker) addDeferred(reason plans.DeferredReason, change *plans.ResourceInstanceChange, types plans.ObjectTypes) diags.Diagnostics {
-	d := &plans.DeferredResourceInstanceChange{Reason: reason, Change: change}
-	src, err := d.Encode(types)
-	if err != nil {
-		return diags.Diagnostics{diags.Errorf("Cannot record a deferred change", "The deferred change to %s could not be encoded: %s.", change.ObjectName(), err)}
-	}
-	w.plan.mu.Lock()
-	defer w.plan.mu.Unlock()
-	w.plan.deferred = append(w.plan.deferred, src)
-	return nil
-}
-
 func (w *walker) plannedAction(addr addrs.AbsResourceInstance) (plans.Action, bool) {
 	w.plan.mu.Lock()
 	defer w.plan.mu.Unlock()
@@ -112,10 +106,25 @@ func (w *walker) recordRootOutput(o *config.Output, val cty.Value) {
 	defer w.results.mu.Unlock()
 	if val.HasMarkDeep(failedMark) {
 		// Part of its value was never made: keep the last recorded one.
-		if prior := w.snapshot.State.Outputs[o.Name]; prior != nil {
-			w.results.outputs[o.Name] = prior
-		}
+		w.keepPriorRootOutputLocked(o)
 		return
 	}
 	w.results.outputs[o.Name] = &states.OutputValue{Value: val, Sensitive: o.Sensitive}
+}
+
+// keepPriorRootOutput leaves a root output as the last run recorded it:
+// for a value that must not be recorded, such as one holding sensitive
+// values the output does not declare.
+func (w *walker) keepPriorRootOutput(o *config.Output) {
+	w.results.mu.Lock()
+	defer w.results.mu.Unlock()
+	w.keepPriorRootOutputLocked(o)
+}
+
+func (w *walker) keepPriorRootOutputLocked(o *config.Output) {
+	if prior := w.snapshot.State.Outputs[o.Name]; prior != nil {
+		w.results.outputs[o.Name] = prior
+	} else {
+		delete(w.results.outputs, o.Name)
+	}
 }

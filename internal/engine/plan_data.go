@@ -53,6 +53,9 @@ func (w *walker) planDataInstance(work *resourceWork, addr addrs.AbsResourceInst
 		return ds.Append(w.checkPostconditions(work, addr, rep))
 	}
 	val, rds := w.readData(work, addr, unmarked, cfgMarks)
+	if work.v.resource.ScopedToCheck != "" {
+		return ds.Append(w.planCheckScopedRead(work, addr, rep, unmarked, cfgMarks, val, rds))
+	}
 	ds = ds.Append(rds)
 	if rds.HasErrors() {
 		return ds
@@ -67,6 +70,10 @@ func (w *walker) readData(work *resourceWork, addr addrs.AbsResourceInstance, cf
 	defer func() { done(val, ds) }()
 	var vresp providers.ValidateDataResourceConfigResponse
 	var resp providers.ReadDataSourceResponse
+	meta, mds := w.providerMeta(addr.Module, work.v.provider.Provider)
+	if mds.HasErrors() {
+		return cty.DynamicVal, mds
+	}
 	if err := w.providerCall(func(ctx contextT) {
 		vresp = work.provider.iface.ValidateDataResourceConfig(ctx, providers.ValidateDataResourceConfigRequest{TypeName: addr.Resource.Resource.Type, Config: cfgVal})
 		if vresp.Diagnostics.HasErrors() {
@@ -78,7 +85,7 @@ func (w *walker) readData(work *resourceWork, addr addrs.AbsResourceInstance, cf
 			ctx = remotestate.ContextWithAddress(ctx, addr)
 		}
 		resp = work.provider.iface.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: addr.Resource.Resource.Type, Config: cfgVal,
-			ConfigSensitivePaths: sensitivePathsOf(cfgMarks)})
+			ConfigSensitivePaths: sensitivePathsOf(cfgMarks), ProviderMeta: meta})
 	}); err != nil {
 		return cty.DynamicVal, diags.Diagnostics{}.Append(err)
 	}

@@ -27,7 +27,8 @@ func (w *walker) planManagedInstance(work *resourceWork, addr addrs.AbsResourceI
 	var prior *refreshed
 	if inst != nil && inst.Current != nil {
 		var rds diags.Diagnostics
-		prior, rds = w.refresh(work.provider, work.schema, work.types, addr, addrs.NotDeposed, inst.Current, w.planOpts.SkipRefresh)
+		skip := w.planOpts.SkipRefresh || w.planOpts.Fresh[addr.String()]
+		prior, rds = w.refresh(work.provider, work.schema, work.types, addr, addrs.NotDeposed, inst.Current, skip)
 		ds = ds.Append(rds)
 		if rds.HasErrors() {
 			return ds
@@ -116,7 +117,10 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 	if pds.HasErrors() {
 		return ds
 	}
-	action, reason := w.chooseAction(work, addr, priorObj, priorVal, planned)
+	action, reason, cds := w.chooseAction(work, addr, priorObj, priorVal, planned)
+	if ds = ds.Append(cds); cds.HasErrors() {
+		return ds
+	}
 	var requiredReplace []cty.Path
 	if action == plans.DeleteThenCreate {
 		if m := work.v.resource.Managed; m != nil && m.PreventDestroy {
@@ -127,7 +131,7 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 		if w.createBeforeDestroy(work) && !planned.deleteBeforeReplace {
 			action = plans.CreateThenDelete
 		}
-		requiredReplace = planned.requiresReplace
+		requiredReplace = changedReplacePaths(planned.requiresReplace, priorVal, planned.value)
 		// A replacement creates a new object: plan that from no prior.
 		planned, pds = w.planResourceChange(work, addr, cty.NullVal(work.types.Value), cfgVal, cfgMarks, nil, cty.NilVal)
 		ds = ds.Append(pds)
@@ -135,7 +139,13 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 			return ds
 		}
 	}
-	after := withProviderSensitive(planned.value.MarkWithPaths(cfgMarks).MarkWithPaths(sensitivePaths(work.schema.Block, planned.value)), planned.sensitive)
+	after := markPlanned(work.schema.Block, planned, cfgMarks, true)
+	// OpenTofu, as Terraform, records the new object of a replacement it
+	// planned a second time (every reason but a tainted object, which it
+	// plans from no prior in the first place) with the configuration's
+	// marks alone: the plan's planned_values show no schema-sensitive parts
+	// for it. Expressions still read the object with them.
+	recorded := markPlanned(work.schema.Block, planned, cfgMarks, !action.IsReplace() || reason == plans.ReplaceBecauseTainted)
 	before := cty.NullVal(work.types.Value)
 	if priorObj != nil {
 		before = priorObj.Value
@@ -144,16 +154,18 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 		ResourceInstanceChangeHeader: plans.ResourceInstanceChangeHeader{Addr: addr, PrevRunAddr: addr,
 			ProviderAddr: work.provider.instanceAddr(),
 			ActionReason: reason, RequiredReplace: requiredReplace, Private: planned.private},
-		Change: plans.Change{Action: action, Before: before, After: after,
+		Change: plans.Change{Action: action, Before: before, After: recorded,
 			BeforeIdentity: identityOrNil(priorIdentity, work.types.Identity), AfterIdentity: identityOrNil(planned.identity, work.types.Identity)},
 	}
 	w.setPlannedInstanceValue(work, addr, after)
-	if planned.deferred != nil || work.provider.unknownConfig && !after.IsWhollyKnown() && action != plans.NoOp {
-		reason := plans.DeferredReasonResourceConfigUnknown
-		if work.provider.unknownConfig {
-			reason = plans.DeferredReasonProviderConfigUnknown
-		}
-		return ds.Append(w.addDeferred(reason, change, work.types))
+	if planned.deferred != nil {
+		// Terrane never offers deferral (deferral_allowed is false), as
+		// OpenTofu does not: a provider that defers anyway would leave a
+		// change out of the plan without anyone noticing.
+		return ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Provider deferred a change",
+			Detail: fmt.Sprintf("The provider %s answered the plan of %s with a deferral, which Terrane did not allow and does not support. Nothing can be planned for this object; make the values it depends on known (for example with -target) and plan again.",
+				work.v.provider.Provider.ForDisplay(), addr),
+			Subject: work.v.resource.DeclRange.Ptr(), Address: addr.String()})
 	}
 	ds = ds.Append(w.addChange(change, work.types))
 	return ds.Append(w.checkPostconditions(work, addr, rep))
@@ -176,10 +188,14 @@ func (w *walker) validateResource(work *resourceWork, cfgVal cty.Value) diags.Di
 // it, checking the answer against the configuration.
 func (w *walker) planResourceChange(work *resourceWork, addr addrs.AbsResourceInstance, priorVal, cfgVal cty.Value, cfgMarks []cty.PathValueMarks, priorPrivate []byte, priorIdentity cty.Value) (*plannedObject, diags.Diagnostics) {
 	proposed := proposedNewState(work.schema.Block, priorVal, cfgVal)
+	meta, mds := w.providerMeta(addr.Module, work.v.provider.Provider)
+	if mds.HasErrors() {
+		return nil, mds
+	}
 	var resp providers.PlanResourceChangeResponse
 	if err := w.providerCall(func(ctx contextT) {
 		resp = work.provider.iface.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
-			TypeName: work.v.resource.Type, PriorState: priorVal, ProposedNewState: proposed, Config: cfgVal,
+			TypeName: work.v.resource.Type, PriorState: priorVal, ProposedNewState: proposed, Config: cfgVal, ProviderMeta: meta,
 			ConfigSensitivePaths: sensitivePathsOf(cfgMarks), PriorPrivate: priorPrivate, PriorIdentity: identityOrNil(priorIdentity, work.types.Identity),
 			ClientCapabilities: providers.ClientCapabilities{WriteOnlyAttributesAllowed: true},
 			IgnoreChanges:      ignoredPaths(work.v.resource.Managed, work.schema.Block),
@@ -217,22 +233,25 @@ func (w *walker) planResourceChange(work *resourceWork, addr addrs.AbsResourceIn
 // chooseAction decides what a plan does to an instance given the
 // provider's answer. Replacements are returned as DeleteThenCreate; the
 // caller turns that into CreateThenDelete under create_before_destroy.
-func (w *walker) chooseAction(work *resourceWork, addr addrs.AbsResourceInstance, priorObj *states.ResourceInstanceObject, priorVal cty.Value, planned *plannedObject) (plans.Action, plans.ActionReason) {
+func (w *walker) chooseAction(work *resourceWork, addr addrs.AbsResourceInstance, priorObj *states.ResourceInstanceObject, priorVal cty.Value, planned *plannedObject) (plans.Action, plans.ActionReason, diags.Diagnostics) {
 	switch {
 	case priorObj == nil:
-		return plans.Create, plans.ReasonNone
+		return plans.Create, plans.ReasonNone, nil
 	case priorObj.Status == states.ObjectTainted:
-		return plans.DeleteThenCreate, plans.ReplaceBecauseTainted
+		return plans.DeleteThenCreate, plans.ReplaceBecauseTainted, nil
 	case w.forcedReplace(addr):
-		return plans.DeleteThenCreate, plans.ReplaceByRequest
-	case w.replaceTriggered(work, addr):
-		return plans.DeleteThenCreate, plans.ReplaceByTriggers
-	case pathsDiffer(planned.requiresReplace, priorVal, planned.value):
-		return plans.DeleteThenCreate, plans.ReplaceBecauseCannotUpdate
-	case planned.value.RawEquals(priorVal):
-		return plans.NoOp, plans.ReasonNone
+		return plans.DeleteThenCreate, plans.ReplaceByRequest, nil
 	}
-	return plans.Update, plans.ReasonNone
+	if triggered, ds := w.replaceTriggered(work, addr); triggered || ds.HasErrors() {
+		return plans.DeleteThenCreate, plans.ReplaceByTriggers, ds
+	}
+	switch {
+	case len(changedReplacePaths(planned.requiresReplace, priorVal, planned.value)) > 0:
+		return plans.DeleteThenCreate, plans.ReplaceBecauseCannotUpdate, nil
+	case planned.value.RawEquals(priorVal):
+		return plans.NoOp, plans.ReasonNone, nil
+	}
+	return plans.Update, plans.ReasonNone, nil
 }
 
 func (w *walker) forcedReplace(addr addrs.AbsResourceInstance) bool {
@@ -244,53 +263,37 @@ func (w *walker) forcedReplace(addr addrs.AbsResourceInstance) bool {
 	return false
 }
 
-// pathsDiffer reports whether the value at any of paths differs between
-// prior and planned (an unknown planned value counts as a difference).
-func pathsDiffer(paths []cty.Path, prior, planned cty.Value) bool {
+// changedReplacePaths keeps the paths a provider said require replacement
+// whose value actually changes between prior and planned (an unknown
+// planned value counts as a change), each once, in cty.PathSet's order: the
+// set OpenTofu records as the change's required-replace paths and shows as
+// replace_paths and "# forces replacement". Providers built on the plugin
+// SDK name a set once per changed element and add "id" to every
+// replacement; neither survives this. A path that exists on neither side
+// is the provider's mistake and is left out.
+func changedReplacePaths(paths []cty.Path, prior, planned cty.Value) []cty.Path {
+	if len(paths) == 0 {
+		return nil
+	}
+	changed := cty.NewPathSet()
 	for _, p := range paths {
 		a, errA := p.Apply(prior)
 		b, errB := p.Apply(planned)
-		if errA != nil || errB != nil {
-			if (errA == nil) != (errB == nil) {
-				return true
-			}
+		switch {
+		case errA != nil && errB != nil:
 			continue
+		case errA != nil:
+			a = cty.NullVal(b.Type())
+		case errB != nil:
+			b = cty.NullVal(a.Type())
 		}
-		if !b.IsWhollyKnown() || !a.RawEquals(b) {
-			return true
-		}
-	}
-	return false
-}
-
-// replaceTriggered reports whether an instance named in
-// replace_triggered_by is planned to be updated or replaced.
-func (w *walker) replaceTriggered(work *resourceWork, addr addrs.AbsResourceInstance) bool {
-	m := work.v.resource.Managed
-	if m == nil {
-		return false
-	}
-	for _, expr := range m.ReplaceTriggeredBy {
-		for _, t := range expr.Variables() {
-			ref, hd := addrs.ParseRef(t)
-			if hd.HasErrors() {
-				continue
-			}
-			var target addrs.AbsResourceInstance
-			switch s := ref.Subject.(type) {
-			case addrs.ResourceInstance:
-				target = addrs.AbsResourceInstance{Module: addr.Module, Resource: s}
-			case addrs.Resource:
-				target = addrs.AbsResourceInstance{Module: addr.Module, Resource: s.Instance(addrs.NoKey)}
-			default:
-				continue
-			}
-			if a, ok := w.plannedAction(target); ok && (a == plans.Update || a.IsReplace()) {
-				return true
-			}
+		a, _ = a.UnmarkDeep()
+		b, _ = b.UnmarkDeep()
+		if eq := b.Equals(a); !eq.IsKnown() || eq.False() {
+			changed.Add(p)
 		}
 	}
-	return false
+	return changed.List()
 }
 
 func traversalPath(t hcl.Traversal) (cty.Path, error) {

@@ -64,6 +64,12 @@ func (w *walker) runResource(v *resourceVertex) (diags.Diagnostics, bool) {
 	if ds.HasErrors() {
 		return ds, false
 	}
+	if m := v.resource.Managed; m != nil && w.op == walkPlan {
+		ids := diags.Diagnostics{}.Append(work.schema.Block.ValidateIgnoreChanges(m.IgnoreChanges, v.resource.TypeRange))
+		if ds = ds.Append(ids); ids.HasErrors() {
+			return ds, false
+		}
+	}
 	ds = ds.Append(w.recoverResource(work.provider, v.key()))
 	expansionOK := true
 	present := map[string]bool{}
@@ -72,13 +78,18 @@ func (w *walker) runResource(v *resourceVertex) (diags.Diagnostics, bool) {
 	for _, inst := range w.values.moduleInstancesOf(v.module.Path) {
 		abs := addrs.AbsResource{Module: inst, Resource: v.resource.Addr()}
 		present[inst.String()] = true
-		exp, eds := w.expand(w.scopeIn(v.module, inst, repetition{}, nil), v.resource.Count, v.resource.ForEach, v.resource.Enabled)
+		// An expansion not known while planning is an error, as in
+		// OpenTofu, unless -target or -exclude leave the resource out.
+		unknowns := lang.Unknowns{Allow: w.op == walkPlan && !w.planScope.includesResource(v.key(), abs), Excludable: abs.String()}
+		exp, eds := w.expand(w.scopeIn(v.module, inst, repetition{}, nil), v.resource.Count, v.resource.ForEach, v.resource.Enabled, unknowns)
 		ds = ds.Append(eds)
 		expansionOK = expansionOK && !eds.HasErrors()
 		w.values.setResourceExpansion(abs, exp)
 		if exp.unknown {
-			ds = ds.Append(w.deferUnknownExpansion(work, abs))
 			continue
+		}
+		if w.op == walkPlan && len(w.planOpts.ForceReplace) > 0 {
+			ds = ds.Append(forceReplaceWarnings(abs, exp, w.planOpts.ForceReplace))
 		}
 		for _, key := range exp.keys {
 			addr, rep := abs.Instance(key), exp.reps[key]
@@ -194,17 +205,6 @@ func orphanReason(exp *expansion, key addrs.InstanceKey) (plans.ActionReason, bo
 	return plans.DeleteBecauseWrongRepetition, true
 }
 
-func (w *walker) deferUnknownExpansion(work *resourceWork, abs addrs.AbsResource) diags.Diagnostics {
-	change := &plans.ResourceInstanceChange{
-		ResourceInstanceChangeHeader: plans.ResourceInstanceChangeHeader{
-			Addr: abs.Instance(addrs.NoKey), PrevRunAddr: abs.Instance(addrs.NoKey),
-			ProviderAddr: addrs.AbsProviderConfigInstance{Config: work.v.provider, Key: addrs.NoKey},
-		},
-		Change: plans.Change{Action: plans.Create, Before: cty.NullVal(work.types.Value), After: cty.UnknownVal(work.types.Value)},
-	}
-	return w.addDeferred(plans.DeferredReasonInstanceCountUnknown, change, work.types)
-}
-
 // evalConfig evaluates an instance's configuration body with its schema.
 func (w *walker) evalConfig(work *resourceWork, addr addrs.AbsResourceInstance, rep repetition) (cty.Value, diags.Diagnostics) {
 	scope := w.scopeIn(work.v.module, addr.Module, rep, nil)
@@ -245,9 +245,13 @@ func (w *walker) refresh(p *configuredProvider, s schema.Schema, types plans.Obj
 	}
 	unmarked, pvm := obj.Value.UnmarkDeepWithPaths()
 	var resp providers.ReadResourceResponse
+	meta, mds := w.providerMeta(addr.Module, p.addr.Provider)
+	if ds = ds.Append(mds); mds.HasErrors() {
+		return nil, ds
+	}
 	if err := w.providerCall(func(ctx contextT) {
 		resp = p.iface.ReadResource(ctx, providers.ReadResourceRequest{
-			TypeName: addr.Resource.Resource.Type, PriorState: unmarked, Private: obj.Private,
+			TypeName: addr.Resource.Resource.Type, PriorState: unmarked, Private: obj.Private, ProviderMeta: meta,
 			CurrentIdentity: identityOrNil(obj.Identity, types.Identity),
 		})
 	}); err != nil {
@@ -287,7 +291,13 @@ func (w *walker) recordDrift(addr addrs.AbsResourceInstance, deposed addrs.Depos
 		after = r.current.Value
 		unmarkedAfter, _ := after.UnmarkDeep()
 		if unmarkedAfter.RawEquals(before) {
-			return
+			if !w.movedInRefreshOnlyPlan(addr, deposed) {
+				return
+			}
+			// A refresh-only plan has no changes to carry a move: as in
+			// OpenTofu, the move is drift of its own ("has moved to"),
+			// which applying the plan records.
+			action = plans.NoOp
 		}
 	}
 	change := &plans.ResourceInstanceChange{
@@ -299,6 +309,15 @@ func (w *walker) recordDrift(addr addrs.AbsResourceInstance, deposed addrs.Depos
 		change.Private = r.current.Private
 	}
 	w.addDrift(change, types)
+}
+
+// movedInRefreshOnlyPlan reports whether a refresh-only plan finds the
+// current object of addr moved there by a moved block.
+func (w *walker) movedInRefreshOnlyPlan(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey) bool {
+	if w.planOpts.Mode != plans.RefreshOnlyMode || w.refactor == nil || deposed != addrs.NotDeposed {
+		return false
+	}
+	return w.refactor.moves.PrevRunAddr(addr).String() != addr.String()
 }
 
 func identityOrNil(v cty.Value, ty cty.Type) cty.Value {
@@ -397,9 +416,10 @@ func (w *walker) planDelete(p *configuredProvider, types plans.ObjectTypes, s sc
 	if w.providers.schemas.Providers[p.addr.Provider].ServerCapabilities.PlanDestroy {
 		unmarked, _ := r.current.Value.UnmarkDeep()
 		var resp providers.PlanResourceChangeResponse
+		meta, _ := w.providerMeta(addr.Module, p.addr.Provider)
 		if err := w.providerCall(func(ctx contextT) {
 			resp = p.iface.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
-				TypeName: addr.Resource.Resource.Type, PriorState: unmarked, ProposedNewState: cty.NullVal(types.Value),
+				TypeName: addr.Resource.Resource.Type, PriorState: unmarked, ProposedNewState: cty.NullVal(types.Value), ProviderMeta: meta,
 				Config: cty.NullVal(types.Value), PriorPrivate: private, PriorIdentity: identityOrNil(r.identity, types.Identity),
 			})
 		}); err != nil {

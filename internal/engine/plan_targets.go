@@ -3,6 +3,7 @@ package engine
 import (
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/plans"
 )
 
 // planScope limits a plan to the -target addresses and what they depend on,
@@ -126,6 +127,34 @@ func (s *planScope) includes(resourceKey string, addr addrs.AbsResourceInstance)
 	return true
 }
 
+// includesResource reports whether any instance of res may be planned:
+// what the plan must be able to expand.
+func (s *planScope) includesResource(resourceKey string, res addrs.AbsResource) bool {
+	if s == nil {
+		return true
+	}
+	covers := func(list []addrs.Targetable) bool {
+		for _, t := range list {
+			if t.TargetContains(res) {
+				return true
+			}
+		}
+		return false
+	}
+	targeted := func() bool {
+		for _, t := range s.targets {
+			if inst, ok := t.(addrs.AbsResourceInstance); ok && inst.ContainingResource().String() == res.String() {
+				return true
+			}
+		}
+		return covers(s.targets)
+	}
+	if len(s.targets) > 0 && !s.targetDeps[resourceKey] && !targeted() {
+		return false
+	}
+	return !s.excludedDeps[resourceKey] && !covers(s.excludes)
+}
+
 func containedIn(list []addrs.Targetable, addr addrs.AbsResourceInstance) bool {
 	for _, t := range list {
 		if t.TargetContains(addr) {
@@ -145,4 +174,16 @@ func partialPlanWarning(opts PlanOpts) diags.Diagnostic {
 	return diags.Warnf(effect,
 		"This plan was made with the %s option, so it may not show every change the current configuration calls for.\n\n"+
 			"%s is for exceptional situations, such as recovering from errors or mistakes; do not use it routinely. Make a plan without it afterwards to see what remains.", option, option)
+}
+
+// incompleteApplyWarning is OpenTofu's reminder, after applying a plan
+// made with -target or -exclude, that other changes may be pending.
+func incompleteApplyWarning(plan *plans.Plan) diags.Diagnostic {
+	option := "-target"
+	if len(plan.TargetAddrs) == 0 {
+		option = "-exclude"
+	}
+	return diags.Warnf("Applied changes may be incomplete",
+		"The plan was created with the %s option in effect, so some changes requested in the configuration may have been ignored and the output values may not be fully updated. Run the following command to verify that no other changes are pending:\n    terrane plan\n\n"+
+			"Note that the %s option is not suitable for routine use, and is provided only for exceptional situations such as recovering from errors or mistakes, or when Terrane specifically suggests to use it as part of an error message.", option, option)
 }

@@ -33,7 +33,7 @@ func (w *walker) runProvider(v *providerVertex) diags.Diagnostics {
 	scope := w.scopeIn(v.module, inst, repetition{}, nil)
 	// Provider instances must be known to plan anything with them, so an
 	// unknown for_each is an error even during planning.
-	elems, known, hd := scope.EvalForEach(v.block.ForEach, false)
+	elems, known, hd := scope.EvalForEach(v.block.ForEach, lang.Unknowns{})
 	ds := diags.Diagnostics{}.Append(hd)
 	if ds.HasErrors() || !known {
 		return ds
@@ -69,7 +69,13 @@ func (w *walker) configureProviderInstance(v *providerVertex, inst addrs.ModuleI
 	} else if s, ok := w.providers.schemas.ProviderConfig(v.addr.Provider); ok && s.Block != nil {
 		cfgVal = s.Block.EmptyValue()
 	}
-	return w.providers.configure(w.ctx, addrs.AbsProviderConfigInstance{Config: v.addr, Key: key}, cfgVal)
+	configInst := addrs.AbsProviderConfigInstance{Config: v.addr, Key: key}
+	if w.op == walkEval {
+		// OpenTofu's eval walk starts providers for their schemas and
+		// functions without configuring them.
+		return w.providers.startUnconfigured(w.ctx, configInst)
+	}
+	return w.providers.configure(w.ctx, configInst, cfgVal)
 }
 
 // setInstanceKeys remembers the instances of a configuration with

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/terrane/terrane/internal/schema"
 )
 
 // withProviderSensitive marks the values at paths sensitive: the paths a
@@ -31,4 +33,15 @@ func sensitivePathsOf(marks []cty.PathValueMarks) []cty.Path {
 		}
 	}
 	return paths
+}
+
+// markPlanned marks a provider's planned value with the configuration's
+// marks, the paths the provider reported secret and, with schemaMarks, the
+// paths its schema declares sensitive.
+func markPlanned(block *schema.Block, planned *plannedObject, cfgMarks []cty.PathValueMarks, schemaMarks bool) cty.Value {
+	val := planned.value.MarkWithPaths(cfgMarks)
+	if schemaMarks {
+		val = val.MarkWithPaths(sensitivePaths(block, planned.value))
+	}
+	return withProviderSensitive(val, planned.sensitive)
 }

@@ -46,10 +46,6 @@ type configuredProvider struct {
 	// one without.
 	key   addrs.InstanceKey
 	iface providers.Interface
-	// unknownConfig is set when the configuration had unknown values at
-	// plan time: the provider was still configured, as Terraform does,
-	// and the changes it plans are only as good as what it knew.
-	unknownConfig bool
 }
 
 // instanceAddr is the provider configuration instance changes record.
@@ -106,6 +102,13 @@ func (e *Engine) loadSchemas(ctx context.Context, needed []addrs.Provider) (*pro
 		spare:      map[addrs.Provider]providers.Interface{},
 		configured: map[string]*configuredProvider{},
 	}
+	return set, set.loadSchemas(ctx, needed)
+}
+
+// loadSchemas starts a process of each provider in needed, in parallel,
+// and keeps its schemas and the process, as a spare for the first
+// configuration of that provider.
+func (s *providerSet) loadSchemas(ctx context.Context, needed []addrs.Provider) diags.Diagnostics {
 	var (
 		mu sync.Mutex
 		wg sync.WaitGroup
@@ -115,7 +118,7 @@ func (e *Engine) loadSchemas(ctx context.Context, needed []addrs.Provider) (*pro
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p, startDiags := e.start(ctx, provider)
+			p, startDiags := s.e.start(ctx, provider)
 			var resp providers.GetProviderSchemaResponse
 			var ids providers.GetResourceIdentitySchemasResponse
 			if p != nil {
@@ -128,16 +131,18 @@ func (e *Engine) loadSchemas(ctx context.Context, needed []addrs.Provider) (*pro
 			if p == nil || resp.Diagnostics.HasErrors() {
 				return
 			}
-			set.schemas.Providers[provider] = resp
-			set.schemas.Identities[provider] = ids
-			set.spare[provider] = p
+			s.mu.Lock()
+			s.schemas.Providers[provider] = resp
+			s.schemas.Identities[provider] = ids
+			s.spare[provider] = p
+			s.mu.Unlock()
 		}()
 	}
 	wg.Wait()
-	e.mu.Lock()
-	e.schemas = set.schemas
-	e.mu.Unlock()
-	return set, ds
+	s.e.mu.Lock()
+	s.e.schemas = s.schemas
+	s.e.mu.Unlock()
+	return ds
 }
 
 // configure starts the process of one provider configuration (taking the
@@ -145,21 +150,9 @@ func (e *Engine) loadSchemas(ctx context.Context, needed []addrs.Provider) (*pro
 // configures it. An unknown configuration still configures the provider.
 func (s *providerSet) configure(ctx context.Context, inst addrs.AbsProviderConfigInstance, cfgVal cty.Value) diags.Diagnostics {
 	addr := inst.Config
-	s.mu.Lock()
-	p := s.spare[addr.Provider]
-	delete(s.spare, addr.Provider)
-	s.mu.Unlock()
-	var ds diags.Diagnostics
-	if p == nil {
-		p, ds = s.e.start(ctx, addr.Provider)
-		if ds.HasErrors() {
-			return ds.WithAddress(inst.String())
-		}
-		if resp, ok := s.schemas.Providers[addr.Provider]; !ok || !resp.ServerCapabilities.GetProviderSchemaOptional {
-			// Each process must be told its schema before use unless it
-			// announced it need not be.
-			ds = ds.Append(p.GetProviderSchema(ctx).Diagnostics)
-		}
+	p, ds := s.process(ctx, addr.Provider)
+	if ds.HasErrors() {
+		return ds.WithAddress(inst.String())
 	}
 	p = s.wrapConfiguration(addr, p)
 	unmarked, _ := cfgVal.UnmarkDeep()
@@ -169,12 +162,49 @@ func (s *providerSet) configure(ctx context.Context, inst addrs.AbsProviderConfi
 		return ds.WithAddress(inst.String())
 	}
 	resp := p.ConfigureProvider(ctx, providers.ConfigureProviderRequest{
-		TerraformVersion: version.Version, Config: unmarked,
+		TerraformVersion: version.OpenTofuVersion, Config: unmarked,
 		ClientCapabilities: providers.ClientCapabilities{WriteOnlyAttributesAllowed: true},
 	})
 	ds = ds.Append(resp.Diagnostics)
 	s.mu.Lock()
-	s.configured[inst.String()] = &configuredProvider{addr: addr, key: inst.Key, iface: p, unknownConfig: !unmarked.IsWhollyKnown()}
+	s.configured[inst.String()] = &configuredProvider{addr: addr, key: inst.Key, iface: p}
+	s.mu.Unlock()
+	return ds.WithAddress(inst.String())
+}
+
+// process takes the spare process of provider, or starts one and tells it
+// its schema.
+func (s *providerSet) process(ctx context.Context, provider addrs.Provider) (providers.Interface, diags.Diagnostics) {
+	s.mu.Lock()
+	p := s.spare[provider]
+	delete(s.spare, provider)
+	s.mu.Unlock()
+	if p != nil {
+		return p, nil
+	}
+	p, ds := s.e.start(ctx, provider)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	if resp, ok := s.schemas.Providers[provider]; !ok || !resp.ServerCapabilities.GetProviderSchemaOptional {
+		// Each process must be told its schema before use unless it
+		// announced it need not be.
+		ds = ds.Append(p.GetProviderSchema(ctx).Diagnostics)
+	}
+	return p, ds
+}
+
+// startUnconfigured makes a process of provider available as the
+// configuration inst without configuring it: enough for its schema, state
+// upgrades and functions, which is all an eval walk asks of it.
+func (s *providerSet) startUnconfigured(ctx context.Context, inst addrs.AbsProviderConfigInstance) diags.Diagnostics {
+	p, ds := s.process(ctx, inst.Config.Provider)
+	if ds.HasErrors() {
+		return ds.WithAddress(inst.String())
+	}
+	p = s.wrapConfiguration(inst.Config, p)
+	s.mu.Lock()
+	s.configured[inst.String()] = &configuredProvider{addr: inst.Config, key: inst.Key, iface: p}
 	s.mu.Unlock()
 	return ds.WithAddress(inst.String())
 }

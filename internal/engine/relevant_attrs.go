@@ -14,13 +14,14 @@ import (
 
 // relevantAttributes lists the resource attributes the plan's changes may
 // have read, as Terraform and OpenTofu do: for every change that does
-// something (a deletion included), what its configuration refers to,
+// something (a deletion included), every root output that changes and
+// every module output that is not null, what its configuration refers to,
 // followed through locals, module variables, module outputs and the
 // configuration of the resources referred to. An object's own drift is not
 // relevant to its own change: the change already shows the difference.
 // Renderers show drift outside a refresh-only plan only where it lies
 // under one of these attributes.
-func (w *walker) relevantAttributes(changes, drift []*plans.ResourceInstanceChangeSrc) []plans.ResourceAttr {
+func (w *walker) relevantAttributes(changes, drift []*plans.ResourceInstanceChangeSrc, outputs []*plans.OutputChangeSrc) []plans.ResourceAttr {
 	a := &relevanceAnalyzer{w: w, visited: map[string]bool{}, attrs: map[string]plans.ResourceAttr{}}
 	for _, list := range [][]*plans.ResourceInstanceChangeSrc{changes, drift} {
 		for _, src := range list {
@@ -32,6 +33,24 @@ func (w *walker) relevantAttributes(changes, drift []*plans.ResourceInstanceChan
 			a.followResource(src.Addr.Module, src.Addr.Resource.Resource, nil)
 		}
 	}
+	// As OpenTofu's relevantResourceAttrsForPlan does, what a changed
+	// output reads is relevant too.
+	for _, src := range outputs {
+		if src.Action == plans.NoOp {
+			continue
+		}
+		module := w.cfg.Descendant(src.Addr.Module.Module())
+		if module == nil {
+			continue
+		}
+		if out := module.Module.Outputs[src.Addr.OutputValue.Name]; out != nil {
+			a.enqueueExpr(src.Addr.Module, out.Expr)
+		}
+	}
+	// Module outputs are changes too while OpenTofu plans (node_output.go
+	// records a "create" for every one whose value is not null; only the
+	// root's reach the plan file), so what they read is relevant as well.
+	a.followModuleOutputValues(w.cfg)
 	a.drain()
 	out := make([]plans.ResourceAttr, 0, len(a.attrs))
 	for _, attr := range a.attrs {
@@ -41,6 +60,29 @@ func (w *walker) relevantAttributes(changes, drift []*plans.ResourceInstanceChan
 		return relevantAttrKey(out[i].Resource, out[i].Attr) < relevantAttrKey(out[j].Resource, out[j].Attr)
 	})
 	return out
+}
+
+// followModuleOutputValues queues the expressions of the outputs of every
+// instance of the modules under cfg whose value is not null.
+func (a *relevanceAnalyzer) followModuleOutputValues(cfg *config.Config) {
+	names := make([]string, 0, len(cfg.Children))
+	for name := range cfg.Children {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		child := cfg.Children[name]
+		for _, inst := range a.w.values.moduleInstancesOf(child.Path) {
+			for outName, out := range child.Module.Outputs {
+				val, ok := a.w.values.get(a.w.values.outputs, namedKey(inst, outName))
+				if !ok || val.IsNull() || !a.visit(inst.String()+".output."+outName) {
+					continue
+				}
+				a.enqueueExpr(inst, out.Expr)
+			}
+		}
+		a.followModuleOutputValues(child)
+	}
 }
 
 // relevanceAnalyzer follows references from configuration to configuration,

@@ -26,6 +26,9 @@ type walkOp int
 const (
 	walkPlan walkOp = iota
 	walkApply
+	// walkEval works out values from the recorded state and changes
+	// nothing: see Engine.Eval.
+	walkEval
 )
 
 // walker is the state of one walk over the graph: the values worked out so
@@ -81,6 +84,12 @@ type walker struct {
 	// on, set by a plan once its graph is built; nil keeps every value.
 	// See keepsInstanceValues.
 	readResources map[string]bool
+	// providerMetas caches each module instance's provider_meta value per
+	// provider; see providerMeta.
+	providerMetas sync.Map
+	// attrTriggerTargets are the resources replace_triggered_by names an
+	// attribute of; see attributeTriggerTargets.
+	attrTriggerTargets map[string]bool
 	// ephemerals are the ephemeral resource instances the walk opened.
 	ephemerals *ephemeralSet
 }
@@ -91,9 +100,10 @@ func (e *Engine) newWalker(ctx context.Context, op walkOp, snap *recordstore.Sna
 		scopes: map[string]*lang.Scope{}, callSem: make(chan struct{}, e.opts.Parallelism),
 		instanceSlots: make(chan struct{}, instanceSlotsPerCall*e.opts.Parallelism),
 		prior:         states.NewSyncState(workingState(op, snap.State)), snapshot: snap,
-		results:       &outputsAndChecks{outputs: map[string]*states.OutputValue{}},
-		failures:      newFailureSet(),
-		stateByConfig: map[string][]*states.Resource{},
+		results:            &outputsAndChecks{outputs: map[string]*states.OutputValue{}},
+		failures:           newFailureSet(),
+		stateByConfig:      map[string][]*states.Resource{},
+		attrTriggerTargets: map[string]bool{},
 	}
 	for _, res := range snap.State.SortedResources() {
 		k := res.Addr.Config().String()
@@ -113,7 +123,7 @@ func (e *Engine) newWalker(ctx context.Context, op walkOp, snap *recordstore.Sna
 // alike, and SyncState hands out copies of what it holds: sharing the
 // snapshot saves holding the whole state twice.
 func workingState(op walkOp, snapshot *states.State) *states.State {
-	if op == walkPlan {
+	if op != walkApply {
 		return snapshot
 	}
 	return snapshot.DeepCopy()
@@ -164,6 +174,11 @@ func (w *walker) run(ctx context.Context, v vertex) (diags.Diagnostics, bool) {
 	case *callVertex:
 		ds = w.runCall(v)
 	case *resourceVertex:
+		if w.op == walkEval {
+			ds = w.evalResource(v)
+			w.values.finishResource(v.key())
+			break
+		}
 		// In apply, an instance's failure stops only what reads it (see
 		// failedDependency), so the vertex itself does not fail.
 		ds, ok = w.runResource(v)
@@ -172,11 +187,15 @@ func (w *walker) run(ctx context.Context, v vertex) (diags.Diagnostics, bool) {
 		ds = w.runEphemeral(v)
 		w.values.finishResource(v.key())
 	case *orphanVertex:
-		ds = w.runOrphan(v)
+		if w.op != walkEval {
+			ds = w.runOrphan(v)
+		}
 	case *destroyVertex:
 		ds = w.runDestroy(v)
 	case *checkVertex:
-		ds = w.runCheck(v)
+		if w.op != walkEval {
+			ds = w.runCheck(v)
+		}
 	}
 	if _, isResource := v.(*resourceVertex); !isResource {
 		ok = !ds.HasErrors()
@@ -212,6 +231,13 @@ func (w *walker) runVariable(v *variableVertex) diags.Diagnostics {
 			val, hd := scope.EvalExpr(expr, cty.DynamicPseudoType)
 			ds = ds.Append(hd)
 			given, rng = val, expr.Range()
+			if msg := v.variable.DeprecatedMessage; msg != "" && !val.IsNull() && w.op == walkPlan {
+				// OpenTofu warns the caller that sets a deprecated
+				// variable; setting it to null is not using it.
+				ds = ds.Append(diags.Diagnostic{Severity: diags.Warning,
+					Summary: fmt.Sprintf("The variable %q is marked as deprecated by module author", v.variable.Name),
+					Detail:  msg, Subject: expr.Range().Ptr()})
+			}
 		}
 		val, vds := w.finalizeVariable(v, inst, given, rng)
 		w.values.set(w.values.variables, namedKey(inst, v.variable.Name), val)
@@ -266,6 +292,9 @@ func (w *walker) finalizeVariable(v *variableVertex, inst addrs.ModuleInstance, 
 	return val, ds.Append(w.validateVariable(v, inst))
 }
 
+// validateVariable evaluates a variable's validation rules once its value
+// is set. A failure is reported at the value's expression in the module
+// call, or at the declaration of a root variable, as OpenTofu does.
 func (w *walker) validateVariable(v *variableVertex, inst addrs.ModuleInstance) diags.Diagnostics {
 	if len(v.variable.Validations) == 0 {
 		return nil
@@ -273,23 +302,39 @@ func (w *walker) validateVariable(v *variableVertex, inst addrs.ModuleInstance) 
 	var ds diags.Diagnostics
 	scope := w.scopeIn(v.module, inst, repetition{}, nil)
 	addr := addrs.InputVariable{Name: v.variable.Name}.Absolute(inst).String()
+	subject := v.variable.DeclRange
+	if v.module.Parent != nil {
+		if expr := callArgument(v.module, v.variable.Name); expr != nil {
+			subject = expr.Range()
+		}
+	}
 	status := plans.CheckPass
 	var failures []string
 	for _, rule := range v.variable.Validations {
 		out, rds := evalRule(scope, rule)
 		ds = ds.Append(rds)
 		status = worseStatus(status, out.status)
-		if out.status == plans.CheckFail {
-			failures = append(failures, out.failureMessages()...)
-			message := out.message
-			if out.ephemeralMessage {
-				message = "The error expression used to explain this condition refers to ephemeral values. Terrane will not display the resulting message.\n\n" +
-					"You can correct this by removing references to ephemeral values or by utilizing the builtin ephemeralasnull() function."
-			}
-			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid value for variable",
-				Detail: message + "\n\nThis was checked by the validation rule at " + rule.DeclRange.String() + ".", Subject: rule.Condition.Range().Ptr(),
-				Address: addr, FailedCheck: true})
+		if out.status != plans.CheckFail {
+			continue
 		}
+		message := out.message
+		if out.sensitiveMessage {
+			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Error message refers to sensitive values",
+				Detail:  "The error expression used to explain this condition refers to sensitive values. Terrane will not display the resulting message.\n\nYou can correct this by removing references to sensitive values, or by carefully using the nonsensitive() function if the expression will not reveal the sensitive data.",
+				Subject: rule.ErrorMessage.Range().Ptr(), Address: addr})
+			message = "The error message included a sensitive value, so it will not be displayed."
+		} else if out.ephemeralMessage {
+			message = "The error expression used to explain this condition refers to ephemeral values. Terrane will not display the resulting message.\n\n" +
+				"You can correct this by removing references to ephemeral values or by utilizing the builtin ephemeralasnull() function."
+		} else if message == "" {
+			message = "Failed to evaluate condition error message."
+		}
+		if !out.ephemeralMessage {
+			failures = append(failures, message)
+		}
+		ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid value for variable",
+			Detail:  message + "\n\nThis was checked by the validation rule at " + rule.DeclRange.String() + ".",
+			Subject: subject.Ptr(), Address: addr, FailedCheck: true})
 	}
 	w.recordCheckObject(plans.CheckableInputVariable, modulePrefix(v.module.Path)+"var."+v.variable.Name,
 		plans.CheckObjectResult{ObjectAddr: addr, Status: status, FailureMessages: failures})
@@ -306,13 +351,17 @@ func (w *walker) runOutput(v *outputVertex) diags.Diagnostics {
 		}
 		var ds diags.Diagnostics
 		scope := w.scopeIn(v.module, inst, repetition{}, nil)
-		ds = ds.Append(w.checkRules(scope, outputRules(v.module, inst, v.output)))
+		if w.op != walkEval {
+			ds = ds.Append(w.checkRules(scope, outputRules(v.module, inst, v.output)))
+		}
 		val, hd := scope.EvalExpr(v.output.Expr, cty.DynamicPseudoType)
 		ds = ds.Append(hd)
+		undeclaredSensitive := false
 		if v.output.Sensitive {
 			val = val.Mark(sensitiveMark)
 		} else if inst.IsRoot() && marks.Contains(val, sensitiveMark) {
 			ds = ds.Append(undeclaredSensitiveOutput(v.output))
+			undeclaredSensitive = true
 		}
 		switch {
 		case v.output.Ephemeral:
@@ -323,7 +372,12 @@ func (w *walker) runOutput(v *outputVertex) diags.Diagnostics {
 			val = cty.DynamicVal.Mark(failedMark)
 		}
 		w.values.set(w.values.outputs, namedKey(inst, v.output.Name), val)
-		if inst.IsRoot() {
+		switch {
+		case undeclaredSensitive:
+			// Never recorded, so neither output nor show nor a
+			// terraform_remote_state reader ever sees it in plain text.
+			w.keepPriorRootOutput(v.output)
+		case inst.IsRoot():
 			w.recordRootOutput(v.output, val)
 		}
 		return ds
@@ -334,11 +388,9 @@ func (w *walker) runOutput(v *outputVertex) diags.Diagnostics {
 func (w *walker) runCall(v *callVertex) diags.Diagnostics {
 	childPath := v.module.Path.Child(v.call.Name)
 	return w.eachModuleInstance(v.module, func(inst addrs.ModuleInstance) diags.Diagnostics {
-		exp, ds := w.expand(w.scopeIn(v.module, inst, repetition{}, nil), v.call.Count, v.call.ForEach, v.call.Enabled)
+		callAddr := inst.Child(v.call.Name, addrs.NoKey).String()
+		exp, ds := w.expand(w.scopeIn(v.module, inst, repetition{}, nil), v.call.Count, v.call.ForEach, v.call.Enabled, lang.Unknowns{Allow: w.op == walkEval, Excludable: callAddr})
 		if exp.unknown {
-			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid module count or for_each",
-				Detail:  "The number of instances of this module depends on values known only after apply. Apply the resources it depends on first with -target, or use values known during planning.",
-				Subject: v.call.DeclRange.Ptr()})
 			exp = &expansion{mode: exp.mode, reps: map[addrs.InstanceKey]repetition{}}
 		}
 		w.values.addCallExpansion(inst, childPath, v.call.Name, exp)
@@ -346,15 +398,16 @@ func (w *walker) runCall(v *callVertex) diags.Diagnostics {
 	})
 }
 
-// expand evaluates count, for_each or enabled into an expansion.
-func (w *walker) expand(scope *lang.Scope, count, forEach, enabled hcl.Expression) (*expansion, diags.Diagnostics) {
+// expand evaluates count, for_each or enabled into an expansion. A value
+// not known yet makes an unknown expansion, with an error unless unknowns
+// allows it.
+func (w *walker) expand(scope *lang.Scope, count, forEach, enabled hcl.Expression, unknowns lang.Unknowns) (*expansion, diags.Diagnostics) {
 	var ds diags.Diagnostics
 	exp := &expansion{reps: map[addrs.InstanceKey]repetition{}}
-	allowUnknown := w.op == walkPlan
 	switch {
 	case count != nil:
 		exp.mode = expandCount
-		n, known, hd := scope.EvalCount(count, allowUnknown)
+		n, known, hd := scope.EvalCount(count, unknowns)
 		ds = ds.Append(hd)
 		if !known {
 			exp.unknown = true
@@ -367,7 +420,7 @@ func (w *walker) expand(scope *lang.Scope, count, forEach, enabled hcl.Expressio
 		}
 	case forEach != nil:
 		exp.mode = expandForEach
-		elems, known, hd := scope.EvalForEach(forEach, allowUnknown)
+		elems, known, hd := scope.EvalForEach(forEach, unknowns)
 		ds = ds.Append(hd)
 		if !known {
 			exp.unknown = true
@@ -381,19 +434,13 @@ func (w *walker) expand(scope *lang.Scope, count, forEach, enabled hcl.Expressio
 	default:
 		exp.mode = expandSingle
 		if enabled != nil {
-			val, hd := scope.EvalExpr(enabled, cty.Bool)
+			on, known, hd := scope.EvalEnabled(enabled, unknowns)
 			ds = ds.Append(hd)
-			if val.HasMark(marks.Ephemeral) {
-				return exp, ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid enabled argument",
-					Detail:  "Ephemeral values, or values derived from ephemeral values, cannot be used as the enabled argument: whether an instance exists is recorded, and an ephemeral value never is.",
-					Subject: enabled.Range().Ptr()})
-			}
-			val, _ = val.Unmark()
-			if !val.IsKnown() {
+			if !known {
 				exp.unknown = true
 				return exp, ds
 			}
-			if val.IsNull() || val.False() {
+			if !on {
 				return exp, ds
 			}
 		}
@@ -411,6 +458,16 @@ func (w *walker) runCheck(v *checkVertex) diags.Diagnostics {
 	}
 	return w.eachModuleInstance(v.module, func(inst addrs.ModuleInstance) diags.Diagnostics {
 		var ds diags.Diagnostics
+		addr := inst.String()
+		if addr != "" {
+			addr += "."
+		}
+		configAddr, objectAddr := modulePrefix(v.module.Path)+"check."+v.check.Name, addr+"check."+v.check.Name
+		if w.checkFailedByData(configAddr, objectAddr) {
+			// Its data source could not be read: the check has failed
+			// already, and its assertions would only restate that.
+			return nil
+		}
 		scope := w.scopeIn(v.module, inst, repetition{}, nil)
 		status := plans.CheckPass
 		var failures []string
@@ -420,6 +477,9 @@ func (w *walker) runCheck(v *checkVertex) diags.Diagnostics {
 			for _, d := range rds {
 				d.Severity = diags.Warning
 				ds = append(ds, d)
+			}
+			if out.sensitiveMessage {
+				ds = ds.Append(sensitiveMessageWarning(rule))
 			}
 			status = worseStatus(status, out.status)
 			if out.status == plans.CheckFail {
@@ -436,12 +496,11 @@ func (w *walker) runCheck(v *checkVertex) diags.Diagnostics {
 					Subject: rule.Condition.Range().Ptr(), Address: modulePrefix(v.module.Path) + "check." + v.check.Name})
 			}
 		}
-		addr := inst.String()
-		if addr != "" {
-			addr += "."
+		w.recordCheckObject(plans.CheckableCheck, configAddr,
+			plans.CheckObjectResult{ObjectAddr: objectAddr, Status: status, FailureMessages: failures})
+		for i := range ds {
+			ds[i].FromCheckBlock = true
 		}
-		w.recordCheckObject(plans.CheckableCheck, modulePrefix(v.module.Path)+"check."+v.check.Name,
-			plans.CheckObjectResult{ObjectAddr: addr + "check." + v.check.Name, Status: status, FailureMessages: failures})
 		return ds
 	})
 }

@@ -45,7 +45,7 @@ func (s *providerSet) forResource(resource addrs.ConfigResource, p *configuredPr
 		return wrapped
 	}
 	iface := s.e.opts.ProviderWrapper.WrapResource(resource, p.addr, s.schemas.Providers[p.addr.Provider], p.iface)
-	wrapped := &configuredProvider{addr: p.addr, key: p.key, iface: iface, unknownConfig: p.unknownConfig}
+	wrapped := &configuredProvider{addr: p.addr, key: p.key, iface: iface}
 	if s.byResource == nil {
 		s.byResource = map[string]*configuredProvider{}
 	}

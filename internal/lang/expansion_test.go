@@ -13,6 +13,7 @@ func TestEvalCount(t *testing.T) {
 	tests := []struct {
 		expr         string
 		allowUnknown bool
+		excludable   string
 		want         int
 		wantKnown    bool
 		wantErr      string
@@ -23,17 +24,19 @@ func TestEvalCount(t *testing.T) {
 		{expr: `-1`, wantErr: "must be greater than or equal to zero"},
 		{expr: `1.5`, wantErr: "value must be a whole number"},
 		{expr: `null`, wantErr: `The given "count" argument value is null`},
-		{expr: `length(var.secret)`, wantErr: "Sensitive values, or values derived from sensitive values, cannot be used as count arguments"},
+		// OpenTofu allows a sensitive count: the number is not the secret.
+		{expr: `length(var.secret)`, want: len("hunter2"), wantKnown: true},
+		{expr: `length(var.ports)`, wantErr: "use the -target option to first apply only the resources that the count depends on"},
+		{expr: `length(var.ports)`, excludable: `module.a["x"].thing.b`, wantErr: `use the planning option '-exclude=module.a["x"].thing.b' to first apply without this object`},
 		{expr: `length(var.token)`, wantErr: "Ephemeral values, or values derived from ephemeral values, cannot be used as count arguments."},
 		{expr: `length(var.token)`, allowUnknown: true, wantErr: "cannot be used as count arguments"},
-		{expr: `length(var.ports)`, wantErr: "cannot be determined until apply"},
 		{expr: `length(var.ports)`, allowUnknown: true},
 		{expr: `"many"`, wantErr: `The given "count" argument value is unsuitable: a number is required.`},
 	}
 	scope := &Scope{Data: exampleData()}
 	for _, test := range tests {
 		t.Run(test.expr, func(t *testing.T) {
-			got, known, diags := scope.EvalCount(parseExpr(t, test.expr), test.allowUnknown)
+			got, known, diags := scope.EvalCount(parseExpr(t, test.expr), Unknowns{Allow: test.allowUnknown, Excludable: test.excludable})
 			if test.wantErr != "" {
 				if !strings.Contains(diags.Error(), test.wantErr) {
 					t.Fatalf("error %q does not contain %q", diags.Error(), test.wantErr)
@@ -57,6 +60,7 @@ func TestEvalForEach(t *testing.T) {
 	tests := []struct {
 		expr         string
 		allowUnknown bool
+		excludable   string
 		want         map[string]cty.Value
 		wantErr      string
 	}{
@@ -67,15 +71,17 @@ func TestEvalForEach(t *testing.T) {
 		{expr: `toset([1])`, wantErr: "supports sets of strings, but you have provided a set containing type number"},
 		{expr: `null`, wantErr: `the given "for_each" argument value is null`},
 		{expr: `toset([var.secret])`, wantErr: "cannot be used as for_each arguments"},
+		{expr: `toset([var.pending])`, wantErr: "The \"for_each\" set includes values derived from resource attributes that cannot be determined until apply"},
+		{expr: `toset([var.pending])`, excludable: "thing.b", wantErr: "use the planning option -exclude=thing.b to first apply"},
+		{expr: `{(var.pending) = 1}`, wantErr: "The \"for_each\" value includes keys or set values from resource attributes"},
 		{expr: `toset([var.token])`, wantErr: "Ephemeral values, or values derived from ephemeral values, cannot be used as for_each arguments."},
 		{expr: `{a = var.token}`, want: map[string]cty.Value{"a": cty.StringVal("tok").Mark(marks.Ephemeral)}},
-		{expr: `toset([var.pending])`, wantErr: "cannot be determined until apply"},
 		{expr: `toset([var.pending])`, allowUnknown: true},
 	}
 	scope := &Scope{Data: exampleData()}
 	for _, test := range tests {
 		t.Run(test.expr, func(t *testing.T) {
-			got, known, diags := scope.EvalForEach(parseExpr(t, test.expr), test.allowUnknown)
+			got, known, diags := scope.EvalForEach(parseExpr(t, test.expr), Unknowns{Allow: test.allowUnknown, Excludable: test.excludable})
 			if test.wantErr != "" {
 				if !strings.Contains(diags.Error(), test.wantErr) {
 					t.Fatalf("error %q does not contain %q", diags.Error(), test.wantErr)

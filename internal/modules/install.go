@@ -64,7 +64,7 @@ func (i *Installer) Install(ctx context.Context, rootDir string) (*Manifest, dia
 	root, hclDiags := i.Parser.LoadModule(rootDir)
 	walk.diags = walk.diags.Append(hclDiags)
 	if root != nil {
-		walk.installCalls(ctx, root, nil, rootDir, []string{filepath.Clean(rootDir)})
+		walk.installCalls(ctx, root, i.Parser.StaticRoot(root, rootDir), nil, rootDir, []string{filepath.Clean(rootDir)})
 	}
 	if walk.diags.HasErrors() {
 		return walk.manifest, walk.diags
@@ -84,9 +84,10 @@ type installWalk struct {
 }
 
 // installCalls installs the calls of one module, then the modules they
-// call in turn. moduleDir is the module's directory on disk; stack guards
-// against a module calling itself through local paths.
-func (w *installWalk) installCalls(ctx context.Context, mod *config.Module, path []string, moduleDir string, stack []string) {
+// call in turn. static works out sources and versions built from
+// variables and locals; moduleDir is the module's directory on disk; stack
+// guards against a module calling itself through local paths.
+func (w *installWalk) installCalls(ctx context.Context, mod *config.Module, static *config.StaticModule, path []string, moduleDir string, stack []string) {
 	names := make([]string, 0, len(mod.ModuleCalls))
 	for name := range mod.ModuleCalls {
 		names = append(names, name)
@@ -94,6 +95,10 @@ func (w *installWalk) installCalls(ctx context.Context, mod *config.Module, path
 	sort.Strings(names)
 	for _, name := range names {
 		call := mod.ModuleCalls[name]
+		if resolveDiags := static.ResolveCall(call); resolveDiags.HasErrors() {
+			w.diags = w.diags.Append(resolveDiags)
+			continue
+		}
 		callPath := append(append([]string(nil), path...), name)
 		dir, ok := w.installCall(ctx, call, callPath, moduleDir)
 		if !ok {
@@ -110,7 +115,7 @@ func (w *installWalk) installCalls(ctx context.Context, mod *config.Module, path
 		child, hclDiags := w.installer.Parser.LoadModule(absolute)
 		w.diags = w.diags.Append(hclDiags)
 		if child != nil {
-			w.installCalls(ctx, child, callPath, absolute, append(stack, absolute))
+			w.installCalls(ctx, child, static.Child(call, child), callPath, absolute, append(stack, absolute))
 		}
 	}
 }

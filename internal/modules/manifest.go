@@ -104,12 +104,12 @@ func (m *Manifest) ModuleDir(path []string) (string, bool) {
 // Installed adapts the manifest for config.Parser.LoadConfigWithModules,
 // with directories resolved against rootDir.
 func (m *Manifest) Installed(rootDir string) config.InstalledModules {
-	return func(path addrs.Module) (string, bool) {
-		dir, ok := m.ModuleDir(path)
+	return func(path addrs.Module) (config.InstalledModule, bool) {
+		record, ok := m.Records[strings.Join(path, ".")]
 		if !ok {
-			return "", false
+			return config.InstalledModule{}, false
 		}
-		return filepath.Join(rootDir, filepath.FromSlash(dir)), true
+		return config.InstalledModule{Dir: filepath.Join(rootDir, filepath.FromSlash(record.Dir)), Source: record.Source, Version: record.Version}, true
 	}
 }
 

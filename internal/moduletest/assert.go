@@ -33,6 +33,11 @@ func (s *assertScope) evaluate(run *Run) (Status, diags.Diagnostics) {
 	var ds diags.Diagnostics
 	for _, rule := range run.Asserts {
 		ctx, cds := s.context(rule)
+		if cds.HasErrors() {
+			status = status.Merge(Error)
+			ds = ds.Append(cds)
+			continue
+		}
 		message, mds := errorMessage(rule, ctx)
 		cds = cds.Append(mds)
 		val, hd := rule.Condition.Value(ctx)
@@ -104,6 +109,11 @@ func (s *assertScope) context(rule *config.CheckRule) (*hcl.EvalContext, diags.D
 			}
 		}
 		forScope = append(forScope, t)
+	}
+	// The engine's scope takes references to what the module does not
+	// declare as values not known yet; report them as OpenTofu does.
+	if undeclared := s.cfg.CheckTraversals(forScope); undeclared.HasErrors() {
+		return nil, ds.Append(undeclared)
 	}
 	calls := append(lang.ProviderFunctionsInExpr(rule.Condition), lang.ProviderFunctionsInExpr(rule.ErrorMessage)...)
 	ctx, hd := s.eval.Scope().EvalContext(forScope, calls)

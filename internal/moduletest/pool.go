@@ -15,33 +15,39 @@ import (
 // plan and apply asks for a process per provider configuration, and
 // starting one (exec, the plugin handshake, TLS keys) takes far longer
 // than a test's plan; a run's plan, its apply and the next runs usually
-// configure the same provider with the same values. So a walk's process
-// goes back to the pool when the walk ends, and a later walk that
-// configures it with exactly the same known values takes it again instead
-// of starting another. A process is still configured once, with one
-// configuration, and used by one walk at a time; one configured with
-// values not known yet, or that failed or was stopped, is not reused.
+// configure the same provider with the same values. So a plan or apply
+// that configures a provider with exactly the values a running process
+// was configured with uses that process instead of starting another, as
+// the calls of one walk share a process; walks running at the same time
+// share it too, since a configured provider answers concurrent calls. A
+// process is still configured once, with one configuration; one
+// configured with values not known yet, or that failed or was stopped,
+// is used by nobody else and stopped when its walk is done.
 type processPool struct {
 	factories map[addrs.Provider]providers.Factory
 
 	mu     sync.Mutex
-	idle   map[addrs.Provider][]*pooledProcess
+	procs  map[addrs.Provider][]*pooledProcess
 	closed bool
 }
 
 // pooledProcess is one started provider process.
 type pooledProcess struct {
 	p providers.Interface
+	// users counts the walks using the process.
+	users int
+	// claimed is set once a walk is configuring the process.
+	claimed bool
 	// configured is set once ConfigureProvider succeeded with config.
 	configured bool
 	config     cty.Value
 	resp       providers.ConfigureProviderResponse
-	// spent marks a process that must not be used again.
+	// spent marks a process that must not be used by another walk.
 	spent bool
 }
 
 func newProcessPool(factories map[addrs.Provider]providers.Factory) *processPool {
-	return &processPool{factories: factories, idle: map[addrs.Provider][]*pooledProcess{}}
+	return &processPool{factories: factories, procs: map[addrs.Provider][]*pooledProcess{}}
 }
 
 // Factories are factories that hand out the pool's processes.
@@ -49,6 +55,13 @@ func (pool *processPool) Factories() map[addrs.Provider]providers.Factory {
 	out := make(map[addrs.Provider]providers.Factory, len(pool.factories))
 	for provider := range pool.factories {
 		out[provider] = func(ctx context.Context) (providers.Interface, error) {
+			// Until the walk configures it, any process answers its
+			// calls (schemas, validation); ConfigureProvider finds it
+			// the right one.
+			proc := pool.take(provider, func(*pooledProcess) bool { return true })
+			if proc != nil {
+				return &pooledProvider{pool: pool, provider: provider, proc: proc}, nil
+			}
 			proc, err := pool.acquire(ctx, provider)
 			if err != nil {
 				return nil, err
@@ -59,55 +72,107 @@ func (pool *processPool) Factories() map[addrs.Provider]providers.Factory {
 	return out
 }
 
-// acquire takes an idle process of provider that is not configured yet,
-// or starts a new one.
+// acquire takes a process of provider that nobody configures or uses, or
+// starts a new one.
 func (pool *processPool) acquire(ctx context.Context, provider addrs.Provider) (*pooledProcess, error) {
-	if proc := pool.takeIdle(provider, func(proc *pooledProcess) bool { return !proc.configured }); proc != nil {
+	if proc := pool.take(provider, func(proc *pooledProcess) bool { return !proc.claimed && proc.users == 0 }); proc != nil {
 		return proc, nil
 	}
 	p, err := pool.factories[provider](ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &pooledProcess{p: p}, nil
-}
-
-// takeIdle takes the first idle process of provider that match accepts.
-func (pool *processPool) takeIdle(provider addrs.Provider, match func(*pooledProcess) bool) *pooledProcess {
+	proc := &pooledProcess{p: p, users: 1}
 	pool.mu.Lock()
 	defer pool.mu.Unlock()
-	for i, proc := range pool.idle[provider] {
-		if match(proc) {
-			pool.idle[provider] = append(pool.idle[provider][:i:i], pool.idle[provider][i+1:]...)
+	if pool.closed {
+		proc.spent = true
+	}
+	pool.procs[provider] = append(pool.procs[provider], proc)
+	return proc, nil
+}
+
+// take adds a user to the first live process of provider match accepts.
+func (pool *processPool) take(provider addrs.Provider, match func(*pooledProcess) bool) *pooledProcess {
+	pool.mu.Lock()
+	defer pool.mu.Unlock()
+	for _, proc := range pool.procs[provider] {
+		if !proc.spent && match(proc) {
+			proc.users++
 			return proc
 		}
 	}
 	return nil
 }
 
-// release gives a process back once a walk is done with it.
-func (pool *processPool) release(provider addrs.Provider, proc *pooledProcess) {
+// claim makes proc the process its one user configures; false when it is
+// configured, being configured, or used by another walk too.
+func (pool *processPool) claim(proc *pooledProcess) bool {
 	pool.mu.Lock()
 	defer pool.mu.Unlock()
-	if proc.spent || pool.closed {
-		proc.spent = true
-		_ = proc.p.Close()
-		return
+	if proc.claimed || proc.users != 1 || proc.spent {
+		return false
 	}
-	pool.idle[provider] = append(pool.idle[provider], proc)
+	proc.claimed = true
+	return true
 }
 
-// close stops every process the pool started that no walk holds.
+// configured records what a process was configured with.
+func (pool *processPool) configured(proc *pooledProcess, config cty.Value, resp providers.ConfigureProviderResponse, reusable bool) {
+	pool.mu.Lock()
+	defer pool.mu.Unlock()
+	proc.configured, proc.config, proc.resp = true, config, resp
+	proc.spent = proc.spent || !reusable
+}
+
+// release ends one walk's use of a process, stopping it when it is spent
+// and nobody uses it any more.
+func (pool *processPool) release(provider addrs.Provider, proc *pooledProcess) {
+	pool.mu.Lock()
+	proc.users--
+	stop := (proc.spent || pool.closed) && proc.users == 0
+	if stop {
+		procs := pool.procs[provider]
+		for i, other := range procs {
+			if other == proc {
+				pool.procs[provider] = append(procs[:i:i], procs[i+1:]...)
+				break
+			}
+		}
+	}
+	pool.mu.Unlock()
+	if stop {
+		_ = proc.p.Close()
+	}
+}
+
+// spend keeps a process from being used by another walk.
+func (pool *processPool) spend(proc *pooledProcess) {
+	pool.mu.Lock()
+	defer pool.mu.Unlock()
+	proc.spent = true
+}
+
+// close stops every process nobody uses; the others stop when their
+// walks are done.
 func (pool *processPool) close() {
 	pool.mu.Lock()
 	pool.closed = true
-	idle := pool.idle
-	pool.idle = map[addrs.Provider][]*pooledProcess{}
-	pool.mu.Unlock()
-	for _, procs := range idle {
+	var idle []*pooledProcess
+	for provider, procs := range pool.procs {
+		var kept []*pooledProcess
 		for _, proc := range procs {
-			_ = proc.p.Close()
+			if proc.users == 0 {
+				idle = append(idle, proc)
+			} else {
+				kept = append(kept, proc)
+			}
 		}
+		pool.procs[provider] = kept
+	}
+	pool.mu.Unlock()
+	for _, proc := range idle {
+		_ = proc.p.Close()
 	}
 }
 
@@ -136,20 +201,21 @@ func (pp *pooledProvider) ConfigureProvider(ctx context.Context, req providers.C
 	pp.mu.Lock()
 	defer pp.mu.Unlock()
 	reusable := req.Config.IsWhollyKnown()
-	sameConfig := func(proc *pooledProcess) bool { return proc.configured && proc.config.RawEquals(req.Config) }
-	if reusable && sameConfig(pp.proc) {
-		return pp.proc.resp
-	}
 	if reusable {
-		if match := pp.pool.takeIdle(pp.provider, sameConfig); match != nil {
+		sameConfig := func(proc *pooledProcess) bool { return proc.configured && proc.config.RawEquals(req.Config) }
+		if shared := pp.pool.take(pp.provider, sameConfig); shared != nil {
 			pp.pool.release(pp.provider, pp.proc)
-			pp.proc = match
-			return match.resp
+			pp.proc = shared
+			return shared.resp
 		}
 	}
-	if pp.proc.configured {
-		// Configured differently: this walk needs a process of its own.
+	if !pp.pool.claim(pp.proc) {
+		// Configured or shared: this walk needs a process of its own.
 		fresh, err := pp.pool.acquire(ctx, pp.provider)
+		if err == nil && !pp.pool.claim(fresh) {
+			pp.pool.release(pp.provider, fresh)
+			err = context.Canceled // the pool is closing
+		}
 		if err != nil {
 			return providers.ConfigureProviderResponse{Diagnostics: diags.Diagnostics{}.Append(err)}
 		}
@@ -157,12 +223,11 @@ func (pp *pooledProvider) ConfigureProvider(ctx context.Context, req providers.C
 		pp.proc = fresh
 	}
 	resp := pp.proc.p.ConfigureProvider(ctx, req)
-	pp.proc.configured, pp.proc.config, pp.proc.resp = true, req.Config, resp
-	pp.proc.spent = resp.Diagnostics.HasErrors() || !reusable
+	pp.pool.configured(pp.proc, req.Config, resp, reusable && !resp.Diagnostics.HasErrors())
 	return resp
 }
 
-// Close gives the process back to the pool.
+// Close ends this walk's use of the process.
 func (pp *pooledProvider) Close() error {
 	pp.mu.Lock()
 	defer pp.mu.Unlock()
@@ -173,13 +238,14 @@ func (pp *pooledProvider) Close() error {
 	return nil
 }
 
-// StopProvider stops the process's operations; it is not used again.
+// StopProvider stops the process's operations; no other walk uses it
+// afterwards.
 func (pp *pooledProvider) StopProvider(ctx context.Context) error {
-	pp.mu.Lock()
-	pp.proc.spent = true
-	p := pp.proc.p
-	pp.mu.Unlock()
-	return p.StopProvider(ctx)
+	pp.mu.RLock()
+	proc := pp.proc
+	pp.mu.RUnlock()
+	pp.pool.spend(proc)
+	return proc.p.StopProvider(ctx)
 }
 
 // The other calls go to the bound process.

@@ -73,6 +73,17 @@ func TestProcessPoolReusesProcessesConfiguredAlike(t *testing.T) {
 	if walk(a) != first || walk(b) != other {
 		t.Errorf("processes were not found again by their configuration")
 	}
+	// Walks at the same time that configure the provider alike share the
+	// configured process.
+	one, _ := factory(ctx)
+	two, _ := factory(ctx)
+	one.ConfigureProvider(ctx, providers.ConfigureProviderRequest{Config: a})
+	two.ConfigureProvider(ctx, providers.ConfigureProviderRequest{Config: a})
+	if one.(*pooledProvider).proc != two.(*pooledProvider).proc || first.configures != 1 {
+		t.Errorf("walks configuring alike at the same time did not share the configured process")
+	}
+	_ = one.Close()
+	_ = two.Close()
 	p, _ := factory(ctx)
 	p.ConfigureProvider(ctx, providers.ConfigureProviderRequest{Config: a})
 	stopped := p.(*pooledProvider).proc.p.(*countedProcess)

@@ -225,6 +225,14 @@ type PriorRecord struct {
 	// Data is the record's content as read; nil until needed in a plan made
 	// in this process (see Plan.PriorRecordContent).
 	Data *anypb.Any
+	// PlannedDependencies, when DependenciesPlanned is set, are the
+	// resources the plan's refreshed state says the instance's current
+	// object depends on, as OpenTofu's refresh records them: the
+	// configuration's dependencies merged with the recorded ones, or the
+	// configuration's alone when the plan leaves the object unchanged.
+	// Sorted addresses.
+	PlannedDependencies []string
+	DependenciesPlanned bool
 }
 
 // PriorRecordContent is the content of a record the plan read.

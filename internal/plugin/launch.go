@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -142,13 +143,13 @@ func Launch(ctx context.Context, cfg Config) (*Provider, error) {
 		clientConfig.Cmd = cmd
 		clientConfig.SkipHostEnv = true
 		clientConfig.AutoMTLS = true
-		clientConfig.Managed = true
 	}
 
 	p.client = goplugin.NewClient(clientConfig)
+	started.add(p.client)
 	wire, err := p.connect()
 	if err != nil {
-		p.client.Kill()
+		started.kill(p.client)
 		return nil, diags.Diagnostics{startFailure(name, cfg.Path, err, p.tail.String())}.Err()
 	}
 
@@ -156,7 +157,7 @@ func Launch(ctx context.Context, cfg Config) (*Provider, error) {
 		Name:    name,
 		Client:  wire,
 		Process: p,
-		Close:   func() error { p.client.Kill(); return nil },
+		Close:   func() error { started.kill(p.client); return nil },
 		Logger:  logger,
 	}
 	if cfg.Schemas != nil && reattach == nil {
@@ -202,7 +203,42 @@ func (p *Provider) connect() (grpcprovider.Client, error) {
 // KillAll ends every provider process Launch started that is still running.
 // Commands call it on the way out (also after an interrupt), so no provider
 // outlives Terrane even when a Close was missed.
-func KillAll() { goplugin.CleanupClients() }
+func KillAll() { started.killAll() }
+
+// started are the provider clients Launch made that are not killed yet.
+// go-plugin's own list of managed clients only ever grows, which a
+// long-running serve reconciling workspaces for weeks cannot afford.
+var started = &clientSet{clients: map[*goplugin.Client]bool{}}
+
+type clientSet struct {
+	mu      sync.Mutex
+	clients map[*goplugin.Client]bool
+}
+
+func (s *clientSet) add(c *goplugin.Client) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.clients[c] = true
+}
+
+func (s *clientSet) kill(c *goplugin.Client) {
+	c.Kill()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.clients, c)
+}
+
+func (s *clientSet) killAll() {
+	s.mu.Lock()
+	clients := make([]*goplugin.Client, 0, len(s.clients))
+	for c := range s.clients {
+		clients = append(clients, c)
+	}
+	s.mu.Unlock()
+	for _, c := range clients {
+		s.kill(c)
+	}
+}
 
 // logWriter sends what a provider prints on stdout to the debug log: the
 // handshake is over by then, and anything else there is chatter.

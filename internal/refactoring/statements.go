@@ -17,6 +17,10 @@ type Statement struct {
 	DeclModule addrs.Module
 	From, To   Endpoint
 	DeclRange  hcl.Range
+	// Implied is set for a move no moved block states; see
+	// ImpliedStatements. DeclRange is then the resource's count or
+	// declaration.
+	Implied bool
 }
 
 // String describes the move for messages.

@@ -33,6 +33,9 @@ type Grant struct {
 // FullAccess is the grant of a token without a tenancy restriction.
 var FullAccess = Grant{Partition: store.Wildcard, Namespace: store.Wildcard}
 
+// Allows reports whether the grant covers a tenancy.
+func (g Grant) Allows(tenancy *pbresource.Tenancy) bool { return g.allows(tenancy) }
+
 func (g Grant) allows(tenancy *pbresource.Tenancy) bool {
 	unitAllowed := func(granted, wanted string) bool { return granted == store.Wildcard || granted == wanted }
 	return unitAllowed(g.Partition, tenancy.GetPartition()) && unitAllowed(g.Namespace, tenancy.GetNamespace())
@@ -79,7 +82,25 @@ func (t *Tokens) authorize(ctx context.Context) (Grant, error) {
 	if len(values) == 0 || values[0] == "" {
 		return Grant{}, errorf(codes.Unauthenticated, "this store needs a token: send it in the %q metadata (terrane: -token or TERRANE_TOKEN)", TokenMetadataKey)
 	}
-	grant, ok := t.grants[sha256.Sum256([]byte(values[0]))]
+	return t.Authorize(values[0])
+}
+
+// Open reports whether the tokens let every caller do everything (none
+// were given).
+func (t *Tokens) Open() bool { return t == nil || len(t.grants) == 0 }
+
+// Authorize returns the grant of a bearer token presented some other way
+// than gRPC metadata (the web view's requests): everything when there are
+// no tokens, Unauthenticated for an empty token, PermissionDenied for an
+// unknown one.
+func (t *Tokens) Authorize(token string) (Grant, error) {
+	if t == nil || len(t.grants) == 0 {
+		return FullAccess, nil
+	}
+	if token == "" {
+		return Grant{}, errorf(codes.Unauthenticated, "this server needs a token")
+	}
+	grant, ok := t.grants[sha256.Sum256([]byte(token))]
 	if !ok {
 		return Grant{}, errorf(codes.PermissionDenied, "the token is not known to this store")
 	}

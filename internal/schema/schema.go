@@ -66,6 +66,9 @@ type Block struct {
 	Description     string
 	DescriptionKind StringKind
 	Deprecated      bool
+	// DeprecationMessage says why the block is deprecated and what to use
+	// instead, when the provider says (protocol 5.10 and 6.10).
+	DeprecationMessage string
 }
 
 // Attribute is one attribute of a block or of a nested attribute type.
@@ -81,6 +84,9 @@ type Attribute struct {
 	Computed        bool
 	Sensitive       bool
 	Deprecated      bool
+	// DeprecationMessage says why the attribute is deprecated and what to
+	// use instead, when the provider says (protocol 5.10 and 6.10).
+	DeprecationMessage string
 	// WriteOnly attributes are sent to the provider but never stored.
 	WriteOnly bool
 }

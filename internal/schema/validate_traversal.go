@@ -131,3 +131,31 @@ func (b *Block) suggestName(given string) string {
 	}
 	return fmt.Sprintf(" Did you mean %q?", best)
 }
+
+// ValidateIgnoreChanges checks a resource's lifecycle ignore_changes paths
+// against its type's schema, as OpenTofu does: a path the type does not
+// have is an error (a typo would otherwise leave the drift it meant to
+// ignore to be "fixed" by the next apply), and an attribute only the
+// provider sets is a warning, since there is no configured value to keep.
+// typeRange is where the resource's type is written.
+func (b *Block) ValidateIgnoreChanges(traversals []hcl.Traversal, typeRange hcl.Range) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, traversal := range traversals {
+		moreDiags := b.StaticValidateTraversal(traversal)
+		diags = append(diags, moreDiags...)
+		if moreDiags.HasErrors() || len(traversal) != 1 {
+			continue
+		}
+		name, _ := traversalAttrName(traversal[0])
+		if attr := b.Attributes[name]; attr != nil && attr.Computed && !attr.Optional {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagWarning,
+				Summary:  "Redundant ignore_changes element",
+				Detail: fmt.Sprintf("Adding an attribute name to ignore_changes tells Terrane to ignore future changes to the argument in configuration after the object has been created, retaining the value originally configured.\n\n"+
+					"The attribute %s is decided by the provider alone and therefore there can be no configured value to compare with. Including this attribute in ignore_changes has no effect. Remove the attribute from ignore_changes to quiet this warning.", name),
+				Subject: typeRange.Ptr(),
+			})
+		}
+	}
+	return diags
+}

@@ -253,33 +253,8 @@ func (res *Resource) SortedInstanceKeys() []addrs.InstanceKey {
 	for key := range res.Instances {
 		keys = append(keys, key)
 	}
-	slices.SortFunc(keys, CompareInstanceKeys)
+	slices.SortFunc(keys, addrs.CompareInstanceKeys)
 	return keys
-}
-
-// CompareInstanceKeys orders instance keys: no key, then integers, then
-// strings.
-func CompareInstanceKeys(a, b addrs.InstanceKey) int {
-	rank := func(key addrs.InstanceKey) int {
-		switch key.(type) {
-		case nil:
-			return 0
-		case addrs.IntKey:
-			return 1
-		default:
-			return 2
-		}
-	}
-	if c := cmp.Compare(rank(a), rank(b)); c != 0 {
-		return c
-	}
-	switch a := a.(type) {
-	case addrs.IntKey:
-		return cmp.Compare(a, b.(addrs.IntKey))
-	case addrs.StringKey:
-		return cmp.Compare(a, b.(addrs.StringKey))
-	}
-	return 0
 }
 
 // ResourceInstanceEntry is one instance of a state with its address and

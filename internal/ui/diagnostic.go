@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hcled"
 	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/mitchellh/go-wordwrap"
 
 	"github.com/terrane/terrane/internal/diags"
 )
@@ -26,48 +27,98 @@ func SourcesFromParser(p *hclparse.Parser) Sources {
 	return Sources(p.Files())
 }
 
-// WriteDiagnostics writes every diagnostic in Terraform's boxed layout.
+// WriteDiagnostics writes every diagnostic as OpenTofu's views do: sorted
+// (see SortDiagnostics), warnings with the same summary shown once (see
+// ConsolidateDiagnostics), with colour in its left-ruled frame, without
+// colour (-no-color, NO_COLOR) in its plain layout for automation, the
+// detail wrapped to w's width.
 func WriteDiagnostics(w io.Writer, ds diags.Diagnostics, sources Sources, color bool) {
-	for _, d := range ds {
-		WriteDiagnostic(w, d, sources, color)
+	width := Width(w)
+	for _, group := range ConsolidateDiagnostics(SortDiagnostics(ds), diags.Warning) {
+		d := group.Described()
+		if color {
+			io.WriteString(w, FormatDiagnostic(d, sources, width))
+		} else {
+			io.WriteString(w, FormatDiagnosticPlain(d, sources, width))
+		}
 	}
 }
 
-// WriteDiagnostic writes one diagnostic: the severity and summary, where it
-// is (file, line, enclosing block, the source line(s) with the subject
-// marked when colour is on), the address and attribute it is about, and the
-// detail that says what to do.
+// WriteDiagnostic writes one diagnostic; see WriteDiagnostics.
 func WriteDiagnostic(w io.Writer, d diags.Diagnostic, sources Sources, color bool) {
+	WriteDiagnostics(w, diags.Diagnostics{d}, sources, color)
+}
+
+// FormatDiagnostic lays a diagnostic out as OpenTofu's format.Diagnostic
+// does: the severity and summary, where it is (the address it is about,
+// the file, line and enclosing block, the source lines with the subject
+// underlined), then the detail wrapped to width, every line behind a
+// coloured left rule.
+func FormatDiagnostic(d diags.Diagnostic, sources Sources, width int) string {
+	pal := palette{enabled: true}
+	rule := pal.red
+	if d.Severity == diags.Warning {
+		rule = pal.yellow
+	}
 	var body strings.Builder
-	severity := d.Severity.String()
-	if color {
-		code := "31" // red
-		if d.Severity == diags.Warning {
-			code = "33"
+	body.WriteString(pal.bold(rule(d.Severity.String()+": ")) + pal.bold(d.Summary) + "\n\n")
+	writeWhere(&body, d, sources, true)
+	writeDetail(&body, d.Detail, width-3)
+	var out strings.Builder
+	out.WriteString(rule("╷") + "\n")
+	for _, line := range strings.Split(strings.TrimSuffix(body.String(), "\n"), "\n") {
+		if line == "" {
+			out.WriteString(rule("│") + "\n")
+			continue
 		}
-		severity = "\x1b[1;" + code + "m" + severity + "\x1b[0m"
-		fmt.Fprintf(&body, "%s: \x1b[1m%s\x1b[0m\n", severity, d.Summary)
-	} else {
-		fmt.Fprintf(&body, "%s: %s\n", severity, d.Summary)
+		out.WriteString(rule("│") + " " + line + "\n")
 	}
-	if d.Subject != nil {
-		body.WriteString("\n")
-		writeSnippet(&body, d, sources, color)
-	}
+	out.WriteString(rule("╵") + "\n")
+	return out.String()
+}
+
+// FormatDiagnosticPlain lays a diagnostic out as OpenTofu's
+// format.DiagnosticPlain does for output without colour: no frame, a
+// blank line before it, the detail wrapped to width.
+func FormatDiagnosticPlain(d diags.Diagnostic, sources Sources, width int) string {
+	var out strings.Builder
+	out.WriteString("\n" + d.Severity.String() + ": " + d.Summary + "\n\n")
+	writeWhere(&out, d, sources, false)
+	writeDetail(&out, d.Detail, width-1)
+	return out.String()
+}
+
+// writeWhere writes the address a diagnostic is about and its source
+// snippet. A blank line follows a snippet; as in OpenTofu, none follows an
+// address alone.
+func writeWhere(w *strings.Builder, d diags.Diagnostic, sources Sources, color bool) {
 	if d.Address != "" {
-		body.WriteString("\n")
-		fmt.Fprintf(&body, "  with %s", d.Address)
-		if len(d.AttributePath) > 0 {
-			fmt.Fprintf(&body, ",\n  on attribute %s", diags.FormatPath(d.AttributePath))
+		fmt.Fprintf(w, "  with %s,\n", d.Address)
+		if len(d.AttributePath) > 0 && d.Subject == nil {
+			// OpenTofu points at the configuration line the attribute
+			// came from; with no source range known, name the attribute.
+			fmt.Fprintf(w, "  on attribute %s,\n", diags.FormatPath(d.AttributePath))
 		}
-		body.WriteString("\n")
 	}
-	if d.Detail != "" {
-		body.WriteString("\n")
-		body.WriteString(d.Detail)
-		body.WriteString("\n")
+	if d.Subject == nil {
+		return
 	}
-	frame(w, body.String(), d.Severity, color)
+	writeSnippet(w, d, sources, color)
+	w.WriteString("\n")
+}
+
+// writeDetail writes the detail, wrapping each line that does not start
+// with a space (those are code or commands, kept whole) to width.
+func writeDetail(w *strings.Builder, detail string, width int) {
+	if detail == "" {
+		return
+	}
+	for _, line := range strings.Split(detail, "\n") {
+		if width > 0 && !strings.HasPrefix(line, " ") {
+			line = wordwrap.WrapString(line, uint(width))
+		}
+		w.WriteString(line + "\n")
+	}
 }
 
 func writeSnippet(w *strings.Builder, d diags.Diagnostic, sources Sources, color bool) {
@@ -81,6 +132,7 @@ func writeSnippet(w *strings.Builder, d diags.Diagnostic, sources Sources, color
 	}
 	fmt.Fprintf(w, "  on %s line %d%s:\n", subject.Filename, subject.Start.Line, context)
 	if file == nil || file.Bytes == nil {
+		w.WriteString("  (source code not available)\n")
 		return
 	}
 	snippetRange := subject
@@ -98,33 +150,10 @@ func writeSnippet(w *strings.Builder, d diags.Diagnostic, sources Sources, color
 			before, highlighted, after := lineRange.PartitionAround(subject)
 			line = bytes.Join([][]byte{
 				file.Bytes[before.Start.Byte:before.End.Byte],
-				[]byte("\x1b[4m"), file.Bytes[highlighted.Start.Byte:highlighted.End.Byte], []byte("\x1b[0m"),
+				[]byte("\x1b[4m"), file.Bytes[highlighted.Start.Byte:highlighted.End.Byte], []byte(ansiReset),
 				file.Bytes[after.Start.Byte:after.End.Byte],
 			}, nil)
 		}
-		fmt.Fprintf(w, "  %4d: %s\n", lineRange.Start.Line, line)
+		fmt.Fprintf(w, "%4d: %s\n", lineRange.Start.Line, line)
 	}
-}
-
-// frame draws Terraform's left rule around a diagnostic's text.
-func frame(w io.Writer, text string, sev diags.Severity, color bool) {
-	rule := func(s string) string {
-		if !color {
-			return s
-		}
-		code := "31"
-		if sev == diags.Warning {
-			code = "33"
-		}
-		return "\x1b[" + code + "m" + s + "\x1b[0m"
-	}
-	fmt.Fprintln(w, rule("╷"))
-	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
-		if line == "" {
-			fmt.Fprintln(w, rule("│"))
-			continue
-		}
-		fmt.Fprintln(w, rule("│")+" "+line)
-	}
-	fmt.Fprintln(w, rule("╵"))
 }

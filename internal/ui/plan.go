@@ -131,10 +131,12 @@ func (r *planRenderer) prepare() {
 func sortedChanges(changes []*plans.ResourceInstanceChangeSrc) []*plans.ResourceInstanceChangeSrc {
 	sorted := make([]*plans.ResourceInstanceChangeSrc, len(changes))
 	copy(sorted, changes)
+	// OpenTofu's order: root module first, data before managed, count
+	// instances numerically (see addrs.AbsResourceInstance.Less).
 	sort.SliceStable(sorted, func(i, j int) bool {
-		a, b := sorted[i].Addr.String(), sorted[j].Addr.String()
-		if a != b {
-			return a < b
+		a, b := sorted[i].Addr, sorted[j].Addr
+		if !a.Equal(b) {
+			return a.Less(b)
 		}
 		return sorted[i].DeposedKey < sorted[j].DeposedKey
 	})
@@ -221,17 +223,39 @@ func diffOutput(change *plans.OutputChange) diffNode {
 	return diffDynamic(c)
 }
 
-// wrap word-wraps prose to the renderer's width, keeping line breaks the
-// text already has.
+// wrap word-wraps prose to the renderer's width; see WordWrap.
 func (r *planRenderer) wrap(text string) string {
+	return WordWrap(text, r.width)
+}
+
+// WordWrap wraps each line of text to fit width columns, keeping the line
+// breaks the text already has. As in OpenTofu's format.WordWrap, a line
+// that starts with a space (a command to run, a path) is left whole.
+func WordWrap(text string, width int) string {
+	if width <= 1 {
+		return text
+	}
 	lines := strings.Split(text, "\n")
 	for i, line := range lines {
-		lines[i] = wordwrap.WrapString(line, uint(r.width-1))
+		if !strings.HasPrefix(line, " ") {
+			lines[i] = wordwrap.WrapString(line, uint(width-1))
+		}
 	}
 	return strings.Join(lines, "\n")
 }
 
+// HorizontalRule is the rule OpenTofu draws between parts of an
+// operation's output: a newline and width-1 box-drawing dashes, in dark
+// gray when colour is on.
+func HorizontalRule(width int, color bool) string {
+	if width <= 1 {
+		return "\n"
+	}
+	pal := palette{enabled: color}
+	return "\n" + pal.darkGray(strings.Repeat("─", width-1))
+}
+
 // horizontalRule separates the drift report from the plan proper.
 func (r *planRenderer) horizontalRule() string {
-	return "\n" + r.pal.darkGray(strings.Repeat("─", r.width-1)) + "\n"
+	return HorizontalRule(r.width, r.pal.enabled) + "\n"
 }

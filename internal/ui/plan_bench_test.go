@@ -44,31 +44,51 @@ func TestRenderPlanLongListWithOneChange(t *testing.T) {
 		thing(t, map[string]cty.Value{"id": str("i-1"), "name": str("big"), "ports": cty.ListVal(before)}),
 		thing(t, map[string]cty.Value{"id": str("i-1"), "name": str("big"), "ports": cty.ListVal(after)})))
 	got := renderForTest(t, plan, PlanOptions{})
-	want := fmt.Sprintf("      ~ ports = [\n            # (%d unchanged elements hidden)\n            %d,\n          ~ %d -> -1,\n            %d,\n            # (%d unchanged elements hidden)\n        ]\n",
+	want := fmt.Sprintf("      ~ ports = [\n            # (%d unchanged elements hidden)\n            %d,\n          - %d,\n          + -1,\n            %d,\n            # (%d unchanged elements hidden)\n        ]\n",
 		length/2-1, length/2-1, length/2, length/2+1, length/2-2)
 	if !strings.Contains(got, want) {
 		t.Errorf("the one changed element is not shown in its context:\n%s", got)
 	}
 }
 
+// TestPairSequences pairs sequences as OpenTofu's collections.ProcessSlice
+// does: along the longest common subsequence, a changed element diffed
+// with the one that took its place only when the pairing rule says so.
 func TestPairSequences(t *testing.T) {
 	values := func(texts ...string) []cty.Value { return stringValues(texts) }
+	objects := func(names ...string) []cty.Value {
+		out := make([]cty.Value, len(names))
+		for i, name := range names {
+			out[i] = cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal(name)})
+		}
+		return out
+	}
+	strs, objs := typedListPairing(cty.String), typedListPairing(cty.Object(map[string]cty.Type{"name": cty.String}))
 	for _, tc := range []struct {
 		name          string
 		before, after []cty.Value
-		pairChanged   bool
-		want          string
+		shouldPair    pairing
+		// want lists before:after index pairs; an index past the end of
+		// its side means that side has no element, as in ProcessSlice.
+		want string
 	}{
-		{"insertion", values("a", "b"), values("a", "c", "b"), true, "0:0 -:1 1:2"},
-		{"replacement paired", values("a", "x", "b"), values("a", "y", "b"), true, "0:0 1:1 2:2"},
-		{"replacement unpaired", values("a", "x", "b"), values("a", "y", "b"), false, "0:0 1:- -:1 2:2"},
-		{"all removed", values("a", "b"), nil, true, "0:- 1:-"},
-		{"all added", nil, values("a"), true, "-:0"},
-		{"moved element", values("a", "b", "c"), values("c", "a", "b"), true, "-:0 0:1 1:2 2:-"},
+		{"insertion", values("a", "b"), values("a", "c", "b"), strs, "0:0 -:1 1:2"},
+		{"strings in a list are not paired", values("a", "x", "b"), values("a", "y", "b"), strs, "0:0 1:- -:1 2:2"},
+		{"objects in a list are paired", objects("a", "x", "b"), objects("a", "y", "b"), objs, "0:0 1:1 2:2"},
+		{"multi-line strings sharing a line are paired", values("a", "l1\nl2", "b"), values("a", "l1\nl3", "b"), strs, "0:0 1:1 2:2"},
+		{"multi-line strings sharing no line are not", values("l1\nl2"), values("l3\nl4"), strs, "0:- -:0"},
+		{"lines of a string are never paired", values("a", "x", "b"), values("a", "y", "b"), neverPair, "0:0 1:- -:1 2:2"},
+		{"all removed", values("a", "b"), nil, strs, "0:- 1:-"},
+		{"all added", nil, values("a"), strs, "-:0"},
+		{"moved element", values("a", "b", "c"), values("c", "a", "b"), strs, "-:0 0:1 1:2 2:-"},
+		// ProcessSlice's second loop pairs an added element with the next
+		// before element even when that one is common: an object inserted
+		// before another shows as that one changing, then re-added.
+		{"object added before a common one", objects("a"), objects("x", "a"), objs, "0:0 1:1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string
-			for _, pair := range pairSequences(tc.before, tc.after, tc.pairChanged) {
+			for _, pair := range pairSequences(tc.before, tc.after, tc.shouldPair) {
 				side := func(i int) string {
 					if i < 0 {
 						return "-"

@@ -34,7 +34,7 @@ func (v blockView) render(node diffNode, indent int, o renderOpts) string {
 	}
 	var b strings.Builder
 	b.WriteString("{" + forcesReplacement(node.replace, o) + "\n")
-	unchangedAttributes := writeAttributeLines(&b, v.attributes, indent, o, o)
+	unchangedAttributes := writeAttributeLines(&b, v.attributes, indent, o, o.clone())
 	if unchangedAttributes > 0 {
 		fmt.Fprintf(&b, "%s%s\n", linePrefix(indent+1, plans.NoOp, o), unchangedNote("attribute", unchangedAttributes, o))
 	}
@@ -64,7 +64,7 @@ func (v blockView) writeBlocks(b *strings.Builder, group nestedBlocks, indent in
 			b.WriteString("\n")
 			separated = true
 		}
-		blockOpts := o
+		blockOpts := o.clone()
 		blockOpts.forceReplace = group.replace
 		label := ""
 		if group.labels != nil {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -89,16 +90,18 @@ func (s sliceChange) sliceAction() plans.Action {
 
 // diffList diffs an ordered list by its longest common subsequence, so an
 // element inserted in the middle shows as one insertion rather than as
-// every later element changing.
-func diffList(c change, elementDiff func(change) diffNode) diffNode {
-	elements, action := diffSequence(c.asSlice(), elementDiff)
+// every later element changing. A changed element is shown removed and
+// re-added, unless shouldPair says to diff it with the element that took
+// its place.
+func diffList(c change, elementDiff func(change) diffNode, shouldPair pairing) diffNode {
+	elements, action := diffSequence(c.asSlice(), elementDiff, shouldPair)
 	return diffNode{action: action, replace: c.replaces(), view: listView{elements: elements, showContext: true}}
 }
 
-func diffSequence(s sliceChange, elementDiff func(change) diffNode) ([]diffNode, plans.Action) {
+func diffSequence(s sliceChange, elementDiff func(change) diffNode, shouldPair pairing) ([]diffNode, plans.Action) {
 	action := s.sliceAction()
 	var elements []diffNode
-	for _, pair := range pairSequences(unmarkAll(s.befores), unmarkAll(s.afters), true) {
+	for _, pair := range pairSequences(unmarkAll(s.befores), unmarkAll(s.afters), shouldPair) {
 		element := s.element(pair[0], pair[1], indexStep(max(pair[0], pair[1])))
 		// Within a shown list every element is shown: which positions a
 		// relevant attribute refers to cannot be told once they move.
@@ -110,21 +113,73 @@ func diffSequence(s sliceChange, elementDiff func(change) diffNode) ([]diffNode,
 	return elements, action
 }
 
+// pairing decides whether a changed element of a sequence is diffed with
+// the element that took its place (true) or shown removed and the other
+// added (false). It sees both elements without marks.
+type pairing func(before, after cty.Value) bool
+
+// neverPair shows every changed element as removed and re-added: the
+// lines of a multi-line string.
+func neverPair(_, _ cty.Value) bool { return false }
+
+// typedListPairing is OpenTofu's rule for a list attribute's elements
+// (internal/command/jsonformat/differ/list.go): objects change in place,
+// and so do multi-line strings that share a line; everything else,
+// strings, numbers and inner lists among them, is removed and re-added.
+func typedListPairing(elementType cty.Type) pairing {
+	return func(before, after cty.Value) bool {
+		return elementType.IsObjectType() || multilineStringsShareLine(before, after)
+	}
+}
+
+// jsonPairing is OpenTofu's rule for the elements of a value whose type
+// the schema leaves open, and of a JSON document's arrays
+// (internal/command/jsonformat/jsondiff/diff.go): objects, maps included,
+// change in place, and so do multi-line strings that share a line.
+func jsonPairing(before, after cty.Value) bool {
+	objectLike := func(v cty.Value) bool {
+		return !v.IsNull() && v.IsKnown() && (v.Type().IsObjectType() || v.Type().IsMapType())
+	}
+	return objectLike(before) && objectLike(after) || multilineStringsShareLine(before, after)
+}
+
+// multilineStringsShareLine is OpenTofu's ShouldDiffMultilineStrings: two
+// strings, one of them spanning lines, with at least one line in common.
+func multilineStringsShareLine(before, after cty.Value) bool {
+	isString := func(v cty.Value) bool { return v.Type() == cty.String && v.IsKnown() && !v.IsNull() }
+	if !isString(before) || !isString(after) {
+		return false
+	}
+	a, b := before.AsString(), after.AsString()
+	if !strings.Contains(a, "\n") && !strings.Contains(b, "\n") {
+		return false
+	}
+	lines := map[string]bool{}
+	for _, line := range strings.Split(a, "\n") {
+		lines[line] = true
+	}
+	for _, line := range strings.Split(b, "\n") {
+		if lines[line] {
+			return true
+		}
+	}
+	return false
+}
+
 // pairSequences walks two sequences of unmarked values along their longest
-// common subsequence and returns the pairs of indices to show, in order:
-// common elements pair with each other; when pairChanged is set, an element
-// that is not common pairs with the element in the same gap on the other
-// side, if any, and shows as changed; the rest are removed (-1 after) or
-// added (-1 before).
-func pairSequences(plainBefore, plainAfter []cty.Value, pairChanged bool) [][2]int {
-	before, after := plainBefore, plainAfter
-	common := longestCommonSubsequence(plainBefore, plainAfter)
+// common subsequence, as OpenTofu's collections.ProcessSlice does, and
+// returns the pairs of indices to show, in order: common elements pair with
+// each other; an element that is not common pairs with the next element of
+// the other side when shouldPair says so, and is otherwise removed (-1
+// after) or added (-1 before).
+func pairSequences(before, after []cty.Value, shouldPair pairing) [][2]int {
+	common := longestCommonSubsequence(before, after)
 	var pairs [][2]int
 	b, a, c := 0, 0, 0
 	isCommon := func(v cty.Value) bool { return c < len(common) && v.RawEquals(common[c]) }
 	for b < len(before) || a < len(after) || c < len(common) {
-		for b < len(before) && !isCommon(plainBefore[b]) {
-			if pairChanged && a < len(after) && !isCommon(plainAfter[a]) {
+		for b < len(before) && !isCommon(before[b]) {
+			if a < len(after) && shouldPair(before[b], after[a]) && !isCommon(after[a]) {
 				pairs = append(pairs, [2]int{b, a})
 				b++
 				a++
@@ -133,7 +188,15 @@ func pairSequences(plainBefore, plainAfter []cty.Value, pairChanged bool) [][2]i
 			pairs = append(pairs, [2]int{b, -1})
 			b++
 		}
-		for a < len(after) && !isCommon(plainAfter[a]) {
+		for a < len(after) && !isCommon(after[a]) {
+			// As in ProcessSlice, an added element may pair with the next
+			// before element even when that one is common.
+			if b < len(before) && shouldPair(before[b], after[a]) {
+				pairs = append(pairs, [2]int{b, a})
+				b++
+				a++
+				continue
+			}
 			pairs = append(pairs, [2]int{-1, a})
 			a++
 		}

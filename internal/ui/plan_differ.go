@@ -228,7 +228,7 @@ func diffType(c change, ty cty.Type) diffNode {
 	case ty.IsMapType():
 		return diffMap(c, func(element change) diffNode { return diffType(element, ty.ElementType()) }, false)
 	case ty.IsListType():
-		return diffList(c, func(element change) diffNode { return diffType(element, ty.ElementType()) })
+		return diffList(c, func(element change) diffNode { return diffType(element, ty.ElementType()) }, typedListPairing(ty.ElementType()))
 	case ty.IsTupleType():
 		return diffTuple(c, ty.TupleElementTypes())
 	case ty.IsSetType():

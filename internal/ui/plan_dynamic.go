@@ -85,7 +85,7 @@ func diffDynamicAs(c change, kind valueKind) diffNode {
 		attributes, action := diffMapElements(c, diffDynamic, isObject(c.before) || isObject(c.after))
 		return diffNode{action: action, view: attributesView{attributes: attributes}}
 	case kindArray:
-		elements, action := diffSequence(c.asSlice(), diffDynamic)
+		elements, action := diffSequence(c.asSlice(), diffDynamic, jsonPairing)
 		return diffNode{action: action, view: listView{elements: elements, showContext: true}}
 	default:
 		return diffNode{action: c.primitiveAction(), view: primitiveView{before: c.before, after: c.after, ty: kind.primitiveType()}}

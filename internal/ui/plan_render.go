@@ -57,6 +57,14 @@ type renderOpts struct {
 	hideSymbols bool
 }
 
+// clone is o for a child's rendering. As OpenTofu's RenderHumanOpts.Clone
+// does, it drops forceReplace: a parent marks only its direct children as
+// forcing replacement, never a whole subtree.
+func (o renderOpts) clone() renderOpts {
+	o.forceReplace = false
+	return o
+}
+
 // indentation is one nesting level: four columns, the width of an action
 // symbol and its space.
 func indentation(level int) string { return strings.Repeat("    ", level) }
@@ -189,7 +197,7 @@ func (v attributesView) render(node diffNode, indent int, o renderOpts) string {
 	if len(v.attributes) == 0 {
 		return "{}" + nullSuffix(node.action, o) + forcesReplacement(node.replace, o)
 	}
-	childOpts := o
+	childOpts := o.clone()
 	childOpts.noNullSuffix = !v.keepNullSuffix
 	var b strings.Builder
 	b.WriteString("{" + forcesReplacement(node.replace, o) + "\n")
@@ -242,7 +250,7 @@ func (v mapView) render(node diffNode, indent int, o renderOpts) string {
 	if len(v.elements) == 0 {
 		return "{}" + nullSuffix(node.action, o) + forcesReplacement(replaceSelf, o)
 	}
-	childOpts := o
+	childOpts := o.clone()
 	childOpts.noNullSuffix = node.action == plans.Delete || v.nested
 	childOpts.forceReplace = node.replace && v.nested
 	keys := sortedKeys(v.elements)
@@ -285,7 +293,7 @@ func (v setView) render(node diffNode, indent int, o renderOpts) string {
 	if len(v.elements) == 0 {
 		return "[]" + nullSuffix(node.action, o) + forcesReplacement(replaceSelf, o)
 	}
-	childOpts := o
+	childOpts := o.clone()
 	childOpts.noNullSuffix = true
 	childOpts.forceReplace = node.replace && v.nested
 
@@ -316,7 +324,7 @@ func (v listView) render(node diffNode, indent int, o renderOpts) string {
 	if len(v.elements) == 0 {
 		return "[]" + nullSuffix(node.action, o) + forcesReplacement(node.replace, o)
 	}
-	elementOpts := o
+	elementOpts := o.clone()
 	elementOpts.noNullSuffix = true
 	contextOpts := elementOpts
 	contextOpts.showUnchanged = true
@@ -369,7 +377,7 @@ func (v unknownView) render(node diffNode, indent int, o renderOpts) string {
 	if v.before == nil {
 		return "(known after apply)" + forcesReplacement(node.replace, o)
 	}
-	beforeOpts := o
+	beforeOpts := o.clone()
 	beforeOpts.noNullSuffix = true
 	return v.before.render(indent, beforeOpts) + " " + arrow(o) + " (known after apply)" + forcesReplacement(node.replace, o)
 }

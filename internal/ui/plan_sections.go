@@ -17,7 +17,7 @@ var legendOrder = []plans.Action{
 func (r *planRenderer) legendLine(action plans.Action) string {
 	descriptions := map[plans.Action]string{
 		plans.Create:           "create",
-		plans.Update:           "update in-place",
+		plans.Update:           "update in-place (current -> planned)",
 		plans.Delete:           "destroy",
 		plans.DeleteThenCreate: "destroy and then create replacement",
 		plans.CreateThenDelete: "create replacement and then destroy",

@@ -162,7 +162,7 @@ func heredocLines(text string, indent int, action plans.Action, o renderOpts) []
 func diffLines(before, after string, indent int, o renderOpts) []string {
 	beforeLines, afterLines := strings.Split(before, "\n"), strings.Split(after, "\n")
 	var out []string
-	for _, pair := range pairSequences(stringValues(beforeLines), stringValues(afterLines), false) {
+	for _, pair := range pairSequences(stringValues(beforeLines), stringValues(afterLines), neverPair) {
 		switch {
 		case pair[0] < 0:
 			out = append(out, linePrefix(indent+1, plans.Create, o)+afterLines[pair[1]])

@@ -57,6 +57,13 @@ func RenderApplySummary(w io.Writer, summary ApplySummary, color bool) error {
 	return err
 }
 
+// RenderOutputValues lists output values under an "Outputs:" heading, or
+// nothing when there are none, as an apply ends and as a refresh does
+// (OpenTofu's views.RefreshHuman.Outputs).
+func RenderOutputValues(outputs []OutputValue, color bool) string {
+	return renderOutputValues(outputs, palette{enabled: color})
+}
+
 // renderOutputValues lists output values under an "Outputs:" heading, or
 // nothing when there are none. Null outputs are not kept in state, so they
 // are not listed.

@@ -8,10 +8,12 @@ const Version = "0.1.0"
 // Prerelease is the pre-release label, empty for a release.
 const Prerelease = "dev"
 
-// CompatibleTerraformVersion is the Terraform language version Terrane
-// implements; `required_version` constraints are checked against it and it
-// is sent to providers as the client's version.
-const CompatibleTerraformVersion = "1.11.0"
+// OpenTofuVersion is the OpenTofu release whose language, formats and
+// behaviour Terrane implements. It stands where OpenTofu puts its own
+// version: `required_version` constraints are checked against it, it is
+// sent to providers as the client's version, and the JSON formats, plan
+// files and state files report it as "terraform_version".
+const OpenTofuVersion = "1.12.6"
 
 // ProviderProtocols lists the provider plugin protocol versions (major.minor)
 // Terrane speaks, newest first.

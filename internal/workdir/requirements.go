@@ -15,6 +15,22 @@ import (
 	"github.com/terrane/terrane/internal/plugin/discovery"
 )
 
+// EachProviderUse calls use for every place a module names a provider:
+// each required_providers entry with its version constraint, each provider
+// block with the legacy version argument it may have, and each resource's
+// provider, with no constraint.
+func EachProviderUse(mod *config.Module, use func(addrs.Provider, config.VersionConstraint)) {
+	for _, req := range mod.RequiredProviders {
+		use(req.Type, req.Requirement)
+	}
+	for key, block := range mod.ProviderConfigs {
+		use(mod.ProviderForLocalName(key.LocalName), block.Version)
+	}
+	for _, r := range mod.Resources {
+		use(r.Provider, config.VersionConstraint{})
+	}
+}
+
 // ProviderRequirements collects the version constraints on every provider
 // the configuration tree uses: declared in required_providers, in the
 // legacy version argument of provider blocks, or implied by provider
@@ -34,17 +50,7 @@ func ProviderRequirements(cfg *config.Config) (map[addrs.Provider]discovery.Cons
 		}
 		sources[provider] = list
 	}
-	cfg.DeepEach(func(c *config.Config) {
-		for _, req := range c.Module.RequiredProviders {
-			use(req.Type, req.Requirement)
-		}
-		for key, block := range c.Module.ProviderConfigs {
-			use(c.Module.ProviderForLocalName(key.LocalName), block.Version)
-		}
-		for _, r := range c.Module.Resources {
-			use(r.Provider, config.VersionConstraint{})
-		}
-	})
+	cfg.DeepEach(func(c *config.Config) { EachProviderUse(c.Module, use) })
 	result := make(map[addrs.Provider]discovery.Constraints, len(sources))
 	for provider, list := range sources {
 		if provider.IsZero() || provider.IsBuiltIn() {

@@ -40,9 +40,16 @@ type Operation struct {
 	// GenerateConfigOut is plan's -generate-config-out: the new file to
 	// write resource blocks into for import targets that have none.
 	GenerateConfigOut string
+	// AllowUnsetVariables makes a required variable given no value
+	// unknown instead of an error, as console treats it.
+	AllowUnsetVariables bool
 	// Applying is set for the apply and destroy commands: what
 	// terraform.applying evaluates to, in their plan as in their apply.
 	Applying bool
+	// RefreshMaxAge, when above zero, lets a plan use a record's object
+	// without reading it again when a serve reconciler found it in sync
+	// within that long and nothing changed the record since.
+	RefreshMaxAge time.Duration
 }
 
 // Plan is `terrane plan`'s command line.
@@ -87,6 +94,7 @@ func addOperationFlags(fs *flag.FlagSet, op *Operation) *operationFlags {
 	fs.Var(&of.replace, "replace", "plan to replace this resource instance (repeatable)")
 	fs.BoolVar(&op.Refresh, "refresh", true, "read remote objects before planning")
 	fs.BoolVar(&op.RefreshOnly, "refresh-only", false, "only update state to match remote objects")
+	fs.DurationVar(&op.RefreshMaxAge, "refresh-max-age", 0, "skip reading objects a serve reconciler found in sync within this long (e.g. 10m)")
 	fs.BoolVar(&op.Destroy, "destroy", false, "plan to destroy every object")
 	fs.IntVar(&op.Parallelism, "parallelism", DefaultParallelism, "number of provider operations at once")
 	fs.BoolVar(&op.Input, "input", true, "ask for input when needed")
@@ -129,6 +137,9 @@ func (op *Operation) check() diags.Diagnostics {
 		ds = ds.Append(diags.Errorf("Incompatible plan mode options",
 			"The -destroy and -refresh-only options are mutually exclusive: choose one."))
 	}
+	if op.RefreshMaxAge < 0 {
+		ds = ds.Append(diags.Errorf("Invalid -refresh-max-age", "-refresh-max-age must not be negative, got %s.", op.RefreshMaxAge))
+	}
 	if op.RefreshOnly && !op.Refresh {
 		ds = ds.Append(diags.Errorf("Incompatible refresh options",
 			"It doesn't make sense to use -refresh-only at the same time as -refresh=false, because there would be nothing to do. Remove one of them."))
@@ -148,8 +159,10 @@ func (op *Operation) check() diags.Diagnostics {
 	return ds
 }
 
-// AddVarFlags adds -var and -var-file to fs, collecting them into vars in
-// the order given.
+// AddVarFlags registers -var and -var-file on fs, for commands that parse
+// their own flags: init and validate take root variable values for the
+// early evaluation of module sources and versions, and commands that read
+// or write state for an encryption configuration that uses variables.
 func AddVarFlags(fs *flag.FlagSet, vars *[]VarOption) { addVarFlags(fs, vars) }
 
 func addVarFlags(fs *flag.FlagSet, vars *[]VarOption) {

@@ -154,7 +154,8 @@ func (c *collector) fromVarOption(arg string) {
 }
 
 // parseText reads a command-line or environment value: literally for
-// string-typed and untyped variables, as an HCL expression otherwise. The
+// variables of a primitive type and untyped ones, as an HCL expression
+// otherwise. The
 // text is kept as a synthetic file so errors in it show a snippet.
 func (c *collector) parseText(decl *config.Variable, text, filename string) (cty.Value, hcl.Range, hcl.Diagnostics) {
 	src := []byte(text)

@@ -110,6 +110,7 @@ variable "o" {
 func TestVariableDiagnostics(t *testing.T) {
 	mainTF := `
 variable "n" { type = number }
+variable "l" { type = list(number) }
 variable "required" {}
 `
 	tests := []struct {
@@ -126,8 +127,11 @@ variable "required" {}
 		{"undeclared in tfvars", map[string]string{"terraform.tfvars": "stray = 1\n"}, nil, nil, diags.Warning, "Value for undeclared variable", "terraform.tfvars"},
 		{"missing -var-file", nil, []VarOption{{File: true, Text: "absent.tfvars"}}, nil, diags.Error, "Failed to read variables file", "absent.tfvars"},
 		{"broken tfvars", map[string]string{"x.auto.tfvars": "n = = 1\n"}, nil, nil, diags.Error, "", "x.auto.tfvars"},
-		{"bad -var expression", nil, []VarOption{{Text: "n=[1,"}}, nil, diags.Error, "", "var.n"},
-		{"bad env expression", nil, nil, Environ{"TF_VAR_n=}"}, diags.Error, "", "TF_VAR_n"},
+		// Values of a primitive type are taken literally, as OpenTofu takes
+		// them, and checked against the type when the plan evaluates them;
+		// others are expressions, read here.
+		{"bad -var expression", nil, []VarOption{{Text: "l=[1,"}}, nil, diags.Error, "", "var.l"},
+		{"bad env expression", nil, nil, Environ{"TF_VAR_l=}"}, diags.Error, "", "TF_VAR_l"},
 	}
 	for _, test := range tests {
 		t.Run(test.name, func(t *testing.T) {

@@ -49,11 +49,17 @@ type Output struct {
 	Description string     `json:"description,omitempty"`
 }
 
-// Variable is an input variable declaration.
+// Variable is an input variable declaration, with OpenTofu's "type" (left
+// out when there is no constraint) and "required" (no default), added in
+// OpenTofu 1.11 (opentofu/opentofu#3013).
 type Variable struct {
+	Type        json.RawMessage `json:"type,omitempty"`
 	Default     json.RawMessage `json:"default,omitempty"`
 	Description string          `json:"description,omitempty"`
+	Required    bool            `json:"required,omitempty"`
 	Sensitive   bool            `json:"sensitive,omitempty"`
+	Ephemeral   bool            `json:"ephemeral,omitempty"`
+	Deprecated  string          `json:"deprecated,omitempty"`
 }
 
 // Resource is a resource or data block.
@@ -112,9 +118,13 @@ func newModule(cfg *config.Config, schemas *providers.Schemas) Module {
 		out.Variables = make(map[string]Variable, len(mod.Variables))
 		for name, variable := range mod.Variables {
 			out.Variables[name] = Variable{
+				Type:        variableType(variable),
 				Default:     VariableDefault(variable),
 				Description: variable.Description,
+				Required:    variable.Default == nil,
 				Sensitive:   variable.Sensitive,
+				Ephemeral:   variable.Ephemeral,
+				Deprecated:  variable.DeprecatedMessage,
 			}
 		}
 	}
@@ -212,6 +222,20 @@ func dependsOn(traversals []hcl.Traversal) []string {
 		out = append(out, ref.Subject.String())
 	}
 	return out
+}
+
+// variableType is a variable's type constraint as cty writes types in
+// JSON, optional attributes included; nil when there is none ("any").
+func variableType(variable *config.Variable) json.RawMessage {
+	ty := variable.Type.Type
+	if ty == cty.NilType || ty.Equals(cty.DynamicPseudoType) {
+		return nil
+	}
+	raw, err := ty.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return raw
 }
 
 // VariableDefault renders a variable's default converted to its type, or

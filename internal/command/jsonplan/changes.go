@@ -117,25 +117,34 @@ func (r renderer) resourceChanges(changes []*plans.ResourceInstanceChangeSrc) ([
 	if len(changes) == 0 {
 		return nil, nil
 	}
-	out := make([]ResourceChange, 0, len(changes))
-	for _, src := range changes {
+	// OpenTofu's order: root module first, data before managed, count
+	// instances numerically (see addrs.AbsResourceInstance.Less).
+	sorted := append([]*plans.ResourceInstanceChangeSrc(nil), changes...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		a, b := sorted[i].Addr, sorted[j].Addr
+		if !a.Equal(b) {
+			return a.Less(b)
+		}
+		return sorted[i].DeposedKey < sorted[j].DeposedKey
+	})
+	out := make([]ResourceChange, 0, len(sorted))
+	for _, src := range sorted {
+		if src.Action == plans.Delete && src.Addr.Resource.Resource.Mode == addrs.DataResourceMode {
+			// Forgetting a data source's last result is bookkeeping, not a
+			// change anyone makes; OpenTofu leaves it out.
+			continue
+		}
 		change, _, err := r.resourceChange(src)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, change)
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Address != out[j].Address {
-			return out[i].Address < out[j].Address
-		}
-		return out[i].DeposedKey < out[j].DeposedKey
-	})
 	return out, nil
 }
 
-// decode decodes a change with its resource type's schema, marking the
-// parts the schema declares sensitive.
+// decode decodes a change with its resource type's schema. The values
+// carry the marks the plan recorded; resourceChange adds the schema's.
 func (r renderer) decode(src *plans.ResourceInstanceChangeSrc) (*plans.ResourceInstanceChange, schema.Schema, error) {
 	resource := src.Addr.Resource.Resource
 	provider := src.ProviderAddr.Config.Provider
@@ -152,8 +161,6 @@ func (r renderer) decode(src *plans.ResourceInstanceChangeSrc) (*plans.ResourceI
 	if err != nil {
 		return nil, resSchema, fmt.Errorf("%s: %w", src.ObjectName(), err)
 	}
-	change.Before = markSchemaSensitive(change.Before, resSchema.Block)
-	change.After = markSchemaSensitive(change.After, resSchema.Block)
 	return change, resSchema, nil
 }
 
@@ -166,10 +173,15 @@ func markSchemaSensitive(val cty.Value, block *schema.Block) cty.Value {
 }
 
 func (r renderer) resourceChange(src *plans.ResourceInstanceChangeSrc) (ResourceChange, *plans.ResourceInstanceChange, error) {
-	change, _, err := r.decode(src)
+	change, resSchema, err := r.decode(src)
 	if err != nil {
 		return ResourceChange{}, nil, err
 	}
+	// The change's sensitive mirrors add what the schema declares
+	// sensitive to what the plan recorded, as OpenTofu's do; the planned
+	// values show the recorded marks alone.
+	change.Before = markSchemaSensitive(change.Before, resSchema.Block)
+	change.After = markSchemaSensitive(change.After, resSchema.Block)
 	addr := src.Addr
 	out := ResourceChange{
 		Address:      addr.String(),

@@ -35,9 +35,9 @@ type Plan struct {
 	RelevantAttributes []ResourceAttr           `json:"relevant_attributes,omitempty"`
 	Checks             []jsonstate.CheckResult  `json:"checks,omitempty"`
 	Timestamp          string                   `json:"timestamp,omitempty"`
-	Applyable          bool                     `json:"applyable"`
-	Complete           bool                     `json:"complete"`
-	Errored            bool                     `json:"errored"`
+	// Errored is the one plan quality OpenTofu's format has: Terraform's
+	// "applyable" and "complete" are not part of it.
+	Errored bool `json:"errored"`
 }
 
 // Variable is the value a root module variable had when planning.
@@ -83,8 +83,6 @@ func New(in Input) (*Plan, error) {
 	out := &Plan{
 		FormatVersion:    FormatVersion,
 		TerraformVersion: version,
-		Applyable:        plan.Applyable,
-		Complete:         plan.Complete,
 		Errored:          plan.Errored,
 	}
 	if !plan.Timestamp.IsZero() {
@@ -98,7 +96,9 @@ func New(in Input) (*Plan, error) {
 	if err := r.changes(plan, out); err != nil {
 		return nil, err
 	}
-	if in.PriorState != nil {
+	// As OpenTofu does, a prior state with neither resources nor outputs
+	// is left out rather than shown empty.
+	if in.PriorState != nil && !stateEmpty(in.PriorState) {
 		if out.PriorState, err = jsonstate.New(in.PriorState, in.Schemas, version); err != nil {
 			return nil, fmt.Errorf("prior state: %w", err)
 		}
@@ -113,6 +113,12 @@ func New(in Input) (*Plan, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// stateEmpty is OpenTofu's State.Empty: no resource instance and no
+// output in any module.
+func stateEmpty(state *states.State) bool {
+	return len(state.Outputs) == 0 && len(state.AllResourceInstances()) == 0
 }
 
 // Marshal is New encoded as JSON.

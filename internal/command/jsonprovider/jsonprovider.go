@@ -2,6 +2,7 @@ package jsonprovider
 
 import (
 	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/terrane/terrane/internal/providers"
 	"github.com/terrane/terrane/internal/schema"
@@ -18,17 +19,17 @@ type Provider struct {
 
 // Marshal builds the document for providers keyed by provider source
 // address (registry.terraform.io/hashicorp/null).
-func Marshal(byAddr map[string]Provider) *tfjson.ProviderSchemas {
-	out := &tfjson.ProviderSchemas{FormatVersion: FormatVersion, Schemas: map[string]*tfjson.ProviderSchema{}}
+func Marshal(byAddr map[string]Provider) *ProviderSchemas {
+	out := &ProviderSchemas{FormatVersion: FormatVersion, Schemas: map[string]*ProviderSchema{}}
 	for addr, p := range byAddr {
 		out.Schemas[addr] = marshalProvider(p)
 	}
 	return out
 }
 
-func marshalProvider(p Provider) *tfjson.ProviderSchema {
+func marshalProvider(p Provider) *ProviderSchema {
 	resp := p.Schema
-	ps := &tfjson.ProviderSchema{
+	ps := &ProviderSchema{
 		ConfigSchema:             marshalSchema(resp.Provider),
 		ResourceSchemas:          marshalSchemas(resp.ResourceTypes),
 		DataSourceSchemas:        marshalSchemas(resp.DataSources),
@@ -50,40 +51,41 @@ func marshalProvider(p Provider) *tfjson.ProviderSchema {
 	return ps
 }
 
-func marshalSchemas(in map[string]schema.Schema) map[string]*tfjson.Schema {
+func marshalSchemas(in map[string]schema.Schema) map[string]*Schema {
 	if len(in) == 0 {
 		return nil
 	}
-	out := make(map[string]*tfjson.Schema, len(in))
+	out := make(map[string]*Schema, len(in))
 	for name, s := range in {
 		out[name] = marshalSchema(s)
 	}
 	return out
 }
 
-func marshalSchema(s schema.Schema) *tfjson.Schema {
-	return &tfjson.Schema{Version: uint64(s.Version), Block: marshalBlock(s.Block)}
+func marshalSchema(s schema.Schema) *Schema {
+	return &Schema{Version: uint64(s.Version), Block: marshalBlock(s.Block)}
 }
 
-func marshalBlock(b *schema.Block) *tfjson.SchemaBlock {
+func marshalBlock(b *schema.Block) *SchemaBlock {
 	if b == nil {
-		return &tfjson.SchemaBlock{DescriptionKind: tfjson.SchemaDescriptionKindPlain}
+		return &SchemaBlock{DescriptionKind: string(tfjson.SchemaDescriptionKindPlain)}
 	}
-	out := &tfjson.SchemaBlock{
-		Description:     b.Description,
-		DescriptionKind: marshalKind(b.DescriptionKind),
-		Deprecated:      b.Deprecated,
+	out := &SchemaBlock{
+		Description:        b.Description,
+		DescriptionKind:    marshalKind(b.DescriptionKind),
+		Deprecated:         b.Deprecated,
+		DeprecationMessage: b.DeprecationMessage,
 	}
 	if len(b.Attributes) > 0 {
-		out.Attributes = make(map[string]*tfjson.SchemaAttribute, len(b.Attributes))
+		out.Attributes = make(map[string]*SchemaAttribute, len(b.Attributes))
 		for name, attr := range b.Attributes {
 			out.Attributes[name] = marshalAttribute(attr)
 		}
 	}
 	if len(b.BlockTypes) > 0 {
-		out.NestedBlocks = make(map[string]*tfjson.SchemaBlockType, len(b.BlockTypes))
+		out.NestedBlocks = make(map[string]*SchemaBlockType, len(b.BlockTypes))
 		for name, nb := range b.BlockTypes {
-			out.NestedBlocks[name] = &tfjson.SchemaBlockType{
+			out.NestedBlocks[name] = &SchemaBlockType{
 				NestingMode: marshalNesting(nb.Nesting),
 				Block:       marshalBlock(&nb.Block),
 				MinItems:    uint64(nb.MinItems),
@@ -94,29 +96,30 @@ func marshalBlock(b *schema.Block) *tfjson.SchemaBlock {
 	return out
 }
 
-func marshalAttribute(a *schema.Attribute) *tfjson.SchemaAttribute {
-	out := &tfjson.SchemaAttribute{
-		Description:     a.Description,
-		DescriptionKind: marshalKind(a.DescriptionKind),
-		Deprecated:      a.Deprecated,
-		Required:        a.Required,
-		Optional:        a.Optional,
-		Computed:        a.Computed,
-		Sensitive:       a.Sensitive,
-		WriteOnly:       a.WriteOnly,
+func marshalAttribute(a *schema.Attribute) *SchemaAttribute {
+	out := &SchemaAttribute{
+		Description:        a.Description,
+		DescriptionKind:    marshalKind(a.DescriptionKind),
+		Deprecated:         a.Deprecated,
+		DeprecationMessage: a.DeprecationMessage,
+		Required:           a.Required,
+		Optional:           a.Optional,
+		Computed:           a.Computed,
+		Sensitive:          a.Sensitive,
+		WriteOnly:          a.WriteOnly,
 	}
 	if a.NestedType != nil {
 		out.AttributeNestedType = marshalObject(a.NestedType)
-	} else {
-		out.AttributeType = a.Type
+	} else if a.Type != cty.NilType {
+		out.AttributeType, _ = a.Type.MarshalJSON()
 	}
 	return out
 }
 
-func marshalObject(o *schema.Object) *tfjson.SchemaNestedAttributeType {
-	out := &tfjson.SchemaNestedAttributeType{NestingMode: marshalNesting(o.Nesting)}
+func marshalObject(o *schema.Object) *SchemaNestedAttributeType {
+	out := &SchemaNestedAttributeType{NestingMode: marshalNesting(o.Nesting)}
 	if len(o.Attributes) > 0 {
-		out.Attributes = make(map[string]*tfjson.SchemaAttribute, len(o.Attributes))
+		out.Attributes = make(map[string]*SchemaAttribute, len(o.Attributes))
 		for name, attr := range o.Attributes {
 			out.Attributes[name] = marshalAttribute(attr)
 		}
@@ -160,25 +163,25 @@ func marshalIdentity(id providers.IdentitySchema) *tfjson.IdentitySchema {
 	return out
 }
 
-func marshalKind(k schema.StringKind) tfjson.SchemaDescriptionKind {
+func marshalKind(k schema.StringKind) string {
 	if k == schema.StringMarkdown {
-		return tfjson.SchemaDescriptionKindMarkdown
+		return string(tfjson.SchemaDescriptionKindMarkdown)
 	}
-	return tfjson.SchemaDescriptionKindPlain
+	return string(tfjson.SchemaDescriptionKindPlain)
 }
 
-func marshalNesting(n schema.Nesting) tfjson.SchemaNestingMode {
+func marshalNesting(n schema.Nesting) string {
 	switch n {
 	case schema.NestingSingle:
-		return tfjson.SchemaNestingModeSingle
+		return string(tfjson.SchemaNestingModeSingle)
 	case schema.NestingGroup:
-		return tfjson.SchemaNestingModeGroup
+		return string(tfjson.SchemaNestingModeGroup)
 	case schema.NestingList:
-		return tfjson.SchemaNestingModeList
+		return string(tfjson.SchemaNestingModeList)
 	case schema.NestingSet:
-		return tfjson.SchemaNestingModeSet
+		return string(tfjson.SchemaNestingModeSet)
 	case schema.NestingMap:
-		return tfjson.SchemaNestingModeMap
+		return string(tfjson.SchemaNestingModeMap)
 	default:
 		return ""
 	}

@@ -25,6 +25,13 @@ func Holder() string {
 	return fmt.Sprintf("%s:%d", host, os.Getpid())
 }
 
+// ReleasedHolder is the holder `terrane force-unlock` records in the open
+// intents of a run the user declares stopped. Such an intent claims nothing
+// any more: the next plan resolves it as it resolves any interrupted run's
+// (reading the object back, or reporting a create whose outcome is
+// unknown).
+const ReleasedHolder = "released by force-unlock"
+
 // ClaimRule decides whether an open intent belongs to a run that is still
 // alive, whose claim on the address must be respected.
 //
@@ -36,6 +43,7 @@ func Holder() string {
 //     protects against a reused process id).
 //  3. An intent held on another host, or with no holder recorded, is live
 //     while it is younger than TTL: the host cannot be asked.
+//  4. An intent force-unlock released (ReleasedHolder) is never live.
 type ClaimRule struct {
 	OwnRunID string
 	// TTL bounds a claim's age; 0 means DefaultClaimTTL.
@@ -46,7 +54,7 @@ type ClaimRule struct {
 
 // HeldByLiveRun reports whether intent is a live claim by another run.
 func (rule ClaimRule) HeldByLiveRun(intent *states.Intent) bool {
-	if intent == nil || (rule.OwnRunID != "" && intent.RunID == rule.OwnRunID) {
+	if intent == nil || (rule.OwnRunID != "" && intent.RunID == rule.OwnRunID) || intent.Holder == ReleasedHolder {
 		return false
 	}
 	ttl := rule.TTL
@@ -68,6 +76,17 @@ func (rule ClaimRule) HeldByLiveRun(intent *states.Intent) bool {
 		return true
 	}
 	return processExists(pid)
+}
+
+// RunningHere reports whether holder names a process of this host that
+// still exists: a run that is certainly alive.
+func RunningHere(holder string) bool {
+	host, pid, ok := parseHolder(holder)
+	if !ok {
+		return false
+	}
+	thisHost, err := os.Hostname()
+	return err == nil && host == thisHost && processExists(pid)
 }
 
 // parseHolder reads "HOST:PID", and also "HOST pid PID", the form some

@@ -316,7 +316,11 @@ func describeRun(intent *states.Intent) string {
 	if intent.RunID == "" {
 		run = "an unnamed run"
 	}
-	if intent.Holder != "" {
+	switch intent.Holder {
+	case "":
+	case ReleasedHolder:
+		run += " (" + ReleasedHolder + ")"
+	default:
 		run += fmt.Sprintf(" (process %s)", intent.Holder)
 	}
 	return run

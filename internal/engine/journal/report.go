@@ -44,8 +44,8 @@ func (r *resolver) createDiagnostic(intent *states.Intent) diags.Diagnostic {
 func claimDiagnostic(addr addrs.AbsResourceInstance, intent *states.Intent) diags.Diagnostic {
 	d := diags.Warnf("Another run is changing "+addr.String(),
 		"%s began %s of %s at %s and is still running, so this run leaves %s alone. "+
-			"Plan again once that run has finished; if it was stopped for good, its claim lapses once its process is gone (same host) or after %s.",
-		capitalize(describeRun(intent)), withArticle(operationNoun(intent.Operation)), addr, formatTime(intent.StartedAt), addr, DefaultClaimTTL)
+			"Plan again once that run has finished; if it was stopped for good, its claim lapses once its process is gone (same host) or after %s, or \"terrane force-unlock %s\" releases it now.",
+		capitalize(describeRun(intent)), withArticle(operationNoun(intent.Operation)), addr, formatTime(intent.StartedAt), addr, DefaultClaimTTL, intent.RunID)
 	d.Address = addr.String()
 	return d
 }

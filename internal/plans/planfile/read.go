@@ -131,12 +131,14 @@ func (r *Reader) readPriorRecords(plan *plans.Plan) error {
 	plan.PriorRecords = make([]plans.PriorRecord, 0, len(raw.GetRecords()))
 	for _, record := range raw.GetRecords() {
 		plan.PriorRecords = append(plan.PriorRecords, plans.PriorRecord{
-			Name:       record.GetName(),
-			Kind:       record.GetKind(),
-			Uid:        record.GetUid(),
-			Generation: record.GetGeneration(),
-			Version:    record.GetVersion(),
-			Data:       record.GetData(),
+			Name:                record.GetName(),
+			Kind:                record.GetKind(),
+			Uid:                 record.GetUid(),
+			Generation:          record.GetGeneration(),
+			Version:             record.GetVersion(),
+			Data:                record.GetData(),
+			PlannedDependencies: record.GetPlannedDependencies().GetAddresses(),
+			DependenciesPlanned: record.GetPlannedDependencies() != nil,
 		})
 	}
 	return nil

@@ -175,14 +175,18 @@ func priorRecordsToProto(plan *plans.Plan) (*priorv1.PriorRecords, error) {
 		if err != nil {
 			return nil, err
 		}
-		raw.Records = append(raw.Records, &priorv1.PriorRecord{
+		out := &priorv1.PriorRecord{
 			Name:       record.Name,
 			Kind:       record.Kind,
 			Uid:        record.Uid,
 			Generation: record.Generation,
 			Version:    record.Version,
 			Data:       data,
-		})
+		}
+		if record.DependenciesPlanned {
+			out.PlannedDependencies = &priorv1.Dependencies{Addresses: record.PlannedDependencies}
+		}
+		raw.Records = append(raw.Records, out)
 	}
 	return raw, nil
 }

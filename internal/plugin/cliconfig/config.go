@@ -95,4 +95,8 @@ func (m InstallationMethod) Matches(provider tfaddr.Provider) bool {
 type Credentials struct {
 	Token     string
 	DeclRange hcl.Range
+	// InCredentialsFile is true for a token `login` stored in the
+	// credentials file, which login and logout may change; a block written
+	// in the CLI configuration file is the user's to change.
+	InCredentialsFile bool
 }

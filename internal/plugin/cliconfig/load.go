@@ -74,6 +74,7 @@ func Load(env Environment) (*Config, diags.Diagnostics) {
 				"Reading %s failed: %s. Check its permissions.", filename, err))
 		}
 	}
+	result = result.Append(loadCredentialsFile(config, env))
 	applyEnvironment(config, env)
 	if config.ProviderInstallation == nil {
 		config.ProviderInstallation = ImpliedProviderInstallation(env)

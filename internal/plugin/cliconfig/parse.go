@@ -67,6 +67,11 @@ func (d *decoder) credentials(items *ast.ObjectList) map[svchost.Hostname]Creden
 	result := make(map[svchost.Hostname]Credentials)
 	for _, item := range items.Items {
 		object, isBlock := item.Val.(*ast.ObjectType)
+		if isBlock && len(item.Keys) == 0 && len(objectItems(object)) == 0 {
+			// "credentials": {} in JSON, as logout leaves the
+			// credentials file once its last host is removed.
+			continue
+		}
 		if len(item.Keys) != 1 || !isBlock {
 			d.errorAt(item.Pos(), "Invalid credentials block", "Write credentials blocks as credentials \"HOSTNAME\" { token = \"...\" }.")
 			continue

@@ -65,6 +65,8 @@ func (d *schemaDecoder) block(what string, in *tfplugin6.Schema_Block) *schema.B
 		Description:     in.GetDescription(),
 		DescriptionKind: stringKind(in.GetDescriptionKind()),
 		Deprecated:      in.GetDeprecated(),
+		// Why, when the provider says (protocol 5.10 and 6.10).
+		DeprecationMessage: in.GetDeprecationMessage(),
 	}
 	for _, attr := range in.GetAttributes() {
 		out.Attributes[attr.GetName()] = d.attribute(what, attr)
@@ -89,7 +91,9 @@ func (d *schemaDecoder) attribute(what string, in *tfplugin6.Schema_Attribute) *
 		Computed:        in.GetComputed(),
 		Sensitive:       in.GetSensitive(),
 		Deprecated:      in.GetDeprecated(),
-		WriteOnly:       in.GetWriteOnly(),
+		// Why, when the provider says (protocol 5.10 and 6.10).
+		DeprecationMessage: in.GetDeprecationMessage(),
+		WriteOnly:          in.GetWriteOnly(),
 	}
 	if nested := in.GetNestedType(); nested != nil {
 		out.NestedType = &schema.Object{

@@ -7,12 +7,14 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/resourceservice"
 	"github.com/terrane/terrane/internal/resourceservice/records"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/store"
+	"github.com/terrane/terrane/proto/pbresource"
 )
 
 // InstanceChange is one instance write of a Commit.
@@ -58,7 +60,7 @@ func (s *Store) Commit(ctx context.Context, changes []InstanceChange) (map[strin
 		}
 		ops[i] = op
 	}
-	results, err := s.service.Batch(ctx, ops)
+	results, err := s.commitTolerantOfStatus(ctx, changes, ops)
 	if err != nil {
 		return nil, s.explainBatchError(changes, err)
 	}
@@ -95,6 +97,52 @@ func (s *Store) batchOp(change InstanceChange) (resourceservice.BatchOp, error) 
 		return resourceservice.BatchOp{}, fmt.Errorf("%s: %w", change.Addr, err)
 	}
 	return resourceservice.BatchOp{Write: res, CreateOnly: change.Prior == nil}, nil
+}
+
+// statusRetries bounds how often one Commit follows records whose status
+// alone changed under it.
+const statusRetries = 16
+
+// commitTolerantOfStatus commits ops as one batch. A compare-and-swap lost
+// to a write that changed only a record's status (a controller's
+// WriteStatus: Version moves, Generation does not) is no conflict: seed 001
+// keeps status apart from content, and the reconciler's status writes must
+// never stop an apply. The op is based on the record's new Version and the
+// batch committed again; a change of content still fails it.
+func (s *Store) commitTolerantOfStatus(ctx context.Context, changes []InstanceChange, ops []resourceservice.BatchOp) ([]*pbresource.Resource, error) {
+	for try := 0; ; try++ {
+		results, err := s.service.Batch(ctx, ops)
+		if err == nil || try >= statusRetries {
+			return results, err
+		}
+		var batchErr *store.BatchError
+		if !errors.As(err, &batchErr) || batchErr.Index < 0 || batchErr.Index >= len(changes) ||
+			(status.Code(err) != codes.Aborted && !errors.Is(err, store.ErrCASFailure)) {
+			return nil, err
+		}
+		prior := changes[batchErr.Index].Prior
+		if prior == nil {
+			return nil, err
+		}
+		id := records.InstanceID(s.project, s.workspace, changes[batchErr.Index].Addr.String())
+		stored, readErr := s.service.Read(ctx, store.StrongConsistency, id)
+		if readErr != nil || stored.GetId().GetUid() != prior.Uid || stored.GetGeneration() != prior.Generation || stored.GetVersion() == prior.Version {
+			return nil, err
+		}
+		ops[batchErr.Index] = withVersion(ops[batchErr.Index], stored.GetVersion())
+	}
+}
+
+// withVersion returns op comparing against version instead.
+func withVersion(op resourceservice.BatchOp, version string) resourceservice.BatchOp {
+	if op.Write != nil {
+		write := proto.Clone(op.Write).(*pbresource.Resource)
+		write.Version = version
+		op.Write = write
+		return op
+	}
+	op.DeleteOptions.Version = version
+	return op
 }
 
 // explainBatchError names the instance whose compare-and-swap failed.

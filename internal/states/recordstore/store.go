@@ -35,6 +35,12 @@ func New(service *resourceservice.Service, project, workspace string) *Store {
 	return &Store{service: service, project: project, workspace: workspace}
 }
 
+// Service returns the service the records are kept through.
+func (s *Store) Service() *resourceservice.Service { return s.service }
+
+// Tenancy returns the project and workspace of the records.
+func (s *Store) Tenancy() (project, workspace string) { return s.project, s.workspace }
+
 // RecordVersion identifies one stored revision of a record: Generation
 // changes when its content changes, Version on any write (seed 001).
 type RecordVersion struct {

@@ -41,3 +41,11 @@ func statusKiB(pid int, field string) (kib int64, ok bool) {
 func ResetPeak(pid int) {
 	_ = os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", pid), []byte("5"), 0)
 }
+
+// RSSKiB is the current resident set size (VmRSS) of process pid in KiB.
+func RSSKiB(pid int) (kib int64, ok bool) {
+	return statusKiB(pid, "VmRSS:")
+}
+
+// Children lists the processes whose parent is pid.
+func Children(pid int) []int { return childPIDs(pid) }

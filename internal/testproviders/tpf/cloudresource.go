@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/terrane/terrane/internal/testproviders/cloud"
 	"github.com/terrane/terrane/internal/testproviders/tfvalue"
@@ -91,6 +92,7 @@ func (r *cloudResource) Create(ctx context.Context, req resource.CreateRequest, 
 	if !r.writeApplied(ctx, id, r.failSwitch(ctx, req.Plan), req.Config, &state, &resp.Diagnostics) {
 		return
 	}
+	r.recordProviderMeta(ctx, id, req.ProviderMeta, &resp.Diagnostics)
 	resp.State = state
 	setIdentity(ctx, resp.Identity, id, &resp.Diagnostics)
 	if r.privateKey != "" {
@@ -107,8 +109,12 @@ func (r *cloudResource) Read(ctx context.Context, req resource.ReadRequest, resp
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if fail := r.failSwitch(ctx, req.State); fail == failReadError {
+	switch fail := r.failSwitch(ctx, req.State); fail {
+	case failReadError:
 		resp.Diagnostics.AddError("Read failed on request", fmt.Sprintf("%s %q has fail = %q.", r.typeName, id, fail))
+		return
+	case failReadHang:
+		hang(ctx, &resp.Diagnostics)
 		return
 	}
 	state, diags := r.load(ctx, id)
@@ -152,6 +158,7 @@ func (r *cloudResource) Update(ctx context.Context, req resource.UpdateRequest, 
 	if !r.writeApplied(ctx, id, r.failSwitch(ctx, req.Plan), req.Config, &state, &resp.Diagnostics) {
 		return
 	}
+	r.recordProviderMeta(ctx, id, req.ProviderMeta, &resp.Diagnostics)
 	resp.State = state
 	setIdentity(ctx, resp.Identity, id, &resp.Diagnostics)
 }
@@ -248,4 +255,21 @@ func setIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, id strin
 		return
 	}
 	diags.Append(identity.SetAttribute(ctx, idPath, id)...)
+}
+
+// recordProviderMeta writes the module_name of the provider_meta a create
+// received, if any, as ROOT/<type>_provider_meta/<id>.json {"name": ...}, so
+// tests can see what the host sent.
+func (r *cloudResource) recordProviderMeta(ctx context.Context, id string, meta tfsdk.Config, diags *diag.Diagnostics) {
+	if meta.Raw.IsNull() {
+		return
+	}
+	var moduleName types.String
+	diags.Append(meta.GetAttribute(ctx, path.Root("module_name"), &moduleName)...)
+	if moduleName.IsNull() || moduleName.IsUnknown() {
+		return
+	}
+	if err := r.cloud.Put(r.typeName+"_provider_meta", id, map[string]string{"name": moduleName.ValueString(), "resource": id}); err != nil {
+		diags.AddError("Cannot record the provider_meta", err.Error())
+	}
 }

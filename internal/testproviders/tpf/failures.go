@@ -25,13 +25,14 @@ const (
 	failApplySlow         = "slow"               // ApplyResourceChange takes slowApply, then succeeds
 	failInconsistentApply = "inconsistent_apply" // the new description differs from the planned one
 	failReadError         = "read_error"         // ReadResource returns an error diagnostic
+	failReadHang          = "hang_read"          // ReadResource blocks until the call is cancelled
 	failDeleteError       = "delete_error"       // destroying returns an error diagnostic
 )
 
 var failValues = []string{
 	failPlanError, failPlanCrash, failPlanHang, failInconsistentPlan,
 	failApplyError, failApplyCrash, failApplyHang, failApplySlow, failInconsistentApply,
-	failReadError, failDeleteError,
+	failReadError, failReadHang, failDeleteError,
 }
 
 var (

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/provider/metaschema"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -46,7 +47,16 @@ type testProvider struct {
 var (
 	_ provider.ProviderWithFunctions          = (*testProvider)(nil)
 	_ provider.ProviderWithEphemeralResources = (*testProvider)(nil)
+	_ provider.ProviderWithMetaSchema         = (*testProvider)(nil)
 )
+
+// MetaSchema declares the provider_meta a module may give the provider:
+// module_name, which creates record (see recordProviderMeta).
+func (p *testProvider) MetaSchema(_ context.Context, _ provider.MetaSchemaRequest, resp *provider.MetaSchemaResponse) {
+	resp.Schema = metaschema.Schema{Attributes: map[string]metaschema.Attribute{
+		"module_name": metaschema.StringAttribute{Optional: true},
+	}}
+}
 
 type providerModel struct {
 	RootDir       types.String `tfsdk:"root_dir"`
@@ -105,6 +115,7 @@ func (p *testProvider) Resources(context.Context) []func() resource.Resource {
 		func() resource.Resource { return newThingResource(prefix) },
 		func() resource.Resource { return newBlocksResource(prefix) },
 		func() resource.Resource { return newVersionedResource(prefix) },
+		func() resource.Resource { return newLegacyResource(prefix) },
 	}
 	if p.variant.NestedAttributes {
 		constructors = append(constructors, func() resource.Resource { return newNestedResource(prefix) })

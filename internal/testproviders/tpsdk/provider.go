@@ -21,6 +21,7 @@ func New() *schema.Provider {
 		},
 		ResourcesMap: map[string]*schema.Resource{
 			widgetType: widgetResource(),
+			pinnedType: pinnedResource(),
 		},
 		DataSourcesMap: map[string]*schema.Resource{
 			widgetType: widgetDataSource(),

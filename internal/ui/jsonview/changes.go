@@ -165,7 +165,9 @@ type ChangeSummary struct {
 	Import int `json:"import"`
 	Remove int `json:"remove"`
 	// Forget counts objects that stop being managed without being destroyed.
-	Forget    int    `json:"forget,omitempty"`
+	// OpenTofu always writes it, zero included (internal/command/views/json/
+	// change_summary.go).
+	Forget    int    `json:"forget"`
 	Operation string `json:"operation"`
 }
 

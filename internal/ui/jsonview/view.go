@@ -71,12 +71,13 @@ func (v *View) emit(level, messageType, message string, fields map[string]any) {
 }
 
 // Version writes the first message of a stream: the program's version, the
-// Terraform version it is compatible with, and the UI format version.
+// OpenTofu version it implements (under "tofu", where OpenTofu gives its
+// own) and the UI format version.
 func (v *View) Version() {
 	v.emit(LevelInfo, "version", "Terrane "+version.String(), map[string]any{
-		"terraform": version.CompatibleTerraformVersion,
-		"terrane":   version.String(),
-		"ui":        UIVersion,
+		"tofu":    version.OpenTofuVersion,
+		"terrane": version.String(),
+		"ui":      UIVersion,
 	})
 }
 

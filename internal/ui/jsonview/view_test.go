@@ -22,6 +22,7 @@ import (
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/ui"
+	"github.com/terrane/terrane/internal/version"
 )
 
 // readLines decodes a stream of one JSON object per line.
@@ -50,9 +51,23 @@ func comparable(msg map[string]any) map[string]any {
 	delete(out, "@timestamp")
 	delete(out, "@module")
 	if out["type"] == "version" {
+		// The program and its version differ by design; the message's
+		// shape is checked in TestVersionMessage.
 		return map[string]any{"type": "version"}
 	}
 	return out
+}
+
+// asOpenTofuMessage turns a message Terraform 1.11 wrote into the one
+// OpenTofu writes, where they differ: OpenTofu's change summary always has
+// "forget" (internal/command/views/json/change_summary.go).
+func asOpenTofuMessage(msg map[string]any) map[string]any {
+	if changes, ok := msg["changes"].(map[string]any); ok && msg["type"] == "change_summary" {
+		if _, ok := changes["forget"]; !ok {
+			changes["forget"] = float64(0)
+		}
+	}
+	return msg
 }
 
 func resourceInstance(t *testing.T, addr string) addrs.AbsResourceInstance {
@@ -122,7 +137,9 @@ func TestApplyStreamMatchesTerraform(t *testing.T) {
 }
 
 // assertTerraformJSONReads checks that terraform-json's log reader accepts
-// every line, with the version message's fields typed.
+// every line, with the version message's UI version typed. Like OpenTofu's,
+// the message gives the engine's version as "tofu", which terraform-json's
+// Terraform field does not read.
 func assertTerraformJSONReads(t *testing.T, raw []byte) {
 	t.Helper()
 	for _, line := range bytes.Split(bytes.TrimSpace(raw), []byte("\n")) {
@@ -131,7 +148,7 @@ func assertTerraformJSONReads(t *testing.T, raw []byte) {
 			t.Errorf("terraform-json cannot read %s: %s", line, err)
 			continue
 		}
-		if version, ok := msg.(tfjson.VersionLogMessage); ok && (version.UI == nil || version.Terraform == nil) {
+		if version, ok := msg.(tfjson.VersionLogMessage); ok && version.UI == nil {
 			t.Errorf("version message without versions: %s", line)
 		}
 	}
@@ -224,7 +241,7 @@ func assertSameMessages(t *testing.T, stream []byte, terraformFile string) []map
 		t.Fatalf("%d messages, terraform wrote %d:\n%s", len(got), len(wantLines), stream)
 	}
 	for i := range got {
-		if g, w := comparable(got[i]), comparable(wantLines[i]); !reflect.DeepEqual(g, w) {
+		if g, w := comparable(got[i]), asOpenTofuMessage(comparable(wantLines[i])); !reflect.DeepEqual(g, w) {
 			gj, _ := json.Marshal(g)
 			wj, _ := json.Marshal(w)
 			t.Errorf("message %d differs\ngot:  %s\nwant: %s", i+1, gj, wj)
@@ -307,5 +324,17 @@ func TestChangeSummaryWording(t *testing.T) {
 		if got := test.summary.message(); got != test.want {
 			t.Errorf("%+v: %q, want %q", test.summary, got, test.want)
 		}
+	}
+}
+
+// TestVersionMessage starts a stream as OpenTofu does
+// (internal/command/views/json_view.go, Version): "tofu" gives the OpenTofu
+// version, here the one Terrane implements, and "ui" the format version.
+func TestVersionMessage(t *testing.T) {
+	var buf bytes.Buffer
+	New(&buf).Version()
+	msg := readLines(t, buf.Bytes())[0]
+	if msg["type"] != "version" || msg["tofu"] != version.OpenTofuVersion || msg["ui"] != UIVersion || msg["terraform"] != nil {
+		t.Errorf("version message %v", msg)
 	}
 }

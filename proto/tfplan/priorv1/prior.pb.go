@@ -93,9 +93,15 @@ type PriorRecord struct {
 	Generation string `protobuf:"bytes,4,opt,name=generation,proto3" json:"generation,omitempty"`
 	Version    string `protobuf:"bytes,5,opt,name=version,proto3" json:"version,omitempty"`
 	// Data is the record's data as it was read.
-	Data          *anypb.Any `protobuf:"bytes,6,opt,name=data,proto3" json:"data,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Data *anypb.Any `protobuf:"bytes,6,opt,name=data,proto3" json:"data,omitempty"`
+	// PlannedDependencies, when set, are the dependencies the refreshed state
+	// of the plan gives the instance's current object: those of the
+	// configuration merged with the recorded ones, or the configuration's
+	// alone when the plan leaves the object unchanged, as OpenTofu's
+	// refresh records them. Data keeps the dependencies as read.
+	PlannedDependencies *Dependencies `protobuf:"bytes,7,opt,name=planned_dependencies,json=plannedDependencies,proto3" json:"planned_dependencies,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
 }
 
 func (x *PriorRecord) Reset() {
@@ -170,6 +176,58 @@ func (x *PriorRecord) GetData() *anypb.Any {
 	return nil
 }
 
+func (x *PriorRecord) GetPlannedDependencies() *Dependencies {
+	if x != nil {
+		return x.PlannedDependencies
+	}
+	return nil
+}
+
+// Dependencies are resource addresses (module.a.aws_instance.b), sorted.
+type Dependencies struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Addresses     []string               `protobuf:"bytes,1,rep,name=addresses,proto3" json:"addresses,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Dependencies) Reset() {
+	*x = Dependencies{}
+	mi := &file_tfplan_prior_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Dependencies) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Dependencies) ProtoMessage() {}
+
+func (x *Dependencies) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplan_prior_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Dependencies.ProtoReflect.Descriptor instead.
+func (*Dependencies) Descriptor() ([]byte, []int) {
+	return file_tfplan_prior_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *Dependencies) GetAddresses() []string {
+	if x != nil {
+		return x.Addresses
+	}
+	return nil
+}
+
 var File_tfplan_prior_proto protoreflect.FileDescriptor
 
 const file_tfplan_prior_proto_rawDesc = "" +
@@ -177,7 +235,7 @@ const file_tfplan_prior_proto_rawDesc = "" +
 	"\x12tfplan/prior.proto\x12\x13terrane.planfile.v1\x1a\x19google/protobuf/any.proto\"h\n" +
 	"\fPriorRecords\x12\x1c\n" +
 	"\tworkspace\x18\x01 \x01(\tR\tworkspace\x12:\n" +
-	"\arecords\x18\x02 \x03(\v2 .terrane.planfile.v1.PriorRecordR\arecords\"\xab\x01\n" +
+	"\arecords\x18\x02 \x03(\v2 .terrane.planfile.v1.PriorRecordR\arecords\"\x81\x02\n" +
 	"\vPriorRecord\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x10\n" +
@@ -186,7 +244,10 @@ const file_tfplan_prior_proto_rawDesc = "" +
 	"generation\x18\x04 \x01(\tR\n" +
 	"generation\x12\x18\n" +
 	"\aversion\x18\x05 \x01(\tR\aversion\x12(\n" +
-	"\x04data\x18\x06 \x01(\v2\x14.google.protobuf.AnyR\x04dataB1Z/github.com/terrane/terrane/proto/tfplan/priorv1b\x06proto3"
+	"\x04data\x18\x06 \x01(\v2\x14.google.protobuf.AnyR\x04data\x12T\n" +
+	"\x14planned_dependencies\x18\a \x01(\v2!.terrane.planfile.v1.DependenciesR\x13plannedDependencies\",\n" +
+	"\fDependencies\x12\x1c\n" +
+	"\taddresses\x18\x01 \x03(\tR\taddressesB1Z/github.com/terrane/terrane/proto/tfplan/priorv1b\x06proto3"
 
 var (
 	file_tfplan_prior_proto_rawDescOnce sync.Once
@@ -200,20 +261,22 @@ func file_tfplan_prior_proto_rawDescGZIP() []byte {
 	return file_tfplan_prior_proto_rawDescData
 }
 
-var file_tfplan_prior_proto_msgTypes = make([]protoimpl.MessageInfo, 2)
+var file_tfplan_prior_proto_msgTypes = make([]protoimpl.MessageInfo, 3)
 var file_tfplan_prior_proto_goTypes = []any{
 	(*PriorRecords)(nil), // 0: terrane.planfile.v1.PriorRecords
 	(*PriorRecord)(nil),  // 1: terrane.planfile.v1.PriorRecord
-	(*anypb.Any)(nil),    // 2: google.protobuf.Any
+	(*Dependencies)(nil), // 2: terrane.planfile.v1.Dependencies
+	(*anypb.Any)(nil),    // 3: google.protobuf.Any
 }
 var file_tfplan_prior_proto_depIdxs = []int32{
 	1, // 0: terrane.planfile.v1.PriorRecords.records:type_name -> terrane.planfile.v1.PriorRecord
-	2, // 1: terrane.planfile.v1.PriorRecord.data:type_name -> google.protobuf.Any
-	2, // [2:2] is the sub-list for method output_type
-	2, // [2:2] is the sub-list for method input_type
-	2, // [2:2] is the sub-list for extension type_name
-	2, // [2:2] is the sub-list for extension extendee
-	0, // [0:2] is the sub-list for field type_name
+	3, // 1: terrane.planfile.v1.PriorRecord.data:type_name -> google.protobuf.Any
+	2, // 2: terrane.planfile.v1.PriorRecord.planned_dependencies:type_name -> terrane.planfile.v1.Dependencies
+	3, // [3:3] is the sub-list for method output_type
+	3, // [3:3] is the sub-list for method input_type
+	3, // [3:3] is the sub-list for extension type_name
+	3, // [3:3] is the sub-list for extension extendee
+	0, // [0:3] is the sub-list for field type_name
 }
 
 func init() { file_tfplan_prior_proto_init() }
@@ -227,7 +290,7 @@ func file_tfplan_prior_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_tfplan_prior_proto_rawDesc), len(file_tfplan_prior_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   2,
+			NumMessages:   3,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

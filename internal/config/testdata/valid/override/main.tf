@@ -17,3 +17,10 @@ resource "null_resource" "a" {
 output "o" {
   value = "base"
 }
+
+check "c" {
+  assert {
+    condition     = var.size > 0
+    error_message = "base message"
+  }
+}

@@ -12,3 +12,10 @@ resource "null_resource" "a" {
 output "o" {
   value = "override"
 }
+
+check "c" {
+  assert {
+    condition     = var.size > 1
+    error_message = "override message"
+  }
+}

@@ -1,0 +1,172 @@
+package command
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+const refreshOnlyMovedConfig = lifecycleHeader + `
+resource "tpf_thing" "b" {
+  name = "a"
+}
+
+resource "tpf_thing" "still" {
+  name = "still"
+}
+
+moved {
+  from = tpf_thing.a
+  to   = tpf_thing.b
+}
+`
+
+// TestE2ERefreshOnlyPlanAppliesMoves checks a refresh-only plan against
+// terraform 1.11 (OpenTofu's refresh-only mode is the same): moved blocks
+// are applied, a move without drift is reported as drift of its own ("has
+// moved to"), the plan's prior_state is the refreshed state at the new
+// addresses, and applying the plan records the move and the refreshed
+// values.
+func TestE2ERefreshOnlyPlanAppliesMoves(t *testing.T) {
+	o := newOracleProject(t, map[string]string{"main.tf": lifecycleHeader + `
+resource "tpf_thing" "a" {
+  name = "a"
+}
+
+resource "tpf_thing" "still" {
+  name = "still"
+}
+`})
+	o.expectCode("apply", o.agree("apply", "-no-color", "-auto-approve"), 0)
+	o.rewrite(map[string]string{"main.tf": refreshOnlyMovedConfig})
+	for _, p := range []*e2eProject{o.e2eProject, o.tf} {
+		if p == nil {
+			continue
+		}
+		objects := p.objects("tpf_thing")
+		p.editObject(objects["still"], func(attrs map[string]any) { attrs["description"] = "drifted" })
+	}
+	res := o.agree("plan", "-no-color", "-refresh-only", "-out=refresh.tfplan")
+	o.expectCode("plan", res, 0)
+	assertContains(t, "plan", res.stdout, "# tpf_thing.a has moved to tpf_thing.b", "# tpf_thing.still has changed", `+ description = "drifted"`)
+
+	got := priorStateSummary(t, o.runTerrane("show", "-json", "refresh.tfplan").stdout)
+	want := map[string]any{"tpf_thing.b": nil, "tpf_thing.still": "drifted"}
+	if o.terraform != "" {
+		want = priorStateSummary(t, o.runTerraform("show", "-json", "refresh.tfplan").stdout)
+	}
+	if len(got) != len(want) || got["tpf_thing.b"] != want["tpf_thing.b"] || got["tpf_thing.still"] != want["tpf_thing.still"] {
+		t.Errorf("prior_state %v, want %v", got, want)
+	}
+
+	o.expectCode("apply", o.agree("apply", "-no-color", "refresh.tfplan"), 0)
+	if got := o.recordedInstances(); strings.Join(got, " ") != "tpf_thing.b tpf_thing.still" {
+		t.Errorf("records after applying the refresh-only plan: %v", got)
+	}
+	res = o.agree("plan", "-no-color", "-refresh=false")
+	assertContains(t, "plan from the refreshed records", res.stdout, `- description = "drifted" -> null`)
+}
+
+// priorStateSummary maps each managed resource of a plan's prior_state to
+// its description.
+func priorStateSummary(t *testing.T, doc string) map[string]any {
+	t.Helper()
+	var plan struct {
+		PriorState struct {
+			Values struct {
+				RootModule struct {
+					Resources []struct {
+						Address string         `json:"address"`
+						Values  map[string]any `json:"values"`
+					} `json:"resources"`
+				} `json:"root_module"`
+			} `json:"values"`
+		} `json:"prior_state"`
+	}
+	if err := json.Unmarshal([]byte(doc), &plan); err != nil {
+		t.Fatalf("%v\n%s", err, doc)
+	}
+	out := map[string]any{}
+	for _, r := range plan.PriorState.Values.RootModule.Resources {
+		out[r.Address] = r.Values["description"]
+	}
+	return out
+}
+
+// TestE2EApplySavedPlanWithoutChanges checks that a saved plan that changes
+// nothing is applied, its check evaluated and its outputs shown, as
+// terraform 1.11 and OpenTofu do, instead of being refused.
+func TestE2EApplySavedPlanWithoutChanges(t *testing.T) {
+	o := newOracleProject(t, map[string]string{"main.tf": `
+variable "greeting" {
+  default = "hello"
+}
+
+output "greeting" {
+  value = var.greeting
+}
+
+check "polite" {
+  assert {
+    condition     = var.greeting == "good morning"
+    error_message = "not polite enough"
+  }
+}
+`})
+	o.expectCode("apply", o.agree("apply", "-no-color", "-auto-approve"), 0)
+	o.expectCode("plan", o.agree("plan", "-no-color", "-out=nothing.tfplan"), 0)
+	res := o.agree("apply", "-no-color", "nothing.tfplan")
+	o.expectCode("apply of a plan without changes", res, 0)
+	assertContains(t, "apply", res.stdout+res.stderr, "Apply complete! Resources: 0 added, 0 changed, 0 destroyed.",
+		`greeting = "hello"`, "Warning: Check block assertion failed", "not polite enough")
+}
+
+// TestE2EPlanOptionsThatMatchNothing checks two plan options that would
+// otherwise do nothing without a word, against terraform 1.11 (OpenTofu
+// words them the same): -replace with a resource address whose instances
+// have keys warns "Incompletely-matched force-replace resource instance"
+// and lists the -replace options that would work, and -target leaving out
+// an end of a pending move is refused with "Moved resource instances
+// excluded by targeting".
+func TestE2EPlanOptionsThatMatchNothing(t *testing.T) {
+	o := newOracleProject(t, map[string]string{"main.tf": lifecycleHeader + `
+resource "tpf_thing" "other" {
+  name = "other"
+}
+
+resource "tpf_thing" "cnt" {
+  count = 2
+  name  = "cnt${count.index}"
+}
+`})
+	o.expectCode("apply", o.agree("apply", "-no-color", "-auto-approve"), 0)
+	res := o.agree("plan", "-no-color", "-replace=tpf_thing.cnt")
+	o.expectCode("plan -replace", res, 0)
+	assertContains(t, "plan -replace", res.stdout+res.stderr, "Incompletely-matched force-replace resource instance",
+		`-replace="tpf_thing.cnt[0]"`, `-replace="tpf_thing.cnt[1]"`)
+
+	o.rewrite(map[string]string{"main.tf": lifecycleHeader + `
+resource "tpf_thing" "other" {
+  name = "other"
+}
+
+resource "tpf_thing" "cnt" {
+  for_each = toset(["x", "y"])
+  name     = each.key == "x" ? "cnt0" : "cnt1"
+}
+
+moved {
+  from = tpf_thing.cnt[0]
+  to   = tpf_thing.cnt["x"]
+}
+
+moved {
+  from = tpf_thing.cnt[1]
+  to   = tpf_thing.cnt["y"]
+}
+`})
+	res = o.agree("plan", "-no-color", "-target=tpf_thing.other")
+	o.expectCode("plan -target", res, 1)
+	assertContains(t, "plan -target", res.stderr, "Moved resource instances excluded by targeting", `-target="tpf_thing.cnt"`)
+	o.expectCode("plan -target with both ends", o.agree("plan", "-no-color", "-target=tpf_thing.cnt"), 0)
+}

@@ -1,0 +1,80 @@
+package command
+
+import (
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/config"
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/plans"
+	"github.com/terrane/terrane/internal/workdir"
+)
+
+// staticInputs gives the early evaluation of module sources and versions
+// (OpenTofu 1.8+) what it reads beyond the configuration: the root
+// variables' values from the command line (vars), variable files, the
+// environment and defaults, and the selected workspace. Values are
+// gathered once, when a source or version first needs one.
+func staticInputs(dir string, vars []arguments.VarOption) config.StaticInputs {
+	workspace, _ := workdir.CurrentWorkspace(dir)
+	var (
+		once       sync.Once
+		given      *arguments.Values
+		givenDiags diags.Diagnostics
+	)
+	return config.StaticInputs{Workspace: workspace, RootVariable: func(decls map[string]*config.Variable, name string) (cty.Value, hcl.Diagnostics) {
+		var reported diags.Diagnostics
+		once.Do(func() {
+			given, givenDiags = arguments.CollectValues(dir, decls, vars, os.Environ())
+			for _, d := range givenDiags {
+				if d.Severity == diags.Error {
+					reported = append(reported, d)
+				}
+			}
+		})
+		var value *arguments.Value
+		if given != nil {
+			value = given.ByName[name]
+		}
+		val, ds := arguments.ResolveOne(decls[name], value)
+		return val, toHCLDiagnostics(append(reported, ds...))
+	}}
+}
+
+// savedPlanStaticInputs gives the early evaluation of module sources and
+// versions the root variables' values a saved plan was made with, which
+// applying it uses for everything else too.
+func savedPlanStaticInputs(dir string, plan *plans.Plan) config.StaticInputs {
+	workspace, _ := workdir.CurrentWorkspace(dir)
+	return config.StaticInputs{Workspace: workspace, RootVariable: func(decls map[string]*config.Variable, name string) (cty.Value, hcl.Diagnostics) {
+		if _, ok := plan.VariableValues[name]; !ok {
+			val, ds := arguments.ResolveOne(decls[name], nil)
+			return val, toHCLDiagnostics(ds)
+		}
+		val, err := plan.VariableValue(name)
+		if err != nil {
+			return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid variable value in saved plan",
+				Detail: fmt.Sprintf("The saved plan's value of var.%s cannot be read: %s. Make a new plan.", name, err)}}
+		}
+		return val, nil
+	}}
+}
+
+// toHCLDiagnostics turns Terrane's diagnostics into HCL's, for code that
+// reports through the configuration loader.
+func toHCLDiagnostics(ds diags.Diagnostics) hcl.Diagnostics {
+	out := make(hcl.Diagnostics, 0, len(ds))
+	for _, d := range ds {
+		severity := hcl.DiagWarning
+		if d.Severity == diags.Error {
+			severity = hcl.DiagError
+		}
+		out = append(out, &hcl.Diagnostic{Severity: severity, Summary: d.Summary, Detail: d.Detail, Subject: d.Subject, Context: d.Context})
+	}
+	return out
+}

@@ -1,0 +1,9 @@
+provider "tpf" {
+  root_dir = "CLOUD/cleanup"
+}
+
+run "left_behind" {
+  variables {
+    fail = "delete_error"
+  }
+}

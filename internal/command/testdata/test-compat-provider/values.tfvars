@@ -1,0 +1,1 @@
+name = "from-var-file"

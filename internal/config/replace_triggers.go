@@ -1,0 +1,100 @@
+package config
+
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	hcljson "github.com/hashicorp/hcl/v2/json"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/terrane/terrane/internal/addrs"
+)
+
+// decodeReplaceTriggeredBy reads lifecycle's replace_triggered_by. Each
+// element names exactly one managed resource or resource instance,
+// optionally followed by an attribute path, and may use count.index or
+// each.key only as an index: OpenTofu decides whether to replace from the
+// planned change of the object named, so anything else (a variable, a
+// local, an expression computing a value) could never trigger and is an
+// error rather than a setting that silently does nothing.
+func decodeReplaceTriggeredBy(attr *hcl.Attribute) ([]hcl.Expression, hcl.Diagnostics) {
+	isJSON := hcljson.IsJSONExpression(attr.Expr)
+	exprs, diags := hcl.ExprList(attr.Expr)
+	for i, expr := range exprs {
+		if isJSON {
+			native, jsonDiags := jsonStringExpression(expr)
+			if diags = append(diags, jsonDiags...); jsonDiags.HasErrors() {
+				continue
+			}
+			expr, exprs[i] = native, native
+		}
+		diags = append(diags, checkTriggerExpression(expr)...)
+	}
+	return exprs, diags
+}
+
+// jsonStringExpression reads a JSON string holding an expression, as a
+// .tf.json file writes each element of replace_triggered_by.
+func jsonStringExpression(expr hcl.Expression) (hcl.Expression, hcl.Diagnostics) {
+	val, diags := expr.Value(nil)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	if val.IsNull() || !val.IsKnown() || val.Type() != cty.String {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid replace_triggered_by expression",
+			Detail: "In JSON, each element of replace_triggered_by is a string holding a resource reference.", Subject: expr.Range().Ptr()}}
+	}
+	rng := expr.Range()
+	return hclsyntax.ParseExpression([]byte(val.AsString()), rng.Filename, rng.Start)
+}
+
+// checkTriggerExpression applies OpenTofu's rules to one element of
+// replace_triggered_by.
+func checkTriggerExpression(expr hcl.Expression) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	invalid := func(summary, detail string) {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: expr.Range().Ptr()})
+	}
+	resources := 0
+	for _, traversal := range expr.Variables() {
+		ref, refDiags := addrs.ParseRef(traversal)
+		if refDiags.HasErrors() {
+			for _, d := range refDiags {
+				d.Subject = expr.Range().Ptr()
+			}
+			return append(diags, refDiags...)
+		}
+		switch subject := ref.Subject.(type) {
+		case addrs.Resource, addrs.ResourceInstance:
+			resources++
+			if triggerResource(subject).Mode != addrs.ManagedResourceMode {
+				invalid("Invalid reference in replace_triggered_by expression",
+					"Only managed resources can trigger a replacement: a data source or ephemeral resource is never updated or replaced.")
+			}
+		case addrs.ForEachAttr:
+			if subject.Name != "key" {
+				invalid("Invalid each reference in replace_triggered_by expression", "Only each.key may be used in replace_triggered_by.")
+			}
+		case addrs.CountAttr:
+			if subject.Name != "index" {
+				invalid("Invalid count reference in replace_triggered_by expression", "Only count.index may be used in replace_triggered_by.")
+			}
+		default:
+			invalid("Invalid reference in replace_triggered_by expression", "Only resources, count.index, and each.key may be used in replace_triggered_by.")
+		}
+	}
+	switch {
+	case resources == 0:
+		invalid("Invalid replace_triggered_by expression", "Missing resource reference in replace_triggered_by expression.")
+	case resources > 1:
+		invalid("Invalid replace_triggered_by expression", "Multiple resource references in replace_triggered_by expression.")
+	}
+	return diags
+}
+
+// triggerResource is the resource a replace_triggered_by reference names.
+func triggerResource(subject addrs.Referenceable) addrs.Resource {
+	if inst, ok := subject.(addrs.ResourceInstance); ok {
+		return inst.Resource
+	}
+	return subject.(addrs.Resource)
+}

@@ -1,0 +1,293 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/lang"
+	"github.com/terrane/terrane/internal/lang/marks"
+)
+
+// Static evaluation is OpenTofu's early evaluation (1.8+): a module
+// call's source and version may be built from input variables, locals,
+// path.*, terraform.workspace and built-in functions, worked out from the
+// configuration and the root variables' values before anything is
+// installed or planned. Resources, data sources, module outputs, count,
+// each and provider functions are not available then.
+
+// StaticInputs are what static evaluation reads beyond the configuration.
+type StaticInputs struct {
+	// RootVariable gives the value of the root module variable name, one
+	// of decls, as the command line, variable files, environment and
+	// default set it. Nil gives defaults only.
+	RootVariable func(decls map[string]*Variable, name string) (cty.Value, hcl.Diagnostics)
+	// Workspace is terraform.workspace.
+	Workspace string
+}
+
+// needsStaticEvaluation reports whether an expression refers to anything
+// or calls a function, so it cannot be decoded as a literal.
+func needsStaticEvaluation(expr hcl.Expression) bool {
+	if len(expr.Variables()) > 0 {
+		return true
+	}
+	syntax, ok := expr.(hclsyntax.Expression)
+	if !ok {
+		return false
+	}
+	calls := false
+	_ = hclsyntax.VisitAll(syntax, func(node hclsyntax.Node) hcl.Diagnostics {
+		if _, ok := node.(*hclsyntax.FunctionCallExpr); ok {
+			calls = true
+		}
+		return nil
+	})
+	return calls
+}
+
+// StaticModule is one module of the tree as static evaluation sees it:
+// its configuration, and the call that brought it in, whose arguments give
+// its variables.
+type StaticModule struct {
+	module  *Module
+	path    addrs.Module
+	parent  *StaticModule
+	call    *ModuleCall // in parent's module; nil for the root
+	rootDir string
+	inputs  StaticInputs
+
+	values     map[string]cty.Value
+	evaluating map[string]bool
+}
+
+// StaticRoot returns the root of static evaluation for the root module mod
+// in rootDir, reading the parser's StaticInputs.
+func (p *Parser) StaticRoot(mod *Module, rootDir string) *StaticModule {
+	return &StaticModule{module: mod, path: addrs.RootModule, rootDir: rootDir, inputs: p.Static,
+		values: map[string]cty.Value{}, evaluating: map[string]bool{}}
+}
+
+// Child returns the static view of the module call brings in, whose
+// configuration is mod.
+func (s *StaticModule) Child(call *ModuleCall, mod *Module) *StaticModule {
+	return &StaticModule{module: mod, path: s.path.Child(call.Name), parent: s, call: call, rootDir: s.rootDir,
+		inputs: s.inputs, values: map[string]cty.Value{}, evaluating: map[string]bool{}}
+}
+
+// ResolveCall works out a call's source and version when they are
+// expressions, setting SourceAddr and Version. Literal ones were decoded
+// with the module.
+func (s *StaticModule) ResolveCall(call *ModuleCall) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	if call.SourceExpr != nil && call.SourceAddr == "" {
+		val, moreDiags := s.evaluate(call.SourceExpr, "module."+call.Name+".source")
+		diags = append(diags, moreDiags...)
+		if !moreDiags.HasErrors() {
+			source, err := convert.Convert(val, cty.String)
+			if err != nil || source.IsNull() {
+				diags = append(diags, staticDiag("Invalid module source address",
+					"The source argument must be a string.", call.SourceExpr.Range()))
+			} else {
+				call.SourceAddr = source.AsString()
+			}
+		}
+	}
+	if call.VersionExpr != nil && call.Version.Source == "" {
+		val, moreDiags := s.evaluate(call.VersionExpr.Expr, "module."+call.Name+".version")
+		diags = append(diags, moreDiags...)
+		if !moreDiags.HasErrors() {
+			constraint, moreDiags := decodeVersionConstraint(&hcl.Attribute{Name: "version",
+				Expr: &hclsyntax.LiteralValueExpr{Val: val, SrcRange: call.VersionExpr.Expr.Range()}, Range: call.VersionExpr.Range})
+			diags = append(diags, moreDiags...)
+			if !moreDiags.HasErrors() {
+				call.Version = constraint
+			}
+		}
+	}
+	return diags
+}
+
+// evaluate evaluates expr, which what names, in this module's static scope.
+// A sensitive result is refused: a module source or version is written to
+// the module manifest and shown in plain text.
+func (s *StaticModule) evaluate(expr hcl.Expression, what string) (cty.Value, hcl.Diagnostics) {
+	scope := &lang.Scope{Data: &staticData{module: s, what: what}, BaseDir: ".", ProviderFunctions: noProviderFunctions(what)}
+	val, diags := scope.EvalExpr(expr, cty.DynamicPseudoType)
+	if diags.HasErrors() {
+		return cty.DynamicVal, diags
+	}
+	if marks.Contains(val, marks.Sensitive) {
+		return cty.DynamicVal, append(diags, staticDiag("Sensitive value in static context",
+			fmt.Sprintf("%s is worked out before anything is planned and is shown in plain text, so it cannot be built from sensitive values.", what), expr.Range()))
+	}
+	if !val.IsWhollyKnown() {
+		return cty.DynamicVal, append(diags, staticDiag("Unknown value in static context",
+			fmt.Sprintf("%s must be known before anything is planned, but it depends on a value that is not known yet.", what), expr.Range()))
+	}
+	return val, diags
+}
+
+// variable is var.NAME of this module: for the root, from the inputs; for
+// a child, its call's argument evaluated in the caller.
+func (s *StaticModule) variable(name string, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	decl := s.module.Variables[name]
+	if decl == nil {
+		return cty.DynamicVal, hcl.Diagnostics{staticDiag("Reference to undeclared input variable",
+			fmt.Sprintf("An input variable with the name %q has not been declared.", name), rng)}
+	}
+	key := "var." + name
+	if val, ok := s.values[key]; ok {
+		return val, nil
+	}
+	val, diags := s.variableValue(decl)
+	if !diags.HasErrors() {
+		if decl.Type.Defaults != nil && !val.IsNull() {
+			val = decl.Type.Defaults.Apply(val)
+		}
+		converted, err := convert.Convert(val, decl.Type.Type)
+		if err != nil {
+			return cty.DynamicVal, append(diags, staticDiag("Invalid value for input variable",
+				fmt.Sprintf("The value of var.%s is not suitable: %s.", name, err), decl.DeclRange))
+		}
+		val = converted
+	}
+	if decl.Sensitive {
+		val = val.Mark(marks.Sensitive)
+	}
+	s.values[key] = val
+	return val, diags
+}
+
+func (s *StaticModule) variableValue(decl *Variable) (cty.Value, hcl.Diagnostics) {
+	if s.call == nil {
+		if s.inputs.RootVariable != nil {
+			return s.inputs.RootVariable(s.module.Variables, decl.Name)
+		}
+		return defaultValue(decl)
+	}
+	attrs, _ := s.call.Config.JustAttributes()
+	attr, given := attrs[decl.Name]
+	if !given {
+		if decl.Default == nil {
+			return cty.DynamicVal, hcl.Diagnostics{staticDiag("Missing required variable in module call",
+				fmt.Sprintf("Module %q requires var.%s, which its source or version needs, and the call does not set it.", s.call.Name, decl.Name), s.call.DeclRange)}
+		}
+		return defaultValue(decl)
+	}
+	return s.parent.evaluate(attr.Expr, s.path.String()+".var."+decl.Name)
+}
+
+func defaultValue(decl *Variable) (cty.Value, hcl.Diagnostics) {
+	if decl.Default == nil {
+		return cty.DynamicVal, hcl.Diagnostics{staticDiag("No value for required variable",
+			fmt.Sprintf("The root module variable %q has no default and is needed to work out a module source or version; give it a value with -var, a variables file or TF_VAR_%s.", decl.Name, decl.Name), decl.DeclRange)}
+	}
+	return decl.Default.Value(nil)
+}
+
+// local is local.NAME of this module, evaluated in its static scope.
+func (s *StaticModule) local(name string, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	local := s.module.Locals[name]
+	if local == nil {
+		return cty.DynamicVal, hcl.Diagnostics{staticDiag("Reference to undeclared local value",
+			fmt.Sprintf("A local value with the name %q has not been declared.", name), rng)}
+	}
+	key := "local." + name
+	if val, ok := s.values[key]; ok {
+		return val, nil
+	}
+	if s.evaluating[key] {
+		return cty.DynamicVal, hcl.Diagnostics{staticDiag("Circular reference", fmt.Sprintf("%s is self referential.", key), local.DeclRange)}
+	}
+	s.evaluating[key] = true
+	scope := &lang.Scope{Data: &staticData{module: s, what: key}, BaseDir: ".", ProviderFunctions: noProviderFunctions(key)}
+	val, diags := scope.EvalExpr(local.Expr, cty.DynamicPseudoType)
+	delete(s.evaluating, key)
+	s.values[key] = val
+	return val, diags
+}
+
+func staticDiag(summary, detail string, rng hcl.Range) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: rng.Ptr()}
+}
+
+// noProviderFunctions refuses provider functions, as OpenTofu does in a
+// static context: no provider runs before modules are installed.
+func noProviderFunctions(what string) lang.ProviderFunctionResolver {
+	return func(ref lang.ProviderFunctionRef) (function.Function, bool, hcl.Diagnostics) {
+		return function.Function{}, false, hcl.Diagnostics{staticDiag("Provider function in static context",
+			fmt.Sprintf("Unable to use %s in static context, which is required by %s.", ref, what), ref.CallRange)}
+	}
+}
+
+// staticData answers references in a static context.
+type staticData struct {
+	module *StaticModule
+	what   string
+}
+
+func (d *staticData) unavailable(summary, subject string, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	return cty.DynamicVal, hcl.Diagnostics{staticDiag(summary,
+		fmt.Sprintf("Unable to use %s in static context, which is required by %s.", subject, d.what), rng)}
+}
+
+func (d *staticData) GetInputVariable(addr addrs.InputVariable, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	return d.module.variable(addr.Name, rng)
+}
+
+func (d *staticData) GetLocalValue(addr addrs.LocalValue, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	return d.module.local(addr.Name, rng)
+}
+
+func (d *staticData) GetModule(addr addrs.ModuleCall, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	return d.unavailable("Module output not supported in static context", addr.String(), rng)
+}
+
+func (d *staticData) GetResource(addr addrs.Resource, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	return d.unavailable("Dynamic value in static context", addr.String(), rng)
+}
+
+func (d *staticData) GetCountAttr(addr addrs.CountAttr, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	return d.unavailable("Dynamic value in static context", addr.String(), rng)
+}
+
+func (d *staticData) GetForEachAttr(addr addrs.ForEachAttr, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	return d.unavailable("Dynamic value in static context", addr.String(), rng)
+}
+
+func (d *staticData) GetPathAttr(addr addrs.PathAttr, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	switch addr.Name {
+	case "module":
+		return cty.StringVal(filepath.ToSlash(d.module.module.SourceDir)), nil
+	case "root":
+		return cty.StringVal(filepath.ToSlash(d.module.rootDir)), nil
+	case "cwd":
+		wd, err := os.Getwd()
+		if err != nil {
+			return cty.DynamicVal, hcl.Diagnostics{staticDiag("Failed to get working directory", err.Error(), rng)}
+		}
+		return cty.StringVal(filepath.ToSlash(wd)), nil
+	}
+	return cty.DynamicVal, hcl.Diagnostics{staticDiag(`Invalid "path" attribute`,
+		fmt.Sprintf(`The "path" object does not have an attribute named %q.`, addr.Name), rng)}
+}
+
+func (d *staticData) GetTerraformAttr(addr addrs.TerraformAttr, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	if addr.Name == "workspace" {
+		workspace := d.module.inputs.Workspace
+		if workspace == "" {
+			workspace = "default"
+		}
+		return cty.StringVal(workspace), nil
+	}
+	return cty.DynamicVal, hcl.Diagnostics{staticDiag(`Invalid "terraform" attribute`,
+		fmt.Sprintf(`The "terraform" object does not have an attribute named %q. The only supported attribute is terraform.workspace, the name of the currently-selected workspace.`, addr.Name), rng)}
+}

@@ -1,0 +1,4 @@
+moved {
+  from = null_resource.a
+  to   = null_resource.b
+}

@@ -1,0 +1,205 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/config"
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/plans"
+)
+
+// triggerChange is what replace_triggered_by compares of a planned update
+// or replacement: the object before and after, without marks.
+type triggerChange struct {
+	before, after cty.Value
+}
+
+// triggersReplacement reports whether a planned action counts as a change
+// for replace_triggered_by: only an update or a replacement does, as in
+// OpenTofu; creating, reading, deleting or forgetting an object does not.
+func triggersReplacement(a plans.Action) bool {
+	return a == plans.Update || a == plans.DeleteThenCreate || a == plans.CreateThenDelete
+}
+
+// attributeTriggerTargets are the resources (ConfigResource strings) that
+// some replace_triggered_by names with an attribute path: the plan keeps
+// the values of their updates and replacements to compare that attribute.
+func attributeTriggerTargets(c *config.Config, r *config.Resource, into map[string]bool) {
+	if r.Managed == nil {
+		return
+	}
+	for _, expr := range r.Managed.ReplaceTriggeredBy {
+		ref, ds := triggerReference(expr, nil)
+		if ds.HasErrors() || len(ref.Remaining) == 0 {
+			continue
+		}
+		if target, ok := triggerTarget(ref); ok {
+			into[addrs.ConfigResource{Module: c.Path, Resource: target}.String()] = true
+		}
+	}
+}
+
+// triggerTarget is the resource a replace_triggered_by reference names.
+func triggerTarget(ref *addrs.Reference) (addrs.Resource, bool) {
+	switch s := ref.Subject.(type) {
+	case addrs.Resource:
+		return s, true
+	case addrs.ResourceInstance:
+		return s.Resource, true
+	}
+	return addrs.Resource{}, false
+}
+
+// recordTriggerChange keeps what replace_triggered_by needs of a planned
+// change to a current object. Called with w.plan.mu held.
+func (w *walker) recordTriggerChange(change *plans.ResourceInstanceChange) {
+	if !triggersReplacement(change.Action) {
+		return
+	}
+	resource := change.Addr.ContainingResource()
+	w.plan.updatedResources[resource.String()] = true
+	if w.attrTriggerTargets[resource.Config().String()] {
+		before, _ := change.Before.UnmarkDeep()
+		after, _ := change.After.UnmarkDeep()
+		w.plan.triggerChanges[change.Addr.String()] = triggerChange{before: before, after: after}
+	}
+}
+
+// replaceTriggered reports whether replace_triggered_by replaces the
+// instance at addr: an element names a resource one of whose instances is
+// planned to be updated or replaced, or an instance that is, or an
+// attribute of an instance that such a change alters. count.index and
+// each.key in an index are addr's own.
+func (w *walker) replaceTriggered(work *resourceWork, addr addrs.AbsResourceInstance) (bool, diags.Diagnostics) {
+	m := work.v.resource.Managed
+	if m == nil {
+		return false, nil
+	}
+	var ds diags.Diagnostics
+	for _, expr := range m.ReplaceTriggeredBy {
+		ref, rds := triggerReference(expr, addr.Resource.Key)
+		if ds = ds.Append(rds); rds.HasErrors() {
+			continue
+		}
+		triggered, tds := w.referenceTriggers(addr.Module, ref)
+		if ds = ds.Append(tds); triggered {
+			return true, ds
+		}
+	}
+	return false, ds
+}
+
+// referenceTriggers reports whether the object ref names, in module, is
+// planned to change in a way that triggers a replacement.
+func (w *walker) referenceTriggers(module addrs.ModuleInstance, ref *addrs.Reference) (bool, diags.Diagnostics) {
+	w.plan.mu.Lock()
+	defer w.plan.mu.Unlock()
+	var inst addrs.AbsResourceInstance
+	switch s := ref.Subject.(type) {
+	case addrs.Resource:
+		resource := addrs.AbsResource{Module: module, Resource: s}
+		if len(ref.Remaining) == 0 {
+			return w.plan.updatedResources[resource.String()], nil
+		}
+		// An attribute of a resource without count or for_each: its
+		// single instance.
+		inst = resource.Instance(addrs.NoKey)
+		if _, ok := w.plan.actions[inst.String()]; !ok && w.plan.updatedResources[resource.String()] {
+			return false, diags.Diagnostics{{Severity: diags.Error, Summary: "Invalid replace_triggered_by expression",
+				Detail:  fmt.Sprintf("%s has several instances, so which one's attribute triggers the replacement is ambiguous. Name an instance, with an index such as [count.index] or [each.key].", resource),
+				Subject: ref.SourceRange.Ptr()}}
+		}
+	case addrs.ResourceInstance:
+		inst = addrs.AbsResourceInstance{Module: module, Resource: s}
+	default:
+		return false, nil
+	}
+	action, ok := w.plan.actions[inst.String()]
+	if !ok || !triggersReplacement(action) {
+		return false, nil
+	}
+	if len(ref.Remaining) == 0 {
+		return true, nil
+	}
+	change, ok := w.plan.triggerChanges[inst.String()]
+	path, err := traversalPath(ref.Remaining)
+	if !ok || err != nil {
+		return true, nil // nothing to compare: count the change, never miss one
+	}
+	before, errBefore := path.Apply(change.before)
+	after, errAfter := path.Apply(change.after)
+	if errBefore != nil || errAfter != nil {
+		return (errBefore == nil) != (errAfter == nil), nil
+	}
+	return !before.RawEquals(after), nil
+}
+
+// triggerReference turns one element of replace_triggered_by into the
+// reference it stands for, putting key in place of count.index or each.key
+// in an index, as OpenTofu does. A nil key leaves such an index out of the
+// reference: enough to know which resource it names.
+func triggerReference(expr hcl.Expression, key addrs.InstanceKey) (*addrs.Reference, diags.Diagnostics) {
+	traversal, ds := triggerTraversal(expr, key)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	ref, hds := addrs.ParseRef(traversal)
+	return ref, ds.Append(hds)
+}
+
+func triggerTraversal(expr hcl.Expression, key addrs.InstanceKey) (hcl.Traversal, diags.Diagnostics) {
+	switch e := expr.(type) {
+	case *hclsyntax.ScopeTraversalExpr:
+		return e.Traversal, nil
+	case *hclsyntax.RelativeTraversalExpr:
+		source, ds := triggerTraversal(e.Source, key)
+		return append(append(hcl.Traversal{}, source...), e.Traversal...), ds
+	case *hclsyntax.IndexExpr:
+		collection, ds := triggerTraversal(e.Collection, key)
+		if ds.HasErrors() {
+			return nil, ds
+		}
+		index, ids := triggerIndex(e.Key, key)
+		if ds = ds.Append(ids); ids.HasErrors() || index == nil {
+			return collection, ds
+		}
+		return append(append(hcl.Traversal{}, collection...), *index), ds
+	}
+	return nil, diags.Diagnostics{{Severity: diags.Error, Summary: "Invalid replace_triggered_by expression",
+		Detail:  "Each element of replace_triggered_by must be a reference to a resource, an instance or an attribute of one, indexed only by constants, count.index or each.key.",
+		Subject: expr.Range().Ptr()}}
+}
+
+// triggerIndex is the index step count.index or each.key stands for in
+// the instance with key; nil without a key.
+func triggerIndex(expr hcl.Expression, key addrs.InstanceKey) (*hcl.TraverseIndex, diags.Diagnostics) {
+	invalid := diags.Diagnostics{{Severity: diags.Error, Summary: "Invalid index expression",
+		Detail: "Only constant values, count.index or each.key are allowed in index expressions.", Subject: expr.Range().Ptr()}}
+	traversal, hds := hcl.AbsTraversalForExpr(expr)
+	if hds.HasErrors() || len(traversal) != 2 {
+		return nil, invalid
+	}
+	attr, ok := traversal[1].(hcl.TraverseAttr)
+	if !ok {
+		return nil, invalid
+	}
+	name := traversal.RootName() + "." + attr.Name
+	switch {
+	case name != "count.index" && name != "each.key":
+		return nil, invalid
+	case key == nil:
+		return nil, nil
+	}
+	_, isCount := key.(addrs.IntKey)
+	if isCount != (name == "count.index") {
+		kind := map[bool]string{true: "count", false: "for_each"}[isCount]
+		return nil, diags.Diagnostics{{Severity: diags.Error, Summary: "Invalid index expression",
+			Detail: fmt.Sprintf("%s is not available here: this resource's instances are made by %s.", name, kind), Subject: expr.Range().Ptr()}}
+	}
+	return &hcl.TraverseIndex{Key: key.Value(), SrcRange: expr.Range()}, nil
+}
