@@ -1,13 +1,9 @@
 package scale
 
 import (
-	"bytes"
-	"fmt"
-	"os/exec"
-	"strings"
 	"time"
 
-	"github.com/terrane/terrane/internal/testing/procstat"
+	"github.com/terrane/terrane/bench/benchenv"
 )
 
 // usage is what one terrane run cost.
@@ -28,22 +24,8 @@ type usage struct {
 // runMeasured runs the terrane binary with args in dir and measures it.
 // stdout and stderr are returned for diagnostics.
 func runMeasured(binary, dir string, env []string, args ...string) (usage, string, error) {
-	cmd := exec.Command(binary, args...)
-	cmd.Dir = dir
-	cmd.Env = env
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	m, waitErr := procstat.Run(cmd)
-	u := usage{wall: m.Wall, cpu: m.CPU, providerCPU: m.ChildCPU, terranePeakKiB: m.RootPeakKiB, providerPeakKiB: m.ChildPeakKiB}
-	if waitErr != nil {
-		return u, out.String(), fmt.Errorf("terrane %s: %w\n%s", strings.Join(args, " "), waitErr, tail(out.String(), 4000))
-	}
-	return u, out.String(), nil
+	m, out, err := benchenv.Run(binary, dir, env, args...)
+	return usage{wall: m.Wall, cpu: m.CPU, providerCPU: m.ChildCPU, terranePeakKiB: m.RootPeakKiB, providerPeakKiB: m.ChildPeakKiB}, out, err
 }
 
-func tail(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return "…" + s[len(s)-n:]
-}
+var tail = benchenv.Tail

@@ -4,15 +4,12 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/terrane/terrane/internal/testing/providertest"
+	"github.com/terrane/terrane/bench/benchenv"
 )
 
 // BenchmarkScale runs every case on every shape at each size in
@@ -20,7 +17,7 @@ import (
 // time, the floor's, their ratio, CPU time and peak memory. Each iteration
 // is a whole apply → plan → change → destroy cycle; run with -benchtime 1x.
 func BenchmarkScale(b *testing.B) {
-	sizes := scaleSizes(b)
+	sizes := benchenv.Sizes(b, "TERRANE_SCALE_SIZES", 1000)
 	for _, s := range selectedShapes(b) {
 		for _, n := range sizes {
 			b.Run(fmt.Sprintf("%s/n=%d", s.name, n), func(b *testing.B) {
@@ -60,27 +57,27 @@ var cases = []scaleCase{
 }
 
 func runCycle(b *testing.B, s shape, n int) {
-	env := newEnvironment(b)
+	env := benchenv.Get(b)
 	project := filepath.Join(b.TempDir(), "project")
 	cloud := b.TempDir()
 	if err := s.write(project, cloud, n); err != nil {
 		b.Fatal(err)
 	}
-	if _, out, err := runMeasured(env.binary, project, env.vars, "init", "-no-color"); err != nil {
+	if _, out, err := runMeasured(env.Binary, project, env.Vars, "init", "-no-color"); err != nil {
 		b.Fatalf("%v\n%s", err, out)
 	}
-	fl, err := newFloor(env.mirror.Executable("tpsdk"), env.mirror.Source("tpsdk"), b.TempDir(), s, n)
+	fl, err := newFloor(env.Mirror.Executable("tpsdk"), env.Mirror.Source("tpsdk"), b.TempDir(), s, n)
 	if err != nil {
 		b.Fatal(err)
 	}
 	count := s.instanceCount(n)
 	for _, c := range cases {
-		vars := env.vars
+		vars := env.Vars
 		if dir := os.Getenv("TERRANE_SCALE_PROFILES"); dir != "" {
 			stem := filepath.Join(dir, fmt.Sprintf("%s-%d-%s", s.name, count, c.name))
 			vars = append(vars[:len(vars):len(vars)], "TERRANE_CPUPROFILE="+stem+".cpu.pprof", "TERRANE_MEMPROFILE="+stem+".mem.pprof")
 		}
-		u, out, err := runMeasured(env.binary, project, vars, c.args...)
+		u, out, err := runMeasured(env.Binary, project, vars, c.args...)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -95,7 +92,7 @@ func runCycle(b *testing.B, s shape, n int) {
 		}
 		report(b, s, count, c.name, u, floorTime)
 		if c.name == "plan" && count <= schemaCheckMaxInstances {
-			calls, err := checkSchemaCached(env.binary, project, env.vars)
+			calls, err := checkSchemaCached(env.Binary, project, env.Vars)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -123,72 +120,10 @@ func report(b *testing.B, s shape, count int, caseName string, u usage, floorTim
 		float64(u.terranePeakKiB)/1024, float64(u.providerPeakKiB)/1024)
 }
 
-// environment is the terrane binary and the provider mirror it installs
-// from, shared by every benchmark of a run.
-type environment struct {
-	binary string
-	mirror *providertest.Mirror
-	vars   []string
-}
-
-var (
-	envOnce   sync.Once
-	sharedEnv environment
-	envErr    error
-)
-
-func newEnvironment(b *testing.B) environment {
-	mirror := providertest.Build(b)
-	envOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "terrane-scale-")
-		if err != nil {
-			envErr = err
-			return
-		}
-		binary := os.Getenv("TERRANE_SCALE_BINARY")
-		if binary == "" {
-			binary = filepath.Join(dir, "terrane")
-			build := exec.Command("go", "build", "-o", binary, "github.com/terrane/terrane/cmd/terrane")
-			if out, err := build.CombinedOutput(); err != nil {
-				envErr = fmt.Errorf("building terrane: %v\n%s", err, out)
-				return
-			}
-		}
-		rc := filepath.Join(dir, "terraformrc")
-		if err := writeFile(rc, "provider_installation {\n  filesystem_mirror {\n    path = \""+mirror.Dir+"\"\n  }\n}\n"); err != nil {
-			envErr = err
-			return
-		}
-		sharedEnv = environment{binary: binary, mirror: mirror, vars: append(os.Environ(),
-			"TERRANE_CLI_CONFIG_FILE="+rc, "TF_PLUGIN_CACHE_DIR=", "TERRANE_SCHEMA_CACHE_DIR="+filepath.Join(dir, "schemas"),
-			"TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")}
-	})
-	if envErr != nil {
-		b.Fatal(envErr)
-	}
-	return sharedEnv
-}
-
 // floorsWanted is false when TERRANE_SCALE_FLOOR=off: only Terrane is
 // measured, which halves the time of a run at sizes whose floor is known.
 func floorsWanted() bool {
 	return os.Getenv("TERRANE_SCALE_FLOOR") != "off"
-}
-
-func scaleSizes(b *testing.B) []int {
-	spec := os.Getenv("TERRANE_SCALE_SIZES")
-	if spec == "" {
-		return []int{1000}
-	}
-	var sizes []int
-	for _, field := range strings.Split(spec, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(field))
-		if err != nil || n < 2 {
-			b.Fatalf("TERRANE_SCALE_SIZES=%q: %q is not an instance count of at least 2", spec, field)
-		}
-		sizes = append(sizes, n)
-	}
-	return sizes
 }
 
 // selectedShapes are the shapes named in TERRANE_SCALE_SHAPES, or all.

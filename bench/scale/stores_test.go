@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/terrane/terrane/bench/benchenv"
 	"github.com/terrane/terrane/internal/store/etcd/etcdtest"
 	"github.com/terrane/terrane/internal/testing/procstat"
 	"github.com/terrane/terrane/internal/testing/sharedstore"
@@ -50,7 +51,7 @@ var storeCycle = []struct {
 //
 //	go test -run '^$' -bench Stores -benchtime 1x -timeout 30m ./bench/scale
 func BenchmarkStores(b *testing.B) {
-	env := newEnvironment(b)
+	env := benchenv.Get(b)
 	n := 2000
 	if spec := os.Getenv("TERRANE_STORES_SIZE"); spec != "" {
 		var err error
@@ -65,19 +66,19 @@ func BenchmarkStores(b *testing.B) {
 	for _, sc := range storeCases {
 		b.Run(sc.name, func(b *testing.B) {
 			for range b.N {
-				store := sc.start(b, env.binary, server)
+				store := sc.start(b, env.Binary, server)
 				runStoreCycle(b, env, sc.name, store, server, n, embedded)
 			}
 		})
 	}
 }
 
-func runStoreCycle(b *testing.B, env environment, name string, store *sharedstore.Store, server *etcdtest.Server, n int, embedded map[string]time.Duration) {
+func runStoreCycle(b *testing.B, env benchenv.Env, name string, store *sharedstore.Store, server *etcdtest.Server, n int, embedded map[string]time.Duration) {
 	project := filepath.Join(b.TempDir(), "project")
 	if err := writeIndependent(project, b.TempDir(), n); err != nil {
 		b.Fatal(err)
 	}
-	vars := env.vars
+	vars := env.Vars
 	serverPid := 0
 	if store != nil {
 		vars = append(vars[:len(vars):len(vars)], store.Env...)
@@ -86,12 +87,12 @@ func runStoreCycle(b *testing.B, env environment, name string, store *sharedstor
 			serverPid = store.Serve.Pid()
 		}
 	}
-	if _, out, err := runMeasured(env.binary, project, vars, "init", "-no-color"); err != nil {
+	if _, out, err := runMeasured(env.Binary, project, vars, "init", "-no-color"); err != nil {
 		b.Fatalf("%v\n%s", err, out)
 	}
 	for _, c := range storeCycle {
 		serverBefore, _ := procstat.ProcessCPU(serverPid)
-		u, out, err := runMeasured(env.binary, project, vars, c.args...)
+		u, out, err := runMeasured(env.Binary, project, vars, c.args...)
 		if err != nil {
 			b.Fatal(err)
 		}

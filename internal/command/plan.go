@@ -364,7 +364,7 @@ func (op *operation) savePlan(plan *plans.Plan, path string) diags.Diagnostics {
 	if err != nil {
 		return diags.Diagnostics{diags.Errorf("Failed to save the plan", "Reading the configuration for the plan file: %s.", err)}
 	}
-	if err := plan.Changes.EncodeValuesAsMsgpack(changeValueTypes(op.engine.Schemas())); err != nil {
+	if err := plan.EncodeValuesAsMsgpack(changeValueTypes(op.engine.Schemas())); err != nil {
 		return diags.Diagnostics{diags.Errorf("Failed to save the plan", "%s. Make a new plan with the providers this configuration uses now.", err)}
 	}
 	if err := planfile.CreateSealed(path, planfile.Contents{Plan: plan, Config: snapshot, LockFile: op.lockFile}, planSeal(op.encryption)); err != nil {

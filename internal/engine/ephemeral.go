@@ -67,7 +67,8 @@ func (w *walker) runEphemeral(v *ephemeralVertex) diags.Diagnostics {
 			continue
 		}
 		for _, key := range exp.keys {
-			addr, rep := abs.Instance(key), exp.reps[key]
+			addr := abs.Instance(key)
+			rep, _ := exp.repetition(key)
 			group.start(func() diags.Diagnostics {
 				return withResourceSource(w.openEphemeralInstance(work, addr, rep), work.v.resource).WithAddress(addr.String())
 			})

@@ -64,7 +64,8 @@ func (w *walker) evalResource(v *resourceVertex) diags.Diagnostics {
 				w.values.set(w.values.instances, addr.String(), cty.UnknownVal(work.types.Value))
 				continue
 			}
-			instWork, ids := w.withInstanceProvider(work, addr, exp.reps[key])
+			rep, _ := exp.repetition(key)
+			instWork, ids := w.withInstanceProvider(work, addr, rep)
 			if ds = ds.Append(ids); ids.HasErrors() {
 				continue
 			}

@@ -201,7 +201,8 @@ func (w *walker) importRepetitions(block *config.Import) ([]repetition, diags.Di
 	}
 	reps := make([]repetition, 0, len(exp.keys))
 	for _, key := range exp.keys {
-		reps = append(reps, exp.reps[key])
+		rep, _ := exp.repetition(key)
+		reps = append(reps, rep)
 	}
 	return reps, ds
 }

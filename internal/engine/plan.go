@@ -92,8 +92,8 @@ func interruptedDiag() diags.Diagnostic {
 // finishPlan fills the plan from what the walk collected.
 func (e *Engine) finishPlan(plan *plans.Plan, w *walker, snap *recordstore.Snapshot) diags.Diagnostics {
 	var ds diags.Diagnostics
-	sortChanges(w.plan.changes)
-	sortChanges(w.plan.drift)
+	plans.SortResourceInstanceChanges(w.plan.changes)
+	plans.SortResourceInstanceChanges(w.plan.drift)
 	plan.Changes.Resources = w.plan.changes
 	plan.DriftedResources = w.plan.drift
 	plan.Checks = w.results.checks.list()
@@ -128,8 +128,9 @@ func (e *Engine) finishPlan(plan *plans.Plan, w *walker, snap *recordstore.Snaps
 	plan.RelevantAttributes = w.relevantAttributes(w.plan.changes, w.plan.drift, plan.Changes.Outputs)
 	w.recordPlannedDataResults(snap.State)
 	for _, entry := range snap.State.AllResourceInstances() {
-		v := snap.InstanceVersions[entry.Addr.String()]
-		plan.PriorRecords = append(plan.PriorRecords, plans.PriorRecord{Name: entry.Addr.String(), Kind: records.ResourceInstanceType.GetKind(),
+		name := entry.Addr.String()
+		v := snap.InstanceVersions[name]
+		plan.PriorRecords = append(plan.PriorRecords, plans.PriorRecord{Name: name, Kind: records.ResourceInstanceType.GetKind(),
 			Uid: v.Uid, Generation: v.Generation, Version: v.Version})
 	}
 	// Only a plan file needs the records' content: encoding every record
@@ -222,16 +223,6 @@ func plansSomething(plan *plans.Plan) bool {
 		}
 	}
 	return plan.UIMode == plans.RefreshOnlyMode && len(plan.DriftedResources) > 0
-}
-
-func sortChanges(changes []*plans.ResourceInstanceChangeSrc) {
-	sort.Slice(changes, func(i, j int) bool {
-		a, b := changes[i].Addr.String(), changes[j].Addr.String()
-		if a != b {
-			return a < b
-		}
-		return changes[i].DeposedKey < changes[j].DeposedKey
-	})
 }
 
 // neededProviders lists every provider the configuration or the state

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"sync"
 
 	"github.com/zclconf/go-cty/cty"
@@ -18,7 +19,9 @@ type planCollector struct {
 	changes []*plans.ResourceInstanceChangeSrc
 	drift   []*plans.ResourceInstanceChangeSrc
 	// actions is the action planned for each instance's current object,
-	// for replace_triggered_by and for data sources that must wait.
+	// for replace_triggered_by and for data sources that must wait. A no-op
+	// is left out, as every reader takes a missing action for one: an
+	// unchanged instance costs the walk no entry.
 	actions map[string]plans.Action
 	// updatedResources are the resources (AbsResource strings) with an
 	// instance planned to be updated or replaced, and triggerChanges
@@ -32,41 +35,52 @@ func newPlanCollector() *planCollector {
 	return &planCollector{actions: map[string]plans.Action{}, updatedResources: map[string]bool{}, triggerChanges: map[string]triggerChange{}}
 }
 
-// addChange encodes and records a planned change. A no-op change to an
-// object exactly as its record holds it shares the record's encoded value
-// instead of encoding two copies of it (see plans.EncodeUnchanged), so a
-// plan's memory grows with what changes, not with the state.
-func (w *walker) addChange(change *plans.ResourceInstanceChange, types plans.ObjectTypes) diags.Diagnostics {
-	src, unchanged, err := change.EncodeUnchanged(types, w.recordedAttrsJSON(change.Addr))
-	if !unchanged && err == nil {
-		src, err = change.Encode(types)
-	}
+// addChange encodes and records a planned change. Its values share the
+// encodings the plan already holds of them (see plans.EncodeSharing): an
+// object unchanged since its record is held as that record, so a plan's
+// memory grows with what changes, not with the state.
+func (w *walker) addChange(change *plans.ResourceInstanceChange, types plans.ObjectTypes, encoded ...plans.KnownEncoding) diags.Diagnostics {
+	src, err := change.EncodeSharing(types, encoded...)
 	if err != nil {
 		return diags.Diagnostics{diags.Errorf("Cannot record a planned change", "The change to %s could not be encoded: %s. This is a bug in the provider's answer or in Terrane.", change.ObjectName(), err)}
 	}
 	w.plan.mu.Lock()
 	defer w.plan.mu.Unlock()
 	w.plan.changes = append(w.plan.changes, src)
-	if change.DeposedKey == addrs.NotDeposed {
+	if change.DeposedKey == addrs.NotDeposed && change.Action != plans.NoOp {
 		w.plan.actions[change.Addr.String()] = change.Action
 		w.recordTriggerChange(change)
 	}
 	return nil
 }
 
-// recordedAttrsJSON is the attribute JSON of addr's current object as the
-// plan's snapshot of the state holds it, or nil. Only recovering open
-// intents writes the snapshot during a walk, under the recoverer's lock.
-func (w *walker) recordedAttrsJSON(addr addrs.AbsResourceInstance) []byte {
+// recordedObject is the object of addr (deposed, or the current one) as
+// the plan's snapshot of the state holds it, or nil. The plan keeps the
+// snapshot for its prior records, so a change sharing its bytes costs
+// nothing more. Only recovering open intents writes the snapshot during a
+// walk, under the recoverer's lock.
+func (w *walker) recordedObject(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey) *states.ResourceInstanceObjectSrc {
 	if w.recovery != nil {
 		w.recovery.mu.Lock()
 		defer w.recovery.mu.Unlock()
 	}
-	inst := w.snapshot.State.ResourceInstance(addr)
-	if inst == nil || inst.Current == nil || len(inst.Current.AttrsMsgpack) > 0 {
+	if w.snapshot == nil {
 		return nil
 	}
-	return inst.Current.AttrsJSON
+	inst := w.snapshot.State.ResourceInstance(addr)
+	switch {
+	case inst == nil:
+		return nil
+	case deposed == addrs.NotDeposed:
+		return inst.Current
+	}
+	return inst.Deposed[deposed]
+}
+
+// sameRecord reports whether src holds the attributes a record holds as
+// JSON, the form a known encoding can share.
+func sameRecord(record, src *states.ResourceInstanceObjectSrc) bool {
+	return len(record.AttrsMsgpack) == 0 && len(src.AttrsMsgpack) == 0 && bytes.Equal(record.AttrsJSON, src.AttrsJSON)
 }
 
 // addDrift records what a refresh found changed outside Terrane. A destroy
@@ -74,17 +88,18 @@ func (w *walker) recordedAttrsJSON(addr addrs.AbsResourceInstance) []byte {
 // state: Terraform and OpenTofu plan a destroy from the refreshed state and
 // report no drift for it, and every other difference would be noise above
 // deletions that read nothing.
-func (w *walker) addDrift(change *plans.ResourceInstanceChange, types plans.ObjectTypes) {
+func (w *walker) addDrift(change *plans.ResourceInstanceChange, types plans.ObjectTypes, encoded []plans.KnownEncoding) *plans.ResourceInstanceChangeSrc {
 	if w.planOpts.Mode == plans.DestroyMode && change.Action != plans.Delete {
-		return
+		return nil
 	}
-	src, err := change.Encode(types)
+	src, err := change.EncodeSharing(types, encoded...)
 	if err != nil {
-		return // drift is informational; a value that cannot be encoded is left out
+		return nil // drift is informational; a value that cannot be encoded is left out
 	}
 	w.plan.mu.Lock()
 	defer w.plan.mu.Unlock()
 	w.plan.drift = append(w.plan.drift, src)
+	return src
 }
 
 func (w *walker) plannedAction(addr addrs.AbsResourceInstance) (plans.Action, bool) {

@@ -66,7 +66,7 @@ func (w *walker) planDeleteRefreshed(work *resourceWork, addr addrs.AbsResourceI
 		Change: plans.Change{Action: plans.Delete, Before: r.current.Value, After: cty.NullVal(work.types.Value),
 			BeforeIdentity: identityOrNil(r.identity, work.types.Identity), AfterIdentity: identityOrNil(cty.NilVal, work.types.Identity)},
 	}
-	return w.addChange(change, work.types)
+	return w.addChange(change, work.types, r.encoded...)
 }
 
 // plannedObject is the provider's answer to one PlanResourceChange.
@@ -117,6 +117,7 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 	if pds.HasErrors() {
 		return ds
 	}
+	planned.private = sameBytesOr(priorPrivate, planned.private)
 	action, reason, cds := w.chooseAction(work, addr, priorObj, priorVal, planned)
 	if ds = ds.Append(cds); cds.HasErrors() {
 		return ds
@@ -167,7 +168,11 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 				work.v.provider.Provider.ForDisplay(), addr),
 			Subject: work.v.resource.DeclRange.Ptr(), Address: addr.String()})
 	}
-	ds = ds.Append(w.addChange(change, work.types))
+	var encoded []plans.KnownEncoding
+	if prior != nil {
+		encoded = prior.encoded
+	}
+	ds = ds.Append(w.addChange(change, work.types, encoded...))
 	return ds.Append(w.checkPostconditions(work, addr, rep))
 }
 

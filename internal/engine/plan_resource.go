@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/zclconf/go-cty/cty"
@@ -92,7 +93,8 @@ func (w *walker) runResource(v *resourceVertex) (diags.Diagnostics, bool) {
 			ds = ds.Append(forceReplaceWarnings(abs, exp, w.planOpts.ForceReplace))
 		}
 		for _, key := range exp.keys {
-			addr, rep := abs.Instance(key), exp.reps[key]
+			addr := abs.Instance(key)
+			rep, _ := exp.repetition(key)
 			if !w.inScope(work, addr) {
 				spawn(func() diags.Diagnostics {
 					instWork, ds := w.withInstanceProvider(work, addr, rep)
@@ -184,7 +186,7 @@ func (w *walker) inScope(work *resourceWork, addr addrs.AbsResourceInstance) boo
 
 // orphanReason says why a state instance with key has no place in exp.
 func orphanReason(exp *expansion, key addrs.InstanceKey) (plans.ActionReason, bool) {
-	if _, ok := exp.reps[key]; ok {
+	if _, ok := exp.repetition(key); ok {
 		return plans.ReasonNone, false
 	}
 	switch k := key.(type) {
@@ -227,6 +229,10 @@ type refreshed struct {
 	prior    *states.ResourceInstanceObject // as upgraded, before reading
 	current  *states.ResourceInstanceObject // nil when the object is gone
 	identity cty.Value
+	// encoded are the encodings the plan already holds of the prior value
+	// (its state record's JSON) and of the refreshed one (in its drift
+	// change), for the object's planned change to share.
+	encoded []plans.KnownEncoding
 }
 
 // refresh upgrades src with UpgradeResourceState and reads it back with
@@ -237,6 +243,14 @@ func (w *walker) refresh(p *configuredProvider, s schema.Schema, types plans.Obj
 		return nil, ds
 	}
 	out := &refreshed{prior: obj, current: obj, identity: obj.Identity}
+	if record := w.recordedObject(addr, deposed); record != nil && sameRecord(record, src) {
+		// src is a copy of the record; the plan keeps the snapshot's, so
+		// the values shared with it are the snapshot's bytes.
+		obj.Private = sameBytesOr(record.Private, obj.Private)
+		if known, ok := plans.RecordEncoding(obj.Value, types.Value, record.AttrsJSON); ok {
+			out.encoded = append(out.encoded, known)
+		}
+	}
 	if skip {
 		return out, ds
 	}
@@ -270,7 +284,7 @@ func (w *walker) refresh(p *configuredProvider, s schema.Schema, types plans.Obj
 	} else {
 		next := *obj
 		next.Value = withProviderSensitive(resp.NewState.MarkWithPaths(pvm).MarkWithPaths(sensitivePaths(s.Block, resp.NewState)), resp.SensitivePaths)
-		next.Private = resp.Private
+		next.Private = sameBytesOr(obj.Private, resp.Private)
 		if resp.NewIdentity != cty.NilVal && !resp.NewIdentity.IsNull() {
 			next.Identity = resp.NewIdentity
 			out.identity = resp.NewIdentity
@@ -284,12 +298,12 @@ func (w *walker) refresh(p *configuredProvider, s schema.Schema, types plans.Obj
 func (w *walker) recordDrift(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey, p *configuredProvider, types plans.ObjectTypes, r *refreshed) {
 	before, _ := r.prior.Value.UnmarkDeep()
 	action := plans.Update
-	after := cty.NullVal(types.Value)
+	after, unmarkedAfter := cty.NullVal(types.Value), cty.NilVal
 	if r.current == nil {
 		action = plans.Delete
 	} else {
 		after = r.current.Value
-		unmarkedAfter, _ := after.UnmarkDeep()
+		unmarkedAfter, _ = after.UnmarkDeep()
 		if unmarkedAfter.RawEquals(before) {
 			if !w.movedInRefreshOnlyPlan(addr, deposed) {
 				return
@@ -308,7 +322,19 @@ func (w *walker) recordDrift(addr addrs.AbsResourceInstance, deposed addrs.Depos
 	if r.current != nil {
 		change.Private = r.current.Private
 	}
-	w.addDrift(change, types)
+	if src := w.addDrift(change, types, r.encoded); src != nil && unmarkedAfter != cty.NilVal {
+		r.encoded = append(r.encoded, plans.KnownEncoding{Value: unmarkedAfter, Encoded: src.After})
+	}
+}
+
+// sameBytesOr returns held when next has the same content, so that a
+// provider's answer repeating what the plan already holds (private data,
+// most often) is not held twice.
+func sameBytesOr(held, next []byte) []byte {
+	if bytes.Equal(held, next) && held != nil {
+		return held
+	}
+	return next
 }
 
 // movedInRefreshOnlyPlan reports whether a refresh-only plan finds the
@@ -437,7 +463,7 @@ func (w *walker) planDelete(p *configuredProvider, types plans.ObjectTypes, s sc
 		Change: plans.Change{Action: plans.Delete, Before: r.current.Value, After: cty.NullVal(types.Value),
 			BeforeIdentity: identityOrNil(r.identity, types.Identity), AfterIdentity: identityOrNil(cty.NilVal, types.Identity)},
 	}
-	return ds.Append(w.addChange(change, types))
+	return ds.Append(w.addChange(change, types, r.encoded...))
 }
 
 func preventDestroyDiag(addr addrs.AbsResourceInstance) diags.Diagnostic {

@@ -30,10 +30,28 @@ const (
 // mean in each of them. unknown is set when the keys could not be known
 // during planning.
 type expansion struct {
-	mode    expansionMode
-	keys    []addrs.InstanceKey
+	mode expansionMode
+	keys []addrs.InstanceKey
+	// reps holds each for_each key's repetition and the single instance's;
+	// count's are made on demand from the key, as a plan may hold
+	// expansions of many thousands of instances for its whole walk.
 	reps    map[addrs.InstanceKey]repetition
+	count   int
 	unknown bool
+}
+
+// repetition returns what count.index or each.key and each.value are for
+// the instance with key, and whether the expansion has that instance.
+func (exp *expansion) repetition(key addrs.InstanceKey) (repetition, bool) {
+	if exp.mode == expandCount {
+		i, ok := key.(addrs.IntKey)
+		if !ok || int(i) < 0 || int(i) >= exp.count {
+			return repetition{}, false
+		}
+		return repetition{countIndex: cty.NumberIntVal(int64(i))}, true
+	}
+	rep, ok := exp.reps[key]
+	return rep, ok
 }
 
 // walkValues holds every value a walk has worked out so far, for the
@@ -197,7 +215,7 @@ func (v *walkValues) addCallExpansion(parent addrs.ModuleInstance, childPath add
 	for _, key := range exp.keys {
 		child := parent.Child(call, key)
 		v.moduleInstances[childPath.String()] = append(v.moduleInstances[childPath.String()], child)
-		v.moduleReps[child.String()] = exp.reps[key]
+		v.moduleReps[child.String()], _ = exp.repetition(key)
 	}
 }
 

@@ -413,10 +413,10 @@ func (w *walker) expand(scope *lang.Scope, count, forEach, enabled hcl.Expressio
 			exp.unknown = true
 			return exp, ds
 		}
-		for i := 0; i < n; i++ {
-			key := addrs.IntKey(i)
-			exp.keys = append(exp.keys, key)
-			exp.reps[key] = repetition{countIndex: cty.NumberIntVal(int64(i))}
+		exp.count = n
+		exp.keys = make([]addrs.InstanceKey, n)
+		for i := range n {
+			exp.keys[i] = addrs.IntKey(i)
 		}
 	case forEach != nil:
 		exp.mode = expandForEach

@@ -68,18 +68,36 @@ type ObjectTypes struct {
 // Encode encodes c's values as the given types. It fails when a value does
 // not conform to its type; the error names the value.
 func (c *Change) Encode(types ObjectTypes) (*ChangeSrc, error) {
+	return c.encode(types, nil)
+}
+
+// encode encodes c's values, sharing the bytes of known encodings (see
+// EncodeSharing). An after value or identity equal to the before one
+// shares its encoding too: a no-op holds its object once.
+func (c *Change) encode(types ObjectTypes, known []KnownEncoding) (*ChangeSrc, error) {
 	src := &ChangeSrc{Action: c.Action, GeneratedConfig: c.GeneratedConfig}
-	var err error
-	if src.Before, src.BeforeSensitivePaths, err = encodeMarked(c.Before, types.Value); err != nil {
+	before, err := encodeShared(c.Before, types.Value, known)
+	if err != nil {
 		return nil, fmt.Errorf("before value: %w", err)
 	}
-	if src.After, src.AfterSensitivePaths, err = encodeMarked(c.After, types.Value); err != nil {
+	if before.Value != cty.NilVal {
+		known = append(known[:len(known):len(known)], before.KnownEncoding)
+	}
+	after, err := encodeShared(c.After, types.Value, known)
+	if err != nil {
 		return nil, fmt.Errorf("after value: %w", err)
+	}
+	src.Before, src.BeforeSensitivePaths = before.Encoded, before.sensitive
+	src.After, src.AfterSensitivePaths = after.Encoded, after.sensitive
+	if samePaths(before.sensitive, after.sensitive) {
+		src.AfterSensitivePaths = src.BeforeSensitivePaths
 	}
 	if src.BeforeIdentity, err = encodeIdentity(c.BeforeIdentity, types.Identity); err != nil {
 		return nil, fmt.Errorf("before identity: %w", err)
 	}
-	if src.AfterIdentity, err = encodeIdentity(c.AfterIdentity, types.Identity); err != nil {
+	if c.AfterIdentity != cty.NilVal && c.BeforeIdentity != cty.NilVal && c.AfterIdentity.RawEquals(c.BeforeIdentity) {
+		src.AfterIdentity = src.BeforeIdentity
+	} else if src.AfterIdentity, err = encodeIdentity(c.AfterIdentity, types.Identity); err != nil {
 		return nil, fmt.Errorf("after identity: %w", err)
 	}
 	if c.Importing != nil {
@@ -116,22 +134,6 @@ func (c *ChangeSrc) Decode(types ObjectTypes) (*Change, error) {
 		}
 	}
 	return change, nil
-}
-
-// encodeMarked encodes v and returns the paths that carried the sensitive
-// mark, which the wire format keeps beside the value rather than in it.
-func encodeMarked(v cty.Value, ty cty.Type) (value.Dynamic, []cty.Path, error) {
-	// Null is left empty, which value.Decode reads as null of any type: a
-	// create's before and a delete's after cost nothing.
-	if v == cty.NilVal || v.IsNull() {
-		return value.Dynamic{}, nil, nil
-	}
-	if err := refuseEphemeral(v); err != nil {
-		return value.Dynamic{}, nil, err
-	}
-	unmarked, sensitive := unmarkSensitive(v)
-	encoded, err := value.Encode(unmarked, ty)
-	return encoded, sensitive, err
 }
 
 // refuseEphemeral fails for a value holding an ephemeral value, which no

@@ -58,11 +58,7 @@ func (h *ResourceInstanceChangeHeader) ObjectName() string {
 
 // Encode encodes the change's values as the resource type's types.
 func (c *ResourceInstanceChange) Encode(types ObjectTypes) (*ResourceInstanceChangeSrc, error) {
-	src, err := c.Change.Encode(types)
-	if err != nil {
-		return nil, fmt.Errorf("encoding the planned change to %s: %w", c.ObjectName(), err)
-	}
-	return &ResourceInstanceChangeSrc{ResourceInstanceChangeHeader: c.ResourceInstanceChangeHeader, ChangeSrc: *src}, nil
+	return c.EncodeSharing(types)
 }
 
 // Decode decodes the change's values as the resource type's types.

@@ -80,6 +80,44 @@ func (s *Service) List(ctx context.Context, consistency store.ReadConsistency, r
 	return list, fromStore(err, "listing "+typeKey(resType))
 }
 
+// ListEach hands the resources List would return to yield one at a time,
+// stopping at the first error yield returns. Where the backend can read them
+// one at a time (store.EachLister) the caller never holds them all; where
+// it cannot, each is let go once yield has it, so the list shrinks while the
+// caller's result grows.
+func (s *Service) ListEach(ctx context.Context, consistency store.ReadConsistency, resType *pbresource.Type, tenancy *pbresource.Tenancy, namePrefix string, yield func(*pbresource.Resource) error) error {
+	if err := validateType(resType, "list"); err != nil {
+		return err
+	}
+	tenancy, err := normalizeTenancy(tenancy, true)
+	if err != nil {
+		return err
+	}
+	// An error of yield's is returned as it is, not as a store failure.
+	var yieldErr error
+	keep := func(res *pbresource.Resource) error {
+		yieldErr = yield(res)
+		return yieldErr
+	}
+	if each, ok := s.backend.(store.EachLister); ok {
+		err = each.ListEach(ctx, consistency, resType, tenancy, namePrefix, keep)
+	} else {
+		var list []*pbresource.Resource
+		if list, err = s.backend.List(ctx, consistency, resType, tenancy, namePrefix); err == nil {
+			for i, res := range list {
+				list[i] = nil
+				if err = keep(res); err != nil {
+					break
+				}
+			}
+		}
+	}
+	if yieldErr != nil {
+		return yieldErr
+	}
+	return fromStore(err, "listing "+typeKey(resType))
+}
+
 // ListByOwner returns the resources owned by the given incarnation of a
 // resource; owner must carry a Uid.
 func (s *Service) ListByOwner(ctx context.Context, owner *pbresource.ID) ([]*pbresource.Resource, error) {

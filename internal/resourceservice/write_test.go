@@ -2,6 +2,7 @@ package resourceservice_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/oklog/ulid/v2"
@@ -283,4 +284,33 @@ func TestBatchCreateOnlyRefusesAnExistingResource(t *testing.T) {
 	if err != nil || titleOf(t, stored) != "Blue in Green" {
 		t.Errorf("the refused create changed the record: %v %v", stored, err)
 	}
+}
+
+// TestListEachServesBackendsThatListAllAtOnce runs ListEach on the memory
+// backend, which has no ListEach of its own: the service hands out List's
+// resources in order, and a function's error stops it and comes back as is.
+func TestListEachServesBackendsThatListAllAtOnce(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	for _, name := range []string{"a.one", "a.two", "b.three"} {
+		f.write(t, newResource(t, newID(trackType, name), name))
+	}
+	var names []string
+	err := f.service.ListEach(ctxFor(t), store.StrongConsistency, trackType, projectTenancy, "a.", func(res *pbresource.Resource) error {
+		names = append(names, res.GetId().GetName())
+		return nil
+	})
+	if err != nil || strings.Join(names, ",") != "a.one,a.two" {
+		t.Fatalf("ListEach yielded %v, %v; want a.one, a.two", names, err)
+	}
+	stop := errors.New("enough")
+	calls := 0
+	err = f.service.ListEach(ctxFor(t), store.StrongConsistency, trackType, projectTenancy, "", func(*pbresource.Resource) error {
+		calls++
+		return stop
+	})
+	if err != stop || calls != 1 {
+		t.Fatalf("ListEach returned %v after %d calls; want the function's error after the first", err, calls)
+	}
+	err = f.service.ListEach(ctxFor(t), store.StrongConsistency, &pbresource.Type{Group: "music"}, projectTenancy, "", func(*pbresource.Resource) error { return nil })
+	expectCode(t, "type without a kind", err, codes.InvalidArgument)
 }

@@ -112,6 +112,17 @@ type Backend interface {
 	Close() error
 }
 
+// EachLister is a Backend that can hand List's resources to a function one
+// at a time, in List's order, instead of returning them all at once: a
+// caller that keeps only what it derives from each resource (the engine
+// loading a large workspace) then never holds every stored resource too.
+// Backends without it are served from List.
+type EachLister interface {
+	// ListEach calls yield with each resource List would return, stopping
+	// at the first error yield returns, which it returns.
+	ListEach(ctx context.Context, consistency ReadConsistency, resType *pbresource.Type, tenancy *pbresource.Tenancy, namePrefix string, yield func(*pbresource.Resource) error) error
+}
+
 // OpKind says what a batch operation does.
 type OpKind int
 

@@ -196,19 +196,21 @@ func (s *Store) Load(ctx context.Context) (*Snapshot, error) {
 		snap.State.CheckResultsJSON = snap.Workspace.CheckResultsJSON
 	}
 	tenancy := records.Tenancy(s.project, s.workspace)
-	instances, err := s.service.List(ctx, store.StrongConsistency, records.ResourceInstanceType, tenancy, "")
-	if err != nil {
-		return nil, fmt.Errorf("listing the resource instances of workspace %q: %w", s.workspace, err)
-	}
 	var errs []error
-	for _, res := range instances {
+	// One record at a time: a large workspace's stored records are never
+	// all held beside the state decoded from them.
+	err = s.service.ListEach(ctx, store.StrongConsistency, records.ResourceInstanceType, tenancy, "", func(res *pbresource.Resource) error {
 		addr, provider, inst, err := decodeInstance(res)
 		if err != nil {
 			errs = append(errs, err)
-			continue
+			return nil
 		}
 		snap.State.SetResourceInstance(addr, inst, provider)
 		snap.InstanceVersions[addr.String()] = versionOf(res)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listing the resource instances of workspace %q: %w", s.workspace, err)
 	}
 	outputs, err := s.service.List(ctx, store.StrongConsistency, records.OutputType, tenancy, "")
 	if err != nil {

@@ -170,22 +170,51 @@ func (b *Backend) List(ctx context.Context, consistency store.ReadConsistency, r
 	return out, err
 }
 
+// ListEach is List handing each resource to yield as its page is read, so
+// the caller holds at most a page of them (store.EachLister).
+func (b *Backend) ListEach(ctx context.Context, consistency store.ReadConsistency, resType *pbresource.Type, tenancy *pbresource.Tenancy, namePrefix string, yield func(*pbresource.Resource) error) error {
+	if b.isClosed() {
+		return store.ErrClosed
+	}
+	ctx, done := b.opContext(ctx)
+	defer done()
+	_, err := b.each(ctx, consistency, resType, tenancy, namePrefix, yield)
+	return err
+}
+
 // list returns the matching resources and the revision they were read at.
 func (b *Backend) list(ctx context.Context, consistency store.ReadConsistency, resType *pbresource.Type, tenancy *pbresource.Tenancy, namePrefix string) ([]*pbresource.Resource, int64, error) {
-	prefix := b.keys.listPrefix(resType, tenancy, namePrefix)
 	var out []*pbresource.Resource
-	var revision int64
-	err := b.pages(ctx, consistency, prefix, func(kv *mvccpb.KeyValue) error {
-		res, err := decode(kv)
-		if err == nil && store.Matches(res, resType, tenancy, namePrefix) {
-			out = append(out, res)
-		}
-		return err
-	}, &revision)
+	revision, err := b.each(ctx, consistency, resType, tenancy, namePrefix, func(res *pbresource.Resource) error {
+		out = append(out, res)
+		return nil
+	})
 	if err != nil {
-		return nil, 0, b.requestError("listing "+resType.GetKind(), err)
+		return nil, 0, err
 	}
 	return out, revision, nil
+}
+
+// each hands the matching resources to yield in key order and returns the
+// revision they were read at. An error of yield's is returned as it is.
+func (b *Backend) each(ctx context.Context, consistency store.ReadConsistency, resType *pbresource.Type, tenancy *pbresource.Tenancy, namePrefix string, yield func(*pbresource.Resource) error) (int64, error) {
+	var revision int64
+	var yieldErr error
+	err := b.pages(ctx, consistency, b.keys.listPrefix(resType, tenancy, namePrefix), func(kv *mvccpb.KeyValue) error {
+		res, err := decode(kv)
+		if err != nil || !store.Matches(res, resType, tenancy, namePrefix) {
+			return err
+		}
+		yieldErr = yield(res)
+		return yieldErr
+	}, &revision)
+	if yieldErr != nil {
+		return 0, yieldErr
+	}
+	if err != nil {
+		return 0, b.requestError("listing "+resType.GetKind(), err)
+	}
+	return revision, nil
 }
 
 // pages calls visit for every key under prefix, in key order, reading

@@ -176,6 +176,16 @@ func (b *Backend) List(ctx context.Context, _ store.ReadConsistency, resType *pb
 	return b.queryResources(ctx, b.reader, "listing "+resType.GetKind(), query, args, resType, tenancy, namePrefix)
 }
 
+// ListEach is List handing each resource to yield as it is read, so the
+// caller need not hold them all (store.EachLister).
+func (b *Backend) ListEach(ctx context.Context, _ store.ReadConsistency, resType *pbresource.Type, tenancy *pbresource.Tenancy, namePrefix string, yield func(*pbresource.Resource) error) error {
+	if b.isClosed() {
+		return store.ErrClosed
+	}
+	query, args := listQuery(resType, tenancy, namePrefix)
+	return b.eachResource(ctx, b.reader, "listing "+resType.GetKind(), query, args, resType, tenancy, namePrefix, yield)
+}
+
 func listQuery(resType *pbresource.Type, tenancy *pbresource.Tenancy, namePrefix string) (string, []any) {
 	var query strings.Builder
 	query.WriteString("SELECT body FROM resources WHERE grp = ? AND kind = ?")
@@ -205,29 +215,41 @@ type querier interface {
 // queryResources runs a query selecting bodies, keeping those that match:
 // a last check that also covers names that are not valid UTF-8.
 func (b *Backend) queryResources(ctx context.Context, db querier, what, query string, args []any, resType *pbresource.Type, tenancy *pbresource.Tenancy, namePrefix string) ([]*pbresource.Resource, error) {
+	var out []*pbresource.Resource
+	err := b.eachResource(ctx, db, what, query, args, resType, tenancy, namePrefix, func(res *pbresource.Resource) error {
+		out = append(out, res)
+		return nil
+	})
+	return out, err
+}
+
+// eachResource is queryResources handing each matching resource to yield
+// as its row is read.
+func (b *Backend) eachResource(ctx context.Context, db querier, what, query string, args []any, resType *pbresource.Type, tenancy *pbresource.Tenancy, namePrefix string, yield func(*pbresource.Resource) error) error {
 	rows, err := db.QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, b.queryError(what, err)
+		return b.queryError(what, err)
 	}
 	defer rows.Close()
-	var out []*pbresource.Resource
 	for rows.Next() {
 		var body []byte
 		if err := rows.Scan(&body); err != nil {
-			return nil, b.queryError(what, err)
+			return b.queryError(what, err)
 		}
 		res, err := decode(body)
 		if err != nil {
-			return nil, b.queryError(what, err)
+			return b.queryError(what, err)
 		}
 		if resType == nil || store.Matches(res, resType, tenancy, namePrefix) {
-			out = append(out, res)
+			if err := yield(res); err != nil {
+				return err
+			}
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, b.queryError(what, err)
+		return b.queryError(what, err)
 	}
-	return out, nil
+	return nil
 }
 
 // ListByOwner implements store.Backend.

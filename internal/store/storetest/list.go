@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"google.golang.org/protobuf/proto"
+
 	"github.com/terrane/terrane/internal/store"
 	"github.com/terrane/terrane/proto/pbresource"
 )
@@ -51,7 +53,38 @@ func testListTenancyAndPrefix(t *testing.T, b store.Backend) {
 					t.Fatalf("List returned %v, want stored %s resources", res, typeV1.Kind)
 				}
 			}
+			if each, ok := b.(store.EachLister); ok {
+				var yielded []*pbresource.Resource
+				if err := each.ListEach(ctxFor(t), store.StrongConsistency, typeV1, tc.tenancy, tc.prefix, func(res *pbresource.Resource) error {
+					yielded = append(yielded, res)
+					return nil
+				}); err != nil {
+					t.Fatal(err)
+				}
+				if !slices.EqualFunc(yielded, listed, func(a, b *pbresource.Resource) bool { return proto.Equal(a, b) }) {
+					t.Fatalf("ListEach yielded %v, want List's %v in its order", yielded, listed)
+				}
+			}
 		})
+	}
+}
+
+// testListEachStops checks that ListEach ends at the first error its
+// function returns, with that error.
+func testListEachStops(t *testing.T, b store.Backend) {
+	each, ok := b.(store.EachLister)
+	if !ok {
+		t.Skip("the backend lists only all at once")
+	}
+	seedListing(t, b)
+	stop := errors.New("enough")
+	calls := 0
+	err := each.ListEach(ctxFor(t), store.StrongConsistency, typeV1, tenancy(store.Wildcard, store.Wildcard), "", func(*pbresource.Resource) error {
+		calls++
+		return stop
+	})
+	if !errors.Is(err, stop) || calls != 1 {
+		t.Fatalf("ListEach returned %v after %d calls; want the function's own error after the first", err, calls)
 	}
 }
 

@@ -29,6 +29,7 @@ func Run(t *testing.T, newBackend NewBackend) {
 		{"ReadConsistency", testReadConsistency},
 		{"GroupVersionMismatch", testGroupVersionMismatch},
 		{"ListTenancyAndPrefix", testListTenancyAndPrefix},
+		{"ListEachStops", testListEachStops},
 		{"ListByOwner", testListByOwner},
 		{"BatchAllOrNothing", testBatchAllOrNothing},
 		{"BatchResults", testBatchResults},
