@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/bench/benchenv"
 )
 
 // encryptionBlock is state and plan encryption as a user moving from
@@ -50,10 +52,7 @@ var encryptionCases = []scaleCase{
 //
 //	go test -run '^$' -bench Encryption -benchtime 1x -timeout 30m ./bench/scale
 func BenchmarkEncryption(b *testing.B) {
-	sizes := []int{2000}
-	if os.Getenv("TERRANE_SCALE_SIZES") != "" {
-		sizes = scaleSizes(b)
-	}
+	sizes := benchenv.Sizes(b, "TERRANE_SCALE_SIZES", 2000)
 	for _, n := range sizes {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			for range b.N {
@@ -75,7 +74,7 @@ func BenchmarkEncryption(b *testing.B) {
 // runEncryptionCycle runs encryptionCases in a fresh project of n
 // independent instances and returns each run's usage.
 func runEncryptionCycle(b *testing.B, n int, encrypt bool) []usage {
-	env := newEnvironment(b)
+	env := benchenv.Get(b)
 	project := filepath.Join(b.TempDir(), "project")
 	cloud := b.TempDir()
 	if err := writeIndependent(project, cloud, n); err != nil {
@@ -86,12 +85,12 @@ func runEncryptionCycle(b *testing.B, n int, encrypt bool) []usage {
 			b.Fatal(err)
 		}
 	}
-	if _, out, err := runMeasured(env.binary, project, env.vars, "init", "-no-color"); err != nil {
+	if _, out, err := runMeasured(env.Binary, project, env.Vars, "init", "-no-color"); err != nil {
 		b.Fatalf("%v\n%s", err, out)
 	}
 	var usages []usage
 	for _, c := range encryptionCases {
-		u, out, err := runMeasured(env.binary, project, env.vars, c.args...)
+		u, out, err := runMeasured(env.Binary, project, env.Vars, c.args...)
 		if err != nil {
 			b.Fatalf("%s (encrypted %v): %v\n%s", c.name, encrypt, err, tail(out, 4000))
 		}
