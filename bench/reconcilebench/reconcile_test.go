@@ -87,7 +87,7 @@ resource "tpf_thing" "n" {
 		run(b, dir, "apply", "-auto-approve", "-parallelism=20")
 		sharedDirs[count] = dir
 	}
-	service, closeStore, err := workdir.OpenService(dir)
+	service, closeStore, err := workdir.OpenService(dir, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

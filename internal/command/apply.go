@@ -18,6 +18,7 @@ import (
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/engine"
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/plans/planfile"
@@ -213,7 +214,7 @@ func reportApply(op *operation, plan *plans.Plan, ds, applyDiags diags.Diagnosti
 		op.out.diagnostics(ds.Append(abortedDiag()).Append(op.keepUnrecorded(true)))
 		return 1
 	}
-	ds = claimsLeftAlone(ds.Append(applyDiags)).Append(op.keepUnrecorded(false))
+	ds = claimsLeftAlone(ds.Append(applyDiags, staleRecordsNotice(op.cipher))).Append(op.keepUnrecorded(false))
 	if op.out.json != nil {
 		// Terraform's stream reports the run's diagnostics before its
 		// summary and outputs.
@@ -231,12 +232,12 @@ func reportApply(op *operation, plan *plans.Plan, ds, applyDiags diags.Diagnosti
 
 // applySavedPlan is `terrane apply PLANFILE`.
 func applySavedPlan(out *operationOutput, opts *arguments.Apply) int {
-	plan, snapshot, lockFile, ds := readSavedPlan(opts.PlanFile)
+	plan, snapshot, lockFile, enc, ds := readSavedPlan(opts.PlanFile, ".", opts.Vars)
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return 1
 	}
-	op, openDiags := openOperation(out, opts.Operation, plan)
+	op, openDiags := openOperation(out, opts.Operation, plan, enc)
 	ds = ds.Append(openDiags)
 	if op != nil {
 		defer op.close()
@@ -260,29 +261,31 @@ func applySavedPlan(out *operationOutput, opts *arguments.Apply) int {
 	return applyAndReport(op, plan, ds)
 }
 
-func readSavedPlan(path string) (*plans.Plan, *planfile.ConfigSnapshot, []byte, diags.Diagnostics) {
-	fail := func(err error) (*plans.Plan, *planfile.ConfigSnapshot, []byte, diags.Diagnostics) {
-		return nil, nil, nil, diags.Diagnostics{diags.Errorf("Failed to read the saved plan",
-			"The plan file %s cannot be read: %s. Give the path of a file written by \"terrane plan -out\".", path, err)}
+// readSavedPlan reads the plan file at path with the encryption of the
+// configuration in dir (see savedPlanEncryption), which it returns for the
+// apply to use: keys it derived to read the plan serve the state too.
+func readSavedPlan(path, dir string, vars []arguments.VarOption) (*plans.Plan, *planfile.ConfigSnapshot, []byte, *encryption.Encryption, diags.Diagnostics) {
+	fail := func(ds diags.Diagnostics) (*plans.Plan, *planfile.ConfigSnapshot, []byte, *encryption.Encryption, diags.Diagnostics) {
+		return nil, nil, nil, nil, planFileFailure("Failed to read the saved plan", path, ds)
 	}
-	reader, err := planfile.Open(path)
-	if err != nil {
-		return fail(err)
+	enc, reader, ds := savedPlanEncryption(path, dir, vars)
+	if ds.HasErrors() {
+		return fail(ds)
 	}
 	defer reader.Close()
 	plan, err := reader.ReadPlan()
 	if err != nil {
-		return fail(err)
+		return fail(ds.Append(err))
 	}
 	snapshot, err := reader.ReadConfigSnapshot()
 	if err != nil {
-		return fail(err)
+		return fail(ds.Append(err))
 	}
 	lockFile, _, err := reader.ReadLockFile()
 	if err != nil {
-		return fail(err)
+		return fail(ds.Append(err))
 	}
-	return plan, snapshot, lockFile, nil
+	return plan, snapshot, lockFile, enc, ds
 }
 
 // checkSavedPlanInputs refuses a saved plan when the configuration files

@@ -6,15 +6,12 @@ import (
 	"io"
 	"log"
 	"os"
-	"slices"
 	"sort"
 	"strings"
 
 	"github.com/hashicorp/go-hclog"
 
-	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/logging"
-	"github.com/terrane/terrane/internal/ui"
 )
 
 // Streams are the standard streams a command reads and writes.
@@ -68,6 +65,7 @@ func commands() map[string]commandInfo {
 		"state pull":             {runStatePull, "Write the workspace's state as a Terraform state file to stdout"},
 		"state push":             {runStatePush, "Replace the workspace's state with a Terraform or OpenTofu state file"},
 		"state replace-provider": {runStateReplaceProvider, "Change the provider of resource instances in the state"},
+		"state reencrypt":        {runStateReencrypt, "Write every record of the workspace again with the current encryption keys"},
 		"workspace new":          {runWorkspaceNew, "Create a new workspace and select it"},
 		"workspace select":       {runWorkspaceSelect, "Select a workspace"},
 		"workspace list":         {runWorkspaceList, "List the project's workspaces"},
@@ -104,9 +102,6 @@ func Run(args []string, streams Streams) int {
 	for n := min(len(args), 3); n > 0; n-- {
 		name := strings.Join(args[:n], " ")
 		if info, ok := table[name]; ok {
-			if refuseEncryption(name, args[n:], streams) {
-				return 1
-			}
 			return info.run(streams, viewFlagsFirst(args[n:]))
 		}
 	}
@@ -140,26 +135,6 @@ func viewFlagsFirst(args []string) []string {
 		return args
 	}
 	return append(flags, rest...)
-}
-
-// touchesNoStateOrPlan are the commands that neither read nor write state
-// or plan files.
-var touchesNoStateOrPlan = map[string]bool{"version": true, "fmt": true, "validate": true,
-	"providers schema": true, "providers lock": true, "providers mirror": true,
-	"metadata functions": true, "get": true, "login": true, "logout": true}
-
-// refuseEncryption refuses, for every command that reads or writes state
-// or plans, OpenTofu's TF_ENCRYPTION environment variable: it asks for
-// state and plan files to be encrypted, which Terrane does not do yet, so
-// running on would write in plain text what the user meant to encrypt.
-func refuseEncryption(command string, args []string, streams Streams) bool {
-	if os.Getenv("TF_ENCRYPTION") == "" || touchesNoStateOrPlan[command] {
-		return false
-	}
-	ui.WriteDiagnostics(streams.Stderr, diags.Diagnostics{diags.Errorf("State encryption is not supported",
-		"The TF_ENCRYPTION environment variable asks for state and plan files to be encrypted. Terrane does not encrypt them yet, so it refuses to run rather than write them in plain text. Unset TF_ENCRYPTION to accept unencrypted state.")},
-		nil, os.Getenv("NO_COLOR") == "" && !slices.Contains(args, "-no-color"))
-	return true
 }
 
 // applyChdir handles the global -chdir=DIR option, which must come before

@@ -38,7 +38,7 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 
 	out := newOperationOutput(Streams{Stdout: stdout, Stderr: stderr}, opts.View)
-	op, ds := openOperation(out, arguments.Operation{Vars: opts.Vars, Parallelism: arguments.DefaultParallelism, AllowUnsetVariables: true}, nil)
+	op, ds := openOperation(out, arguments.Operation{Vars: opts.Vars, Parallelism: arguments.DefaultParallelism, AllowUnsetVariables: true}, nil, nil)
 	if ds.HasErrors() {
 		ui.WriteDiagnostics(stderr, ds, out.sources, color)
 		return 1

@@ -5,67 +5,6 @@ import (
 	"testing"
 )
 
-// TestE2EEncryptionIsRefused checks that OpenTofu's state encryption, asked
-// for by an encryption block or by the TF_ENCRYPTION environment variable
-// (OpenTofu's "State and Plan Encryption" documentation), is refused with an
-// error naming it: Terrane does not encrypt yet, and accepting the request
-// would leave the state the user meant to encrypt in plain text.
-func TestE2EEncryptionIsRefused(t *testing.T) {
-	p := newE2EProject(t, lifecycleHeader+`
-resource "tpf_thing" "a" {
-  name = "a"
-}
-`)
-	p.write(`
-terraform {
-  encryption {
-    key_provider "pbkdf2" "main" {
-      passphrase = "correct-horse-battery-staple"
-    }
-    method "aes_gcm" "main" {
-      keys = key_provider.pbkdf2.main
-    }
-    state {
-      method = method.aes_gcm.main
-    }
-  }
-}
-` + lifecycleHeader + `
-resource "tpf_thing" "a" {
-  name = "a"
-}
-`)
-	for _, command := range []string{"validate", "plan", "apply"} {
-		args := []string{command, "-no-color"}
-		if command == "apply" {
-			args = append(args, "-auto-approve")
-		}
-		out, errOut, code := p.run(args...)
-		if code != 1 || !strings.Contains(errOut, "State encryption is not supported") || !strings.Contains(errOut, "encryption {") {
-			t.Errorf("%s with an encryption block: exit %d\n%s%s", command, code, out, errOut)
-		}
-	}
-	if objects := p.objects("tpf_thing"); len(objects) != 0 {
-		t.Errorf("objects were created: %v", sortedNames(objects))
-	}
-
-	p.write(lifecycleHeader + `
-resource "tpf_thing" "a" {
-  name = "a"
-}
-`)
-	t.Setenv("TF_ENCRYPTION", `key_provider "pbkdf2" "main" { passphrase = "correct-horse-battery-staple" }`)
-	for _, args := range [][]string{{"plan", "-no-color"}, {"state", "list"}, {"output", "-no-color"}} {
-		_, errOut, code := p.run(args...)
-		if code != 1 || !strings.Contains(errOut, "TF_ENCRYPTION") {
-			t.Errorf("%v with TF_ENCRYPTION set: exit %d\n%s", args, code, errOut)
-		}
-	}
-	if _, errOut, code := p.run("validate", "-no-color"); code != 0 {
-		t.Errorf("validate reads no state, so TF_ENCRYPTION does not matter to it: exit %d\n%s", code, errOut)
-	}
-}
-
 // TestE2EProviderMetaIsSent checks that a module's provider_meta block
 // reaches the provider with its resources' operations, as in terraform 1.11
 // and OpenTofu, instead of being read and dropped: the test provider

@@ -110,7 +110,7 @@ func (p *e2eProject) editObject(obj cloudObject, change func(map[string]any)) {
 // hold, read straight from the store.
 func (p *e2eProject) recordedInstances() []string {
 	p.t.Helper()
-	store, closeStore, err := workdir.OpenStore(p.dir, workdir.DefaultProject, workdir.DefaultWorkspace)
+	store, closeStore, err := workdir.OpenStore(p.dir, workdir.DefaultProject, workdir.DefaultWorkspace, nil)
 	if err != nil {
 		p.t.Fatal(err)
 	}

@@ -134,7 +134,7 @@ func TestE2EPulumiComponent(t *testing.T) {
 // name exactly the cloud objects named names, in registration order.
 func (p *e2eProject) assertChildRecords(when string, cloud map[string]cloudObject, names ...string) {
 	p.t.Helper()
-	store, closeStore, err := workdir.OpenStore(p.dir, workdir.DefaultProject, workdir.DefaultWorkspace)
+	store, closeStore, err := workdir.OpenStore(p.dir, workdir.DefaultProject, workdir.DefaultWorkspace, nil)
 	if err != nil {
 		p.t.Fatal(err)
 	}

@@ -128,7 +128,7 @@ type recordedThing struct {
 // store, failing the test if the store does not open.
 func recordedThings(t *testing.T, dir string) map[string]recordedThing {
 	t.Helper()
-	store, closeStore, err := workdir.OpenStore(dir, workdir.DefaultProject, workdir.DefaultWorkspace)
+	store, closeStore, err := workdir.OpenStore(dir, workdir.DefaultProject, workdir.DefaultWorkspace, nil)
 	if err != nil {
 		t.Fatalf("the store does not open after the kill: %v", err)
 	}

@@ -71,7 +71,7 @@ func backupInstances(t *testing.T, backup string) []string {
 		t.Fatal(err)
 	}
 	writeFile(t, workdir.StatePath(dir), string(src))
-	store, closeStore, err := workdir.OpenStore(dir, workdir.DefaultProject, workdir.DefaultWorkspace)
+	store, closeStore, err := workdir.OpenStore(dir, workdir.DefaultProject, workdir.DefaultWorkspace, nil)
 	if err != nil {
 		t.Fatalf("the backup %s does not open: %v", backup, err)
 	}

@@ -50,7 +50,7 @@ resource "terraform_data" "x" {
 func (p *e2eProject) openIntent(address, runID, holder string) {
 	p.t.Helper()
 	addr, _ := addrs.ParseAbsResourceInstanceStr(address)
-	store, closeStore, err := workdir.OpenStore(p.dir, workdir.DefaultProject, workdir.DefaultWorkspace)
+	store, closeStore, err := workdir.OpenStore(p.dir, workdir.DefaultProject, workdir.DefaultWorkspace, nil)
 	if err != nil {
 		p.t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/engine"
 	"github.com/terrane/terrane/internal/logging"
 	"github.com/terrane/terrane/internal/modules"
@@ -23,6 +24,10 @@ type graphOptions struct {
 	planFile   string
 	drawCycles bool
 	noColor    bool
+	// vars are -var and -var-file: they do not change the graph, but an
+	// encryption configuration that uses variables needs them to read
+	// the state and a saved plan.
+	vars []arguments.VarOption
 }
 
 // runGraph is `terrane graph`: the dependency graph of a plan or apply
@@ -78,10 +83,8 @@ func parseGraphArgs(streams Streams, args []string) (graphOptions, diags.Diagnos
 	fs.Bool("verbose", false, "Accepted for compatibility")
 	fs.BoolVar(&opts.noColor, "no-color", false, "Disable colour in diagnostics")
 	// Variable values do not change the graph: references, not values,
-	// make its edges. The flags are accepted so that scripts written for
-	// other tools keep working.
-	fs.Var(ignoredFlag{}, "var", "Accepted for compatibility; values do not change the graph")
-	fs.Var(ignoredFlag{}, "var-file", "Accepted for compatibility; values do not change the graph")
+	// make its edges. Only the encryption configuration uses them.
+	arguments.AddVarFlags(fs, &opts.vars)
 	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
 		opts.help = true
 		return opts, nil
@@ -110,21 +113,13 @@ func parseGraphArgs(streams Streams, args []string) (graphOptions, diags.Diagnos
 	return opts, nil
 }
 
-// ignoredFlag accepts any value any number of times.
-type ignoredFlag struct{}
-
-func (ignoredFlag) String() string   { return "" }
-func (ignoredFlag) Set(string) error { return nil }
-
-var _ flag.Value = ignoredFlag{}
-
 // operationGraph builds the graph opts ask for. The graph is nil when it
 // could not be built; otherwise ds may still hold its cycles as errors.
 func operationGraph(out *operationOutput, opts graphOptions) (*engine.OperationGraph, graphKind, diags.Diagnostics) {
 	if opts.graphType == "apply" && opts.planFile != "" {
-		return savedPlanGraph(out, opts.planFile)
+		return savedPlanGraph(out, opts.planFile, opts.vars)
 	}
-	op, ds := openGraphOperation(out)
+	op, ds := openGraphOperation(out, opts.vars, nil)
 	if op == nil {
 		return nil, 0, ds
 	}
@@ -152,12 +147,12 @@ func operationGraph(out *operationOutput, opts graphOptions) (*engine.OperationG
 
 // savedPlanGraph is the apply graph of the plan saved at path, refused,
 // as apply refuses it, when the configuration changed since.
-func savedPlanGraph(out *operationOutput, path string) (*engine.OperationGraph, graphKind, diags.Diagnostics) {
-	plan, snapshot, lockFile, ds := readSavedPlan(path)
+func savedPlanGraph(out *operationOutput, path string, vars []arguments.VarOption) (*engine.OperationGraph, graphKind, diags.Diagnostics) {
+	plan, snapshot, lockFile, enc, ds := readSavedPlan(path, ".", vars)
 	if ds.HasErrors() {
 		return nil, 0, ds
 	}
-	op, ds := openGraphOperation(out)
+	op, ds := openGraphOperation(out, vars, enc)
 	if op == nil {
 		return nil, 0, ds
 	}
@@ -179,8 +174,10 @@ func applyGraphKind(plan *plans.Plan) graphKind {
 // openGraphOperation loads the configuration, the workspace's records and
 // the installed providers, as plan does, but without variable values:
 // references, not values, make the graph, so a required variable left unset
-// is no error here. It returns nil, with the diagnostics, on failure.
-func openGraphOperation(out *operationOutput) (*operation, diags.Diagnostics) {
+// is no error here. vars serve only the encryption configuration, and enc,
+// when not nil, is the encryption a saved plan was read with. It returns
+// nil, with the diagnostics, on failure.
+func openGraphOperation(out *operationOutput, vars []arguments.VarOption, enc *encryption.Encryption) (*operation, diags.Diagnostics) {
 	op := &operation{out: out, dir: "."}
 	parser := config.NewParser()
 	parser.Static = staticInputs(op.dir, nil)
@@ -193,6 +190,11 @@ func openGraphOperation(out *operationOutput) (*operation, diags.Diagnostics) {
 	op.config = cfg
 	factories, factoryDiags := op.providerFactories()
 	if ds = ds.Append(factoryDiags); ds.HasErrors() {
+		return nil, ds
+	}
+	// Reading encrypted records needs the variables the encryption
+	// configuration uses, from the command line, files and the environment.
+	if ds = ds.Append(op.loadEncryption(arguments.Operation{Vars: vars}, nil, enc)); ds.HasErrors() {
 		return nil, ds
 	}
 	if storeDiags := op.openStore(); storeDiags.HasErrors() {

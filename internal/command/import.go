@@ -43,7 +43,7 @@ func runImport(streams Streams, args []string) int {
 		out.diagnostics(diags.Diagnostics{diags.Errorf("Invalid import ID", "The import ID for %s is empty; give the ID the provider knows the object by.", addr)})
 		return 1
 	}
-	op, ds := openOperation(out, opts, nil)
+	op, ds := openOperation(out, opts, nil, nil)
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return 1

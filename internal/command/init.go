@@ -36,7 +36,8 @@ type initOptions struct {
 	lockfile    string
 	pluginDirs  stringList
 	// vars are -var and -var-file, for module sources and versions built
-	// from variables.
+	// from variables, and for an encryption configuration that uses them
+	// (init writes the workspace record through it).
 	vars []arguments.VarOption
 	// backendConfig are the -backend-config arguments, in order.
 	backendConfig stringList

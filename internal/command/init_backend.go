@@ -10,11 +10,13 @@ import (
 
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/resourceservice"
 	"github.com/terrane/terrane/internal/resourceservice/records"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/workspaces"
 	"github.com/terrane/terrane/internal/store"
+	"github.com/terrane/terrane/internal/store/encrypted"
 	"github.com/terrane/terrane/internal/storeconfig"
 	"github.com/terrane/terrane/internal/workdir"
 )
@@ -70,11 +72,21 @@ func (in *initializer) initBackend(ctx context.Context, cfg *config.Config) diag
 			return ds
 		}
 	}
-	service, err := serviceOver(target)
+	// Records this init writes — the workspace's, and state taken in from
+	// Terraform or OpenTofu — pass through the state encryption; records
+	// copied between stores above stay as they were stored.
+	enc, encDiags := loadEncryption(".", cfg.Module, in.opts.vars, nil)
+	if ds = ds.Append(encDiags); ds.HasErrors() {
+		return ds
+	}
+	service, err := serviceOver(encrypted.New(target, encryption.NewRecordCipher(enc.State())))
 	if err != nil {
 		return ds.Append(err)
 	}
 	if _, err := recordstore.New(service, project, workspace).EnsureWorkspace(ctx); err != nil {
+		if d, ok := encryption.Diagnostic(err); ok {
+			return ds.Append(d)
+		}
 		return ds.Append(diags.Errorf("Cannot prepare the state store",
 			"Preparing workspace %q of project %q in %s: %s. Check that the store is reachable and that its credentials allow writing there.",
 			workspace, project, choice.New.Describe(), err))
@@ -87,7 +99,7 @@ func (in *initializer) initBackend(ctx context.Context, cfg *config.Config) diag
 		fmt.Fprintf(in.out, "\nSuccessfully configured the backend %q! Terrane will automatically\n"+
 			"use this backend unless the backend configuration changes.\n", storeconfig.BackendType)
 	}
-	return ds.Append(in.moveIn(ctx, cfg, service, project))
+	return ds.Append(in.moveIn(ctx, cfg, service, project, enc))
 }
 
 func currentProjectAndWorkspace() (project, workspace string, d *diags.Diagnostic) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/resourceservice"
 	"github.com/terrane/terrane/internal/states/foreignstate"
 	"github.com/terrane/terrane/internal/states/recordstore"
@@ -27,8 +28,8 @@ type pendingState struct {
 // in, as tofu init offers to migrate state to a newly configured backend:
 // -force-copy answers yes. A workspace that already holds state is
 // replaced only with -force-copy.
-func (in *initializer) moveIn(ctx context.Context, cfg *config.Config, service *resourceservice.Service, project string) diags.Diagnostics {
-	pending, ds := findPendingState(ctx, cfg, service, project)
+func (in *initializer) moveIn(ctx context.Context, cfg *config.Config, service *resourceservice.Service, project string, enc *encryption.Encryption) diags.Diagnostics {
+	pending, ds := findPendingState(ctx, cfg, service, project, enc)
 	if ds.HasErrors() || len(pending) == 0 {
 		return ds
 	}
@@ -72,11 +73,12 @@ func (in *initializer) moveIn(ctx context.Context, cfg *config.Config, service *
 	return ds
 }
 
-func findPendingState(ctx context.Context, cfg *config.Config, service *resourceservice.Service, project string) ([]pendingState, diags.Diagnostics) {
+func findPendingState(ctx context.Context, cfg *config.Config, service *resourceservice.Service, project string, enc *encryption.Encryption) ([]pendingState, diags.Diagnostics) {
 	loc, ds := foreignstate.Locate(".", cfg.Module.Backend, os.Environ())
 	if ds.HasErrors() {
 		return nil, ds
 	}
+	loc.Decrypt = decryptForeignState(enc)
 	sources, err := foreignstate.Find(ctx, ".", loc)
 	if err != nil {
 		return nil, ds.Append(diags.Errorf("Cannot read state kept outside Terrane", "%s.", capitalizeFirst(err.Error())))

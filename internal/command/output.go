@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/command/jsonstate"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/lang/repl"
@@ -28,6 +29,8 @@ func runOutput(streams Streams, args []string) int {
 	asJSON := fs.Bool("json", false, "Print the outputs as JSON")
 	raw := fs.Bool("raw", false, "Print a string, number or bool output's value with no quoting or newline")
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
+	var vars []arguments.VarOption
+	arguments.AddVarFlags(fs, &vars)
 	if err := fs.Parse(args); err != nil {
 		return 1
 	}
@@ -45,7 +48,7 @@ func runOutput(streams Streams, args []string) int {
 	if *raw && fs.NArg() == 0 {
 		return fail(diags.Errorf("Output name required", "The -raw option prints one output: give its name, as in \"terrane output -raw NAME\"."))
 	}
-	snapshot, d := loadWorkspaceState(context.Background(), ".")
+	snapshot, d := loadWorkspaceState(context.Background(), ".", vars)
 	if d != nil {
 		return fail(*d)
 	}
@@ -152,8 +155,9 @@ func writeOutputsJSON(w io.Writer, outputs map[string]*states.OutputValue, fail 
 }
 
 // loadWorkspaceState reads the current workspace's state from the store in
-// dir, with the store's version of the workspace record.
-func loadWorkspaceState(ctx context.Context, dir string) (*recordstore.Snapshot, *diags.Diagnostic) {
+// dir, with the store's version of the workspace record; vars are -var and
+// -var-file, for an encryption configuration that uses variables.
+func loadWorkspaceState(ctx context.Context, dir string, vars []arguments.VarOption) (*recordstore.Snapshot, *diags.Diagnostic) {
 	project, err := workdir.Project()
 	if err != nil {
 		d := diags.Errorf("Invalid project", "%s.", err)
@@ -164,7 +168,12 @@ func loadWorkspaceState(ctx context.Context, dir string) (*recordstore.Snapshot,
 		d := diags.Errorf("Invalid workspace", "%s.", err)
 		return nil, &d
 	}
-	store, closeStore, err := workdir.OpenStore(dir, project, workspace)
+	cipher, cipherDiags := stateCipher(dir, nil, vars)
+	if cipherDiags.HasErrors() {
+		d := firstError(cipherDiags)
+		return nil, &d
+	}
+	store, closeStore, err := workdir.OpenStore(dir, project, workspace, cipher)
 	if err != nil {
 		d := firstError(diags.Diagnostics{}.Append(err))
 		return nil, &d
@@ -172,7 +181,7 @@ func loadWorkspaceState(ctx context.Context, dir string) (*recordstore.Snapshot,
 	defer closeStore()
 	snapshot, err := store.Load(ctx)
 	if err != nil {
-		d := diags.Errorf("Failed to read the state", "Reading workspace %q: %s.", workspace, err)
+		d := storeError("Failed to read the state", fmt.Errorf("reading workspace %q: %w", workspace, err), "")
 		return nil, &d
 	}
 	return snapshot, nil

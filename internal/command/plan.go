@@ -19,6 +19,7 @@ import (
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/engine"
 	"github.com/terrane/terrane/internal/logging"
 	"github.com/terrane/terrane/internal/plans"
@@ -58,6 +59,7 @@ func runPlan(streams Streams, args []string) int {
 		ds = ds.Append(diags.Warnf("Config generation is experimental",
 			"Generating configuration during import is currently experimental, and the generated configuration format may change in future versions."))
 	}
+	ds = ds.Append(staleRecordsNotice(op.cipher))
 	out.diagnostics(ds)
 	if !ds.HasErrors() && plan.CanApply() {
 		generated := ""
@@ -103,11 +105,11 @@ func (o *operationOutput) planNextStep(planPath, generatedConfigPath string) {
 func openAndPlan(out *operationOutput, opts arguments.Operation) (*operation, *plans.Plan, diags.Diagnostics) {
 	open := openOperation
 	if opts.GenerateConfigOut != "" {
-		open = func(out *operationOutput, opts arguments.Operation, _ *plans.Plan) (*operation, diags.Diagnostics) {
+		open = func(out *operationOutput, opts arguments.Operation, _ *plans.Plan, _ *encryption.Encryption) (*operation, diags.Diagnostics) {
 			return openGeneratingConfig(out, opts)
 		}
 	}
-	op, ds := open(out, opts, nil)
+	op, ds := open(out, opts, nil, nil)
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return op, nil, ds
@@ -161,6 +163,10 @@ type operation struct {
 	engine     *engine.Engine
 	// retryFor is the store's retry_timeout; 0 means the default.
 	retryFor time.Duration
+	// encryption is the configuration's state and plan encryption;
+	// cipher applies its state target to the workspace's records.
+	encryption *encryption.Encryption
+	cipher     *encryption.RecordCipher
 	// generatedConfig is plan -generate-config-out's block for each
 	// address it wrote one for.
 	generatedConfig map[string]string
@@ -169,7 +175,7 @@ type operation struct {
 // openOperation loads the configuration in the working directory, gathers
 // variable values (or takes them from a saved plan), opens the workspace's
 // records and the installed providers, and returns an engine over them.
-func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.Plan) (*operation, diags.Diagnostics) {
+func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.Plan, enc *encryption.Encryption) (*operation, diags.Diagnostics) {
 	op := &operation{out: out, dir: "."}
 	parser := config.NewParser()
 	parser.Static = staticInputs(op.dir, opts.Vars)
@@ -188,6 +194,11 @@ func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.
 	op.config = cfg
 	variables, varDiags := op.inputValues(opts, saved)
 	ds = ds.Append(varDiags)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	encDiags := op.loadEncryption(opts, saved, enc)
+	ds = ds.Append(encDiags)
 	if ds.HasErrors() {
 		return nil, ds
 	}
@@ -221,7 +232,7 @@ func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.
 		Logger:      logging.Named("engine"),
 		Workspace:   op.workspace,
 		Applying:    opts.Applying,
-		RemoteState: &remotestate.DataSource{OpenWorkspace: remotestate.WorkingDirWorkspaces(op.dir), Project: op.project},
+		RemoteState: &remotestate.DataSource{OpenWorkspace: remotestate.WorkingDirWorkspaces(op.dir), Project: op.project, Encryption: op.encryption},
 	})
 	ds = ds.Append(engineDiags)
 	op.engine = eng
@@ -241,7 +252,7 @@ func (op *operation) openStore() diags.Diagnostics {
 	if err != nil {
 		return diags.Diagnostics{diags.Errorf("Invalid workspace", "%s.", err)}
 	}
-	store, closeStore, err := workdir.OpenStore(op.dir, project, workspace)
+	store, closeStore, err := workdir.OpenStore(op.dir, project, workspace, op.cipher)
 	if err != nil {
 		return diags.Diagnostics{}.Append(err)
 	}
@@ -251,6 +262,36 @@ func (op *operation) openStore() diags.Diagnostics {
 		op.retryFor = settings.RetryFor()
 	}
 	return nil
+}
+
+// loadEncryption prepares the configuration's state and plan encryption:
+// enc when the caller has it already (the one a saved plan was read with),
+// else one evaluated with the run's variables — from the command line,
+// variable files and the environment, or those of the saved plan.
+func (op *operation) loadEncryption(opts arguments.Operation, saved *plans.Plan, enc *encryption.Encryption) diags.Diagnostics {
+	var ds diags.Diagnostics
+	if enc == nil {
+		if enc, ds = loadEncryption(op.dir, op.config.Module, opts.Vars, saved); ds.HasErrors() {
+			return ds
+		}
+	}
+	op.encryption, op.cipher = enc, encryption.NewRecordCipher(enc.State())
+	return ds.Append(childEncryptionWarnings(op.config))
+}
+
+// childEncryptionWarnings says that encryption blocks of called modules do
+// nothing: only the root module's encryption applies.
+func childEncryptionWarnings(cfg *config.Config) diags.Diagnostics {
+	var ds diags.Diagnostics
+	cfg.DeepEach(func(c *config.Config) {
+		if c.Parent == nil || c.Module.Encryption == nil {
+			return
+		}
+		ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Encryption block in a called module",
+			Detail:  fmt.Sprintf("Only the root module's encryption block configures encryption; this one, in module.%s, has no effect. Move it to the root module, or remove it.", strings.Join(c.Path, ".module.")),
+			Subject: c.Module.Encryption.DeclRange.Ptr()})
+	})
+	return ds
 }
 
 // providerFactories returns a factory for every provider the configuration
@@ -337,8 +378,12 @@ func (op *operation) savePlan(plan *plans.Plan, path string) diags.Diagnostics {
 	if err := plan.EncodeValuesAsMsgpack(changeValueTypes(op.engine.Schemas())); err != nil {
 		return diags.Diagnostics{diags.Errorf("Failed to save the plan", "%s. Make a new plan with the providers this configuration uses now.", err)}
 	}
-	if err := planfile.Create(path, planfile.Contents{Plan: plan, Config: snapshot, LockFile: op.lockFile}); err != nil {
+	if err := planfile.CreateSealed(path, planfile.Contents{Plan: plan, Config: snapshot, LockFile: op.lockFile}, planSeal(op.encryption)); err != nil {
 		return diags.Diagnostics{diags.Errorf("Failed to save the plan", "Writing %s: %s. Check that its directory exists and is writable.", path, err)}
+	}
+	if !op.encryption.State().WritesPlain() && op.encryption.Plan().WritesPlain() {
+		return diags.Diagnostics{diags.Warnf("Plan file not encrypted",
+			"State is encrypted, but %s is not: a plan file holds the values of the state it was made from and of the planned changes. Configure the plan target of the encryption block to encrypt plan files too.", path)}
 	}
 	return nil
 }

@@ -24,6 +24,7 @@ func (op *operation) refuseUntakenState(ctx context.Context, opts arguments.Oper
 	if ds.HasErrors() {
 		return ds
 	}
+	loc.Decrypt = decryptForeignState(op.encryption)
 	source, err := foreignstate.ForWorkspace(ctx, op.dir, loc, op.workspace)
 	if err != nil {
 		return ds.Append(diags.Errorf("Cannot read state kept outside Terrane",

@@ -28,7 +28,7 @@ func openGeneratingConfig(out *operationOutput, opts arguments.Operation) (*oper
 		return nil, diags.Diagnostics{diags.Errorf("Target generated file already exists",
 			"Terrane writes generated configuration only into a new file, and %s exists. Choose another file, or move its configuration elsewhere and delete it.", path)}
 	}
-	op, ds := openOperation(out, opts, nil)
+	op, ds := openOperation(out, opts, nil, nil)
 	if ds.HasErrors() {
 		return op, ds
 	}
@@ -42,7 +42,7 @@ func openGeneratingConfig(out *operationOutput, opts arguments.Operation) (*oper
 		return op, ds.Append(wds)
 	}
 	op.close()
-	op, ods := openOperation(out, opts, nil)
+	op, ods := openOperation(out, opts, nil, nil)
 	if op != nil {
 		op.generatedConfig = generatedBlocks(imported)
 	}

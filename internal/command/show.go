@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/command/jsonplan"
 	"github.com/terrane/terrane/internal/command/jsonstate"
 	"github.com/terrane/terrane/internal/config"
@@ -35,6 +36,8 @@ func runShow(streams Streams, args []string) int {
 	fs := newFlagSet("show", streams)
 	asJSON := fs.Bool("json", false, "Print Terraform's machine-readable JSON representation")
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
+	var vars []arguments.VarOption
+	arguments.AddVarFlags(fs, &vars)
 	if err := fs.Parse(args); err != nil {
 		return 1
 	}
@@ -42,9 +45,9 @@ func runShow(streams Streams, args []string) int {
 	var ds diags.Diagnostics
 	switch fs.NArg() {
 	case 0:
-		ds = showState(streams, *asJSON, color)
+		ds = showState(streams, vars, *asJSON, color)
 	case 1:
-		ds = showPlanFile(streams, fs.Arg(0), *asJSON, color)
+		ds = showPlanFile(streams, fs.Arg(0), vars, *asJSON, color)
 	default:
 		ds = diags.Diagnostics{diags.Errorf("Too many arguments", "terrane show takes at most one argument, the path of a saved plan; got %d.", fs.NArg())}
 	}
@@ -55,9 +58,9 @@ func runShow(streams Streams, args []string) int {
 	return 0
 }
 
-func showState(streams Streams, asJSON, color bool) diags.Diagnostics {
+func showState(streams Streams, vars []arguments.VarOption, asJSON, color bool) diags.Diagnostics {
 	ctx := context.Background()
-	snapshot, d := loadWorkspaceState(ctx, ".")
+	snapshot, d := loadWorkspaceState(ctx, ".", vars)
 	if d != nil {
 		return diags.Diagnostics{*d}
 	}
@@ -79,11 +82,11 @@ func showState(streams Streams, asJSON, color bool) diags.Diagnostics {
 	return ds.Append(ui.RenderState(streams.Stdout, state, schemas, ui.StateOptions{Color: color}))
 }
 
-func showPlanFile(streams Streams, path string, asJSON, color bool) diags.Diagnostics {
+func showPlanFile(streams Streams, path string, vars []arguments.VarOption, asJSON, color bool) diags.Diagnostics {
 	ctx := context.Background()
-	reader, err := planfile.Open(path)
-	if err != nil {
-		return diags.Diagnostics{diags.Errorf("Cannot read the plan file", "%s: %s. Give the path of a file written by \"terrane plan -out=FILE\".", path, err)}
+	_, reader, ds := savedPlanEncryption(path, ".", vars)
+	if ds.HasErrors() {
+		return planFileFailure("Cannot read the plan file", path, ds)
 	}
 	defer reader.Close()
 	plan, err := reader.ReadPlan()

@@ -3,11 +3,14 @@ package command
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/stateedit"
 	"github.com/terrane/terrane/internal/ui"
@@ -22,6 +25,28 @@ type stateCommand struct {
 	workspace string
 	store     *recordstore.Store
 	closer    func() error
+	// vars are -var and -var-file options, for an encryption
+	// configuration that references variables.
+	vars   []arguments.VarOption
+	cipher *encryption.RecordCipher
+}
+
+// parseStateFlags parses a state subcommand's options: -no-color, -var and
+// -var-file (for an encryption configuration that uses variables), which
+// every one takes, and those setup adds. It returns a nil command when the
+// options are wrong; the flag package has said why.
+func parseStateFlags(streams Streams, name string, args []string, setup func(*flag.FlagSet)) (*stateCommand, *flag.FlagSet) {
+	fs := newFlagSet(name, streams)
+	if setup != nil {
+		setup(fs)
+	}
+	noColor := fs.Bool("no-color", false, "Disable colour in the output")
+	var vars []arguments.VarOption
+	arguments.AddVarFlags(fs, &vars)
+	if err := fs.Parse(args); err != nil {
+		return nil, fs
+	}
+	return &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor), vars: vars}, fs
 }
 
 // fail prints ds and returns the exit code for a failed command.
@@ -51,11 +76,28 @@ func (c *stateCommand) open() *diags.Diagnostic {
 		d := diags.Errorf("Invalid workspace", "%s.", err)
 		return &d
 	}
-	c.store, c.closer, err = workdir.OpenStore(".", project, c.workspace)
+	if d := c.prepareCipher(); d != nil {
+		return d
+	}
+	c.store, c.closer, err = workdir.OpenStore(".", project, c.workspace, c.cipher)
 	if err != nil {
 		d := firstError(diags.Diagnostics{}.Append(err))
 		return &d
 	}
+	return nil
+}
+
+// prepareCipher loads the state encryption of the working directory, once.
+func (c *stateCommand) prepareCipher() *diags.Diagnostic {
+	if c.cipher != nil {
+		return nil
+	}
+	cipher, ds := stateCipher(".", nil, c.vars)
+	if ds.HasErrors() {
+		d := firstError(ds)
+		return &d
+	}
+	c.cipher = cipher
 	return nil
 }
 
@@ -72,7 +114,7 @@ func (c *stateCommand) load(ctx context.Context) (*recordstore.Snapshot, *diags.
 	}
 	snap, err := c.store.Load(ctx)
 	if err != nil {
-		d := diags.Errorf("Failed to read the state", "Reading workspace %q: %s.", c.workspace, err)
+		d := storeError("Failed to read the state", fmt.Errorf("reading workspace %q: %w", c.workspace, err), "")
 		return nil, &d
 	}
 	return snap, nil

@@ -3,24 +3,24 @@ package command
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/stateedit"
-	"github.com/terrane/terrane/internal/ui"
 )
 
 // runStateList is `terrane state list [-id=ID] [ADDR...]`: the addresses of
 // the workspace's resource instances, those the addresses select when
 // given, one a line.
 func runStateList(streams Streams, args []string) int {
-	fs := newFlagSet("state list", streams)
-	id := fs.String("id", "", "List only the instances whose object has this id")
-	noColor := fs.Bool("no-color", false, "Disable colour in the output")
-	if err := fs.Parse(args); err != nil {
+	var id *string
+	c, fs := parseStateFlags(streams, "state list", args, func(fs *flag.FlagSet) {
+		id = fs.String("id", "", "List only the instances whose object has this id")
+	})
+	if c == nil {
 		return 1
 	}
-	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor)}
 	targets, ds := parseTargets(fs.Args())
 	if ds.HasErrors() {
 		return c.fail(ds...)

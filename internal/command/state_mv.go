@@ -2,24 +2,24 @@ package command
 
 import (
 	"context"
+	"flag"
 	"fmt"
 
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states/stateedit"
-	"github.com/terrane/terrane/internal/ui"
 )
 
 // runStateMv is `terrane state mv [-dry-run] SOURCE DESTINATION`: the
 // instances at SOURCE move to DESTINATION in one commit, so that a renamed
 // resource or module keeps its remote objects instead of being replaced.
 func runStateMv(streams Streams, args []string) int {
-	fs := newFlagSet("state mv", streams)
-	dryRun := fs.Bool("dry-run", false, "Print what would move without changing the state")
-	noColor := fs.Bool("no-color", false, "Disable colour in the output")
-	if err := fs.Parse(args); err != nil {
+	var dryRun *bool
+	c, fs := parseStateFlags(streams, "state mv", args, func(fs *flag.FlagSet) {
+		dryRun = fs.Bool("dry-run", false, "Print what would move without changing the state")
+	})
+	if c == nil {
 		return 1
 	}
-	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor)}
 	if fs.NArg() != 2 {
 		return c.fail(diags.Errorf("Source and destination required",
 			"terrane state mv takes two addresses, the source and the destination, such as: terrane state mv aws_instance.old aws_instance.new; got %d arguments.", fs.NArg()))

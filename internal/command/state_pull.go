@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states/statefile"
 	"github.com/terrane/terrane/internal/ui"
@@ -15,10 +16,14 @@ import (
 // serial, for Terraform, OpenTofu and the tools built around their files.
 func runStatePull(streams Streams, args []string) int {
 	fs := newFlagSet("state pull", streams)
+	var vars []arguments.VarOption
+	arguments.AddVarFlags(fs, &vars)
 	if err := fs.Parse(args); err != nil {
 		return 1
 	}
-	c := &stateCommand{streams: streams, color: ui.ColorEnabled(false)}
+	// The state is written decrypted, as OpenTofu's state pull writes it
+	// whatever the encryption configuration: stdout is not at rest.
+	c := &stateCommand{streams: streams, color: ui.ColorEnabled(false), vars: vars}
 	if fs.NArg() > 0 {
 		return c.fail(diags.Errorf("Unexpected argument", "terrane state pull takes no arguments; it writes the current workspace's state to stdout. Select another workspace with \"terrane workspace select\"."))
 	}

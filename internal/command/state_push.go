@@ -3,6 +3,7 @@ package command
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -11,12 +12,12 @@ import (
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/states/errored"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/stateedit"
 	"github.com/terrane/terrane/internal/states/statefile"
 	"github.com/terrane/terrane/internal/storeconfig"
-	"github.com/terrane/terrane/internal/ui"
 	"github.com/terrane/terrane/internal/version"
 	"github.com/terrane/terrane/internal/workdir"
 )
@@ -26,22 +27,27 @@ import (
 // The instances change in one commit; then the outputs and the workspace's
 // lineage and serial follow.
 func runStatePush(streams Streams, args []string) int {
-	fs := newFlagSet("state push", streams)
-	force := fs.Bool("force", false, "Push even if the lineage differs or the serial is lower")
-	noColor := fs.Bool("no-color", false, "Disable colour in the output")
-	if err := fs.Parse(args); err != nil {
+	var force *bool
+	c, fs := parseStateFlags(streams, "state push", args, func(fs *flag.FlagSet) {
+		force = fs.Bool("force", false, "Push even if the lineage differs or the serial is lower")
+	})
+	if c == nil {
 		return 1
 	}
-	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor)}
 	if fs.NArg() != 1 {
 		return c.fail(diags.Errorf("State file required",
 			"terrane state push takes one state file (or - to read stdin), such as: terrane state push terraform.tfstate; got %d arguments.", fs.NArg()))
 	}
-	file, d := readPushedState(streams, fs.Arg(0))
+	ctx := context.Background()
+	// The file is read (and decrypted) before the store is opened, so a
+	// file that cannot be read leaves even a new workspace unmade.
+	if d := c.prepareCipher(); d != nil {
+		return c.fail(*d)
+	}
+	file, d := readPushedState(ctx, streams, fs.Arg(0), c.cipher.Target())
 	if d != nil {
 		return c.fail(*d)
 	}
-	ctx := context.Background()
 	snap, d := c.load(ctx)
 	defer c.close()
 	if d != nil {
@@ -97,18 +103,28 @@ func takeInState(ctx context.Context, st *recordstore.Store, workspace string, s
 	return serial, nil
 }
 
-func readPushedState(streams Streams, path string) (*statefile.File, *diags.Diagnostic) {
-	var r io.Reader = streams.Stdin
-	if path != "-" {
-		f, err := os.Open(path)
-		if err != nil {
-			d := diags.Errorf("Cannot read state file", "%s. Give the path of a terraform.tfstate file, or - to read stdin.", err)
-			return nil, &d
-		}
-		defer f.Close()
-		r = f
+// readPushedState reads a state file to push. A file OpenTofu encrypted is
+// decrypted with the state target, which holds the configuration it was
+// written with; a plain file is read as it is, as OpenTofu's state push
+// reads it.
+func readPushedState(ctx context.Context, streams Streams, path string, target *encryption.Target) (*statefile.File, *diags.Diagnostic) {
+	var stored []byte
+	var err error
+	if path == "-" {
+		stored, err = io.ReadAll(streams.Stdin)
+	} else {
+		stored, err = os.ReadFile(path)
 	}
-	file, err := statefile.Read(r)
+	if err != nil {
+		d := diags.Errorf("Cannot read state file", "%s. Give the path of a terraform.tfstate file, or - to read stdin.", err)
+		return nil, &d
+	}
+	plain, err := encryption.DecryptStateFile(ctx, target, stored, true)
+	if err != nil {
+		d := diags.Errorf("Cannot decrypt state file", "%s: %s.", pushSourceName(path), err)
+		return nil, &d
+	}
+	file, err := statefile.Read(bytes.NewReader(plain))
 	if err != nil {
 		d := diags.Errorf("Invalid state file", "%s: %s.", pushSourceName(path), err)
 		return nil, &d

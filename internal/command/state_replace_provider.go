@@ -2,25 +2,25 @@ package command
 
 import (
 	"context"
+	"flag"
 	"fmt"
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states/stateedit"
-	"github.com/terrane/terrane/internal/ui"
 )
 
 // runStateReplaceProvider is `terrane state replace-provider [-auto-approve]
 // FROM TO`: every instance managed by provider FROM is handed to TO, as
 // when a provider moves to another namespace or registry.
 func runStateReplaceProvider(streams Streams, args []string) int {
-	fs := newFlagSet("state replace-provider", streams)
-	autoApprove := fs.Bool("auto-approve", false, "Skip the interactive approval")
-	noColor := fs.Bool("no-color", false, "Disable colour in the output")
-	if err := fs.Parse(args); err != nil {
+	var autoApprove *bool
+	c, fs := parseStateFlags(streams, "state replace-provider", args, func(fs *flag.FlagSet) {
+		autoApprove = fs.Bool("auto-approve", false, "Skip the interactive approval")
+	})
+	if c == nil {
 		return 1
 	}
-	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor)}
 	if fs.NArg() != 2 {
 		return c.fail(diags.Errorf("Two provider addresses required",
 			"terrane state replace-provider takes the provider to replace and its replacement, such as: terrane state replace-provider hashicorp/aws registry.opentofu.org/hashicorp/aws; got %d arguments.", fs.NArg()))

@@ -2,11 +2,11 @@ package command
 
 import (
 	"context"
+	"flag"
 	"fmt"
 
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states/stateedit"
-	"github.com/terrane/terrane/internal/ui"
 )
 
 // runStateRm is `terrane state rm [-dry-run] ADDR...`: Terrane forgets the
@@ -14,13 +14,13 @@ import (
 // resolves an open create intent left by an interrupted run, for an object
 // that does not exist or that will be imported again.
 func runStateRm(streams Streams, args []string) int {
-	fs := newFlagSet("state rm", streams)
-	dryRun := fs.Bool("dry-run", false, "Print what would be removed without changing the state")
-	noColor := fs.Bool("no-color", false, "Disable colour in the output")
-	if err := fs.Parse(args); err != nil {
+	var dryRun *bool
+	c, fs := parseStateFlags(streams, "state rm", args, func(fs *flag.FlagSet) {
+		dryRun = fs.Bool("dry-run", false, "Print what would be removed without changing the state")
+	})
+	if c == nil {
 		return 1
 	}
-	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor)}
 	if fs.NArg() == 0 {
 		return c.fail(diags.Errorf("Address required",
 			"terrane state rm takes the addresses of the resources, instances or modules to forget, such as: terrane state rm aws_instance.web[0]."))

@@ -15,12 +15,10 @@ import (
 // runStateShow is `terrane state show ADDR`: one resource instance's
 // current and deposed objects as resource blocks, sensitive values hidden.
 func runStateShow(streams Streams, args []string) int {
-	fs := newFlagSet("state show", streams)
-	noColor := fs.Bool("no-color", false, "Disable colour in the output")
-	if err := fs.Parse(args); err != nil {
+	c, fs := parseStateFlags(streams, "state show", args, nil)
+	if c == nil {
 		return 1
 	}
-	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor)}
 	if fs.NArg() != 1 {
 		return c.fail(diags.Errorf("Exactly one address required",
 			"terrane state show takes the address of one resource instance, such as aws_instance.web[0]; got %d arguments. Run \"terrane state list\" to see the addresses.", fs.NArg()))

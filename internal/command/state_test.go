@@ -329,7 +329,7 @@ func TestStateRmResolvesOpenCreate(t *testing.T) {
 	p.mustRun("state", "push", corpusState(t, "basic.tfstate"))
 	addr, _ := addrs.ParseAbsResourceInstanceStr("terraform_data.crashed")
 	provider, _ := addrs.ParseAbsProviderConfigStr(`provider["terraform.io/builtin/terraform"]`)
-	store, closeStore, err := workdir.OpenStore(".", workdir.DefaultProject, workdir.DefaultWorkspace)
+	store, closeStore, err := workdir.OpenStore(".", workdir.DefaultProject, workdir.DefaultWorkspace, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/resourceservice"
 	"github.com/terrane/terrane/internal/states/recordstore"
@@ -23,6 +24,7 @@ type workspaceCommand struct {
 	current string
 	service *resourceservice.Service
 	closer  func() error
+	vars    []arguments.VarOption
 }
 
 func (c *workspaceCommand) fail(ds ...diags.Diagnostic) int {
@@ -43,15 +45,26 @@ func (c *workspaceCommand) open() *diags.Diagnostic {
 		d := diags.Errorf("Invalid workspace", "%s.", err)
 		return &d
 	}
-	if c.service, c.closer, err = workdir.OpenService("."); err != nil {
+	cipher, cipherDiags := stateCipher(".", nil, c.vars)
+	if cipherDiags.HasErrors() {
+		d := firstError(cipherDiags)
+		return &d
+	}
+	if c.service, c.closer, err = workdir.OpenService(".", cipher); err != nil {
 		d := firstError(diags.Diagnostics{}.Append(err))
 		return &d
 	}
-	// The current workspace's record is created on first use, exactly as
-	// every other command does.
-	if _, err := recordstore.New(c.service, c.project, c.current).EnsureWorkspace(context.Background()); err != nil {
+	// The current workspace exists once any command ran in it. Only its
+	// existence is checked, so workspaces encrypted with other keys can be
+	// listed, selected and deleted.
+	ctx := context.Background()
+	exists, err := workspaces.Exists(ctx, c.service, c.project, c.current)
+	if err == nil && !exists {
+		_, err = recordstore.New(c.service, c.project, c.current).EnsureWorkspace(ctx)
+	}
+	if err != nil {
 		c.close()
-		d := diags.Errorf("Failed to prepare the workspace", "Creating the record of workspace %q: %s.", c.current, err)
+		d := storeError("Failed to prepare the workspace", err, fmt.Sprintf("Creating the record of workspace %q.", c.current))
 		return &d
 	}
 	return nil
@@ -72,13 +85,17 @@ func parseWorkspaceCommand(streams Streams, name string, args []string, wantArgs
 	// working; Terrane takes no lock to skip or wait for.
 	fs.Bool("lock", true, "Accepted for compatibility; Terrane takes no state lock")
 	fs.String("lock-timeout", "0s", "Accepted for compatibility; Terrane takes no state lock")
+	// An encryption configuration that uses variables needs them to
+	// write a new workspace's record.
+	var vars []arguments.VarOption
+	arguments.AddVarFlags(fs, &vars)
 	if define != nil {
 		define(fs)
 	}
 	if err := fs.Parse(args); err != nil {
 		return nil, nil, 1
 	}
-	c := &workspaceCommand{streams: streams, color: ui.ColorEnabled(*noColor)}
+	c := &workspaceCommand{streams: streams, color: ui.ColorEnabled(*noColor), vars: vars}
 	if fs.NArg() != wantArgs {
 		if wantArgs == 0 {
 			return nil, nil, c.fail(diags.Errorf("Unexpected argument", "terrane workspace %s takes no arguments; got %q.", name, fs.Arg(0)))
@@ -146,17 +163,23 @@ func runWorkspaceNew(streams Streams, args []string) int {
 	if exists {
 		return c.fail(diags.Errorf("Workspace already exists", "Workspace %q already exists in project %q. Select it with \"terrane workspace select %s\".", name, c.project, name))
 	}
-	if d := c.createAndSelect(ctx, name); d != nil {
+	if d := c.createAndSelect(ctx, name, false); d != nil {
 		return c.fail(*d)
 	}
 	fmt.Fprintf(streams.Stdout, "Created and switched to workspace %q!\n\nYou're now on a new, empty workspace. Workspaces isolate their state,\nso if you run \"terrane plan\" Terrane will not see any existing state\nfor this configuration.\n", name)
 	return 0
 }
 
-func (c *workspaceCommand) createAndSelect(ctx context.Context, name string) *diags.Diagnostic {
+// createAndSelect selects workspace name, creating its record unless it
+// exists (an existing one is not read: it may be encrypted with other
+// keys).
+func (c *workspaceCommand) createAndSelect(ctx context.Context, name string, exists bool) *diags.Diagnostic {
 	if err := workdir.SelectWorkspace(".", name); err != nil {
 		d := diags.Errorf("Invalid workspace name", "%s.", err)
 		return &d
+	}
+	if exists {
+		return nil
 	}
 	if _, err := recordstore.New(c.service, c.project, name).EnsureWorkspace(ctx); err != nil {
 		d := diags.Errorf("Failed to create workspace", "%s.", err)
@@ -184,7 +207,7 @@ func runWorkspaceSelect(streams Streams, args []string) int {
 	if !exists && !orCreate && name != workdir.DefaultWorkspace {
 		return c.fail(diags.Errorf("Workspace doesn't exist", "Project %q has no workspace %q. Create it with \"terrane workspace new %s\", or select it with -or-create.", c.project, name, name))
 	}
-	if d := c.createAndSelect(ctx, name); d != nil {
+	if d := c.createAndSelect(ctx, name, exists); d != nil {
 		return c.fail(*d)
 	}
 	if exists {

@@ -2,7 +2,9 @@ package config
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -208,5 +210,24 @@ func TestJSONConfiguration(t *testing.T) {
 	res := mod.Resources[addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "null_resource", Name: "n"}]
 	if res == nil || res.Count == nil {
 		t.Fatal("JSON resource not loaded")
+	}
+}
+
+func TestEncryptionBlockOnlyOncePerModule(t *testing.T) {
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"a.tf": "terraform {\n  encryption {}\n}\n",
+		"b.tf": "terraform {\n  encryption {}\n}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mod, diags := NewParser().LoadModule(dir)
+	if !diags.HasErrors() || !strings.Contains(diags.Error(), "Duplicate encryption configuration") {
+		t.Fatalf("two encryption blocks: %v", diags)
+	}
+	if mod.Encryption == nil || mod.Encryption.DeclRange.Filename != filepath.Join(dir, "a.tf") {
+		t.Errorf("the first encryption block is not kept: %+v", mod.Encryption)
 	}
 }

@@ -13,6 +13,11 @@ type mergedBody struct {
 	override hcl.Body
 }
 
+// MergeBodies lays override over base by the override-file rules: an
+// argument in override replaces base's argument of the same name, and
+// blocks of a type override has replace all base's blocks of that type.
+func MergeBodies(base, override hcl.Body) hcl.Body { return mergeBodies(base, override) }
+
 func mergeBodies(base, override hcl.Body) hcl.Body {
 	if override == nil {
 		return base

@@ -16,6 +16,9 @@ type Module struct {
 	RequiredProviders      map[string]*RequiredProvider
 	Backend                *Backend
 	CloudConfig            *Backend
+	// Encryption is the module's encryption block (terraform { encryption
+	// { ... } }); only the root module's is used.
+	Encryption *Encryption
 
 	ProviderConfigs map[addrs.LocalProviderConfig]*Provider
 	// ProviderMetas are the terraform block's provider_meta blocks, by
@@ -52,6 +55,7 @@ type File struct {
 	RequiredProviders      []*RequiredProvider
 	Backends               []*Backend
 	CloudConfigs           []*Backend
+	Encryptions            []*Encryption
 
 	ProviderConfigs []*Provider
 	ProviderMetas   []*ProviderMeta
@@ -100,6 +104,13 @@ type Backend struct {
 	Type      string
 	Config    hcl.Body
 	TypeRange hcl.Range
+	DeclRange hcl.Range
+}
+
+// Encryption is an encryption block: OpenTofu's state and plan encryption
+// configuration, decoded by package encryption.
+type Encryption struct {
+	Config    hcl.Body
 	DeclRange hcl.Range
 }
 

@@ -51,6 +51,15 @@ func (m *Module) appendFile(file *File) hcl.Diagnostics {
 		m.RequiredProviders[req.Name] = req
 	}
 	diags = append(diags, m.appendBackends(file)...)
+	for _, encryption := range file.Encryptions {
+		if m.Encryption != nil {
+			diags = append(diags, duplicateDiag("Duplicate encryption configuration",
+				fmt.Sprintf("A module may have only one encryption block; one was already given at %s.", m.Encryption.DeclRange),
+				encryption.DeclRange))
+			continue
+		}
+		m.Encryption = encryption
+	}
 	for _, meta := range file.ProviderMetas {
 		if prev, exists := m.ProviderMetas[meta.Provider]; exists {
 			diags = append(diags, duplicateDiag("Duplicate provider_meta block",

@@ -30,6 +30,13 @@ func (m *Module) mergeOverrideFile(file *File) hcl.Diagnostics {
 	if len(file.CloudConfigs) > 0 {
 		m.CloudConfig, m.Backend = file.CloudConfigs[0], nil
 	}
+	for _, encryption := range file.Encryptions {
+		if m.Encryption == nil {
+			m.Encryption = encryption
+			continue
+		}
+		m.Encryption = &Encryption{Config: mergeBodies(m.Encryption.Config, encryption.Config), DeclRange: m.Encryption.DeclRange}
+	}
 	for _, meta := range file.ProviderMetas {
 		m.ProviderMetas[meta.Provider] = meta
 	}

@@ -66,12 +66,12 @@ func decodeTerraformBlock(file *File, block *hcl.Block) hcl.Diagnostics {
 			file.CloudConfigs = append(file.CloudConfigs, &Backend{
 				Type: "cloud", Config: inner.Body, TypeRange: inner.TypeRange, DeclRange: inner.DefRange,
 			})
+		case "encryption":
+			file.Encryptions = append(file.Encryptions, &Encryption{Config: inner.Body, DeclRange: inner.DefRange})
 		case "provider_meta":
 			file.ProviderMetas = append(file.ProviderMetas, &ProviderMeta{
 				Provider: inner.Labels[0], Config: inner.Body, NameRange: labelRange(inner, 0), DeclRange: inner.DefRange,
 			})
-		case "encryption":
-			diags = append(diags, encryptionUnsupported(inner.DefRange))
 		}
 	}
 	return diags
@@ -288,16 +288,4 @@ func decodeConfigurationAliases(req *RequiredProvider, expr hcl.Expression) hcl.
 		req.ConfigurationAliases = append(req.ConfigurationAliases, local)
 	}
 	return diags
-}
-
-// encryptionUnsupported refuses OpenTofu's state and plan encryption: a
-// configuration that asks for it must not have its state written in plain
-// text by a tool that does not encrypt.
-func encryptionUnsupported(rng hcl.Range) *hcl.Diagnostic {
-	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  "State encryption is not supported",
-		Detail:   "This configuration has an encryption block, which asks for its state and plan files to be encrypted. Terrane does not encrypt them yet, so it refuses the configuration rather than write the state in plain text. Remove the encryption block to accept unencrypted state.",
-		Subject:  rng.Ptr(),
-	}
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/builtin/remotestate"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/engine/journal"
 	"github.com/terrane/terrane/internal/plans"
@@ -78,6 +79,11 @@ func (w *walker) readData(work *resourceWork, addr addrs.AbsResourceInstance, cf
 		vresp = work.provider.iface.ValidateDataResourceConfig(ctx, providers.ValidateDataResourceConfigRequest{TypeName: addr.Resource.Resource.Type, Config: cfgVal})
 		if vresp.Diagnostics.HasErrors() {
 			return
+		}
+		if addr.Resource.Resource.Type == remotestate.TypeName {
+			// Which remote_state_data_source target decrypts what it
+			// reads depends on the data source's address.
+			ctx = remotestate.ContextWithAddress(ctx, addr)
 		}
 		resp = work.provider.iface.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: addr.Resource.Resource.Type, Config: cfgVal,
 			ConfigSensitivePaths: sensitivePathsOf(cfgMarks), ProviderMeta: meta})

@@ -19,7 +19,7 @@ import (
 func TestRemoteStateReadsAnotherWorkspace(t *testing.T) {
 	h := newHarness(t)
 	workdirDir := t.TempDir()
-	network, closeNetwork, err := workdir.OpenStore(workdirDir, "proj", "network")
+	network, closeNetwork, err := workdir.OpenStore(workdirDir, "proj", "network", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -115,7 +115,7 @@ func (p *project) mustRun(args ...string) string {
 // service opens the project's store.
 func (p *project) service() *resourceservice.Service {
 	p.t.Helper()
-	service, closeStore, err := workdir.OpenService(p.dir)
+	service, closeStore, err := workdir.OpenService(p.dir, nil)
 	if err != nil {
 		p.t.Fatal(err)
 	}

@@ -8,12 +8,14 @@ import (
 
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/plugin/cliconfig"
 	"github.com/terrane/terrane/internal/plugin/discovery"
 	"github.com/terrane/terrane/internal/resourceservice"
 	"github.com/terrane/terrane/internal/resourceservice/records"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/store"
+	"github.com/terrane/terrane/internal/store/encrypted"
 	"github.com/terrane/terrane/internal/storeconfig"
 )
 
@@ -61,8 +63,12 @@ func OpenBackend(dir string, settings storeconfig.Settings) (store.Backend, diag
 	return backend, ds
 }
 
-// storeFailure explains a store that cannot be opened or used.
+// storeFailure explains a store that cannot be opened or used. A record
+// that cannot be decrypted is no fault of the store.
 func storeFailure(dir string, settings storeconfig.Settings, err error) diags.Diagnostic {
+	if d, ok := encryption.Diagnostic(err); ok {
+		return d
+	}
 	hint := StoreRecoveryAdvice(settings.AbsPath(dir), err)
 	switch settings.Kind() {
 	case storeconfig.Etcd, storeconfig.Serve:
@@ -73,35 +79,44 @@ func storeFailure(dir string, settings storeconfig.Settings, err error) diags.Di
 }
 
 // OpenService opens the store runs in dir use as a ResourceService over
-// every project and workspace in it. The closer releases the store.
-func OpenService(dir string) (*resourceservice.Service, func() error, error) {
+// every project and workspace in it, record data passing through cipher
+// (see OpenSettings). The closer releases the store.
+func OpenService(dir string, cipher encrypted.Cipher) (*resourceservice.Service, func() error, error) {
 	settings, ds := StoreSettings(dir)
 	if ds.HasErrors() {
 		return nil, nil, ds.Err()
 	}
-	return OpenSettings(dir, settings)
+	return OpenSettings(dir, settings, cipher)
 }
 
 // OpenSettings opens the store settings name as a ResourceService, with
-// relative files resolved against dir. The closer releases the store.
-func OpenSettings(dir string, settings storeconfig.Settings) (*resourceservice.Service, func() error, error) {
+// relative files resolved against dir. Record data passes through cipher
+// (the state encryption; nil keeps it as it is), whatever the store, so
+// the file, the etcd cluster or the serve below holds only what cipher
+// makes of it. The closer releases the store.
+func OpenSettings(dir string, settings storeconfig.Settings, cipher encrypted.Cipher) (*resourceservice.Service, func() error, error) {
 	backend, ds := OpenBackend(dir, settings)
 	if ds.HasErrors() {
 		return nil, nil, ds.Err()
 	}
+	closeStore := backend.Close
+	if cipher != nil {
+		backend = encrypted.New(backend, cipher)
+	}
 	registry := resourceservice.NewRegistry()
 	if err := records.Register(registry); err != nil {
-		return nil, nil, errors.Join(err, backend.Close())
+		return nil, nil, errors.Join(err, closeStore())
 	}
-	return resourceservice.New(backend, registry), backend.Close, nil
+	return resourceservice.New(backend, registry), closeStore, nil
 }
 
 // OpenStore opens the store of the configuration in dir (the embedded one,
 // .terrane/state.db, unless a backend names another), and returns the
-// records of one workspace, its workspace record created if missing. The
-// closer releases the store; call it when the run is over. Errors carry
-// diagnostics (diags.Err).
-func OpenStore(dir, project, workspace string) (*recordstore.Store, func() error, error) {
+// records of one workspace, its workspace record created if missing. Record
+// data passes through cipher (see OpenSettings). The closer releases the
+// store; call it when the run is over. Errors carry diagnostics
+// (diags.Err).
+func OpenStore(dir, project, workspace string, cipher encrypted.Cipher) (*recordstore.Store, func() error, error) {
 	if !namePattern.MatchString(project) {
 		return nil, nil, fmt.Errorf("%q is not a valid project name", project)
 	}
@@ -112,7 +127,7 @@ func OpenStore(dir, project, workspace string) (*recordstore.Store, func() error
 	if ds.HasErrors() {
 		return nil, nil, ds.Err()
 	}
-	service, closeStore, err := OpenSettings(dir, settings)
+	service, closeStore, err := OpenSettings(dir, settings, cipher)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -9,7 +9,7 @@ import (
 
 func TestOpenStoreCreatesDatabaseAndWorkspace(t *testing.T) {
 	dir := t.TempDir()
-	store, closeStore, err := OpenStore(dir, "default", "default")
+	store, closeStore, err := OpenStore(dir, "default", "default", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func TestOpenStoreCreatesDatabaseAndWorkspace(t *testing.T) {
 	}
 
 	// Reopening finds the same workspace rather than starting a new lineage.
-	store, closeStore, err = OpenStore(dir, "default", "default")
+	store, closeStore, err = OpenStore(dir, "default", "default", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestOpenStoreSeparatesWorkspaces(t *testing.T) {
 	dir := t.TempDir()
 	lineages := map[string]string{}
 	for _, workspace := range []string{"default", "staging"} {
-		store, closeStore, err := OpenStore(dir, "default", workspace)
+		store, closeStore, err := OpenStore(dir, "default", workspace, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +68,7 @@ func TestOpenStoreRejectsBadNames(t *testing.T) {
 		{"", "default"},
 		{"default", "has space"},
 	} {
-		if _, _, err := OpenStore(t.TempDir(), tc.project, tc.workspace); err == nil {
+		if _, _, err := OpenStore(t.TempDir(), tc.project, tc.workspace, nil); err == nil {
 			t.Errorf("OpenStore(%q, %q) succeeded", tc.project, tc.workspace)
 		}
 	}

@@ -1,6 +1,7 @@
 package remotestate
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -9,7 +10,9 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/lang/marks"
 	"github.com/terrane/terrane/internal/resourceservice"
 	"github.com/terrane/terrane/internal/schema"
@@ -17,6 +20,7 @@ import (
 	"github.com/terrane/terrane/internal/states/foreignstate"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/statefile"
+	"github.com/terrane/terrane/internal/store/encrypted"
 	"github.com/terrane/terrane/internal/storeconfig"
 	"github.com/terrane/terrane/internal/workdir"
 )
@@ -29,8 +33,9 @@ const DefaultWorkspace = "default"
 
 // OpenWorkspaceFunc opens the records of a Terrane workspace in the store
 // settings name, or, when settings is nil, in the working directory's own
-// store; the closer releases whatever it opened.
-type OpenWorkspaceFunc func(ctx context.Context, settings *storeconfig.Settings, project, workspace string) (*recordstore.Store, func() error, error)
+// store, their data passing through cipher; the closer releases whatever it
+// opened.
+type OpenWorkspaceFunc func(ctx context.Context, settings *storeconfig.Settings, project, workspace string, cipher encrypted.Cipher) (*recordstore.Store, func() error, error)
 
 // DataSource reads remote outputs. It is safe for concurrent use.
 type DataSource struct {
@@ -40,6 +45,56 @@ type DataSource struct {
 	// Project is the project the "terrane" backend reads from when its
 	// config names none.
 	Project string
+	// Encryption is the configuration's encryption: its
+	// remote_state_data_sources targets decrypt what each data source
+	// reads. Nil reads only unencrypted state.
+	Encryption *encryption.Encryption
+}
+
+type addressKey struct{}
+
+// ContextWithAddress tells Read which data source it reads for, so that
+// it decrypts with that data source's remote_state_data_source target.
+func ContextWithAddress(ctx context.Context, addr addrs.AbsResourceInstance) context.Context {
+	return context.WithValue(ctx, addressKey{}, addr)
+}
+
+// target is the encryption target for the data source Read runs for: the
+// remote_state_data_source block naming it ("NAME", "MODULE.NAME",
+// "MODULE.NAME[KEY]"), or the default.
+func (d *DataSource) target(ctx context.Context) *encryption.Target {
+	if d.Encryption == nil {
+		return nil
+	}
+	addr, _ := ctx.Value(addressKey{}).(addrs.AbsResourceInstance)
+	return d.Encryption.RemoteState(selectors(addr)...)
+}
+
+// selectors names a data source the ways a remote_state_data_source block
+// may: its module path (without "module.") and name, most specific first.
+func selectors(addr addrs.AbsResourceInstance) []string {
+	var withKeys, withoutKeys string
+	for _, step := range addr.Module {
+		withKeys += step.Name
+		if step.Key != nil {
+			withKeys += step.Key.String()
+		}
+		withKeys += "."
+		withoutKeys += step.Name + "."
+	}
+	name := addr.Resource.Resource.Name
+	var out []string
+	if addr.Resource.Key != nil {
+		out = append(out, withKeys+name+addr.Resource.Key.String())
+	}
+	out = append(out, withKeys+name)
+	if withoutKeys != withKeys {
+		if addr.Resource.Key != nil {
+			out = append(out, withoutKeys+name+addr.Resource.Key.String())
+		}
+		out = append(out, withoutKeys+name)
+	}
+	return out
 }
 
 // Schema is the data source's schema, the same as Terraform's.
@@ -179,8 +234,9 @@ func (d *DataSource) Read(ctx context.Context, config cty.Value) (cty.Value, dia
 }
 
 func (d *DataSource) readOutputs(ctx context.Context, s settings) (map[string]*states.OutputValue, error) {
+	target := d.target(ctx)
 	if s.backend == "local" {
-		return readStateFileOutputs(localStatePath(s))
+		return readStateFileOutputs(ctx, localStatePath(s), target)
 	}
 	if d.OpenWorkspace == nil {
 		return nil, fmt.Errorf("the terrane backend is not available here")
@@ -197,7 +253,7 @@ func (d *DataSource) readOutputs(ctx context.Context, s settings) (map[string]*s
 	if err != nil {
 		return nil, fmt.Errorf("the store named in config: %w", err)
 	}
-	store, closeStore, err := d.OpenWorkspace(ctx, other, project, workspace)
+	store, closeStore, err := d.OpenWorkspace(ctx, other, project, workspace, encryption.NewRecordCipher(target))
 	if err != nil {
 		return nil, fmt.Errorf("opening workspace %q of project %q: %w", workspace, project, err)
 	}
@@ -226,13 +282,16 @@ func localStatePath(s settings) string {
 	return loc.StatePath("", s.workspace)
 }
 
-func readStateFileOutputs(path string) (map[string]*states.OutputValue, error) {
-	f, err := os.Open(path)
+func readStateFileOutputs(ctx context.Context, path string, target *encryption.Target) (map[string]*states.OutputValue, error) {
+	stored, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("%w; set config.path to the state file to read", err)
 	}
-	defer f.Close()
-	file, err := statefile.Read(f)
+	plain, err := encryption.DecryptStateFile(ctx, target, stored, false)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	file, err := statefile.Read(bytes.NewReader(plain))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -244,11 +303,13 @@ func readStateFileOutputs(path string) (map[string]*states.OutputValue, error) {
 // creating nothing, so that reading a workspace nobody applied in is
 // reported instead of yielding no outputs.
 func WorkingDirWorkspaces(dir string) OpenWorkspaceFunc {
-	return func(_ context.Context, settings *storeconfig.Settings, project, workspace string) (*recordstore.Store, func() error, error) {
-		open := workdir.OpenService
+	return func(_ context.Context, settings *storeconfig.Settings, project, workspace string, cipher encrypted.Cipher) (*recordstore.Store, func() error, error) {
+		open := func(dir string) (*resourceservice.Service, func() error, error) {
+			return workdir.OpenService(dir, cipher)
+		}
 		if settings != nil {
 			open = func(dir string) (*resourceservice.Service, func() error, error) {
-				return workdir.OpenSettings(dir, *settings)
+				return workdir.OpenSettings(dir, *settings, cipher)
 			}
 		}
 		service, closer, err := open(dir)

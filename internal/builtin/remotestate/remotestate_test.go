@@ -104,7 +104,7 @@ func writeState(t *testing.T, path, content string) {
 // of the embedded store recorded.
 func TestTerraneBackendReadsAnotherWorkspace(t *testing.T) {
 	dir := t.TempDir()
-	network, closeStore, err := workdir.OpenStore(dir, "default", "network")
+	network, closeStore, err := workdir.OpenStore(dir, "default", "network", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -161,7 +161,8 @@ func (op *Operation) check() diags.Diagnostics {
 
 // AddVarFlags registers -var and -var-file on fs, for commands that parse
 // their own flags: init and validate take root variable values for the
-// early evaluation of module sources and versions.
+// early evaluation of module sources and versions, and commands that read
+// or write state for an encryption configuration that uses variables.
 func AddVarFlags(fs *flag.FlagSet, vars *[]VarOption) { addVarFlags(fs, vars) }
 
 func addVarFlags(fs *flag.FlagSet, vars *[]VarOption) {

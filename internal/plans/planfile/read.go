@@ -2,11 +2,13 @@ package planfile
 
 import (
 	"archive/zip"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 
 	"google.golang.org/protobuf/proto"
 
@@ -27,35 +29,66 @@ var ErrUnsupportedVersion = errors.New("unsupported plan format version")
 // Reader reads the parts of an open plan file.
 type Reader struct {
 	path    string
-	archive *zip.ReadCloser
+	closer  io.Closer
 	entries map[string]*zip.File
 }
+
+// Unseal turns a plan file's stored bytes into the plan file: decryption,
+// when plans are encrypted.
+type Unseal func(stored []byte) ([]byte, error)
 
 // Open opens the plan file at path. It checks only that the file is a plan
 // file; the Read methods decode its parts.
 func Open(path string) (*Reader, error) {
 	archive, err := zip.OpenReader(path)
+	if err != nil {
+		return nil, openError(path, err)
+	}
+	return newReader(path, &archive.Reader, archive)
+}
+
+// OpenSealed opens the plan file at path whose bytes unseal turns into the
+// plan file (an encrypted plan file, decrypted).
+func OpenSealed(path string, unseal Unseal) (*Reader, error) {
+	stored, err := os.ReadFile(path)
+	if err != nil {
+		return nil, openError(path, err)
+	}
+	plain, err := unseal(stored)
+	if err != nil {
+		return nil, fmt.Errorf("plan file %s: %w", path, err)
+	}
+	archive, err := zip.NewReader(bytes.NewReader(plain), int64(len(plain)))
+	if err != nil {
+		return nil, openError(path, err)
+	}
+	return newReader(path, archive, io.NopCloser(nil))
+}
+
+func openError(path string, err error) error {
 	switch {
 	case errors.Is(err, zip.ErrFormat), errors.Is(err, io.ErrUnexpectedEOF):
-		return nil, fmt.Errorf("%s: %w: it is not a zip archive, or it was truncated; create it again with the plan command", path, ErrNotPlanFile)
+		return fmt.Errorf("%s: %w: it is not a zip archive, or it was truncated; create it again with the plan command", path, ErrNotPlanFile)
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("plan file %s does not exist", path)
-	case err != nil:
-		return nil, fmt.Errorf("opening plan file %s: %w", path, err)
+		return fmt.Errorf("plan file %s does not exist", path)
 	}
-	reader := &Reader{path: path, archive: archive, entries: make(map[string]*zip.File, len(archive.File))}
+	return fmt.Errorf("opening plan file %s: %w", path, err)
+}
+
+func newReader(path string, archive *zip.Reader, closer io.Closer) (*Reader, error) {
+	reader := &Reader{path: path, closer: closer, entries: make(map[string]*zip.File, len(archive.File))}
 	for _, entry := range archive.File {
 		reader.entries[entry.Name] = entry
 	}
 	if reader.entries[planEntryName] == nil {
-		archive.Close()
+		closer.Close()
 		return nil, fmt.Errorf("%s: %w: the zip archive has no %q entry", path, ErrNotPlanFile, planEntryName)
 	}
 	return reader, nil
 }
 
 // Close closes the plan file.
-func (r *Reader) Close() error { return r.archive.Close() }
+func (r *Reader) Close() error { return r.closer.Close() }
 
 // ReadPlan decodes the plan, with the prior records it was made from when
 // the file has them (plan files of other tools do not).

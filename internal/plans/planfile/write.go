@@ -2,6 +2,7 @@ package planfile
 
 import (
 	"archive/zip"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -38,6 +39,16 @@ type Contents struct {
 // file is readable by its owner only: plans hold variable values and
 // attribute values, sensitive ones included.
 func Create(path string, contents Contents) error {
+	return CreateSealed(path, contents, nil)
+}
+
+// Seal turns a plan file into the bytes stored for it: encryption, when
+// plans are encrypted.
+type Seal func(plan []byte) ([]byte, error)
+
+// CreateSealed is Create storing what seal makes of the plan file; a nil
+// seal stores the plan file itself.
+func CreateSealed(path string, contents Contents, seal Seal) error {
 	if contents.Plan == nil {
 		return fmt.Errorf("writing plan file %s: no plan given", path)
 	}
@@ -46,7 +57,7 @@ func Create(path string, contents Contents) error {
 		return fmt.Errorf("writing plan file %s: %w", path, err)
 	}
 	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	if err := writeArchive(tmp, contents); err != nil {
+	if err := writeSealed(tmp, contents, seal); err != nil {
 		tmp.Close()
 		return fmt.Errorf("writing plan file %s: %w", path, err)
 	}
@@ -61,6 +72,24 @@ func Create(path string, contents Contents) error {
 		return fmt.Errorf("writing plan file %s: %w", path, err)
 	}
 	return nil
+}
+
+// writeSealed writes the plan file, or what seal makes of it: the plan is
+// built in memory then, since the sealed form covers the whole archive.
+func writeSealed(w io.Writer, contents Contents, seal Seal) error {
+	if seal == nil {
+		return writeArchive(w, contents)
+	}
+	var plain bytes.Buffer
+	if err := writeArchive(&plain, contents); err != nil {
+		return err
+	}
+	sealed, err := seal(plain.Bytes())
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(sealed)
+	return err
 }
 
 func writeArchive(w io.Writer, contents Contents) error {

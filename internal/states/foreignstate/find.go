@@ -1,6 +1,7 @@
 package foreignstate
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -49,6 +50,22 @@ type Location struct {
 	Path, WorkspaceDir string
 	// HTTP is the http backend's settings.
 	HTTP *HTTPSettings
+	// Decrypt, when set, turns what is stored into the state file: OpenTofu
+	// encrypts its state where the configuration's encryption block says
+	// so, and Terrane reads that block too.
+	Decrypt func(stored []byte) ([]byte, error)
+}
+
+// read decodes a stored state file, decrypting it first when loc says so.
+func (loc Location) read(stored []byte) (*statefile.File, error) {
+	if loc.Decrypt != nil {
+		plain, err := loc.Decrypt(stored)
+		if err != nil {
+			return nil, err
+		}
+		stored = plain
+	}
+	return statefile.Read(bytes.NewReader(stored))
 }
 
 // Locate reads where the configuration's backend block keeps state: a
@@ -103,7 +120,7 @@ func joinDir(dir, path string) string {
 // the default workspace first.
 func Find(ctx context.Context, dir string, loc Location) ([]*Source, error) {
 	if loc.Kind == "http" {
-		source, err := loc.HTTP.fetch(ctx)
+		source, err := loc.HTTP.fetch(ctx, loc)
 		if source == nil || err != nil {
 			return nil, err
 		}
@@ -122,7 +139,7 @@ func Find(ctx context.Context, dir string, loc Location) ([]*Source, error) {
 	slices.Sort(workspaces[1:])
 	var sources []*Source
 	for _, workspace := range workspaces {
-		source, err := readFile(loc.StatePath(dir, workspace), workspace)
+		source, err := loc.readFile(loc.StatePath(dir, workspace), workspace)
 		if err != nil {
 			return nil, err
 		}
@@ -142,9 +159,9 @@ func ForWorkspace(ctx context.Context, dir string, loc Location, workspace strin
 	case loc.Kind == "http" && workspace != DefaultWorkspace:
 		return nil, nil // the http backend has only the default workspace
 	case loc.Kind == "http":
-		source, err = loc.HTTP.fetch(ctx)
+		source, err = loc.HTTP.fetch(ctx, loc)
 	default:
-		source, err = readFile(loc.StatePath(dir, workspace), workspace)
+		source, err = loc.readFile(loc.StatePath(dir, workspace), workspace)
 	}
 	if source == nil || err != nil || source.Empty() {
 		return nil, err
@@ -152,19 +169,18 @@ func ForWorkspace(ctx context.Context, dir string, loc Location, workspace strin
 	return source, nil
 }
 
-func readFile(path, workspace string) (*Source, error) {
-	f, err := os.Open(path)
+func (loc Location) readFile(path, workspace string) (*Source, error) {
+	stored, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
-	defer f.Close()
-	if info, err := f.Stat(); err == nil && info.Size() == 0 {
+	if len(stored) == 0 {
 		return nil, nil // OpenTofu empties the file it migrated away from
 	}
-	file, err := statefile.Read(f)
+	file, err := loc.read(stored)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

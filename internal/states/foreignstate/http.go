@@ -16,7 +16,6 @@ import (
 
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
-	"github.com/terrane/terrane/internal/states/statefile"
 )
 
 // HTTPSettings are what reading an http backend's state needs.
@@ -112,7 +111,7 @@ func decodeString(attr *hcl.Attribute, target *string) diags.Diagnostics {
 
 // fetch reads the state at the address, as the http backend's GET does:
 // an empty answer, 204 or 404 mean there is none.
-func (s *HTTPSettings) fetch(ctx context.Context) (*Source, error) {
+func (s *HTTPSettings) fetch(ctx context.Context, loc Location) (*Source, error) {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.Address, nil)
@@ -148,7 +147,7 @@ func (s *HTTPSettings) fetch(ctx context.Context) (*Source, error) {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, nil
 	}
-	file, err := statefile.Read(bytes.NewReader(body))
+	file, err := loc.read(body)
 	if err != nil {
 		return nil, fmt.Errorf("the state at %s: %w", s.Address, err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/terrane/terrane/internal/resourceservice"
 	"github.com/terrane/terrane/internal/resourceservice/records"
 	"github.com/terrane/terrane/internal/store"
+	"github.com/terrane/terrane/internal/store/encrypted"
 	"github.com/terrane/terrane/proto/pbresource"
 )
 
@@ -29,8 +30,10 @@ func (e *NotEmptyError) Error() string {
 	return fmt.Sprintf("workspace %q still holds %d resource instance(s), such as %s", e.Workspace, len(e.Instances), e.Instances[0])
 }
 
-// List returns the names of project's workspaces, sorted.
+// List returns the names of project's workspaces, sorted. Names are
+// readable without the keys of encrypted workspaces.
 func List(ctx context.Context, service *resourceservice.Service, project string) ([]string, error) {
+	ctx = encrypted.IdentitiesOnly(ctx)
 	found, err := service.List(ctx, store.StrongConsistency, records.WorkspaceType,
 		&pbresource.Tenancy{Partition: project, Namespace: store.Wildcard}, "")
 	if err != nil {
@@ -46,6 +49,7 @@ func List(ctx context.Context, service *resourceservice.Service, project string)
 
 // Exists reports whether workspace has a record in project.
 func Exists(ctx context.Context, service *resourceservice.Service, project, workspace string) (bool, error) {
+	ctx = encrypted.IdentitiesOnly(ctx)
 	_, err := service.Read(ctx, store.StrongConsistency, records.WorkspaceID(project, workspace))
 	switch {
 	case status.Code(err) == codes.NotFound:
@@ -60,6 +64,9 @@ func Exists(ctx context.Context, service *resourceservice.Service, project, work
 // force, a workspace that still holds resource instances is refused with
 // a *NotEmptyError; outputs alone do not keep it.
 func Delete(ctx context.Context, service *resourceservice.Service, project, workspace string, force bool) error {
+	// Deleting reads only the records' identities and versions: a
+	// workspace whose records were encrypted with other keys can still go.
+	ctx = encrypted.IdentitiesOnly(ctx)
 	id := records.WorkspaceID(project, workspace)
 	ws, err := service.Read(ctx, store.StrongConsistency, id)
 	if status.Code(err) == codes.NotFound {

@@ -5,6 +5,8 @@ package recordview
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 
 	"github.com/terrane/terrane/proto/pbresource"
 	"github.com/terrane/terrane/proto/terrane/recordsv1"
@@ -38,6 +40,14 @@ func Data(res *pbresource.Resource) any {
 			view["value"] = rawJSON(output.GetValueJson())
 		}
 		return view
+	case res.GetData().MessageIs(&recordsv1.Encrypted{}):
+		// A viewer holds no keys: an encrypted record shows only how it
+		// was encrypted, which is no secret.
+		var stored recordsv1.Encrypted
+		if res.GetData().UnmarshalTo(&stored) != nil {
+			return nil
+		}
+		return map[string]any{"encrypted": true, "method": stored.GetMethod(), "key_providers": slices.Sorted(maps.Keys(stored.GetKeyProviderMeta()))}
 	default:
 		return map[string]any{"@type": res.GetData().GetTypeUrl()}
 	}

@@ -197,6 +197,10 @@ func (s *Server) Restart(t testing.TB) {
 	}
 }
 
+// DataDir is the server's data directory (its write-ahead log and
+// database), for tests that inspect what etcd stored on disk.
+func (s *Server) DataDir() string { return s.dataDir }
+
 // Client returns a client of the server, closed when the test ends.
 func (s *Server) Client(t testing.TB) *clientv3.Client {
 	t.Helper()

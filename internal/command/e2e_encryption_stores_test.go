@@ -1,0 +1,65 @@
+package command
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/terrane/terrane/internal/store/etcd/etcdtest"
+	"github.com/terrane/terrane/internal/testing/atrest"
+	"github.com/terrane/terrane/internal/testing/sharedstore"
+)
+
+// TestEncryptionOnSharedStores applies with state and plan encryption in
+// working directories whose state is in etcd and in a terrane serve
+// process (fronting SQLite), then stops each and searches what it stored
+// on disk — etcd's data directory, every revision it keeps; the served
+// database, its log and change history — for the secrets.
+func TestEncryptionOnSharedStores(t *testing.T) {
+	t.Setenv("TF_VAR_passphrase", encPassphrase)
+	binary := buildCLI(t)
+	t.Run("etcd", func(t *testing.T) {
+		server := etcdtest.Start(t)
+		sharedstore.EtcdOn(server).Setenv(t)
+		applyEncryptedAndDestroyHalf(t)
+		server.Stop()
+		assertDirHoldsNoSecrets(t, server.DataDir())
+	})
+	t.Run("serve", func(t *testing.T) {
+		served := filepath.Join(t.TempDir(), "served.db")
+		store := sharedstore.Serve(t, binary, "sqlite://"+served)
+		store.Setenv(t)
+		applyEncryptedAndDestroyHalf(t)
+		store.Serve.Stop()
+		assertDirHoldsNoSecrets(t, filepath.Dir(served))
+	})
+}
+
+// applyEncryptedAndDestroyHalf applies the encrypted configuration, reads
+// it back, and removes one instance, so that intents, results and deletes
+// all reach the store.
+func applyEncryptedAndDestroyHalf(t *testing.T) {
+	t.Helper()
+	cfg := encryptionConfig(pbkdf2Encryption("main", encryptedTargets))
+	p := newE2EProject(t, cfg)
+	p.mustRun("apply", "-auto-approve")
+	if _, err := os.Stat(filepath.Join(p.dir, ".terrane", "state.db")); err == nil {
+		t.Fatal("state went to the embedded store, not the shared one")
+	}
+	if out := p.mustRun("plan"); !strings.Contains(out, "No changes") {
+		t.Errorf("plan over the encrypted shared state:\n%s", out)
+	}
+	p.write(strings.Replace(cfg, "count       = 3", "count       = 2", 1))
+	p.mustRun("apply", "-auto-approve")
+	if got := p.mustRun("state", "list"); strings.Count(got, "tpf_thing.web") != 2 {
+		t.Errorf("state list after removing one instance:\n%s", got)
+	}
+}
+
+func assertDirHoldsNoSecrets(t *testing.T, dir string) {
+	t.Helper()
+	for secret, paths := range atrest.Search(t, dir, encSecret, encDescription) {
+		t.Errorf("%v hold %q in clear", paths, secret)
+	}
+}
