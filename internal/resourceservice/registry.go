@@ -21,6 +21,12 @@ type Registration struct {
 	// Data, when set, is the message every resource's data must hold; writes
 	// whose data is missing or of another message are rejected.
 	Data proto.Message
+	// Sealed, when set, is a message the data may hold instead of Data:
+	// data a client encrypted before writing it (state encryption), which
+	// the service stores without being able to read. Its contents are
+	// checked by whoever holds the key; Validate still runs and must
+	// accept it.
+	Sealed proto.Message
 	// Mutate fills in defaults before validation; it may change res.
 	Mutate func(res *pbresource.Resource) error
 	// Validate rejects resources that are not well-formed; its error becomes
@@ -103,7 +109,11 @@ func (reg Registration) mutateAndValidate(_ context.Context, res *pbresource.Res
 		if res.GetData() == nil {
 			return errorf(codes.InvalidArgument, "%s: data is required and must hold a %s", describeID(res.GetId()), reg.Data.ProtoReflect().Descriptor().FullName())
 		}
-		msg := reg.Data.ProtoReflect().New().Interface()
+		want := reg.Data
+		if reg.Sealed != nil && res.GetData().MessageIs(reg.Sealed) {
+			want = reg.Sealed
+		}
+		msg := want.ProtoReflect().New().Interface()
 		if err := res.GetData().UnmarshalTo(msg); err != nil {
 			return errorf(codes.InvalidArgument, "%s: data must hold a %s: %v", describeID(res.GetId()), reg.Data.ProtoReflect().Descriptor().FullName(), err)
 		}

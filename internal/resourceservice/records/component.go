@@ -39,7 +39,7 @@ func ComponentChildPrefix(componentAddr string) string {
 // component's children itself when it deletes the component.
 func registerComponentChild(registry *resourceservice.Registry) error {
 	return registry.Register(resourceservice.Registration{
-		Type: ComponentChildType, Data: &recordsv1.ComponentChild{}, Leaf: true,
+		Type: ComponentChildType, Data: &recordsv1.ComponentChild{}, Sealed: &recordsv1.Encrypted{}, Leaf: true,
 		Validate: validateComponentChild,
 	})
 }
@@ -47,6 +47,9 @@ func registerComponentChild(registry *resourceservice.Registry) error {
 func validateComponentChild(res *pbresource.Resource) error {
 	if err := ownedByWorkspace(res); err != nil {
 		return err
+	}
+	if sealed(res) {
+		return nil
 	}
 	var child recordsv1.ComponentChild
 	if err := res.GetData().UnmarshalTo(&child); err != nil {

@@ -135,3 +135,42 @@ func TestWorkspaceWithInstancesIsDeletedOnlyWhenForced(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestEncryptedDataIsStoredUnread covers records whose data a client
+// encrypted (state encryption) before writing them to a terrane serve: the
+// service cannot read them, so it stores them after checking what it can
+// see — the ID, the owner, the envelope — and refuses any other message.
+func TestEncryptedDataIsStoredUnread(t *testing.T) {
+	svc := newService(t)
+	ctx := t.Context()
+	sealed := &recordsv1.Encrypted{Method: "method.aes_gcm.m", EncryptedData: []byte("opaque"), EncryptionVersion: "v0"}
+	ws, err := svc.Write(ctx, record(t, records.WorkspaceID("proj", "prod"), nil, sealed))
+	if err != nil {
+		t.Fatalf("an encrypted workspace record was refused: %v", err)
+	}
+	instance := records.InstanceID("proj", "prod", "null_resource.n")
+	if _, err := svc.Write(ctx, record(t, instance, ws.GetId(), sealed)); err != nil {
+		t.Fatalf("an encrypted instance record was refused: %v", err)
+	}
+	if _, err := svc.Write(ctx, record(t, records.OutputID("proj", "prod", "o"), ws.GetId(), sealed)); err != nil {
+		t.Fatalf("an encrypted output record was refused: %v", err)
+	}
+	refused := []struct {
+		name  string
+		id    *pbresource.ID
+		owner *pbresource.ID
+		data  proto.Message
+	}{
+		{"instance without owner", records.InstanceID("proj", "prod", "null_resource.m"), nil, sealed},
+		{"workspace with an owner", records.WorkspaceID("proj", "dev"), ws.GetId(), sealed},
+		{"another message", records.InstanceID("proj", "prod", "null_resource.k"), ws.GetId(), &recordsv1.Output{}},
+	}
+	for _, tc := range refused {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := svc.Write(ctx, record(t, tc.id, tc.owner, tc.data))
+			if got := status.Code(err); got != codes.InvalidArgument {
+				t.Fatalf("got %v (%v), want InvalidArgument", got, err)
+			}
+		})
+	}
+}
