@@ -13,7 +13,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"golang.org/x/crypto/pbkdf2"
 
@@ -47,20 +46,7 @@ func TestE2EStoreOutageInterruptedEncrypted(t *testing.T) {
 	apply := startInBackground(t, binary, p.dir, "apply", "-auto-approve", "-no-color")
 	waitFor(t, "apply", apply.out, regexp.MustCompile(`(?s)(tpf_thing\.web\[\d\]: Creating\.\.\..*){3}`))
 	server.Stop()
-	deadline := time.Now().Add(time.Minute)
-	for len(p.objects("tpf_thing")) < 3 && time.Now().Before(deadline) {
-		time.Sleep(100 * time.Millisecond)
-	}
-	time.Sleep(3 * time.Second) // the answers reach the journal
-	for range 2 {
-		if err := apply.cmd.Process.Signal(os.Interrupt); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(300 * time.Millisecond)
-	}
-	if err := apply.wait(t, "apply after two interrupts", 30*time.Second); err == nil {
-		t.Fatalf("apply succeeded after two interrupts:\n%s\n%s", apply.out.String(), apply.errOut.String())
-	}
+	interruptWhileResultsWait(t, p, apply, 3)
 	kept := unrecordedWeb.FindAllStringSubmatch(apply.errOut.String(), -1)
 	if got := uniqueSorted(kept, 0); len(got) != 3 {
 		t.Fatalf("the apply listed %d results with their IDs, want all 3:\n%s", len(got), apply.errOut.String())

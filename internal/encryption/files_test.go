@@ -42,18 +42,3 @@ func TestStateFileRoundTrip(t *testing.T) {
 		t.Errorf("data that is not a state file was encrypted")
 	}
 }
-
-func TestStateFileStaysPlainWithoutEncryption(t *testing.T) {
-	from := mustNew(t, pbkdf2Config("k", "a passphrase of some length")+`
-method "unencrypted" "migrate" {}
-state {
-  method = method.unencrypted.migrate
-  fallback { method = method.aes_gcm.k }
-}`, nil)
-	for name, target := range map[string]*Target{"no target": nil, "unencrypted primary method": from.State()} {
-		out, err := EncryptStateFile(context.Background(), target, []byte(plainStateFile))
-		if err != nil || string(out) != plainStateFile {
-			t.Errorf("%s: %v\n%s", name, err, out)
-		}
-	}
-}
