@@ -108,8 +108,9 @@ func applyUntilStoreFull(t *testing.T, binary, dir string) string {
 // checkUnrecordedKept checks what a run that could not record the results
 // kept (address and ID, as its errors print them) left: its errors say so
 // and how to take them in, each ID is the one the cloud has (objectName
-// gives an address's object name), and errored.tfstate holds exactly what
-// was printed. It returns the printed entries, sorted.
+// gives an address's object name), and errored.tfstate (decrypted by
+// readErroredFile when encrypted) holds exactly what was printed. It
+// returns the printed entries, sorted.
 func checkUnrecordedKept(t *testing.T, p *e2eProject, stderr string, kept [][]string, objectName func(addr string) string) []string {
 	t.Helper()
 	assertContains(t, "the failed apply's errors", stderr, unrecordedSummary, "terrane state push errored.tfstate")
@@ -120,10 +121,7 @@ func checkUnrecordedKept(t *testing.T, p *e2eProject, stderr string, kept [][]st
 			t.Errorf("%s is printed with id %s, the cloud has %v", m[1], m[2], id)
 		}
 	}
-	file, err := errored.Read(filepath.Join(p.dir, errored.FileName))
-	if err != nil {
-		t.Fatalf("errored.tfstate: %v", err)
-	}
+	file := readErroredFile(t, filepath.Join(p.dir, errored.FileName))
 	var inFile []string
 	for _, e := range file.Entries() {
 		inFile = append(inFile, e.String())

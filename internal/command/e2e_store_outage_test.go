@@ -125,22 +125,7 @@ func TestE2EStoreOutageInterrupted(t *testing.T) {
 	apply := startInBackground(t, binary, p.dir, "apply", "-auto-approve", "-no-color")
 	waitFor(t, "apply", apply.out, regexp.MustCompile(`(?s)(tpf_thing\.slow\[\d\]: Creating\.\.\..*){4}`))
 	store.Serve.Stop()
-	// The calls answer once their objects exist; give the answers time to
-	// reach the journal, which waits for the store for two minutes.
-	deadline := time.Now().Add(time.Minute)
-	for len(p.objects("tpf_thing")) < 4 && time.Now().Before(deadline) {
-		time.Sleep(100 * time.Millisecond)
-	}
-	time.Sleep(3 * time.Second)
-	for range 2 {
-		if err := apply.cmd.Process.Signal(os.Interrupt); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(300 * time.Millisecond)
-	}
-	if err := apply.wait(t, "apply after two interrupts", 30*time.Second); err == nil {
-		t.Fatalf("apply succeeded after two interrupts:\n%s\n%s", apply.out.String(), apply.errOut.String())
-	}
+	interruptWhileResultsWait(t, p, apply, 4)
 	assertContains(t, "the stopped apply's errors", apply.errOut.String(), "Two interrupts received", "the run was stopped before the store had their results")
 	kept := unrecordedSlow.FindAllStringSubmatch(apply.errOut.String(), -1)
 	if got := uniqueSorted(kept, 0); len(got) != 4 {
@@ -158,5 +143,27 @@ func TestE2EStoreOutageInterrupted(t *testing.T) {
 		if after := p.objects("tpf_thing")[name]; after.attrs["id"] != obj.attrs["id"] {
 			t.Errorf("%s is object %v now, was %v", name, after.attrs["id"], obj.attrs["id"])
 		}
+	}
+}
+
+// interruptWhileResultsWait stops apply, whose store went away, with two
+// interrupts (the second does not wait) once its calls have created
+// objects and their answers have had time to reach the journal, which
+// waits for the store for two minutes; the apply must fail.
+func interruptWhileResultsWait(t *testing.T, p *e2eProject, apply *backgroundRun, objects int) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for len(p.objects("tpf_thing")) < objects && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	time.Sleep(3 * time.Second)
+	for range 2 {
+		if err := apply.cmd.Process.Signal(os.Interrupt); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	if err := apply.wait(t, "apply after two interrupts", 30*time.Second); err == nil {
+		t.Fatalf("apply succeeded after two interrupts:\n%s\n%s", apply.out.String(), apply.errOut.String())
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/plans/planfile"
+	"github.com/terrane/terrane/internal/states/errored"
 )
 
 // loadEncryption builds the state and plan encryption of the configuration
@@ -245,6 +246,24 @@ func decryptForeignState(enc *encryption.Encryption) func([]byte) ([]byte, error
 	}
 	return func(stored []byte) ([]byte, error) {
 		return encryption.DecryptStateFile(context.Background(), target, stored, true)
+	}
+}
+
+// erroredSealing encrypts errored.tfstate with the state target, as
+// OpenTofu writes it, and reads it encrypted or plain (a file written
+// before the state was encrypted still holds results to take in).
+func erroredSealing(enc *encryption.Encryption) errored.Sealing {
+	if enc == nil {
+		return errored.Sealing{}
+	}
+	target := enc.State()
+	return errored.Sealing{
+		Seal: func(state []byte) ([]byte, error) {
+			return encryption.EncryptStateFile(context.Background(), target, state)
+		},
+		Open: func(stored []byte) ([]byte, error) {
+			return encryption.DecryptStateFile(context.Background(), target, stored, true)
+		},
 	}
 }
 

@@ -24,9 +24,12 @@ const unrecordedSummary = "Results not recorded in the state store"
 // address and its object's ID. aborted says the run was stopped while
 // those results still waited for the store, rather than refused by it.
 // When even that file cannot be written, the results are printed instead:
-// that is then their only copy.
+// that is then their only copy. Both are encrypted as the state is.
 func (op *operation) keepUnrecorded(aborted bool) diags.Diagnostics {
-	results := op.engine.Unrecorded()
+	return keepResults(op.engine.Unrecorded(), op.dir, erroredSealing(op.encryption), aborted)
+}
+
+func keepResults(results *errored.Results, dir string, sealing errored.Sealing, aborted bool) diags.Diagnostics {
 	if results.Len() == 0 {
 		return nil
 	}
@@ -35,13 +38,16 @@ func (op *operation) keepUnrecorded(aborted bool) diags.Diagnostics {
 	if aborted {
 		why = "the run was stopped before the store had their results"
 	}
-	path, err := results.WriteFile(op.dir)
+	path, err := results.WriteFile(dir, sealing)
 	if err == nil {
 		return diags.Diagnostics{diags.Errorf(unrecordedSummary,
 			"%d provider call(s) of this run finished, but %s:\n%s\n\n%s",
 			len(entries), why, errored.Describe(entries), errored.Advice(displayPath(path)))}
 	}
-	src, encodeErr := results.Encode()
+	// Results that cannot be encrypted are not printed plain: the
+	// addresses and IDs above are then all that is left of them, as
+	// OpenTofu prints nothing when it cannot encrypt its state dump.
+	src, encodeErr := results.Encode(sealing)
 	if encodeErr != nil {
 		src = []byte(fmt.Sprintf("(the results could not be encoded either: %s)", encodeErr))
 	}
@@ -56,15 +62,20 @@ func (op *operation) keepUnrecorded(aborted bool) diags.Diagnostics {
 // lack: planning then would show those objects as unfinished creates or
 // stale updates, and what the earlier run said to do would no longer be
 // what this run says. A file whose results are all taken in already, or
-// that is not Terrane's (OpenTofu writes one of the same name), is left
-// alone.
+// that holds a whole state (OpenTofu writes one of the same name), is left
+// alone; one that cannot be read or decrypted stops the plan, since it may
+// hold results.
 func (op *operation) checkUnrecorded() diags.Diagnostics {
 	path := filepath.Join(op.dir, errored.FileName)
-	file, err := errored.Read(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	file, err := errored.Read(path, erroredSealing(op.encryption))
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errored.ErrWholeState) {
 		return nil
 	}
-	if err != nil || file.Workspace != op.workspace {
+	if err != nil {
+		return diags.Diagnostics{diags.Errorf("Cannot read "+errored.FileName,
+			"%s. It may hold the results of an earlier run that the store refused, so planning stops here. If it is encrypted, give the encryption configuration it was written with; if it is not Terrane's, move it away.", capitalizeFirst(err.Error()))}
+	}
+	if file.Workspace != op.workspace {
 		return nil
 	}
 	snap, err := readInstancesOf(context.Background(), op.store, file.Entries())

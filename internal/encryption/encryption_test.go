@@ -93,6 +93,11 @@ state {
 	if !from.State().WritesPlain() {
 		t.Errorf("migrating away from encryption still writes encrypted data")
 	}
+	for name, target := range map[string]*Target{"no state target": nil, "migrating away": from.State()} {
+		if out, err := EncryptStateFile(context.Background(), target, []byte(plainStateFile)); err != nil || string(out) != plainStateFile {
+			t.Errorf("%s: the state file is not written as it is: %v\n%s", name, err, out)
+		}
+	}
 	enforcedOnly := mustNew(t, pbkdf2Config("k", "a passphrase of some length")+`state { method = method.aes_gcm.k }`, nil)
 	if enforcedOnly.State().ReadsPlain() {
 		t.Errorf("a target without the unencrypted method reads plain data")

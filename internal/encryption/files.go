@@ -97,6 +97,36 @@ func DecryptStateFile(ctx context.Context, t *Target, data []byte, allowPlain bo
 	return plain, nil
 }
 
+// EncryptStateFile encrypts a state file's bytes with t's primary method
+// into OpenTofu's envelope, which keeps the state's serial and lineage
+// readable, returning them as they are when t is nil or writes plain data.
+// DecryptStateFile reads what it writes.
+func EncryptStateFile(ctx context.Context, t *Target, state []byte) ([]byte, error) {
+	if t.WritesPlain() {
+		return state, nil
+	}
+	var header struct {
+		Serial  *int64 `json:"serial"`
+		Lineage string `json:"lineage"`
+	}
+	if err := json.Unmarshal(state, &header); err != nil {
+		return nil, fmt.Errorf("the data to encrypt is not a state file: %w", err)
+	}
+	env, err := t.Encrypt(ctx, state)
+	if err != nil {
+		return nil, err
+	}
+	// Serial and lineage are written even when zero or empty, as OpenTofu
+	// writes them; plan files have neither, hence not fileEnvelope.
+	return json.Marshal(struct {
+		Serial            *int64            `json:"serial"`
+		Lineage           string            `json:"lineage"`
+		Meta              map[string][]byte `json:"meta"`
+		EncryptedData     []byte            `json:"encrypted_data"`
+		EncryptionVersion string            `json:"encryption_version"`
+	}{header.Serial, header.Lineage, env.Meta, env.Data, Version})
+}
+
 // EncryptPlanFile encrypts a plan file's bytes with t's primary method,
 // returning them as they are when t is nil or writes plain data.
 func EncryptPlanFile(ctx context.Context, t *Target, plan []byte) ([]byte, error) {

@@ -10,7 +10,8 @@
 // workspace's records instead of replacing the workspace. The run that
 // failed and every later run describe the file with the same words
 // (Advice), so what a user is told to do does not change from one run to
-// the next.
+// the next. Where state is encrypted, the file and its printed copy are
+// encrypted with it (Sealing), as OpenTofu encrypts its errored.tfstate.
 //
 // The engine gathers results into Results as writes fail; a command writes
 // them out with Results.WriteFile and checks for a file left by an earlier

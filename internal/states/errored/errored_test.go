@@ -1,6 +1,9 @@
 package errored
 
 import (
+	"bytes"
+	"encoding/base64"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,19 +34,19 @@ func TestWriteFileKeepsEarlierRunsResults(t *testing.T) {
 	first := NewResults("default", "lineage-1", "run-1")
 	first.Add(mustAddr(t, "null_resource.a[0]"), testProvider, object("A0"))
 	first.Add(mustAddr(t, "null_resource.gone"), testProvider, nil)
-	if _, err := first.WriteFile(dir); err != nil {
+	if _, err := first.WriteFile(dir, Sealing{}); err != nil {
 		t.Fatal(err)
 	}
 	second := NewResults("default", "lineage-1", "run-2")
 	second.Add(mustAddr(t, "null_resource.a[1]"), testProvider, object("A1"))
-	path, err := second.WriteFile(dir)
+	path, err := second.WriteFile(dir, Sealing{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if filepath.Base(path) != FileName {
 		t.Fatalf("wrote %s, want %s", path, FileName)
 	}
-	f, err := Read(path)
+	f, err := Read(path, Sealing{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +68,7 @@ func TestWriteFileLeavesAnotherToolsFileAlone(t *testing.T) {
 	}
 	results := NewResults("default", "", "run-9")
 	results.Add(mustAddr(t, "null_resource.a"), testProvider, object("A"))
-	path, err := results.WriteFile(dir)
+	path, err := results.WriteFile(dir, Sealing{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,8 +78,8 @@ func TestWriteFileLeavesAnotherToolsFileAlone(t *testing.T) {
 	if src, _ := os.ReadFile(filepath.Join(dir, FileName)); string(src) != foreign {
 		t.Errorf("the other tool's file was changed:\n%s", src)
 	}
-	if _, err := Read(filepath.Join(dir, FileName)); err == nil {
-		t.Error("a whole state was read as unrecorded results")
+	if _, err := Read(filepath.Join(dir, FileName), Sealing{}); !errors.Is(err, ErrWholeState) {
+		t.Errorf("a whole state was read as unrecorded results: %v", err)
 	}
 }
 
@@ -87,11 +90,11 @@ func TestCompareAndMerge(t *testing.T) {
 		results.Add(mustAddr(t, "null_resource."+name), testProvider, object(name))
 	}
 	results.Add(mustAddr(t, "null_resource.deleted"), testProvider, nil)
-	path, err := results.WriteFile(dir)
+	path, err := results.WriteFile(dir, Sealing{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := Read(path)
+	f, err := Read(path, Sealing{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,5 +152,68 @@ func TestCompareAndMerge(t *testing.T) {
 	}
 	if _, taken := f.Merge(snap, true); len(taken) != 4 {
 		t.Errorf("forced merge takes %d entries, want 4 (the changed one too)", len(taken))
+	}
+}
+
+// sealing stands in for state encryption: what it seals holds nothing of
+// the file in clear, and only it opens that.
+var sealing = Sealing{
+	Seal: func(state []byte) ([]byte, error) {
+		return []byte("sealed:" + base64.StdEncoding.EncodeToString(state)), nil
+	},
+	Open: func(stored []byte) ([]byte, error) {
+		rest, ok := bytes.CutPrefix(stored, []byte("sealed:"))
+		if !ok {
+			return nil, errors.New("not sealed")
+		}
+		return base64.StdEncoding.DecodeString(string(rest))
+	},
+}
+
+func TestSealedFileAndDump(t *testing.T) {
+	dir := t.TempDir()
+	first := NewResults("default", "lineage-1", "run-1")
+	first.Add(mustAddr(t, "null_resource.a"), testProvider, object("SECRET-A"))
+	path, err := first.WriteFile(dir, sealing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := NewResults("default", "lineage-1", "run-2")
+	second.Add(mustAddr(t, "null_resource.b"), testProvider, object("SECRET-B"))
+	if _, err := second.WriteFile(dir, sealing); err != nil {
+		t.Fatal(err)
+	}
+	stored, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(stored, []byte("sealed:")) || bytes.Contains(stored, []byte("SECRET")) {
+		t.Fatalf("the file is not sealed: %s", stored)
+	}
+	f, err := Read(path, sealing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Describe(f.Entries()); got != "  null_resource.a (id = SECRET-A)\n  null_resource.b (id = SECRET-B)" {
+		t.Errorf("the second run did not keep the first's results beside its own:\n%s", got)
+	}
+	if _, err := Read(path, Sealing{}); err == nil {
+		t.Error("a sealed file was read without opening it")
+	}
+	dump, err := second.Encode(sealing)
+	if err != nil || !bytes.HasPrefix(dump, []byte("sealed:")) || bytes.Contains(dump, []byte("SECRET")) {
+		t.Errorf("the dump is not sealed: %v\n%s", err, dump)
+	}
+
+	failing := Sealing{Seal: func([]byte) ([]byte, error) { return nil, errors.New("key provider unreachable") }}
+	other := t.TempDir()
+	if _, err := second.WriteFile(other, failing); err == nil || !strings.Contains(err.Error(), "key provider unreachable") {
+		t.Errorf("writing with a seal that fails: %v", err)
+	}
+	if entries, _ := os.ReadDir(other); len(entries) != 0 {
+		t.Errorf("a seal that failed left %s", entries[0].Name())
+	}
+	if dump, err := second.Encode(failing); err == nil || dump != nil {
+		t.Errorf("a dump whose seal failed: %v\n%s", err, dump)
 	}
 }

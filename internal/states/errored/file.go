@@ -31,17 +31,40 @@ type File struct {
 // Entries lists the file's instances, ordered by address.
 func (f *File) Entries() []Entry { return entriesOf(f.State, f.Deleted) }
 
-// WriteFile writes the results to FileName in dir and returns the path it
-// wrote. Results of earlier runs still in the file are kept beside these
+// Sealing is how the file is kept where state is encrypted: Seal encrypts
+// the state file as it is written (or printed), Open decrypts what is read.
+// A nil function leaves the data as it is, so the zero value writes and
+// reads plain files.
+type Sealing struct {
+	Seal func(state []byte) ([]byte, error)
+	Open func(stored []byte) ([]byte, error)
+}
+
+func (s Sealing) seal(state []byte) ([]byte, error) {
+	if s.Seal == nil {
+		return state, nil
+	}
+	return s.Seal(state)
+}
+
+func (s Sealing) open(stored []byte) ([]byte, error) {
+	if s.Open == nil {
+		return stored, nil
+	}
+	return s.Open(stored)
+}
+
+// WriteFile writes the results to FileName in dir, sealed with s, and
+// returns the path it wrote. Results of earlier runs still in the file are kept beside these
 // (an address both have gets this run's). A file of that name that is not
 // this workspace's unrecorded results (OpenTofu's, say) is left alone and
 // the results go to a file named after the run instead.
-func (r *Results) WriteFile(dir string) (string, error) {
+func (r *Results) WriteFile(dir string, s Sealing) (string, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	path := filepath.Join(dir, FileName)
 	merged := &File{Path: path, Workspace: r.workspace, Lineage: r.lineage, RunIDs: []string{r.runID}, State: states.NewState()}
-	earlier, err := Read(path)
+	earlier, err := Read(path, s)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err == nil && earlier.Workspace == r.workspace:
@@ -66,16 +89,21 @@ func (r *Results) WriteFile(dir string) (string, error) {
 		deleted[key] = addr
 	}
 	merged.Deleted = slices.Collect(maps.Values(deleted))
-	return merged.Path, merged.write()
+	return merged.Path, merged.write(s)
 }
 
-// Encode returns the results as the file would hold them, for when the
-// file itself cannot be written: printed, they are the last copy.
-func (r *Results) Encode() ([]byte, error) {
+// Encode returns the results as the file would hold them, sealed with s,
+// for when the file itself cannot be written: printed, they are the last
+// copy.
+func (r *Results) Encode(s Sealing) ([]byte, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	f := &File{Workspace: r.workspace, Lineage: r.lineage, RunIDs: []string{r.runID}, State: r.state, Deleted: slices.Collect(maps.Values(r.deleted))}
-	return f.encode()
+	src, err := f.encode()
+	if err != nil {
+		return nil, err
+	}
+	return s.seal(src)
 }
 
 func (f *File) encode() ([]byte, error) {
@@ -92,10 +120,13 @@ func (f *File) encode() ([]byte, error) {
 
 // write replaces the file atomically and durably: a crash leaves either
 // the old file or the new one, never a torn one.
-func (f *File) write() error {
+func (f *File) write(s Sealing) error {
 	src, err := f.encode()
 	if err != nil {
 		return fmt.Errorf("encoding %s: %w", f.Path, err)
+	}
+	if src, err = s.seal(src); err != nil {
+		return fmt.Errorf("encrypting %s: %w", f.Path, err)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(f.Path), ".errored-*.tfstate")
 	if err != nil {
@@ -116,13 +147,17 @@ func (f *File) write() error {
 	return os.Rename(tmp.Name(), f.Path)
 }
 
-// Read reads a file of unrecorded results. A missing file is an error
-// satisfying errors.Is(err, fs.ErrNotExist); a state file that is not one
-// (no unrecorded-results marker) is an error too.
-func Read(path string) (*File, error) {
+// Read reads a file of unrecorded results, opened with s. A missing file
+// is an error satisfying errors.Is(err, fs.ErrNotExist); a state file that
+// is not one (no unrecorded-results marker) is an error satisfying
+// errors.Is(err, ErrWholeState).
+func Read(path string, s Sealing) (*File, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
+	}
+	if src, err = s.open(src); err != nil {
+		return nil, fmt.Errorf("decrypting %s: %w", path, err)
 	}
 	sf, err := statefile.Read(bytes.NewReader(src))
 	if err != nil {
@@ -131,11 +166,16 @@ func Read(path string) (*File, error) {
 	return FromStateFile(path, sf)
 }
 
+// ErrWholeState is the error for a state file that holds a whole state,
+// not unrecorded results (OpenTofu's errored.tfstate, say).
+var ErrWholeState = errors.New("a whole state, not the results of a run that could not record them")
+
 // FromStateFile returns the unrecorded results a state file read from path
-// holds, or an error if it holds a whole state instead.
+// holds, or an error satisfying errors.Is(err, ErrWholeState) if it holds
+// a whole state instead.
 func FromStateFile(path string, sf *statefile.File) (*File, error) {
 	if sf.Unrecorded == nil {
-		return nil, fmt.Errorf("%s is a whole state, not the results of a run that could not record them", path)
+		return nil, fmt.Errorf("%s is %w", path, ErrWholeState)
 	}
 	f := &File{Path: path, Workspace: sf.Unrecorded.Workspace, Lineage: sf.Lineage, RunIDs: sf.Unrecorded.RunIDs, State: sf.State}
 	for _, name := range sf.Unrecorded.Deleted {

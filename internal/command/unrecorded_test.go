@@ -1,0 +1,75 @@
+package command
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/states"
+	"github.com/terrane/terrane/internal/states/errored"
+	"github.com/terrane/terrane/internal/states/statefile"
+)
+
+// TestUnrecordedDumpIsEncrypted has errored.tfstate fail to be written
+// (its directory is a file) with state encryption configured: the results
+// printed as their only copy are the encrypted state file, not plain
+// attributes, and they open to the results.
+func TestUnrecordedDumpIsEncrypted(t *testing.T) {
+	t.Setenv("TF_VAR_passphrase", encPassphrase)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), `
+variable "passphrase" {
+  type      = string
+  sensitive = true
+}
+terraform {
+`+pbkdf2Encryption("main", encryptedTargets)+`
+}
+`)
+	enc, ds := loadEncryption(dir, nil, nil, nil)
+	if ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	addr, addrDiags := addrs.ParseAbsResourceInstanceStr("tpf_thing.web[0]")
+	if addrDiags.HasErrors() {
+		t.Fatal(addrDiags.Error())
+	}
+	results := errored.NewResults("default", "lineage-1", "run-1")
+	results.Add(addr, addrs.AbsProviderConfig{Provider: addrs.NewDefaultProvider("tpf")}, &states.ResourceInstance{Current: &states.ResourceInstanceObjectSrc{
+		AttrsJSON: []byte(`{"id":"abc123","secret":"` + encSecret + `","description":"` + encDescription + `"}`), Status: states.ObjectReady}})
+	notADir := filepath.Join(dir, "main.tf")
+
+	out := keepResults(results, notADir, erroredSealing(enc), false)
+	if len(out) != 1 {
+		t.Fatalf("diagnostics: %v", out)
+	}
+	detail := out[0].Detail
+	assertContains(t, "the dump's diagnostic", detail, "tpf_thing.web[0] (id = abc123)", "Their only copy is below")
+	for _, secret := range []string{encSecret, encDescription} {
+		if strings.Contains(detail, secret) {
+			t.Errorf("the dump shows %q", secret)
+		}
+	}
+	dump := strings.TrimSpace(detail[strings.LastIndex(detail, "\n\n"):])
+	assertOpenTofuStateEnvelope(t, []byte(dump), "key_provider.pbkdf2.main")
+	sf, err := statefile.Read(bytes.NewReader(openTofuDecryptState(t, []byte(dump), encPassphrase)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file, err := errored.FromStateFile("dump", sf)
+	if err != nil || errored.Describe(file.Entries()) != "  tpf_thing.web[0] (id = abc123)" {
+		t.Errorf("the dump holds %v, %v", file, err)
+	}
+
+	// Without encryption the dump stays a plain state file, as before.
+	if err := os.WriteFile(notADir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plain := keepResults(results, notADir, erroredSealing(nil), false)
+	if len(plain) != 1 || !strings.Contains(plain[0].Detail, encDescription) {
+		t.Errorf("the unencrypted dump does not hold the results: %v", plain)
+	}
+}
