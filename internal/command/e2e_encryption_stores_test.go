@@ -55,6 +55,21 @@ func applyEncryptedAndDestroyHalf(t *testing.T) {
 	if got := p.mustRun("state", "list"); strings.Count(got, "tpf_thing.web") != 2 {
 		t.Errorf("state list after removing one instance:\n%s", got)
 	}
+	// A push first copies the shared store's state into .terrane/backups;
+	// that copy is encrypted like the records it came from. (state pull
+	// itself writes plain, as OpenTofu's does, so it goes elsewhere.)
+	pulled := filepath.Join(t.TempDir(), "pulled.tfstate")
+	if err := os.WriteFile(pulled, []byte(p.mustRun("state", "pull")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out := p.mustRun("state", "push", "-force", pulled); !strings.Contains(out, "before pushing") {
+		t.Errorf("state push did not say where it copied the state:\n%s", out)
+	}
+	backups, err := filepath.Glob(filepath.Join(p.dir, ".terrane", "backups", "*-before-push.tfstate"))
+	if err != nil || len(backups) != 1 {
+		t.Fatalf("backups before the push: %v %v", backups, err)
+	}
+	assertDirHoldsNoSecrets(t, filepath.Dir(backups[0]))
 }
 
 func assertDirHoldsNoSecrets(t *testing.T, dir string) {

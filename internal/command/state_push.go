@@ -194,7 +194,7 @@ func (c *stateCommand) backupBeforePush(ctx context.Context, snap *recordstore.S
 	if settings.Kind() == storeconfig.Embedded {
 		backup, err = workdir.BackupStore(ctx, settings.AbsPath("."), "before-push")
 	} else {
-		backup, err = backupWorkspaceState(c.workspace, snap)
+		backup, err = backupWorkspaceState(ctx, c.workspace, snap, c.cipher.Target())
 	}
 	if err != nil {
 		d := diags.Errorf("Cannot back up the state store",
@@ -207,8 +207,10 @@ func (c *stateCommand) backupBeforePush(ctx context.Context, snap *recordstore.S
 }
 
 // backupWorkspaceState writes the workspace's state as a state v4 file in
-// the default backups directory and returns its path.
-func backupWorkspaceState(workspace string, snap *recordstore.Snapshot) (string, error) {
+// the default backups directory and returns its path. With state
+// encryption the file is encrypted with the state target, as OpenTofu
+// writes its backups, so the copy leaks nothing the store keeps sealed.
+func backupWorkspaceState(ctx context.Context, workspace string, snap *recordstore.Snapshot, target *encryption.Target) (string, error) {
 	lineage, serial := "", uint64(0)
 	if snap.Workspace != nil {
 		lineage, serial = snap.Workspace.Lineage, uint64(max(snap.Workspace.Serial, 0))
@@ -217,10 +219,14 @@ func backupWorkspaceState(workspace string, snap *recordstore.Snapshot) (string,
 	if err := statefile.Write(&statefile.File{TerraformVersion: version.Version, Serial: serial, Lineage: lineage, State: snap.State}, &buf); err != nil {
 		return "", err
 	}
+	data, err := encryption.EncryptStateFile(ctx, target, buf.Bytes())
+	if err != nil {
+		return "", err
+	}
 	dir := workdir.BackupsDir(".")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
 	path := filepath.Join(dir, fmt.Sprintf("%s-%s-before-push.tfstate", workspace, time.Now().UTC().Format("20060102T150405.000Z")))
-	return path, os.WriteFile(path, buf.Bytes(), 0o600)
+	return path, os.WriteFile(path, data, 0o600)
 }
