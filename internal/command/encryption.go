@@ -81,7 +81,7 @@ func staticVariables(dir string, module *config.Module, vars []arguments.VarOpti
 			given, givenDiags = arguments.CollectValues(dir, module.Variables, vars, os.Environ())
 		})
 		if givenDiags.HasErrors() {
-			return cty.DynamicVal, toHCL(givenDiags)
+			return cty.DynamicVal, toHCLDiagnostics(givenDiags)
 		}
 		val, ds := arguments.ResolveOne(module.Variables[name], given.ByName[name])
 		for i := range ds {
@@ -89,7 +89,7 @@ func staticVariables(dir string, module *config.Module, vars []arguments.VarOpti
 				ds[i].Detail = fmt.Sprintf("The encryption configuration uses var.%s, so it is needed to read or write state and plans. %s", name, ds[i].Detail)
 			}
 		}
-		return val, toHCL(ds)
+		return val, toHCLDiagnostics(ds)
 	}
 }
 
@@ -107,18 +107,6 @@ func savedPlanVariables(given func(string) (cty.Value, hcl.Diagnostics), saved *
 		}
 		return val, nil
 	}
-}
-
-func toHCL(ds diags.Diagnostics) hcl.Diagnostics {
-	var out hcl.Diagnostics
-	for _, d := range ds {
-		severity := hcl.DiagWarning
-		if d.Severity == diags.Error {
-			severity = hcl.DiagError
-		}
-		out = append(out, &hcl.Diagnostic{Severity: severity, Summary: d.Summary, Detail: d.Detail, Subject: d.Subject, Context: d.Context})
-	}
-	return out
 }
 
 // planSeal encrypts plan files with the plan target; nil when plans are
