@@ -1,6 +1,7 @@
 package reconcile
 
 import (
+	"cmp"
 	"context"
 
 	"github.com/terrane/terrane/internal/builtin/remotestate"
@@ -55,7 +56,7 @@ func openEngine(ctx context.Context, ws Workspace, setup runSetup) (*engine.Engi
 		Providers:       factories,
 		State:           recordstore.New(setup.service, ws.Project, ws.Workspace),
 		Variables:       variables,
-		Parallelism:     ws.Parallelism,
+		Parallelism:     cmp.Or(ws.Parallelism, DefaultParallelism),
 		Hooks:           setup.hooks,
 		RunID:           setup.runID,
 		Logger:          logging.Named("reconcile"),

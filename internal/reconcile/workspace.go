@@ -50,10 +50,15 @@ type Workspace struct {
 	Interval, Timeout time.Duration
 	// AutoApply is "" (report drift only) or AutoApplyDrift.
 	AutoApply string
-	// Parallelism bounds concurrent provider calls; 0 is the engine's
-	// default.
+	// Parallelism bounds concurrent provider calls; 0 is
+	// DefaultParallelism.
 	Parallelism int
 }
+
+// DefaultParallelism is a workspace's parallelism when its registration
+// sets none: the CLI's -parallelism default (OpenTofu's), so a reconciler
+// run refreshes as the same workspace's plan -refresh-only does.
+const DefaultParallelism = 10
 
 // Registrations are what a reconciler configuration file holds.
 type Registrations struct {
