@@ -48,7 +48,8 @@ resource "tpf_thing" "a" {
 	for _, step := range steps {
 		args := append([]string{step.args[0], "-no-color"}, step.args[1:]...)
 		out, errOut, code := p.run(args...)
-		if code != step.wantCode || !strings.Contains(errOut, step.want) {
+		// Diagnostics are wrapped; the wanted sentence may span lines.
+		if code != step.wantCode || !strings.Contains(strings.Join(strings.Fields(errOut), " "), step.want) {
 			t.Fatalf("terrane %s: exit %d, want %d with %q\nstdout:\n%s\nstderr:\n%s", strings.Join(step.args, " "), code, step.wantCode, step.want, out, errOut)
 		}
 	}

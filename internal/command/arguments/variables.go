@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
@@ -110,6 +111,13 @@ func CollectValues(dir string, decls map[string]*config.Variable, options []VarO
 	for _, name := range names {
 		given := c.values.ByName[name]
 		unmarked, _ := given.Value.UnmarkDeep()
+		// A number variable's -var or TF_VAR_ value is kept as the string
+		// given; what it becomes once converted is what must be checked.
+		if decl, ok := c.decls[name]; ok && decl != nil && unmarked.Type() == cty.String {
+			if converted, err := convert.Convert(unmarked, decl.Type.Type); err == nil {
+				unmarked = converted
+			}
+		}
 		if err := value.CheckNumbers(unmarked); err != nil {
 			rng := given.Range
 			c.diags = c.diags.Append(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Number too large", Subject: &rng,
