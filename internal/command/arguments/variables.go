@@ -113,7 +113,7 @@ func CollectValues(dir string, decls map[string]*config.Variable, options []VarO
 		unmarked, _ := given.Value.UnmarkDeep()
 		// A number variable's -var or TF_VAR_ value is kept as the string
 		// given; what it becomes once converted is what must be checked.
-		if decl, ok := c.decls[name]; ok && decl != nil && unmarked.Type() == cty.String {
+		if decl, ok := c.decls[name]; ok && decl != nil && decl.Type.Type != cty.NilType && unmarked.Type() == cty.String {
 			if converted, err := convert.Convert(unmarked, decl.Type.Type); err == nil {
 				unmarked = converted
 			}
