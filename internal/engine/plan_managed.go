@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/terrane/terrane/internal/lang/marks"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -95,7 +96,7 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 	if ds.HasErrors() {
 		return ds
 	}
-	cfgVal, cfgMarks := cfgVal.UnmarkDeepWithPaths()
+	cfgVal, cfgMarks := marks.UnmarkDeepWithPaths(cfgVal)
 	if eds := refuseEphemeralConfig(work, addr, cfgMarks); eds.HasErrors() {
 		return ds.Append(eds)
 	}
@@ -108,7 +109,7 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 	var priorObj *states.ResourceInstanceObject
 	if prior != nil && prior.current != nil {
 		priorObj = prior.current
-		priorVal, _ = priorObj.Value.UnmarkDeep()
+		priorVal, _ = marks.UnmarkDeep(priorObj.Value)
 		priorPrivate, priorIdentity = priorObj.Private, prior.identity
 		cfgVal = applyIgnoreChanges(work.v.resource.Managed, priorVal, cfgVal)
 	}
@@ -292,8 +293,8 @@ func changedReplacePaths(paths []cty.Path, prior, planned cty.Value) []cty.Path 
 		case errB != nil:
 			b = cty.NullVal(a.Type())
 		}
-		a, _ = a.UnmarkDeep()
-		b, _ = b.UnmarkDeep()
+		a, _ = marks.UnmarkDeep(a)
+		b, _ = marks.UnmarkDeep(b)
 		if eq := b.Equals(a); !eq.IsKnown() || eq.False() {
 			changed.Add(p)
 		}

@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"fmt"
+	"github.com/terrane/terrane/internal/lang/marks"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -256,7 +257,7 @@ func (w *walker) refresh(p *configuredProvider, s schema.Schema, types plans.Obj
 	for _, h := range w.e.opts.Hooks {
 		h.PreRefresh(addr, deposed, obj.Value)
 	}
-	unmarked, pvm := obj.Value.UnmarkDeepWithPaths()
+	unmarked, pvm := marks.UnmarkDeepWithPaths(obj.Value)
 	var resp providers.ReadResourceResponse
 	meta, mds := w.providerMeta(addr.Module, p.addr.Provider)
 	if ds = ds.Append(mds); mds.HasErrors() {
@@ -282,7 +283,7 @@ func (w *walker) refresh(p *configuredProvider, s schema.Schema, types plans.Obj
 		out.current = nil
 	} else {
 		next := *obj
-		next.Value = withProviderSensitive(resp.NewState.MarkWithPaths(pvm).MarkWithPaths(sensitivePaths(s.Block, resp.NewState)), resp.SensitivePaths)
+		next.Value = withProviderSensitive(marks.MarkWithPaths(marks.MarkWithPaths(resp.NewState, pvm), sensitivePaths(s.Block, resp.NewState)), resp.SensitivePaths)
 		next.Private = sameBytesOr(obj.Private, resp.Private)
 		if resp.NewIdentity != cty.NilVal && !resp.NewIdentity.IsNull() {
 			next.Identity = resp.NewIdentity
@@ -295,14 +296,14 @@ func (w *walker) refresh(p *configuredProvider, s schema.Schema, types plans.Obj
 }
 
 func (w *walker) recordDrift(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey, p *configuredProvider, types plans.ObjectTypes, r *refreshed) {
-	before, _ := r.prior.Value.UnmarkDeep()
+	before, _ := marks.UnmarkDeep(r.prior.Value)
 	action := plans.Update
 	after, unmarkedAfter := cty.NullVal(types.Value), cty.NilVal
 	if r.current == nil {
 		action = plans.Delete
 	} else {
 		after = r.current.Value
-		unmarkedAfter, _ = after.UnmarkDeep()
+		unmarkedAfter, _ = marks.UnmarkDeep(after)
 		if unmarkedAfter.RawEquals(before) {
 			if !w.movedInRefreshOnlyPlan(addr, deposed) {
 				return
@@ -383,21 +384,21 @@ func (w *walker) upgrade(p *configuredProvider, s schema.Schema, types plans.Obj
 	if types.Identity == cty.NilType {
 		current.IdentityJSON = nil
 	}
-	obj, err := current.Decode(types.Value, identityTypeOrNil(types.Identity, current.IdentityJSON))
-	if err != nil {
-		// Decode only adds the identity and marks here; fall back to the
-		// upgraded value itself.
-		obj = &states.ResourceInstanceObject{Private: src.Private, Status: src.Status, Dependencies: src.Dependencies, CreateBeforeDestroy: src.CreateBeforeDestroy}
-	}
 	val := s.Block.NullWriteOnly(resp.UpgradedState)
 	if len(src.SensitivePaths) > 0 {
 		pvm := make([]cty.PathValueMarks, len(src.SensitivePaths))
 		for i, path := range src.SensitivePaths {
 			pvm[i] = cty.PathValueMarks{Path: path, Marks: cty.NewValueMarks(sensitiveMark)}
 		}
-		val = val.MarkWithPaths(pvm)
+		val = marks.MarkWithPaths(val, pvm)
 	}
-	obj.Value = val.MarkWithPaths(sensitivePaths(s.Block, val))
+	val = marks.MarkWithPaths(val, sensitivePaths(s.Block, val))
+	// The stored attributes are not decoded again: the upgraded value
+	// replaces them, and only the identity is read from the record.
+	obj, err := current.DecodeWith(val, identityTypeOrNil(types.Identity, current.IdentityJSON))
+	if err != nil {
+		obj = &states.ResourceInstanceObject{Value: val, Private: src.Private, Status: src.Status, Dependencies: src.Dependencies, CreateBeforeDestroy: src.CreateBeforeDestroy}
+	}
 	return obj, resp.Diagnostics
 }
 
@@ -439,7 +440,7 @@ func (w *walker) planDelete(p *configuredProvider, types plans.ObjectTypes, s sc
 	}
 	private := r.current.Private
 	if w.providers.schemas.Providers[p.addr.Provider].ServerCapabilities.PlanDestroy {
-		unmarked, _ := r.current.Value.UnmarkDeep()
+		unmarked, _ := marks.UnmarkDeep(r.current.Value)
 		var resp providers.PlanResourceChangeResponse
 		meta, _ := w.providerMeta(addr.Module, p.addr.Provider)
 		if err := w.providerCall(func(ctx contextT) {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/terrane/terrane/internal/lang/marks"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/terrane/terrane/internal/schema"
@@ -39,9 +40,9 @@ func sensitivePathsOf(marks []cty.PathValueMarks) []cty.Path {
 // marks, the paths the provider reported secret and, with schemaMarks, the
 // paths its schema declares sensitive.
 func markPlanned(block *schema.Block, planned *plannedObject, cfgMarks []cty.PathValueMarks, schemaMarks bool) cty.Value {
-	val := planned.value.MarkWithPaths(cfgMarks)
+	val := marks.MarkWithPaths(planned.value, cfgMarks)
 	if schemaMarks {
-		val = val.MarkWithPaths(sensitivePaths(block, planned.value))
+		val = marks.MarkWithPaths(val, sensitivePaths(block, planned.value))
 	}
 	return withProviderSensitive(val, planned.sensitive)
 }

@@ -104,7 +104,7 @@ func (e *Engine) newWalker(ctx context.Context, op walkOp, snap *recordstore.Sna
 	w := &walker{
 		e: e, ctx: ctx, op: op, cfg: e.opts.Config, values: newWalkValues(), providers: set,
 		scopes: map[string]*lang.Scope{}, callSem: make(chan struct{}, e.opts.Parallelism),
-		instanceSlots: make(chan struct{}, instanceSlotsPerCall*e.opts.Parallelism), operationSlots: make(chan struct{}, e.opts.Parallelism),
+		instanceSlots: make(chan struct{}, instanceSlots(op, e.opts.Parallelism)), operationSlots: make(chan struct{}, e.opts.Parallelism),
 		prior: states.NewSyncState(workingState(op, snap.State)), snapshot: snap,
 		results:            &outputsAndChecks{outputs: map[string]*states.OutputValue{}},
 		failures:           newFailureSet(),

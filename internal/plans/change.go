@@ -148,7 +148,7 @@ func refuseEphemeral(v cty.Value) error {
 // unmarkSensitive unmarks v and returns the paths that carried the
 // sensitive mark.
 func unmarkSensitive(v cty.Value) (cty.Value, []cty.Path) {
-	unmarked, pathMarks := v.UnmarkDeepWithPaths()
+	unmarked, pathMarks := marks.UnmarkDeepWithPaths(v)
 	var sensitive []cty.Path
 	for _, pm := range pathMarks {
 		if _, ok := pm.Marks[marks.Sensitive]; ok {
@@ -177,7 +177,7 @@ func decodeMarked(d value.Dynamic, sensitive []cty.Path, ty cty.Type) (cty.Value
 	for i, path := range sensitive {
 		pathMarks[i] = cty.PathValueMarks{Path: path, Marks: cty.NewValueMarks(marks.Sensitive)}
 	}
-	return v.MarkWithPaths(pathMarks), nil
+	return marks.MarkWithPaths(v, pathMarks), nil
 }
 
 func encodeIdentity(v cty.Value, ty cty.Type) (value.Dynamic, error) {

@@ -3,6 +3,7 @@ package plans
 import (
 	"bytes"
 	"fmt"
+	"github.com/terrane/terrane/internal/lang/marks"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -34,7 +35,7 @@ func RecordEncoding(v cty.Value, ty cty.Type, recordJSON []byte) (known KnownEnc
 	if len(recordJSON) == 0 || v == cty.NilVal || v.IsNull() {
 		return KnownEncoding{}, false
 	}
-	v, _ = v.UnmarkDeep()
+	v, _ = marks.UnmarkDeep(v)
 	encoded, err := value.EncodeJSON(v, ty)
 	if err != nil || !bytes.Equal(encoded, recordJSON) {
 		return KnownEncoding{}, false

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"github.com/terrane/terrane/internal/lang/marks"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -51,7 +52,7 @@ func (a *Attribute) containsSensitive() bool {
 // from a provider gets the sensitivity its schema promises.
 func (b *Block) SensitivePaths(val cty.Value) []cty.Path {
 	var paths []cty.Path
-	val, _ = val.UnmarkDeep() // marks do not change where the value's parts are
+	val, _ = marks.UnmarkDeep(val) // marks do not change where the value's parts are
 	b.appendSensitivePaths(&paths, nil, val)
 	return paths
 }

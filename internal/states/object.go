@@ -101,11 +101,18 @@ func (src *ResourceInstanceObjectSrc) Decode(valueType, identityType cty.Type) (
 	if err != nil {
 		return nil, fmt.Errorf("decoding the object's attributes: %w", err)
 	}
-	val = markSensitivePaths(val, src.SensitivePaths)
+	return src.DecodeWith(markSensitivePaths(val, src.SensitivePaths), identityType)
+}
+
+// DecodeWith makes the object with val as its value, one the caller already
+// has (the provider's upgrade of the stored attributes, say), decoding only
+// the identity, with identityType as Decode does.
+func (src *ResourceInstanceObjectSrc) DecodeWith(val cty.Value, identityType cty.Type) (*ResourceInstanceObject, error) {
 	identity := cty.NullVal(cty.DynamicPseudoType)
 	if identityType != cty.NilType {
 		identity = cty.NullVal(identityType)
 		if len(src.IdentityJSON) > 0 {
+			var err error
 			if identity, err = value.DecodeJSON(src.IdentityJSON, identityType); err != nil {
 				return nil, fmt.Errorf("decoding the object's identity: %w", err)
 			}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/terrane/terrane/internal/lang/marks"
 	"math/big"
 
 	"github.com/zclconf/go-cty/cty"
@@ -57,7 +58,7 @@ func Encode(v cty.Value, ty cty.Type) (Dynamic, error) {
 	if v == cty.NilVal {
 		v = cty.NullVal(ty)
 	}
-	v, _ = v.UnmarkDeep()
+	v, _ = marks.UnmarkDeep(v)
 	b, err := ctymsgpack.Marshal(v, ty)
 	if err != nil {
 		return Dynamic{}, fmt.Errorf("encoding value as msgpack%s", describePathError(err))
@@ -72,7 +73,7 @@ func EncodeJSON(v cty.Value, ty cty.Type) ([]byte, error) {
 	if v == cty.NilVal {
 		v = cty.NullVal(ty)
 	}
-	v, _ = v.UnmarkDeep()
+	v, _ = marks.UnmarkDeep(v)
 	if path, found := firstUnknown(v); found {
 		return nil, fmt.Errorf("encoding value as JSON: the value at %s is not known yet, and JSON cannot represent unknown values", FormatPath(path))
 	}

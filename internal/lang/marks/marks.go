@@ -30,7 +30,7 @@ func Contains(val cty.Value, mark any) bool {
 	if val.HasMark(mark) {
 		return true
 	}
-	_, pvm := val.UnmarkDeepWithPaths()
+	_, pvm := UnmarkDeepWithPaths(val)
 	for _, pv := range pvm {
 		if _, ok := pv.Marks[mark]; ok {
 			return true
@@ -46,7 +46,7 @@ func Contains(val cty.Value, mark any) bool {
 // null marked ephemeral (a write-only attribute's place in a planned
 // value) stores nothing and is allowed.
 func StoredEphemeral(val cty.Value) []cty.Path {
-	unmarked, pvm := val.UnmarkDeepWithPaths()
+	unmarked, pvm := UnmarkDeepWithPaths(val)
 	var out []cty.Path
 	for _, pv := range pvm {
 		if _, ok := pv.Marks[Ephemeral]; !ok {

@@ -1,6 +1,7 @@
 package objchange
 
 import (
+	"github.com/terrane/terrane/internal/lang/marks"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/terrane/terrane/internal/plans"
@@ -20,8 +21,8 @@ func ActionForChange(prior, planned cty.Value) plans.Action {
 	case planned.IsNull():
 		return plans.Delete
 	}
-	unmarkedPrior, priorMarks := prior.UnmarkDeepWithPaths()
-	unmarkedPlanned, plannedMarks := planned.UnmarkDeepWithPaths()
+	unmarkedPrior, priorMarks := marks.UnmarkDeepWithPaths(prior)
+	unmarkedPlanned, plannedMarks := marks.UnmarkDeepWithPaths(planned)
 	if eq := unmarkedPrior.Equals(unmarkedPlanned); !eq.IsKnown() || eq.False() {
 		return plans.Update
 	}

@@ -1,6 +1,7 @@
 package objchange
 
 import (
+	"github.com/terrane/terrane/internal/lang/marks"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
@@ -304,7 +305,7 @@ func (c *compatChecker) unknown(planned, actual cty.Value, path cty.Path) []erro
 // value left in it, as ApplyResourceChange must (protocol: the new state
 // replaces every unknown with the real value). Each unknown is one error.
 func AssertWhollyKnown(actual cty.Value) []error {
-	actual, _ = actual.UnmarkDeep()
+	actual, _ = marks.UnmarkDeep(actual)
 	var errs []error
 	_ = cty.Walk(actual, func(path cty.Path, v cty.Value) (bool, error) {
 		if !v.IsKnown() {

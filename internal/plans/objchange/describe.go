@@ -2,6 +2,7 @@ package objchange
 
 import (
 	"fmt"
+	"github.com/terrane/terrane/internal/lang/marks"
 	"sort"
 	"strings"
 
@@ -25,7 +26,7 @@ const (
 )
 
 func writeValue(b *strings.Builder, v cty.Value, depth int) {
-	v, _ = v.UnmarkDeep()
+	v, _ = marks.UnmarkDeep(v)
 	switch {
 	case !v.IsKnown():
 		b.WriteString(describeUnknown(v))

@@ -1,6 +1,7 @@
 package objchange
 
 import (
+	"github.com/terrane/terrane/internal/lang/marks"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/terrane/terrane/internal/schema"
@@ -21,12 +22,8 @@ func NormalizeObjectFromLegacySDK(val cty.Value, sch *schema.Block) cty.Value {
 	if val == cty.NilVal {
 		return cty.NullVal(sch.ImpliedType())
 	}
-	unmarked, marks := val.UnmarkDeepWithPaths()
-	out := normalizeLegacyObject(unmarked, sch)
-	if len(marks) == 0 {
-		return out
-	}
-	return out.MarkWithPaths(marks)
+	unmarked, pvm := marks.UnmarkDeepWithPaths(val)
+	return marks.MarkWithPaths(normalizeLegacyObject(unmarked, sch), pvm)
 }
 
 func normalizeLegacyObject(val cty.Value, sch *schema.Block) cty.Value {

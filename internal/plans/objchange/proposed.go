@@ -1,6 +1,7 @@
 package objchange
 
 import (
+	"github.com/terrane/terrane/internal/lang/marks"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/terrane/terrane/internal/schema"
@@ -51,13 +52,13 @@ func PlannedDataResourceObject(sch *schema.Block, config cty.Value) cty.Value {
 // marks of both back on the result, so a sensitive value stays sensitive
 // whichever side it came from.
 func withMarksOf(merge func(prior, config cty.Value) cty.Value, prior, config cty.Value) cty.Value {
-	prior, priorMarks := prior.UnmarkDeepWithPaths()
-	config, configMarks := config.UnmarkDeepWithPaths()
+	prior, priorMarks := marks.UnmarkDeepWithPaths(prior)
+	config, configMarks := marks.UnmarkDeepWithPaths(config)
 	out := merge(prior, config)
 	if len(priorMarks)+len(configMarks) == 0 {
 		return out
 	}
-	return out.MarkWithPaths(append(priorMarks, configMarks...))
+	return marks.MarkWithPaths(out, append(priorMarks, configMarks...))
 }
 
 // proposeObject merges one object of a block or nested attribute type.

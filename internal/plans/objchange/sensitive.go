@@ -1,6 +1,7 @@
 package objchange
 
 import (
+	"github.com/terrane/terrane/internal/lang/marks"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/terrane/terrane/internal/schema"
@@ -16,9 +17,9 @@ type sensitivity struct {
 // unmarkAll unmarks every value deeply, remembering where marks were.
 func (s *sensitivity) unmarkAll(vals ...*cty.Value) {
 	for _, v := range vals {
-		unmarked, marks := v.UnmarkDeepWithPaths()
+		unmarked, pvm := marks.UnmarkDeepWithPaths(*v)
 		*v = unmarked
-		for _, m := range marks {
+		for _, m := range pvm {
 			s.markedPaths = append(s.markedPaths, m.Path)
 		}
 	}
