@@ -7,19 +7,23 @@ import (
 	"time"
 )
 
-// The garbage collector lets the heap grow to twice what is live before it
-// collects (GOGC=100). For a plan of hundreds of thousands of instances
-// that doubling, not the instances, is most of the peak memory, so once
-// the live heap is large the growth target shrinks: a large run spends a
-// little more time collecting and needs far less memory, and a small one
-// is unaffected. A GOGC the user set is left alone.
+// The garbage collector lets the heap grow by GOGC percent of what is live
+// before it collects: at Go's default of 100, that doubling, not the
+// instances, is most of a run's peak memory. Terrane collects at 70 %
+// growth: a plan allocates little enough (no stored object is decoded only
+// to be replaced, no value without marks is rebuilt to unmark it) that the
+// extra collections cost no more than the default did before those
+// savings, and a no-change plan of 5,000 null- and random-like instances
+// peaks about 12 MiB lower. Once the live heap is large the growth target
+// shrinks further: a large run spends a little more time collecting and
+// needs far less memory. A GOGC the user set is left alone.
 var gcSteps = []struct {
 	liveBytes uint64
 	percent   int
 }{
 	{512 << 20, 25},
 	{128 << 20, 50},
-	{0, 100},
+	{0, 70},
 }
 
 const liveHeapMetric = "/gc/heap/live:bytes"
@@ -31,9 +35,10 @@ func governMemory() (stop func()) {
 		return func() {}
 	}
 	done := make(chan struct{})
+	current := gcSteps[len(gcSteps)-1].percent
+	debug.SetGCPercent(current)
 	go func() {
 		sample := []metrics.Sample{{Name: liveHeapMetric}}
-		current := 100
 		ticker := time.NewTicker(200 * time.Millisecond)
 		defer ticker.Stop()
 		for {
