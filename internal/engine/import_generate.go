@@ -82,6 +82,9 @@ func (e *Engine) ImportForConfigGeneration(ctx context.Context) ([]GeneratedImpo
 	withPlaceholders.Root = &withPlaceholders
 	sub := &Engine{opts: e.opts, logger: e.logger}
 	sub.opts.Config = &withPlaceholders
+	// The sub-plan's provider processes are its own: nothing returned
+	// needs them, and the engine's Close does not know of them.
+	defer sub.Close()
 	_, pds := sub.plan(context.WithValue(ctx, generateConfigKey{}, generating), PlanOpts{Targets: targets, SkipRefresh: true})
 	for _, d := range pds {
 		if d.Severity == diags.Warning && d.Summary == partialPlanWarning(PlanOpts{Targets: targets}).Summary {
