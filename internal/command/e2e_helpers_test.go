@@ -40,11 +40,14 @@ func (p *e2eProject) write(mainTF string) {
 	writeFile(p.t, filepath.Join(p.dir, "main.tf"), strings.ReplaceAll(mainTF, "CLOUD", p.cloud))
 }
 
-// run runs a command through Run with stdin, as the CLI would.
+// run runs a command through Run with stdin, as the CLI would, and fails
+// the test if the command leaves a provider process running.
 func (p *e2eProject) runWithInput(stdin string, args ...string) (stdout, stderr string, code int) {
 	p.t.Helper()
 	var out, errOut strings.Builder
+	before := providerChildren(p.t)
 	code = Run(args, Streams{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut})
+	assertNoProviderLeft(p.t, "terrane "+strings.Join(args, " "), before)
 	return out.String(), errOut.String(), code
 }
 
