@@ -71,6 +71,13 @@ func decryptFile(ctx context.Context, t *Target, data []byte, allowPlain bool, w
 	return plain, env, err
 }
 
+// stateHeader is what a state file and the envelope of an encrypted one
+// both show: the serial and the lineage.
+type stateHeader struct {
+	Serial  *int64 `json:"serial"`
+	Lineage string `json:"lineage"`
+}
+
 // DecryptStateFile returns the state file data holds, decrypting it with
 // t when it is an encrypted state file. Unencrypted data is returned as it
 // is when allowPlain or t allows reading it (no target, or the unencrypted
@@ -81,10 +88,7 @@ func DecryptStateFile(ctx context.Context, t *Target, data []byte, allowPlain bo
 	if err != nil || env == nil {
 		return plain, err
 	}
-	var inner struct {
-		Serial  *int64 `json:"serial"`
-		Lineage string `json:"lineage"`
-	}
+	var inner stateHeader
 	if err := json.Unmarshal(plain, &inner); err != nil {
 		return nil, fmt.Errorf("the decrypted data is not a state file: %w", err)
 	}
@@ -105,10 +109,7 @@ func EncryptStateFile(ctx context.Context, t *Target, state []byte) ([]byte, err
 	if t.WritesPlain() {
 		return state, nil
 	}
-	var header struct {
-		Serial  *int64 `json:"serial"`
-		Lineage string `json:"lineage"`
-	}
+	var header stateHeader
 	if err := json.Unmarshal(state, &header); err != nil {
 		return nil, fmt.Errorf("the data to encrypt is not a state file: %w", err)
 	}
@@ -119,12 +120,11 @@ func EncryptStateFile(ctx context.Context, t *Target, state []byte) ([]byte, err
 	// Serial and lineage are written even when zero or empty, as OpenTofu
 	// writes them; plan files have neither, hence not fileEnvelope.
 	return json.Marshal(struct {
-		Serial            *int64            `json:"serial"`
-		Lineage           string            `json:"lineage"`
+		stateHeader
 		Meta              map[string][]byte `json:"meta"`
 		EncryptedData     []byte            `json:"encrypted_data"`
 		EncryptionVersion string            `json:"encryption_version"`
-	}{header.Serial, header.Lineage, env.Meta, env.Data, Version})
+	}{header, env.Meta, env.Data, Version})
 }
 
 // EncryptPlanFile encrypts a plan file's bytes with t's primary method,

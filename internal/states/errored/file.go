@@ -55,10 +55,10 @@ func (s Sealing) open(stored []byte) ([]byte, error) {
 }
 
 // WriteFile writes the results to FileName in dir, sealed with s, and
-// returns the path it wrote. Results of earlier runs still in the file are kept beside these
-// (an address both have gets this run's). A file of that name that is not
-// this workspace's unrecorded results (OpenTofu's, say) is left alone and
-// the results go to a file named after the run instead.
+// returns the path it wrote. Results of earlier runs still in the file are
+// kept beside these (an address both have gets this run's). A file of that
+// name that is not this workspace's unrecorded results (OpenTofu's, say)
+// is left alone and the results go to a file named after the run instead.
 func (r *Results) WriteFile(dir string, s Sealing) (string, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
