@@ -115,7 +115,7 @@ func (reg Registration) mutateAndValidate(_ context.Context, res *pbresource.Res
 		}
 		msg := want.ProtoReflect().New().Interface()
 		if err := res.GetData().UnmarshalTo(msg); err != nil {
-			return errorf(codes.InvalidArgument, "%s: data must hold a %s: %v", describeID(res.GetId()), reg.Data.ProtoReflect().Descriptor().FullName(), err)
+			return errorf(codes.InvalidArgument, "%s: data must hold a %s: %v", describeID(res.GetId()), want.ProtoReflect().Descriptor().FullName(), err)
 		}
 	}
 	if reg.Validate != nil {

@@ -49,7 +49,7 @@ func validateComponentChild(res *pbresource.Resource) error {
 		return err
 	}
 	if sealed(res) {
-		return nil
+		return validSealed(res)
 	}
 	var child recordsv1.ComponentChild
 	if err := res.GetData().UnmarshalTo(&child); err != nil {

@@ -71,7 +71,7 @@ func validateWorkspace(res *pbresource.Resource) error {
 		return errors.New("a workspace record has no owner")
 	}
 	if sealed(res) {
-		return nil
+		return validSealed(res)
 	}
 	var ws recordsv1.Workspace
 	if err := res.GetData().UnmarshalTo(&ws); err != nil {
@@ -118,7 +118,7 @@ func validateResourceInstance(res *pbresource.Resource) error {
 		return err
 	}
 	if sealed(res) {
-		return nil
+		return validSealed(res)
 	}
 	var inst recordsv1.ResourceInstance
 	if err := res.GetData().UnmarshalTo(&inst); err != nil {
@@ -185,7 +185,7 @@ func validateOutput(res *pbresource.Resource) error {
 		return err
 	}
 	if sealed(res) {
-		return nil
+		return validSealed(res)
 	}
 	var out recordsv1.Output
 	if err := res.GetData().UnmarshalTo(&out); err != nil {
@@ -202,6 +202,22 @@ func validateOutput(res *pbresource.Resource) error {
 // key checks the rest when it reads it.
 func sealed(res *pbresource.Resource) bool {
 	return res.GetData().MessageIs(&recordsv1.Encrypted{})
+}
+
+// validSealed checks the envelope of sealed data: a client that holds the
+// key could not read it back without the encrypted data and its version.
+func validSealed(res *pbresource.Resource) error {
+	var env recordsv1.Encrypted
+	if err := res.GetData().UnmarshalTo(&env); err != nil {
+		return err
+	}
+	switch {
+	case len(env.GetEncryptedData()) == 0:
+		return errors.New("encrypted data is empty")
+	case env.GetEncryptionVersion() == "":
+		return errors.New("encrypted data has no encryption_version")
+	}
+	return nil
 }
 
 func validJSON(field string, data []byte) error {

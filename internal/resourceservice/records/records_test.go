@@ -164,6 +164,8 @@ func TestEncryptedDataIsStoredUnread(t *testing.T) {
 		{"instance without owner", records.InstanceID("proj", "prod", "null_resource.m"), nil, sealed},
 		{"workspace with an owner", records.WorkspaceID("proj", "dev"), ws.GetId(), sealed},
 		{"another message", records.InstanceID("proj", "prod", "null_resource.k"), ws.GetId(), &recordsv1.Output{}},
+		{"empty envelope", records.InstanceID("proj", "prod", "null_resource.e"), ws.GetId(), &recordsv1.Encrypted{EncryptionVersion: "v0"}},
+		{"envelope without version", records.OutputID("proj", "prod", "v"), ws.GetId(), &recordsv1.Encrypted{EncryptedData: []byte("opaque")}},
 	}
 	for _, tc := range refused {
 		t.Run(tc.name, func(t *testing.T) {
