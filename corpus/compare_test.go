@@ -1,0 +1,487 @@
+package corpus
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+)
+
+// compareCase reports every difference between OpenTofu's observations
+// (want) and Terrane's (got).
+func compareCase(t *testing.T, c *caseFile, tofu, terrane *side, want, got []observation) {
+	t.Helper()
+	if len(want) != len(got) {
+		t.Fatalf("the sides observed %d and %d results; the runner is broken", len(want), len(got))
+	}
+	wantNorm, gotNorm := newNormalizer(tofu), newNormalizer(terrane)
+	used := map[int]bool{}
+	kept := func(o observation, stream string) (keep, int, bool) {
+		if !o.main {
+			return keep{}, 0, false
+		}
+		for i, k := range c.keeps {
+			if k.step == o.tfStep && k.stream == stream {
+				return k, i, true
+			}
+		}
+		return keep{}, 0, false
+	}
+	verbose := os.Getenv("CORPUS_VERBOSE") != ""
+	for i := range want {
+		w, g := want[i], got[i]
+		if w.failure != "" || g.failure != "" {
+			if w.failure != g.failure {
+				t.Errorf("%s: tofu: %s; terrane: %s", w.label, orNone(w.failure), orNone(g.failure))
+			}
+			continue
+		}
+		var problems []string
+		if w.code != g.code {
+			if k, ki, ok := kept(w, "code"); ok {
+				used[ki] = true
+				t.Logf("%s: exit codes differ, kept: %s", w.label, k.reason)
+			} else {
+				problems = append(problems, fmt.Sprintf("tofu exits %d, terrane %d", w.code, g.code))
+			}
+		} else if _, ki, ok := kept(w, "code"); ok {
+			t.Errorf("%s: both exit %d, so the keep at line %d is no longer needed", w.label, w.code, c.keeps[ki].line)
+		}
+		for _, stream := range []struct {
+			name      string
+			want, got string
+			asJSON    bool
+		}{
+			{"stdout", w.stdout, g.stdout, w.asJSON},
+			{"stderr", w.stderr, g.stderr, false},
+		} {
+			var same bool
+			var diff string
+			if stream.asJSON {
+				same, diff = compareJSON(wantNorm, gotNorm, stream.want, stream.got)
+			} else {
+				same, diff = compareText(wantNorm.text(stream.want), gotNorm.text(stream.got))
+			}
+			k, ki, isKept := kept(w, stream.name)
+			switch {
+			case same && isKept:
+				t.Errorf("%s: %s is the same, so the keep at line %d is no longer needed", w.label, stream.name, k.line)
+			case isKept:
+				used[ki] = true
+				t.Logf("%s: %s differs, kept: %s", w.label, stream.name, k.reason)
+			case !same:
+				problems = append(problems, fmt.Sprintf("%s differs (-tofu +terrane):\n%s", stream.name, diff))
+			}
+		}
+		if len(problems) > 0 {
+			msg := w.label + ": " + strings.Join(problems, "\n")
+			if verbose || w.code != g.code {
+				msg += fmt.Sprintf("\n--- tofu stdout:\n%s\n--- tofu stderr:\n%s\n--- terrane stdout:\n%s\n--- terrane stderr:\n%s",
+					w.stdout, w.stderr, g.stdout, g.stderr)
+			}
+			t.Error(msg)
+		}
+	}
+	for i, k := range c.keeps {
+		if !used[i] && !t.Failed() {
+			t.Errorf("line %d: keep of step %d's %s matched no difference", k.line, k.step, k.stream)
+		}
+	}
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "no failure"
+	}
+	return s
+}
+
+// A normalizer rewrites one side's output so that only what is random or
+// version-specific by nature differs from the other side's: its own
+// directories, IDs, timestamps, durations and the product's name.
+type normalizer struct {
+	replacer *strings.Replacer
+}
+
+func newNormalizer(s *side) normalizer {
+	return normalizer{replacer: strings.NewReplacer(s.dir, "$DIR", s.home, "$HOME", s.cloud, "$CLOUD")}
+}
+
+var (
+	uuidPattern      = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+	hexIDPattern     = regexp.MustCompile(`\b[0-9a-f]{16}\b`)
+	timestampPattern = regexp.MustCompile(`\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})`)
+	durationPattern  = regexp.MustCompile(`\b(after|\[)(\d+h)?(\d+m)?\d+(\.\d+)?(ms|s)\b`)
+	productPattern   = regexp.MustCompile(`\b(OpenTofu|Terrane)\b`)
+	commandPattern   = regexp.MustCompile("(?m)(^|[\\s\"'`(⟩])(tofu|terrane)([\\s\"'`).,:;]|$)")
+	dataDirPattern   = regexp.MustCompile(`\.terrane\b`)
+	stillPattern     = regexp.MustCompile(`(?m)^.*: Still [a-z]+\.\.\. \[.*elapsed\]\n`)
+	// progressPattern matches the lines that report one object's progress:
+	// objects are worked on in parallel, so a run of them comes in an
+	// order that varies from run to run in both programs.
+	progressPattern = regexp.MustCompile(`^\S.*?: (Creating\.\.\.|Creation complete|Destroying\.\.\.|Destruction complete|Modifying\.\.\.|` +
+		`Modifications complete|Refreshing state\.\.\.|Reading\.\.\.|Read complete|Preparing import\.\.\.|Importing\.\.\.|` +
+		`Import complete|Opening\.\.\.|Opening complete|Closing\.\.\.|Closing complete|Renewing|Provisioning with|Creation errored|Destruction errored|Modifications errored)`)
+	provisionerPattern = regexp.MustCompile(`^\S.*? \((local-exec|remote-exec|file)\): `)
+	versionField       = regexp.MustCompile(`"terraform_version": "[^"]*"`)
+	serialField        = regexp.MustCompile(`"serial": \d+`)
+)
+
+// text normalises a command's output.
+func (n normalizer) text(s string) string {
+	s = canonicalANSI(s)
+	s = n.replacer.Replace(s)
+	s = stillPattern.ReplaceAllString(s, "")
+	s = uuidPattern.ReplaceAllString(s, "<uuid>")
+	s = hexIDPattern.ReplaceAllString(s, "<id>")
+	s = timestampPattern.ReplaceAllString(s, "<timestamp>")
+	s = durationPattern.ReplaceAllString(s, "$1 <duration>")
+	s = productPattern.ReplaceAllString(s, "<product>")
+	s = commandPattern.ReplaceAllString(s, "$1<cmd>$3")
+	s = dataDirPattern.ReplaceAllString(s, ".terraform")
+	if stream, ok := jsonLines(s); ok {
+		return stream
+	}
+	return sortProgressRuns(s)
+}
+
+// sortProgressRuns sorts each run of consecutive progress lines.
+func sortProgressRuns(s string) string {
+	lines := strings.Split(s, "\n")
+	isProgress := func(line string) bool {
+		return progressPattern.MatchString(line) || provisionerPattern.MatchString(line)
+	}
+	sortRuns(lines, isProgress)
+	return strings.Join(lines, "\n")
+}
+
+func sortRuns(lines []string, inRun func(string) bool) {
+	for i := 0; i < len(lines); {
+		if !inRun(lines[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(lines) && inRun(lines[j]) {
+			j++
+		}
+		sort.Strings(lines[i:j])
+		i = j
+	}
+}
+
+// jsonLines normalises a -json stream: one JSON object per line. The
+// timestamps go, and runs of progress messages are sorted, as in text.
+func jsonLines(s string) (string, bool) {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) == 0 || lines[0] == "" {
+		return "", false
+	}
+	out := make([]string, len(lines))
+	for i, line := range lines {
+		var message map[string]any
+		decoder := json.NewDecoder(strings.NewReader(line))
+		decoder.UseNumber()
+		if decoder.Decode(&message) != nil || message["@level"] == nil {
+			return "", false
+		}
+		delete(message, "@timestamp")
+		encoded, err := json.Marshal(message)
+		if err != nil {
+			return "", false
+		}
+		out[i] = string(encoded)
+	}
+	sortRuns(out, func(line string) bool {
+		for _, suffix := range []string{`_start"`, `_progress"`, `_complete"`, `_errored"`} {
+			if strings.Contains(line, `"type":"`) && strings.Contains(line, suffix) && strings.Contains(line, `"hook":`) {
+				return true
+			}
+		}
+		return false
+	})
+	return strings.Join(out, "\n") + "\n", true
+}
+
+// compareJSON compares two JSON documents after normalising them; output
+// that is not JSON on either side is compared as text.
+func compareJSON(wantNorm, gotNorm normalizer, want, got string) (bool, string) {
+	wantDoc, wantOK := canonicalJSON(want)
+	gotDoc, gotOK := canonicalJSON(got)
+	if !wantOK || !gotOK {
+		return compareText(wantNorm.text(want), gotNorm.text(got))
+	}
+	return compareText(wantNorm.jsonDocument(wantDoc), gotNorm.jsonDocument(gotDoc))
+}
+
+func (n normalizer) jsonDocument(doc string) string {
+	doc = n.text(doc)
+	doc = versionField.ReplaceAllString(doc, `"terraform_version": "<version>"`)
+	return serialField.ReplaceAllString(doc, `"serial": <serial>`)
+}
+
+// canonicalJSON re-encodes a JSON document with sorted keys and indented,
+// so that differences show line by line.
+func canonicalJSON(s string) (string, bool) {
+	if strings.TrimSpace(s) == "" {
+		return "", false
+	}
+	decoder := json.NewDecoder(strings.NewReader(s))
+	decoder.UseNumber()
+	var doc any
+	if err := decoder.Decode(&doc); err != nil || decoder.More() {
+		return "", false
+	}
+	var out bytes.Buffer
+	encoder := json.NewEncoder(&out)
+	encoder.SetEscapeHTML(false)
+	encoder.SetIndent("", "  ")
+	if err := encoder.Encode(doc); err != nil {
+		return "", false
+	}
+	return out.String(), true
+}
+
+// compareText compares normalised outputs. Line breaks may differ only in a
+// paragraph that names the product or its command: the names differ in
+// length, so both programs wrap such a paragraph at other words.
+func compareText(want, got string) (bool, string) {
+	if want == got {
+		return true, ""
+	}
+	wantParas, gotParas := paragraphs(want), paragraphs(got)
+	if len(wantParas) == len(gotParas) {
+		same := true
+		for i := range wantParas {
+			w, g := wantParas[i], gotParas[i]
+			if w.raw == g.raw {
+				continue
+			}
+			if w.joined != g.joined || !(strings.Contains(w.raw, "<product>") || strings.Contains(w.raw, "<cmd>")) {
+				same = false
+				break
+			}
+		}
+		if same {
+			return true, ""
+		}
+	}
+	return false, lineDiff(strings.Split(want, "\n"), strings.Split(got, "\n"))
+}
+
+// lineDiff prints a unified diff of two texts' lines (- OpenTofu, +
+// Terrane) with three lines of context around each change.
+func lineDiff(want, got []string) string {
+	// lcs[i][j] is the length of the longest common subsequence of
+	// want[i:] and got[j:].
+	lcs := make([][]int, len(want)+1)
+	for i := range lcs {
+		lcs[i] = make([]int, len(got)+1)
+	}
+	for i := len(want) - 1; i >= 0; i-- {
+		for j := len(got) - 1; j >= 0; j-- {
+			if want[i] == got[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	type edit struct {
+		op   byte
+		line string
+	}
+	var edits []edit
+	i, j := 0, 0
+	for i < len(want) || j < len(got) {
+		switch {
+		case i < len(want) && j < len(got) && want[i] == got[j]:
+			edits = append(edits, edit{' ', want[i]})
+			i, j = i+1, j+1
+		case j < len(got) && (i == len(want) || lcs[i][j+1] >= lcs[i+1][j]):
+			edits = append(edits, edit{'+', got[j]})
+			j++
+		default:
+			edits = append(edits, edit{'-', want[i]})
+			i++
+		}
+	}
+	// Show every change with three unchanged lines either side.
+	const context = 3
+	show := make([]bool, len(edits))
+	for k, e := range edits {
+		if e.op != ' ' {
+			for c := max(0, k-context); c <= min(len(edits)-1, k+context); c++ {
+				show[c] = true
+			}
+		}
+	}
+	var out strings.Builder
+	for k, e := range edits {
+		if !show[k] {
+			continue
+		}
+		if k > 0 && !show[k-1] {
+			out.WriteString("  ...\n")
+		}
+		fmt.Fprintf(&out, "%c %s\n", e.op, strings.ReplaceAll(e.line, "\x1b", "␛"))
+	}
+	return out.String()
+}
+
+type paragraph struct {
+	raw    string
+	joined string // the words, one space apart, without diagnostic frames
+}
+
+// paragraphs splits text at blank lines, framed or not.
+func paragraphs(s string) []paragraph {
+	var out []paragraph
+	var raw []string
+	var words []string
+	flush := func() {
+		if len(raw) > 0 {
+			out = append(out, paragraph{raw: strings.Join(raw, "\n"), joined: strings.Join(words, " ")})
+		}
+		raw, words = nil, nil
+	}
+	style := ""
+	for _, line := range strings.Split(s, "\n") {
+		body := strings.TrimLeft(line, "│╷╵ ")
+		if strings.TrimSpace(body) == "" {
+			flush()
+			continue
+		}
+		raw = append(raw, line)
+		// A line's leading style marker only repeats the style the
+		// previous line ended in, wherever the line was broken.
+		if marker := styleMarkerPattern.FindString(body); marker != "" && marker == style {
+			body = strings.TrimPrefix(body, marker)
+		}
+		if markers := styleMarkerPattern.FindAllString(body, -1); len(markers) > 0 {
+			style = markers[len(markers)-1]
+		}
+		words = append(words, strings.Fields(body)...)
+	}
+	flush()
+	return out
+}
+
+var (
+	sgrPattern         = regexp.MustCompile(`^\x1b\[([0-9;]*)m`)
+	styleMarkerPattern = regexp.MustCompile(`⟨[^⟩]*⟩`)
+)
+
+// A textStyle is how a terminal draws a character.
+type textStyle struct {
+	bold, faint, italic, underline bool
+	foreground, background         string
+}
+
+func (st textStyle) String() string {
+	var parts []string
+	for _, flag := range []struct {
+		on   bool
+		name string
+	}{{st.bold, "bold"}, {st.faint, "faint"}, {st.italic, "italic"}, {st.underline, "underline"}} {
+		if flag.on {
+			parts = append(parts, flag.name)
+		}
+	}
+	if st.foreground != "" {
+		parts = append(parts, "fg"+st.foreground)
+	}
+	if st.background != "" {
+		parts = append(parts, "bg"+st.background)
+	}
+	return "⟨" + strings.Join(parts, " ") + "⟩"
+}
+
+// apply changes the style by one SGR sequence's parameters.
+func (st *textStyle) apply(params string) {
+	codes := strings.Split(params, ";")
+	for i := 0; i < len(codes); i++ {
+		code, _ := strconv.Atoi(codes[i]) // "" is 0, a reset
+		switch {
+		case code == 0:
+			*st = textStyle{}
+		case code == 1:
+			st.bold = true
+		case code == 2:
+			st.faint = true
+		case code == 3:
+			st.italic = true
+		case code == 4:
+			st.underline = true
+		case code == 22:
+			st.bold, st.faint = false, false
+		case code == 23:
+			st.italic = false
+		case code == 24:
+			st.underline = false
+		case code == 39:
+			st.foreground = ""
+		case code == 49:
+			st.background = ""
+		case code == 38 || code == 48:
+			// Extended colours: 5;N or 2;R;G;B.
+			n := 2
+			if i+1 < len(codes) && codes[i+1] == "2" {
+				n = 4
+			}
+			end := min(len(codes), i+1+n)
+			colour := strings.Join(codes[i+1:end], ";")
+			if code == 38 {
+				st.foreground = colour
+			} else {
+				st.background = colour
+			}
+			i = end - 1
+		case code >= 30 && code <= 37 || code >= 90 && code <= 97:
+			st.foreground = codes[i]
+		case code >= 40 && code <= 47 || code >= 100 && code <= 107:
+			st.background = codes[i]
+		}
+	}
+}
+
+// canonicalANSI rewrites colour and style codes so that output a terminal
+// draws the same reads the same: a marker of the whole style before the
+// first visible character of each line and before each later one whose
+// style differs from the last one marked. Where
+// one program resets a style that the other never set, or sets it a
+// character earlier over a space, the user sees no difference.
+func canonicalANSI(s string) string {
+	if !strings.Contains(s, "\x1b[") {
+		return s
+	}
+	var current, shown textStyle
+	var out strings.Builder
+	for i := 0; i < len(s); {
+		if m := sgrPattern.FindStringSubmatch(s[i:]); m != nil {
+			current.apply(m[1])
+			i += len(m[0])
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == '\n' {
+			// Every line says its own style, so that lines can be
+			// compared and sorted on their own.
+			shown = textStyle{foreground: "unset"}
+		}
+		if !unicode.IsSpace(r) && current != shown {
+			out.WriteString(current.String())
+			shown = current
+		}
+		out.WriteRune(r)
+		i += size
+	}
+	return out.String()
+}
