@@ -124,12 +124,14 @@ var (
 	commandPattern   = regexp.MustCompile("(?m)(^|[\\s\"'`(⟩])(tofu|terrane)([\\s\"'`).,:;]|$)")
 	dataDirPattern   = regexp.MustCompile(`\.terrane\b`)
 	stillPattern     = regexp.MustCompile(`(?m)^.*: Still [a-z]+\.\.\. \[.*elapsed\]\n`)
+	// A deposed object's key is chosen at random when it is deposed.
+	deposedPattern = regexp.MustCompile(`(deposed object |"deposed": ")[0-9a-f]{8}\b`)
 	// progressPattern matches the lines that report one object's progress:
 	// objects are worked on in parallel, so a run of them comes in an
 	// order that varies from run to run in both programs.
 	progressPattern = regexp.MustCompile(`^\S.*?: (Creating\.\.\.|Creation complete|Destroying\.\.\.|Destruction complete|Modifying\.\.\.|` +
 		`Modifications complete|Refreshing state\.\.\.|Reading\.\.\.|Read complete|Preparing import\.\.\.|Importing\.\.\.|` +
-		`Import complete|Opening\.\.\.|Opening complete|Closing\.\.\.|Closing complete|Renewing|Provisioning with|Creation errored|Destruction errored|Modifications errored)`)
+		`Import complete|Opening\.\.\.|Open complete|Closing\.\.\.|Close complete|Renewing\.\.\.|Renew complete|Provisioning with)`)
 	provisionerPattern = regexp.MustCompile(`^\S.*? \((local-exec|remote-exec|file)\): `)
 	versionField       = regexp.MustCompile(`"terraform_version": "[^"]*"`)
 	serialField        = regexp.MustCompile(`"serial": \d+`)
@@ -143,6 +145,7 @@ func (n normalizer) text(s string) string {
 	s = stillPattern.ReplaceAllString(s, "")
 	s = uuidPattern.ReplaceAllString(s, "<uuid>")
 	s = hexIDPattern.ReplaceAllString(s, "<id>")
+	s = deposedPattern.ReplaceAllString(s, "${1}<deposed>")
 	s = timestampPattern.ReplaceAllString(s, "<timestamp>")
 	s = durationPattern.ReplaceAllString(s, "$1 <duration>")
 	s = productPattern.ReplaceAllString(s, "<product>")
