@@ -306,10 +306,8 @@ func resourceKind(mode addrs.ResourceMode, s providers.GetProviderSchemaResponse
 	return mode.TypeKind(), s.ResourceTypes
 }
 
-// appendHCL records the evaluation diagnostics' expressions for the JSON
-// output and adds them to ds.
+// appendHCL adds evaluation diagnostics to ds.
 func (m *moduleValidator) appendHCL(ds diags.Diagnostics, hclDiags hcl.Diagnostics) diags.Diagnostics {
-	m.report.recordEvaluations(hclDiags)
 	return ds.Append(hclDiags)
 }
 
