@@ -50,6 +50,7 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	snap = rf.snapshot
 	defer enterRun(e.opts.RunID)()
 	w := e.newWalker(ctx, walkPlan, snap, set)
+	w.setPlanTimestamp(started)
 	w.refactor = rf
 	w.planOpts, w.plan = opts, newPlanCollector()
 	if hasOpenIntents(snap.State) {
