@@ -89,6 +89,7 @@ func commands() map[string]commandInfo {
 // returns the process exit code.
 func Run(args []string, streams Streams) int {
 	routeStandardLog()
+	originalWorkingDir = ""
 	args, chdirErr := applyChdir(args)
 	if chdirErr != nil {
 		fmt.Fprintf(streams.Stderr, "Error: %s\n", chdirErr)
@@ -143,6 +144,10 @@ func viewFlagsFirst(args []string) []string {
 	return append(flags, rest...)
 }
 
+// originalWorkingDir is the directory the command started in, before
+// -chdir moved it: what path.cwd evaluates to. "" when no -chdir was given.
+var originalWorkingDir string
+
 // applyChdir handles the global -chdir=DIR option, which must come before
 // the command name, as in Terraform.
 func applyChdir(args []string) ([]string, error) {
@@ -156,6 +161,9 @@ func applyChdir(args []string) ([]string, error) {
 			return nil, fmt.Errorf("the -chdir option requires a directory")
 		}
 		dir, rest = rest[0], rest[1:]
+	}
+	if wd, err := os.Getwd(); err == nil {
+		originalWorkingDir = wd
 	}
 	if err := os.Chdir(dir); err != nil {
 		return nil, fmt.Errorf("cannot switch to directory %q given in -chdir: %w", dir, err)

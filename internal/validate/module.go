@@ -43,7 +43,7 @@ func newModuleValidator(c *config.Config, running Providers, report *report) *mo
 		cfg: c, providers: running, report: report,
 		variables: map[string]cty.Value{}, locals: map[string]cty.Value{}, evaluating: map[string]bool{},
 	}
-	m.scope = &lang.Scope{BaseDir: c.Module.SourceDir, PureOnly: true, ProviderFunctions: m.providerFunction}
+	m.scope = &lang.Scope{BaseDir: c.Root.Module.SourceDir, PureOnly: true, ProviderFunctions: m.providerFunction}
 	for name, v := range c.Module.Variables {
 		val := cty.UnknownVal(v.Type.Type.WithoutOptionalAttributesDeep())
 		if v.Sensitive {
