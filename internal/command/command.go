@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/logging"
 )
 
@@ -19,6 +20,9 @@ type Streams struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
+	// View is the global view options the command line gave (Run takes
+	// them out of the command's arguments).
+	View arguments.GlobalView
 }
 
 // commandFunc runs one command with the arguments after its name.
@@ -103,7 +107,9 @@ func Run(args []string, streams Streams) int {
 	for n := min(len(args), 3); n > 0; n-- {
 		name := strings.Join(args[:n], " ")
 		if info, ok := table[name]; ok {
-			return info.run(streams, viewFlagsFirst(args[n:]))
+			view, rest := arguments.ParseGlobalView(args[n:])
+			streams.View = view
+			return info.run(streams, viewFlagsFirst(rest))
 		}
 	}
 	fmt.Fprintf(streams.Stderr, "Terrane has no command named %q.\n\nTo see all of Terrane's commands, run:\n  terrane -help\n", args[0])

@@ -46,9 +46,8 @@ func backendChanged(previous, next storeconfig.Settings) diags.Diagnostic {
 // initBackend chooses the state store, copies state into it where asked,
 // records the choice in .terrane/backend.json, prepares the current
 // workspace, and offers to take in state Terraform or OpenTofu kept.
-func (in *initializer) initBackend(ctx context.Context, cfg *config.Config) diags.Diagnostics {
-	fmt.Fprintf(in.out, "Initializing the backend...\n")
-	choice, ds := storeconfig.ForInit(".", cfg.Module.Backend, in.opts.backendConfig, os.Environ())
+func (in *initializer) initBackend(ctx context.Context, root *config.Module) diags.Diagnostics {
+	choice, ds := storeconfig.ForInit(".", root.Backend, in.opts.backendConfig, os.Environ())
 	if ds.HasErrors() {
 		return ds
 	}
@@ -75,7 +74,7 @@ func (in *initializer) initBackend(ctx context.Context, cfg *config.Config) diag
 	// Records this init writes — the workspace's, and state taken in from
 	// Terraform or OpenTofu — pass through the state encryption; records
 	// copied between stores above stay as they were stored.
-	enc, encDiags := loadEncryption(".", cfg.Module, in.opts.vars, nil)
+	enc, encDiags := loadEncryption(".", root, in.opts.vars, nil)
 	if ds = ds.Append(encDiags); ds.HasErrors() {
 		return ds
 	}
@@ -94,12 +93,16 @@ func (in *initializer) initBackend(ctx context.Context, cfg *config.Config) diag
 	if err := storeconfig.WriteRecord(".", &choice.Record); err != nil {
 		return ds.Append(diags.Errorf("Cannot record the backend", "%s. Check that %s can be written to.", capitalizeFirst(err.Error()), workdir.DataDir(".")))
 	}
-	fmt.Fprintf(in.out, "- Using workspace %q of project %q in %s\n", workspace, project, choice.New.Describe())
-	if changed || !choice.Recorded && cfg.Module.Backend != nil && cfg.Module.Backend.Type == storeconfig.BackendType {
+	// OpenTofu says nothing of the default local state; Terrane says which
+	// store and workspace it uses only when they are not the defaults.
+	if project != workdir.DefaultProject || choice.New.Identity(".") != (storeconfig.Settings{}).Identity(".") {
+		fmt.Fprintf(in.out, "- Using workspace %q of project %q in %s\n", workspace, project, choice.New.Describe())
+	}
+	if changed || !choice.Recorded && root.Backend != nil && root.Backend.Type == storeconfig.BackendType {
 		fmt.Fprintf(in.out, "\nSuccessfully configured the backend %q! Terrane will automatically\n"+
 			"use this backend unless the backend configuration changes.\n", storeconfig.BackendType)
 	}
-	return ds.Append(in.moveIn(ctx, cfg, service, project, enc))
+	return ds.Append(in.moveIn(ctx, root, service, project, enc))
 }
 
 func currentProjectAndWorkspace() (project, workspace string, d *diags.Diagnostic) {

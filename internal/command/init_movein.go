@@ -28,8 +28,8 @@ type pendingState struct {
 // in, as tofu init offers to migrate state to a newly configured backend:
 // -force-copy answers yes. A workspace that already holds state is
 // replaced only with -force-copy.
-func (in *initializer) moveIn(ctx context.Context, cfg *config.Config, service *resourceservice.Service, project string, enc *encryption.Encryption) diags.Diagnostics {
-	pending, ds := findPendingState(ctx, cfg, service, project, enc)
+func (in *initializer) moveIn(ctx context.Context, root *config.Module, service *resourceservice.Service, project string, enc *encryption.Encryption) diags.Diagnostics {
+	pending, ds := findPendingState(ctx, root, service, project, enc)
 	if ds.HasErrors() || len(pending) == 0 {
 		return ds
 	}
@@ -73,8 +73,8 @@ func (in *initializer) moveIn(ctx context.Context, cfg *config.Config, service *
 	return ds
 }
 
-func findPendingState(ctx context.Context, cfg *config.Config, service *resourceservice.Service, project string, enc *encryption.Encryption) ([]pendingState, diags.Diagnostics) {
-	loc, ds := foreignstate.Locate(".", cfg.Module.Backend, os.Environ())
+func findPendingState(ctx context.Context, root *config.Module, service *resourceservice.Service, project string, enc *encryption.Encryption) ([]pendingState, diags.Diagnostics) {
+	loc, ds := foreignstate.Locate(".", root.Backend, os.Environ())
 	if ds.HasErrors() {
 		return nil, ds
 	}

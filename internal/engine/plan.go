@@ -17,6 +17,7 @@ import (
 	"github.com/terrane/terrane/internal/resourceservice/records"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/recordstore"
+	"github.com/terrane/terrane/internal/validate"
 	"github.com/terrane/terrane/internal/value"
 	"github.com/terrane/terrane/internal/version"
 )
@@ -38,6 +39,12 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	set, ds := e.loadSchemas(ctx, neededProviders(e.opts.Config, snap.State))
 	if ds.HasErrors() {
 		return plan, ds
+	}
+	if validateFirst, _ := ctx.Value(validateFirstKey{}).(bool); validateFirst {
+		vds := validate.Config(ctx, e.opts.Config, set.validationProviders())
+		if ds = ds.Append(vds); vds.HasErrors() {
+			return nil, ds
+		}
 	}
 	loaded := snap
 	rf, rds := e.prepareRefactoring(snap)

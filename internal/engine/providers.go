@@ -17,6 +17,7 @@ import (
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/lang"
 	"github.com/terrane/terrane/internal/providers"
+	"github.com/terrane/terrane/internal/validate"
 	"github.com/terrane/terrane/internal/version"
 )
 
@@ -147,6 +148,18 @@ func (s *providerSet) loadSchemas(ctx context.Context, needed []addrs.Provider) 
 	s.e.schemas = s.schemas
 	s.e.mu.Unlock()
 	return ds
+}
+
+// validationProviders are the set's spare processes, unconfigured, with
+// their schemas, for validation before the walk configures them.
+func (s *providerSet) validationProviders() validate.Providers {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(validate.Providers, len(s.spare))
+	for addr, p := range s.spare {
+		out[addr] = &validate.Provider{Interface: p, Schema: s.schemas.Providers[addr]}
+	}
+	return out
 }
 
 // configure starts the process of one provider configuration (taking the

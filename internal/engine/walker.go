@@ -342,7 +342,7 @@ func (w *walker) validateVariable(v *variableVertex, inst addrs.ModuleInstance) 
 		if out.sensitiveMessage {
 			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Error message refers to sensitive values",
 				Detail:  "The error expression used to explain this condition refers to sensitive values. Terrane will not display the resulting message.\n\nYou can correct this by removing references to sensitive values, or by carefully using the nonsensitive() function if the expression will not reveal the sensitive data.",
-				Subject: rule.ErrorMessage.Range().Ptr(), Address: addr})
+				Subject: rule.ErrorMessage.Range().Ptr(), Object: addr})
 			message = "The error message included a sensitive value, so it will not be displayed."
 		} else if out.ephemeralMessage {
 			message = "The error expression used to explain this condition refers to ephemeral values. Terrane will not display the resulting message.\n\n" +
@@ -355,7 +355,7 @@ func (w *walker) validateVariable(v *variableVertex, inst addrs.ModuleInstance) 
 		}
 		ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid value for variable",
 			Detail:  message + "\n\nThis was checked by the validation rule at " + rule.DeclRange.String() + ".",
-			Subject: subject.Ptr(), Address: addr, FailedCheck: true})
+			Subject: subject.Ptr(), Object: addr, FailedCheck: true})
 	}
 	w.recordCheckObject(plans.CheckableInputVariable, modulePrefix(v.module.Path)+"var."+v.variable.Name,
 		plans.CheckObjectResult{ObjectAddr: addr, Status: status, FailureMessages: failures})
@@ -523,13 +523,12 @@ func (w *walker) runCheck(v *checkVertex) diags.Diagnostics {
 				if out.ephemeralMessage {
 					ds = ds.Append(ephemeralMessageWarning(rule))
 				}
-				ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Check block assertion failed", Detail: out.failureDetail(),
-					Subject: rule.Condition.Range().Ptr(), Address: modulePrefix(v.module.Path) + "check." + v.check.Name, FailedCheck: true})
+				ds = ds.Append(out.failure(diags.Warning, "Check block assertion failed", rule, modulePrefix(v.module.Path)+"check."+v.check.Name))
 			}
 			if out.status == plans.CheckUnknown && w.op == walkPlan {
 				ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Check block assertion known after apply",
 					Detail:  "The condition could not be evaluated at this time, a result will be known when this plan is applied.",
-					Subject: rule.Condition.Range().Ptr(), Address: modulePrefix(v.module.Path) + "check." + v.check.Name})
+					Subject: rule.Condition.Range().Ptr(), Object: modulePrefix(v.module.Path) + "check." + v.check.Name})
 			}
 		}
 		w.recordCheckObject(plans.CheckableCheck, configAddr,

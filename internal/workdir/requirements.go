@@ -34,9 +34,21 @@ func EachProviderUse(mod *config.Module, use func(addrs.Provider, config.Version
 // ProviderRequirements collects the version constraints on every provider
 // the configuration tree uses: declared in required_providers, in the
 // legacy version argument of provider blocks, or implied by provider
-// blocks and resource types. Terrane's built-in provider needs no package
-// and is left out.
+// blocks and resource types. Built-in providers need no package and are
+// left out.
 func ProviderRequirements(cfg *config.Config) (map[addrs.Provider]discovery.Constraints, diags.Diagnostics) {
+	all, ds := AllProviderRequirements(cfg)
+	for provider := range all {
+		if provider.IsBuiltIn() {
+			delete(all, provider)
+		}
+	}
+	return all, ds
+}
+
+// AllProviderRequirements is ProviderRequirements with the built-in
+// providers the configuration uses, which init reports and checks.
+func AllProviderRequirements(cfg *config.Config) (map[addrs.Provider]discovery.Constraints, diags.Diagnostics) {
 	var ds diags.Diagnostics
 	type written struct {
 		raw string
@@ -53,7 +65,7 @@ func ProviderRequirements(cfg *config.Config) (map[addrs.Provider]discovery.Cons
 	cfg.DeepEach(func(c *config.Config) { EachProviderUse(c.Module, use) })
 	result := make(map[addrs.Provider]discovery.Constraints, len(sources))
 	for provider, list := range sources {
-		if provider.IsZero() || provider.IsBuiltIn() {
+		if provider.IsZero() {
 			continue
 		}
 		var all discovery.Constraints
