@@ -130,6 +130,12 @@ func (w *walker) recordRootOutput(o *config.Output, val cty.Value) {
 		unmarked, pvm := val.UnmarkDeepWithPaths()
 		val = cty.UnknownAsNull(unmarked).MarkWithPaths(pvm)
 	}
+	if val.IsNull() {
+		// A null root output is not recorded at all, as in OpenTofu:
+		// nothing can refer to it.
+		delete(w.results.outputs, o.Name)
+		return
+	}
 	w.results.outputs[o.Name] = &states.OutputValue{Value: val, Sensitive: o.Sensitive}
 }
 
