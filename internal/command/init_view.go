@@ -26,6 +26,7 @@ type initView struct {
 	json []*jsonview.View
 	// global are the view options given anywhere among the arguments.
 	global arguments.GlobalView
+	output arguments.OutputView
 }
 
 const (
@@ -200,46 +201,10 @@ func (v *initView) diagnostics(ds diags.Diagnostics, sources ui.Sources) {
 	if !v.human || len(ds) == 0 {
 		return
 	}
-	if v.global.CompactWarnings && !ds.HasErrors() {
-		writeCompactWarnings(v.out, ds)
-		return
-	}
-	width := ui.Width(v.errOut)
-	for _, group := range consolidateDiagnostics(ui.SortDiagnostics(ds), v.global) {
-		d := group.Described()
-		w := v.out
-		if d.Severity == diags.Error {
-			w = v.errOut
-		}
-		if v.color {
-			fmt.Fprintln(w, ui.FormatDiagnostic(d, sources, width))
-		} else {
-			fmt.Fprintln(w, ui.FormatDiagnosticPlain(d, sources, width))
-		}
-	}
-}
-
-// consolidateDiagnostics groups warnings, and errors too with
-// -consolidate-errors, as OpenTofu's views do; -consolidate-warnings=false
-// shows every warning.
-func consolidateDiagnostics(ds diags.Diagnostics, global arguments.GlobalView) []ui.DiagnosticGroup {
-	var warnings, errs diags.Diagnostics
-	for _, d := range ds {
-		if d.Severity == diags.Error {
-			errs = append(errs, d)
-		} else {
-			warnings = append(warnings, d)
-		}
-	}
-	groups := func(list diags.Diagnostics, severity diags.Severity, on bool) []ui.DiagnosticGroup {
-		if on {
-			return ui.ConsolidateDiagnostics(list, severity)
-		}
-		out := make([]ui.DiagnosticGroup, len(list))
-		for i, d := range list {
-			out[i] = ui.DiagnosticGroup{First: d, Count: 1}
-		}
-		return out
-	}
-	return append(groups(warnings, diags.Warning, global.ConsolidateWarnings), groups(errs, diags.Error, global.ConsolidateErrors)...)
+	ui.DiagnosticView{
+		Color:               v.color,
+		ConsolidateWarnings: !v.global.KeepWarningsApart,
+		ConsolidateErrors:   v.global.ConsolidateErrors,
+		CompactWarnings:     v.output.CompactWarnings,
+	}.Write(v.out, v.errOut, ds, sources)
 }

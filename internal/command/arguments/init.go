@@ -3,7 +3,6 @@ package arguments
 import (
 	"errors"
 	"flag"
-	"strings"
 	"time"
 
 	"github.com/terrane/terrane/internal/diags"
@@ -37,47 +36,36 @@ type Init struct {
 	Vars     []VarOption
 }
 
-// GlobalView holds the view options OpenTofu takes out of the arguments
-// before a command parses its own, wherever they stand.
-type GlobalView struct {
-	NoColor             bool
-	CompactWarnings     bool
-	ConsolidateWarnings bool
-	ConsolidateErrors   bool
-	Concise             bool
+// OutputView holds the view options init and get take out of their
+// arguments wherever they stand, before parsing their own; the options of
+// every command (GlobalView) were taken out already.
+type OutputView struct {
+	NoColor         bool
+	CompactWarnings bool
 }
 
-// ExtractGlobalView takes the view options out of args.
-func ExtractGlobalView(args []string) (GlobalView, []string) {
-	view := GlobalView{ConsolidateWarnings: true}
+// ExtractOutputView takes -no-color and -compact-warnings out of args.
+func ExtractOutputView(args []string) (OutputView, []string) {
+	var view OutputView
 	var rest []string
-	for _, arg := range args {
+	for i, arg := range args {
+		if arg == "--" {
+			rest = append(rest, args[i:]...)
+			break
+		}
 		switch arg {
 		case "-no-color":
 			view.NoColor = true
 		case "-compact-warnings":
 			view.CompactWarnings = true
-		case "-consolidate-warnings", "-consolidate-warnings=true":
-			view.ConsolidateWarnings = true
-		case "-consolidate-warnings=false":
-			view.ConsolidateWarnings = false
-		case "-consolidate-errors", "-consolidate-errors=true":
-			view.ConsolidateErrors = true
-		case "-consolidate-errors=false":
-			view.ConsolidateErrors = false
-		case "-concise":
-			view.Concise = true
 		default:
-			if strings.HasPrefix(arg, "-deprecation=module:") {
-				continue
-			}
 			rest = append(rest, arg)
 		}
 	}
 	return view, rest
 }
 
-// ParseInit parses init's arguments (after ExtractGlobalView). Its
+// ParseInit parses init's arguments (after ExtractOutputView). Its
 // diagnostics are OpenTofu's: the flag package's complaint, options that
 // exclude one another, and positional arguments.
 func ParseInit(args []string) (*Init, diags.Diagnostics) {
@@ -160,7 +148,7 @@ type Get struct {
 	Vars          []VarOption
 }
 
-// ParseGet parses get's arguments (after ExtractGlobalView).
+// ParseGet parses get's arguments (after ExtractOutputView).
 func ParseGet(args []string) (*Get, diags.Diagnostics) {
 	get := &Get{}
 	fs := newFlagSet("get")
