@@ -418,7 +418,7 @@ func paragraphs(s string) []paragraph {
 	}
 	style := ""
 	for _, line := range strings.Split(s, "\n") {
-		body := strings.TrimLeft(line, "│╷╵ ")
+		body := stripFrame(line)
 		if strings.TrimSpace(body) == "" {
 			flush()
 			continue
@@ -436,6 +436,23 @@ func paragraphs(s string) []paragraph {
 	}
 	flush()
 	return out
+}
+
+// stripFrame removes a diagnostic's frame from the start of a line, with
+// the style markers that only colour the frame.
+func stripFrame(line string) string {
+	for {
+		body := strings.TrimLeft(line, "│╷╵ ")
+		marker := styleMarkerPattern.FindString(body)
+		if marker == "" || !strings.HasPrefix(body, marker) {
+			return body
+		}
+		rest := body[len(marker):]
+		if r, _ := utf8.DecodeRuneInString(rest); rest != "" && !strings.ContainsRune("│╷╵ ", r) {
+			return body
+		}
+		line = rest
+	}
 }
 
 var (

@@ -71,6 +71,10 @@ type walker struct {
 	failures *failureSet
 	// scope limits a plan to its targets and excludes; nil plans all.
 	planScope *planScope
+	// keptOutputs, in a walk limited by -target or -exclude, are the root
+	// output vertices it evaluates; the others keep their recorded values.
+	// nil evaluates every output.
+	keptOutputs map[string]bool
 	// cbdForced are the resources (vertex keys) create_before_destroy is
 	// implied for; see createBeforeDestroyForced.
 	cbdForced map[string]bool
@@ -368,6 +372,10 @@ func (w *walker) runOutput(v *outputVertex) diags.Diagnostics {
 			// A destroy removes every root output without evaluating it,
 			// as Terraform does: nothing reads them, and the objects they
 			// refer to may already be gone when the output's turn comes.
+			return nil
+		}
+		if inst.IsRoot() && w.keptOutputs != nil && !w.keptOutputs[v.key()] {
+			w.keepPriorRootOutput(v.output)
 			return nil
 		}
 		var ds diags.Diagnostics
