@@ -85,7 +85,7 @@ func decodeResourceBlock(block *hcl.Block) (*Resource, hcl.Diagnostics) {
 		diags = append(diags, decodeResourceNestedBlock(resource, block.Type, inner)...)
 	}
 	what := map[string]string{"resource": "may be used to be explicit about the number of resources",
-		"data source": "may be used to be explicit about the number of data sources",
+		"data source":        "may be used to be explicit about the number of data sources",
 		"ephemeral resource": "may be used to be explicit about the number of ephemeral resources"}[kind]
 	if d := findRepetitionArgs(content.Attributes, content.Blocks).conflict(what); d != nil {
 		diags = append(diags, d)
