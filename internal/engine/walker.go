@@ -385,6 +385,11 @@ func (w *walker) runOutput(v *outputVertex) diags.Diagnostics {
 		}
 		val, hd := w.outputValue(v, inst, scope)
 		ds = ds.Append(hd)
+		if hd.HasErrors() {
+			// Its value was never made: neither a change nor a new
+			// record, as in OpenTofu (see recordRootOutput).
+			val = cty.DynamicVal.Mark(failedMark)
+		}
 		undeclaredSensitive := false
 		if v.output.Sensitive {
 			val = val.Mark(sensitiveMark)
