@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -123,12 +124,14 @@ var (
 	commandPattern   = regexp.MustCompile("(?m)(^|[\\s\"'`(⟩])(tofu|terrane)([\\s\"'`).,:;]|$)")
 	dataDirPattern   = regexp.MustCompile(`\.terrane\b`)
 	stillPattern     = regexp.MustCompile(`(?m)^.*: Still [a-z]+\.\.\. \[.*elapsed\]\n`)
+	// A deposed object's key is chosen at random when it is deposed.
+	deposedPattern = regexp.MustCompile(`(deposed object |"deposed": ")[0-9a-f]{8}\b`)
 	// progressPattern matches the lines that report one object's progress:
 	// objects are worked on in parallel, so a run of them comes in an
 	// order that varies from run to run in both programs.
 	progressPattern = regexp.MustCompile(`^\S.*?: (Creating\.\.\.|Creation complete|Destroying\.\.\.|Destruction complete|Modifying\.\.\.|` +
 		`Modifications complete|Refreshing state\.\.\.|Reading\.\.\.|Read complete|Preparing import\.\.\.|Importing\.\.\.|` +
-		`Import complete|Opening\.\.\.|Opening complete|Closing\.\.\.|Closing complete|Renewing|Provisioning with|Creation errored|Destruction errored|Modifications errored)`)
+		`Import complete|Opening\.\.\.|Open complete|Closing\.\.\.|Close complete|Renewing\.\.\.|Renew complete|Provisioning with)`)
 	// initProgressPattern matches init's lines about provider packages,
 	// which OpenTofu looks up and installs in parallel.
 	initProgressPattern = regexp.MustCompile(`^- ` + initProgressMessage)
@@ -146,9 +149,11 @@ const initProgressMessage = `(Finding .* versions matching .*\.\.\.|Finding late
 func (n normalizer) text(s string) string {
 	s = canonicalANSI(s)
 	s = n.replacer.Replace(s)
+	s = decodePrivate(s)
 	s = stillPattern.ReplaceAllString(s, "")
 	s = uuidPattern.ReplaceAllString(s, "<uuid>")
 	s = hexIDPattern.ReplaceAllString(s, "<id>")
+	s = deposedPattern.ReplaceAllString(s, "${1}<deposed>")
 	s = timestampPattern.ReplaceAllString(s, "<timestamp>")
 	s = durationPattern.ReplaceAllString(s, "$1 <duration>")
 	s = productPattern.ReplaceAllString(s, "<product>")
@@ -158,6 +163,47 @@ func (n normalizer) text(s string) string {
 		return stream
 	}
 	return sortProgressRuns(s)
+}
+
+// privateField matches an instance's private data in a state file; base64
+// matches a string that may be base64 nested inside it.
+var (
+	privateField  = regexp.MustCompile(`"private": ?"([A-Za-z0-9+/]*={0,2})"`)
+	base64Literal = regexp.MustCompile(`"([A-Za-z0-9+/]{16,}={0,2})"`)
+)
+
+// decodePrivate writes private data out decoded: providers keep their
+// objects' random IDs in it, base64-encoded (the test providers nest a
+// second layer), where the ID patterns cannot see them.
+func decodePrivate(s string) string {
+	return privateField.ReplaceAllStringFunc(s, func(field string) string {
+		encoded := privateField.FindStringSubmatch(field)[1]
+		decoded, ok := decodeBase64Text(encoded)
+		if !ok {
+			return field
+		}
+		decoded = base64Literal.ReplaceAllStringFunc(decoded, func(lit string) string {
+			if inner, ok := decodeBase64Text(lit[1 : len(lit)-1]); ok {
+				return strconv.Quote("base64:" + inner)
+			}
+			return lit
+		})
+		return `"private": ` + strconv.Quote("base64:"+decoded)
+	})
+}
+
+// decodeBase64Text decodes s when it is base64 of printable text.
+func decodeBase64Text(s string) (string, bool) {
+	raw, err := base64.StdEncoding.DecodeString(s)
+	if err != nil || !utf8.Valid(raw) {
+		return "", false
+	}
+	for _, r := range string(raw) {
+		if !unicode.IsPrint(r) && r != '\n' && r != '\t' {
+			return "", false
+		}
+	}
+	return string(raw), true
 }
 
 // sortProgressRuns sorts each run of consecutive progress lines.

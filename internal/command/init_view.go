@@ -25,7 +25,8 @@ type initView struct {
 	// -json-into file beside the human output.
 	json []*jsonview.View
 	// global are the view options given anywhere among the arguments.
-	global arguments.GlobalView
+	global          arguments.GlobalView
+	compactWarnings bool
 }
 
 const (
@@ -189,57 +190,17 @@ func (v *initView) success() {
 	v.message(jsonview.LevelInfo, strings.Join(strings.Fields(next), " "))
 }
 
-// diagnostics prints warnings to stdout and errors to stderr, in
-// OpenTofu's order, each followed by a blank line as init's are. Both are
-// wrapped to the error stream's width, as OpenTofu does. As JSON, each is
-// one message.
+// diagnostics prints warnings to stdout and errors to stderr as
+// OpenTofu's view does, each followed by a blank line as init's are. As
+// JSON, each is one message.
 func (v *initView) diagnostics(ds diags.Diagnostics, sources ui.Sources) {
 	for _, j := range v.json {
 		j.Diagnostics(ds, sources)
 	}
-	if !v.human || len(ds) == 0 {
+	if !v.human {
 		return
 	}
-	if v.global.CompactWarnings && !ds.HasErrors() {
-		writeCompactWarnings(v.out, ds)
-		return
-	}
-	width := ui.Width(v.errOut)
-	for _, group := range consolidateDiagnostics(ui.SortDiagnostics(ds), v.global) {
-		d := group.Described()
-		w := v.out
-		if d.Severity == diags.Error {
-			w = v.errOut
-		}
-		if v.color {
-			fmt.Fprintln(w, ui.FormatDiagnostic(d, sources, width))
-		} else {
-			fmt.Fprintln(w, ui.FormatDiagnosticPlain(d, sources, width))
-		}
-	}
-}
-
-// consolidateDiagnostics groups warnings, and errors too with
-// -consolidate-errors, as OpenTofu's views do; -consolidate-warnings=false
-// shows every warning.
-func consolidateDiagnostics(ds diags.Diagnostics, global arguments.GlobalView) []ui.DiagnosticGroup {
-	var warnings, errs diags.Diagnostics
-	for _, d := range ds {
-		if d.Severity == diags.Error {
-			errs = append(errs, d)
-		} else {
-			warnings = append(warnings, d)
-		}
-	}
-	groups := func(list diags.Diagnostics, severity diags.Severity, on bool) []ui.DiagnosticGroup {
-		if on {
-			return ui.ConsolidateDiagnostics(list, severity)
-		}
-		out := make([]ui.DiagnosticGroup, len(list))
-		for i, d := range list {
-			out[i] = ui.DiagnosticGroup{First: d, Count: 1}
-		}
-		return out
-	}
-	return append(groups(warnings, diags.Warning, global.ConsolidateWarnings), groups(errs, diags.Error, global.ConsolidateErrors)...)
+	view := ui.DiagnosticView{Color: v.color, ConsolidateWarnings: !v.global.KeepWarningsApart,
+		ConsolidateErrors: v.global.ConsolidateErrors, CompactWarnings: v.compactWarnings, NewlineAfter: true}
+	view.Write(v.out, v.errOut, ds, sources)
 }

@@ -50,7 +50,9 @@ func runStatePull(streams Streams, args []string) int {
 	if err := statefile.Write(file, &out); err != nil {
 		return c.fail(diags.Errorf("Failed to write the state", "Encoding workspace %q as a state file: %s.", c.workspace, err))
 	}
-	if _, err := streams.Stdout.Write(out.Bytes()); err != nil {
+	// OpenTofu prints the file, newline included, as a line of its own, so
+	// the document is followed by an empty line.
+	if _, err := streams.Stdout.Write(append(out.Bytes(), '\n')); err != nil {
 		return c.fail(diags.Errorf("Failed to write the state", "Writing to stdout: %s.", err))
 	}
 	return 0

@@ -174,7 +174,7 @@ func TestStatePushRefusals(t *testing.T) {
 	}
 
 	pulled := filepath.Join(p.dir, "pulled.tfstate")
-	older := strings.Replace(p.mustRun("state", "pull"), `"serial": 15`, `"serial": 3`, 1)
+	older := strings.Replace(p.mustRun("state", "pull"), `"serial":15`, `"serial":3`, 1)
 	writeFile(t, pulled, older)
 	errOut = p.mustFail("state", "push", pulled)
 	assertContains(t, "lower serial", errOut, "serial 3 is lower than the workspace's 15")

@@ -32,6 +32,7 @@ func runValidate(streams Streams, args []string) int {
 	fs := newFlagSet("validate", streams)
 	asJSON := fs.Bool("json", false, "Print the result as a machine-readable JSON document")
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
+	compact := fs.Bool("compact-warnings", false, "Show warnings in a compact form")
 	var vars []arguments.VarOption
 	arguments.AddVarFlags(fs, &vars)
 	if err := fs.Parse(args); err != nil {
@@ -55,11 +56,12 @@ func runValidate(streams Streams, args []string) int {
 	if *asJSON {
 		return writeValidateJSON(streams.Stdout, report, sources)
 	}
-	return writeValidateHuman(streams, report.diags, sources, color)
+	view := diagnosticView(streams, arguments.View{CompactWarnings: *compact}, color)
+	return writeValidateHuman(streams, view, report.diags, sources)
 }
 
 func writeValidateJSON(w io.Writer, report *validateReport, sources ui.Sources) int {
-	doc := jsonvalidate.New(report.diags, sources, report.evaluationOf)
+	doc := jsonvalidate.New(report.diags, sources)
 	out, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		fmt.Fprintf(w, "Error: cannot encode the validation result: %s\n", err)
@@ -72,78 +74,44 @@ func writeValidateJSON(w io.Writer, report *validateReport, sources ui.Sources) 
 	return 0
 }
 
-// writeValidateHuman prints warnings on stdout and errors on stderr, as
-// Terraform does, then the verdict.
-func writeValidateHuman(streams Streams, ds diags.Diagnostics, sources ui.Sources, color bool) int {
-	var warnings, errs diags.Diagnostics
-	for _, d := range ds {
-		if d.Severity == diags.Error {
-			errs = append(errs, d)
-		} else {
-			warnings = append(warnings, d)
-		}
-	}
-	ui.WriteDiagnostics(streams.Stdout, warnings, sources, color)
-	ui.WriteDiagnostics(streams.Stderr, errs, sources, color)
-	if len(errs) > 0 {
+// writeValidateHuman prints the diagnostics as the view says, then the
+// verdict, as OpenTofu's views.ValidateHuman does.
+func writeValidateHuman(streams Streams, view ui.DiagnosticView, ds diags.Diagnostics, sources ui.Sources) int {
+	view.Write(streams.Stdout, streams.Stderr, ds, sources)
+	if ds.HasErrors() {
 		return 1
 	}
-	// OpenTofu's views.ValidateHuman.Results: one line, colour included,
-	// wrapped to the output's width.
+	// One line, colour included, wrapped to the output's width.
 	success := "Success!"
-	if color {
+	if view.Color {
 		success = "\x1b[32m\x1b[1mSuccess!\x1b[0m"
 	}
 	msg := success + " The configuration is valid."
-	if len(warnings) > 0 {
+	if len(ds) > 0 {
 		msg = success + " The configuration is valid, but there were some validation warnings as shown above."
 	}
 	fmt.Fprintln(streams.Stdout, ui.WordWrap(msg, ui.Width(streams.Stdout)))
 	return 0
 }
 
-// validateReport collects diagnostics from concurrent checks, remembering
-// which expression each evaluation diagnostic came from so that the JSON
-// output can show the values involved.
+// validateReport collects diagnostics from concurrent checks.
 type validateReport struct {
-	mu          sync.Mutex
-	diags       diags.Diagnostics
-	evaluations map[*hcl.Range]*jsonvalidate.Evaluation
+	mu    sync.Mutex
+	diags diags.Diagnostics
 }
 
 func newValidateReport() *validateReport {
-	return &validateReport{evaluations: map[*hcl.Range]*jsonvalidate.Evaluation{}}
+	return &validateReport{}
 }
 
 func (r *validateReport) addHCL(hclDiags hcl.Diagnostics) {
-	r.recordEvaluations(hclDiags)
 	r.add(diags.Diagnostics{}.Append(hclDiags))
-}
-
-// recordEvaluations remembers the expressions behind evaluation
-// diagnostics. diags.FromHCL keeps the Subject pointer, which identifies
-// the diagnostic again in evaluationOf.
-func (r *validateReport) recordEvaluations(hclDiags hcl.Diagnostics) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, d := range hclDiags {
-		if d.Expression != nil && d.Subject != nil {
-			r.evaluations[d.Subject] = &jsonvalidate.Evaluation{Expression: d.Expression, EvalContext: d.EvalContext}
-		}
-	}
 }
 
 func (r *validateReport) add(ds diags.Diagnostics) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.diags = r.diags.Append(ds)
-}
-
-func (r *validateReport) evaluationOf(d diags.Diagnostic) *jsonvalidate.Evaluation {
-	if d.Subject == nil {
-		return nil
-	}
-	return r.evaluations[d.Subject]
 }
 
 // validateConfig checks every module of the tree, with the providers that

@@ -43,7 +43,7 @@ func newModuleValidator(c *config.Config, running *validationProviders, report *
 		cfg: c, providers: running, report: report,
 		variables: map[string]cty.Value{}, locals: map[string]cty.Value{}, evaluating: map[string]bool{},
 	}
-	m.scope = &lang.Scope{BaseDir: c.Module.SourceDir, PureOnly: true, ProviderFunctions: m.providerFunction}
+	m.scope = &lang.Scope{BaseDir: c.Root.Module.SourceDir, PureOnly: true, ProviderFunctions: m.providerFunction}
 	for name, v := range c.Module.Variables {
 		val := cty.UnknownVal(v.Type.Type.WithoutOptionalAttributesDeep())
 		if v.Sensitive {
@@ -306,10 +306,8 @@ func resourceKind(mode addrs.ResourceMode, s providers.GetProviderSchemaResponse
 	return mode.TypeKind(), s.ResourceTypes
 }
 
-// appendHCL records the evaluation diagnostics' expressions for the JSON
-// output and adds them to ds.
+// appendHCL adds evaluation diagnostics to ds.
 func (m *moduleValidator) appendHCL(ds diags.Diagnostics, hclDiags hcl.Diagnostics) diags.Diagnostics {
-	m.report.recordEvaluations(hclDiags)
 	return ds.Append(hclDiags)
 }
 

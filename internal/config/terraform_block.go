@@ -30,30 +30,10 @@ var terraformBlockSchema = &hcl.BodySchema{
 }
 
 func decodeTerraformBlock(file *File, block *hcl.Block) hcl.Diagnostics {
+	// required_version, experiments and language are not read here:
+	// checkVersionRequirements reads required_version (in .tofu files),
+	// and OpenTofu ignores the other two, which are Terraform's.
 	content, diags := block.Body.Content(terraformBlockSchema)
-	if attr, ok := content.Attributes["required_version"]; ok {
-		constraint, moreDiags := decodeVersionConstraint(attr)
-		diags = append(diags, moreDiags...)
-		if !moreDiags.HasErrors() {
-			file.CoreVersionConstraints = append(file.CoreVersionConstraints, constraint)
-		}
-	}
-	if attr, ok := content.Attributes["experiments"]; ok {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Experiments are not supported",
-			Detail:   "Terrane has no language experiments. Remove the experiments argument; the features it enables in other tools are either standard here or not available.",
-			Subject:  attr.NameRange.Ptr(),
-		})
-	}
-	if attr, ok := content.Attributes["language"]; ok {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Unsupported language edition",
-			Detail:   "The language argument is reserved for selecting a future language edition. Remove it.",
-			Subject:  attr.NameRange.Ptr(),
-		})
-	}
 	for _, inner := range content.Blocks {
 		switch inner.Type {
 		case "required_providers":

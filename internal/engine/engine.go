@@ -93,6 +93,10 @@ type Options struct {
 	// Workspace is what terraform.workspace evaluates to; "" means
 	// "default".
 	Workspace string
+	// OriginalWorkingDir is what path.cwd evaluates to: the directory the
+	// command started in, before any -chdir; "" means the process's
+	// working directory.
+	OriginalWorkingDir string
 	// Applying is what terraform.applying evaluates to: true for the apply
 	// and destroy commands, in their plan as in their apply. It is an
 	// ephemeral value, so nothing recorded can depend on it.

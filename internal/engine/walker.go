@@ -115,8 +115,12 @@ func (e *Engine) newWalker(ctx context.Context, op walkOp, snap *recordstore.Sna
 		k := res.Addr.Config().String()
 		w.stateByConfig[k] = append(w.stateByConfig[k], res)
 	}
+	// Relative file paths resolve from the root module's directory (the
+	// working directory) in every module, as in OpenTofu: a module reads
+	// its own files through path.module.
+	baseDir := w.cfg.Root.Module.SourceDir
 	w.cfg.DeepEach(func(c *config.Config) {
-		w.scopes[c.Path.String()] = &lang.Scope{BaseDir: c.Module.SourceDir, ProviderFunctions: w.functionResolver(c)}
+		w.scopes[c.Path.String()] = &lang.Scope{BaseDir: baseDir, ProviderFunctions: w.functionResolver(c)}
 	})
 	w.baseScope = w.scopes[""]
 	return w
@@ -360,7 +364,7 @@ func (w *walker) runOutput(v *outputVertex) diags.Diagnostics {
 		if w.op != walkEval {
 			ds = ds.Append(w.checkRules(scope, outputRules(v.module, inst, v.output)))
 		}
-		val, hd := scope.EvalExpr(v.output.Expr, cty.DynamicPseudoType)
+		val, hd := w.outputValue(v, inst, scope)
 		ds = ds.Append(hd)
 		undeclaredSensitive := false
 		if v.output.Sensitive {
@@ -388,6 +392,19 @@ func (w *walker) runOutput(v *outputVertex) diags.Diagnostics {
 		}
 		return ds
 	})
+}
+
+// outputValue evaluates an output; but an apply takes a root output the
+// plan knew in full from the plan, as OpenTofu does, so that what is
+// recorded is what the plan showed (the plan's encoding keeps no negative
+// zero, for one).
+func (w *walker) outputValue(v *outputVertex, inst addrs.ModuleInstance, scope *lang.Scope) (cty.Value, hcl.Diagnostics) {
+	if w.op == walkApply && inst.IsRoot() && w.applier != nil {
+		if planned, ok := w.applier.plannedRootOutput(v.output.Name); ok {
+			return planned, nil
+		}
+	}
+	return scope.EvalExpr(v.output.Expr, cty.DynamicPseudoType)
 }
 
 // runCall expands a module call in every instance of the calling module.

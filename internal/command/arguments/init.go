@@ -3,7 +3,6 @@ package arguments
 import (
 	"errors"
 	"flag"
-	"strings"
 	"time"
 
 	"github.com/terrane/terrane/internal/diags"
@@ -37,47 +36,7 @@ type Init struct {
 	Vars     []VarOption
 }
 
-// GlobalView holds the view options OpenTofu takes out of the arguments
-// before a command parses its own, wherever they stand.
-type GlobalView struct {
-	NoColor             bool
-	CompactWarnings     bool
-	ConsolidateWarnings bool
-	ConsolidateErrors   bool
-	Concise             bool
-}
-
-// ExtractGlobalView takes the view options out of args.
-func ExtractGlobalView(args []string) (GlobalView, []string) {
-	view := GlobalView{ConsolidateWarnings: true}
-	var rest []string
-	for _, arg := range args {
-		switch arg {
-		case "-no-color":
-			view.NoColor = true
-		case "-compact-warnings":
-			view.CompactWarnings = true
-		case "-consolidate-warnings", "-consolidate-warnings=true":
-			view.ConsolidateWarnings = true
-		case "-consolidate-warnings=false":
-			view.ConsolidateWarnings = false
-		case "-consolidate-errors", "-consolidate-errors=true":
-			view.ConsolidateErrors = true
-		case "-consolidate-errors=false":
-			view.ConsolidateErrors = false
-		case "-concise":
-			view.Concise = true
-		default:
-			if strings.HasPrefix(arg, "-deprecation=module:") {
-				continue
-			}
-			rest = append(rest, arg)
-		}
-	}
-	return view, rest
-}
-
-// ParseInit parses init's arguments (after ExtractGlobalView). Its
+// ParseInit parses init's arguments (after ParseGlobalView). Its
 // diagnostics are OpenTofu's: the flag package's complaint, options that
 // exclude one another, and positional arguments.
 func ParseInit(args []string) (*Init, diags.Diagnostics) {
@@ -103,6 +62,8 @@ func ParseInit(args []string) (*Init, diags.Diagnostics) {
 	fs.BoolVar(&init.Input, "input", true, "")
 	fs.BoolVar(&init.JSON, "json", false, "")
 	fs.StringVar(&init.JSONInto, "json-into", "", "")
+	fs.BoolVar(&init.NoColor, "no-color", false, "")
+	fs.BoolVar(&init.CompactWarnings, "compact-warnings", false, "")
 	addVarFlags(fs, &init.Vars)
 	var ds diags.Diagnostics
 	if err := fs.Parse(args); err != nil {
@@ -160,7 +121,7 @@ type Get struct {
 	Vars          []VarOption
 }
 
-// ParseGet parses get's arguments (after ExtractGlobalView).
+// ParseGet parses get's arguments (after ParseGlobalView).
 func ParseGet(args []string) (*Get, diags.Diagnostics) {
 	get := &Get{}
 	fs := newFlagSet("get")
@@ -168,6 +129,8 @@ func ParseGet(args []string) (*Get, diags.Diagnostics) {
 	fs.StringVar(&get.TestDirectory, "test-directory", "tests", "")
 	fs.BoolVar(&get.JSON, "json", false, "")
 	fs.StringVar(&get.JSONInto, "json-into", "", "")
+	fs.BoolVar(&get.NoColor, "no-color", false, "")
+	fs.BoolVar(&get.CompactWarnings, "compact-warnings", false, "")
 	addVarFlags(fs, &get.Vars)
 	var ds diags.Diagnostics
 	if err := fs.Parse(args); err != nil {

@@ -2,6 +2,10 @@ package funcs
 
 import (
 	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
@@ -10,9 +14,46 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 )
 
-// maxTemplateDepth bounds templatefile calls nested inside templates, so a
-// template that includes itself fails instead of exhausting memory.
-const maxTemplateDepth = 1024
+// defaultTemplateDepth bounds templatefile calls nested inside templates,
+// so a template that includes itself fails instead of exhausting memory.
+// TF_TEMPLATE_RECURSION_DEPTH sets another bound, as in OpenTofu.
+const defaultTemplateDepth = 1024
+
+// templateDepthLimit is the bound on nested templatefile calls.
+func templateDepthLimit() (int, error) {
+	val := os.Getenv("TF_TEMPLATE_RECURSION_DEPTH")
+	if val == "" {
+		return defaultTemplateDepth, nil
+	}
+	n, err := strconv.Atoi(val)
+	if err != nil {
+		return -1, fmt.Errorf("invalid value for TF_TEMPLATE_RECURSION_DEPTH: %w", err)
+	}
+	return n, nil
+}
+
+// templateRecursionError is the error of a templatefile call nested too
+// deep. Each template between the failing call and the outermost one adds
+// the source range of its templatefile call as the error unwinds, so that
+// the outermost call reports one error naming where the loop is, not one
+// nested error per level.
+type templateRecursionError struct {
+	sources []string // innermost first
+}
+
+func (e templateRecursionError) Error() string {
+	// The first few sources, up to the first repeated one, show the loop.
+	const maxTrace = 16
+	var trace []string
+	for _, src := range e.sources[:min(maxTrace, len(e.sources))] {
+		repeated := slices.Contains(trace, src)
+		trace = append(trace, src)
+		if repeated {
+			break
+		}
+	}
+	return fmt.Sprintf("maximum recursion depth %d reached in %s ... ", len(e.sources)-1, strings.Join(trace, ", "))
+}
 
 // templateStringFilename is the pseudo-filename of templatestring sources,
 // which have no file of their own.
@@ -31,8 +72,12 @@ func MakeTemplateFileFunc(baseDir string, table FunctionTable) function.Function
 func makeTemplateFileFunc(baseDir string, table FunctionTable, depth int) function.Function {
 	parse := func(pathVal cty.Value) (hcl.Expression, error) {
 		path, pathMarks := pathVal.Unmark()
-		if depth >= maxTemplateDepth {
-			return nil, fmt.Errorf("maximum recursion depth %d reached in template %s", maxTemplateDepth, redactIfSensitive(path.AsString(), pathMarks))
+		limit, err := templateDepthLimit()
+		if err != nil {
+			return nil, err
+		}
+		if depth > limit {
+			return nil, templateRecursionError{}
 		}
 		src, err := readFileBytes(baseDir, path.AsString(), pathMarks)
 		if err != nil {
@@ -132,7 +177,26 @@ func renderTemplate(expr hcl.Expression, vars cty.Value, functions map[string]fu
 	}
 	val, diags := expr.Value(ctx)
 	if diags.HasErrors() {
+		if err, ok := nestedRecursionError(diags); ok {
+			return cty.DynamicVal, err
+		}
 		return cty.DynamicVal, diags
 	}
 	return val, nil
+}
+
+// nestedRecursionError finds a templatefile call among diags that failed
+// for nesting too deep, and returns its error with that call's source
+// range added.
+func nestedRecursionError(diags hcl.Diagnostics) (templateRecursionError, bool) {
+	for _, diag := range diags {
+		extra, ok := diag.Extra.(hclsyntax.FunctionCallDiagExtra)
+		if !ok || extra.CalledFunctionName() != "templatefile" {
+			continue
+		}
+		if err, ok := extra.FunctionCallError().(templateRecursionError); ok && diag.Subject != nil {
+			return templateRecursionError{sources: append(err.sources, diag.Subject.String())}, true
+		}
+	}
+	return templateRecursionError{}, false
 }

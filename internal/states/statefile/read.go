@@ -234,11 +234,13 @@ func readObject(raw *instanceV4) (*states.ResourceInstanceObjectSrc, error) {
 	default:
 		return nil, fmt.Errorf("unknown status %q; it must be \"tainted\" or absent", raw.Status)
 	}
-	if raw.IdentitySchemaVersion != nil {
-		obj.IdentitySchemaVersion = *raw.IdentitySchemaVersion
-	}
+	// A schema version without an identity means nothing (Terraform
+	// writes version 0 on every instance); OpenTofu keeps it only with one.
 	if len(raw.Identity) > 0 && !bytes.Equal(raw.Identity, []byte("null")) {
 		obj.IdentityJSON = compactJSON(raw.Identity)
+		if raw.IdentitySchemaVersion != nil {
+			obj.IdentitySchemaVersion = *raw.IdentitySchemaVersion
+		}
 	}
 	paths, err := unmarshalPaths(raw.SensitiveAttributes)
 	if err != nil {

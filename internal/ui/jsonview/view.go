@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/terrane/terrane/internal/command/jsonvalidate"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/ui"
 	"github.com/terrane/terrane/internal/version"
@@ -103,7 +102,7 @@ func (v *View) Diagnostics(ds diags.Diagnostics, sources ui.Sources) {
 			level, prefix = LevelWarn, "Warning: "
 		}
 		v.emit(level, "diagnostic", prefix+d.Summary, map[string]any{
-			"diagnostic": jsonvalidate.NewDiagnostic(d, sources, nil),
+			"diagnostic": ui.NewDiagnosticJSON(d, sources),
 		})
 	}
 }
