@@ -18,9 +18,10 @@ import (
 // state, like `tofu get`. Installed modules are kept unless -update asks
 // for the newest versions their constraints allow.
 func runGet(streams Streams, args []string) int {
+	output, args := arguments.ExtractOutputView(args)
 	opts, ds := arguments.ParseGet(args)
-	view := &initView{out: streams.Stdout, errOut: streams.Stderr, global: streams.View, human: !opts.JSON,
-		compactWarnings: opts.CompactWarnings, color: !opts.NoColor && !opts.JSON && os.Getenv("NO_COLOR") == ""}
+	view := &initView{out: streams.Stdout, errOut: streams.Stderr, global: streams.View, output: output, human: !opts.JSON,
+		color: !output.NoColor && !opts.JSON && os.Getenv("NO_COLOR") == ""}
 	if opts.JSON {
 		view.json = append(view.json, jsonview.New(streams.Stdout))
 	}

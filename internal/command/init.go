@@ -25,9 +25,10 @@ import (
 // providers the configuration needs, records the providers in the
 // dependency lock file and prepares the state store.
 func runInit(streams Streams, args []string) int {
+	output, args := arguments.ExtractOutputView(args)
 	opts, ds := arguments.ParseInit(args)
-	view := &initView{out: streams.Stdout, errOut: streams.Stderr, global: streams.View, human: !opts.JSON,
-		compactWarnings: opts.CompactWarnings, color: !opts.NoColor && !opts.JSON && os.Getenv("NO_COLOR") == ""}
+	view := &initView{out: streams.Stdout, errOut: streams.Stderr, global: streams.View, output: output, human: !opts.JSON,
+		color: !output.NoColor && !opts.JSON && os.Getenv("NO_COLOR") == ""}
 	if opts.JSON {
 		view.json = append(view.json, jsonview.New(streams.Stdout))
 	}

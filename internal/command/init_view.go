@@ -25,8 +25,8 @@ type initView struct {
 	// -json-into file beside the human output.
 	json []*jsonview.View
 	// global are the view options given anywhere among the arguments.
-	global          arguments.GlobalView
-	compactWarnings bool
+	global arguments.GlobalView
+	output arguments.OutputView
 }
 
 const (
@@ -190,17 +190,24 @@ func (v *initView) success() {
 	v.message(jsonview.LevelInfo, strings.Join(strings.Fields(next), " "))
 }
 
-// diagnostics prints warnings to stdout and errors to stderr as
-// OpenTofu's view does, each followed by a blank line as init's are. As
-// JSON, each is one message.
+// diagnostics prints warnings to stdout and errors to stderr, in
+// OpenTofu's order, each followed by a blank line as init's are. Both are
+// wrapped to the error stream's width, as OpenTofu does. As JSON, each is
+// one message.
 func (v *initView) diagnostics(ds diags.Diagnostics, sources ui.Sources) {
 	for _, j := range v.json {
 		j.Diagnostics(ds, sources)
 	}
-	if !v.human {
+	if !v.human || len(ds) == 0 {
 		return
 	}
-	view := ui.DiagnosticView{Color: v.color, ConsolidateWarnings: !v.global.KeepWarningsApart,
-		ConsolidateErrors: v.global.ConsolidateErrors, CompactWarnings: v.compactWarnings, NewlineAfter: true}
-	view.Write(v.out, v.errOut, ds, sources)
+	ui.DiagnosticView{
+		Color:               v.color,
+		ConsolidateWarnings: !v.global.KeepWarningsApart,
+		ConsolidateErrors:   v.global.ConsolidateErrors,
+		CompactWarnings:     v.output.CompactWarnings,
+		// As OpenTofu's init and get, which keep the older commands' blank
+		// line after each diagnostic (View.DiagsWithNewline).
+		NewlineAfter: true,
+	}.Write(v.out, v.errOut, ds, sources)
 }

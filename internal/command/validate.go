@@ -6,17 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sync"
-
-	"github.com/hashicorp/hcl/v2"
 
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/command/jsonvalidate"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/modules"
-	"github.com/terrane/terrane/internal/refactoring"
 	"github.com/terrane/terrane/internal/ui"
+	"github.com/terrane/terrane/internal/validate"
 )
 
 // validateParallelism bounds how many blocks are checked at once; the
@@ -47,21 +44,20 @@ func runValidate(streams Streams, args []string) int {
 	parser := config.NewParser()
 	parser.Static = staticInputs(".", vars)
 	cfg, loadDiags := modules.LoadConfig(parser, ".")
-	report := newValidateReport()
-	report.addHCL(loadDiags)
-	if cfg != nil && !report.diags.HasErrors() {
-		validateConfig(context.Background(), cfg, report)
+	ds := diags.Diagnostics{}.Append(loadDiags)
+	if cfg != nil && !ds.HasErrors() {
+		ds = ds.Append(validateConfig(context.Background(), cfg))
 	}
 	sources := ui.Sources(parser.Files())
 	if *asJSON {
-		return writeValidateJSON(streams.Stdout, report, sources)
+		return writeValidateJSON(streams.Stdout, ds, sources)
 	}
 	view := diagnosticView(streams, arguments.View{CompactWarnings: *compact}, color)
-	return writeValidateHuman(streams, view, report.diags, sources)
+	return writeValidateHuman(streams, view, ds, sources)
 }
 
-func writeValidateJSON(w io.Writer, report *validateReport, sources ui.Sources) int {
-	doc := jsonvalidate.New(report.diags, sources)
+func writeValidateJSON(w io.Writer, ds diags.Diagnostics, sources ui.Sources) int {
+	doc := jsonvalidate.New(ds, sources)
 	out, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		fmt.Fprintf(w, "Error: cannot encode the validation result: %s\n", err)
@@ -94,42 +90,13 @@ func writeValidateHuman(streams Streams, view ui.DiagnosticView, ds diags.Diagno
 	return 0
 }
 
-// validateReport collects diagnostics from concurrent checks.
-type validateReport struct {
-	mu    sync.Mutex
-	diags diags.Diagnostics
-}
-
-func newValidateReport() *validateReport {
-	return &validateReport{}
-}
-
-func (r *validateReport) addHCL(hclDiags hcl.Diagnostics) {
-	r.add(diags.Diagnostics{}.Append(hclDiags))
-}
-
-func (r *validateReport) add(ds diags.Diagnostics) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.diags = r.diags.Append(ds)
-}
-
-// validateConfig checks every module of the tree, with the providers that
-// can be found.
-func validateConfig(ctx context.Context, cfg *config.Config, report *validateReport) {
+// validateConfig checks every module of the tree, with the providers it
+// uses; those that are not installed are errors, as in OpenTofu.
+func validateConfig(ctx context.Context, cfg *config.Config) diags.Diagnostics {
 	running, ds := startValidationProviders(ctx, cfg)
 	defer running.close()
-	report.add(ds)
-	// Moved and removed blocks are checked as the plan would check them
-	// before it looks at any state: addresses, kinds, chains, and objects
-	// still declared.
-	_, refactorDiags := refactoring.FindStatements(cfg)
-	report.addHCL(refactorDiags)
-	_, removedDiags := refactoring.FindRemovals(cfg)
-	report.addHCL(removedDiags)
-	cfg.DeepEach(func(c *config.Config) {
-		m := newModuleValidator(c, running, report)
-		m.validateValues()
-		m.validateBlocks(ctx)
-	})
+	if ds.HasErrors() {
+		return ds
+	}
+	return ds.Append(validate.Config(ctx, cfg, running.providers))
 }

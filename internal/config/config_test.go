@@ -59,7 +59,6 @@ func TestInvalidConfigurations(t *testing.T) {
 		{"syntax-error", "Missing expression", "main.tf:3:1"},
 		{"undeclared-local", "Reference to undeclared local value", "main.tf:6:11"},
 		{"undeclared-module", "Reference to undeclared module", "main.tf:6:11"},
-		{"undeclared-module-output", "Unsupported attribute", "main.tf:6:11"},
 		{"undeclared-resource", "Reference to undeclared resource", "main.tf:2:11"},
 		{"undeclared-variable", "Reference to undeclared input variable", "main.tf:4:11"},
 		{"undefined-provider-alias", "Reference to undefined provider", "main.tf:2:14"},
@@ -70,7 +69,7 @@ func TestInvalidConfigurations(t *testing.T) {
 	}
 	for _, test := range tests {
 		t.Run(test.dir, func(t *testing.T) {
-			_, diags := LoadConfigDir(filepath.Join("testdata", "invalid", test.dir))
+			_, diags := loadAndValidateReferences(filepath.Join("testdata", "invalid", test.dir))
 			if !diags.HasErrors() {
 				t.Fatal("configuration loaded without errors")
 			}

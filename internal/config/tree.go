@@ -83,10 +83,22 @@ func (p *Parser) loadConfig(dir string, installed InstalledModules) (*Config, hc
 	diags = append(diags, p.loadChildren(root, static, []string{filepath.Clean(dir)}, installed)...)
 	diags = append(diags, checkRootOutputs(mod)...)
 	root.DeepEach(func(c *Config) {
-		diags = append(diags, validateReferences(c)...)
 		diags = append(diags, checkPassedProviders(c)...)
 	})
 	return root, diags
+}
+
+// ValidateReferences reports, in every module of the tree, references to
+// things the module does not declare and uses of count, each and self
+// where they are not available. As in OpenTofu, loading a configuration
+// does not check them: validation does (package validate), which every
+// plan runs first.
+func ValidateReferences(root *Config) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	root.DeepEach(func(c *Config) {
+		diags = append(diags, validateReferences(c)...)
+	})
+	return diags
 }
 
 // checkRootOutputs refuses ephemeral outputs in the root module, as

@@ -151,11 +151,13 @@ func (d Diagnostics) Err() error {
 }
 
 // WithAddress returns a copy of d in which every diagnostic without an
-// address gets addr.
+// address or a source range gets addr: what a provider or a step of a run
+// says about an object, rather than about a piece of its configuration's
+// text (OpenTofu names the object only for those, under the summary).
 func (d Diagnostics) WithAddress(addr string) Diagnostics {
 	out := make(Diagnostics, len(d))
 	for i, diag := range d {
-		if diag.Address == "" {
+		if diag.Address == "" && diag.Subject == nil {
 			diag.Address = addr
 		}
 		out[i] = diag

@@ -106,6 +106,7 @@ func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics 
 	}
 	defer enterRun(e.opts.RunID)()
 	w := e.newWalker(ctx, walkApply, snap, set)
+	w.setPlanTimestamp(plan.Timestamp)
 	j := journal.New(e.opts.State, journal.Options{RunID: e.opts.RunID, Logf: e.warnf, RetryFor: e.opts.RetryFor})
 	defer func() { _ = j.Close() }()
 	w.applier = newApplier(plan, snap, j)

@@ -124,6 +124,12 @@ func (w *walker) recordRootOutput(o *config.Output, val cty.Value) {
 		w.keepPriorRootOutputLocked(o)
 		return
 	}
+	if w.op == walkApply {
+		// Whatever an apply still does not know is recorded as null, as in
+		// OpenTofu: state holds no unknown values.
+		unmarked, pvm := val.UnmarkDeepWithPaths()
+		val = cty.UnknownAsNull(unmarked).MarkWithPaths(pvm)
+	}
 	w.results.outputs[o.Name] = &states.OutputValue{Value: val, Sensitive: o.Sensitive}
 }
 

@@ -213,7 +213,7 @@ type functionCallInfo interface {
 // functionCall describes the function call d reports the failure of, with
 // its signature when the evaluation context has the function.
 func functionCall(d diags.Diagnostic) *FunctionCallJSON {
-	if d.Expression == nil {
+	if d.Expression == nil || d.EvalContext == nil {
 		return nil
 	}
 	call, ok := diags.ExtraAs[functionCallInfo](d.Extra)
@@ -222,14 +222,12 @@ func functionCall(d diags.Diagnostic) *FunctionCallJSON {
 	}
 	calledAs := call.CalledFunctionName()
 	out := &FunctionCallJSON{CalledAs: calledAs}
-	if d.EvalContext != nil {
-		if f, ok := d.EvalContext.Functions[calledAs]; ok {
-			name := calledAs
-			if i := strings.LastIndex(name, "::"); i >= 0 {
-				name = name[i+2:]
-			}
-			out.Signature = DescribeFunction(name, f)
+	if f, ok := d.EvalContext.Functions[calledAs]; ok {
+		name := calledAs
+		if i := strings.LastIndex(name, "::"); i >= 0 {
+			name = name[i+2:]
 		}
+		out.Signature = DescribeFunction(name, f)
 	}
 	return out
 }

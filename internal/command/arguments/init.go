@@ -36,7 +36,36 @@ type Init struct {
 	Vars     []VarOption
 }
 
-// ParseInit parses init's arguments (after ParseGlobalView). Its
+// OutputView holds the view options init and get take out of their
+// arguments wherever they stand, before parsing their own; the options of
+// every command (GlobalView) were taken out already.
+type OutputView struct {
+	NoColor         bool
+	CompactWarnings bool
+}
+
+// ExtractOutputView takes -no-color and -compact-warnings out of args.
+func ExtractOutputView(args []string) (OutputView, []string) {
+	var view OutputView
+	var rest []string
+	for i, arg := range args {
+		if arg == "--" {
+			rest = append(rest, args[i:]...)
+			break
+		}
+		switch arg {
+		case "-no-color":
+			view.NoColor = true
+		case "-compact-warnings":
+			view.CompactWarnings = true
+		default:
+			rest = append(rest, arg)
+		}
+	}
+	return view, rest
+}
+
+// ParseInit parses init's arguments (after ExtractOutputView). Its
 // diagnostics are OpenTofu's: the flag package's complaint, options that
 // exclude one another, and positional arguments.
 func ParseInit(args []string) (*Init, diags.Diagnostics) {
@@ -62,8 +91,6 @@ func ParseInit(args []string) (*Init, diags.Diagnostics) {
 	fs.BoolVar(&init.Input, "input", true, "")
 	fs.BoolVar(&init.JSON, "json", false, "")
 	fs.StringVar(&init.JSONInto, "json-into", "", "")
-	fs.BoolVar(&init.NoColor, "no-color", false, "")
-	fs.BoolVar(&init.CompactWarnings, "compact-warnings", false, "")
 	addVarFlags(fs, &init.Vars)
 	var ds diags.Diagnostics
 	if err := fs.Parse(args); err != nil {
@@ -121,7 +148,7 @@ type Get struct {
 	Vars          []VarOption
 }
 
-// ParseGet parses get's arguments (after ParseGlobalView).
+// ParseGet parses get's arguments (after ExtractOutputView).
 func ParseGet(args []string) (*Get, diags.Diagnostics) {
 	get := &Get{}
 	fs := newFlagSet("get")
@@ -129,8 +156,6 @@ func ParseGet(args []string) (*Get, diags.Diagnostics) {
 	fs.StringVar(&get.TestDirectory, "test-directory", "tests", "")
 	fs.BoolVar(&get.JSON, "json", false, "")
 	fs.StringVar(&get.JSONInto, "json-into", "", "")
-	fs.BoolVar(&get.NoColor, "no-color", false, "")
-	fs.BoolVar(&get.CompactWarnings, "compact-warnings", false, "")
 	addVarFlags(fs, &get.Vars)
 	var ds diags.Diagnostics
 	if err := fs.Parse(args); err != nil {

@@ -1,4 +1,4 @@
-package command
+package validate
 
 import (
 	"github.com/hashicorp/hcl/v2"

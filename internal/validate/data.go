@@ -1,7 +1,7 @@
-package command
+package validate
 
 import (
-	"fmt"
+	"os"
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
@@ -15,7 +15,9 @@ import (
 // for whatever is only known during a run.
 
 // validationData answers references inside one block of the module being
-// validated.
+// validated. References to what is not declared, and uses of count, each
+// and self where they are not available, were reported by
+// config.ValidateReferences before evaluation; here they are unknown.
 type validationData struct {
 	module  *moduleValidator
 	counted bool
@@ -26,18 +28,28 @@ func (d *validationData) GetInputVariable(addr addrs.InputVariable, rng hcl.Rang
 	if val, ok := d.module.variables[addr.Name]; ok {
 		return val, nil
 	}
-	return cty.DynamicVal, undeclaredDiag("input variable", addr.Name, fmt.Sprintf("An input variable with the name %q has not been declared. This variable can be declared with a variable %q {} block.", addr.Name, addr.Name), rng)
+	return cty.DynamicVal, nil
 }
 
 func (d *validationData) GetLocalValue(addr addrs.LocalValue, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
 	return d.module.localValue(addr.Name, rng)
 }
 
+// GetModule returns, for a call of one instance, an unknown object with
+// an attribute for each output the module declares, so that a reference
+// to an output it does not have is an error; calls with count or
+// for_each, and modules not loaded, are unknown as a whole.
 func (d *validationData) GetModule(addr addrs.ModuleCall, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
-	if _, ok := d.module.cfg.Module.ModuleCalls[addr.Name]; ok {
+	call, ok := d.module.cfg.Module.ModuleCalls[addr.Name]
+	child := d.module.cfg.Children[addr.Name]
+	if !ok || child == nil || call.Count != nil || call.ForEach != nil {
 		return cty.DynamicVal, nil
 	}
-	return cty.DynamicVal, undeclaredDiag("module", addr.Name, fmt.Sprintf("No module call named %q is declared in %s.", addr.Name, d.moduleName()), rng)
+	attrs := make(map[string]cty.Type, len(child.Module.Outputs))
+	for name := range child.Module.Outputs {
+		attrs[name] = cty.DynamicPseudoType
+	}
+	return cty.UnknownVal(cty.Object(attrs)), nil
 }
 
 // GetResource returns an unknown object of the resource type's schema, so
@@ -54,14 +66,7 @@ func (d *validationData) GetResource(addr addrs.Resource, rng hcl.Range) (cty.Va
 func (d *validationData) resourceValue(addr addrs.Resource, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
 	r, ok := d.module.cfg.Module.Resources[addr]
 	if !ok {
-		what := "resource"
-		switch addr.Mode {
-		case addrs.DataResourceMode:
-			what = "data resource"
-		case addrs.EphemeralResourceMode:
-			what = "ephemeral resource"
-		}
-		return cty.DynamicVal, undeclaredDiag(what, addr.String(), fmt.Sprintf("A %s %q %q has not been declared in %s.", what, addr.Type, addr.Name, d.moduleName()), rng)
+		return cty.DynamicVal, nil
 	}
 	if r.Count != nil || r.ForEach != nil {
 		return cty.DynamicVal, nil
@@ -76,7 +81,7 @@ func (d *validationData) GetCountAttr(addr addrs.CountAttr, rng hcl.Range) (cty.
 	if d.counted && addr.Name == "index" {
 		return cty.UnknownVal(cty.Number), nil
 	}
-	return (&consoleData{}).GetCountAttr(addr, rng)
+	return cty.DynamicVal, nil
 }
 
 func (d *validationData) GetForEachAttr(addr addrs.ForEachAttr, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
@@ -88,7 +93,7 @@ func (d *validationData) GetForEachAttr(addr addrs.ForEachAttr, rng hcl.Range) (
 			return cty.DynamicVal, nil
 		}
 	}
-	return (&consoleData{}).GetForEachAttr(addr, rng)
+	return cty.DynamicVal, nil
 }
 
 func (d *validationData) GetPathAttr(addr addrs.PathAttr, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
@@ -98,21 +103,25 @@ func (d *validationData) GetPathAttr(addr addrs.PathAttr, rng hcl.Range) (cty.Va
 	case "root":
 		return cty.StringVal(d.module.cfg.Root.Module.SourceDir), nil
 	}
-	return (&consoleData{}).GetPathAttr(addr, rng)
+	if addr.Name == "cwd" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to get working directory", Detail: err.Error(), Subject: rng.Ptr()}}
+		}
+		return cty.StringVal(wd), nil
+	}
+	return cty.DynamicVal, nil
 }
 
 func (d *validationData) GetTerraformAttr(addr addrs.TerraformAttr, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
 	if addr.Name == "applying" {
 		return cty.UnknownVal(cty.Bool).Mark(marks.Ephemeral), nil
 	}
-	return (&consoleData{}).GetTerraformAttr(addr, rng)
-}
-
-func (d *validationData) moduleName() string {
-	if d.module.cfg.Path.IsRoot() {
-		return "the root module"
+	if addr.Name == "workspace" {
+		// The workspace is a run's: validation checks for any.
+		return cty.UnknownVal(cty.String), nil
 	}
-	return d.module.cfg.Path.String()
+	return cty.DynamicVal, nil
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -1,4 +1,4 @@
-package command
+package validate
 
 import (
 	"context"
@@ -28,8 +28,8 @@ import (
 // blocks are checked in parallel, and only read afterwards.
 type moduleValidator struct {
 	cfg       *config.Config
-	providers *validationProviders
-	report    *validateReport
+	providers Providers
+	report    *report
 	scope     *lang.Scope
 
 	variables   map[string]cty.Value
@@ -38,7 +38,7 @@ type moduleValidator struct {
 	localsReady bool
 }
 
-func newModuleValidator(c *config.Config, running *validationProviders, report *validateReport) *moduleValidator {
+func newModuleValidator(c *config.Config, running Providers, report *report) *moduleValidator {
 	m := &moduleValidator{
 		cfg: c, providers: running, report: report,
 		variables: map[string]cty.Value{}, locals: map[string]cty.Value{}, evaluating: map[string]bool{},
@@ -106,7 +106,7 @@ func (m *moduleValidator) localValue(name string, rng hcl.Range) (cty.Value, hcl
 	}
 	local, declared := m.cfg.Module.Locals[name]
 	if !declared {
-		return cty.DynamicVal, undeclaredDiag("local value", name, fmt.Sprintf("A local value with the name %q has not been declared.", name), rng)
+		return cty.DynamicVal, nil // reported by config.ValidateReferences
 	}
 	if m.localsReady {
 		// Evaluation failed earlier and was reported then.
@@ -148,7 +148,7 @@ func (m *moduleValidator) validateBlocks(ctx context.Context) {
 		checks = append(checks, func() diags.Diagnostics { return m.validateResource(ctx, r) })
 	}
 	results := make([]diags.Diagnostics, len(checks))
-	limit := make(chan struct{}, validateParallelism)
+	limit := make(chan struct{}, parallelism)
 	var wg sync.WaitGroup
 	for i, check := range checks {
 		wg.Add(1)
@@ -168,13 +168,13 @@ func (m *moduleValidator) validateProviderBlock(ctx context.Context, p *config.P
 	scope := m.scope.WithData(&validationData{module: m, forEach: p.ForEach != nil}, nil)
 	var ds diags.Diagnostics
 	ds = m.appendHCL(ds, checkExpansion(scope, nil, p.ForEach))
-	rp := m.providers.running[m.cfg.Module.ProviderForLocalName(p.Name)]
+	rp := m.providers[m.cfg.Module.ProviderForLocalName(p.Name)]
 	// A provider block with nothing but meta-arguments has nothing for the
 	// provider to check, as in Terraform.
 	if rp == nil || isEmptyBody(p.Config) {
 		return ds
 	}
-	block := rp.schema.Provider.Block
+	block := rp.Schema.Provider.Block
 	if block == nil {
 		block = &schema.Block{}
 	}
@@ -184,7 +184,7 @@ func (m *moduleValidator) validateProviderBlock(ctx context.Context, p *config.P
 		return ds
 	}
 	unmarked, _ := val.UnmarkDeep()
-	resp := rp.provider.ValidateProviderConfig(ctx, providers.ValidateProviderConfigRequest{Config: unmarked})
+	resp := rp.Interface.ValidateProviderConfig(ctx, providers.ValidateProviderConfigRequest{Config: unmarked})
 	where := "provider." + p.Addr().String()
 	if p.Alias == "" {
 		where = "provider." + p.Name
@@ -196,11 +196,11 @@ func (m *moduleValidator) validateResource(ctx context.Context, r *config.Resour
 	scope := m.scope.WithData(&validationData{module: m, counted: r.Count != nil, forEach: r.ForEach != nil}, nil)
 	var ds diags.Diagnostics
 	ds = m.appendHCL(ds, checkExpansion(scope, r.Count, r.ForEach))
-	rp := m.providers.running[r.Provider]
+	rp := m.providers[r.Provider]
 	if rp == nil {
 		return ds
 	}
-	kind, types := resourceKind(r.Mode, rp.schema)
+	kind, types := resourceKind(r.Mode, rp.Schema)
 	s, known := types[r.Type]
 	if !known || s.Block == nil {
 		return append(ds, unsupportedTypeDiag(r, kind, types))
@@ -222,11 +222,11 @@ func (m *moduleValidator) validateResource(ctx context.Context, r *config.Resour
 	var providerDiags diags.Diagnostics
 	switch r.Mode {
 	case addrs.DataResourceMode:
-		providerDiags = rp.provider.ValidateDataResourceConfig(ctx, providers.ValidateDataResourceConfigRequest{TypeName: r.Type, Config: unmarked}).Diagnostics
+		providerDiags = rp.Interface.ValidateDataResourceConfig(ctx, providers.ValidateDataResourceConfigRequest{TypeName: r.Type, Config: unmarked}).Diagnostics
 	case addrs.EphemeralResourceMode:
-		providerDiags = rp.provider.ValidateEphemeralResourceConfig(ctx, providers.ValidateEphemeralResourceConfigRequest{TypeName: r.Type, Config: unmarked}).Diagnostics
+		providerDiags = rp.Interface.ValidateEphemeralResourceConfig(ctx, providers.ValidateEphemeralResourceConfigRequest{TypeName: r.Type, Config: unmarked}).Diagnostics
 	default:
-		providerDiags = rp.provider.ValidateResourceConfig(ctx, providers.ValidateResourceConfigRequest{
+		providerDiags = rp.Interface.ValidateResourceConfig(ctx, providers.ValidateResourceConfigRequest{
 			TypeName: r.Type, Config: unmarked,
 			ClientCapabilities: providers.ClientCapabilities{WriteOnlyAttributesAllowed: true},
 		}).Diagnostics
@@ -286,11 +286,11 @@ func (m *moduleValidator) checkResourceReferences(refs []*addrs.Reference) hcl.D
 // resourceSchema is the schema of a resource's type, nil when its provider
 // is not running or does not have the type.
 func (m *moduleValidator) resourceSchema(r *config.Resource) *schema.Block {
-	rp := m.providers.running[r.Provider]
+	rp := m.providers[r.Provider]
 	if rp == nil {
 		return nil
 	}
-	_, types := resourceKind(r.Mode, rp.schema)
+	_, types := resourceKind(r.Mode, rp.Schema)
 	return types[r.Type].Block
 }
 
@@ -351,7 +351,7 @@ func nameSuggestion[V any](given string, candidates map[string]V) string {
 // validate runs no provider code that could depend on real values. Calls
 // to providers that could not be started accept anything.
 func (m *moduleValidator) providerFunction(ref lang.ProviderFunctionRef) (function.Function, bool, hcl.Diagnostics) {
-	rp := m.providers.running[m.cfg.Module.ProviderForLocalName(ref.ProviderName)]
+	rp := m.providers[m.cfg.Module.ProviderForLocalName(ref.ProviderName)]
 	if rp == nil {
 		return function.New(&function.Spec{
 			VarParam: &function.Parameter{Name: "args", Type: cty.DynamicPseudoType, AllowNull: true, AllowUnknown: true, AllowDynamicType: true, AllowMarked: true},
@@ -359,7 +359,7 @@ func (m *moduleValidator) providerFunction(ref lang.ProviderFunctionRef) (functi
 			Impl:     func([]cty.Value, cty.Type) (cty.Value, error) { return cty.DynamicVal, nil },
 		}), true, nil
 	}
-	decl, found := rp.schema.Functions[ref.Function]
+	decl, found := rp.Schema.Functions[ref.Function]
 	if !found {
 		return function.Function{}, false, nil
 	}
