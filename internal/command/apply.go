@@ -25,6 +25,7 @@ import (
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/ui"
 	"github.com/terrane/terrane/internal/ui/jsonview"
+	"github.com/terrane/terrane/internal/version"
 )
 
 // runApply is `terrane apply [PLANFILE]`: without a plan file it plans,
@@ -106,6 +107,9 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 	if plan == nil {
 		return 1
 	}
+	if ask.command == refreshApproval.command {
+		ds = ds.Append(op.emptyStateWarning())
+	}
 	if !plan.CanApply() {
 		return reportNothingToApply(op, plan, ds)
 	}
@@ -143,6 +147,22 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 	}
 }
 
+// emptyStateWarning is OpenTofu's refresh warning for a workspace that
+// records no managed object: there is nothing to refresh.
+func (op *operation) emptyStateWarning() diags.Diagnostics {
+	snap, err := op.store.Load(context.Background())
+	if err != nil {
+		return nil // the run itself reports a store that cannot be read
+	}
+	for _, entry := range snap.State.AllResourceInstances() {
+		if entry.Addr.Resource.Resource.Mode == addrs.ManagedResourceMode {
+			return nil
+		}
+	}
+	return diags.Diagnostics{{Severity: diags.Warning, Summary: "Empty or non-existent state",
+		Detail: "There are currently no remote objects tracked in the state, so there is nothing to refresh."}}
+}
+
 // withoutCheckBlockWarnings drops the check block warnings of a plan that
 // is being applied: the apply evaluates the check blocks again and warns
 // of what it finds then, so a user sees each problem once, as Terraform
@@ -162,6 +182,15 @@ func withoutCheckBlockWarnings(ds diags.Diagnostics) diags.Diagnostics {
 // ends it: its diagnostics, then an apply summary counting nothing and the
 // outputs as recorded (refresh -json: the outputs alone).
 func reportNothingToApply(op *operation, plan *plans.Plan, ds diags.Diagnostics) int {
+	// OpenTofu applies and saves even a plan that changes nothing, so the
+	// workspace then has a state, if an empty one: count this as its first
+	// run when it is.
+	ctx := context.Background()
+	if ws, err := op.store.EnsureWorkspace(ctx); err == nil && ws.Serial == 0 {
+		if _, err := op.store.BeginRun(ctx, version.Version); err != nil {
+			ds = ds.Append(diags.Errorf("Cannot start the run", "Updating workspace %q failed: %s", op.workspace, err))
+		}
+	}
 	op.out.diagnostics(ds)
 	op.out.renderApplySummary(plan, op, false)
 	return 0

@@ -97,11 +97,13 @@ func (w *walker) loadStateValue(work *resourceWork, addr addrs.AbsResourceInstan
 	return w.loadStateValueFrom(w.prior.ResourceInstance(addr), work, addr)
 }
 
-// loadStateValueFrom makes inst's current object the value of addr, null
-// when there is none.
+// loadStateValueFrom makes inst's current object the value of addr. When
+// there is none (a refresh-only run over an object not created yet, a
+// target left out) the value is unknown, as OpenTofu evaluates an instance
+// that has no object.
 func (w *walker) loadStateValueFrom(inst *states.ResourceInstance, work *resourceWork, addr addrs.AbsResourceInstance) diags.Diagnostics {
 	if inst == nil || inst.Current == nil {
-		w.values.set(w.values.instances, addr.String(), cty.NullVal(work.types.Value))
+		w.values.set(w.values.instances, addr.String(), cty.DynamicVal)
 		return nil
 	}
 	src := inst.Current
