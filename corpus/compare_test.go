@@ -132,10 +132,18 @@ var (
 	progressPattern = regexp.MustCompile(`^\S.*?: (Creating\.\.\.|Creation complete|Destroying\.\.\.|Destruction complete|Modifying\.\.\.|` +
 		`Modifications complete|Refreshing state\.\.\.|Reading\.\.\.|Read complete|Preparing import\.\.\.|Importing\.\.\.|` +
 		`Import complete|Opening\.\.\.|Open complete|Closing\.\.\.|Close complete|Renewing\.\.\.|Renew complete|Provisioning with)`)
-	provisionerPattern = regexp.MustCompile(`^\S.*? \((local-exec|remote-exec|file)\): `)
-	versionField       = regexp.MustCompile(`"terraform_version": "[^"]*"`)
-	serialField        = regexp.MustCompile(`"serial": \d+`)
+	// initProgressPattern matches init's lines about provider packages,
+	// which OpenTofu looks up and installs in parallel.
+	initProgressPattern = regexp.MustCompile(`^- ` + initProgressMessage)
+	initMessagePattern  = regexp.MustCompile(`"@message":"` + initProgressMessage)
+	provisionerPattern  = regexp.MustCompile(`^\S.*? \((local-exec|remote-exec|file)\): `)
+	versionField        = regexp.MustCompile(`"terraform_version": "[^"]*"`)
+	serialField         = regexp.MustCompile(`"serial": \d+`)
 )
+
+const initProgressMessage = `(Finding .* versions matching .*\.\.\.|Finding latest version of .*\.\.\.|` +
+	`Reusing previous version of .* from the dependency lock file|Installing .* v\S+\.\.\.|Installed .* v\S+ \(|` +
+	`Using previously-installed .* v\S+$|Using .* v\S+ from the shared cache directory|Detected previously-installed )`
 
 // text normalises a command's output.
 func (n normalizer) text(s string) string {
@@ -204,6 +212,7 @@ func sortProgressRuns(s string) string {
 	isProgress := func(line string) bool {
 		return progressPattern.MatchString(line) || provisionerPattern.MatchString(line)
 	}
+	sortRuns(lines, initProgressPattern.MatchString)
 	sortRuns(lines, isProgress)
 	return strings.Join(lines, "\n")
 }
@@ -239,6 +248,12 @@ func jsonLines(s string) (string, bool) {
 			return "", false
 		}
 		delete(message, "@timestamp")
+		if message["type"] == "version" {
+			// The first message names the program and its version; both
+			// programs give OpenTofu's version under its name.
+			message["@message"] = "<product> <version>"
+			delete(message, "<cmd>")
+		}
 		encoded, err := json.Marshal(message)
 		if err != nil {
 			return "", false
@@ -246,6 +261,9 @@ func jsonLines(s string) (string, bool) {
 		out[i] = string(encoded)
 	}
 	sortRuns(out, func(line string) bool {
+		if initMessagePattern.MatchString(line) && !strings.Contains(line, `"type":`) {
+			return true
+		}
 		for _, suffix := range []string{`_start"`, `_progress"`, `_complete"`, `_errored"`} {
 			if strings.Contains(line, `"type":"`) && strings.Contains(line, suffix) && strings.Contains(line, `"hook":`) {
 				return true

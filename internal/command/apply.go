@@ -435,45 +435,25 @@ func (o *operationOutput) addSources(files map[string]*hcl.File) {
 	}
 }
 
-// diagnostics writes warnings to stdout and errors to stderr, as Terraform
-// does; with -compact-warnings and no errors, warnings are one line each.
+// diagnostics writes warnings to stdout and errors to stderr, as the
+// command line's view options say (see diagnosticView).
 func (o *operationOutput) diagnostics(ds diags.Diagnostics) {
 	if o.json != nil {
 		o.json.Diagnostics(ds, o.sources)
 		return
 	}
-	var warnings, errs diags.Diagnostics
-	for _, d := range ds {
-		if d.Severity == diags.Warning {
-			warnings = append(warnings, d)
-		} else {
-			errs = append(errs, d)
-		}
-	}
-	if len(warnings) > 0 && o.view.CompactWarnings && len(errs) == 0 {
-		writeCompactWarnings(o.streams.Stdout, warnings)
-	} else {
-		ui.WriteDiagnostics(o.streams.Stdout, warnings, o.sources, o.color)
-	}
-	ui.WriteDiagnostics(o.streams.Stderr, errs, o.sources, o.color)
+	diagnosticView(o.streams, o.view, o.color).Write(o.streams.Stdout, o.streams.Stderr, ds, o.sources)
 }
 
-func writeCompactWarnings(w io.Writer, warnings diags.Diagnostics) {
-	fmt.Fprintln(w, "\nWarnings:")
-	fmt.Fprintln(w)
-	// As OpenTofu's format.DiagnosticWarningsCompact lists the warnings
-	// its view consolidated.
-	for _, group := range ui.ConsolidateDiagnostics(ui.SortDiagnostics(warnings), diags.Warning) {
-		d := group.First
-		fmt.Fprintf(w, "- %s\n", d.Summary)
-		switch {
-		case d.Subject != nil && group.Count > 1:
-			fmt.Fprintf(w, "  on %s line %d (and %d more)\n", d.Subject.Filename, d.Subject.Start.Line, group.Count-1)
-		case d.Subject != nil:
-			fmt.Fprintf(w, "  on %s line %d\n", d.Subject.Filename, d.Subject.Start.Line)
-		}
+// diagnosticView is how a command shows diagnostics, from its own view
+// options and the global ones.
+func diagnosticView(streams Streams, view arguments.View, color bool) ui.DiagnosticView {
+	return ui.DiagnosticView{
+		Color:               color,
+		ConsolidateWarnings: !streams.View.KeepWarningsApart,
+		ConsolidateErrors:   streams.View.ConsolidateErrors,
+		CompactWarnings:     view.CompactWarnings,
 	}
-	fmt.Fprintln(w, "\nTo see the full warning notes, run Terrane without -compact-warnings.")
 }
 
 // confirm asks ask's question and reports whether the answer was "yes".
@@ -533,6 +513,10 @@ func (o *operationOutput) hooks() []engine.Hook {
 	if o.json != nil {
 		o.jsonProgress = jsonview.NewHook(o.json, jsonview.DefaultProgressInterval)
 		return []engine.Hook{o.jsonProgress, o.counts}
+	}
+	if o.streams.View.Concise {
+		// -concise: no progress lines, as OpenTofu's UI hook is left out.
+		return []engine.Hook{o.counts}
 	}
 	o.progress = ui.NewProgressHook(o.streams.Stdout, ui.ProgressOptions{Color: o.color})
 	return []engine.Hook{o.progress, o.counts}

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zclconf/go-cty/cty"
+
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/engine/journal"
@@ -62,6 +64,22 @@ func newApplier(plan *plans.Plan, snap *recordstore.Snapshot, j *journal.Journal
 	return a
 }
 
+// plannedRootOutput is the value the plan gave root output name, as the
+// plan recorded it; false when the plan has none or did not know all of it.
+func (a *applier) plannedRootOutput(name string) (cty.Value, bool) {
+	for _, src := range a.plan.Changes.Outputs {
+		if !src.Addr.Module.IsRoot() || src.Addr.OutputValue.Name != name {
+			continue
+		}
+		change, err := src.Decode()
+		if err != nil || !change.After.IsWhollyKnown() {
+			return cty.NilVal, false
+		}
+		return change.After, true
+	}
+	return cty.NilVal, false
+}
+
 func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics {
 	// A plan that changes nothing is applied all the same, as OpenTofu
 	// applies it: its outputs are recorded and its checks evaluated.
@@ -88,6 +106,7 @@ func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics 
 	}
 	defer enterRun(e.opts.RunID)()
 	w := e.newWalker(ctx, walkApply, snap, set)
+	w.setPlanTimestamp(plan.Timestamp)
 	j := journal.New(e.opts.State, journal.Options{RunID: e.opts.RunID, Logf: e.warnf, RetryFor: e.opts.RetryFor})
 	defer func() { _ = j.Close() }()
 	w.applier = newApplier(plan, snap, j)

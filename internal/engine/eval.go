@@ -161,9 +161,16 @@ func (d *evalData) GetPathAttr(addr addrs.PathAttr, rng hcl.Range) (cty.Value, h
 	case "root":
 		return cty.StringVal(relativeToCwd(d.module.Root.Module.SourceDir)), nil
 	case "cwd":
-		wd, err := os.Getwd()
+		wd, err := d.w.e.opts.OriginalWorkingDir, error(nil)
+		if wd == "" {
+			wd, err = os.Getwd()
+		}
+		if err == nil {
+			wd, err = filepath.Abs(wd)
+		}
 		if err != nil {
-			return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot find the working directory", Detail: err.Error(), Subject: rng.Ptr()}}
+			return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to get working directory",
+				Detail: fmt.Sprintf("The value for path.cwd cannot be determined due to a system error: %s", err), Subject: rng.Ptr()}}
 		}
 		return cty.StringVal(filepath.ToSlash(wd)), nil
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/terrane/terrane/internal/resourceservice/records"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/recordstore"
+	"github.com/terrane/terrane/internal/validate"
 	"github.com/terrane/terrane/internal/value"
 	"github.com/terrane/terrane/internal/version"
 )
@@ -39,6 +40,12 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	if ds.HasErrors() {
 		return plan, ds
 	}
+	if validateFirst, _ := ctx.Value(validateFirstKey{}).(bool); validateFirst {
+		vds := validate.Config(ctx, e.opts.Config, set.validationProviders())
+		if ds = ds.Append(vds); vds.HasErrors() {
+			return nil, ds
+		}
+	}
 	loaded := snap
 	rf, rds := e.prepareRefactoring(snap)
 	if ds = ds.Append(rds); rds.HasErrors() {
@@ -50,6 +57,7 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	snap = rf.snapshot
 	defer enterRun(e.opts.RunID)()
 	w := e.newWalker(ctx, walkPlan, snap, set)
+	w.setPlanTimestamp(started)
 	w.refactor = rf
 	w.planOpts, w.plan = opts, newPlanCollector()
 	if hasOpenIntents(snap.State) {

@@ -124,6 +124,12 @@ func (w *walker) recordRootOutput(o *config.Output, val cty.Value) {
 		w.keepPriorRootOutputLocked(o)
 		return
 	}
+	if w.op == walkApply {
+		// Whatever an apply still does not know is recorded as null, as in
+		// OpenTofu: state holds no unknown values.
+		unmarked, pvm := val.UnmarkDeepWithPaths()
+		val = cty.UnknownAsNull(unmarked).MarkWithPaths(pvm)
+	}
 	if plain, _ := val.UnmarkDeep(); plain.IsNull() {
 		// As OpenTofu does, an output whose value is null is not recorded:
 		// it reads as not set.
