@@ -21,11 +21,11 @@ func TestInvalidConfigurations(t *testing.T) {
 	}{
 		{"bad-default", "Invalid default value for variable", "main.tf:3:13"},
 		{"bad-depends-on", "Invalid depends_on reference", "main.tf:4:32"},
-		{"bad-provider-source", "Invalid provider source string", "main.tf:4:16"},
+		{"bad-provider-source", "Invalid provider type", "main.tf:4:16"},
 		{"check-assert-no-refs", "Invalid assert expression", "main.tf:3:21"},
 		{"check-without-assert", "Zero assert blocks", "main.tf:1:1"},
 		{"check-nested-count", "Invalid \"count\" attribute", "main.tf:3:5"},
-		{"count-and-for-each", "Invalid combination of \"count\" and \"for_each\"", "main.tf:3:3"},
+		{"count-and-for-each", "Invalid combination of \"count\" and \"for_each\"", "main.tf:2:3"},
 		{"count-outside-count", "Reference to \"count\" in non-counted context", "main.tf:3:9"},
 		{"duplicate-data", "Duplicate data \"http\" configuration", "main.tf:2:1"},
 		{"duplicate-local", "Duplicate local value definition", "main.tf:3:3"},

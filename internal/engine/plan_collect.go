@@ -124,18 +124,23 @@ func (w *walker) recordRootOutput(o *config.Output, val cty.Value) {
 		w.keepPriorRootOutputLocked(o)
 		return
 	}
-	if w.op == walkApply {
-		// Whatever an apply still does not know is recorded as null, as in
-		// OpenTofu: state holds no unknown values.
+	if w.op == walkApply && !val.IsWhollyKnown() {
+		// What an apply still cannot know (an instance a -target left out
+		// and never made) is recorded as null, as OpenTofu records it:
+		// state holds no unknown values.
 		unmarked, pvm := val.UnmarkDeepWithPaths()
 		val = cty.UnknownAsNull(unmarked).MarkWithPaths(pvm)
 	}
-	if val.IsNull() {
-		// A null root output is not recorded at all, as in OpenTofu:
-		// nothing can refer to it.
+	if plain, _ := val.UnmarkDeep(); plain.IsNull() {
+		// As OpenTofu does, an output whose value is null is not recorded:
+		// it reads as not set.
 		delete(w.results.outputs, o.Name)
 		return
 	}
+	// A root output the plan knew in full was taken from the plan (see
+	// outputValue), as OpenTofu takes it, so its numbers have been through
+	// the plan's encoding: no negative zero is left. A value only the apply
+	// knows is recorded as evaluated, -0 included, as in OpenTofu.
 	w.results.outputs[o.Name] = &states.OutputValue{Value: val, Sensitive: o.Sensitive}
 }
 

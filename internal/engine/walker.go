@@ -71,6 +71,10 @@ type walker struct {
 	failures *failureSet
 	// scope limits a plan to its targets and excludes; nil plans all.
 	planScope *planScope
+	// keptOutputs, in a walk limited by -target or -exclude, are the root
+	// output vertices it evaluates; the others keep their recorded values.
+	// nil evaluates every output.
+	keptOutputs map[string]bool
 	// cbdForced are the resources (vertex keys) create_before_destroy is
 	// implied for; see createBeforeDestroyForced.
 	cbdForced map[string]bool
@@ -370,6 +374,10 @@ func (w *walker) runOutput(v *outputVertex) diags.Diagnostics {
 			// refer to may already be gone when the output's turn comes.
 			return nil
 		}
+		if inst.IsRoot() && w.keptOutputs != nil && !w.keptOutputs[v.key()] {
+			w.keepPriorRootOutput(v.output)
+			return nil
+		}
 		var ds diags.Diagnostics
 		scope := w.scopeIn(v.module, inst, repetition{}, nil)
 		if w.op != walkEval {
@@ -377,6 +385,11 @@ func (w *walker) runOutput(v *outputVertex) diags.Diagnostics {
 		}
 		val, hd := w.outputValue(v, inst, scope)
 		ds = ds.Append(hd)
+		if hd.HasErrors() {
+			// Its value was never made: neither a change nor a new
+			// record, as in OpenTofu (see recordRootOutput).
+			val = cty.DynamicVal.Mark(failedMark)
+		}
 		undeclaredSensitive := false
 		if v.output.Sensitive {
 			val = val.Mark(sensitiveMark)
