@@ -334,6 +334,9 @@ func (op *operation) inputValues(opts arguments.Operation, saved *plans.Plan) (e
 	if saved != nil {
 		return op.savedPlanValues(saved, given, ds)
 	}
+	if opts.Input && inputAllowedByEnv() && !opts.AllowUnsetVariables {
+		ds = ds.Append(op.out.promptForVariables(decls, given))
+	}
 	_, resolveDiags := arguments.Resolve(decls, given)
 	ds = ds.Append(resolveDiags)
 	for name, v := range given.ByName {
