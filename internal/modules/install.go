@@ -122,7 +122,9 @@ func (w *installWalk) installCalls(ctx context.Context, mod *config.Module, stat
 		child, hclDiags := w.installer.Parser.LoadModule(absolute)
 		w.diags = w.diags.Append(hclDiags)
 		if child != nil {
-			w.installCalls(ctx, child, static.Child(call, child), callPath, absolute, append(stack, absolute))
+			childStatic := static.Child(call, child)
+			w.diags = w.diags.Append(childStatic.CheckConstVariables())
+			w.installCalls(ctx, child, childStatic, callPath, absolute, append(stack, absolute))
 		}
 	}
 }
