@@ -492,6 +492,7 @@ func (o *operationOutput) diagnostics(ds diags.Diagnostics) {
 // options and the global ones.
 func diagnosticView(streams Streams, view arguments.View, color bool) ui.DiagnosticView {
 	return ui.DiagnosticView{
+		Deprecation:         streams.View.Deprecation,
 		Color:               color,
 		ConsolidateWarnings: !streams.View.KeepWarningsApart,
 		ConsolidateErrors:   streams.View.ConsolidateErrors,

@@ -84,3 +84,15 @@ func (d Diagnostic) ConsolidationKey() string {
 	}
 	return key
 }
+
+// DeprecationCause is the Extra of a warning about a deprecated variable a
+// module call sets: views show one warning per cause (the variable and its
+// message), and -deprecation=module:local leaves out those about modules
+// from remote sources, =none all of them.
+type DeprecationCause struct {
+	FromRemoteModule bool
+	Key              string
+}
+
+// ExtraInfoKey implements ConsolidationKeyer.
+func (c DeprecationCause) ExtraInfoKey() string { return c.Key }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -256,18 +257,31 @@ func (w *walker) runVariable(v *variableVertex) diags.Diagnostics {
 			val, hd := scope.EvalExpr(expr, cty.DynamicPseudoType)
 			ds = ds.Append(hd)
 			given, rng = val, expr.Range()
-			if msg := v.variable.DeprecatedMessage; msg != "" && !val.IsNull() && w.op == walkPlan {
+			if msg := v.variable.DeprecatedMessage; msg != "" && w.op == walkPlan {
 				// OpenTofu warns the caller that sets a deprecated
-				// variable; setting it to null is not using it.
+				// variable, each variable's warnings apart.
 				ds = ds.Append(diags.Diagnostic{Severity: diags.Warning,
-					Summary: fmt.Sprintf("The variable %q is marked as deprecated by module author", v.variable.Name),
-					Detail:  msg, Subject: expr.Range().Ptr()})
+					Summary: "Variable marked as deprecated by the module author",
+					Detail:  fmt.Sprintf("Variable %q is marked as deprecated with the following message:\n%s", v.variable.Name, msg),
+					Subject: expr.Range().Ptr(), Extra: diags.DeprecationCause{FromRemoteModule: fromRemoteModule(v.module), Key: v.variable.Name + "\n" + msg}})
 			}
 		}
 		val, vds := w.finalizeVariable(v, inst, given, rng)
 		w.values.set(w.values.variables, namedKey(inst, v.variable.Name), val)
 		return ds.Append(vds)
 	})
+}
+
+// fromRemoteModule reports whether module c, or a module above it, comes
+// from a remote source (a registry, a Git repository): not from a path
+// in the same package as its caller.
+func fromRemoteModule(c *config.Config) bool {
+	for ; c.Parent != nil; c = c.Parent {
+		if !strings.HasPrefix(c.SourceAddr, "./") && !strings.HasPrefix(c.SourceAddr, "../") {
+			return true
+		}
+	}
+	return false
 }
 
 // finalizeVariable applies a variable's default, optional() defaults,

@@ -19,6 +19,10 @@ type DiagnosticView struct {
 	// NewlineAfter ends each diagnostic with an empty line, as OpenTofu's
 	// older commands (init, state, workspace and the like) print them.
 	NewlineAfter bool
+	// Deprecation is -deprecation=module:LEVEL: "local" leaves out
+	// deprecation warnings about modules from remote sources, "none" all
+	// of them; anything else shows them all.
+	Deprecation string
 }
 
 // Write shows ds as OpenTofu's View.Diagnostics does: sorted, grouped as
@@ -30,10 +34,11 @@ func (v DiagnosticView) Write(stdout, stderr io.Writer, ds diags.Diagnostics, so
 }
 
 func (v DiagnosticView) write(stdout, stderr io.Writer, ds diags.Diagnostics, sources Sources, width int) {
+	ds = v.allowedDeprecations(SortDiagnostics(ds))
 	if len(ds) == 0 {
 		return
 	}
-	groups := v.groups(SortDiagnostics(ds))
+	groups := v.groups(ds)
 	if v.CompactWarnings && !ds.HasErrors() {
 		writeCompactWarnings(stdout, groups, v.Color)
 		return
@@ -53,6 +58,25 @@ func (v DiagnosticView) write(stdout, stderr io.Writer, ds diags.Diagnostics, so
 		}
 		io.WriteString(w, text)
 	}
+}
+
+// allowedDeprecations leaves out the deprecation warnings the view's level
+// does not show, and every one whose cause was already shown, as
+// OpenTofu's view does before consolidating.
+func (v DiagnosticView) allowedDeprecations(ds diags.Diagnostics) diags.Diagnostics {
+	seen := map[diags.DeprecationCause]bool{}
+	out := ds[:0:0]
+	for _, d := range ds {
+		cause, ok := diags.ExtraAs[diags.DeprecationCause](d.Extra)
+		if ok && (seen[cause] || v.Deprecation == "none" || (v.Deprecation == "local" && cause.FromRemoteModule)) {
+			continue
+		}
+		if ok {
+			seen[cause] = true
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 // groups consolidates sorted diagnostics as the view says.
