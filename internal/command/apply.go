@@ -101,6 +101,9 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 	if plan == nil {
 		return 1
 	}
+	if ask.command == refreshApproval.command {
+		ds = ds.Append(emptyStateWarning(op))
+	}
 	if !plan.CanApply() {
 		return reportNothingToApply(op, plan, ds)
 	}

@@ -128,10 +128,8 @@ func rawOutputText(val cty.Value) (string, error) {
 }
 
 // outputMeta is one output as `output -json` lists it, OpenTofu's
-// views.OutputJSON: its fields in this order, "ephemeral" included (false
-// for every root output, which cannot be ephemeral).
+// views.OutputJSON: its fields in this order.
 type outputMeta struct {
-	Ephemeral bool            `json:"ephemeral"`
 	Sensitive bool            `json:"sensitive"`
 	Type      json.RawMessage `json:"type"`
 	Value     json.RawMessage `json:"value"`

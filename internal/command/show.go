@@ -51,7 +51,8 @@ func runShow(streams Streams, args []string) int {
 	default:
 		ds = diags.Diagnostics{diags.Errorf("Too many arguments", "terrane show takes at most one argument, the path of a saved plan; got %d.", fs.NArg())}
 	}
-	ui.WriteDiagnostics(streams.Stderr, ds, nil, color)
+	// Diagnostics are coloured with -json too, as OpenTofu's show does.
+	ui.WriteDiagnostics(streams.Stderr, ds, nil, ui.ColorEnabled(*noColor))
 	if ds.HasErrors() {
 		return 1
 	}
@@ -258,7 +259,9 @@ func loadSchemas(ctx context.Context, dir string, needed map[addrs.Provider]bool
 	for _, provider := range workdir.SortedProviders(needed) {
 		factory, ok := factories[provider]
 		if !ok {
-			continue // the renderers name the resources whose schema is missing
+			ds = ds.Append(diags.Errorf("Failed to load plugin schemas",
+				"Error while loading schemas for plugin components: failed to instantiate provider %q to obtain schema: unavailable provider %q.", provider, provider))
+			return schemas, ds
 		}
 		instance, err := factory(ctx)
 		if err != nil {

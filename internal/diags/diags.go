@@ -55,6 +55,10 @@ type Diagnostic struct {
 	// (not an error evaluating one). `terrane test` matches a run's
 	// expect_failures against it.
 	FailedCheck bool
+	// Sourceless marks what OpenTofu reports without a source range or an
+	// object's address, though it arises while working on one: a run
+	// attaches neither to it.
+	Sourceless bool
 }
 
 // Diagnostics is a list of diagnostics, usually collected through Append.

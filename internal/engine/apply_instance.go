@@ -18,6 +18,13 @@ import (
 // expressions that refer to it.
 func (w *walker) applyInstance(work *resourceWork, addr addrs.AbsResourceInstance, rep repetition) diags.Diagnostics {
 	src := w.applier.changes[addr.String()]
+	if src != nil && src.Importing != nil && src.DeposedKey == addrs.NotDeposed {
+		// The object was recorded before the walk; its import is
+		// reported where OpenTofu reports it, before its change.
+		id := src.Importing.ID
+		w.importHooks(func(h ImportHook) { h.PreApplyImport(addr, id) })
+		w.importHooks(func(h ImportHook) { h.PostApplyImport(addr, id) })
+	}
 	if work.v.resource.Mode == addrs.DataResourceMode {
 		if w.planOpts.Mode == plans.DestroyMode {
 			return nil
@@ -48,7 +55,7 @@ func (w *walker) applyInstance(work *resourceWork, addr addrs.AbsResourceInstanc
 	if err != nil {
 		return diags.Diagnostics{diags.Errorf("Cannot read the saved plan", "The change to %s could not be decoded: %s. Make a new plan.", addr, err)}
 	}
-	return withResourceSource(w.applyChange(work, addr, rep, change), work.v.resource).WithAddress(addr.String())
+	return withAddress(withResourceSource(w.applyChange(work, addr, rep, change), work.v.resource), addr.String())
 }
 
 // applyDataInstance reads a data source during apply, between its
@@ -100,6 +107,12 @@ func (w *walker) loadStateValue(work *resourceWork, addr addrs.AbsResourceInstan
 // loadStateValueFrom makes inst's current object the value of addr, null
 // when there is none.
 func (w *walker) loadStateValueFrom(inst *states.ResourceInstance, work *resourceWork, addr addrs.AbsResourceInstance) diags.Diagnostics {
+	if inst == nil && !w.resourceInState(addr) {
+		// A resource the state has no trace of and the plan creates none
+		// of (a refresh-only or targeted run) is unknown, as in OpenTofu.
+		w.values.set(w.values.instances, addr.String(), cty.UnknownVal(work.types.Value))
+		return nil
+	}
 	if inst == nil || inst.Current == nil {
 		w.values.set(w.values.instances, addr.String(), cty.NullVal(work.types.Value))
 		return nil
@@ -373,4 +386,11 @@ func (w *walker) dependenciesOf(work *resourceWork) []addrs.ConfigResource {
 		}
 	}
 	return out
+}
+
+// resourceInState reports whether the prior state has any instance of
+// addr's resource.
+func (w *walker) resourceInState(addr addrs.AbsResourceInstance) bool {
+	_, ok := w.prior.ResourceProvider(addr.ContainingResource())
+	return ok
 }

@@ -157,7 +157,7 @@ func (w *walker) instance(work *resourceWork, addr addrs.AbsResourceInstance, re
 	if work.v.resource.Mode == addrs.DataResourceMode {
 		return w.planDataInstance(work, addr, rep)
 	}
-	return withResourceSource(w.planManagedInstance(work, addr, rep), work.v.resource).WithAddress(addr.String())
+	return withAddress(withResourceSource(w.planManagedInstance(work, addr, rep), work.v.resource), addr.String())
 }
 
 // orphanWithProvider plans the deletion of an instance only in state with
@@ -220,7 +220,7 @@ func (w *walker) evalConfig(work *resourceWork, addr addrs.AbsResourceInstance, 
 // go.
 func refuseEphemeralConfig(work *resourceWork, addr addrs.AbsResourceInstance, cfgMarks []cty.PathValueMarks) diags.Diagnostics {
 	ds := lang.EphemeralInPersistedAttributes(work.schema.Block, cfgMarks)
-	return withResourceSource(ds, work.v.resource).WithAddress(addr.String())
+	return withAddress(withResourceSource(ds, work.v.resource), addr.String())
 }
 
 // refreshed is a prior object brought up to date: upgraded to the current
