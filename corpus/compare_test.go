@@ -124,16 +124,26 @@ var (
 	commandPattern   = regexp.MustCompile("(?m)(^|[\\s\"'`(⟩])(tofu|terrane)([\\s\"'`).,:;]|$)")
 	dataDirPattern   = regexp.MustCompile(`\.terrane\b`)
 	stillPattern     = regexp.MustCompile(`(?m)^.*: Still [a-z]+\.\.\. \[.*elapsed\]\n`)
+	// A deposed object's key is chosen at random when it is deposed.
+	deposedPattern = regexp.MustCompile(`(deposed object |"deposed": ")[0-9a-f]{8}\b`)
 	// progressPattern matches the lines that report one object's progress:
 	// objects are worked on in parallel, so a run of them comes in an
 	// order that varies from run to run in both programs.
 	progressPattern = regexp.MustCompile(`^\S.*?: (Creating\.\.\.|Creation complete|Destroying\.\.\.|Destruction complete|Modifying\.\.\.|` +
 		`Modifications complete|Refreshing state\.\.\.|Reading\.\.\.|Read complete|Preparing import\.\.\.|Importing\.\.\.|` +
-		`Import complete|Opening\.\.\.|Opening complete|Closing\.\.\.|Closing complete|Renewing|Provisioning with|Creation errored|Destruction errored|Modifications errored)`)
-	provisionerPattern = regexp.MustCompile(`^\S.*? \((local-exec|remote-exec|file)\): `)
-	versionField       = regexp.MustCompile(`"terraform_version": "[^"]*"`)
-	serialField        = regexp.MustCompile(`"serial": \d+`)
+		`Import complete|Opening\.\.\.|Open complete|Closing\.\.\.|Close complete|Renewing\.\.\.|Renew complete|Provisioning with)`)
+	// initProgressPattern matches init's lines about provider packages,
+	// which OpenTofu looks up and installs in parallel.
+	initProgressPattern = regexp.MustCompile(`^- ` + initProgressMessage)
+	initMessagePattern  = regexp.MustCompile(`"@message":"` + initProgressMessage)
+	provisionerPattern  = regexp.MustCompile(`^\S.*? \((local-exec|remote-exec|file)\): `)
+	versionField        = regexp.MustCompile(`"terraform_version": "[^"]*"`)
+	serialField         = regexp.MustCompile(`"serial": \d+`)
 )
+
+const initProgressMessage = `(Finding .* versions matching .*\.\.\.|Finding latest version of .*\.\.\.|` +
+	`Reusing previous version of .* from the dependency lock file|Installing .* v\S+\.\.\.|Installed .* v\S+ \(|` +
+	`Using previously-installed .* v\S+$|Using .* v\S+ from the shared cache directory|Detected previously-installed )`
 
 // text normalises a command's output.
 func (n normalizer) text(s string) string {
@@ -143,6 +153,7 @@ func (n normalizer) text(s string) string {
 	s = stillPattern.ReplaceAllString(s, "")
 	s = uuidPattern.ReplaceAllString(s, "<uuid>")
 	s = hexIDPattern.ReplaceAllString(s, "<id>")
+	s = deposedPattern.ReplaceAllString(s, "${1}<deposed>")
 	s = timestampPattern.ReplaceAllString(s, "<timestamp>")
 	s = durationPattern.ReplaceAllString(s, "$1 <duration>")
 	s = productPattern.ReplaceAllString(s, "<product>")
@@ -151,7 +162,45 @@ func (n normalizer) text(s string) string {
 	if stream, ok := jsonLines(s); ok {
 		return stream
 	}
+	if doc, ok := validateDocument(s); ok {
+		return doc
+	}
 	return sortProgressRuns(s)
+}
+
+// validateDocument sorts the diagnostics of a `validate -json` document:
+// OpenTofu's validate walk visits the configuration's objects in parallel
+// and gathers what each reports in an order that varies from run to run.
+func validateDocument(s string) (string, bool) {
+	var doc map[string]any
+	decoder := json.NewDecoder(strings.NewReader(s))
+	decoder.UseNumber()
+	if decoder.Decode(&doc) != nil || decoder.More() {
+		return "", false
+	}
+	list, ok := doc["diagnostics"].([]any)
+	if _, valid := doc["valid"]; !ok || !valid {
+		return "", false
+	}
+	keyed := make([]string, len(list))
+	byKey := map[string]any{}
+	for i, d := range list {
+		encoded, _ := json.Marshal(d)
+		keyed[i] = string(encoded)
+		byKey[keyed[i]] = d
+	}
+	sort.Strings(keyed)
+	for i, key := range keyed {
+		list[i] = byKey[key]
+	}
+	var out bytes.Buffer
+	encoder := json.NewEncoder(&out)
+	encoder.SetEscapeHTML(false)
+	encoder.SetIndent("", "  ")
+	if encoder.Encode(doc) != nil {
+		return "", false
+	}
+	return out.String(), true
 }
 
 // privateField matches an instance's private data in a state file; base64
@@ -201,6 +250,7 @@ func sortProgressRuns(s string) string {
 	isProgress := func(line string) bool {
 		return progressPattern.MatchString(line) || provisionerPattern.MatchString(line)
 	}
+	sortRuns(lines, initProgressPattern.MatchString)
 	sortRuns(lines, isProgress)
 	return strings.Join(lines, "\n")
 }
@@ -236,6 +286,12 @@ func jsonLines(s string) (string, bool) {
 			return "", false
 		}
 		delete(message, "@timestamp")
+		if message["type"] == "version" {
+			// The first message names the program and its version; both
+			// programs give OpenTofu's version under its name.
+			message["@message"] = "<product> <version>"
+			delete(message, "<cmd>")
+		}
 		encoded, err := json.Marshal(message)
 		if err != nil {
 			return "", false
@@ -243,6 +299,9 @@ func jsonLines(s string) (string, bool) {
 		out[i] = string(encoded)
 	}
 	sortRuns(out, func(line string) bool {
+		if initMessagePattern.MatchString(line) && !strings.Contains(line, `"type":`) {
+			return true
+		}
 		for _, suffix := range []string{`_start"`, `_progress"`, `_complete"`, `_errored"`} {
 			if strings.Contains(line, `"type":"`) && strings.Contains(line, suffix) && strings.Contains(line, `"hook":`) {
 				return true
@@ -293,8 +352,9 @@ func canonicalJSON(s string) (string, bool) {
 }
 
 // compareText compares normalised outputs. Line breaks may differ only in a
-// paragraph that names the product or its command: the names differ in
-// length, so both programs wrap such a paragraph at other words.
+// paragraph that names the product, its command or one of the side's own
+// directories: the names and paths differ in length, so both programs wrap
+// such a paragraph at other words.
 func compareText(want, got string) (bool, string) {
 	if want == got {
 		return true, ""
@@ -307,7 +367,7 @@ func compareText(want, got string) (bool, string) {
 			if w.raw == g.raw {
 				continue
 			}
-			if w.joined != g.joined || !(strings.Contains(w.raw, "<product>") || strings.Contains(w.raw, "<cmd>")) {
+			if w.joined != g.joined || !containsAny(w.raw, "<product>", "<cmd>", "$DIR", "$HOME", "$CLOUD") {
 				same = false
 				break
 			}
@@ -317,6 +377,15 @@ func compareText(want, got string) (bool, string) {
 		}
 	}
 	return false, lineDiff(strings.Split(want, "\n"), strings.Split(got, "\n"))
+}
+
+func containsAny(s string, subs ...string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // lineDiff prints a unified diff of two texts' lines (- OpenTofu, +
@@ -397,7 +466,7 @@ func paragraphs(s string) []paragraph {
 	}
 	style := ""
 	for _, line := range strings.Split(s, "\n") {
-		body := strings.TrimLeft(line, "│╷╵ ")
+		body := stripFrame(line)
 		if strings.TrimSpace(body) == "" {
 			flush()
 			continue
@@ -415,6 +484,23 @@ func paragraphs(s string) []paragraph {
 	}
 	flush()
 	return out
+}
+
+// stripFrame removes a diagnostic's frame from the start of a line, with
+// the style markers that only colour the frame.
+func stripFrame(line string) string {
+	for {
+		body := strings.TrimLeft(line, "│╷╵ ")
+		marker := styleMarkerPattern.FindString(body)
+		if marker == "" || !strings.HasPrefix(body, marker) {
+			return body
+		}
+		rest := body[len(marker):]
+		if r, _ := utf8.DecodeRuneInString(rest); rest != "" && !strings.ContainsRune("│╷╵ ", r) {
+			return body
+		}
+		line = rest
+	}
 }
 
 var (

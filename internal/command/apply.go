@@ -68,6 +68,7 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 	}
 	if argDiags.HasErrors() {
 		out.diagnostics(argDiags)
+		out.helpPrompt(ask.command)
 		return 1
 	}
 	if opts.PlanFile != "" {
@@ -155,6 +156,12 @@ func withoutCheckBlockWarnings(ds diags.Diagnostics) diags.Diagnostics {
 // ends it: its diagnostics, then an apply summary counting nothing and the
 // outputs as recorded (refresh -json: the outputs alone).
 func reportNothingToApply(op *operation, plan *plans.Plan, ds diags.Diagnostics) int {
+	// OpenTofu applies such a plan all the same, and its apply reminds
+	// that a targeted run may leave changes pending; refresh applies
+	// nothing.
+	if !op.out.outputsOnly {
+		ds = ds.Append(engine.IncompleteApplyWarning(plan))
+	}
 	op.out.diagnostics(ds)
 	op.out.renderApplySummary(plan, op, false)
 	return 0
@@ -217,20 +224,42 @@ func reportApply(op *operation, plan *plans.Plan, ds, applyDiags diags.Diagnosti
 		op.out.diagnostics(ds.Append(abortedDiag()).Append(op.keepUnrecorded(true)))
 		return 1
 	}
-	ds = claimsLeftAlone(ds.Append(applyDiags, staleRecordsNotice(op.cipher))).Append(op.keepUnrecorded(false))
-	if op.out.json != nil {
-		// Terraform's stream reports the run's diagnostics before its
-		// summary and outputs.
-		op.out.diagnostics(ds)
-		op.out.renderApplySummary(plan, op, ds.HasErrors())
-	} else {
-		op.out.renderApplySummary(plan, op, ds.HasErrors())
-		op.out.diagnostics(ds)
+	if op.out.outputsOnly {
+		// OpenTofu's refresh plans and records, but applies no plan, so
+		// it has no reminder that a targeted apply may be incomplete.
+		applyDiags = withoutDiagnostic(applyDiags, engine.IncompleteApplyWarning(plan))
 	}
+	ds = claimsLeftAlone(ds.Append(applyDiags, staleRecordsNotice(op.cipher))).Append(op.keepUnrecorded(false))
+	// As OpenTofu does, the run's warnings come before the summary and the
+	// outputs, in the -json stream and in text alike.
+	op.out.stopProgress()
+	op.out.diagnostics(ds)
+	op.out.renderApplySummary(plan, op, ds.HasErrors())
 	if ds.HasErrors() {
 		return 1
 	}
 	return 0
+}
+
+// withoutDiagnostic drops from ds the diagnostics with the summaries of
+// those in drop.
+func withoutDiagnostic(ds, drop diags.Diagnostics) diags.Diagnostics {
+	if len(drop) == 0 {
+		return ds
+	}
+	var out diags.Diagnostics
+	for _, d := range ds {
+		keep := true
+		for _, x := range drop {
+			if d.Summary == x.Summary && d.Severity == x.Severity {
+				keep = false
+			}
+		}
+		if keep {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // applySavedPlan is `terrane apply PLANFILE`.
@@ -390,6 +419,15 @@ func newOperationOutput(streams Streams, view arguments.View) *operationOutput {
 	return o
 }
 
+// helpPrompt follows the errors in a command line, as OpenTofu's views of
+// plan, apply, destroy and refresh do; the -json stream has no place for
+// it.
+func (o *operationOutput) helpPrompt(command string) {
+	if o.json == nil {
+		fmt.Fprintf(o.streams.Stderr, "\nFor more help on using this command, run:\n  terrane %s -help\n", command)
+	}
+}
+
 // say writes a line of prose for people; the -json stream has no place
 // for it.
 func (o *operationOutput) say(format string, args ...any) {
@@ -404,45 +442,25 @@ func (o *operationOutput) addSources(files map[string]*hcl.File) {
 	}
 }
 
-// diagnostics writes warnings to stdout and errors to stderr, as Terraform
-// does; with -compact-warnings and no errors, warnings are one line each.
+// diagnostics writes warnings to stdout and errors to stderr, as the
+// command line's view options say (see diagnosticView).
 func (o *operationOutput) diagnostics(ds diags.Diagnostics) {
 	if o.json != nil {
 		o.json.Diagnostics(ds, o.sources)
 		return
 	}
-	var warnings, errs diags.Diagnostics
-	for _, d := range ds {
-		if d.Severity == diags.Warning {
-			warnings = append(warnings, d)
-		} else {
-			errs = append(errs, d)
-		}
-	}
-	if len(warnings) > 0 && o.view.CompactWarnings && len(errs) == 0 {
-		writeCompactWarnings(o.streams.Stdout, warnings)
-	} else {
-		ui.WriteDiagnostics(o.streams.Stdout, warnings, o.sources, o.color)
-	}
-	ui.WriteDiagnostics(o.streams.Stderr, errs, o.sources, o.color)
+	diagnosticView(o.streams, o.view, o.color).Write(o.streams.Stdout, o.streams.Stderr, ds, o.sources)
 }
 
-func writeCompactWarnings(w io.Writer, warnings diags.Diagnostics) {
-	fmt.Fprintln(w, "\nWarnings:")
-	fmt.Fprintln(w)
-	// As OpenTofu's format.DiagnosticWarningsCompact lists the warnings
-	// its view consolidated.
-	for _, group := range ui.ConsolidateDiagnostics(ui.SortDiagnostics(warnings), diags.Warning) {
-		d := group.First
-		fmt.Fprintf(w, "- %s\n", d.Summary)
-		switch {
-		case d.Subject != nil && group.Count > 1:
-			fmt.Fprintf(w, "  on %s line %d (and %d more)\n", d.Subject.Filename, d.Subject.Start.Line, group.Count-1)
-		case d.Subject != nil:
-			fmt.Fprintf(w, "  on %s line %d\n", d.Subject.Filename, d.Subject.Start.Line)
-		}
+// diagnosticView is how a command shows diagnostics, from its own view
+// options and the global ones.
+func diagnosticView(streams Streams, view arguments.View, color bool) ui.DiagnosticView {
+	return ui.DiagnosticView{
+		Color:               color,
+		ConsolidateWarnings: !streams.View.KeepWarningsApart,
+		ConsolidateErrors:   streams.View.ConsolidateErrors,
+		CompactWarnings:     view.CompactWarnings,
 	}
-	fmt.Fprintln(w, "\nTo see the full warning notes, run Terrane without -compact-warnings.")
 }
 
 // confirm asks ask's question and reports whether the answer was "yes".
@@ -491,19 +509,31 @@ func (o *operationOutput) hooks() []engine.Hook {
 		o.jsonProgress = jsonview.NewHook(o.json, jsonview.DefaultProgressInterval)
 		return []engine.Hook{o.jsonProgress, o.counts}
 	}
+	if o.streams.View.Concise {
+		// -concise: no progress lines, as OpenTofu's UI hook is left out.
+		return []engine.Hook{o.counts}
+	}
 	o.progress = ui.NewProgressHook(o.streams.Stdout, ui.ProgressOptions{Color: o.color})
 	return []engine.Hook{o.progress, o.counts}
+}
+
+// stopProgress ends the progress reports of a run: nothing about it is
+// printed after what comes next.
+func (o *operationOutput) stopProgress() {
+	if o.progress != nil {
+		o.progress.Close()
+		o.progress = nil
+	}
+	if o.jsonProgress != nil {
+		o.jsonProgress.Stop()
+		o.jsonProgress = nil
+	}
 }
 
 // renderApplySummary ends an apply with what it did and, unless it
 // destroyed everything, the root module's outputs as now recorded.
 func (o *operationOutput) renderApplySummary(plan *plans.Plan, op *operation, failed bool) {
-	if o.progress != nil {
-		o.progress.Close()
-	}
-	if o.jsonProgress != nil {
-		o.jsonProgress.Stop()
-	}
+	o.stopProgress()
 	if failed {
 		return
 	}

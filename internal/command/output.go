@@ -48,9 +48,10 @@ func runOutput(streams Streams, args []string) int {
 	if *raw && fs.NArg() == 0 {
 		return fail(diags.Errorf("Output name required", "The -raw option prints one output: give its name, as in \"terrane output -raw NAME\"."))
 	}
-	snapshot, d := loadWorkspaceState(context.Background(), ".", vars)
-	if d != nil {
-		return fail(*d)
+	snapshot, ds := loadWorkspaceState(context.Background(), ".", vars)
+	if ds.HasErrors() {
+		ui.WriteDiagnostics(streams.Stderr, ds, rootModuleSources("."), color)
+		return 1
 	}
 	state := snapshot.State
 	if fs.NArg() == 1 {
@@ -154,33 +155,30 @@ func writeOutputsJSON(w io.Writer, outputs map[string]*states.OutputValue, fail 
 
 // loadWorkspaceState reads the current workspace's state from the store in
 // dir, with the store's version of the workspace record; vars are -var and
-// -var-file, for an encryption configuration that uses variables.
-func loadWorkspaceState(ctx context.Context, dir string, vars []arguments.VarOption) (*recordstore.Snapshot, *diags.Diagnostic) {
+// -var-file, for an encryption configuration that uses variables. Its
+// diagnostics may point into the root module's files: print them with
+// rootModuleSources(dir).
+func loadWorkspaceState(ctx context.Context, dir string, vars []arguments.VarOption) (*recordstore.Snapshot, diags.Diagnostics) {
 	project, err := workdir.Project()
 	if err != nil {
-		d := diags.Errorf("Invalid project", "%s.", err)
-		return nil, &d
+		return nil, diags.Diagnostics{diags.Errorf("Invalid project", "%s.", err)}
 	}
 	workspace, err := workdir.CurrentWorkspace(dir)
 	if err != nil {
-		d := diags.Errorf("Invalid workspace", "%s.", err)
-		return nil, &d
+		return nil, diags.Diagnostics{diags.Errorf("Invalid workspace", "%s.", err)}
 	}
 	cipher, cipherDiags := stateCipher(dir, nil, vars)
 	if cipherDiags.HasErrors() {
-		d := firstError(cipherDiags)
-		return nil, &d
+		return nil, cipherDiags
 	}
 	store, closeStore, err := workdir.OpenStore(dir, project, workspace, cipher)
 	if err != nil {
-		d := firstError(diags.Diagnostics{}.Append(err))
-		return nil, &d
+		return nil, diags.Diagnostics{firstError(diags.Diagnostics{}.Append(err))}
 	}
 	defer closeStore()
 	snapshot, err := store.Load(ctx)
 	if err != nil {
-		d := storeError("Failed to read the state", fmt.Errorf("reading workspace %q: %w", workspace, err), "")
-		return nil, &d
+		return nil, diags.Diagnostics{storeError("Failed to read the state", fmt.Errorf("reading workspace %q: %w", workspace, err), "")}
 	}
 	return snapshot, nil
 }

@@ -51,9 +51,11 @@ func runShow(streams Streams, args []string) int {
 	default:
 		ds = diags.Diagnostics{diags.Errorf("Too many arguments", "terrane show takes at most one argument, the path of a saved plan; got %d.", fs.NArg())}
 	}
-	// Diagnostics are coloured with -json too, as OpenTofu's show does.
-	ui.WriteDiagnostics(streams.Stderr, ds, nil, ui.ColorEnabled(*noColor))
+	// As OpenTofu's show, warnings are shown only beside an error (they
+	// would spoil a JSON document), and in colour unless -no-color, even
+	// with -json.
 	if ds.HasErrors() {
+		ui.WriteDiagnostics(streams.Stderr, ds, rootModuleSources("."), ui.ColorEnabled(*noColor))
 		return 1
 	}
 	return 0
@@ -61,9 +63,9 @@ func runShow(streams Streams, args []string) int {
 
 func showState(streams Streams, vars []arguments.VarOption, asJSON, color bool) diags.Diagnostics {
 	ctx := context.Background()
-	snapshot, d := loadWorkspaceState(ctx, ".", vars)
-	if d != nil {
-		return diags.Diagnostics{*d}
+	snapshot, ds := loadWorkspaceState(ctx, ".", vars)
+	if ds.HasErrors() {
+		return ds
 	}
 	state := snapshot.State
 	schemas, ds := loadSchemas(ctx, ".", providersInState(state))

@@ -224,11 +224,11 @@ func (rc *refChecker) reference(ref *addrs.Reference, scope refScope) {
 	case addrs.ResourceInstance:
 		rc.resourceRef(subject.Resource, ref.SourceRange)
 	case addrs.ModuleCall:
-		rc.moduleRef(subject.Name, "", ref.SourceRange)
+		rc.moduleRef(subject.Name, ref.SourceRange)
 	case addrs.ModuleCallInstance:
-		rc.moduleRef(subject.Call.Name, "", ref.SourceRange)
+		rc.moduleRef(subject.Call.Name, ref.SourceRange)
 	case addrs.ModuleCallInstanceOutput:
-		rc.moduleRef(subject.Call.Call.Name, subject.Name, ref.SourceRange)
+		rc.moduleRef(subject.Call.Call.Name, ref.SourceRange)
 	default:
 		rc.contextualRef(ref, scope)
 	}
@@ -269,7 +269,7 @@ func (rc *refChecker) contextualRef(ref *addrs.Reference, scope refScope) {
 	default:
 		if ref.Subject == addrs.Self && !scope.self {
 			rc.report(`Invalid "self" reference`,
-				`The "self" object is not available in this context. This object can be used only in resource postcondition blocks.`, ref.SourceRange)
+				`The "self" object is not available in this context. This object can be used only in resource provisioner, connection, and postcondition blocks.`, ref.SourceRange)
 		}
 	}
 }
@@ -278,43 +278,53 @@ func (rc *refChecker) resourceRef(resource addrs.Resource, rng hcl.Range) {
 	if _, ok := rc.config.Module.Resources[resource]; ok {
 		return
 	}
-	kind := "A managed resource"
+	kind := "managed"
 	switch resource.Mode {
 	case addrs.DataResourceMode:
-		kind = "A data resource"
+		kind = "data"
 	case addrs.EphemeralResourceMode:
-		kind = "An ephemeral resource"
+		kind = "ephemeral"
 	}
 	rc.report("Reference to undeclared resource",
-		fmt.Sprintf("%s %q %q has not been declared in %s.", kind, resource.Type, resource.Name, rc.moduleDisplay()), rng)
+		fmt.Sprintf("There is no %s resource %q %q definition in %s.%s", kind, resource.Type, resource.Name, rc.moduleDisplay(), rc.otherModeSuggestion(resource)), rng)
 }
 
-func (rc *refChecker) moduleRef(callName, output string, rng hcl.Range) {
+// otherModeSuggestion suggests a resource of another mode with the same
+// type and name, as OpenTofu does: a data source referred to without
+// "data.", for one.
+func (rc *refChecker) otherModeSuggestion(resource addrs.Resource) string {
+	for _, mode := range []addrs.ResourceMode{addrs.ManagedResourceMode, addrs.DataResourceMode, addrs.EphemeralResourceMode} {
+		if mode == resource.Mode {
+			continue
+		}
+		candidate := resource
+		candidate.Mode = mode
+		if _, ok := rc.config.Module.Resources[candidate]; ok {
+			return fmt.Sprintf("\n\nDid you mean the %s resource %s?", modeBlockName(mode), candidate)
+		}
+	}
+	return ""
+}
+
+func modeBlockName(mode addrs.ResourceMode) string {
+	switch mode {
+	case addrs.DataResourceMode:
+		return "data"
+	case addrs.EphemeralResourceMode:
+		return "ephemeral"
+	}
+	return "resource"
+}
+
+// moduleRef checks that a module call is declared; what it outputs is
+// checked when the reference is evaluated, as in OpenTofu.
+func (rc *refChecker) moduleRef(callName string, rng hcl.Range) {
 	if _, ok := rc.config.Module.ModuleCalls[callName]; !ok {
 		detail := fmt.Sprintf("No module call named %q is declared in %s.", callName, rc.moduleDisplay())
 		if suggestion := nameSuggestion(callName, sortedKeys(rc.config.Module.ModuleCalls)); suggestion != "" {
 			detail += fmt.Sprintf(" Did you mean %q?", suggestion)
 		}
 		rc.report("Reference to undeclared module", detail, rng)
-		return
-	}
-	child := rc.config.Children[callName]
-	if output == "" || child == nil {
-		return // not loaded (remote source): its outputs are checked once installed
-	}
-	declared, ok := child.Module.Outputs[output]
-	if !ok {
-		detail := fmt.Sprintf("The configuration for %s does not declare an output named %q.", child.Path, output)
-		if suggestion := nameSuggestion(output, sortedKeys(child.Module.Outputs)); suggestion != "" {
-			detail += fmt.Sprintf(" Did you mean %q?", suggestion)
-		}
-		rc.report("Unsupported attribute", detail, rng)
-		return
-	}
-	if declared.DeprecatedMessage != "" {
-		rc.diags = append(rc.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning,
-			Summary: fmt.Sprintf("The output %q is marked as deprecated by module author", output),
-			Detail:  declared.DeprecatedMessage, Subject: rng.Ptr()})
 	}
 }
 

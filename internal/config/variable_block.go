@@ -39,6 +39,7 @@ var variableBlockSchema = &hcl.BodySchema{
 		{Name: "nullable"},
 		{Name: "ephemeral"},
 		{Name: "deprecated"},
+		{Name: "const"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "validation"},
@@ -96,6 +97,11 @@ func decodeVariableAttributes(variable *Variable, attrs hcl.Attributes) hcl.Diag
 	}
 	if attr, ok := attrs["ephemeral"]; ok {
 		diags = append(diags, decodeBool(attr, &variable.Ephemeral)...)
+		variable.EphemeralSet = true
+	}
+	if attr, ok := attrs["const"]; ok {
+		diags = append(diags, decodeBool(attr, &variable.Const)...)
+		variable.ConstSet = true
 	}
 	if attr, ok := attrs["deprecated"]; ok {
 		diags = append(diags, decodeDeprecated(attr, &variable.DeprecatedMessage)...)
@@ -207,6 +213,7 @@ var outputBlockSchema = &hcl.BodySchema{
 		{Name: "ephemeral"},
 		{Name: "depends_on"},
 		{Name: "deprecated"},
+		{Name: "const"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "precondition"},

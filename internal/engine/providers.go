@@ -17,6 +17,7 @@ import (
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/lang"
 	"github.com/terrane/terrane/internal/providers"
+	"github.com/terrane/terrane/internal/validate"
 	"github.com/terrane/terrane/internal/version"
 )
 
@@ -147,6 +148,18 @@ func (s *providerSet) loadSchemas(ctx context.Context, needed []addrs.Provider) 
 	s.e.schemas = s.schemas
 	s.e.mu.Unlock()
 	return ds
+}
+
+// validationProviders are the set's spare processes, unconfigured, with
+// their schemas, for validation before the walk configures them.
+func (s *providerSet) validationProviders() validate.Providers {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(validate.Providers, len(s.spare))
+	for addr, p := range s.spare {
+		out[addr] = &validate.Provider{Interface: p, Schema: s.schemas.Providers[addr]}
+	}
+	return out
 }
 
 // configure starts the process of one provider configuration (taking the
@@ -296,11 +309,6 @@ func (w *walker) functionResolver(module *config.Config) lang.ProviderFunctionRe
 			spec.VarParam = &variadic
 		}
 		spec.Impl = func(args []cty.Value, ret cty.Type) (cty.Value, error) {
-			for _, a := range args {
-				if !a.IsWhollyKnown() {
-					return cty.UnknownVal(ret), nil
-				}
-			}
 			p := w.providers.get(addr)
 			if p == nil {
 				return cty.UnknownVal(ret), nil
@@ -319,8 +327,12 @@ func (w *walker) functionResolver(module *config.Config) lang.ProviderFunctionRe
 	}
 }
 
+// functionParam is a provider function's parameter as cty calls it:
+// unknown values (when the provider does not take them) and values of a
+// type not known yet make the result unknown without calling the provider,
+// as in OpenTofu.
 func functionParam(p providers.FunctionParam) function.Parameter {
-	return function.Parameter{Name: p.Name, Type: p.Type, AllowNull: p.AllowNullValue, AllowUnknown: p.AllowUnknownValues, AllowDynamicType: true}
+	return function.Parameter{Name: p.Name, Type: p.Type, AllowNull: p.AllowNullValue, AllowUnknown: p.AllowUnknownValues}
 }
 
 // stopOnCancel asks every configured provider to stop its in-flight

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -70,6 +71,10 @@ type walker struct {
 	failures *failureSet
 	// scope limits a plan to its targets and excludes; nil plans all.
 	planScope *planScope
+	// keptOutputs, in a walk limited by -target or -exclude, are the root
+	// output vertices it evaluates; the others keep their recorded values.
+	// nil evaluates every output.
+	keptOutputs map[string]bool
 	// cbdForced are the resources (vertex keys) create_before_destroy is
 	// implied for; see createBeforeDestroyForced.
 	cbdForced map[string]bool
@@ -115,11 +120,25 @@ func (e *Engine) newWalker(ctx context.Context, op walkOp, snap *recordstore.Sna
 		k := res.Addr.Config().String()
 		w.stateByConfig[k] = append(w.stateByConfig[k], res)
 	}
+	// Relative file paths resolve from the root module's directory (the
+	// working directory) in every module, as in OpenTofu: a module reads
+	// its own files through path.module.
+	// A plan leaves impure functions (timestamp, uuid, bcrypt) unknown:
+	// their values are made when the plan is applied.
+	baseDir := w.cfg.Root.Module.SourceDir
 	w.cfg.DeepEach(func(c *config.Config) {
-		w.scopes[c.Path.String()] = &lang.Scope{BaseDir: c.Module.SourceDir, ProviderFunctions: w.functionResolver(c)}
+		w.scopes[c.Path.String()] = &lang.Scope{BaseDir: baseDir, PureOnly: op == walkPlan, ProviderFunctions: w.functionResolver(c)}
 	})
 	w.baseScope = w.scopes[""]
 	return w
+}
+
+// setPlanTimestamp makes plantimestamp() return t in every module: when
+// planning started, in the plan and in its apply alike.
+func (w *walker) setPlanTimestamp(t time.Time) {
+	for _, scope := range w.scopes {
+		scope.PlanTimestamp = t
+	}
 }
 
 // workingState is the state a walk of kind op reads and writes. An apply
@@ -327,7 +346,7 @@ func (w *walker) validateVariable(v *variableVertex, inst addrs.ModuleInstance) 
 		if out.sensitiveMessage {
 			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Error message refers to sensitive values",
 				Detail:  "The error expression used to explain this condition refers to sensitive values. Terrane will not display the resulting message.\n\nYou can correct this by removing references to sensitive values, or by carefully using the nonsensitive() function if the expression will not reveal the sensitive data.",
-				Subject: rule.ErrorMessage.Range().Ptr(), Address: addr})
+				Subject: rule.ErrorMessage.Range().Ptr(), Object: addr})
 			message = "The error message included a sensitive value, so it will not be displayed."
 		} else if out.ephemeralMessage {
 			message = "The error expression used to explain this condition refers to ephemeral values. Terrane will not display the resulting message.\n\n" +
@@ -340,7 +359,7 @@ func (w *walker) validateVariable(v *variableVertex, inst addrs.ModuleInstance) 
 		}
 		ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid value for variable",
 			Detail:  message + "\n\nThis was checked by the validation rule at " + rule.DeclRange.String() + ".",
-			Subject: subject.Ptr(), Address: addr, FailedCheck: true})
+			Subject: subject.Ptr(), Object: addr, FailedCheck: true})
 	}
 	w.recordCheckObject(plans.CheckableInputVariable, modulePrefix(v.module.Path)+"var."+v.variable.Name,
 		plans.CheckObjectResult{ObjectAddr: addr, Status: status, FailureMessages: failures})
@@ -355,13 +374,22 @@ func (w *walker) runOutput(v *outputVertex) diags.Diagnostics {
 			// refer to may already be gone when the output's turn comes.
 			return nil
 		}
+		if inst.IsRoot() && w.keptOutputs != nil && !w.keptOutputs[v.key()] {
+			w.keepPriorRootOutput(v.output)
+			return nil
+		}
 		var ds diags.Diagnostics
 		scope := w.scopeIn(v.module, inst, repetition{}, nil)
 		if w.op != walkEval {
 			ds = ds.Append(w.checkRules(scope, outputRules(v.module, inst, v.output)))
 		}
-		val, hd := scope.EvalExpr(v.output.Expr, cty.DynamicPseudoType)
+		val, hd := w.outputValue(v, inst, scope)
 		ds = ds.Append(hd)
+		if hd.HasErrors() {
+			// Its value was never made: neither a change nor a new
+			// record, as in OpenTofu (see recordRootOutput).
+			val = cty.DynamicVal.Mark(failedMark)
+		}
 		undeclaredSensitive := false
 		if v.output.Sensitive {
 			val = val.Mark(sensitiveMark)
@@ -388,6 +416,19 @@ func (w *walker) runOutput(v *outputVertex) diags.Diagnostics {
 		}
 		return ds
 	})
+}
+
+// outputValue evaluates an output; but an apply takes a root output the
+// plan knew in full from the plan, as OpenTofu does, so that what is
+// recorded is what the plan showed (the plan's encoding keeps no negative
+// zero, for one).
+func (w *walker) outputValue(v *outputVertex, inst addrs.ModuleInstance, scope *lang.Scope) (cty.Value, hcl.Diagnostics) {
+	if w.op == walkApply && inst.IsRoot() && w.applier != nil {
+		if planned, ok := w.applier.plannedRootOutput(v.output.Name); ok {
+			return planned, nil
+		}
+	}
+	return scope.EvalExpr(v.output.Expr, cty.DynamicPseudoType)
 }
 
 // runCall expands a module call in every instance of the calling module.
@@ -495,13 +536,12 @@ func (w *walker) runCheck(v *checkVertex) diags.Diagnostics {
 				if out.ephemeralMessage {
 					ds = ds.Append(ephemeralMessageWarning(rule))
 				}
-				ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Check block assertion failed", Detail: out.failureDetail(),
-					Subject: rule.Condition.Range().Ptr(), Address: modulePrefix(v.module.Path) + "check." + v.check.Name, FailedCheck: true})
+				ds = ds.Append(out.failure(diags.Warning, "Check block assertion failed", rule, modulePrefix(v.module.Path)+"check."+v.check.Name))
 			}
 			if out.status == plans.CheckUnknown && w.op == walkPlan {
 				ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Check block assertion known after apply",
 					Detail:  "The condition could not be evaluated at this time, a result will be known when this plan is applied.",
-					Subject: rule.Condition.Range().Ptr(), Address: modulePrefix(v.module.Path) + "check." + v.check.Name})
+					Subject: rule.Condition.Range().Ptr(), Object: modulePrefix(v.module.Path) + "check." + v.check.Name})
 			}
 		}
 		w.recordCheckObject(plans.CheckableCheck, configAddr,

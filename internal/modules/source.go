@@ -112,3 +112,12 @@ func splitSubdir(raw string) (string, string) {
 	}
 	return packagePart, path.Clean(subdir)
 }
+
+// packageAddress is the address of the package a remote or registry
+// module comes in, as OpenTofu names it when it downloads one.
+func (s Source) packageAddress() string {
+	if s.Kind == SourceRegistry {
+		return s.Registry.Package.Host.ForDisplay() + "/" + s.Registry.Package.ForRegistryProtocol()
+	}
+	return s.Remote
+}

@@ -5,42 +5,88 @@ import (
 	"strings"
 )
 
-// colorTags are the style names OpenTofu's messages are written with, and
-// their SGR codes.
-var colorTags = map[string]string{
-	"default": "39", "black": "30", "red": "31", "green": "32", "yellow": "33", "blue": "34",
-	"magenta": "35", "cyan": "36", "light_gray": "37", "dark_gray": "90", "light_red": "91",
-	"light_green": "92", "light_yellow": "93", "light_blue": "94", "light_magenta": "95",
-	"light_cyan": "96", "white": "97", "bold": "1", "dim": "2", "underline": "4", "reset": "0",
-	"reset_bold": "21",
+// This file colours text written with OpenTofu's colour markup
+// ("[bold][red]Error:[reset]"), byte for byte as OpenTofu's colouring
+// does: each known name becomes its escape code, and text that named any
+// colour ends with a reset. Unknown names are left as they are.
+
+var colorMarkup = regexp.MustCompile(`(?i)\[[a-z0-9_-]+\]`)
+
+var colorCodes = map[string]string{
+	"reset":     "0",
+	"bold":      "1",
+	"dim":       "2",
+	"underline": "4",
+	"red":       "31",
+	"green":     "32",
+	"yellow":    "33",
+	"blue":      "34",
+	"magenta":   "35",
+	"cyan":      "36",
+	"dark_gray": "90",
+	"purple":    "38;5;57",
 }
 
-var colorTagPattern = regexp.MustCompile(`(?i)\[[a-z0-9_-]+\]`)
+// colorize replaces colour markup with escape codes.
+func colorize(s string) string { return applyColorMarkup(s, true) }
 
-// Colorize writes text marked up with [bold], [red], [reset] and the like
-// as OpenTofu's colorize helper does: each known tag becomes its escape
-// code (or nothing, without colour), unknown ones stay as they are, and a
-// text that held a known tag ends with a reset.
-func Colorize(text string, color bool) string {
-	var b strings.Builder
-	styled := false
-	last := 0
-	for _, m := range colorTagPattern.FindAllStringIndex(text, -1) {
-		b.WriteString(text[last:m[0]])
+// stripColors removes colour markup, as OpenTofu's colouring does when
+// colour is off.
+func stripColors(s string) string { return applyColorMarkup(s, false) }
+
+func applyColorMarkup(s string, enabled bool) string {
+	matches := colorMarkup.FindAllStringIndex(s, -1)
+	if len(matches) == 0 {
+		return s
+	}
+	var out strings.Builder
+	colored, last := false, 0
+	for _, m := range matches {
+		out.WriteString(s[last:m[0]])
 		last = m[1]
-		code, ok := colorTags[text[m[0]+1:m[1]-1]]
-		if !ok {
-			b.WriteString(text[m[0]:m[1]])
+		code, known := colorCodes[s[m[0]+1:m[1]-1]]
+		if !known {
+			out.WriteString(s[m[0]:m[1]])
 			continue
 		}
-		styled = true
-		if color {
-			b.WriteString("\x1b[" + code + "m")
+		colored = true
+		if enabled {
+			out.WriteString("\x1b[" + code + "m")
 		}
 	}
-	b.WriteString(text[last:])
-	if styled && color {
-		b.WriteString(ansiReset)
+	out.WriteString(s[last:])
+	if colored && enabled {
+		out.WriteString("\x1b[0m")
 	}
-	return b.String()
+	return out.String()
 }
+
+// replaceControlChars shows control characters other than tabs and line
+// breaks as their Unicode pictures (␛ for escape), so that text from a
+// configuration cannot drive the terminal.
+func replaceControlChars(s string) string {
+	if !strings.ContainsFunc(s, isControlChar) {
+		return s
+	}
+	var out strings.Builder
+	for _, r := range s {
+		switch {
+		case r == 0x7f:
+			out.WriteRune(0x2421)
+		case isControlChar(r):
+			out.WriteRune(r + 0x2400)
+		default:
+			out.WriteRune(r)
+		}
+	}
+	return out.String()
+}
+
+func isControlChar(r rune) bool {
+	return (r < ' ' && r != '\r' && r != '\n' && r != '\t') || r == 0x7f
+}
+
+// Colorize writes text marked up with [bold], [red], [reset] and the like
+// as OpenTofu's colouring does, with escape codes or, without colour, with
+// the markup removed.
+func Colorize(text string, color bool) string { return applyColorMarkup(text, color) }

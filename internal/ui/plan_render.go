@@ -379,7 +379,8 @@ func (v unknownView) render(node diffNode, indent int, o renderOpts) string {
 	}
 	beforeOpts := o.clone()
 	beforeOpts.noNullSuffix = true
-	return v.before.render(indent, beforeOpts) + " " + arrow(o) + " (known after apply)" + forcesReplacement(node.replace, o)
+	// Unlike every other change, OpenTofu leaves this arrow uncoloured.
+	return v.before.render(indent, beforeOpts) + " -> (known after apply)" + forcesReplacement(node.replace, o)
 }
 
 // writeOnlyView stands in for a write-only attribute, whose value the
@@ -387,7 +388,7 @@ func (v unknownView) render(node diffNode, indent int, o renderOpts) string {
 type writeOnlyView struct{}
 
 func (writeOnlyView) render(node diffNode, indent int, o renderOpts) string {
-	return "(write-only attribute)" + nullSuffix(node.action, o)
+	return "(write-only attribute)" + forcesReplacement(node.replace, o) + nullSuffix(node.action, o)
 }
 
 // sensitiveView hides a value that is, or was, sensitive, and warns when

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/terrane/terrane/internal/addrs"
 )
@@ -16,7 +17,7 @@ func (h *ProgressHook) PreImport(addr addrs.AbsResourceInstance, id string, comm
 		h.colorLine("[reset][bold]%s: Importing from ID %q...", addr, id)
 		return
 	}
-	h.colorLine("[reset][bold]%s: Preparing import...%s", addr, idSuffix(id))
+	h.colorLine("[reset][bold]%s: Preparing import...%s", addr, idSuffix("id", id))
 }
 
 // PostImport reports what `terrane import` got back.
@@ -32,12 +33,12 @@ func (h *ProgressHook) PostImport(addr addrs.AbsResourceInstance, typeNames []st
 
 // PreApplyImport reports that an imported object is being recorded.
 func (h *ProgressHook) PreApplyImport(addr addrs.AbsResourceInstance, id string) {
-	h.colorLine("[reset][bold]%s: Importing...%s", addr, idSuffix(id))
+	h.colorLine("[reset][bold]%s: Importing...%s", addr, idSuffix("id", id))
 }
 
 // PostApplyImport reports that it was.
 func (h *ProgressHook) PostApplyImport(addr addrs.AbsResourceInstance, id string) {
-	h.colorLine("[reset][bold]%s: Import complete%s", addr, idSuffix(id))
+	h.colorLine("[reset][bold]%s: Import complete%s", addr, idSuffix("id", id))
 }
 
 // colorLine writes a line as OpenTofu writes these: the format marked up,
@@ -45,5 +46,5 @@ func (h *ProgressHook) PostApplyImport(addr addrs.AbsResourceInstance, id string
 func (h *ProgressHook) colorLine(format string, args ...any) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.writeLine(fmt.Sprintf(Colorize(format, h.pal.enabled), args...))
+	_, _ = io.WriteString(h.out, fmt.Sprintf(Colorize(format, h.pal.enabled), args...)+"\n")
 }
