@@ -61,6 +61,10 @@ type Diagnostic struct {
 	// (not an error evaluating one). `terrane test` matches a run's
 	// expect_failures against it.
 	FailedCheck bool
+	// Sourceless marks what OpenTofu reports without a source range or an
+	// object's address, though it arises while working on one: a run
+	// attaches neither to it.
+	Sourceless bool
 
 	// Expression and EvalContext are the expression whose evaluation
 	// raised the diagnostic and the context it was evaluated in, when it
