@@ -100,7 +100,9 @@ func (in *initializer) run(ctx context.Context) int {
 		in.view.diagnostics(diags.Diagnostics(nil).Append(rootDiags), in.sources)
 		return 1
 	}
-	var ds diags.Diagnostics
+	// The root module's warnings are reported with the whole tree's below,
+	// which hold them again, as OpenTofu reports both loads.
+	ds := diags.Diagnostics(nil).Append(rootDiags)
 	if in.opts.Backend {
 		in.view.heading("Initializing the backend...", true)
 		ds = ds.Append(in.initBackend(ctx, root))

@@ -46,6 +46,10 @@ func runPlan(streams Streams, args []string) int {
 		out.helpPrompt("plan")
 		return 1
 	}
+	if warnings, files := rootModuleWarnings("."); len(warnings) > 0 {
+		out.addSources(files)
+		out.diagnostics(warnings)
+	}
 	op, plan, ds := openAndPlan(out, opts.Operation)
 	if op != nil {
 		defer op.close()

@@ -280,6 +280,9 @@ func neededProviders(cfg *config.Config, prior *states.State) []addrs.Provider {
 			seen[pr.String()] = pr
 		}
 	})
+	for _, p := range config.CalledFunctionProviders(cfg) {
+		seen[p.String()] = p
+	}
 	for _, res := range prior.SortedResources() {
 		if res.Addr.Resource.Mode == addrs.DataResourceMode {
 			continue // data results in state need no provider: see addOrphanVertices
