@@ -49,7 +49,8 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	loaded := snap
 	rf, rds := e.prepareRefactoring(snap)
 	if ds = ds.Append(rds); rds.HasErrors() {
-		return plan, ds
+		// As in OpenTofu, whose plan is nil when its moves are invalid.
+		return nil, ds
 	}
 	if tds := verifyTargetedMoves(rf.moves, opts.Targets); tds.HasErrors() {
 		return plan, ds.Append(partialPlanWarning(opts)).Append(tds)

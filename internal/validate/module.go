@@ -72,6 +72,9 @@ func (m *moduleValidator) validateValues() {
 		output := mod.Outputs[name]
 		val, d := m.evalExpr(scope, output.Expr)
 		m.report.addHCL(d)
+		if m.cfg.Path.IsRoot() && !output.Sensitive && !d.HasErrors() && marks.Contains(val, marks.Sensitive) {
+			m.report.add(diags.Diagnostics{lang.UndeclaredSensitiveOutput(output.DeclRange)})
+		}
 		if !output.Ephemeral && !d.HasErrors() && marks.Contains(val, marks.Ephemeral) {
 			m.report.add(diags.Diagnostics{lang.EphemeralOutputNotAllowed(name, output.Expr.Range())})
 		}
@@ -83,8 +86,11 @@ func (m *moduleValidator) validateValues() {
 		if call.Config == nil {
 			continue
 		}
-		attrs, _ := call.Config.JustAttributes()
 		child := m.cfg.Children[name]
+		if child != nil {
+			m.report.addHCL(checkCallArguments(call.Config, child.Module))
+		}
+		attrs, _ := call.Config.JustAttributes()
 		for _, attrName := range sortedKeys(attrs) {
 			val, d := m.evalExpr(callScope, attrs[attrName].Expr)
 			m.report.addHCL(d)
@@ -96,6 +102,19 @@ func (m *moduleValidator) validateValues() {
 			}
 		}
 	}
+}
+
+// checkCallArguments checks a module call's arguments against the
+// variables of the module it calls, as OpenTofu does when it builds its
+// graph: each argument must name a variable, and every variable without
+// a default must be given.
+func checkCallArguments(body hcl.Body, child *config.Module) hcl.Diagnostics {
+	schema := &hcl.BodySchema{}
+	for _, name := range sortedKeys(child.Variables) {
+		schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: name, Required: child.Variables[name].Default == nil})
+	}
+	_, diags := body.Content(schema)
+	return diags
 }
 
 // localValue evaluates local.NAME on first use, so locals may refer to
