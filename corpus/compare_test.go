@@ -132,10 +132,18 @@ var (
 	progressPattern = regexp.MustCompile(`^\S.*?: (Creating\.\.\.|Creation complete|Destroying\.\.\.|Destruction complete|Modifying\.\.\.|` +
 		`Modifications complete|Refreshing state\.\.\.|Reading\.\.\.|Read complete|Preparing import\.\.\.|Importing\.\.\.|` +
 		`Import complete|Opening\.\.\.|Open complete|Closing\.\.\.|Close complete|Renewing\.\.\.|Renew complete|Provisioning with)`)
-	provisionerPattern = regexp.MustCompile(`^\S.*? \((local-exec|remote-exec|file)\): `)
-	versionField       = regexp.MustCompile(`"terraform_version": "[^"]*"`)
-	serialField        = regexp.MustCompile(`"serial": \d+`)
+	// initProgressPattern matches init's lines about provider packages,
+	// which OpenTofu looks up and installs in parallel.
+	initProgressPattern = regexp.MustCompile(`^- ` + initProgressMessage)
+	initMessagePattern  = regexp.MustCompile(`"@message":"` + initProgressMessage)
+	provisionerPattern  = regexp.MustCompile(`^\S.*? \((local-exec|remote-exec|file)\): `)
+	versionField        = regexp.MustCompile(`"terraform_version": "[^"]*"`)
+	serialField         = regexp.MustCompile(`"serial": \d+`)
 )
+
+const initProgressMessage = `(Finding .* versions matching .*\.\.\.|Finding latest version of .*\.\.\.|` +
+	`Reusing previous version of .* from the dependency lock file|Installing .* v\S+\.\.\.|Installed .* v\S+ \(|` +
+	`Using previously-installed .* v\S+$|Using .* v\S+ from the shared cache directory|Detected previously-installed )`
 
 // text normalises a command's output.
 func (n normalizer) text(s string) string {
@@ -242,6 +250,7 @@ func sortProgressRuns(s string) string {
 	isProgress := func(line string) bool {
 		return progressPattern.MatchString(line) || provisionerPattern.MatchString(line)
 	}
+	sortRuns(lines, initProgressPattern.MatchString)
 	sortRuns(lines, isProgress)
 	return strings.Join(lines, "\n")
 }
@@ -278,8 +287,10 @@ func jsonLines(s string) (string, bool) {
 		}
 		delete(message, "@timestamp")
 		if message["type"] == "version" {
-			// The program's own version: Terrane's is not OpenTofu's.
+			// The first message names the program and its version; both
+			// programs give OpenTofu's version under its name.
 			message["@message"] = "<product> <version>"
+			delete(message, "<cmd>")
 		}
 		encoded, err := json.Marshal(message)
 		if err != nil {
@@ -288,6 +299,9 @@ func jsonLines(s string) (string, bool) {
 		out[i] = string(encoded)
 	}
 	sortRuns(out, func(line string) bool {
+		if initMessagePattern.MatchString(line) && !strings.Contains(line, `"type":`) {
+			return true
+		}
 		for _, suffix := range []string{`_start"`, `_progress"`, `_complete"`, `_errored"`} {
 			if strings.Contains(line, `"type":"`) && strings.Contains(line, suffix) && strings.Contains(line, `"hook":`) {
 				return true
@@ -452,7 +466,7 @@ func paragraphs(s string) []paragraph {
 	}
 	style := ""
 	for _, line := range strings.Split(s, "\n") {
-		body := strings.TrimLeft(line, "│╷╵ ")
+		body := stripFrame(line)
 		if strings.TrimSpace(body) == "" {
 			flush()
 			continue
@@ -470,6 +484,23 @@ func paragraphs(s string) []paragraph {
 	}
 	flush()
 	return out
+}
+
+// stripFrame removes a diagnostic's frame from the start of a line, with
+// the style markers that only colour the frame.
+func stripFrame(line string) string {
+	for {
+		body := strings.TrimLeft(line, "│╷╵ ")
+		marker := styleMarkerPattern.FindString(body)
+		if marker == "" || !strings.HasPrefix(body, marker) {
+			return body
+		}
+		rest := body[len(marker):]
+		if r, _ := utf8.DecodeRuneInString(rest); rest != "" && !strings.ContainsRune("│╷╵ ", r) {
+			return body
+		}
+		line = rest
+	}
 }
 
 var (

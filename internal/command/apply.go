@@ -25,6 +25,7 @@ import (
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/ui"
 	"github.com/terrane/terrane/internal/ui/jsonview"
+	"github.com/terrane/terrane/internal/version"
 )
 
 // runApply is `terrane apply [PLANFILE]`: without a plan file it plans,
@@ -37,27 +38,32 @@ func runApply(streams Streams, args []string) int {
 
 // approval is how an apply-like command asks before changing anything.
 type approval struct {
-	command   string
-	question  string
-	detail    string
-	cancelled string
+	command  string
+	question string
+	// questionInWorkspace is the question outside the default workspace;
+	// %q is the workspace's name.
+	questionInWorkspace string
+	detail              string
+	cancelled           string
 	// outputsOnly is OpenTofu's refresh report: no plan and no change
 	// summary, only the refreshed outputs with their values.
 	outputsOnly bool
 }
 
 var applyApproval = approval{
-	command:   "apply",
-	question:  "Do you want to perform these actions?",
-	detail:    "Terrane will perform the actions described above.\nOnly 'yes' will be accepted to approve.",
-	cancelled: "Apply cancelled.",
+	command:             "apply",
+	question:            "Do you want to perform these actions?",
+	questionInWorkspace: "Do you want to perform these actions in workspace %q?",
+	detail:              "Terrane will perform the actions described above.\nOnly 'yes' will be accepted to approve.",
+	cancelled:           "Apply cancelled.",
 }
 
 var refreshOnlyApproval = approval{
-	command:   "apply",
-	question:  "Would you like to update the state to reflect these detected changes?",
-	detail:    "Terrane will write these changes to the state without modifying any real infrastructure.\nThere is no undo. Only 'yes' will be accepted to confirm.",
-	cancelled: "Apply cancelled.",
+	command:             "apply",
+	question:            "Would you like to update the Terrane state to reflect these detected changes?",
+	questionInWorkspace: "Would you like to update the Terrane state for %q to reflect these detected changes?",
+	detail:              "Terrane will write these changes to the state without modifying any real infrastructure.\nThere is no undo. Only 'yes' will be accepted to confirm.",
+	cancelled:           "Apply cancelled.",
 }
 
 // applyCommand is the body shared by apply, destroy and refresh.
@@ -68,6 +74,7 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 	}
 	if argDiags.HasErrors() {
 		out.diagnostics(argDiags)
+		out.helpPrompt(ask.command)
 		return 1
 	}
 	if opts.PlanFile != "" {
@@ -101,20 +108,28 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 	if plan == nil {
 		return 1
 	}
+	if ask.command == refreshApproval.command {
+		ds = ds.Append(op.emptyStateWarning())
+	}
 	if !plan.CanApply() {
 		return reportNothingToApply(op, plan, ds)
 	}
-	if ask.question == destroyApproval.question && op.workspace != "default" {
-		ask.question = fmt.Sprintf("Do you really want to destroy all resources in workspace %q?", op.workspace)
+	if op.workspace != "default" && ask.questionInWorkspace != "" {
+		ask.question = fmt.Sprintf(ask.questionInWorkspace, op.workspace)
 	}
 	backoff := newConflictBackoff(opts.LockTimeout)
 	for {
 		// With -auto-approve the progress follows the plan directly, as in
 		// OpenTofu (backend/local opApply asks nothing and prints nothing).
-		if !opts.AutoApprove && !out.confirm(ask) {
+		if !opts.AutoApprove {
+			// Warnings come before the question, so that the answer can
+			// weigh them, and are not repeated after the apply.
 			out.diagnostics(ds)
-			fmt.Fprintf(streams.Stdout, "\n%s\n", ask.cancelled)
-			return 1
+			ds = nil
+			if !out.confirm(ask) {
+				fmt.Fprintln(streams.Stdout, ask.cancelled)
+				return 1
+			}
 		}
 		applyDiags, aborted := withInterrupts(op.out, func(ctx context.Context) diags.Diagnostics {
 			return op.engine.Apply(ctx, plan)
@@ -131,6 +146,22 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 			return reportNothingToApply(op, plan, ds)
 		}
 	}
+}
+
+// emptyStateWarning is OpenTofu's refresh warning for a workspace that
+// records no managed object: there is nothing to refresh.
+func (op *operation) emptyStateWarning() diags.Diagnostics {
+	snap, err := op.store.Load(context.Background())
+	if err != nil {
+		return nil // the run itself reports a store that cannot be read
+	}
+	for _, entry := range snap.State.AllResourceInstances() {
+		if entry.Addr.Resource.Resource.Mode == addrs.ManagedResourceMode {
+			return nil
+		}
+	}
+	return diags.Diagnostics{{Severity: diags.Warning, Summary: "Empty or non-existent state",
+		Detail: "There are currently no remote objects tracked in the state, so there is nothing to refresh."}}
 }
 
 // withoutCheckBlockWarnings drops the check block warnings of a plan that
@@ -152,6 +183,21 @@ func withoutCheckBlockWarnings(ds diags.Diagnostics) diags.Diagnostics {
 // ends it: its diagnostics, then an apply summary counting nothing and the
 // outputs as recorded (refresh -json: the outputs alone).
 func reportNothingToApply(op *operation, plan *plans.Plan, ds diags.Diagnostics) int {
+	// OpenTofu applies such a plan all the same, and its apply reminds
+	// that a targeted run may leave changes pending; refresh applies
+	// nothing.
+	if !op.out.outputsOnly {
+		ds = ds.Append(engine.IncompleteApplyWarning(plan))
+	}
+	// OpenTofu applies and saves even a plan that changes nothing, so the
+	// workspace then has a state, if an empty one: count this as its first
+	// run when it is.
+	ctx := context.Background()
+	if ws, err := op.store.EnsureWorkspace(ctx); err == nil && ws.Serial == 0 {
+		if _, err := op.store.BeginRun(ctx, version.Version); err != nil {
+			ds = ds.Append(diags.Errorf("Cannot start the run", "Updating workspace %q failed: %s", op.workspace, err))
+		}
+	}
 	op.out.diagnostics(ds)
 	op.out.renderApplySummary(plan, op, false)
 	return 0
@@ -214,20 +260,42 @@ func reportApply(op *operation, plan *plans.Plan, ds, applyDiags diags.Diagnosti
 		op.out.diagnostics(ds.Append(abortedDiag()).Append(op.keepUnrecorded(true)))
 		return 1
 	}
-	ds = claimsLeftAlone(ds.Append(applyDiags, staleRecordsNotice(op.cipher))).Append(op.keepUnrecorded(false))
-	if op.out.json != nil {
-		// Terraform's stream reports the run's diagnostics before its
-		// summary and outputs.
-		op.out.diagnostics(ds)
-		op.out.renderApplySummary(plan, op, ds.HasErrors())
-	} else {
-		op.out.renderApplySummary(plan, op, ds.HasErrors())
-		op.out.diagnostics(ds)
+	if op.out.outputsOnly {
+		// OpenTofu's refresh plans and records, but applies no plan, so
+		// it has no reminder that a targeted apply may be incomplete.
+		applyDiags = withoutDiagnostic(applyDiags, engine.IncompleteApplyWarning(plan))
 	}
+	ds = claimsLeftAlone(ds.Append(applyDiags, staleRecordsNotice(op.cipher))).Append(op.keepUnrecorded(false))
+	// As OpenTofu does, the run's warnings come before the summary and the
+	// outputs, in the -json stream and in text alike.
+	op.out.stopProgress()
+	op.out.diagnostics(ds)
+	op.out.renderApplySummary(plan, op, ds.HasErrors())
 	if ds.HasErrors() {
 		return 1
 	}
 	return 0
+}
+
+// withoutDiagnostic drops from ds the diagnostics with the summaries of
+// those in drop.
+func withoutDiagnostic(ds, drop diags.Diagnostics) diags.Diagnostics {
+	if len(drop) == 0 {
+		return ds
+	}
+	var out diags.Diagnostics
+	for _, d := range ds {
+		keep := true
+		for _, x := range drop {
+			if d.Summary == x.Summary && d.Severity == x.Severity {
+				keep = false
+			}
+		}
+		if keep {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // applySavedPlan is `terrane apply PLANFILE`.
@@ -387,6 +455,15 @@ func newOperationOutput(streams Streams, view arguments.View) *operationOutput {
 	return o
 }
 
+// helpPrompt follows the errors in a command line, as OpenTofu's views of
+// plan, apply, destroy and refresh do; the -json stream has no place for
+// it.
+func (o *operationOutput) helpPrompt(command string) {
+	if o.json == nil {
+		fmt.Fprintf(o.streams.Stderr, "\nFor more help on using this command, run:\n  terrane %s -help\n", command)
+	}
+}
+
 // say writes a line of prose for people; the -json stream has no place
 // for it.
 func (o *operationOutput) say(format string, args ...any) {
@@ -424,20 +501,32 @@ func diagnosticView(streams Streams, view arguments.View, color bool) ui.Diagnos
 
 // confirm asks ask's question and reports whether the answer was "yes".
 func (o *operationOutput) confirm(ask approval) bool {
-	fmt.Fprintf(o.streams.Stdout, "\n%s\n", ask.question)
+	fmt.Fprintf(o.streams.Stdout, "\n%s\n", o.bold(ask.question))
 	for _, line := range strings.Split(ask.detail, "\n") {
 		fmt.Fprintf(o.streams.Stdout, "  %s\n", line)
 	}
 	fmt.Fprintln(o.streams.Stdout)
-	return readAnswer(o.streams, &o.stdin) == "yes"
+	return readAnswer(o.streams, &o.stdin, o.color) == "yes"
+}
+
+// bold is text in bold when colour is on.
+func (o *operationOutput) bold(text string) string {
+	if !o.color {
+		return text
+	}
+	return "\x1b[1m" + text + "\x1b[0m"
 }
 
 // readAnswer prompts for a value as OpenTofu's UI input does ("  Enter a
 // value: "), reads one line through *stdin (made on first use, so that
 // answers read ahead stay buffered for the next question) and ends the
 // line; it returns the answer without surrounding space.
-func readAnswer(streams Streams, stdin **bufio.Reader) string {
-	fmt.Fprint(streams.Stdout, "  Enter a value: ")
+func readAnswer(streams Streams, stdin **bufio.Reader, color bool) string {
+	prompt := "Enter a value:"
+	if color {
+		prompt = "\x1b[1m" + prompt + "\x1b[0m"
+	}
+	fmt.Fprint(streams.Stdout, "  "+prompt+" ")
 	if *stdin == nil {
 		*stdin = bufio.NewReader(streams.Stdin)
 	}
@@ -476,15 +565,23 @@ func (o *operationOutput) hooks() []engine.Hook {
 	return []engine.Hook{o.progress, o.counts}
 }
 
-// renderApplySummary ends an apply with what it did and, unless it
-// destroyed everything, the root module's outputs as now recorded.
-func (o *operationOutput) renderApplySummary(plan *plans.Plan, op *operation, failed bool) {
+// stopProgress ends the progress reports of a run: nothing about it is
+// printed after what comes next.
+func (o *operationOutput) stopProgress() {
 	if o.progress != nil {
 		o.progress.Close()
+		o.progress = nil
 	}
 	if o.jsonProgress != nil {
 		o.jsonProgress.Stop()
+		o.jsonProgress = nil
 	}
+}
+
+// renderApplySummary ends an apply with what it did and, unless it
+// destroyed everything, the root module's outputs as now recorded.
+func (o *operationOutput) renderApplySummary(plan *plans.Plan, op *operation, failed bool) {
+	o.stopProgress()
 	if failed {
 		return
 	}

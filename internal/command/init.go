@@ -17,74 +17,66 @@ import (
 	"github.com/terrane/terrane/internal/modules"
 	"github.com/terrane/terrane/internal/plugin/cliconfig"
 	"github.com/terrane/terrane/internal/ui"
+	"github.com/terrane/terrane/internal/ui/jsonview"
 	"github.com/terrane/terrane/internal/workdir"
 )
 
-type initOptions struct {
-	upgrade     bool
-	input       bool
-	noColor     bool
-	initBackend bool
-	getModules  bool
-	lockfile    string
-	pluginDirs  stringList
-	// vars are -var and -var-file, for module sources and versions built
-	// from variables, and for an encryption configuration that uses them
-	// (init writes the workspace record through it).
-	vars []arguments.VarOption
-	// backendConfig are the -backend-config arguments, in order.
-	backendConfig stringList
-	migrateState  bool
-	forceCopy     bool
-	reconfigure   bool
-}
-
-// runInit implements `terrane init`: it installs the providers the
-// configuration needs into .terrane/providers, records them in the
-// dependency lock file and prepares the embedded state store.
+// runInit implements `terrane init`: it installs the modules and
+// providers the configuration needs, records the providers in the
+// dependency lock file and prepares the state store.
 func runInit(streams Streams, args []string) int {
-	fs := newFlagSet("init", streams)
-	var opts initOptions
-	fs.BoolVar(&opts.upgrade, "upgrade", false, "Install the newest provider versions the constraints allow, ignoring the lock file's selections")
-	fs.BoolVar(&opts.input, "input", true, "Ask for input; with -input=false a question init would ask is an error")
-	fs.BoolVar(&opts.noColor, "no-color", false, "Disable colour in the output")
-	fs.BoolVar(&opts.initBackend, "backend", true, "Prepare the state store")
-	fs.Var(&opts.backendConfig, "backend-config", "KEY=VALUE or a file of arguments completing the backend \"terrane\" block (repeatable)")
-	fs.BoolVar(&opts.migrateState, "migrate-state", false, "Copy the state from the store used so far into the newly configured one")
-	fs.BoolVar(&opts.forceCopy, "force-copy", false, "Answer yes to every question about copying state (implies -migrate-state)")
-	fs.BoolVar(&opts.reconfigure, "reconfigure", false, "Use the newly configured store as it is, copying no state into it")
-	fs.BoolVar(&opts.getModules, "get", true, "Install the modules the configuration calls")
-	fs.StringVar(&opts.lockfile, "lockfile", "", `Set to "readonly" to fail instead of changing the dependency lock file`)
-	fs.Var(&opts.pluginDirs, "plugin-dir", "Install providers only from this directory (repeatable)")
-	arguments.AddVarFlags(fs, &opts.vars)
-	if err := fs.Parse(args); err != nil {
+	output, args := arguments.ExtractOutputView(args)
+	opts, ds := arguments.ParseInit(args)
+	view := &initView{out: streams.Stdout, errOut: streams.Stderr, global: streams.View, output: output, human: !opts.JSON,
+		color: !output.NoColor && !opts.JSON && os.Getenv("NO_COLOR") == ""}
+	if opts.JSON {
+		view.json = append(view.json, jsonview.New(streams.Stdout))
+	}
+	if opts.Help {
+		fmt.Fprintln(streams.Stdout, initHelp)
+		return 0
+	}
+	if opts.JSONInto != "" && !ds.HasErrors() {
+		file, err := os.OpenFile(opts.JSONInto, os.O_TRUNC|os.O_WRONLY|os.O_CREATE, 0o600)
+		if err != nil {
+			ds = ds.Append(diags.Errorf("Invalid argument", "Unable to open the file %q specified by -json-into for writing: %s", opts.JSONInto, err))
+		} else {
+			defer file.Close()
+			view.json = append(view.json, jsonview.New(file))
+		}
+	}
+	for _, j := range view.json {
+		j.Version()
+	}
+	if ds.HasErrors() {
+		view.diagnostics(ds, nil)
+		if !opts.JSON {
+			fmt.Fprintln(streams.Stdout, initHelp)
+		}
 		return 1
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(streams.Stderr, "Error: init takes no positional arguments; to initialise another directory use terrane -chdir=%s init\n", fs.Arg(0))
+	if opts.FromModule != "" {
+		view.diagnostics(diags.Diagnostics{diags.Errorf("Unsupported option",
+			"Terrane does not support init -from-module yet. Copy the module's files into the directory and run terrane init.")}, nil)
 		return 1
 	}
-	if opts.migrateState && opts.reconfigure {
-		fmt.Fprintf(streams.Stderr, "Error: the -migrate-state and -reconfigure options are mutually exclusive\n")
-		return 1
-	}
-	// Copying state only happens when migrating it, so -force-copy
-	// implies -migrate-state, as in OpenTofu.
-	opts.migrateState = opts.migrateState || opts.forceCopy
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	view := &initView{out: streams.Stdout, errOut: streams.Stderr, color: !opts.noColor && os.Getenv("NO_COLOR") == ""}
-	in := &initializer{view: view, out: streams.Stdout, stdin: streams.Stdin, opts: opts, sources: ui.Sources{}}
+	in := &initializer{view: view, stdin: streams.Stdin, stdout: streams.Stdout, opts: opts, sources: ui.Sources{}}
 	return in.run(ctx)
 }
 
 // initializer carries one run of init.
 type initializer struct {
 	view    *initView
-	out     io.Writer
 	stdin   io.Reader
-	opts    initOptions
+	stdout  io.Writer
+	opts    *arguments.Init
 	sources ui.Sources
+
+	// aborted is set when init stopped with a message that is no
+	// diagnostic.
+	aborted bool
 
 	cli      *cliconfig.Config
 	oldLocks *depsfile.Locks
@@ -95,16 +87,12 @@ type initializer struct {
 // the providers — and prints their progress, then the warnings and the
 // closing text, or the errors that stopped it.
 func (in *initializer) run(ctx context.Context) int {
-	if d := in.checkOptions(); d != nil {
-		in.view.diagnostics(diags.Diagnostics{*d}, nil)
-		return 1
-	}
 	if !hasConfigFiles(".") {
 		in.view.emptyDirectory()
 		return 0
 	}
 	parser := config.NewParser()
-	parser.Static = staticInputs(".", in.opts.vars)
+	parser.Static = staticInputs(".", in.opts.Vars)
 	root, rootDiags := parser.LoadModule(".")
 	in.addSources(parser)
 	if rootDiags.HasErrors() {
@@ -113,14 +101,14 @@ func (in *initializer) run(ctx context.Context) int {
 		return 1
 	}
 	var ds diags.Diagnostics
-	if in.opts.initBackend {
+	if in.opts.Backend {
 		in.view.heading("Initializing the backend...", true)
 		ds = ds.Append(in.initBackend(ctx, root))
 		if ds.HasErrors() {
 			return in.fail(ds)
 		}
 	}
-	if in.opts.getModules && len(root.ModuleCalls) > 0 {
+	if in.opts.Get && len(root.ModuleCalls) > 0 {
 		moreDiags := in.installModules(ctx, parser)
 		in.addSources(parser)
 		if moreDiags.HasErrors() {
@@ -138,27 +126,13 @@ func (in *initializer) run(ctx context.Context) int {
 	ds = ds.Append(hclDiags)
 	ds = ds.Append(stateNotices(cfg.Module))
 	ds = ds.Append(in.initProviders(ctx, cfg))
-	if ds.HasErrors() {
+	if ds.HasErrors() || in.aborted {
 		return in.fail(ds)
 	}
 	in.view.newline()
 	in.view.diagnostics(ds, in.sources)
 	in.view.success()
 	return 0
-}
-
-// checkOptions refuses options that do not fit together.
-func (in *initializer) checkOptions() *diags.Diagnostic {
-	var d diags.Diagnostic
-	switch {
-	case in.opts.lockfile != "" && in.opts.lockfile != "readonly":
-		d = diags.Errorf("Invalid -lockfile option", "The only valid value of -lockfile is \"readonly\", not %q.", in.opts.lockfile)
-	case in.opts.lockfile == "readonly" && in.opts.upgrade:
-		d = diags.Errorf("Conflicting options", "-upgrade changes the dependency lock file, which -lockfile=readonly forbids. Use one or the other.")
-	default:
-		return nil
-	}
-	return &d
 }
 
 func (in *initializer) fail(ds diags.Diagnostics) int {
@@ -202,27 +176,15 @@ func stateNotices(root *config.Module) diags.Diagnostics {
 // OpenTofu's progress lines.
 func (in *initializer) installModules(ctx context.Context, parser *config.Parser) diags.Diagnostics {
 	heading := "Initializing modules..."
-	if in.opts.upgrade {
+	if in.opts.Upgrade {
 		heading = "Upgrading modules..."
 	}
 	in.view.heading(heading, false)
-	installer := &modules.Installer{Parser: parser, Upgrade: in.opts.upgrade, Events: func(ev modules.Event) {
-		writeModuleEvent(in.out, ev)
+	installer := &modules.Installer{Parser: parser, Upgrade: in.opts.Upgrade, Events: func(ev modules.Event) {
+		in.view.moduleInstalled(ev)
 	}}
 	_, ds := installer.Install(ctx, ".")
 	return ds
-}
-
-// writeModuleEvent prints one module's installation as init and get do.
-func writeModuleEvent(w io.Writer, ev modules.Event) {
-	switch {
-	case ev.Source == "":
-	case ev.Version != "":
-		fmt.Fprintf(w, "Downloading %s %s for %s...\n", ev.Source, ev.Version, ev.Key)
-	default:
-		fmt.Fprintf(w, "Downloading %s for %s...\n", ev.Source, ev.Key)
-	}
-	fmt.Fprintf(w, "- %s in %s\n", ev.Key, ev.Dir)
 }
 
 // hasConfigFiles reports whether dir holds any configuration file, so that

@@ -42,7 +42,6 @@ type providerWork struct {
 // locked versions, then chooses every version, then installs every
 // package, so that its lines come in the same order.
 func (in *initializer) initProviders(ctx context.Context, cfg *config.Config) diags.Diagnostics {
-	in.view.heading("Initializing provider plugins...", true)
 	requirements, ds := workdir.AllProviderRequirements(cfg)
 	var more diags.Diagnostics
 	in.cli, more = cliconfig.Load(cliconfig.Environment{WorkingDir: "."})
@@ -55,6 +54,12 @@ func (in *initializer) initProviders(ctx context.Context, cfg *config.Config) di
 	if ds.HasErrors() {
 		return ds
 	}
+	if in.opts.Upgrade && in.opts.Lockfile == "readonly" {
+		in.view.failure("The -upgrade flag conflicts with -lockfile=readonly.")
+		in.aborted = true
+		return ds
+	}
+	in.view.heading("Initializing provider plugins...", true)
 	installer := in.installer()
 	overrides := discovery.DevOverrides(in.cli.ProviderInstallation.DevOverrides)
 	reattached, more := plugin.ParseReattachProviders(os.Getenv(plugin.EnvReattachProviders))
@@ -142,7 +147,7 @@ func (in *initializer) builtinProvider(provider addrs.Provider, constraints disc
 // keepLocked decides whether the lock file's version is kept: unless
 // -upgrade, it is, and must still meet the constraints.
 func (in *initializer) keepLocked(w *providerWork) *diags.Diagnostic {
-	if w.old == nil || in.opts.upgrade {
+	if w.old == nil || in.opts.Upgrade {
 		return nil
 	}
 	if !versions.MeetingConstraints(w.constraints).Has(w.old.Version()) {
@@ -255,11 +260,11 @@ func (in *initializer) installer() *discovery.ProviderInstaller {
 		CacheDir:                 in.cli.PluginCacheDir,
 		CacheWithoutLockedHashes: in.cli.PluginCacheMayBreakDependencyLockFile,
 	}
-	if len(in.opts.pluginDirs) > 0 {
+	if len(in.opts.PluginDirs) > 0 {
 		// As in OpenTofu, -plugin-dir replaces every other source and
 		// the cache, so init installs exactly what those directories hold.
 		var source discovery.MultiSource
-		for _, dir := range in.opts.pluginDirs {
+		for _, dir := range in.opts.PluginDirs {
 			source = append(source, discovery.MultiSourceEntry{Source: discovery.NewFilesystemMirror(dir)})
 		}
 		installer.Source, installer.CacheDir = source, ""
@@ -294,7 +299,7 @@ func (in *initializer) writeLocks(incomplete []string) diags.Diagnostics {
 	if in.newLocks.Equal(in.oldLocks) {
 		return nil
 	}
-	if in.opts.lockfile == "readonly" {
+	if in.opts.Lockfile == "readonly" {
 		if !sameProviders(in.newLocks, in.oldLocks) {
 			return diags.Diagnostics{diags.Errorf("Provider dependency changes detected",
 				"Changes to the required provider dependencies were detected, but the lock file is read-only. To use and record these requirements, run \"terrane init\" without the \"-lockfile=readonly\" flag.")}
@@ -332,16 +337,13 @@ func sameProviders(a, b *depsfile.Locks) bool {
 func lookupDiagnostic(name string, err error) *diags.Diagnostic {
 	var notFound *discovery.ErrProviderNotFound
 	if errors.As(err, &notFound) {
-		var detail strings.Builder
-		fmt.Fprintf(&detail, "Terrane could not find %s. It looked in:", name)
-		for _, place := range notFound.LookedIn {
-			fmt.Fprintf(&detail, "\n - %s", place)
+		sources := make([]string, len(notFound.Sources))
+		for i, source := range notFound.Sources {
+			sources[i] = "  - " + source
 		}
-		for _, note := range notFound.Notes {
-			fmt.Fprintf(&detail, "\n\nNote: %s.", note)
-		}
-		detail.WriteString("\n\nCheck the provider's source address in required_providers, or make the provider available in one of these places.")
-		diag := diags.Errorf("Failed to query available provider packages", "%s", detail.String())
+		diag := diags.Errorf("Failed to query available provider packages",
+			"Could not retrieve the list of available versions for provider %s: provider %s was not found in any of the search locations\n\n%s",
+			name, notFound.Provider, strings.Join(sources, "\n"))
 		return &diag
 	}
 	var unreachable *discovery.ErrUnreachable

@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/depsfile"
@@ -21,7 +20,7 @@ import (
 func (in *initializer) ensureSubpackage(ctx context.Context, installer *discovery.ProviderInstaller, provider addrs.Provider, sub workdir.Subpackage, constraints discovery.Constraints) (*depsfile.ProviderLock, diags.Diagnostics) {
 	old := in.oldLocks.Provider(provider)
 	var oldBase *depsfile.ProviderLock
-	if old != nil && !in.opts.upgrade {
+	if old != nil && !in.opts.Upgrade {
 		if problem := workdir.SubpackageLockProblem(sub, old); problem != "" {
 			diag := diags.Errorf("Sub-package parameters changed",
 				"%s. Run terrane init -upgrade to make the sub-package again and record it.", problem)
@@ -37,7 +36,7 @@ func (in *initializer) ensureSubpackage(ctx context.Context, installer *discover
 	lock := depsfile.NewProviderLock(provider, baseLock.Version(), constraints, baseLock.Hashes())
 	if oldBase != nil && oldBase.Version().Same(baseLock.Version()) {
 		recorded := old.Parameterization()
-		fmt.Fprintf(in.out, "- Reusing sub-package %s v%s from the dependency lock file\n", recorded.Name, recorded.Version)
+		in.view.progress("Reusing sub-package %s v%s from the dependency lock file", recorded.Name, recorded.Version)
 		return lock.WithParameterization(recorded), nil
 	}
 	record, ds := in.parameterize(ctx, provider, sub, baseLock)
@@ -55,7 +54,7 @@ func (in *initializer) parameterize(ctx context.Context, provider addrs.Provider
 	if diag != nil {
 		return nil, ds.Append(*diag)
 	}
-	fmt.Fprintf(in.out, "- Making sub-package %s of %s with parameters %q...\n", provider.Type, addrs.ProviderForDisplay(sub.Base), sub.Args)
+	in.view.progress("Making sub-package %s of %s with parameters %q...", provider.Type, addrs.ProviderForDisplay(sub.Base), sub.Args)
 	p, err := workdir.LaunchSubpackage(ctx, provider, sub.Base, executable, &pulumi.Parameters{Args: sub.Args})
 	if err != nil {
 		return nil, ds.Append(err)
@@ -72,6 +71,6 @@ func (in *initializer) parameterize(ctx context.Context, provider addrs.Provider
 		diag.Subject = sub.DeclRange.Ptr()
 		return nil, ds.Append(diag)
 	}
-	fmt.Fprintf(in.out, "- Recorded sub-package %s v%s\n", value.Name, value.Version)
+	in.view.progress("Recorded sub-package %s v%s", value.Name, value.Version)
 	return &depsfile.Parameterization{Base: sub.Base, Args: sub.Args, Name: value.Name, Version: value.Version, Value: value.Value}, ds
 }

@@ -21,7 +21,7 @@ func TestInvalidConfigurations(t *testing.T) {
 	}{
 		{"bad-default", "Invalid default value for variable", "main.tf:3:13"},
 		{"bad-depends-on", "Invalid depends_on reference", "main.tf:4:32"},
-		{"bad-provider-source", "Invalid provider source string", "main.tf:4:16"},
+		{"bad-provider-source", "Invalid provider type", "main.tf:4:16"},
 		{"check-assert-no-refs", "Invalid assert expression", "main.tf:3:21"},
 		{"check-without-assert", "Zero assert blocks", "main.tf:1:1"},
 		{"check-nested-count", "Invalid \"count\" attribute", "main.tf:3:5"},

@@ -1,11 +1,13 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/apparentlymart/go-versions/versions"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	tfaddr "github.com/hashicorp/terraform-registry-address"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
@@ -79,8 +81,9 @@ func decodeVersionConstraint(attr *hcl.Attribute) (VersionConstraint, hcl.Diagno
 		return constraint, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid version constraint",
-			Detail:   fmt.Sprintf("This string does not use correct version constraint syntax: %s.", err),
-			Subject:  attr.Expr.Range().Ptr(),
+			// As OpenTofu, which finds the parser's message of no help.
+			Detail:  "This string does not use correct version constraint syntax.",
+			Subject: attr.Expr.Range().Ptr(),
 		}}
 	}
 	constraint.Required = set
@@ -216,10 +219,15 @@ func decodeRequiredProviderField(req *RequiredProvider, pair hcl.KeyValuePair) h
 		}
 		provider, err := addrs.ParseProviderSource(req.Source)
 		if err != nil {
+			summary, detail := "Invalid provider source string", err.Error()
+			var parserErr *tfaddr.ParserError
+			if errors.As(err, &parserErr) {
+				summary, detail = parserErr.Summary, parserErr.Detail
+			}
 			return hcl.Diagnostics{{
 				Severity: hcl.DiagError,
-				Summary:  "Invalid provider source string",
-				Detail:   err.Error(),
+				Summary:  summary,
+				Detail:   detail,
 				Subject:  pair.Value.Range().Ptr(),
 			}}
 		}

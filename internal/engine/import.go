@@ -289,6 +289,10 @@ func (w *walker) adoptInstance(work *resourceWork, addr addrs.AbsResourceInstanc
 	if target == nil || ds.HasErrors() || w.planOpts.Mode != plans.NormalMode {
 		return inst, ds
 	}
+	if commandLineImport(w.ctx) == nil {
+		// `terrane import` reports its own progress, in other words.
+		w.e.importHooks(func(h ImportHook) { h.PrePlanImport(addr, target.id) })
+	}
 	obj, ids := w.importObject(work, addr, target.id)
 	if ds = ds.Append(ids); ids.HasErrors() {
 		return inst, ds.WithAddress(addr.String())

@@ -124,7 +124,42 @@ func (w *walker) recordRootOutput(o *config.Output, val cty.Value) {
 		w.keepPriorRootOutputLocked(o)
 		return
 	}
-	w.results.outputs[o.Name] = &states.OutputValue{Value: val, Sensitive: o.Sensitive}
+	if w.op == walkApply && !val.IsWhollyKnown() {
+		// What an apply still cannot know (an instance a -target left out
+		// and never made) is recorded as null, as OpenTofu records it:
+		// state holds no unknown values.
+		unmarked, pvm := val.UnmarkDeepWithPaths()
+		val = cty.UnknownAsNull(unmarked).MarkWithPaths(pvm)
+	}
+	if plain, _ := val.UnmarkDeep(); plain.IsNull() {
+		// As OpenTofu does, an output whose value is null is not recorded:
+		// it reads as not set.
+		delete(w.results.outputs, o.Name)
+		return
+	}
+	w.results.outputs[o.Name] = &states.OutputValue{Value: withoutNegativeZero(val), Sensitive: o.Sensitive}
+}
+
+// withoutNegativeZero turns every -0 in v into 0. OpenTofu records a root
+// output's planned value, which has been through the plan's msgpack
+// encoding, where -0 is the integer 0.
+func withoutNegativeZero(v cty.Value) cty.Value {
+	out, _ := cty.TransformWithTransformer(v, negativeZeroTransformer{})
+	return out
+}
+
+type negativeZeroTransformer struct{}
+
+func (negativeZeroTransformer) Enter(_ cty.Path, v cty.Value) (cty.Value, error) { return v, nil }
+
+func (negativeZeroTransformer) Exit(_ cty.Path, v cty.Value) (cty.Value, error) {
+	plain, valueMarks := v.Unmark()
+	if plain.Type() == cty.Number && plain.IsKnown() && !plain.IsNull() {
+		if f := plain.AsBigFloat(); f.Sign() == 0 && f.Signbit() {
+			return cty.Zero.WithMarks(valueMarks), nil
+		}
+	}
+	return v, nil
 }
 
 // keepPriorRootOutput leaves a root output as the last run recorded it:

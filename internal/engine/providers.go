@@ -309,11 +309,6 @@ func (w *walker) functionResolver(module *config.Config) lang.ProviderFunctionRe
 			spec.VarParam = &variadic
 		}
 		spec.Impl = func(args []cty.Value, ret cty.Type) (cty.Value, error) {
-			for _, a := range args {
-				if !a.IsWhollyKnown() {
-					return cty.UnknownVal(ret), nil
-				}
-			}
 			p := w.providers.get(addr)
 			if p == nil {
 				return cty.UnknownVal(ret), nil
@@ -332,8 +327,12 @@ func (w *walker) functionResolver(module *config.Config) lang.ProviderFunctionRe
 	}
 }
 
+// functionParam is a provider function's parameter as cty calls it:
+// unknown values (when the provider does not take them) and values of a
+// type not known yet make the result unknown without calling the provider,
+// as in OpenTofu.
 func functionParam(p providers.FunctionParam) function.Parameter {
-	return function.Parameter{Name: p.Name, Type: p.Type, AllowNull: p.AllowNullValue, AllowUnknown: p.AllowUnknownValues, AllowDynamicType: true}
+	return function.Parameter{Name: p.Name, Type: p.Type, AllowNull: p.AllowNullValue, AllowUnknown: p.AllowUnknownValues}
 }
 
 // stopOnCancel asks every configured provider to stop its in-flight

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -70,6 +71,10 @@ type walker struct {
 	failures *failureSet
 	// scope limits a plan to its targets and excludes; nil plans all.
 	planScope *planScope
+	// keptOutputs, in a walk limited by -target or -exclude, are the root
+	// output vertices it evaluates; the others keep their recorded values.
+	// nil evaluates every output.
+	keptOutputs map[string]bool
 	// cbdForced are the resources (vertex keys) create_before_destroy is
 	// implied for; see createBeforeDestroyForced.
 	cbdForced map[string]bool
@@ -118,12 +123,22 @@ func (e *Engine) newWalker(ctx context.Context, op walkOp, snap *recordstore.Sna
 	// Relative file paths resolve from the root module's directory (the
 	// working directory) in every module, as in OpenTofu: a module reads
 	// its own files through path.module.
+	// A plan leaves impure functions (timestamp, uuid, bcrypt) unknown:
+	// their values are made when the plan is applied.
 	baseDir := w.cfg.Root.Module.SourceDir
 	w.cfg.DeepEach(func(c *config.Config) {
-		w.scopes[c.Path.String()] = &lang.Scope{BaseDir: baseDir, ProviderFunctions: w.functionResolver(c)}
+		w.scopes[c.Path.String()] = &lang.Scope{BaseDir: baseDir, PureOnly: op == walkPlan, ProviderFunctions: w.functionResolver(c)}
 	})
 	w.baseScope = w.scopes[""]
 	return w
+}
+
+// setPlanTimestamp makes plantimestamp() return t in every module: when
+// planning started, in the plan and in its apply alike.
+func (w *walker) setPlanTimestamp(t time.Time) {
+	for _, scope := range w.scopes {
+		scope.PlanTimestamp = t
+	}
 }
 
 // workingState is the state a walk of kind op reads and writes. An apply
@@ -363,6 +378,10 @@ func (w *walker) runOutput(v *outputVertex) diags.Diagnostics {
 			// A destroy removes every root output without evaluating it,
 			// as Terraform does: nothing reads them, and the objects they
 			// refer to may already be gone when the output's turn comes.
+			return nil
+		}
+		if inst.IsRoot() && w.keptOutputs != nil && !w.keptOutputs[v.key()] {
+			w.keepPriorRootOutput(v.output)
 			return nil
 		}
 		var ds diags.Diagnostics

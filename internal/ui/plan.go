@@ -190,10 +190,6 @@ func (r *planRenderer) diffResource(src *plans.ResourceInstanceChangeSrc, drift 
 		ctx.relevantPaths = r.relevantPaths[addr.String()]
 	}
 	c := change_(change.Before, change.After, ctx)
-	if change.Action == plans.Forget {
-		// A forgotten object stays as it is: show it unchanged, not going.
-		c.after = c.before
-	}
 	return resourceDiff{header: src.ResourceInstanceChangeHeader, change: change, node: diffBlock(c, block)}, true
 }
 

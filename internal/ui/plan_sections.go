@@ -182,7 +182,7 @@ func (r *planRenderer) renderDrift() bool {
 	if !found {
 		return false
 	}
-	r.out.WriteString("\n" + r.pal.bold(r.pal.cyan("Note:")+" Objects have changed outside of "+productName) + "\n\n")
+	r.out.WriteString("\n" + r.pal.bold(r.pal.cyan("Note:")) + r.pal.bold(" Objects have changed outside of "+productName) + "\n\n")
 	r.out.WriteString(r.wrap(productName + " detected the following changes made outside of " + productName + " since the last \"terrane apply\" which may have affected this plan:\n"))
 	for _, src := range r.drift {
 		if d, ok := r.diffResource(src, true); ok && shown(d) {

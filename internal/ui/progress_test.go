@@ -191,8 +191,10 @@ func TestRenderApplySummary(t *testing.T) {
 		summary ApplySummary
 		want    string
 	}{
-		{"apply with outputs, as terraform 1.11 printed it", ApplySummary{Added: 9, Outputs: outputs},
-			"\nApply complete! Resources: 9 added, 0 changed, 0 destroyed.\n\nOutputs:\n\ngone = \"bye\"\nmarked = <sensitive>\no = \"hello\"\nobj = {\n  \"a\" = 1\n  \"b\" = \"two\"\n}\ns = <sensitive>\n"},
+		// A null output in state (one an apply could not know) is listed,
+		// as OpenTofu lists it.
+		{"apply with outputs, as opentofu prints it", ApplySummary{Added: 9, Outputs: outputs},
+			"\nApply complete! Resources: 9 added, 0 changed, 0 destroyed.\n\nOutputs:\n\ngone = \"bye\"\nmarked = <sensitive>\no = \"hello\"\nobj = {\n  \"a\" = 1\n  \"b\" = \"two\"\n}\ns = <sensitive>\nunset = tostring(null)\n"},
 		{"apply without outputs", ApplySummary{Added: 1, Changed: 5, Destroyed: 3},
 			"\nApply complete! Resources: 1 added, 5 changed, 3 destroyed.\n"},
 		{"imports and forgets", ApplySummary{Imported: 2, Forgotten: 1},
@@ -212,5 +214,21 @@ func TestRenderApplySummary(t *testing.T) {
 	}
 }
 
-// ProgressHook must keep satisfying the engine's Hook interface.
-var _ engine.Hook = (*ProgressHook)(nil)
+func TestProgressHookImports(t *testing.T) {
+	var out lockedBuffer
+	hook := NewProgressHook(&out, ProgressOptions{})
+	addr := instance(t, "tpf_thing.a")
+	hook.PrePlanImport(addr, "i-1")
+	hook.PreApplyImport(addr, "i-1")
+	hook.PostApplyImport(addr, "i-1")
+	want := "tpf_thing.a: Preparing import... [id=i-1]\ntpf_thing.a: Importing... [id=i-1]\ntpf_thing.a: Import complete [id=i-1]\n"
+	if got := out.String(); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// ProgressHook must keep satisfying the engine's hook interfaces.
+var (
+	_ engine.Hook       = (*ProgressHook)(nil)
+	_ engine.ImportHook = (*ProgressHook)(nil)
+)

@@ -56,8 +56,9 @@ func (e templateRecursionError) Error() string {
 }
 
 // templateStringFilename is the pseudo-filename of templatestring sources,
-// which have no file of their own.
-const templateStringFilename = "<templatestring argument>"
+// which have no file of their own; OpenTofu's name for it shows in error
+// messages.
+const templateStringFilename = "NoFileNeeded"
 
 // FunctionTable returns the functions a template may call; it is a callback
 // because the template functions are themselves members of that table.
@@ -107,7 +108,7 @@ func makeTemplateFileFunc(baseDir string, table FunctionTable, depth int) functi
 			{Name: "vars", Type: cty.DynamicPseudoType},
 		},
 		Type: func(args []cty.Value) (cty.Type, error) {
-			if !args[0].IsKnown() || !args[1].IsWhollyKnown() {
+			if !args[0].IsKnown() || !args[1].IsKnown() {
 				return cty.DynamicPseudoType, nil
 			}
 			// Rendering here lets the caller learn the result type early
@@ -131,21 +132,43 @@ func makeTemplateFileFunc(baseDir string, table FunctionTable, depth int) functi
 	})
 }
 
-// MakeTemplateStringFunc builds `templatestring(template, vars)`: renders a
+// MakeTemplateStringFunc builds `templatestring(data, vars)`: renders a
 // template held in a string value (typically read from a data source).
 func MakeTemplateStringFunc(table FunctionTable) function.Function {
+	parse := func(data cty.Value) (hcl.Expression, error) {
+		data, _ = data.Unmark()
+		expr, diags := hclsyntax.ParseTemplate([]byte(data.AsString()), templateStringFilename, hcl.Pos{Line: 1, Column: 1})
+		if diags.HasErrors() {
+			return nil, diags
+		}
+		return expr, nil
+	}
 	return function.New(&function.Spec{
 		Params: []function.Parameter{
-			{Name: "template", Type: cty.String},
-			{Name: "vars", Type: cty.DynamicPseudoType},
+			{Name: "data", Type: cty.String, AllowMarked: true},
+			{Name: "vars", Type: cty.DynamicPseudoType, AllowMarked: true},
 		},
-		Type: function.StaticReturnType(cty.DynamicPseudoType),
-		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
-			expr, diags := hclsyntax.ParseTemplate([]byte(args[0].AsString()), templateStringFilename, hcl.Pos{Line: 1, Column: 1})
-			if diags.HasErrors() {
-				return cty.DynamicVal, diags
+		Type: func(args []cty.Value) (cty.Type, error) {
+			if !args[0].IsKnown() || !args[1].IsKnown() {
+				return cty.DynamicPseudoType, nil
 			}
-			return renderTemplate(expr, args[1], table())
+			expr, err := parse(args[0])
+			if err != nil {
+				return cty.DynamicPseudoType, err
+			}
+			vars, _ := args[1].Unmark()
+			val, err := renderTemplate(expr, vars, table())
+			return val.Type(), err
+		},
+		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
+			expr, err := parse(args[0])
+			if err != nil {
+				return cty.DynamicVal, err
+			}
+			_, dataMarks := args[0].Unmark()
+			vars, varsMarks := args[1].Unmark()
+			val, err := renderTemplate(expr, vars, table())
+			return val.WithMarks(dataMarks, varsMarks), err
 		},
 	})
 }

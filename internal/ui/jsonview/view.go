@@ -54,7 +54,9 @@ func (v *View) emit(level, messageType, message string, fields map[string]any) {
 	msg["@message"] = message
 	msg["@module"] = Module
 	msg["@timestamp"] = v.Now().Format(timestampLayout)
-	msg["type"] = messageType
+	if messageType != "" {
+		msg["type"] = messageType
+	}
 	line, err := json.Marshal(msg)
 	if err != nil {
 		// Every field is built by this package from plain data; say so
@@ -78,6 +80,12 @@ func (v *View) Version() {
 		"terrane": version.String(),
 		"ui":      UIVersion,
 	})
+}
+
+// Message writes a message with no type, as OpenTofu's views write the
+// progress of commands such as init.
+func (v *View) Message(level, message string) {
+	v.emit(level, "", message, nil)
 }
 
 // Log writes a free-form message.
