@@ -257,12 +257,10 @@ func (w *walker) runVariable(v *variableVertex) diags.Diagnostics {
 			val, hd := scope.EvalExpr(expr, cty.DynamicPseudoType)
 			ds = ds.Append(hd)
 			given, rng = val, expr.Range()
-			if msg := v.variable.DeprecatedMessage; msg != "" && !val.IsNull() && w.op == walkPlan {
+			if msg := v.variable.DeprecatedMessage; msg != "" {
 				// OpenTofu warns the caller that sets a deprecated
-				// variable; setting it to null is not using it.
-				ds = ds.Append(diags.Diagnostic{Severity: diags.Warning,
-					Summary: fmt.Sprintf("The variable %q is marked as deprecated by module author", v.variable.Name),
-					Detail:  msg, Subject: expr.Range().Ptr()})
+				// variable, in every run; a command shows it once.
+				ds = ds.Append(lang.DeprecatedVariableWarning(v.variable.Name, msg, expr, v.module.IsRemoteModule()))
 			}
 		}
 		val, vds := w.finalizeVariable(v, inst, given, rng, from)

@@ -94,6 +94,9 @@ func (m *moduleValidator) validateValues() {
 		for _, attrName := range sortedKeys(attrs) {
 			val, d := m.evalExpr(callScope, attrs[attrName].Expr)
 			m.report.addHCL(d)
+			if decl := variableOf(child, attrName); decl != nil && decl.DeprecatedMessage != "" {
+				m.report.add(diags.Diagnostics{lang.DeprecatedVariableWarning(attrName, decl.DeprecatedMessage, attrs[attrName].Expr, child.IsRemoteModule())})
+			}
 			if child == nil || d.HasErrors() || !marks.Contains(val, marks.Ephemeral) {
 				continue
 			}
@@ -102,6 +105,15 @@ func (m *moduleValidator) validateValues() {
 			}
 		}
 	}
+}
+
+// variableOf is the variable name declares in the module c, nil when c is
+// nil or declares none.
+func variableOf(c *config.Config, name string) *config.Variable {
+	if c == nil {
+		return nil
+	}
+	return c.Module.Variables[name]
 }
 
 // checkCallArguments checks a module call's arguments against the
@@ -370,17 +382,22 @@ func nameSuggestion[V any](given string, candidates map[string]V) string {
 // validate runs no provider code that could depend on real values. Calls
 // to providers that could not be started accept anything.
 func (m *moduleValidator) providerFunction(ref lang.ProviderFunctionRef) (function.Function, bool, hcl.Diagnostics) {
+	if m.cfg.Module.RequiredProviders[ref.ProviderName] == nil {
+		return function.Function{}, false, lang.UndeclaredFunctionProviders([]lang.ProviderFunctionRef{ref}, func(string) bool { return false })
+	}
 	rp := m.providers[m.cfg.Module.ProviderForLocalName(ref.ProviderName)]
-	if rp == nil {
+	decl, found := providers.FunctionDecl{}, false
+	if rp != nil {
+		decl, found = rp.Schema.Functions[ref.Function]
+	}
+	if !found {
+		// As OpenTofu's validate walk, which calls no provider function
+		// and so does not look the name up: any call is unknown.
 		return function.New(&function.Spec{
 			VarParam: &function.Parameter{Name: "args", Type: cty.DynamicPseudoType, AllowNull: true, AllowUnknown: true, AllowDynamicType: true, AllowMarked: true},
 			Type:     function.StaticReturnType(cty.DynamicPseudoType),
 			Impl:     func([]cty.Value, cty.Type) (cty.Value, error) { return cty.DynamicVal, nil },
 		}), true, nil
-	}
-	decl, found := rp.Schema.Functions[ref.Function]
-	if !found {
-		return function.Function{}, false, nil
 	}
 	spec := &function.Spec{
 		Type: function.StaticReturnType(decl.ReturnType),
