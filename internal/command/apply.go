@@ -480,6 +480,7 @@ func diagnosticView(streams Streams, view arguments.View, color bool) ui.Diagnos
 		ConsolidateWarnings: !streams.View.KeepWarningsApart,
 		ConsolidateErrors:   streams.View.ConsolidateErrors,
 		CompactWarnings:     view.CompactWarnings,
+		Deprecation:         streams.View.Deprecation,
 	}
 }
 

@@ -317,8 +317,9 @@ func (op *operation) providerFactories() (map[addrs.Provider]providers.Factory, 
 
 // inputValues gathers the root module's variable values from the command
 // line, files and environment, or from a saved plan. Values are checked
-// against their declarations here so that a bad value is reported, naming
-// where it came from, before any provider starts.
+// here for presence only, as OpenTofu checks them before a run: whether
+// a value suits its variable the run finds once the configuration is
+// validated.
 func (op *operation) inputValues(opts arguments.Operation, saved *plans.Plan) (engine.InputValues, diags.Diagnostics) {
 	decls := op.config.Module.Variables
 	values := engine.InputValues{}
@@ -334,8 +335,7 @@ func (op *operation) inputValues(opts arguments.Operation, saved *plans.Plan) (e
 	if saved != nil {
 		return op.savedPlanValues(saved, given, ds)
 	}
-	_, resolveDiags := arguments.Resolve(decls, given)
-	ds = ds.Append(resolveDiags)
+	ds = ds.Append(arguments.CheckRequired(decls, given))
 	for name, v := range given.ByName {
 		values[name] = &engine.InputValue{Value: v.Value, SourceType: engineSourceType(v.Source), SourceRange: v.Range}
 	}

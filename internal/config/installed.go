@@ -31,18 +31,27 @@ func (p *Parser) LoadConfigWithModules(dir string, installed InstalledModules) (
 	return p.loadConfig(dir, installed)
 }
 
-// childModuleDir returns the directory of a module call: the installed
-// copy when there is one, else the local path. An installed copy of
-// another source or of a version the call no longer allows is not used,
-// as OpenTofu refuses it: init must install the module the configuration
+// childModuleDir returns the directory of a module call: in a working
+// directory (installed is not nil), the installed copy, which must be
+// there, as OpenTofu requires init even for a local path; when loading
+// without one (init itself), the local path. An installed copy of another
+// source or of a version the call no longer allows is not used, as
+// OpenTofu refuses it: init must install the module the configuration
 // asks for.
 func childModuleDir(parent *Config, call *ModuleCall, installed InstalledModules) (string, hcl.Diagnostics) {
-	if installed != nil {
-		if record, ok := installed(parent.Path.Child(call.Name)); ok {
-			return filepath.Clean(record.Dir), checkInstalledModule(call, record)
-		}
+	if installed == nil {
+		return localModuleDir(parent.Module.SourceDir, call)
 	}
-	return localModuleDir(parent.Module.SourceDir, call)
+	record, ok := installed(parent.Path.Child(call.Name))
+	if !ok {
+		return "", hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Module not installed",
+			Detail:   `This module is not yet installed. Run "terrane init" to install all modules required by this configuration.`,
+			Subject:  call.DeclRange.Ptr(),
+		}}
+	}
+	return filepath.Clean(record.Dir), checkInstalledModule(call, record)
 }
 
 func checkInstalledModule(call *ModuleCall, record InstalledModule) hcl.Diagnostics {
