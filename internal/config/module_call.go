@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -61,11 +62,13 @@ func decodeModuleBlock(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 	if attr, ok := content.Attributes["count"]; ok {
 		call.Count = attr.Expr
 	}
+	var repetition []*hcl.Attribute
+	if attr, ok := content.Attributes["count"]; ok {
+		repetition = append(repetition, attr)
+	}
 	if attr, ok := content.Attributes["for_each"]; ok {
 		call.ForEach = attr.Expr
-		if call.Count != nil {
-			diags = append(diags, countAndForEachDiag(attr))
-		}
+		repetition = append(repetition, attr)
 	}
 	if attr, ok := content.Attributes["depends_on"]; ok {
 		deps, moreDiags := decodeDependsOn(attr)
@@ -93,9 +96,42 @@ func decodeModuleBlock(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 		diags = append(diags, moreDiags...)
 		if attr, ok := lifecycle.Attributes["enabled"]; ok {
 			call.Enabled = attr.Expr
+			repetition = append(repetition, attr)
 		}
 	}
+	if len(repetition) >= 2 {
+		diags = append(diags, repetitionDiag(repetition))
+	}
 	return call, diags
+}
+
+// repetitionDiag refuses more than one of count, for_each and
+// lifecycle.enabled on a module call, spanning them, in OpenTofu's words.
+func repetitionDiag(attrs []*hcl.Attribute) *hcl.Diagnostic {
+	order := map[string]int{"count": 0, "enabled": 1, "for_each": 2}
+	sort.SliceStable(attrs, func(i, j int) bool { return order[attrs[i].Name] < order[attrs[j].Name] })
+	names := make([]string, len(attrs))
+	for i, attr := range attrs {
+		names[i] = fmt.Sprintf("%q", attr.Name)
+	}
+	var list string
+	if len(names) >= 3 {
+		names[len(names)-1] = "and " + names[len(names)-1]
+		list = strings.Join(names, ", ")
+	} else {
+		list = strings.Join(names, " and ")
+	}
+	ranges := make([]hcl.Range, len(attrs))
+	for i, attr := range attrs {
+		ranges[i] = attr.NameRange
+	}
+	sort.SliceStable(ranges, func(i, j int) bool { return ranges[i].Start.Byte < ranges[j].Start.Byte })
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid combination of " + list,
+		Detail:   fmt.Sprintf("The %s meta-arguments are mutually-exclusive. Only one should be used to be explicit about the number of module instances to be created.", list),
+		Subject:  hcl.RangeBetween(ranges[0], ranges[len(ranges)-1]).Ptr(),
+	}
 }
 
 // decodePassedProviders reads a module call's providers map, whose keys

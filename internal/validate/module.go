@@ -83,8 +83,11 @@ func (m *moduleValidator) validateValues() {
 		if call.Config == nil {
 			continue
 		}
-		attrs, _ := call.Config.JustAttributes()
 		child := m.cfg.Children[name]
+		if child != nil {
+			m.report.addHCL(checkCallArguments(call, child.Module))
+		}
+		attrs, _ := call.Config.JustAttributes()
 		for _, attrName := range sortedKeys(attrs) {
 			val, d := m.evalExpr(callScope, attrs[attrName].Expr)
 			m.report.addHCL(d)
@@ -379,4 +382,17 @@ func (m *moduleValidator) providerFunction(ref lang.ProviderFunctionRef) (functi
 
 func functionParameter(p providers.FunctionParam) function.Parameter {
 	return function.Parameter{Name: p.Name, Type: p.Type, AllowNull: p.AllowNullValue, AllowUnknown: true, AllowDynamicType: true, AllowMarked: true}
+}
+
+// checkCallArguments decodes a module call's arguments against the
+// child's variables, as OpenTofu does when it builds the graph: an
+// argument no variable declares is unsupported, and a variable without a
+// default must be given.
+func checkCallArguments(call *config.ModuleCall, child *config.Module) hcl.Diagnostics {
+	schema := &hcl.BodySchema{}
+	for _, name := range sortedKeys(child.Variables) {
+		schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: name, Required: child.Variables[name].Default == nil})
+	}
+	_, diags := call.Config.Content(schema)
+	return diags
 }
