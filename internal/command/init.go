@@ -110,7 +110,8 @@ func (in *initializer) run(ctx context.Context) int {
 			return in.fail(ds)
 		}
 	}
-	if in.opts.Get && len(root.ModuleCalls) > 0 {
+	installing := in.opts.Get && len(root.ModuleCalls) > 0
+	if installing {
 		moreDiags := in.installModules(ctx, parser)
 		in.addSources(parser)
 		if moreDiags.HasErrors() {
@@ -122,7 +123,11 @@ func (in *initializer) run(ctx context.Context) int {
 	cfg, hclDiags := modules.LoadConfig(parser, ".")
 	in.addSources(parser)
 	if hclDiags.HasErrors() {
-		in.view.configError()
+		// OpenTofu finds what is wrong with the tree while it installs the
+		// modules, and then says nothing of the configuration as a whole.
+		if !installing {
+			in.view.configError()
+		}
 		return in.fail(ds.Append(hclDiags))
 	}
 	ds = ds.Append(hclDiags)

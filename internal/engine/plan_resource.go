@@ -514,10 +514,10 @@ func (w *walker) runOrphan(v *orphanVertex) diags.Diagnostics {
 	if id, ok := w.providers.schemas.Identity(v.provider.Provider, res.Addr.Resource.Type); ok {
 		types.Identity = id.ImpliedType()
 	}
+	// As in OpenTofu, a resource whose module call is gone is not in the
+	// configuration either: that no module instance exists is the reason
+	// only while the call still does.
 	reason := plans.DeleteBecauseNoResourceConfig
-	if w.cfg.Descendant(v.addr.Module) == nil {
-		reason = plans.DeleteBecauseNoModule
-	}
 	for _, res := range resources {
 		for key, inst := range res.Instances {
 			if !w.planScope.includes(v.addr.String(), res.Addr.Instance(key)) {
