@@ -201,6 +201,11 @@ func (e *Engine) planOutputs(plan *plans.Plan, w *walker, prior *states.State) d
 		if old := prior.Outputs[name]; old != nil {
 			before, sensitive = old.Value, old.Sensitive
 		}
+		if out := w.results.outputs[name]; out != nil && plan.UIMode == plans.DestroyMode {
+			// OpenTofu refreshes before it plans to destroy, evaluating
+			// the outputs again: a destroy removes what they are now.
+			before, sensitive = out.Value, out.Sensitive
+		}
 		if decl := e.opts.Config.Module.Outputs[name]; decl != nil && decl.Sensitive {
 			sensitive = true
 		}
