@@ -9,7 +9,8 @@ type Targetable interface {
 	TargetContains(other Targetable) bool
 }
 
-// TargetContains reports whether other is in module instance m or below.
+// TargetContains reports whether other is in module instance m or below;
+// m's last step without a key stands for every instance of its call.
 func (m ModuleInstance) TargetContains(other Targetable) bool {
 	var inner ModuleInstance
 	switch o := other.(type) {
@@ -26,7 +27,15 @@ func (m ModuleInstance) TargetContains(other Targetable) bool {
 		return false
 	}
 	for i, step := range m {
-		if step.Name != inner[i].Name || !sameKey(step.Key, inner[i].Key) {
+		if step.Name != inner[i].Name {
+			return false
+		}
+		// A last step without a key names the whole call, as OpenTofu
+		// reads it: -target=module.m takes every instance of module.m.
+		if i == len(m)-1 && step.Key == NoKey {
+			return true
+		}
+		if !sameKey(step.Key, inner[i].Key) {
 			return false
 		}
 	}

@@ -75,6 +75,7 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 	}
 	if argDiags.HasErrors() {
 		out.diagnostics(argDiags)
+		out.helpPrompt(ask.command)
 		return 1
 	}
 	if opts.PlanFile != "" {
@@ -188,6 +189,12 @@ func withoutCheckBlockWarnings(ds diags.Diagnostics) diags.Diagnostics {
 // ends it: its diagnostics, then an apply summary counting nothing and the
 // outputs as recorded (refresh -json: the outputs alone).
 func reportNothingToApply(op *operation, plan *plans.Plan, ds diags.Diagnostics) int {
+	// OpenTofu applies such a plan all the same, and its apply reminds
+	// that a targeted run may leave changes pending; refresh applies
+	// nothing.
+	if !op.out.outputsOnly {
+		ds = ds.Append(engine.IncompleteApplyWarning(plan))
+	}
 	// OpenTofu applies and saves even a plan that changes nothing, so the
 	// workspace then has a state, if an empty one: count this as its first
 	// run when it is.
@@ -259,15 +266,42 @@ func reportApply(op *operation, plan *plans.Plan, ds, applyDiags diags.Diagnosti
 		op.out.diagnostics(ds.Append(abortedDiag()).Append(op.keepUnrecorded(true)))
 		return 1
 	}
+	if op.out.outputsOnly {
+		// OpenTofu's refresh plans and records, but applies no plan, so
+		// it has no reminder that a targeted apply may be incomplete.
+		applyDiags = withoutDiagnostic(applyDiags, engine.IncompleteApplyWarning(plan))
+	}
 	ds = claimsLeftAlone(ds.Append(applyDiags, staleRecordsNotice(op.cipher))).Append(op.keepUnrecorded(false))
-	// As OpenTofu's operation reports its result, the run's diagnostics
-	// come before the summary and the outputs.
+	// As OpenTofu does, the run's warnings come before the summary and the
+	// outputs, in the -json stream and in text alike.
+	op.out.stopProgress()
 	op.out.diagnostics(ds)
 	op.out.renderApplySummary(plan, op, ds.HasErrors())
 	if ds.HasErrors() {
 		return 1
 	}
 	return 0
+}
+
+// withoutDiagnostic drops from ds the diagnostics with the summaries of
+// those in drop.
+func withoutDiagnostic(ds, drop diags.Diagnostics) diags.Diagnostics {
+	if len(drop) == 0 {
+		return ds
+	}
+	var out diags.Diagnostics
+	for _, d := range ds {
+		keep := true
+		for _, x := range drop {
+			if d.Summary == x.Summary && d.Severity == x.Severity {
+				keep = false
+			}
+		}
+		if keep {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // applySavedPlan is `terrane apply PLANFILE`.
@@ -427,6 +461,15 @@ func newOperationOutput(streams Streams, view arguments.View) *operationOutput {
 	return o
 }
 
+// helpPrompt follows the errors in a command line, as OpenTofu's views of
+// plan, apply, destroy and refresh do; the -json stream has no place for
+// it.
+func (o *operationOutput) helpPrompt(command string) {
+	if o.json == nil {
+		fmt.Fprintf(o.streams.Stderr, "\nFor more help on using this command, run:\n  terrane %s -help\n", command)
+	}
+}
+
 // say writes a line of prose for people; the -json stream has no place
 // for it.
 func (o *operationOutput) say(format string, args ...any) {
@@ -528,15 +571,23 @@ func (o *operationOutput) hooks() []engine.Hook {
 	return []engine.Hook{o.progress, o.counts}
 }
 
-// renderApplySummary ends an apply with what it did and, unless it
-// destroyed everything, the root module's outputs as now recorded.
-func (o *operationOutput) renderApplySummary(plan *plans.Plan, op *operation, failed bool) {
+// stopProgress ends the progress reports of a run: nothing about it is
+// printed after what comes next.
+func (o *operationOutput) stopProgress() {
 	if o.progress != nil {
 		o.progress.Close()
+		o.progress = nil
 	}
 	if o.jsonProgress != nil {
 		o.jsonProgress.Stop()
+		o.jsonProgress = nil
 	}
+}
+
+// renderApplySummary ends an apply with what it did and, unless it
+// destroyed everything, the root module's outputs as now recorded.
+func (o *operationOutput) renderApplySummary(plan *plans.Plan, op *operation, failed bool) {
+	o.stopProgress()
 	if failed {
 		return
 	}

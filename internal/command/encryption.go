@@ -18,6 +18,7 @@ import (
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/plans/planfile"
 	"github.com/terrane/terrane/internal/states/errored"
+	"github.com/terrane/terrane/internal/ui"
 )
 
 // loadEncryption builds the state and plan encryption of the configuration
@@ -66,7 +67,15 @@ func loadRootModuleForEncryption(dir string) (*config.Module, hcl.Diagnostics) {
 	if !found {
 		return nil, nil
 	}
-	return config.NewParser().LoadModule(dir)
+	return config.NewParser().LoadModuleForEncryption(dir)
+}
+
+// rootModuleSources reads the files of the root module in dir, for the
+// snippets of diagnostics about them; nil when there are none.
+func rootModuleSources(dir string) ui.Sources {
+	parser := config.NewParser()
+	_, _ = parser.LoadModuleForEncryption(dir)
+	return ui.Sources(parser.Files())
 }
 
 // staticVariables gives the encryption configuration the root variables it

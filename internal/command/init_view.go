@@ -206,5 +206,8 @@ func (v *initView) diagnostics(ds diags.Diagnostics, sources ui.Sources) {
 		ConsolidateWarnings: !v.global.KeepWarningsApart,
 		ConsolidateErrors:   v.global.ConsolidateErrors,
 		CompactWarnings:     v.output.CompactWarnings,
+		// As OpenTofu's init and get, which keep the older commands' blank
+		// line after each diagnostic (View.DiagsWithNewline).
+		NewlineAfter: true,
 	}.Write(v.out, v.errOut, ds, sources)
 }

@@ -62,9 +62,9 @@ func runOutput(streams Streams, args []string) int {
 		defer f.Close()
 		jsonInto = f
 	}
-	snapshot, d := loadWorkspaceState(context.Background(), ".", opts.vars)
-	if d != nil {
-		writeDiags(diags.Diagnostics{*d})
+	snapshot, loadDiags := loadWorkspaceState(context.Background(), ".", opts.vars)
+	if loadDiags.HasErrors() {
+		ui.WriteDiagnostics(streams.Stderr, loadDiags, rootModuleSources("."), color)
 		return 1
 	}
 	outputs := snapshot.State.Outputs
@@ -312,33 +312,30 @@ func sortedOutputNames(outputs map[string]*states.OutputValue) []string {
 
 // loadWorkspaceState reads the current workspace's state from the store in
 // dir, with the store's version of the workspace record; vars are -var and
-// -var-file, for an encryption configuration that uses variables.
-func loadWorkspaceState(ctx context.Context, dir string, vars []arguments.VarOption) (*recordstore.Snapshot, *diags.Diagnostic) {
+// -var-file, for an encryption configuration that uses variables. Its
+// diagnostics may point into the root module's files: print them with
+// rootModuleSources(dir).
+func loadWorkspaceState(ctx context.Context, dir string, vars []arguments.VarOption) (*recordstore.Snapshot, diags.Diagnostics) {
 	project, err := workdir.Project()
 	if err != nil {
-		d := diags.Errorf("Invalid project", "%s.", err)
-		return nil, &d
+		return nil, diags.Diagnostics{diags.Errorf("Invalid project", "%s.", err)}
 	}
 	workspace, err := workdir.CurrentWorkspace(dir)
 	if err != nil {
-		d := diags.Errorf("Invalid workspace", "%s.", err)
-		return nil, &d
+		return nil, diags.Diagnostics{diags.Errorf("Invalid workspace", "%s.", err)}
 	}
 	cipher, cipherDiags := stateCipher(dir, nil, vars)
 	if cipherDiags.HasErrors() {
-		d := firstError(cipherDiags)
-		return nil, &d
+		return nil, cipherDiags
 	}
 	store, closeStore, err := workdir.OpenStore(dir, project, workspace, cipher)
 	if err != nil {
-		d := firstError(diags.Diagnostics{}.Append(err))
-		return nil, &d
+		return nil, diags.Diagnostics{firstError(diags.Diagnostics{}.Append(err))}
 	}
 	defer closeStore()
 	snapshot, err := store.Load(ctx)
 	if err != nil {
-		d := storeError("Failed to read the state", fmt.Errorf("reading workspace %q: %w", workspace, err), "")
-		return nil, &d
+		return nil, diags.Diagnostics{storeError("Failed to read the state", fmt.Errorf("reading workspace %q: %w", workspace, err), "")}
 	}
 	return snapshot, nil
 }

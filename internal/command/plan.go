@@ -43,6 +43,7 @@ func runPlan(streams Streams, args []string) int {
 	}
 	if argDiags.HasErrors() {
 		out.diagnostics(argDiags)
+		out.helpPrompt("plan")
 		return 1
 	}
 	if !opts.Destroy && !config.IsConfigDir(".") {

@@ -66,12 +66,11 @@ func runShow(streams Streams, args []string) int {
 	default:
 		ds = showPath(streams, opts.path, opts.vars, opts.json, showLook{color, opts.showSensitive})
 	}
-	// Warnings are shown only beside an error, as in OpenTofu: alone,
-	// they would break the -json document.
+	// As OpenTofu's show, warnings are shown only beside an error (they
+	// would spoil a JSON document), and in colour unless -no-color, even
+	// with -json.
 	if ds.HasErrors() {
-		ui.WriteDiagnostics(streams.Stderr, ds, nil, color)
-	}
-	if ds.HasErrors() {
+		ui.WriteDiagnostics(streams.Stderr, ds, rootModuleSources("."), ui.ColorEnabled(opts.noColor))
 		return 1
 	}
 	return 0
@@ -200,9 +199,9 @@ type showLook struct {
 
 func showState(streams Streams, vars []arguments.VarOption, asJSON bool, look showLook) diags.Diagnostics {
 	ctx := context.Background()
-	snapshot, d := loadWorkspaceState(ctx, ".", vars)
-	if d != nil {
-		return diags.Diagnostics{*d}
+	snapshot, ds := loadWorkspaceState(ctx, ".", vars)
+	if ds.HasErrors() {
+		return ds
 	}
 	state := snapshot.State
 	schemas, ds := loadSchemas(ctx, ".", providersInState(state))

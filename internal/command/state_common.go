@@ -59,10 +59,13 @@ func (c *stateCommand) fail(ds ...diags.Diagnostic) int {
 // (state, taint, workspace and the like) do through Meta.showDiagnostics:
 // each followed by an empty line, the newline its Ui adds.
 func writeLegacyDiagnostics(w io.Writer, ds diags.Diagnostics, color bool) {
-	for _, d := range ds {
-		ui.WriteDiagnostic(w, d, nil, color)
-		fmt.Fprintln(w)
-	}
+	writeLegacyDiagnosticsWithSources(w, ds, nil, color)
+}
+
+// writeLegacyDiagnosticsWithSources is writeLegacyDiagnostics with the
+// configuration files the diagnostics may point into.
+func writeLegacyDiagnosticsWithSources(w io.Writer, ds diags.Diagnostics, sources ui.Sources, color bool) {
+	ui.DiagnosticView{Color: color, ConsolidateWarnings: true, NewlineAfter: true}.Write(w, w, ds, sources)
 }
 
 // open opens the current workspace's records in the working directory.

@@ -18,14 +18,19 @@ func runStatePull(streams Streams, args []string) int {
 	fs := newFlagSet("state pull", streams)
 	var vars []arguments.VarOption
 	arguments.AddVarFlags(fs, &vars)
+	noColor := fs.Bool("no-color", false, "Disable colour in the output")
 	if err := fs.Parse(args); err != nil {
 		return 1
 	}
 	// The state is written decrypted, as OpenTofu's state pull writes it
 	// whatever the encryption configuration: stdout is not at rest.
-	c := &stateCommand{streams: streams, color: ui.ColorEnabled(false), vars: vars}
+	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor), vars: vars}
 	if fs.NArg() > 0 {
 		return c.fail(diags.Errorf("Unexpected argument", "terrane state pull takes no arguments; it writes the current workspace's state to stdout. Select another workspace with \"terrane workspace select\"."))
+	}
+	if ds, sources := checkRequiredVersion(vars); ds.HasErrors() {
+		writeLegacyDiagnosticsWithSources(streams.Stderr, ds, sources, c.color)
+		return 1
 	}
 	ctx := context.Background()
 	snap, d := c.load(ctx)

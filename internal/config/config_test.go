@@ -25,7 +25,7 @@ func TestInvalidConfigurations(t *testing.T) {
 		{"check-assert-no-refs", "Invalid assert expression", "main.tf:3:21"},
 		{"check-without-assert", "Zero assert blocks", "main.tf:1:1"},
 		{"check-nested-count", "Invalid \"count\" attribute", "main.tf:3:5"},
-		{"count-and-for-each", "Invalid combination of \"count\" and \"for_each\"", "main.tf:3:3"},
+		{"count-and-for-each", "Invalid combination of \"count\" and \"for_each\"", "main.tf:2:3"},
 		{"count-outside-count", "Reference to \"count\" in non-counted context", "main.tf:3:9"},
 		{"duplicate-data", "Duplicate data \"http\" configuration", "main.tf:2:1"},
 		{"duplicate-local", "Duplicate local value definition", "main.tf:3:3"},

@@ -58,9 +58,6 @@ func decodeModuleBlock(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 	}
 	if attr, ok := content.Attributes["for_each"]; ok {
 		call.ForEach = attr.Expr
-		if call.Count != nil {
-			diags = append(diags, countAndForEachDiag(attr))
-		}
 	}
 	if attr, ok := content.Attributes["depends_on"]; ok {
 		deps, moreDiags := decodeDependsOn(attr)
@@ -89,6 +86,9 @@ func decodeModuleBlock(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 		if attr, ok := lifecycle.Attributes["enabled"]; ok {
 			call.Enabled = attr.Expr
 		}
+	}
+	if d := findRepetitionArgs(content.Attributes, content.Blocks).conflict("should be used to be explicit about the number of module instances"); d != nil {
+		diags = append(diags, d)
 	}
 	return call, diags
 }

@@ -269,7 +269,7 @@ func (rc *refChecker) contextualRef(ref *addrs.Reference, scope refScope) {
 	default:
 		if ref.Subject == addrs.Self && !scope.self {
 			rc.report(`Invalid "self" reference`,
-				`The "self" object is not available in this context. This object can be used only in resource postcondition blocks.`, ref.SourceRange)
+				`The "self" object is not available in this context. This object can be used only in resource provisioner, connection, and postcondition blocks.`, ref.SourceRange)
 		}
 	}
 }

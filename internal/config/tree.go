@@ -65,6 +65,29 @@ func (p *Parser) LoadModule(dir string) (*Module, hcl.Diagnostics) {
 	return mod, onlyIncompatibility(diags)
 }
 
+// LoadModuleForEncryption reads the module in dir as OpenTofu reads it for
+// the encryption configuration of commands that read state: every file is
+// parsed and decoded, with its errors, but only the variables, locals and
+// encryption blocks make up the module, so that mistakes between other
+// blocks (two resources of one name, for one) do not stop such commands.
+func (p *Parser) LoadModuleForEncryption(dir string) (*Module, hcl.Diagnostics) {
+	primaryPaths, overridePaths, diags := moduleFiles(dir)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	files, moreDiags := p.loadFiles(append(primaryPaths, overridePaths...))
+	diags = append(diags, moreDiags...)
+	for i, file := range files {
+		if file != nil {
+			files[i] = &File{Path: file.Path, Variables: file.Variables, Locals: file.Locals, Encryptions: file.Encryptions}
+		}
+	}
+	primary, override := files[:len(primaryPaths)], files[len(primaryPaths):]
+	mod, moreDiags := newModule(dir, primary, override)
+	diags = append(diags, moreDiags...)
+	return mod, onlyIncompatibility(diags)
+}
+
 // LoadConfig reads the root module in dir and every module it calls from
 // a local path, then checks the tree's references.
 func (p *Parser) LoadConfig(dir string) (*Config, hcl.Diagnostics) {

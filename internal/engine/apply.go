@@ -125,6 +125,8 @@ func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics 
 	ds = ds.Append(gds)
 	if !gds.HasErrors() {
 		w.cbdForced = w.createBeforeDestroyForced(g)
+		w.limitToTargets(g, plan)
+		w.keptOutputs = appliedRootOutputs(g, snap.State, plan, w.applier.changes)
 		gds = w.addDestroyVertices(g)
 		ds = ds.Append(gds)
 	}
@@ -145,16 +147,24 @@ func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics 
 			"The store stopped answering while provider calls were being made. Terrane waited %s for it, "+
 				"reading back what it held and recording each answered call once it was back.", waited.Round(time.Millisecond)))
 	}
-	if plan.UIMode == plans.DestroyMode {
+	switch {
+	case len(plan.TargetAddrs) > 0 || len(plan.ExcludeAddrs) > 0:
+		// Outputs the plan left alone keep their recorded values: in a
+		// limited destroy all of them, else those the configuration no
+		// longer has.
+		for name, prior := range snap.State.Outputs {
+			if _, ok := w.results.outputs[name]; !ok && (plan.UIMode == plans.DestroyMode || e.opts.Config.Module.Outputs[name] == nil) {
+				w.results.outputs[name] = prior
+			}
+		}
+	case plan.UIMode == plans.DestroyMode:
 		w.results.outputs = map[string]*states.OutputValue{}
 	}
 	if err := e.opts.State.WriteOutputs(context.WithoutCancel(ctx), w.results.outputs); err != nil {
 		ds = ds.Append(diags.Errorf("Cannot record the outputs", "Writing the root module outputs failed: %s", err))
 	}
 	ds = ds.Append(e.recordCheckResults(context.WithoutCancel(ctx), plan, w.results.checks.list()))
-	if len(plan.TargetAddrs) > 0 || len(plan.ExcludeAddrs) > 0 {
-		ds = ds.Append(incompleteApplyWarning(plan))
-	}
+	ds = ds.Append(IncompleteApplyWarning(plan))
 	e.keepEvaluation(w)
 	return ds
 }

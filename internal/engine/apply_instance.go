@@ -58,6 +58,9 @@ func (w *walker) applyDataInstance(work *resourceWork, addr addrs.AbsResourceIns
 		return nil
 	}
 	w.dataRead.add(addr)
+	if w.leftOutByTargets(work, addr) {
+		return nil
+	}
 	cfgVal, ds := w.evalConfig(work, addr, rep)
 	if w.readsFailed(addr, cfgVal) {
 		return nil
@@ -89,6 +92,25 @@ func (w *walker) applyDataInstance(work *resourceWork, addr addrs.AbsResourceIns
 	return ds.Append(w.checkPostconditions(work, addr, rep))
 }
 
+// leftOutByTargets reports whether a plan made with -target or -exclude
+// left the data source instance addr out: it has no read planned and no
+// result the plan read or found recorded. The apply does not read it, as
+// OpenTofu does not; it is absent.
+func (w *walker) leftOutByTargets(work *resourceWork, addr addrs.AbsResourceInstance) bool {
+	plan := w.applier.plan
+	if len(plan.TargetAddrs) == 0 && len(plan.ExcludeAddrs) == 0 {
+		return false
+	}
+	if w.applier.changes[addr.String()] != nil {
+		return false
+	}
+	if _, ok := w.plannedDataValue(work, addr); ok {
+		return false
+	}
+	w.values.setAbsent(addr.String(), work.types.Value)
+	return true
+}
+
 // loadStateValue makes an unchanged instance's value available to the
 // expressions that read it. Its object is decoded (through the provider's
 // UpgradeResourceState) only if one does; a problem decoding it is reported
@@ -97,13 +119,11 @@ func (w *walker) loadStateValue(work *resourceWork, addr addrs.AbsResourceInstan
 	return w.loadStateValueFrom(w.prior.ResourceInstance(addr), work, addr)
 }
 
-// loadStateValueFrom makes inst's current object the value of addr. When
-// there is none (a refresh-only run over an object not created yet, a
-// target left out) the value is unknown, as OpenTofu evaluates an instance
-// that has no object.
+// loadStateValueFrom makes inst's current object the value of addr; an
+// instance with none is absent (see walkValues.absent).
 func (w *walker) loadStateValueFrom(inst *states.ResourceInstance, work *resourceWork, addr addrs.AbsResourceInstance) diags.Diagnostics {
 	if inst == nil || inst.Current == nil {
-		w.values.set(w.values.instances, addr.String(), cty.DynamicVal)
+		w.values.setAbsent(addr.String(), work.types.Value)
 		return nil
 	}
 	src := inst.Current

@@ -58,7 +58,7 @@ func (d *evalData) GetModule(addr addrs.ModuleCall, rng hcl.Range) (cty.Value, h
 	if child == nil || exp == nil || exp.unknown {
 		return cty.DynamicVal, nil
 	}
-	outputsOf := func(key addrs.InstanceKey) cty.Value {
+	outputsOf := func(key addrs.InstanceKey) (cty.Value, bool) {
 		inst := d.inst.Child(addr.Name, key)
 		attrs := make(map[string]cty.Value, len(child.Module.Outputs))
 		for name := range child.Module.Outputs {
@@ -68,7 +68,7 @@ func (d *evalData) GetModule(addr addrs.ModuleCall, rng hcl.Range) (cty.Value, h
 			}
 			attrs[name] = val
 		}
-		return cty.ObjectVal(attrs)
+		return cty.ObjectVal(attrs), true
 	}
 	return collect(exp, outputsOf), nil
 }
@@ -91,30 +91,45 @@ func (d *evalData) resourceValue(addr addrs.Resource) (cty.Value, hcl.Diagnostic
 		return cty.DynamicVal, nil
 	}
 	return d.w.values.resourceValue(abs, func() cty.Value {
-		return collect(exp, func(key addrs.InstanceKey) cty.Value {
-			val, ok := d.w.values.instance(abs.Instance(key).String())
-			if !ok {
-				return cty.DynamicVal
+		return collect(exp, func(key addrs.InstanceKey) (cty.Value, bool) {
+			name := abs.Instance(key).String()
+			val, ok := d.w.values.instance(name)
+			if d.w.values.isAbsent(name) {
+				return val, false
 			}
-			return val
+			if !ok {
+				return cty.DynamicVal, true
+			}
+			return val, true
 		})
 	}), nil
 }
 
 // collect builds the value of a whole expanded object: the single
-// instance's value, a tuple for count or an object for for_each.
-func collect(exp *expansion, valueOf func(addrs.InstanceKey) cty.Value) cty.Value {
+// instance's value, a tuple for count or an object for for_each. Instances
+// valueOf reports absent (left out of a plan by -target or -exclude, and
+// not in state) are left out as OpenTofu leaves them: an object has no
+// attribute for them, a tuple ends at the last one present and holds the
+// value valueOf gives (unknown) for each one before it, a single instance
+// is unknown.
+func collect(exp *expansion, valueOf func(addrs.InstanceKey) (cty.Value, bool)) cty.Value {
 	switch exp.mode {
 	case expandCount:
 		elems := make([]cty.Value, len(exp.keys))
+		last := -1
 		for i, key := range exp.keys {
-			elems[i] = valueOf(key)
+			var present bool
+			if elems[i], present = valueOf(key); present {
+				last = i
+			}
 		}
-		return cty.TupleVal(elems)
+		return cty.TupleVal(elems[:last+1])
 	case expandForEach:
 		attrs := make(map[string]cty.Value, len(exp.keys))
 		for _, key := range exp.keys {
-			attrs[string(key.(addrs.StringKey))] = valueOf(key)
+			if val, ok := valueOf(key); ok {
+				attrs[string(key.(addrs.StringKey))] = val
+			}
 		}
 		return cty.ObjectVal(attrs)
 	default:
@@ -122,7 +137,10 @@ func collect(exp *expansion, valueOf func(addrs.InstanceKey) cty.Value) cty.Valu
 			// A block disabled by OpenTofu's `enabled`: null.
 			return cty.NullVal(cty.DynamicPseudoType)
 		}
-		return valueOf(addrs.NoKey)
+		if val, ok := valueOf(addrs.NoKey); ok {
+			return val
+		}
+		return cty.DynamicVal
 	}
 }
 

@@ -23,6 +23,11 @@ import (
 )
 
 func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Diagnostics) {
+	if len(opts.ForceReplace) > 0 && opts.Mode != plans.NormalMode {
+		// Other modes plan no updates a replacement could take the place of.
+		return nil, diags.Diagnostics{diags.Errorf("Unsupported plan mode",
+			"Forcing resource instance replacement (with -replace=...) is allowed only in normal planning mode.")}
+	}
 	started := time.Now().UTC()
 	plan := &plans.Plan{UIMode: opts.Mode, Workspace: e.opts.Workspace, Timestamp: started, EngineVersion: version.OpenTofuVersion,
 		ForceReplaceAddrs: opts.ForceReplace, Errored: true}
@@ -51,8 +56,9 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	if ds = ds.Append(rds); rds.HasErrors() {
 		return plan, ds
 	}
-	if tds := verifyTargetedMoves(rf.moves, opts.Targets); tds.HasErrors() {
-		return plan, ds.Append(partialPlanWarning(opts)).Append(tds)
+	if tds := verifyTargetedMoves(rf.moves, opts.Targets, opts.Excludes); tds.HasErrors() {
+		// As in OpenTofu, no plan is made at all, so none is shown.
+		return nil, ds.Append(partialPlanWarning(opts)).Append(tds)
 	}
 	snap = rf.snapshot
 	defer enterRun(e.opts.RunID)()
@@ -74,8 +80,14 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 		w.readResources = dependedOn(g)
 	}
 	w.cbdForced = w.createBeforeDestroyForced(g)
-	if w.planScope = newPlanScope(g, opts); w.planScope != nil {
+	if w.planScope = newPlanScope(g, snap.State, opts); w.planScope != nil {
 		ds = ds.Append(partialPlanWarning(opts))
+		w.keptOutputs = keptRootOutputs(g, func(k string) bool { return w.planScope.configScoped(g, k) }, nil)
+		if opts.Mode == plans.DestroyMode {
+			// A limited destroy leaves every root output as recorded, as
+			// OpenTofu's does.
+			w.keptOutputs = map[string]bool{}
+		}
 	}
 	stopWatching := set.stopOnCancel(ctx)
 	ds = ds.Append(w.walkGraph(ctx, g))
@@ -194,6 +206,11 @@ func (e *Engine) planOutputs(plan *plans.Plan, w *walker, prior *states.State) d
 		names[name] = true
 	}
 	for _, name := range sortedKeys(names) {
+		if w.keptOutputs != nil && !w.keptOutputs["output."+name] {
+			// Left out by -target or -exclude (an output the configuration
+			// no longer has too): not evaluated, no change.
+			continue
+		}
 		before := cty.NullVal(cty.DynamicPseudoType)
 		// An output on its way out keeps the sensitivity it was declared
 		// or recorded with, as Terraform reports it.

@@ -128,9 +128,10 @@ func (w *walker) recordRootOutput(o *config.Output, val cty.Value) {
 		w.keepPriorRootOutputLocked(o)
 		return
 	}
-	if w.op == walkApply {
-		// Whatever an apply still does not know is recorded as null, as in
-		// OpenTofu: state holds no unknown values.
+	if w.op == walkApply && !val.IsWhollyKnown() {
+		// What an apply still cannot know (an instance a -target left out
+		// and never made) is recorded as null, as OpenTofu records it:
+		// state holds no unknown values.
 		unmarked, pvm := val.UnmarkDeepWithPaths()
 		val = cty.UnknownAsNull(unmarked).MarkWithPaths(pvm)
 	}

@@ -28,14 +28,14 @@ func (w *walker) planManagedInstance(work *resourceWork, addr addrs.AbsResourceI
 	var prior *refreshed
 	if inst != nil && inst.Current != nil {
 		var rds diags.Diagnostics
-		skip := w.planOpts.SkipRefresh || w.planOpts.Fresh[addr.String()]
+		skip := w.planOpts.SkipRefresh || w.planOpts.Fresh[addr.String()] || !w.planScope.refreshes(work.v.key(), addr)
 		prior, rds = w.refresh(work.provider, work.schema, work.types, addr, addrs.NotDeposed, inst.Current, skip)
 		ds = ds.Append(rds)
 		if rds.HasErrors() {
 			return ds
 		}
 	}
-	if inst != nil {
+	if inst != nil && w.deletesIn(addr) {
 		for _, key := range inst.SortedDeposedKeys() {
 			ds = ds.Append(w.planDelete(work.provider, work.types, work.schema, addr, key, inst.Deposed[key], plans.ReasonNone, nil))
 		}
@@ -48,7 +48,7 @@ func (w *walker) planManagedInstance(work *resourceWork, addr addrs.AbsResourceI
 	case plans.RefreshOnlyMode:
 		return ds
 	case plans.DestroyMode:
-		if exists {
+		if exists && w.planScope.destroys(addr) {
 			ds = ds.Append(w.planDeleteRefreshed(work, addr, prior, plans.ReasonNone))
 		}
 		return ds

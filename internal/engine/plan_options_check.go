@@ -10,46 +10,56 @@ import (
 	"github.com/terrane/terrane/internal/refactoring"
 )
 
-// verifyTargetedMoves refuses a plan whose -target options leave out an
-// end of a pending move, as OpenTofu does: planning only one end would
-// leave the state and the configuration disagreeing about where the
-// object is. The suggestion names whole resources, as OpenTofu's does.
-func verifyTargetedMoves(moves refactoring.Results, targets []addrs.Targetable) diags.Diagnostics {
+// verifyTargetedMoves refuses a plan whose -target options leave out, or
+// whose -exclude options take in, either end of a move: the move must be
+// planned whole.
+func verifyTargetedMoves(moves refactoring.Results, targets, excludes []addrs.Targetable) diags.Diagnostics {
+	list, option := targets, "target"
 	if len(targets) == 0 {
+		list, option = excludes, "exclude"
+	}
+	if len(list) == 0 {
 		return nil
 	}
-	covered := func(addr addrs.AbsResourceInstance) bool {
-		for _, t := range targets {
+	matched := func(addr addrs.AbsResourceInstance) bool {
+		for _, t := range list {
 			if t.TargetContains(addr) || t.TargetContains(addr.ContainingResource()) {
 				return true
 			}
 		}
 		return false
 	}
-	missing := map[string]bool{}
+	named := map[string]bool{}
 	for _, m := range moves.Moves {
 		for _, end := range []addrs.AbsResourceInstance{m.From, m.To} {
-			if !covered(end) {
-				missing[end.ContainingResource().String()] = true
+			if matched(end) != (option == "target") {
+				named[end.ContainingResource().String()] = true
 			}
 		}
 	}
-	if len(missing) == 0 {
+	if len(named) == 0 {
 		return nil
 	}
-	names := make([]string, 0, len(missing))
-	for name := range missing {
+	names := make([]string, 0, len(named))
+	for name := range named {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	var list strings.Builder
+	var options strings.Builder
 	for _, name := range names {
-		fmt.Fprintf(&list, "\n  -target=%q", name)
+		fmt.Fprintf(&options, "\n  -%s=%q", option, name)
 	}
-	return diags.Diagnostics{diags.Errorf("Moved resource instances excluded by targeting",
+	const summary = "Moved resource instances excluded by targeting"
+	if option == "exclude" {
+		return diags.Diagnostics{diags.Errorf(summary,
+			"Resource instances in your current state have moved to new addresses in the latest configuration. Terrane must include those resource instances while planning in order to ensure a correct result, but your -exclude=... options exclude some of those resource instances.\n\n"+
+				"To create a valid plan, either remove your -exclude=... options altogether or just specifically remove the following options:%s\n\n"+
+				"Note that removing these options may include further additional resource instances in your plan, in order to respect object dependencies.", options.String())}
+	}
+	return diags.Diagnostics{diags.Errorf(summary,
 		"Resource instances in your current state have moved to new addresses in the latest configuration. Terrane must include those resource instances while planning in order to ensure a correct result, but your -target=... options do not fully cover all of those resource instances.\n\n"+
 			"To create a valid plan, either remove your -target=... options altogether or add the following additional target options:%s\n\n"+
-			"Note that adding these options may include further additional resource instances in your plan, in order to respect object dependencies.", list.String())}
+			"Note that adding these options may include further additional resource instances in your plan, in order to respect object dependencies.", options.String())}
 }
 
 // forceReplaceWarnings warns about a -replace address without an instance

@@ -175,10 +175,16 @@ func (w *walker) orphanWithProvider(work *resourceWork, addr addrs.AbsResourceIn
 	return ds.Append(w.orphanInstance(instWork.provider, work.types, work.schema, addr, obj, reason))
 }
 
-// inScope reports whether a plan walk plans addr: data sources are always
-// read, managed instances only within the plan's targets and excludes.
+// deletesIn reports whether a plan may delete objects of addr: in a
+// destroy plan, those in the scope of its destroy order.
+func (w *walker) deletesIn(addr addrs.AbsResourceInstance) bool {
+	return w.planOpts.Mode != plans.DestroyMode || w.planScope.destroys(addr)
+}
+
+// inScope reports whether a plan walk plans (or reads) addr: only within
+// the plan's targets and excludes, data sources too, as in OpenTofu.
 func (w *walker) inScope(work *resourceWork, addr addrs.AbsResourceInstance) bool {
-	if w.op != walkPlan || work.v.resource.Mode == addrs.DataResourceMode {
+	if w.op != walkPlan {
 		return true
 	}
 	return w.planScope.includes(work.v.key(), addr)
@@ -419,6 +425,15 @@ func (w *walker) orphanInstance(p *configuredProvider, types plans.ObjectTypes, 
 		return ds
 	}
 	var ds diags.Diagnostics
+	if !w.deletesIn(addr) {
+		// A destroy plan's targets leave it alone; it is only refreshed,
+		// as the plan's scope of refreshing takes it in.
+		if inst.Current != nil && !w.planOpts.SkipRefresh {
+			_, rds := w.refresh(p, s, types, addr, addrs.NotDeposed, inst.Current, false)
+			ds = ds.Append(rds)
+		}
+		return ds.WithAddress(addr.String())
+	}
 	if inst.Current != nil {
 		ds = ds.Append(w.planDelete(p, types, s, addr, addrs.NotDeposed, inst.Current, reason, nil))
 	}
@@ -431,7 +446,8 @@ func (w *walker) orphanInstance(p *configuredProvider, types plans.ObjectTypes, 
 // planDelete refreshes an object and plans its deletion, through
 // PlanResourceChange when the provider asks for that (plan_destroy).
 func (w *walker) planDelete(p *configuredProvider, types plans.ObjectTypes, s schema.Schema, addr addrs.AbsResourceInstance, deposed addrs.DeposedKey, src *states.ResourceInstanceObjectSrc, reason plans.ActionReason, managed *config.ManagedResource) diags.Diagnostics {
-	r, ds := w.refresh(p, s, types, addr, deposed, src, w.planOpts.SkipRefresh)
+	skip := w.planOpts.SkipRefresh || !w.planScope.refreshes(addr.ContainingResource().Config().String(), addr)
+	r, ds := w.refresh(p, s, types, addr, deposed, src, skip)
 	if ds.HasErrors() || r.current == nil {
 		return ds // gone already: nothing to delete
 	}

@@ -4,11 +4,17 @@ import (
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/plans"
+	"github.com/terrane/terrane/internal/states"
 )
 
 // planScope limits a plan to the -target addresses and what they depend on,
 // minus the -exclude addresses and what depends on them. Resources outside
 // it keep their recorded objects: they are neither refreshed nor changed.
+//
+// A destroy plan works in two scopes, as OpenTofu's does: objects are
+// refreshed within the scope above, and destroyed within the scope of the
+// destroy order, where a target brings in what depends on it (those objects
+// must go first) and an exclusion keeps what it depends on.
 type planScope struct {
 	targets  []addrs.Targetable
 	excludes []addrs.Targetable
@@ -18,11 +24,14 @@ type planScope struct {
 	// excludedDeps are the resources (vertex keys) that depend on an
 	// excluded address, none of whose instances are in scope.
 	excludedDeps map[string]bool
+	// destroying, in a destroy plan, are the instances (by address) whose
+	// objects the plan destroys; nil in other plans.
+	destroying map[string]bool
 }
 
-// newPlanScope works out the scope of a plan over g; nil when the plan has
-// neither targets nor excludes.
-func newPlanScope(g *graph, opts PlanOpts) *planScope {
+// newPlanScope works out the scope of a plan over g and the state it
+// starts from; nil when the plan has neither targets nor excludes.
+func newPlanScope(g *graph, prior *states.State, opts PlanOpts) *planScope {
 	if len(opts.Targets) == 0 && len(opts.Excludes) == 0 {
 		return nil
 	}
@@ -38,11 +47,17 @@ func newPlanScope(g *graph, opts PlanOpts) *planScope {
 	}
 	if len(opts.Targets) > 0 {
 		// A target's own instances are in scope by address (so a[0] does
-		// not bring in a[1]); what it depends on is in scope whole.
-		for _, k := range matching(opts.Targets) {
+		// not bring in a[1]); what it depends on is in scope whole, unless
+		// a target names it too: then, as in OpenTofu, only the instances
+		// the targets name are.
+		targeted := matching(opts.Targets)
+		for _, k := range targeted {
 			for dep := range g.deps[k] {
 				markReachable(dep, func(k string) []string { return keysOf(g.deps[k]) }, s.targetDeps)
 			}
+		}
+		for _, k := range targeted {
+			delete(s.targetDeps, k)
 		}
 	}
 	if len(opts.Excludes) > 0 {
@@ -52,6 +67,9 @@ func newPlanScope(g *graph, opts PlanOpts) *planScope {
 				markReachable(d, func(k string) []string { return dependents[k] }, s.excludedDeps)
 			}
 		}
+	}
+	if opts.Mode == plans.DestroyMode {
+		s.destroying = destroyScope(prior, opts)
 	}
 	return s
 }
@@ -113,8 +131,17 @@ func keysOf(set map[string]struct{}) []string {
 }
 
 // includes reports whether the instance addr, of the resource vertex
-// resourceKey, is planned.
+// resourceKey, is worked on: refreshed, or planned, or both.
 func (s *planScope) includes(resourceKey string, addr addrs.AbsResourceInstance) bool {
+	if s == nil {
+		return true
+	}
+	return s.refreshes(resourceKey, addr) || s.destroying[addr.String()]
+}
+
+// refreshes reports whether the instance addr, of the resource vertex
+// resourceKey, is refreshed and (outside a destroy plan) planned.
+func (s *planScope) refreshes(resourceKey string, addr addrs.AbsResourceInstance) bool {
 	if s == nil {
 		return true
 	}
@@ -125,6 +152,11 @@ func (s *planScope) includes(resourceKey string, addr addrs.AbsResourceInstance)
 		return false
 	}
 	return true
+}
+
+// destroys reports whether a destroy plan destroys the objects of addr.
+func (s *planScope) destroys(addr addrs.AbsResourceInstance) bool {
+	return s == nil || s.destroying[addr.String()]
 }
 
 // includesResource reports whether any instance of res may be planned:
@@ -164,26 +196,27 @@ func containedIn(list []addrs.Targetable, addr addrs.AbsResourceInstance) bool {
 	return false
 }
 
-// partialPlanWarning is Terraform's warning that a targeted plan may not
-// show everything the configuration asks for.
-func partialPlanWarning(opts PlanOpts) diags.Diagnostic {
-	option, effect := "-target", "Resource targeting is in effect"
-	if len(opts.Targets) == 0 {
-		option, effect = "-exclude", "Resource exclusion is in effect"
-	}
-	return diags.Warnf(effect,
-		"This plan was made with the %s option, so it may not show every change the current configuration calls for.\n\n"+
-			"%s is for exceptional situations, such as recovering from errors or mistakes; do not use it routinely. Make a plan without it afterwards to see what remains.", option, option)
+// partialPlanWarning is OpenTofu's warning that a plan made with -target
+// or -exclude may not show everything the configuration asks for.
+func partialPlanWarning(PlanOpts) diags.Diagnostic {
+	return diags.Warnf("Resource targeting is in effect",
+		"You are creating a plan with either the -target option or the -exclude option, which means that the result of this plan may not represent all of the changes requested by the current configuration.\n\n"+
+			"The -target and -exclude options are not for routine use, and are provided only for exceptional situations such as recovering from errors or mistakes, or when Terrane specifically suggests to use it as part of an error message.")
 }
 
-// incompleteApplyWarning is OpenTofu's reminder, after applying a plan
-// made with -target or -exclude, that other changes may be pending.
-func incompleteApplyWarning(plan *plans.Plan) diags.Diagnostic {
-	option := "-target"
-	if len(plan.TargetAddrs) == 0 {
-		option = "-exclude"
+// IncompleteApplyWarning is OpenTofu's reminder, after applying a plan
+// made with -target or -exclude (even one that changes nothing), that other
+// changes may be pending; nil for other plans. The line holding only a tab
+// is OpenTofu's too.
+func IncompleteApplyWarning(plan *plans.Plan) diags.Diagnostics {
+	if len(plan.TargetAddrs) == 0 && len(plan.ExcludeAddrs) == 0 {
+		return nil
 	}
+	return diags.Diagnostics{incompleteApplyWarning()}
+}
+
+func incompleteApplyWarning() diags.Diagnostic {
 	return diags.Warnf("Applied changes may be incomplete",
-		"The plan was created with the %s option in effect, so some changes requested in the configuration may have been ignored and the output values may not be fully updated. Run the following command to verify that no other changes are pending:\n    terrane plan\n\n"+
-			"Note that the %s option is not suitable for routine use, and is provided only for exceptional situations such as recovering from errors or mistakes, or when Terrane specifically suggests to use it as part of an error message.", option, option)
+		"The plan was created with the -target or the -exclude option in effect, so some changes requested in the configuration may have been ignored and the output values may not be fully updated. Run the following command to verify that no other changes are pending:\n    terrane plan\n\t\n"+
+			"Note that the -target and -exclude options are not suitable for routine use, and are provided only for exceptional situations such as recovering from errors or mistakes, or when Terrane specifically suggests to use it as part of an error message.")
 }

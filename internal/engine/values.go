@@ -92,6 +92,10 @@ type walkValues struct {
 	// needs a provider call (UpgradeResourceState) that most of them, read
 	// by nothing, never need.
 	lazy map[string]*lazyValue
+	// absent are the instances (by address) of an expansion that have no
+	// object, neither in state nor planned: their value is unknown, and a
+	// whole resource's value leaves them out (see collect).
+	absent map[string]bool
 	// finished are the resources (ConfigResource.String()) whose vertex
 	// has run, so their instances' values no longer change, and
 	// wholeResources the value of each of their AbsResources built once
@@ -117,6 +121,7 @@ func newWalkValues() *walkValues {
 		resources:       map[string]*expansion{},
 		instances:       map[string]cty.Value{},
 		lazy:            map[string]*lazyValue{},
+		absent:          map[string]bool{},
 		finished:        map[string]bool{},
 		wholeResources:  map[string]cty.Value{},
 	}
@@ -145,6 +150,21 @@ func (v *walkValues) setLazy(key string, load func() cty.Value) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.lazy[key] = &lazyValue{load: load}
+}
+
+// setAbsent records that the instance with key has no object: its value
+// is unknown of type ty.
+func (v *walkValues) setAbsent(key string, ty cty.Type) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.instances[key] = cty.UnknownVal(ty)
+	v.absent[key] = true
+}
+
+func (v *walkValues) isAbsent(key string) bool {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	return v.absent[key]
 }
 
 // instance is the value of the instance with key, computing a lazy one.

@@ -71,6 +71,10 @@ type walker struct {
 	failures *failureSet
 	// scope limits a plan to its targets and excludes; nil plans all.
 	planScope *planScope
+	// keptOutputs, in a walk limited by -target or -exclude, are the root
+	// output vertices it evaluates; the others keep their recorded values.
+	// nil evaluates every output.
+	keptOutputs map[string]bool
 	// cbdForced are the resources (vertex keys) create_before_destroy is
 	// implied for; see createBeforeDestroyForced.
 	cbdForced map[string]bool
@@ -372,6 +376,10 @@ func (w *walker) runOutput(v *outputVertex) diags.Diagnostics {
 			// does, to show what each one was.
 			return nil
 		}
+		if inst.IsRoot() && w.keptOutputs != nil && !w.keptOutputs[v.key()] {
+			w.keepPriorRootOutput(v.output)
+			return nil
+		}
 		var ds diags.Diagnostics
 		scope := w.scopeIn(v.module, inst, repetition{}, nil)
 		if w.op != walkEval {
@@ -379,6 +387,11 @@ func (w *walker) runOutput(v *outputVertex) diags.Diagnostics {
 		}
 		val, hd := w.outputValue(v, inst, scope)
 		ds = ds.Append(hd)
+		if hd.HasErrors() {
+			// Its value was never made: neither a change nor a new
+			// record, as in OpenTofu (see recordRootOutput).
+			val = cty.DynamicVal.Mark(failedMark)
+		}
 		undeclaredSensitive := false
 		if v.output.Sensitive {
 			val = val.Mark(sensitiveMark)

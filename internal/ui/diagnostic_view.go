@@ -16,6 +16,9 @@ type DiagnosticView struct {
 	ConsolidateWarnings bool
 	ConsolidateErrors   bool
 	CompactWarnings     bool
+	// NewlineAfter ends each diagnostic with an empty line, as OpenTofu's
+	// older commands (init, state, workspace and the like) print them.
+	NewlineAfter bool
 }
 
 // Write shows ds as OpenTofu's View.Diagnostics does: sorted, grouped as
@@ -41,11 +44,14 @@ func (v DiagnosticView) write(stdout, stderr io.Writer, ds diags.Diagnostics, so
 		if d.Severity == diags.Error {
 			w = stderr
 		}
+		text := FormatDiagnosticPlain(d, sources, width)
 		if v.Color {
-			io.WriteString(w, FormatDiagnostic(d, sources, width))
-		} else {
-			io.WriteString(w, FormatDiagnosticPlain(d, sources, width))
+			text = FormatDiagnostic(d, sources, width)
 		}
+		if v.NewlineAfter {
+			text += "\n"
+		}
+		io.WriteString(w, text)
 	}
 }
 

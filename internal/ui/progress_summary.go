@@ -65,12 +65,13 @@ func RenderOutputValues(outputs []OutputValue, color bool) string {
 }
 
 // renderOutputValues lists output values under an "Outputs:" heading, or
-// nothing when there are none. Null outputs are not kept in state, so they
-// are not listed.
+// nothing when there are none. A null one is listed too: a null value is
+// not recorded, but one an apply could not know (an instance left out by
+// -target) is recorded as null, and OpenTofu lists it.
 func renderOutputValues(outputs []OutputValue, pal palette) string {
 	sorted := make([]OutputValue, 0, len(outputs))
 	for _, output := range outputs {
-		if output.Value != cty.NilVal && !output.Value.IsNull() {
+		if output.Value != cty.NilVal {
 			sorted = append(sorted, output)
 		}
 	}

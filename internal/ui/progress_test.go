@@ -191,8 +191,10 @@ func TestRenderApplySummary(t *testing.T) {
 		summary ApplySummary
 		want    string
 	}{
-		{"apply with outputs, as terraform 1.11 printed it", ApplySummary{Added: 9, Outputs: outputs},
-			"\nApply complete! Resources: 9 added, 0 changed, 0 destroyed.\n\nOutputs:\n\ngone = \"bye\"\nmarked = <sensitive>\no = \"hello\"\nobj = {\n  \"a\" = 1\n  \"b\" = \"two\"\n}\ns = <sensitive>\n"},
+		// A null output in state (one an apply could not know) is listed,
+		// as OpenTofu lists it.
+		{"apply with outputs, as opentofu prints it", ApplySummary{Added: 9, Outputs: outputs},
+			"\nApply complete! Resources: 9 added, 0 changed, 0 destroyed.\n\nOutputs:\n\ngone = \"bye\"\nmarked = <sensitive>\no = \"hello\"\nobj = {\n  \"a\" = 1\n  \"b\" = \"two\"\n}\ns = <sensitive>\nunset = tostring(null)\n"},
 		{"apply without outputs", ApplySummary{Added: 1, Changed: 5, Destroyed: 3},
 			"\nApply complete! Resources: 1 added, 5 changed, 3 destroyed.\n"},
 		{"imports and forgets", ApplySummary{Imported: 2, Forgotten: 1},

@@ -30,10 +30,10 @@ type Providers map[addrs.Provider]*Provider
 // Config checks every module of cfg with the providers given.
 func Config(ctx context.Context, cfg *config.Config, running Providers) diags.Diagnostics {
 	r := &report{}
+	// Expressions whose references are wrong are still evaluated, with
+	// unknown values for those references, so that their other mistakes
+	// are reported too.
 	r.addHCL(config.ValidateReferences(cfg))
-	if r.diags.HasErrors() {
-		return r.diags
-	}
 	cfg.DeepEach(func(c *config.Config) {
 		m := newModuleValidator(c, running, r)
 		m.validateValues()

@@ -82,8 +82,8 @@ const DefaultParallelism = 10
 // operationFlags registers the plan-shaping options on fs; the raw -target,
 // -exclude and -replace texts are parsed after fs.Parse.
 type operationFlags struct {
-	op                         *Operation
-	targets, excludes, replace stringList
+	op                                                    *Operation
+	targets, excludes, replace, targetFiles, excludeFiles stringList
 }
 
 func addOperationFlags(fs *flag.FlagSet, op *Operation) *operationFlags {
@@ -91,6 +91,8 @@ func addOperationFlags(fs *flag.FlagSet, op *Operation) *operationFlags {
 	addVarFlags(fs, &op.Vars)
 	fs.Var(&of.targets, "target", "limit the operation to this resource or module (repeatable)")
 	fs.Var(&of.excludes, "exclude", "leave this resource or module out of the operation (repeatable)")
+	fs.Var(&of.targetFiles, "target-file", "limit the operation to the addresses in this file, one a line (repeatable)")
+	fs.Var(&of.excludeFiles, "exclude-file", "leave the addresses in this file, one a line, out of the operation (repeatable)")
 	fs.Var(&of.replace, "replace", "plan to replace this resource instance (repeatable)")
 	fs.BoolVar(&op.Refresh, "refresh", true, "read remote objects before planning")
 	fs.BoolVar(&op.RefreshOnly, "refresh-only", false, "only update state to match remote objects")
@@ -103,23 +105,18 @@ func addOperationFlags(fs *flag.FlagSet, op *Operation) *operationFlags {
 	return of
 }
 
-// finish parses the collected addresses and checks options against each other.
+// finish parses the collected addresses and checks options against each
+// other, in OpenTofu's order: -target and -exclude options together are
+// refused before any address is read.
 func (of *operationFlags) finish() diags.Diagnostics {
 	var ds diags.Diagnostics
 	op := of.op
-	for _, text := range of.targets {
-		target, d := ParseTarget("target", text)
-		ds = ds.Append(d)
-		if !d.HasErrors() {
-			op.Targets = append(op.Targets, target)
-		}
-	}
-	for _, text := range of.excludes {
-		target, d := ParseTarget("exclude", text)
-		ds = ds.Append(d)
-		if !d.HasErrors() {
-			op.Excludes = append(op.Excludes, target)
-		}
+	if (len(of.targets) > 0 || len(of.targetFiles) > 0) && (len(of.excludes) > 0 || len(of.excludeFiles) > 0) {
+		ds = ds.Append(diags.Errorf("Invalid combination of arguments",
+			"The target and exclude planning options are mutually-exclusive. Each plan must use either only the target options or only the exclude options."))
+	} else {
+		op.Targets, ds = parseTargets(ds, "target", of.targets, of.targetFiles)
+		op.Excludes, ds = parseTargets(ds, "exclude", of.excludes, of.excludeFiles)
 	}
 	for _, text := range of.replace {
 		addr, d := ParseReplace(text)
@@ -129,6 +126,25 @@ func (of *operationFlags) finish() diags.Diagnostics {
 		}
 	}
 	return ds.Append(op.check())
+}
+
+// parseTargets reads the addresses given to -OPTION, then those in the
+// files given to -OPTION-file.
+func parseTargets(ds diags.Diagnostics, option string, texts, files []string) ([]Target, diags.Diagnostics) {
+	var out []Target
+	for _, text := range texts {
+		target, d := ParseTarget(option, text)
+		ds = ds.Append(d)
+		if !d.HasErrors() {
+			out = append(out, target)
+		}
+	}
+	for _, path := range files {
+		targets, d := parseTargetFile(path)
+		ds = ds.Append(d)
+		out = append(out, targets...)
+	}
+	return out, ds
 }
 
 func (op *Operation) check() diags.Diagnostics {
@@ -143,14 +159,6 @@ func (op *Operation) check() diags.Diagnostics {
 	if op.RefreshOnly && !op.Refresh {
 		ds = ds.Append(diags.Errorf("Incompatible refresh options",
 			"It doesn't make sense to use -refresh-only at the same time as -refresh=false, because there would be nothing to do. Remove one of them."))
-	}
-	if len(op.Replace) > 0 && (op.Destroy || op.RefreshOnly) {
-		ds = ds.Append(diags.Errorf("Invalid -replace option",
-			"The -replace option plans to replace objects and is only allowed in the normal planning mode, not with -destroy or -refresh-only."))
-	}
-	if len(op.Targets) > 0 && len(op.Excludes) > 0 {
-		ds = ds.Append(diags.Errorf("Incompatible targeting options",
-			"The -target and -exclude options cannot be used together: use one or the other."))
 	}
 	if op.Parallelism < 1 {
 		ds = ds.Append(diags.Errorf("Invalid -parallelism option",
@@ -251,12 +259,13 @@ func (a *Apply) checkSavedPlan(fs *flag.FlagSet) diags.Diagnostics {
 	// -var and -var-file are allowed: ephemeral variables, which no plan
 	// records, are given again when it is applied. Values for the
 	// variables the plan did record are checked against it once the
-	// configuration is loaded.
+	// configuration is loaded. -target and -exclude are allowed and have
+	// no effect, as in OpenTofu: the plan's own apply.
 	var ds diags.Diagnostics
 	var shaping []string
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
-		case "target", "exclude", "replace", "refresh", "refresh-only", "destroy":
+		case "replace", "refresh", "refresh-only", "destroy":
 			shaping = append(shaping, "-"+f.Name)
 		}
 	})

@@ -41,7 +41,7 @@ func ResolveOne(decl *config.Variable, given *Value) (cty.Value, diags.Diagnosti
 	if val == cty.NilVal || (val.IsNull() && !decl.Nullable) {
 		if decl.Default == nil {
 			return cty.DynamicVal, diags.Diagnostics{{Severity: diags.Error, Summary: "No value for required variable",
-				Detail:  fmt.Sprintf("The root module input variable %q is not set, and has no default value. Use a -var or -var-file command line argument or set a TF_VAR_%s environment variable to provide a value for this variable.", decl.Name, decl.Name),
+				Detail:  fmt.Sprintf("The root module input variable %q is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.", decl.Name),
 				Subject: decl.DeclRange.Ptr()}}
 		}
 		def, defDiags := decl.Default.Value(nil)
