@@ -52,7 +52,7 @@ func runShow(streams Streams, args []string) int {
 		return 0
 	}
 	if ds.HasErrors() {
-		ui.WriteDiagnostics(streams.Stderr, ds, nil, color)
+		ui.WriteDiagnostics(streams.Stderr, ds, nil, ui.ColorEnabled(opts.noColor))
 		fmt.Fprint(streams.Stderr, "\nFor more help on using this command, run:\n  terrane show -help\n")
 		return 1
 	}
