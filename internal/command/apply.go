@@ -17,6 +17,7 @@ import (
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/engine"
@@ -99,6 +100,11 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 	if !opts.AutoApprove && !opts.Input {
 		out.diagnostics(diags.Diagnostics{diags.Errorf("Approval required",
 			"With -input=false Terrane cannot ask whether to %s. Give -auto-approve to go ahead without asking, or save a plan with \"terrane plan -out=FILE\" and apply that file.", ask.command)})
+		return 1
+	}
+	if !opts.Destroy && ask.command != refreshApproval.command && !config.IsConfigDir(".") {
+		out.diagnostics(diags.Diagnostics{diags.Errorf("No configuration files",
+			"Apply requires configuration to be present. Applying without a configuration would mark everything for destruction, which is normally not what is desired. If you would like to destroy everything, run 'terrane destroy' instead.")})
 		return 1
 	}
 	op, plan, ds := openAndPlan(out, opts.Operation)

@@ -46,6 +46,11 @@ func runPlan(streams Streams, args []string) int {
 		out.helpPrompt("plan")
 		return 1
 	}
+	if !opts.Destroy && !config.IsConfigDir(".") {
+		out.diagnostics(diags.Diagnostics{diags.Errorf("No configuration files",
+			"Plan requires configuration to be present. Planning without a configuration would mark everything for destruction, which is normally not what is desired. If you would like to destroy everything, run plan with the -destroy option. Otherwise, create a Terrane configuration file (.tf file) and try again.")})
+		return 1
+	}
 	if warnings, files := rootModuleWarnings("."); len(warnings) > 0 {
 		out.addSources(files)
 		out.diagnostics(warnings)

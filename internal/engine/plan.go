@@ -219,6 +219,17 @@ func (e *Engine) planOutputs(plan *plans.Plan, w *walker, prior *states.State) d
 		if old := prior.Outputs[name]; old != nil {
 			before, sensitive = old.Value, old.Sensitive
 		}
+		if _, declared := e.opts.Config.Module.Outputs[name]; declared && plan.UIMode == plans.DestroyMode {
+			// OpenTofu refreshes before it plans to destroy, evaluating
+			// the outputs again: a destroy removes what they are now, and
+			// an output that is null or not known yet is not there.
+			before = cty.NullVal(cty.DynamicPseudoType)
+			if out := w.results.outputs[name]; out != nil {
+				if plain, _ := out.Value.UnmarkDeep(); plain.IsKnown() {
+					before, sensitive = out.Value, out.Sensitive
+				}
+			}
+		}
 		if decl := e.opts.Config.Module.Outputs[name]; decl != nil && decl.Sensitive {
 			sensitive = true
 		}
