@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/depsfile"
@@ -77,6 +78,10 @@ type initializer struct {
 	// aborted is set when init stopped with a message that is no
 	// diagnostic.
 	aborted bool
+	// stateProviders are the providers of the objects in the workspace's
+	// state, which init installs although the configuration may not use
+	// them any more.
+	stateProviders []addrs.Provider
 
 	cli      *cliconfig.Config
 	oldLocks *depsfile.Locks

@@ -262,6 +262,9 @@ func neededProviders(cfg *config.Config, prior *states.State) []addrs.Provider {
 			pr := c.Module.ProviderForLocalName(p.Name)
 			seen[pr.String()] = pr
 		}
+		for _, pr := range c.Module.ImportProviders() {
+			seen[pr.String()] = pr
+		}
 	})
 	for _, res := range prior.SortedResources() {
 		if res.Addr.Resource.Mode == addrs.DataResourceMode {
