@@ -134,6 +134,12 @@ func (in *initializer) run(ctx context.Context) int {
 		return in.fail(ds.Append(hclDiags))
 	}
 	ds = ds.Append(hclDiags)
+	if installing {
+		// OpenTofu reads the tree twice when it installs modules, and each
+		// time warns of what it finds: its warnings come twice, and are
+		// shown once with a count of the others.
+		ds = ds.Append(hclDiags)
+	}
 	ds = ds.Append(stateNotices(cfg.Module))
 	ds = ds.Append(in.initProviders(ctx, cfg))
 	if ds.HasErrors() || in.aborted {
