@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/depsfile"
@@ -77,6 +78,10 @@ type initializer struct {
 	// aborted is set when init stopped with a message that is no
 	// diagnostic.
 	aborted bool
+	// stateProviders are the providers of the objects in the workspace's
+	// state, which init installs although the configuration may not use
+	// them any more.
+	stateProviders []addrs.Provider
 
 	cli      *cliconfig.Config
 	oldLocks *depsfile.Locks
@@ -131,6 +136,12 @@ func (in *initializer) run(ctx context.Context) int {
 		return in.fail(ds.Append(hclDiags))
 	}
 	ds = ds.Append(hclDiags)
+	if installing {
+		// OpenTofu reads the tree twice when it installs modules, and each
+		// time warns of what it finds: its warnings come twice, and are
+		// shown once with a count of the others.
+		ds = ds.Append(hclDiags)
+	}
 	ds = ds.Append(stateNotices(cfg.Module))
 	ds = ds.Append(in.initProviders(ctx, cfg))
 	if ds.HasErrors() || in.aborted {

@@ -119,6 +119,7 @@ func (p *Parser) loadConfig(dir string, installed InstalledModules) (*Config, hc
 	diags = append(diags, checkRootOutputs(mod)...)
 	root.DeepEach(func(c *Config) {
 		diags = append(diags, checkPassedProviders(c)...)
+		diags = append(diags, providerIterationWarnings(c)...)
 	})
 	return root, diags
 }

@@ -291,6 +291,9 @@ func neededProviders(cfg *config.Config, prior *states.State) []addrs.Provider {
 			pr := c.Module.ProviderForLocalName(p.Name)
 			seen[pr.String()] = pr
 		}
+		for _, pr := range c.Module.ImportProviders() {
+			seen[pr.String()] = pr
+		}
 	})
 	for _, p := range config.CalledFunctionProviders(cfg) {
 		seen[p.String()] = p

@@ -36,7 +36,7 @@ func (w *walker) resourceWork(v *resourceVertex) (*resourceWork, diags.Diagnosti
 			Subject: r.TypeRange.Ptr()}}
 	}
 	p := w.providers.forResource(addrs.ConfigResource{Module: v.module.Path, Resource: r.Addr()}, w.providers.get(v.provider))
-	if p == nil && keyedProviderRef(r) == nil {
+	if passed, _ := passedProviderKey(v.module, r.ProviderConfigAddr()); p == nil && keyedProviderRef(r) == nil && passed == nil {
 		return nil, diags.Diagnostics{{Severity: diags.Error, Summary: "Provider configuration not available",
 			Detail:  fmt.Sprintf("%s could not be configured (see the errors above), so %s cannot be planned.", v.provider, v.key()),
 			Subject: r.DeclRange.Ptr()}}
