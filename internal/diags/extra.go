@@ -85,14 +85,11 @@ func (d Diagnostic) ConsolidationKey() string {
 	return key
 }
 
-// DeprecationCause is the Extra of a warning about a deprecated variable a
-// module call sets: views show one warning per cause (the variable and its
-// message), and -deprecation=module:local leaves out those about modules
-// from remote sources, =none all of them.
-type DeprecationCause struct {
-	FromRemoteModule bool
-	Key              string
+// DeprecationWarning is the Extra of a warning about a deprecated module
+// output or variable: a command shows the warnings of one cause once (a
+// plan and the apply after it both find it) and hides them as
+// -deprecation=module: says. key names the cause; fromRemoteModule is
+// set for a module from a source other than a local path.
+type DeprecationWarning interface {
+	DeprecationCause() (key string, fromRemoteModule bool)
 }
-
-// ExtraInfoKey implements ConsolidationKeyer.
-func (c DeprecationCause) ExtraInfoKey() string { return c.Key }

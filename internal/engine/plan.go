@@ -55,7 +55,8 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	loaded := snap
 	rf, rds := e.prepareRefactoring(snap)
 	if ds = ds.Append(rds); rds.HasErrors() {
-		return plan, ds
+		// As in OpenTofu, whose plan is nil when its moves are invalid.
+		return nil, ds
 	}
 	if tds := verifyTargetedMoves(rf.moves, opts.Targets, opts.Excludes); tds.HasErrors() {
 		// As in OpenTofu, no plan is made at all, so none is shown.
@@ -235,6 +236,17 @@ func (e *Engine) planOutputs(plan *plans.Plan, w *walker, prior *states.State) d
 		if old := prior.Outputs[name]; old != nil {
 			before, sensitive = old.Value, old.Sensitive
 		}
+		if _, declared := e.opts.Config.Module.Outputs[name]; declared && plan.UIMode == plans.DestroyMode {
+			// OpenTofu refreshes before it plans to destroy, evaluating
+			// the outputs again: a destroy removes what they are now, and
+			// an output that is null or not known yet is not there.
+			before = cty.NullVal(cty.DynamicPseudoType)
+			if out := w.results.outputs[name]; out != nil {
+				if plain, _ := out.Value.UnmarkDeep(); plain.IsKnown() {
+					before, sensitive = out.Value, out.Sensitive
+				}
+			}
+		}
 		if decl := e.opts.Config.Module.Outputs[name]; decl != nil && decl.Sensitive {
 			sensitive = true
 		}
@@ -294,6 +306,9 @@ func neededProviders(cfg *config.Config, prior *states.State) []addrs.Provider {
 		}
 		for _, p := range c.Module.ProviderConfigs {
 			pr := c.Module.ProviderForLocalName(p.Name)
+			seen[pr.String()] = pr
+		}
+		for _, pr := range c.Module.ImportProviders() {
 			seen[pr.String()] = pr
 		}
 	})

@@ -19,9 +19,9 @@ type DiagnosticView struct {
 	// NewlineAfter ends each diagnostic with an empty line, as OpenTofu's
 	// older commands (init, state, workspace and the like) print them.
 	NewlineAfter bool
-	// Deprecation is -deprecation=module:LEVEL: "local" leaves out
-	// deprecation warnings about modules from remote sources, "none" all
-	// of them; anything else shows them all.
+	// Deprecation is -deprecation=module:LEVEL: "local" hides the
+	// deprecation warnings of modules from remote sources, "none" all of
+	// them; otherwise all are shown.
 	Deprecation string
 }
 
@@ -34,11 +34,10 @@ func (v DiagnosticView) Write(stdout, stderr io.Writer, ds diags.Diagnostics, so
 }
 
 func (v DiagnosticView) write(stdout, stderr io.Writer, ds diags.Diagnostics, sources Sources, width int) {
-	ds = v.allowedDeprecations(SortDiagnostics(ds))
 	if len(ds) == 0 {
 		return
 	}
-	groups := v.groups(ds)
+	groups := v.groups(v.deprecationsAllowed(SortDiagnostics(ds)))
 	if v.CompactWarnings && !ds.HasErrors() {
 		writeCompactWarnings(stdout, groups, v.Color)
 		return
@@ -60,20 +59,23 @@ func (v DiagnosticView) write(stdout, stderr io.Writer, ds diags.Diagnostics, so
 	}
 }
 
-// allowedDeprecations leaves out the deprecation warnings the view's level
-// does not show, and every one whose cause was already shown, as
-// OpenTofu's view does before consolidating.
-func (v DiagnosticView) allowedDeprecations(ds diags.Diagnostics) diags.Diagnostics {
-	seen := map[diags.DeprecationCause]bool{}
-	out := ds[:0:0]
+// deprecationsAllowed drops the deprecation warnings the view hides, and
+// every one but the first of each cause, as OpenTofu's view does.
+func (v DiagnosticView) deprecationsAllowed(ds diags.Diagnostics) diags.Diagnostics {
+	out := make(diags.Diagnostics, 0, len(ds))
+	seen := map[string]bool{}
 	for _, d := range ds {
-		cause, ok := diags.ExtraAs[diags.DeprecationCause](d.Extra)
-		if ok && (seen[cause] || v.Deprecation == "none" || (v.Deprecation == "local" && cause.FromRemoteModule)) {
+		w, ok := diags.ExtraAs[diags.DeprecationWarning](d.Extra)
+		if !ok {
+			out = append(out, d)
 			continue
 		}
-		if ok {
-			seen[cause] = true
+		key, remote := w.DeprecationCause()
+		if seen[key] || v.Deprecation == "none" || (v.Deprecation == "local" && remote) {
+			seen[key] = true
+			continue
 		}
+		seen[key] = true
 		out = append(out, d)
 	}
 	return out

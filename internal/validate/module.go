@@ -72,6 +72,9 @@ func (m *moduleValidator) validateValues() {
 		output := mod.Outputs[name]
 		val, d := m.evalExpr(scope, output.Expr)
 		m.report.addHCL(d)
+		if m.cfg.Path.IsRoot() && !output.Sensitive && !d.HasErrors() && marks.Contains(val, marks.Sensitive) {
+			m.report.add(diags.Diagnostics{lang.UndeclaredSensitiveOutput(output.DeclRange)})
+		}
 		if !output.Ephemeral && !d.HasErrors() && marks.Contains(val, marks.Ephemeral) {
 			m.report.add(diags.Diagnostics{lang.EphemeralOutputNotAllowed(name, output.Expr.Range())})
 		}
@@ -83,11 +86,17 @@ func (m *moduleValidator) validateValues() {
 		if call.Config == nil {
 			continue
 		}
-		attrs, _ := call.Config.JustAttributes()
 		child := m.cfg.Children[name]
+		if child != nil {
+			m.report.addHCL(checkCallArguments(call.Config, child.Module))
+		}
+		attrs, _ := call.Config.JustAttributes()
 		for _, attrName := range sortedKeys(attrs) {
 			val, d := m.evalExpr(callScope, attrs[attrName].Expr)
 			m.report.addHCL(d)
+			if decl := variableOf(child, attrName); decl != nil && decl.DeprecatedMessage != "" {
+				m.report.add(diags.Diagnostics{lang.DeprecatedVariableWarning(attrName, decl.DeprecatedMessage, attrs[attrName].Expr, child.IsRemoteModule())})
+			}
 			if child == nil || d.HasErrors() || !marks.Contains(val, marks.Ephemeral) {
 				continue
 			}
@@ -96,6 +105,28 @@ func (m *moduleValidator) validateValues() {
 			}
 		}
 	}
+}
+
+// variableOf is the variable name declares in the module c, nil when c is
+// nil or declares none.
+func variableOf(c *config.Config, name string) *config.Variable {
+	if c == nil {
+		return nil
+	}
+	return c.Module.Variables[name]
+}
+
+// checkCallArguments checks a module call's arguments against the
+// variables of the module it calls, as OpenTofu does when it builds its
+// graph: each argument must name a variable, and every variable without
+// a default must be given.
+func checkCallArguments(body hcl.Body, child *config.Module) hcl.Diagnostics {
+	schema := &hcl.BodySchema{}
+	for _, name := range sortedKeys(child.Variables) {
+		schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: name, Required: child.Variables[name].Default == nil})
+	}
+	_, diags := body.Content(schema)
+	return diags
 }
 
 // localValue evaluates local.NAME on first use, so locals may refer to
@@ -352,6 +383,9 @@ func nameSuggestion[V any](given string, candidates map[string]V) string {
 // offer more once configured), or a provider that could not be started,
 // accepts anything and returns an unknown value.
 func (m *moduleValidator) providerFunction(ref lang.ProviderFunctionRef) (function.Function, bool, hcl.Diagnostics) {
+	if m.cfg.Module.RequiredProviders[ref.ProviderName] == nil {
+		return function.Function{}, false, lang.UndeclaredFunctionProviders([]lang.ProviderFunctionRef{ref}, func(string) bool { return false })
+	}
 	rp := m.providers[m.cfg.Module.ProviderForLocalName(ref.ProviderName)]
 	if rp != nil {
 		if decl, found := rp.Schema.Functions[ref.Function]; found {
