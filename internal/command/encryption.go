@@ -67,14 +67,14 @@ func loadRootModuleForEncryption(dir string) (*config.Module, hcl.Diagnostics) {
 	if !found {
 		return nil, nil
 	}
-	return config.NewParser().LoadModuleForEncryption(dir)
+	return config.NewParser().LoadModuleSelective(dir, config.SelectEncryption)
 }
 
 // rootModuleSources reads the files of the root module in dir, for the
 // snippets of diagnostics about them; nil when there are none.
 func rootModuleSources(dir string) ui.Sources {
 	parser := config.NewParser()
-	_, _ = parser.LoadModuleForEncryption(dir)
+	_, _ = parser.LoadModuleSelective(dir, config.SelectEncryption)
 	return ui.Sources(parser.Files())
 }
 

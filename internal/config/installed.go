@@ -55,25 +55,34 @@ func childModuleDir(parent *Config, call *ModuleCall, installed InstalledModules
 }
 
 func checkInstalledModule(call *ModuleCall, record InstalledModule) hcl.Diagnostics {
+	var diags hcl.Diagnostics
 	if call.SourceAddr != record.Source {
-		return hcl.Diagnostics{{
+		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Module source has changed",
-			Detail:   `The source address was changed since this module was installed. Run "terrane init" to install all modules required by this configuration.`,
+			Detail:   fmt.Sprintf(`The source address was changed from %q to %q since this module was installed. Run "terrane init" to install all modules required by this configuration.`, record.Source, call.SourceAddr),
 			Subject:  call.SourceRange.Ptr(),
-		}}
+		})
 	}
-	if call.Version.Source == "" || record.Version == "" {
-		return nil
+	if call.Version.Source == "" {
+		return diags
+	}
+	if record.Version == "" {
+		return append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Module version requirements have changed",
+			Detail:   `The version requirements have changed since this module was installed and the installed version is no longer acceptable. Run "terrane init" to install all modules required by this configuration.`,
+			Subject:  call.SourceRange.Ptr(),
+		})
 	}
 	version, err := versions.ParseVersion(record.Version)
 	if err == nil && call.Version.Required.Has(version) {
-		return nil
+		return diags
 	}
-	return hcl.Diagnostics{{
+	return append(diags, &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Module version requirements have changed",
 		Detail:   fmt.Sprintf(`The version requirements have changed since this module was installed and the installed version (%s) is no longer acceptable. Run "terrane init" to install all modules required by this configuration.`, record.Version),
-		Subject:  call.Version.DeclRange.Ptr(),
-	}}
+		Subject:  call.SourceRange.Ptr(),
+	})
 }

@@ -150,6 +150,10 @@ func (w *installWalk) installCall(ctx context.Context, call *config.ModuleCall, 
 			dir = filepath.Join(moduleDir, call.SourceAddr)
 		}
 		record.Dir = filepath.ToSlash(dir)
+		if _, err := filepath.EvalSymlinks(filepath.Join(w.rootDir, dir)); err != nil {
+			w.unreadableLocalModule(call, key, err)
+			return "", false
+		}
 		if _, kept := w.reusable(call, key); !kept {
 			w.fresh[key] = true
 			w.event(Event{Key: key, Dir: record.Dir})
@@ -163,6 +167,18 @@ func (w *installWalk) installCall(ctx context.Context, call *config.ModuleCall, 
 	}
 	w.manifest.Records[key] = record
 	return filepath.FromSlash(record.Dir), true
+}
+
+// unreadableLocalModule reports a local module whose directory cannot be
+// read as OpenTofu's installer does: it resolves the directory's links,
+// which fails, reports the call installed at no directory, then fails to
+// read that directory too.
+func (w *installWalk) unreadableLocalModule(call *config.ModuleCall, key string, err error) {
+	w.event(Event{Key: key, Dir: ""})
+	w.diags = w.diags.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Unreadable module directory",
+		Detail: fmt.Sprintf("Unable to evaluate directory symlink: %s", err)})
+	w.diags = w.diags.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Unreadable module directory",
+		Detail: fmt.Sprintf("The directory  could not be read for module %q at %s:%d.", call.Name, call.DeclRange.Filename, call.DeclRange.Start.Line)})
 }
 
 // installRemote installs a registry or remote module under Dir/KEY, or
