@@ -51,7 +51,21 @@ func childModuleDir(parent *Config, call *ModuleCall, installed InstalledModules
 			Subject:  call.DeclRange.Ptr(),
 		}}
 	}
+	if record.Dir == "" {
+		return "", hcl.Diagnostics{unreadableInstalledModule(call, "")}
+	}
 	return filepath.Clean(record.Dir), checkInstalledModule(call, record)
+}
+
+// unreadableInstalledModule is OpenTofu's error for an installed module
+// whose directory cannot be read.
+func unreadableInstalledModule(call *ModuleCall, dir string) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Module not installed",
+		Detail:   fmt.Sprintf(`This module's local cache directory %s could not be read. Run "terrane init" to install all modules required by this configuration.`, dir),
+		Subject:  call.DeclRange.Ptr(),
+	}
 }
 
 func checkInstalledModule(call *ModuleCall, record InstalledModule) hcl.Diagnostics {

@@ -209,6 +209,11 @@ func (p *Parser) loadChildren(parent *Config, static *StaticModule, stack []stri
 			continue
 		}
 		mod, moreDiags := p.LoadModule(childDir)
+		if mod == nil && installed != nil {
+			// As OpenTofu, which says the installed copy is unreadable
+			// rather than why.
+			moreDiags = hcl.Diagnostics{unreadableInstalledModule(call, childDir)}
+		}
 		diags = append(diags, moreDiags...)
 		if mod == nil {
 			continue

@@ -70,9 +70,8 @@ func (i *Installer) Install(ctx context.Context, rootDir string) (*Manifest, dia
 	if root != nil {
 		walk.installCalls(ctx, root, i.Parser.StaticRoot(root, rootDir), nil, rootDir, []string{filepath.Clean(rootDir)})
 	}
-	if walk.diags.HasErrors() {
-		return walk.manifest, walk.diags
-	}
+	// As OpenTofu, what was installed is recorded even when something
+	// failed: later commands then say which call is not installed.
 	if err := walk.manifest.Save(rootDir); err != nil {
 		walk.diags = walk.diags.Append(diags.Errorf("Cannot save the module manifest", "%s.", err))
 	}
@@ -174,6 +173,7 @@ func (w *installWalk) installCall(ctx context.Context, call *config.ModuleCall, 
 // which fails, reports the call installed at no directory, then fails to
 // read that directory too.
 func (w *installWalk) unreadableLocalModule(call *config.ModuleCall, key string, err error) {
+	w.manifest.Records[key] = Record{Key: key, Source: call.SourceAddr}
 	w.event(Event{Key: key, Dir: ""})
 	w.diags = w.diags.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Unreadable module directory",
 		Detail: fmt.Sprintf("Unable to evaluate directory symlink: %s", err)})
