@@ -229,6 +229,12 @@ func (e *Engine) planOutputs(plan *plans.Plan, w *walker, prior *states.State) d
 			// no longer has too): not evaluated, no change.
 			continue
 		}
+		if _, declared := e.opts.Config.Module.Outputs[name]; declared && plan.UIMode != plans.DestroyMode &&
+			w.results.outputs[name] == nil && prior.Outputs[name] == nil {
+			// Its value could not be worked out (an error says why):
+			// as in OpenTofu, no change is planned for it.
+			continue
+		}
 		before := cty.NullVal(cty.DynamicPseudoType)
 		// An output on its way out keeps the sensitivity it was declared
 		// or recorded with, as Terraform reports it.
