@@ -115,7 +115,7 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 		return 1
 	}
 	if ask.command == refreshApproval.command {
-		ds = ds.Append(op.emptyStateWarning())
+		ds = ds.Append(emptyStateWarning(op))
 	}
 	if !plan.CanApply() {
 		return reportNothingToApply(op, plan, ds)
@@ -152,22 +152,6 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 			return reportNothingToApply(op, plan, ds)
 		}
 	}
-}
-
-// emptyStateWarning is OpenTofu's refresh warning for a workspace that
-// records no managed object: there is nothing to refresh.
-func (op *operation) emptyStateWarning() diags.Diagnostics {
-	snap, err := op.store.Load(context.Background())
-	if err != nil {
-		return nil // the run itself reports a store that cannot be read
-	}
-	for _, entry := range snap.State.AllResourceInstances() {
-		if entry.Addr.Resource.Resource.Mode == addrs.ManagedResourceMode {
-			return nil
-		}
-	}
-	return diags.Diagnostics{{Severity: diags.Warning, Summary: "Empty or non-existent state",
-		Detail: "There are currently no remote objects tracked in the state, so there is nothing to refresh."}}
 }
 
 // withoutCheckBlockWarnings drops the check block warnings of a plan that
@@ -502,6 +486,7 @@ func diagnosticView(streams Streams, view arguments.View, color bool) ui.Diagnos
 		ConsolidateWarnings: !streams.View.KeepWarningsApart,
 		ConsolidateErrors:   streams.View.ConsolidateErrors,
 		CompactWarnings:     view.CompactWarnings,
+		Deprecation:         streams.View.Deprecation,
 	}
 }
 

@@ -100,7 +100,9 @@ func (in *initializer) run(ctx context.Context) int {
 		in.view.diagnostics(diags.Diagnostics(nil).Append(rootDiags), in.sources)
 		return 1
 	}
-	var ds diags.Diagnostics
+	// The root module's warnings are reported with the whole tree's below,
+	// which hold them again, as OpenTofu reports both loads.
+	ds := diags.Diagnostics(nil).Append(rootDiags)
 	if in.opts.Backend {
 		in.view.heading("Initializing the backend...", true)
 		ds = ds.Append(in.initBackend(ctx, root))
@@ -108,7 +110,8 @@ func (in *initializer) run(ctx context.Context) int {
 			return in.fail(ds)
 		}
 	}
-	if in.opts.Get && len(root.ModuleCalls) > 0 {
+	installing := in.opts.Get && len(root.ModuleCalls) > 0
+	if installing {
 		moreDiags := in.installModules(ctx, parser)
 		in.addSources(parser)
 		if moreDiags.HasErrors() {
@@ -120,7 +123,11 @@ func (in *initializer) run(ctx context.Context) int {
 	cfg, hclDiags := modules.LoadConfig(parser, ".")
 	in.addSources(parser)
 	if hclDiags.HasErrors() {
-		in.view.configError()
+		// OpenTofu finds what is wrong with the tree while it installs the
+		// modules, and then says nothing of the configuration as a whole.
+		if !installing {
+			in.view.configError()
+		}
 		return in.fail(ds.Append(hclDiags))
 	}
 	ds = ds.Append(hclDiags)

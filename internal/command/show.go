@@ -509,7 +509,9 @@ func loadSchemas(ctx context.Context, dir string, needed map[addrs.Provider]bool
 	for _, provider := range workdir.SortedProviders(needed) {
 		factory, ok := factories[provider]
 		if !ok {
-			continue // the renderers name the resources whose schema is missing
+			ds = ds.Append(diags.Errorf("Failed to load plugin schemas",
+				"Error while loading schemas for plugin components: failed to instantiate provider %q to obtain schema: unavailable provider %q.", provider, provider))
+			return schemas, ds
 		}
 		instance, err := factory(ctx)
 		if err != nil {

@@ -45,6 +45,7 @@ func TestInvalidConfigurations(t *testing.T) {
 		{"invalid-variable-name", "Invalid variable name", "main.tf:1:10"},
 		{"missing-override-base", "Missing base resource to override", "main_override.tf:1:1"},
 		{"module-cycle", "Module call cycle", "main.tf:2:12"},
+		{"moved-module-to-resource", "Invalid \"moved\" addresses", "main.tf:1:1"},
 		{"provider-missing-alias", "Missing required provider configuration", "main.tf:1:1"},
 		{"provider-undefined-alias", "Reference to undefined provider", "main.tf:12:15"},
 		{"provider-for-each-without-alias", "Invalid for_each argument", "main.tf:2:3"},

@@ -112,6 +112,9 @@ func (s *StaticModule) ResolveCall(call *ModuleCall) hcl.Diagnostics {
 			}
 		}
 	}
+	if !diags.HasErrors() && (call.SourceExpr != nil || call.VersionExpr != nil) {
+		diags = append(diags, checkRegistrySource(call)...)
+	}
 	return diags
 }
 

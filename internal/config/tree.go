@@ -37,6 +37,18 @@ func (c *Config) Descendant(path addrs.Module) *Config {
 	return current
 }
 
+// IsRemoteModule reports whether c, or a module above it, comes from a
+// source other than a local path, as OpenTofu tells them apart:
+// -deprecation=module:local hides the deprecation warnings of such modules.
+func (c *Config) IsRemoteModule() bool {
+	for ; c != nil && c.Parent != nil; c = c.Parent {
+		if !strings.HasPrefix(c.SourceAddr, "./") && !strings.HasPrefix(c.SourceAddr, "../") {
+			return true
+		}
+	}
+	return false
+}
+
 // DeepEach calls fn for c and every module below it, parents first and
 // children in name order.
 func (c *Config) DeepEach(fn func(*Config)) {

@@ -12,6 +12,7 @@ import (
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/engine/journal"
+	"github.com/terrane/terrane/internal/lang/marks"
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/errored"
@@ -160,7 +161,7 @@ func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics 
 	case plan.UIMode == plans.DestroyMode:
 		w.results.outputs = map[string]*states.OutputValue{}
 	}
-	if err := e.opts.State.WriteOutputs(context.WithoutCancel(ctx), w.results.outputs); err != nil {
+	if err := e.opts.State.WriteOutputs(context.WithoutCancel(ctx), knownOutputs(w.results.outputs)); err != nil {
 		ds = ds.Append(diags.Errorf("Cannot record the outputs", "Writing the root module outputs failed: %s", err))
 	}
 	ds = ds.Append(e.recordCheckResults(context.WithoutCancel(ctx), plan, w.results.checks.list()))
@@ -309,4 +310,27 @@ func unrecordedResult(addr addrs.AbsResourceInstance, inst *states.ResourceInsta
 	return diags.Diagnostics{{Severity: diags.Error, Summary: "Cannot record a result", Address: addr.String(),
 		Detail: fmt.Sprintf("The provider call on %s finished, but the store refused its result: %s. The result, %s, is kept with this run's unrecorded results (%s).",
 			addr, err, entry, errored.FileName)}}
+}
+
+// knownOutputs is what of the root outputs a state can hold, as OpenTofu
+// records them: unknown parts become null, and an output that is then
+// null is not recorded (one whose resources a refresh-only or targeted run
+// left unknown).
+func knownOutputs(outputs map[string]*states.OutputValue) map[string]*states.OutputValue {
+	out := make(map[string]*states.OutputValue, len(outputs))
+	for name, o := range outputs {
+		if o.Value.IsWhollyKnown() {
+			out[name] = o
+			continue
+		}
+		val, pvm := marks.UnmarkDeepWithPaths(o.Value)
+		val = cty.UnknownAsNull(val)
+		if val.IsNull() {
+			continue
+		}
+		known := *o
+		known.Value = marks.MarkWithPaths(val, pvm)
+		out[name] = &known
+	}
+	return out
 }

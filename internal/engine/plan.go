@@ -54,7 +54,8 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	loaded := snap
 	rf, rds := e.prepareRefactoring(snap)
 	if ds = ds.Append(rds); rds.HasErrors() {
-		return plan, ds
+		// As in OpenTofu, whose plan is nil when its moves are invalid.
+		return nil, ds
 	}
 	if tds := verifyTargetedMoves(rf.moves, opts.Targets, opts.Excludes); tds.HasErrors() {
 		// As in OpenTofu, no plan is made at all, so none is shown.
@@ -291,6 +292,9 @@ func neededProviders(cfg *config.Config, prior *states.State) []addrs.Provider {
 			seen[pr.String()] = pr
 		}
 	})
+	for _, p := range config.CalledFunctionProviders(cfg) {
+		seen[p.String()] = p
+	}
 	for _, res := range prior.SortedResources() {
 		if res.Addr.Resource.Mode == addrs.DataResourceMode {
 			continue // data results in state need no provider: see addOrphanVertices

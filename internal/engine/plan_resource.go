@@ -157,7 +157,7 @@ func (w *walker) instance(work *resourceWork, addr addrs.AbsResourceInstance, re
 	if work.v.resource.Mode == addrs.DataResourceMode {
 		return w.planDataInstance(work, addr, rep)
 	}
-	return withResourceSource(w.planManagedInstance(work, addr, rep).WithAddress(addr.String()), work.v.resource)
+	return withResourceSource(withAddress(w.planManagedInstance(work, addr, rep), addr.String()), work.v.resource)
 }
 
 // orphanWithProvider plans the deletion of an instance only in state with
@@ -226,7 +226,7 @@ func (w *walker) evalConfig(work *resourceWork, addr addrs.AbsResourceInstance, 
 // go.
 func refuseEphemeralConfig(work *resourceWork, addr addrs.AbsResourceInstance, cfgMarks []cty.PathValueMarks) diags.Diagnostics {
 	ds := lang.EphemeralInPersistedAttributes(work.schema.Block, cfgMarks)
-	return withResourceSource(ds.WithAddress(addr.String()), work.v.resource)
+	return withResourceSource(withAddress(ds, addr.String()), work.v.resource)
 }
 
 // refreshed is a prior object brought up to date: upgraded to the current
@@ -518,10 +518,10 @@ func (w *walker) runOrphan(v *orphanVertex) diags.Diagnostics {
 	if id, ok := w.providers.schemas.Identity(v.provider.Provider, res.Addr.Resource.Type); ok {
 		types.Identity = id.ImpliedType()
 	}
+	// As in OpenTofu, a resource whose module call is gone is not in the
+	// configuration either: that no module instance exists is the reason
+	// only while the call still does.
 	reason := plans.DeleteBecauseNoResourceConfig
-	if w.cfg.Descendant(v.addr.Module) == nil {
-		reason = plans.DeleteBecauseNoModule
-	}
 	for _, res := range resources {
 		for key, inst := range res.Instances {
 			if !w.planScope.includes(v.addr.String(), res.Addr.Instance(key)) {

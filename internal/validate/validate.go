@@ -42,10 +42,13 @@ func Config(ctx context.Context, cfg *config.Config, running Providers) diags.Di
 	return r.diags
 }
 
-// report collects diagnostics from concurrent checks.
+// report collects diagnostics from concurrent checks, each once: a
+// reference the static check refused may be refused again when its
+// expression is evaluated.
 type report struct {
 	mu    sync.Mutex
 	diags diags.Diagnostics
+	seen  map[string]bool
 }
 
 func (r *report) addHCL(hclDiags hcl.Diagnostics) {
@@ -55,5 +58,17 @@ func (r *report) addHCL(hclDiags hcl.Diagnostics) {
 func (r *report) add(ds diags.Diagnostics) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.diags = r.diags.Append(ds)
+	if r.seen == nil {
+		r.seen = map[string]bool{}
+	}
+	for _, d := range ds {
+		key := d.String()
+		if d.Subject != nil {
+			key += "@" + d.Subject.String()
+		}
+		if !r.seen[key] {
+			r.seen[key] = true
+			r.diags = append(r.diags, d)
+		}
+	}
 }
