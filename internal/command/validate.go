@@ -14,6 +14,7 @@ import (
 	"github.com/terrane/terrane/internal/command/jsonvalidate"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/engine"
 	"github.com/terrane/terrane/internal/modules"
 	"github.com/terrane/terrane/internal/refactoring"
 	"github.com/terrane/terrane/internal/ui"
@@ -164,4 +165,6 @@ func validateConfig(ctx context.Context, cfg *config.Config, report *validateRep
 		m.validateValues()
 		m.validateBlocks(ctx)
 	})
+	// Lifecycle arguments are checked as a plan checks them first.
+	report.add(engine.ValidateLifecycle(cfg, running.schemas()))
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/depsfile"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/engine"
 	"github.com/terrane/terrane/internal/plugin"
 	"github.com/terrane/terrane/internal/plugin/cliconfig"
 	"github.com/terrane/terrane/internal/plugin/discovery"
@@ -33,6 +34,15 @@ type runningProvider struct {
 	schema   providers.GetProviderSchemaResponse
 }
 
+// schemas are the running providers' schemas.
+func (p *validationProviders) schemas() *providers.Schemas {
+	out := &providers.Schemas{Providers: map[addrs.Provider]providers.GetProviderSchemaResponse{}}
+	for addr, rp := range p.running {
+		out.Providers[addr] = rp.schema
+	}
+	return out
+}
+
 func (p *validationProviders) close() {
 	for _, rp := range p.running {
 		_ = rp.provider.Close()
@@ -45,6 +55,8 @@ func (p *validationProviders) close() {
 // names them all.
 func startValidationProviders(ctx context.Context, cfg *config.Config) (*validationProviders, diags.Diagnostics) {
 	result := &validationProviders{running: map[addrs.Provider]*runningProvider{}}
+	builtin := engine.BuiltinTerraform()
+	result.running[addrs.TerraformProvider] = &runningProvider{provider: builtin, schema: builtin.GetProviderSchema(ctx)}
 	requirements, ds := workdir.ProviderRequirements(cfg)
 	addConfiguredProviders(cfg, requirements)
 	if ds.HasErrors() || len(requirements) == 0 {

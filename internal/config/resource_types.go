@@ -62,9 +62,11 @@ func (r *Resource) ProviderConfigAddr() addrs.LocalProviderConfig {
 // ManagedResource is the part of a resource block that data blocks lack.
 type ManagedResource struct {
 	CreateBeforeDestroy    bool
-	PreventDestroy         bool
 	CreateBeforeDestroySet bool
-	PreventDestroySet      bool
+	// PreventDestroy is the prevent_destroy expression, nil when not set.
+	// As in OpenTofu 1.12 it may refer to variables, locals and other
+	// objects; it is evaluated when a plan would destroy an object.
+	PreventDestroy hcl.Expression
 	// IgnoreChanges lists the attribute paths in ignore_changes;
 	// IgnoreAllChanges is ignore_changes = all.
 	IgnoreChanges       []hcl.Traversal

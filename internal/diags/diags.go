@@ -45,6 +45,10 @@ type Diagnostic struct {
 	Address string
 	// AttributePath is the attribute within Address's object, if any.
 	AttributePath cty.Path
+	// Sourceless marks a diagnostic about no place in the configuration,
+	// as OpenTofu's sourceless ones are: it is never placed in the block
+	// of the object it arose with (InConfigBody), nor named by it.
+	Sourceless bool
 	// FromCheckBlock marks what a check block reported (its assertions and
 	// its scoped data source): applying a plan evaluates check blocks
 	// again, so the plan's reports are not shown twice.

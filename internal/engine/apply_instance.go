@@ -48,7 +48,7 @@ func (w *walker) applyInstance(work *resourceWork, addr addrs.AbsResourceInstanc
 	if err != nil {
 		return diags.Diagnostics{diags.Errorf("Cannot read the saved plan", "The change to %s could not be decoded: %s. Make a new plan.", addr, err)}
 	}
-	return withResourceSource(w.applyChange(work, addr, rep, change), work.v.resource).WithAddress(addr.String())
+	return instanceDiags(w.applyChange(work, addr, rep, change), work.v.resource, addr)
 }
 
 // applyDataInstance reads a data source during apply, between its

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 )
@@ -24,4 +25,20 @@ func withResourceSource(ds diags.Diagnostics, res *config.Resource) diags.Diagno
 		return out
 	}
 	return ds.InConfigBody(res.Config)
+}
+
+// instanceDiags places the diagnostics of planning or applying the
+// instance addr of res as OpenTofu does: those without a source range (a
+// provider's, about an attribute or the whole block) are placed in the
+// block and name the instance ("with ..."); those the engine made about a
+// place in the configuration stay as they are.
+func instanceDiags(ds diags.Diagnostics, res *config.Resource, addr addrs.AbsResourceInstance) diags.Diagnostics {
+	out := make(diags.Diagnostics, len(ds))
+	for i, d := range ds {
+		if d.Subject == nil && d.Address == "" && !d.Sourceless {
+			d.Address = addr.String()
+		}
+		out[i] = d
+	}
+	return withResourceSource(out, res)
 }

@@ -44,6 +44,12 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	if ds.HasErrors() {
 		return plan, ds
 	}
+	if vds := ValidateLifecycle(e.opts.Config, set.schemas); vds.HasErrors() {
+		// As when OpenTofu's validation fails, no plan is made.
+		return nil, ds.Append(vds)
+	} else {
+		ds = ds.Append(vds)
+	}
 	loaded := snap
 	rf, rds := e.prepareRefactoring(snap)
 	if ds = ds.Append(rds); rds.HasErrors() {
@@ -145,11 +151,38 @@ func (e *Engine) finishPlan(plan *plans.Plan, w *walker, snap *recordstore.Snaps
 		plan.PriorRecords = append(plan.PriorRecords, plans.PriorRecord{Name: name, Kind: records.ResourceInstanceType.GetKind(),
 			Uid: v.Uid, Generation: v.Generation, Version: v.Version})
 	}
+	ds = ds.Append(unplannedOutputRecords(plan, snap.State))
 	plan.AbsentRecords = absentRecords(plan.Changes.Resources, snap)
 	// Only a plan file needs the records' content: encoding every record
 	// here would copy the whole state once more for every plan.
 	plan.PriorRecordData = func(name string) (*anypb.Any, error) { return priorRecordData(snap.State, name) }
 	return ds
+}
+
+// unplannedOutputRecords carries, as prior records, the recorded root
+// outputs a plan limited by -target or -exclude leaves alone: the state it
+// was made from still holds them, as show -json's prior_state says, though
+// the plan has no change for them.
+func unplannedOutputRecords(plan *plans.Plan, prior *states.State) diags.Diagnostics {
+	planned := map[string]bool{}
+	for _, c := range plan.Changes.Outputs {
+		planned[c.Addr.OutputValue.Name] = true
+	}
+	for _, name := range sortedKeys(prior.Outputs) {
+		if planned[name] {
+			continue
+		}
+		rec, err := recordstore.OutputToRecord(prior.Outputs[name])
+		var data *anypb.Any
+		if err == nil {
+			data, err = anypb.New(rec)
+		}
+		if err != nil {
+			return diags.Diagnostics{diags.Errorf("Cannot record an output", "The recorded value of output %q could not be kept in the plan: %s.", name, err)}
+		}
+		plan.PriorRecords = append(plan.PriorRecords, plans.PriorRecord{Name: name, Kind: records.OutputType.GetKind(), Data: data})
+	}
+	return nil
 }
 
 // absentRecords names the instances changes create whose records did not

@@ -29,10 +29,14 @@ type planCollector struct {
 	// attribute of them; see recordTriggerChange.
 	updatedResources map[string]bool
 	triggerChanges   map[string]triggerChange
+	// triggerPresent are the instances and resources (Abs strings), of
+	// those replace_triggered_by names, that have a change planned.
+	triggerPresent map[string]bool
 }
 
 func newPlanCollector() *planCollector {
-	return &planCollector{actions: map[string]plans.Action{}, updatedResources: map[string]bool{}, triggerChanges: map[string]triggerChange{}}
+	return &planCollector{actions: map[string]plans.Action{}, updatedResources: map[string]bool{}, triggerChanges: map[string]triggerChange{},
+		triggerPresent: map[string]bool{}}
 }
 
 // addChange encodes and records a planned change. Its values share the
@@ -47,6 +51,7 @@ func (w *walker) addChange(change *plans.ResourceInstanceChange, types plans.Obj
 	w.plan.mu.Lock()
 	defer w.plan.mu.Unlock()
 	w.plan.changes = append(w.plan.changes, src)
+	w.noteTriggerTarget(change)
 	if change.DeposedKey == addrs.NotDeposed && change.Action != plans.NoOp {
 		w.plan.actions[change.Addr.String()] = change.Action
 		w.recordTriggerChange(change)

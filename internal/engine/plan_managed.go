@@ -58,16 +58,16 @@ func (w *walker) planManagedInstance(work *resourceWork, addr addrs.AbsResourceI
 
 // planDeleteRefreshed plans the deletion of an object already refreshed.
 func (w *walker) planDeleteRefreshed(work *resourceWork, addr addrs.AbsResourceInstance, r *refreshed, reason plans.ActionReason) diags.Diagnostics {
-	if m := work.v.resource.Managed; m != nil && m.PreventDestroy {
-		return diags.Diagnostics{preventDestroyDiag(addr)}
-	}
 	change := &plans.ResourceInstanceChange{
 		ResourceInstanceChangeHeader: plans.ResourceInstanceChangeHeader{Addr: addr, PrevRunAddr: addr,
 			ProviderAddr: work.provider.instanceAddr(), ActionReason: reason, Private: r.current.Private},
 		Change: plans.Change{Action: plans.Delete, Before: r.current.Value, After: cty.NullVal(work.types.Value),
 			BeforeIdentity: identityOrNil(r.identity, work.types.Identity), AfterIdentity: identityOrNil(cty.NilVal, work.types.Identity)},
 	}
-	return w.addChange(change, work.types, r.encoded...)
+	// As in OpenTofu, a change prevent_destroy refuses is in the plan all
+	// the same, to be shown with the error.
+	ds := w.addChange(change, work.types, r.encoded...)
+	return ds.Append(w.checkPreventDestroy(work, addr, plans.Delete))
 }
 
 // plannedObject is the provider's answer to one PlanResourceChange.
@@ -107,6 +107,10 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 	}
 	priorVal, priorPrivate, priorIdentity := cty.NullVal(work.types.Value), []byte(nil), cty.NilVal
 	var priorObj *states.ResourceInstanceObject
+	// A replacement is planned from the whole configuration, as OpenTofu
+	// plans it: ignore_changes keeps values of the object being updated,
+	// and a new object has none.
+	wholeCfgVal := cfgVal
 	if prior != nil && prior.current != nil {
 		priorObj = prior.current
 		priorVal, _ = marks.UnmarkDeep(priorObj.Value)
@@ -125,9 +129,6 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 	}
 	var requiredReplace []cty.Path
 	if action == plans.DeleteThenCreate {
-		if m := work.v.resource.Managed; m != nil && m.PreventDestroy {
-			return ds.Append(preventDestroyDiag(addr))
-		}
 		// A provider demanding delete-before-replace (the object's name
 		// must stay unique) overrides create_before_destroy, as Pulumi does.
 		if w.createBeforeDestroy(work) && !planned.deleteBeforeReplace {
@@ -135,7 +136,7 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 		}
 		requiredReplace = changedReplacePaths(planned.requiresReplace, priorVal, planned.value)
 		// A replacement creates a new object: plan that from no prior.
-		planned, pds = w.planResourceChange(work, addr, cty.NullVal(work.types.Value), cfgVal, cfgMarks, nil, cty.NilVal)
+		planned, pds = w.planResourceChange(work, addr, cty.NullVal(work.types.Value), wholeCfgVal, cfgMarks, nil, cty.NilVal)
 		ds = ds.Append(pds)
 		if pds.HasErrors() {
 			return ds
@@ -174,6 +175,9 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 		encoded = prior.encoded
 	}
 	ds = ds.Append(w.addChange(change, work.types, encoded...))
+	if pds := w.checkPreventDestroy(work, addr, action); pds.HasErrors() {
+		return ds.Append(pds)
+	}
 	return ds.Append(w.checkPostconditions(work, addr, rep))
 }
 

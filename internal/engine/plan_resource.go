@@ -66,12 +66,6 @@ func (w *walker) runResource(v *resourceVertex) (diags.Diagnostics, bool) {
 	if ds.HasErrors() {
 		return ds, false
 	}
-	if m := v.resource.Managed; m != nil && w.op == walkPlan {
-		ids := diags.Diagnostics{}.Append(work.schema.Block.ValidateIgnoreChanges(m.IgnoreChanges, v.resource.TypeRange))
-		if ds = ds.Append(ids); ids.HasErrors() {
-			return ds, false
-		}
-	}
 	ds = ds.Append(w.recoverResource(work.provider, v.key()))
 	expansionOK := true
 	present := map[string]bool{}
@@ -157,7 +151,7 @@ func (w *walker) instance(work *resourceWork, addr addrs.AbsResourceInstance, re
 	if work.v.resource.Mode == addrs.DataResourceMode {
 		return w.planDataInstance(work, addr, rep)
 	}
-	return withResourceSource(w.planManagedInstance(work, addr, rep), work.v.resource).WithAddress(addr.String())
+	return instanceDiags(w.planManagedInstance(work, addr, rep), work.v.resource, addr)
 }
 
 // orphanWithProvider plans the deletion of an instance only in state with
@@ -451,9 +445,6 @@ func (w *walker) planDelete(p *configuredProvider, types plans.ObjectTypes, s sc
 	if ds.HasErrors() || r.current == nil {
 		return ds // gone already: nothing to delete
 	}
-	if managed != nil && managed.PreventDestroy && deposed == addrs.NotDeposed {
-		return ds.Append(preventDestroyDiag(addr))
-	}
 	private := r.current.Private
 	if w.providers.schemas.Providers[p.addr.Provider].ServerCapabilities.PlanDestroy {
 		unmarked, _ := marks.UnmarkDeep(r.current.Value)
@@ -480,12 +471,6 @@ func (w *walker) planDelete(p *configuredProvider, types plans.ObjectTypes, s sc
 			BeforeIdentity: identityOrNil(r.identity, types.Identity), AfterIdentity: identityOrNil(cty.NilVal, types.Identity)},
 	}
 	return ds.Append(w.addChange(change, types, r.encoded...))
-}
-
-func preventDestroyDiag(addr addrs.AbsResourceInstance) diags.Diagnostic {
-	return diags.Diagnostic{Severity: diags.Error, Summary: "Instance cannot be destroyed",
-		Detail:  fmt.Sprintf("%s has lifecycle.prevent_destroy set, but the plan calls for it to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the -target option.", addr),
-		Address: addr.String()}
 }
 
 // runOrphan plans the deletion of every instance of a resource that is

@@ -29,19 +29,37 @@ func triggersReplacement(a plans.Action) bool {
 // attributeTriggerTargets are the resources (ConfigResource strings) that
 // some replace_triggered_by names with an attribute path: the plan keeps
 // the values of their updates and replacements to compare that attribute.
-func attributeTriggerTargets(c *config.Config, r *config.Resource, into map[string]bool) {
+// any are all the resources some replace_triggered_by names.
+func attributeTriggerTargets(c *config.Config, r *config.Resource, into, any map[string]bool) {
 	if r.Managed == nil {
 		return
 	}
 	for _, expr := range r.Managed.ReplaceTriggeredBy {
 		ref, ds := triggerReference(expr, nil)
-		if ds.HasErrors() || len(ref.Remaining) == 0 {
+		if ds.HasErrors() {
 			continue
 		}
-		if target, ok := triggerTarget(ref); ok {
-			into[addrs.ConfigResource{Module: c.Path, Resource: target}.String()] = true
+		target, ok := triggerTarget(ref)
+		if !ok {
+			continue
+		}
+		key := addrs.ConfigResource{Module: c.Path, Resource: target}.String()
+		any[key] = true
+		if len(ref.Remaining) > 0 {
+			into[key] = true
 		}
 	}
+}
+
+// noteTriggerTarget records that the plan has a change, maybe a no-op,
+// for change's instance of a resource replace_triggered_by names. Called
+// with w.plan.mu held.
+func (w *walker) noteTriggerTarget(change *plans.ResourceInstanceChange) {
+	if change.DeposedKey != addrs.NotDeposed || !w.triggerTargets[change.Addr.ContainingResource().Config().String()] {
+		return
+	}
+	w.plan.triggerPresent[change.Addr.String()] = true
+	w.plan.triggerPresent[change.Addr.ContainingResource().String()] = true
 }
 
 // triggerTarget is the resource a replace_triggered_by reference names.
@@ -100,6 +118,18 @@ func (w *walker) referenceTriggers(module addrs.ModuleInstance, ref *addrs.Refer
 	w.plan.mu.Lock()
 	defer w.plan.mu.Unlock()
 	var inst addrs.AbsResourceInstance
+	var named string
+	switch s := ref.Subject.(type) {
+	case addrs.Resource:
+		named = addrs.AbsResource{Module: module, Resource: s}.String()
+	case addrs.ResourceInstance:
+		named = addrs.AbsResourceInstance{Module: module, Resource: s}.String()
+	}
+	if named != "" && !w.plan.triggerPresent[named] {
+		// As in OpenTofu: a declared resource always has a change planned
+		// for each instance it has, a no-op at least.
+		return false, diags.Diagnostics{{Severity: diags.Error, Summary: fmt.Sprintf("no change found for %s in %s", ref.Subject, moduleDisplay(module)), Sourceless: true}}
+	}
 	switch s := ref.Subject.(type) {
 	case addrs.Resource:
 		resource := addrs.AbsResource{Module: module, Resource: s}
@@ -171,7 +201,7 @@ func triggerTraversal(expr hcl.Expression, key addrs.InstanceKey) (hcl.Traversal
 		return append(append(hcl.Traversal{}, collection...), *index), ds
 	}
 	return nil, diags.Diagnostics{{Severity: diags.Error, Summary: "Invalid replace_triggered_by expression",
-		Detail:  "Each element of replace_triggered_by must be a reference to a resource, an instance or an attribute of one, indexed only by constants, count.index or each.key.",
+		Detail:  "Unexpected expression found in replace_triggered_by.",
 		Subject: expr.Range().Ptr()}}
 }
 
@@ -202,4 +232,12 @@ func triggerIndex(expr hcl.Expression, key addrs.InstanceKey) (*hcl.TraverseInde
 			Detail: fmt.Sprintf("%s is not available here: this resource's instances are made by %s.", name, kind), Subject: expr.Range().Ptr()}}
 	}
 	return &hcl.TraverseIndex{Key: key.Value(), SrcRange: expr.Range()}, nil
+}
+
+// moduleDisplay names a module instance in messages, as OpenTofu does.
+func moduleDisplay(module addrs.ModuleInstance) string {
+	if module.IsRoot() {
+		return "the root module"
+	}
+	return module.String()
 }

@@ -100,6 +100,10 @@ type walker struct {
 	// attrTriggerTargets are the resources replace_triggered_by names an
 	// attribute of; see attributeTriggerTargets.
 	attrTriggerTargets map[string]bool
+	// triggerTargets are the resources (ConfigResource strings) any
+	// replace_triggered_by names: the plan notes which of their instances
+	// it has a change for, no-ops included.
+	triggerTargets map[string]bool
 	// ephemerals are the ephemeral resource instances the walk opened.
 	ephemerals *ephemeralSet
 }
@@ -114,6 +118,7 @@ func (e *Engine) newWalker(ctx context.Context, op walkOp, snap *recordstore.Sna
 		failures:           newFailureSet(),
 		stateByConfig:      map[string][]*states.Resource{},
 		attrTriggerTargets: map[string]bool{},
+		triggerTargets:     map[string]bool{},
 	}
 	for _, res := range snap.State.SortedResources() {
 		k := res.Addr.Config().String()

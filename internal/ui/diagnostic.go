@@ -92,7 +92,9 @@ func FormatDiagnosticPlain(d diags.Diagnostic, sources Sources, width int) strin
 // snippet. A blank line follows a snippet; as in OpenTofu, none follows an
 // address alone.
 func writeWhere(w *strings.Builder, d diags.Diagnostic, sources Sources, color bool) {
-	if d.Address != "" {
+	// A failed custom condition names its object only for the checks
+	// that match it; OpenTofu's message shows no address.
+	if d.Address != "" && !d.FailedCheck {
 		fmt.Fprintf(w, "  with %s,\n", d.Address)
 		if len(d.AttributePath) > 0 && d.Subject == nil {
 			// OpenTofu points at the configuration line the attribute

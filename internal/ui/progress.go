@@ -260,7 +260,9 @@ func (h *ProgressHook) PostApply(addr addrs.AbsResourceInstance, deposed addrs.D
 	if op.kind.showNewID {
 		id = idSuffix(idOf(newState))
 	}
-	h.writeLine(h.pal.bold(fmt.Sprintf("%s: %s complete after %s", name, op.kind.finished, elapsed)) + id)
+	// OpenTofu reports the end of a deposed object's destruction under
+	// the instance's address alone, without "(deposed object …)".
+	h.writeLine(h.pal.bold(fmt.Sprintf("%s: %s complete after %s", addr, op.kind.finished, elapsed)) + id)
 }
 
 // Close stops the "Still …" reports of operations that never finished (a

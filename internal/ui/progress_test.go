@@ -67,7 +67,8 @@ func TestProgressHookLines(t *testing.T) {
 		{"delete", plans.Delete, objectWithID("i-1"), cty.NullVal(unknownID.Type()), cty.NullVal(unknownID.Type()), nil, "",
 			"tpf_thing.a: Destroying... [id=i-1]", "tpf_thing.a: Destruction complete after 0s"},
 		{"deposed delete", plans.Delete, objectWithID("i-0"), cty.NullVal(unknownID.Type()), cty.NullVal(unknownID.Type()), nil, "00000001",
-			"tpf_thing.a (deposed object 00000001): Destroying... [id=i-0]", "tpf_thing.a (deposed object 00000001): Destruction complete after 0s"},
+			// OpenTofu ends it under the instance's address alone.
+			"tpf_thing.a (deposed object 00000001): Destroying... [id=i-0]", "tpf_thing.a: Destruction complete after 0s"},
 		{"replace, destroying half", plans.DeleteThenCreate, objectWithID("i-1"), cty.NullVal(unknownID.Type()), cty.NullVal(unknownID.Type()), nil, "",
 			"tpf_thing.a: Destroying... [id=i-1]", "tpf_thing.a: Destruction complete after 0s"},
 		{"create fails", plans.Create, cty.NullVal(unknownID.Type()), unknownID, cty.NullVal(unknownID.Type()), errors.New("boom"), "",
