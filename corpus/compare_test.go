@@ -134,12 +134,16 @@ var (
 	provisionerPattern = regexp.MustCompile(`^\S.*? \((local-exec|remote-exec|file)\): `)
 	versionField       = regexp.MustCompile(`"terraform_version": "[^"]*"`)
 	serialField        = regexp.MustCompile(`"serial": \d+`)
-	privateField       = regexp.MustCompile(`"private": "([A-Za-z0-9+/=]+)"`)
+	privateField       = regexp.MustCompile(`"private": ?"([A-Za-z0-9+/=]+)"`)
 )
 
 // text normalises a command's output.
 func (n normalizer) text(s string) string {
 	s = canonicalANSI(s)
+	s = privateField.ReplaceAllStringFunc(s, func(field string) string {
+		encoded := privateField.FindStringSubmatch(field)[1]
+		return `"private": ` + strconv.Quote("<private "+decodePrivate(encoded)+">")
+	})
 	s = n.replacer.Replace(s)
 	s = stillPattern.ReplaceAllString(s, "")
 	s = uuidPattern.ReplaceAllString(s, "<uuid>")
@@ -226,10 +230,6 @@ func compareJSON(wantNorm, gotNorm normalizer, want, got string) (bool, string) 
 }
 
 func (n normalizer) jsonDocument(doc string) string {
-	doc = privateField.ReplaceAllStringFunc(doc, func(field string) string {
-		encoded := privateField.FindStringSubmatch(field)[1]
-		return `"private": ` + strconv.Quote("<private "+decodePrivate(encoded)+">")
-	})
 	doc = n.text(doc)
 	doc = versionField.ReplaceAllString(doc, `"terraform_version": "<version>"`)
 	return serialField.ReplaceAllString(doc, `"serial": <serial>`)

@@ -248,6 +248,9 @@ func overrideResource(base, over *Resource) {
 	if over.Managed.PreventDestroy != nil {
 		base.Managed.PreventDestroy = over.Managed.PreventDestroy
 	}
+	if over.Managed.Destroy != nil {
+		base.Managed.Destroy = over.Managed.Destroy
+	}
 	if over.Managed.IgnoreChanges != nil || over.Managed.IgnoreAllChanges {
 		base.Managed.IgnoreChanges, base.Managed.IgnoreAllChanges = over.Managed.IgnoreChanges, over.Managed.IgnoreAllChanges
 	}

@@ -32,6 +32,7 @@ var managedLifecycleSchema = &hcl.BodySchema{
 		{Name: "ignore_changes"},
 		{Name: "replace_triggered_by"},
 		{Name: "enabled"},
+		{Name: "destroy"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "precondition"},
@@ -205,7 +206,7 @@ func decodeLifecycleBlock(resource *Resource, block *hcl.Block) hcl.Diagnostics 
 // them to act on.
 func managedOnlyLifecycleArguments(attrs hcl.Attributes) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for _, name := range []string{"create_before_destroy", "prevent_destroy", "ignore_changes", "replace_triggered_by"} {
+	for _, name := range []string{"create_before_destroy", "prevent_destroy", "ignore_changes", "replace_triggered_by", "destroy"} {
 		if attr, ok := attrs[name]; ok {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -226,6 +227,9 @@ func decodeManagedLifecycle(managed *ManagedResource, attrs hcl.Attributes) hcl.
 	}
 	if attr, ok := attrs["prevent_destroy"]; ok {
 		managed.PreventDestroy = attr.Expr
+	}
+	if attr, ok := attrs["destroy"]; ok {
+		managed.Destroy = attr.Expr
 	}
 	if attr, ok := attrs["ignore_changes"]; ok {
 		diags = append(diags, decodeIgnoreChanges(managed, attr)...)

@@ -140,7 +140,7 @@ func (d Diagnostics) Err() error {
 func (d Diagnostics) WithAddress(addr string) Diagnostics {
 	out := make(Diagnostics, len(d))
 	for i, diag := range d {
-		if diag.Address == "" {
+		if diag.Address == "" && !diag.Sourceless {
 			diag.Address = addr
 		}
 		out[i] = diag

@@ -93,6 +93,9 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	if ctx.Err() != nil {
 		ds = ds.Append(interruptedDiag())
 	}
+	if w.failedBeforePlanning.Load() {
+		return nil, ds
+	}
 	ds = ds.Append(e.finishPlan(plan, w, loaded))
 	w.plannedDependencies(g, plan, snap.State)
 	plan.Errored = ds.HasErrors()
@@ -114,6 +117,9 @@ func (e *Engine) finishPlan(plan *plans.Plan, w *walker, snap *recordstore.Snaps
 	plans.SortResourceInstanceChanges(w.plan.drift)
 	plan.Changes.Resources = w.plan.changes
 	plan.DriftedResources = w.plan.drift
+	if w.planScope != nil {
+		w.declareUnreported(e.opts.Config)
+	}
 	plan.Checks = w.results.checks.list()
 	plan.VariableValues = map[string]value.Dynamic{}
 	// As OpenTofu does, the plan records each root variable as the caller

@@ -37,7 +37,7 @@ func (w *walker) planManagedInstance(work *resourceWork, addr addrs.AbsResourceI
 	}
 	if inst != nil && w.deletesIn(addr) {
 		for _, key := range inst.SortedDeposedKeys() {
-			ds = ds.Append(w.planDelete(work.provider, work.types, work.schema, addr, key, inst.Deposed[key], plans.ReasonNone, nil))
+			ds = ds.Append(w.planDelete(work.provider, work.types, work.schema, addr, key, inst.Deposed[key], plans.ReasonNone, work.v.resource.Managed))
 		}
 	}
 	exists := prior != nil && prior.current != nil
@@ -48,6 +48,16 @@ func (w *walker) planManagedInstance(work *resourceWork, addr addrs.AbsResourceI
 	case plans.RefreshOnlyMode:
 		return ds
 	case plans.DestroyMode:
+		// OpenTofu refreshes with a normal plan before planning a
+		// destroy, and that plan checks prevent_destroy for every object
+		// it covers: a value no plan could accept stops the destroy
+		// before anything is planned.
+		if exists && w.planScope.refreshes(work.v.key(), addr) {
+			if pds := w.checkPreventDestroy(work, addr, plans.NoOp); pds.HasErrors() {
+				w.failedBeforePlanning.Store(true)
+				return ds.Append(pds)
+			}
+		}
 		if exists && w.planScope.destroys(addr) {
 			ds = ds.Append(w.planDeleteRefreshed(work, addr, prior, plans.ReasonNone))
 		}
@@ -58,6 +68,13 @@ func (w *walker) planManagedInstance(work *resourceWork, addr addrs.AbsResourceI
 
 // planDeleteRefreshed plans the deletion of an object already refreshed.
 func (w *walker) planDeleteRefreshed(work *resourceWork, addr addrs.AbsResourceInstance, r *refreshed, reason plans.ActionReason) diags.Diagnostics {
+	configSkip, ds := skipDestroy(work.v.resource.Managed)
+	if ds.HasErrors() {
+		return ds
+	}
+	if forgot, forget := forgetReason(configSkip, r.prior.SkipDestroy); forget {
+		return ds.Append(w.planForget(work.provider, work.types, addr, addrs.NotDeposed, r, forgot))
+	}
 	change := &plans.ResourceInstanceChange{
 		ResourceInstanceChangeHeader: plans.ResourceInstanceChangeHeader{Addr: addr, PrevRunAddr: addr,
 			ProviderAddr: work.provider.instanceAddr(), ActionReason: reason, Private: r.current.Private},
@@ -66,7 +83,7 @@ func (w *walker) planDeleteRefreshed(work *resourceWork, addr addrs.AbsResourceI
 	}
 	// As in OpenTofu, a change prevent_destroy refuses is in the plan all
 	// the same, to be shown with the error.
-	ds := w.addChange(change, work.types, r.encoded...)
+	ds = ds.Append(w.addChange(change, work.types, r.encoded...))
 	return ds.Append(w.checkPreventDestroy(work, addr, plans.Delete))
 }
 
@@ -127,12 +144,19 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 	if ds = ds.Append(cds); cds.HasErrors() {
 		return ds
 	}
+	skip, sds := skipDestroy(work.v.resource.Managed)
+	if ds = ds.Append(sds); sds.HasErrors() {
+		return ds
+	}
 	var requiredReplace []cty.Path
 	if action == plans.DeleteThenCreate {
 		// A provider demanding delete-before-replace (the object's name
 		// must stay unique) overrides create_before_destroy, as Pulumi does.
 		if w.createBeforeDestroy(work) && !planned.deleteBeforeReplace {
 			action = plans.CreateThenDelete
+		}
+		if skip {
+			action = plans.ForgetThenCreate
 		}
 		requiredReplace = changedReplacePaths(planned.requiresReplace, priorVal, planned.value)
 		// A replacement creates a new object: plan that from no prior.
@@ -244,6 +268,12 @@ func (w *walker) planResourceChange(work *resourceWork, addr addrs.AbsResourceIn
 // provider's answer. Replacements are returned as DeleteThenCreate; the
 // caller turns that into CreateThenDelete under create_before_destroy.
 func (w *walker) chooseAction(work *resourceWork, addr addrs.AbsResourceInstance, priorObj *states.ResourceInstanceObject, priorVal cty.Value, planned *plannedObject) (plans.Action, plans.ActionReason, diags.Diagnostics) {
+	// replace_triggered_by is evaluated for every instance, a new one too,
+	// as OpenTofu does: a reference that finds no change is an error.
+	triggered, ds := w.replaceTriggered(work, addr)
+	if ds.HasErrors() {
+		return plans.DeleteThenCreate, plans.ReplaceByTriggers, ds
+	}
 	switch {
 	case priorObj == nil:
 		return plans.Create, plans.ReasonNone, nil
@@ -251,9 +281,8 @@ func (w *walker) chooseAction(work *resourceWork, addr addrs.AbsResourceInstance
 		return plans.DeleteThenCreate, plans.ReplaceBecauseTainted, nil
 	case w.forcedReplace(addr):
 		return plans.DeleteThenCreate, plans.ReplaceByRequest, nil
-	}
-	if triggered, ds := w.replaceTriggered(work, addr); triggered || ds.HasErrors() {
-		return plans.DeleteThenCreate, plans.ReplaceByTriggers, ds
+	case triggered:
+		return plans.DeleteThenCreate, plans.ReplaceByTriggers, nil
 	}
 	switch {
 	case len(changedReplacePaths(planned.requiresReplace, priorVal, planned.value)) > 0:

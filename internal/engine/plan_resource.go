@@ -166,7 +166,7 @@ func (w *walker) orphanWithProvider(work *resourceWork, addr addrs.AbsResourceIn
 	if ds.HasErrors() {
 		return ds
 	}
-	return ds.Append(w.orphanInstance(instWork.provider, work.types, work.schema, addr, obj, reason))
+	return ds.Append(w.orphanInstance(instWork.provider, work.types, work.schema, addr, obj, reason, work.v.resource.Managed))
 }
 
 // deletesIn reports whether a plan may delete objects of addr: in a
@@ -411,7 +411,7 @@ func identityTypeOrNil(ty cty.Type, raw []byte) cty.Type {
 
 // orphanInstance plans the deletion of an instance the configuration no
 // longer has (apply: deletes happen in destroy vertices).
-func (w *walker) orphanInstance(p *configuredProvider, types plans.ObjectTypes, s schema.Schema, addr addrs.AbsResourceInstance, inst *states.ResourceInstance, reason plans.ActionReason) diags.Diagnostics {
+func (w *walker) orphanInstance(p *configuredProvider, types plans.ObjectTypes, s schema.Schema, addr addrs.AbsResourceInstance, inst *states.ResourceInstance, reason plans.ActionReason, managed *config.ManagedResource) diags.Diagnostics {
 	if w.op == walkApply || addr.Resource.Resource.Mode == addrs.DataResourceMode {
 		return nil
 	}
@@ -429,10 +429,10 @@ func (w *walker) orphanInstance(p *configuredProvider, types plans.ObjectTypes, 
 		return ds.WithAddress(addr.String())
 	}
 	if inst.Current != nil {
-		ds = ds.Append(w.planDelete(p, types, s, addr, addrs.NotDeposed, inst.Current, reason, nil))
+		ds = ds.Append(w.planDelete(p, types, s, addr, addrs.NotDeposed, inst.Current, reason, managed))
 	}
 	for _, key := range inst.SortedDeposedKeys() {
-		ds = ds.Append(w.planDelete(p, types, s, addr, key, inst.Deposed[key], plans.ReasonNone, nil))
+		ds = ds.Append(w.planDelete(p, types, s, addr, key, inst.Deposed[key], plans.ReasonNone, managed))
 	}
 	return ds.WithAddress(addr.String())
 }
@@ -444,6 +444,13 @@ func (w *walker) planDelete(p *configuredProvider, types plans.ObjectTypes, s sc
 	r, ds := w.refresh(p, s, types, addr, deposed, src, skip)
 	if ds.HasErrors() || r.current == nil {
 		return ds // gone already: nothing to delete
+	}
+	configSkip, sds := skipDestroy(managed)
+	if ds = ds.Append(sds); sds.HasErrors() {
+		return ds
+	}
+	if forgot, forget := forgetReason(configSkip, src.SkipDestroy); forget {
+		return ds.Append(leavesManagementWarning(addr)).Append(w.planForget(p, types, addr, deposed, r, forgot))
 	}
 	private := r.current.Private
 	if w.providers.schemas.Providers[p.addr.Provider].ServerCapabilities.PlanDestroy {
@@ -508,7 +515,7 @@ func (w *walker) runOrphan(v *orphanVertex) diags.Diagnostics {
 			if !w.planScope.includes(v.addr.String(), res.Addr.Instance(key)) {
 				continue
 			}
-			ds = ds.Append(w.orphanInstance(p, types, s, res.Addr.Instance(key), inst, reason))
+			ds = ds.Append(w.orphanInstance(p, types, s, res.Addr.Instance(key), inst, reason, nil))
 		}
 	}
 	return ds

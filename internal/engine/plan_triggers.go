@@ -20,10 +20,11 @@ type triggerChange struct {
 }
 
 // triggersReplacement reports whether a planned action counts as a change
-// for replace_triggered_by: only an update or a replacement does, as in
-// OpenTofu; creating, reading, deleting or forgetting an object does not.
+// for replace_triggered_by, as OpenTofu's CanTriggerDownstreamReplace
+// does: one that makes a new or changed object (a create, an update, any
+// replacement); reading, deleting or forgetting an object does not.
 func triggersReplacement(a plans.Action) bool {
-	return a == plans.Update || a == plans.DeleteThenCreate || a == plans.CreateThenDelete
+	return a == plans.Update || a.Creates()
 }
 
 // attributeTriggerTargets are the resources (ConfigResource strings) that

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -74,6 +75,10 @@ type walker struct {
 	// output vertices it evaluates; the others keep their recorded values.
 	// nil evaluates every output.
 	keptOutputs map[string]bool
+	// failedBeforePlanning is set when a destroy plan's walk finds what
+	// OpenTofu's refresh before a destroy plan would have stopped at: no
+	// plan is made then.
+	failedBeforePlanning atomic.Bool
 	// cbdForced are the resources (vertex keys) create_before_destroy is
 	// implied for; see createBeforeDestroyForced.
 	cbdForced map[string]bool

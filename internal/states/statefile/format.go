@@ -55,6 +55,7 @@ type instanceV4 struct {
 
 	Dependencies        []string `json:"dependencies,omitempty"`
 	CreateBeforeDestroy bool     `json:"create_before_destroy,omitempty"`
+	SkipDestroy         bool     `json:"skip_destroy,omitempty"`
 }
 
 // pathStepV4 is one step of a sensitive attribute path: "get_attr" with a
