@@ -118,46 +118,130 @@ func newNormalizer(s *side) normalizer {
 var (
 	uuidPattern      = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 	hexIDPattern     = regexp.MustCompile(`\b[0-9a-f]{16}\b`)
-	deposedPattern   = regexp.MustCompile(`\(deposed object [0-9a-f]{8}\)`)
 	timestampPattern = regexp.MustCompile(`\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})`)
-	durationPattern  = regexp.MustCompile(`\b(after|\[) ?(\d+h)?(\d+m)?\d+(\.\d+)?(ms|s)\b`)
+	durationPattern  = regexp.MustCompile(`\b(after )(\d+h)?(\d+m)?\d+(\.\d+)?(ms|s)\b`)
 	productPattern   = regexp.MustCompile(`\b(OpenTofu|Terrane)\b`)
 	commandPattern   = regexp.MustCompile("(?m)(^|[\\s\"'`(⟩])(tofu|terrane)([\\s\"'`).,:;]|$)")
 	dataDirPattern   = regexp.MustCompile(`\.terrane\b`)
 	stillPattern     = regexp.MustCompile(`(?m)^.*: Still [a-z]+\.\.\. \[.*elapsed\]\n`)
+	// A deposed object's key is chosen at random when it is deposed.
+	deposedPattern = regexp.MustCompile(`(deposed object |"deposed": ")[0-9a-f]{8}\b`)
 	// progressPattern matches the lines that report one object's progress:
 	// objects are worked on in parallel, so a run of them comes in an
 	// order that varies from run to run in both programs.
 	progressPattern = regexp.MustCompile(`^\S.*?: (Creating\.\.\.|Creation complete|Destroying\.\.\.|Destruction complete|Modifying\.\.\.|` +
 		`Modifications complete|Refreshing state\.\.\.|Reading\.\.\.|Read complete|Preparing import\.\.\.|Importing\.\.\.|` +
-		`Import complete|Opening\.\.\.|Opening complete|Closing\.\.\.|Closing complete|Renewing|Provisioning with|Creation errored|Destruction errored|Modifications errored)`)
-	provisionerPattern = regexp.MustCompile(`^\S.*? \((local-exec|remote-exec|file)\): `)
-	versionField       = regexp.MustCompile(`"terraform_version": "[^"]*"`)
-	serialField        = regexp.MustCompile(`"serial": \d+`)
-	privateField       = regexp.MustCompile(`"private": ?"([A-Za-z0-9+/=]+)"`)
+		`Import complete|Opening\.\.\.|Open complete|Closing\.\.\.|Close complete|Renewing\.\.\.|Renew complete|Provisioning with)`)
+	// initProgressPattern matches init's lines about provider packages,
+	// which OpenTofu looks up and installs in parallel.
+	initProgressPattern = regexp.MustCompile(`^- ` + initProgressMessage)
+	initMessagePattern  = regexp.MustCompile(`"@message":"` + initProgressMessage)
+	provisionerPattern  = regexp.MustCompile(`^\S.*? \((local-exec|remote-exec|file)\): `)
+	versionField        = regexp.MustCompile(`"terraform_version": "[^"]*"`)
+	serialField         = regexp.MustCompile(`"serial": \d+`)
 )
+
+const initProgressMessage = `(Finding .* versions matching .*\.\.\.|Finding latest version of .*\.\.\.|` +
+	`Reusing previous version of .* from the dependency lock file|Installing .* v\S+\.\.\.|Installed .* v\S+ \(|` +
+	`Using previously-installed .* v\S+$|Using .* v\S+ from the shared cache directory|Detected previously-installed )`
 
 // text normalises a command's output.
 func (n normalizer) text(s string) string {
 	s = canonicalANSI(s)
-	s = privateField.ReplaceAllStringFunc(s, func(field string) string {
-		encoded := privateField.FindStringSubmatch(field)[1]
-		return `"private": ` + strconv.Quote("<private "+decodePrivate(encoded)+">")
-	})
 	s = n.replacer.Replace(s)
+	s = decodePrivate(s)
 	s = stillPattern.ReplaceAllString(s, "")
 	s = uuidPattern.ReplaceAllString(s, "<uuid>")
 	s = hexIDPattern.ReplaceAllString(s, "<id>")
-	s = deposedPattern.ReplaceAllString(s, "(deposed object <deposed>)")
+	s = deposedPattern.ReplaceAllString(s, "${1}<deposed>")
 	s = timestampPattern.ReplaceAllString(s, "<timestamp>")
-	s = durationPattern.ReplaceAllString(s, "$1 <duration>")
+	s = durationPattern.ReplaceAllString(s, "${1}<duration>")
 	s = productPattern.ReplaceAllString(s, "<product>")
 	s = commandPattern.ReplaceAllString(s, "$1<cmd>$3")
 	s = dataDirPattern.ReplaceAllString(s, ".terraform")
 	if stream, ok := jsonLines(s); ok {
 		return stream
 	}
+	if doc, ok := validateDocument(s); ok {
+		return doc
+	}
 	return sortProgressRuns(s)
+}
+
+// validateDocument sorts the diagnostics of a `validate -json` document:
+// OpenTofu's validate walk visits the configuration's objects in parallel
+// and gathers what each reports in an order that varies from run to run.
+func validateDocument(s string) (string, bool) {
+	var doc map[string]any
+	decoder := json.NewDecoder(strings.NewReader(s))
+	decoder.UseNumber()
+	if decoder.Decode(&doc) != nil || decoder.More() {
+		return "", false
+	}
+	list, ok := doc["diagnostics"].([]any)
+	if _, valid := doc["valid"]; !ok || !valid {
+		return "", false
+	}
+	keyed := make([]string, len(list))
+	byKey := map[string]any{}
+	for i, d := range list {
+		encoded, _ := json.Marshal(d)
+		keyed[i] = string(encoded)
+		byKey[keyed[i]] = d
+	}
+	sort.Strings(keyed)
+	for i, key := range keyed {
+		list[i] = byKey[key]
+	}
+	var out bytes.Buffer
+	encoder := json.NewEncoder(&out)
+	encoder.SetEscapeHTML(false)
+	encoder.SetIndent("", "  ")
+	if encoder.Encode(doc) != nil {
+		return "", false
+	}
+	return out.String(), true
+}
+
+// privateField matches an instance's private data in a state file; base64
+// matches a string that may be base64 nested inside it.
+var (
+	privateField  = regexp.MustCompile(`"private": ?"([A-Za-z0-9+/]*={0,2})"`)
+	base64Literal = regexp.MustCompile(`"([A-Za-z0-9+/]{16,}={0,2})"`)
+)
+
+// decodePrivate writes private data out decoded: providers keep their
+// objects' random IDs in it, base64-encoded (the test providers nest a
+// second layer), where the ID patterns cannot see them.
+func decodePrivate(s string) string {
+	return privateField.ReplaceAllStringFunc(s, func(field string) string {
+		encoded := privateField.FindStringSubmatch(field)[1]
+		decoded, ok := decodeBase64Text(encoded)
+		if !ok {
+			return field
+		}
+		decoded = base64Literal.ReplaceAllStringFunc(decoded, func(lit string) string {
+			if inner, ok := decodeBase64Text(lit[1 : len(lit)-1]); ok {
+				return strconv.Quote("base64:" + inner)
+			}
+			return lit
+		})
+		return `"private": ` + strconv.Quote("base64:"+decoded)
+	})
+}
+
+// decodeBase64Text decodes s when it is base64 of printable text.
+func decodeBase64Text(s string) (string, bool) {
+	raw, err := base64.StdEncoding.DecodeString(s)
+	if err != nil || !utf8.Valid(raw) {
+		return "", false
+	}
+	for _, r := range string(raw) {
+		if !unicode.IsPrint(r) && r != '\n' && r != '\t' {
+			return "", false
+		}
+	}
+	return string(raw), true
 }
 
 // sortProgressRuns sorts each run of consecutive progress lines.
@@ -166,6 +250,7 @@ func sortProgressRuns(s string) string {
 	isProgress := func(line string) bool {
 		return progressPattern.MatchString(line) || provisionerPattern.MatchString(line)
 	}
+	sortRuns(lines, initProgressPattern.MatchString)
 	sortRuns(lines, isProgress)
 	return strings.Join(lines, "\n")
 }
@@ -201,6 +286,12 @@ func jsonLines(s string) (string, bool) {
 			return "", false
 		}
 		delete(message, "@timestamp")
+		if message["type"] == "version" {
+			// The first message names the program and its version; both
+			// programs give OpenTofu's version under its name.
+			message["@message"] = "<product> <version>"
+			delete(message, "<cmd>")
+		}
 		encoded, err := json.Marshal(message)
 		if err != nil {
 			return "", false
@@ -208,6 +299,14 @@ func jsonLines(s string) (string, bool) {
 		out[i] = string(encoded)
 	}
 	sortRuns(out, func(line string) bool {
+		if initMessagePattern.MatchString(line) && !strings.Contains(line, `"type":`) {
+			return true
+		}
+		// A plan lists its changes in the order its walk planned them,
+		// which varies from run to run as objects are planned in parallel.
+		if strings.Contains(line, `"type":"planned_change"`) || strings.Contains(line, `"type":"resource_drift"`) {
+			return true
+		}
 		for _, suffix := range []string{`_start"`, `_progress"`, `_complete"`, `_errored"`} {
 			if strings.Contains(line, `"type":"`) && strings.Contains(line, suffix) && strings.Contains(line, `"hook":`) {
 				return true
@@ -235,27 +334,6 @@ func (n normalizer) jsonDocument(doc string) string {
 	return serialField.ReplaceAllString(doc, `"serial": <serial>`)
 }
 
-// decodePrivate reads a provider's private data as far as it is base64
-// JSON, strings in it that are base64 too: the test providers keep the
-// object's random ID there, which the normaliser must see to replace.
-func decodePrivate(encoded string) string {
-	raw, err := base64.StdEncoding.DecodeString(encoded)
-	if err != nil {
-		return encoded
-	}
-	var doc map[string]any
-	if json.Unmarshal(raw, &doc) != nil {
-		return encoded
-	}
-	for k, v := range doc {
-		if str, ok := v.(string); ok {
-			doc[k] = decodePrivate(str)
-		}
-	}
-	out, _ := json.Marshal(doc)
-	return string(out)
-}
-
 // canonicalJSON re-encodes a JSON document with sorted keys and indented,
 // so that differences show line by line.
 func canonicalJSON(s string) (string, bool) {
@@ -268,6 +346,7 @@ func canonicalJSON(s string) (string, bool) {
 	if err := decoder.Decode(&doc); err != nil || decoder.More() {
 		return "", false
 	}
+	sortCheckResults(doc)
 	var out bytes.Buffer
 	encoder := json.NewEncoder(&out)
 	encoder.SetEscapeHTML(false)
@@ -278,9 +357,39 @@ func canonicalJSON(s string) (string, bool) {
 	return out.String(), true
 }
 
+// sortCheckResults orders a state's check results by configuration
+// address and their objects by object address: OpenTofu writes them in
+// the order of a Go map, which varies from run to run.
+func sortCheckResults(doc any) {
+	top, ok := doc.(map[string]any)
+	if !ok {
+		return
+	}
+	results, ok := top["check_results"].([]any)
+	if !ok {
+		return
+	}
+	byKey := func(list []any, key string) {
+		sort.SliceStable(list, func(i, j int) bool {
+			a, _ := list[i].(map[string]any)
+			b, _ := list[j].(map[string]any)
+			return fmt.Sprint(a[key]) < fmt.Sprint(b[key])
+		})
+	}
+	byKey(results, "config_addr")
+	for _, r := range results {
+		if m, ok := r.(map[string]any); ok {
+			if objects, ok := m["objects"].([]any); ok {
+				byKey(objects, "object_addr")
+			}
+		}
+	}
+}
+
 // compareText compares normalised outputs. Line breaks may differ only in a
-// paragraph that names the product or its command: the names differ in
-// length, so both programs wrap such a paragraph at other words.
+// paragraph that names the product, its command or one of the side's own
+// directories: the names and paths differ in length, so both programs wrap
+// such a paragraph at other words.
 func compareText(want, got string) (bool, string) {
 	if want == got {
 		return true, ""
@@ -293,7 +402,7 @@ func compareText(want, got string) (bool, string) {
 			if w.raw == g.raw {
 				continue
 			}
-			if w.joined != g.joined || !(strings.Contains(w.raw, "<product>") || strings.Contains(w.raw, "<cmd>")) {
+			if w.joined != g.joined || !containsAny(w.raw, "<product>", "<cmd>", "$DIR", "$HOME", "$CLOUD") {
 				same = false
 				break
 			}
@@ -303,6 +412,15 @@ func compareText(want, got string) (bool, string) {
 		}
 	}
 	return false, lineDiff(strings.Split(want, "\n"), strings.Split(got, "\n"))
+}
+
+func containsAny(s string, subs ...string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // lineDiff prints a unified diff of two texts' lines (- OpenTofu, +

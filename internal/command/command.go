@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/logging"
 )
 
@@ -19,6 +20,9 @@ type Streams struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
+	// View is the global view options the command line gave (Run takes
+	// them out of the command's arguments).
+	View arguments.GlobalView
 }
 
 // commandFunc runs one command with the arguments after its name.
@@ -85,6 +89,7 @@ func commands() map[string]commandInfo {
 // returns the process exit code.
 func Run(args []string, streams Streams) int {
 	routeStandardLog()
+	originalWorkingDir = ""
 	args, chdirErr := applyChdir(args)
 	if chdirErr != nil {
 		fmt.Fprintf(streams.Stderr, "Error: %s\n", chdirErr)
@@ -102,7 +107,9 @@ func Run(args []string, streams Streams) int {
 	for n := min(len(args), 3); n > 0; n-- {
 		name := strings.Join(args[:n], " ")
 		if info, ok := table[name]; ok {
-			return info.run(streams, viewFlagsFirst(args[n:]))
+			view, rest := arguments.ParseGlobalView(args[n:])
+			streams.View = view
+			return info.run(streams, viewFlagsFirst(rest))
 		}
 	}
 	fmt.Fprintf(streams.Stderr, "Terrane has no command named %q.\n\nTo see all of Terrane's commands, run:\n  terrane -help\n", args[0])
@@ -137,6 +144,10 @@ func viewFlagsFirst(args []string) []string {
 	return append(flags, rest...)
 }
 
+// originalWorkingDir is the directory the command started in, before
+// -chdir moved it: what path.cwd evaluates to. "" when no -chdir was given.
+var originalWorkingDir string
+
 // applyChdir handles the global -chdir=DIR option, which must come before
 // the command name, as in Terraform.
 func applyChdir(args []string) ([]string, error) {
@@ -150,6 +161,9 @@ func applyChdir(args []string) ([]string, error) {
 			return nil, fmt.Errorf("the -chdir option requires a directory")
 		}
 		dir, rest = rest[0], rest[1:]
+	}
+	if wd, err := os.Getwd(); err == nil {
+		originalWorkingDir = wd
 	}
 	if err := os.Chdir(dir); err != nil {
 		return nil, fmt.Errorf("cannot switch to directory %q given in -chdir: %w", dir, err)

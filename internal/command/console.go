@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -146,11 +147,15 @@ func (d *consoleData) GetPathAttr(addr addrs.PathAttr, rng hcl.Range) (cty.Value
 	case "module", "root":
 		return cty.StringVal("."), nil
 	case "cwd":
-		wd, err := os.Getwd()
-		if err != nil {
-			return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to get working directory", Detail: err.Error(), Subject: rng.Ptr()}}
+		wd, err := originalWorkingDir, error(nil)
+		if wd == "" {
+			wd, err = os.Getwd()
 		}
-		return cty.StringVal(wd), nil
+		if err != nil {
+			return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to get working directory",
+				Detail: fmt.Sprintf("The value for path.cwd cannot be determined due to a system error: %s", err), Subject: rng.Ptr()}}
+		}
+		return cty.StringVal(filepath.ToSlash(wd)), nil
 	}
 	return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: `Invalid "path" attribute`,
 		Detail: fmt.Sprintf(`The "path" object does not have an attribute named %q. The available attributes are module, root and cwd.`, addr.Name), Subject: rng.Ptr()}}

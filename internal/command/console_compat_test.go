@@ -79,10 +79,6 @@ var consoleExpectations = []struct {
 		"terraform crashes and prints a Go stack trace"},
 	{`sort([[1]])`, consoleOutcome{code: 1, errors: []string{`Invalid function argument: Invalid value for "list" parameter: element 0: string required, but have tuple.`}},
 		"newer cty names the type it found"},
-	{`filemd5("files/missing.txt")`, consoleOutcome{code: 1, errors: []string{`Invalid function argument: Invalid value for "path" parameter: no file exists at "files/missing.txt"; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource.`}},
-		"every file function explains a missing file the same way; terraform's hash functions print the bare system error"},
-	{`filesha256("files")`, consoleOutcome{code: 1, errors: []string{`Invalid function argument: Invalid value for "path" parameter: failed to read file: read files: is a directory.`}},
-		"every file function blames its path argument alike"},
 }
 
 // runTerraneConsole runs one terrane console session in the current

@@ -161,7 +161,7 @@ output "root" {
 `})
 	p.mustRun("init")
 	out := p.mustRun("apply", "-auto-approve", "-no-color", "-var", "provider_root="+providerDir)
-	assertContains(t, "apply", out, `ephemeral.tpf_token.t["a"]: Opening...`, `ephemeral.tpf_token.t["b"]: Closing complete after`)
+	assertContains(t, "apply", out, `ephemeral.tpf_token.t["a"]: Opening...`, `ephemeral.tpf_token.t["b"]: Close complete after`)
 	local := p.objects("tpf_thing")["local"]
 	if got, _ := local.attrs["password_wo"].(string); !strings.HasPrefix(got, "token-a-") || !strings.Contains(got, ",token-b-") || !strings.HasSuffix(got, "|applying=true") {
 		t.Errorf("password_wo = %q, want both tokens and terraform.applying true", got)

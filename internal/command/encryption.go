@@ -18,6 +18,7 @@ import (
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/plans/planfile"
 	"github.com/terrane/terrane/internal/states/errored"
+	"github.com/terrane/terrane/internal/ui"
 )
 
 // loadEncryption builds the state and plan encryption of the configuration
@@ -66,7 +67,30 @@ func loadRootModuleForEncryption(dir string) (*config.Module, hcl.Diagnostics) {
 	if !found {
 		return nil, nil
 	}
-	return config.NewParser().LoadModule(dir)
+	return config.NewParser().LoadModuleForEncryption(dir)
+}
+
+// rootModuleWarnings are the warnings of reading the root module in dir
+// for its encryption configuration, with the files read. OpenTofu's plan
+// reads it so before planning and shows these warnings then, and again
+// with the plan's own diagnostics, which read the whole configuration once
+// more; its apply does not. When reading finds errors, planning reports
+// them.
+func rootModuleWarnings(dir string) (diags.Diagnostics, map[string]*hcl.File) {
+	parser := config.NewParser()
+	_, hclDiags := parser.LoadModuleForEncryption(dir)
+	if hclDiags.HasErrors() {
+		return nil, nil
+	}
+	return diags.Diagnostics{}.Append(hclDiags), parser.Files()
+}
+
+// rootModuleSources reads the files of the root module in dir, for the
+// snippets of diagnostics about them; nil when there are none.
+func rootModuleSources(dir string) ui.Sources {
+	parser := config.NewParser()
+	_, _ = parser.LoadModuleForEncryption(dir)
+	return ui.Sources(parser.Files())
 }
 
 // staticVariables gives the encryption configuration the root variables it

@@ -2,10 +2,15 @@ package command
 
 import (
 	"context"
+	"fmt"
+	"os"
 
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/config"
+	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/modules"
 	"github.com/terrane/terrane/internal/ui"
+	"github.com/terrane/terrane/internal/ui/jsonview"
 )
 
 // runGet is `terrane get [-update]`: it installs the modules the
@@ -13,25 +18,43 @@ import (
 // state, like `tofu get`. Installed modules are kept unless -update asks
 // for the newest versions their constraints allow.
 func runGet(streams Streams, args []string) int {
-	fs := newFlagSet("get", streams)
-	update := fs.Bool("update", false, "Check installed modules for newer versions and install them")
-	noColor := fs.Bool("no-color", false, "Disable colour in the output")
-	if err := fs.Parse(args); err != nil {
-		return 1
+	output, args := arguments.ExtractOutputView(args)
+	opts, ds := arguments.ParseGet(args)
+	view := &initView{out: streams.Stdout, errOut: streams.Stderr, global: streams.View, output: output, human: !opts.JSON,
+		color: !output.NoColor && !opts.JSON && os.Getenv("NO_COLOR") == ""}
+	if opts.JSON {
+		view.json = append(view.json, jsonview.New(streams.Stdout))
 	}
-	color := ui.ColorEnabled(*noColor)
-	if refuseDirectoryArgument(streams, fs.Args(), "get", "installs the modules of the configuration in the working directory", color) {
+	if opts.Help {
+		fmt.Fprintln(streams.Stdout, getHelp)
+		return 0
+	}
+	if opts.JSONInto != "" && !ds.HasErrors() {
+		file, err := os.OpenFile(opts.JSONInto, os.O_TRUNC|os.O_WRONLY|os.O_CREATE, 0o600)
+		if err != nil {
+			ds = ds.Append(diags.Errorf("Invalid argument", "Unable to open the file %q specified by -json-into for writing: %s", opts.JSONInto, err))
+		} else {
+			defer file.Close()
+			view.json = append(view.json, jsonview.New(file))
+		}
+	}
+	for _, j := range view.json {
+		j.Version()
+	}
+	if ds.HasErrors() {
+		view.diagnostics(ds, nil)
+		if !opts.JSON {
+			fmt.Fprintln(streams.Stdout, getHelp)
+		}
 		return 1
 	}
 	parser := config.NewParser()
-	installer := &modules.Installer{Parser: parser, Upgrade: *update, Events: func(ev modules.Event) {
-		writeModuleEvent(streams.Stdout, ev)
-	}}
-	_, ds := installer.Install(context.Background(), ".")
+	parser.Static = staticInputs(".", opts.Vars)
+	installer := &modules.Installer{Parser: parser, Upgrade: opts.Update, Events: view.moduleInstalled}
+	_, ds = installer.Install(context.Background(), ".")
+	view.diagnostics(ds, ui.Sources(parser.Files()))
 	if ds.HasErrors() {
-		ui.WriteDiagnostics(streams.Stderr, ds, ui.Sources(parser.Files()), color)
 		return 1
 	}
-	ui.WriteDiagnostics(streams.Stdout, ds, ui.Sources(parser.Files()), color)
 	return 0
 }

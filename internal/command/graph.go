@@ -201,7 +201,7 @@ func openGraphOperation(out *operationOutput, vars []arguments.VarOption, enc *e
 		return nil, ds.Append(storeDiags)
 	}
 	eng, engineDiags := engine.New(engine.Options{Config: cfg, Providers: factories, State: op.store,
-		Logger: logging.Named("engine"), Workspace: op.workspace})
+		Logger: logging.Named("engine"), Workspace: op.workspace, OriginalWorkingDir: originalWorkingDir})
 	op.engine = eng
 	if ds = ds.Append(engineDiags); ds.HasErrors() {
 		op.close()

@@ -46,9 +46,8 @@ func backendChanged(previous, next storeconfig.Settings) diags.Diagnostic {
 // initBackend chooses the state store, copies state into it where asked,
 // records the choice in .terrane/backend.json, prepares the current
 // workspace, and offers to take in state Terraform or OpenTofu kept.
-func (in *initializer) initBackend(ctx context.Context, cfg *config.Config) diags.Diagnostics {
-	fmt.Fprintf(in.out, "Initializing the backend...\n")
-	choice, ds := storeconfig.ForInit(".", cfg.Module.Backend, in.opts.backendConfig, os.Environ())
+func (in *initializer) initBackend(ctx context.Context, root *config.Module) diags.Diagnostics {
+	choice, ds := storeconfig.ForInit(".", root.Backend, in.opts.BackendConfig, os.Environ())
 	if ds.HasErrors() {
 		return ds
 	}
@@ -57,7 +56,7 @@ func (in *initializer) initBackend(ctx context.Context, cfg *config.Config) diag
 		return ds.Append(*d)
 	}
 	changed := choice.Changed(".")
-	if changed && choice.Recorded && !in.opts.migrateState && !in.opts.reconfigure {
+	if changed && choice.Recorded && !in.opts.MigrateState && !in.opts.Reconfigure {
 		return ds.Append(backendChanged(choice.Previous, choice.New))
 	}
 	target, more := workdir.OpenBackend(".", choice.New)
@@ -66,7 +65,7 @@ func (in *initializer) initBackend(ctx context.Context, cfg *config.Config) diag
 		return ds
 	}
 	defer target.Close()
-	if changed && !in.opts.reconfigure {
+	if changed && !in.opts.Reconfigure {
 		ds = ds.Append(in.migrateStore(ctx, choice, target, project))
 		if ds.HasErrors() {
 			return ds
@@ -75,7 +74,7 @@ func (in *initializer) initBackend(ctx context.Context, cfg *config.Config) diag
 	// Records this init writes — the workspace's, and state taken in from
 	// Terraform or OpenTofu — pass through the state encryption; records
 	// copied between stores above stay as they were stored.
-	enc, encDiags := loadEncryption(".", cfg.Module, in.opts.vars, nil)
+	enc, encDiags := loadEncryption(".", root, in.opts.Vars, nil)
 	if ds = ds.Append(encDiags); ds.HasErrors() {
 		return ds
 	}
@@ -83,7 +82,8 @@ func (in *initializer) initBackend(ctx context.Context, cfg *config.Config) diag
 	if err != nil {
 		return ds.Append(err)
 	}
-	if _, err := recordstore.New(service, project, workspace).EnsureWorkspace(ctx); err != nil {
+	workspaceStore := recordstore.New(service, project, workspace)
+	if _, err := workspaceStore.EnsureWorkspace(ctx); err != nil {
 		if d, ok := encryption.Diagnostic(err); ok {
 			return ds.Append(d)
 		}
@@ -91,15 +91,25 @@ func (in *initializer) initBackend(ctx context.Context, cfg *config.Config) diag
 			"Preparing workspace %q of project %q in %s: %s. Check that the store is reachable and that its credentials allow writing there.",
 			workspace, project, choice.New.Describe(), err))
 	}
+	// The providers of objects in the state are needed too: to destroy
+	// what the configuration no longer has.
+	if snap, err := workspaceStore.Load(ctx); err == nil {
+		for _, res := range snap.State.SortedResources() {
+			in.stateProviders = append(in.stateProviders, res.ProviderConfig.Provider)
+		}
+	}
 	if err := storeconfig.WriteRecord(".", &choice.Record); err != nil {
 		return ds.Append(diags.Errorf("Cannot record the backend", "%s. Check that %s can be written to.", capitalizeFirst(err.Error()), workdir.DataDir(".")))
 	}
-	fmt.Fprintf(in.out, "- Using workspace %q of project %q in %s\n", workspace, project, choice.New.Describe())
-	if changed || !choice.Recorded && cfg.Module.Backend != nil && cfg.Module.Backend.Type == storeconfig.BackendType {
-		fmt.Fprintf(in.out, "\nSuccessfully configured the backend %q! Terrane will automatically\n"+
-			"use this backend unless the backend configuration changes.\n", storeconfig.BackendType)
+	// OpenTofu says nothing of the default local state; Terrane says which
+	// store and workspace it uses only when they are not the defaults.
+	if project != workdir.DefaultProject || choice.New.Identity(".") != (storeconfig.Settings{}).Identity(".") {
+		in.view.progress("Using workspace %q of project %q in %s", workspace, project, choice.New.Describe())
 	}
-	return ds.Append(in.moveIn(ctx, cfg, service, project, enc))
+	if changed || !choice.Recorded && root.Backend != nil && root.Backend.Type == storeconfig.BackendType {
+		in.view.backendSet(storeconfig.BackendType)
+	}
+	return ds.Append(in.moveIn(ctx, root, service, project, enc))
 }
 
 func currentProjectAndWorkspace() (project, workspace string, d *diags.Diagnostic) {
@@ -159,12 +169,12 @@ func (in *initializer) migrateStore(ctx context.Context, choice storeconfig.Init
 		}
 	}
 	switch {
-	case len(occupied) > 0 && !in.opts.forceCopy:
+	case len(occupied) > 0 && !in.opts.ForceCopy:
 		return ds.Append(diags.Errorf("The new store already holds state",
 			"%s already holds state for workspace(s) %s of project %q, which copying the state from %s would replace. Nothing was copied.\n\n"+
 				"To replace it with the state copied from %s, run terrane init -migrate-state -force-copy. To use the new store's state as it is, run terrane init -reconfigure.",
 			choice.New.Describe(), quoteList(occupied), project, choice.Previous.Describe(), choice.Previous.Describe()))
-	case !in.opts.forceCopy:
+	case !in.opts.ForceCopy:
 		copyIt, d := in.ask("Do you want to copy existing state to the new backend?", fmt.Sprintf(
 			"Pre-existing state was found while migrating from %s to %s: workspace(s) %s of project %q. "+
 				"No existing state was found in the new store. Do you want to copy this state there? "+
@@ -177,14 +187,14 @@ func (in *initializer) migrateStore(ctx context.Context, choice storeconfig.Init
 			return ds
 		}
 	}
-	fmt.Fprintf(in.out, "Copying the state of project %q from %s to %s...\n", project, choice.Previous.Describe(), choice.New.Describe())
+	in.view.line(fmt.Sprintf("Copying the state of project %q from %s to %s...", project, choice.Previous.Describe(), choice.New.Describe()))
 	for _, name := range names {
 		if err := workspaces.CopyWorkspace(ctx, target, project, name, from[name], to[name]); err != nil {
 			return ds.Append(migrationFailure(choice, err))
 		}
-		fmt.Fprintf(in.out, "- Copied workspace %q: %d records\n", name, len(from[name]))
+		in.view.progress("Copied workspace %q: %d records", name, len(from[name]))
 	}
-	fmt.Fprintf(in.out, "The state in %s is left as it was.\n", choice.Previous.Describe())
+	in.view.line(fmt.Sprintf("The state in %s is left as it was.", choice.Previous.Describe()))
 	return ds
 }
 
@@ -197,12 +207,12 @@ func migrationFailure(choice storeconfig.InitChoice, err error) diags.Diagnostic
 // ask puts a yes/no question, as OpenTofu's confirmations do, or fails
 // when -input=false forbids asking.
 func (in *initializer) ask(question, detail string) (bool, *diags.Diagnostic) {
-	if !in.opts.input {
+	if !in.opts.Input {
 		d := diags.Errorf("Can't ask approval for state migration when interactive input is disabled",
 			"%s\n\nIf non-interactive operation is desired, add the \"-force-copy\" option. Otherwise, remove the \"-input=false\" option and try again.", detail)
 		return false, &d
 	}
-	return confirm(Streams{Stdin: in.stdin, Stdout: in.out}, question, detail), nil
+	return confirm(Streams{Stdin: in.stdin, Stdout: in.stdout}, question, detail), nil
 }
 
 func quoteList(names []string) string {

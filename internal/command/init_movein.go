@@ -28,8 +28,8 @@ type pendingState struct {
 // in, as tofu init offers to migrate state to a newly configured backend:
 // -force-copy answers yes. A workspace that already holds state is
 // replaced only with -force-copy.
-func (in *initializer) moveIn(ctx context.Context, cfg *config.Config, service *resourceservice.Service, project string, enc *encryption.Encryption) diags.Diagnostics {
-	pending, ds := findPendingState(ctx, cfg, service, project, enc)
+func (in *initializer) moveIn(ctx context.Context, root *config.Module, service *resourceservice.Service, project string, enc *encryption.Encryption) diags.Diagnostics {
+	pending, ds := findPendingState(ctx, root, service, project, enc)
 	if ds.HasErrors() || len(pending) == 0 {
 		return ds
 	}
@@ -42,13 +42,13 @@ func (in *initializer) moveIn(ctx context.Context, cfg *config.Config, service *
 		}
 	}
 	switch {
-	case len(occupied) > 0 && !in.opts.forceCopy:
+	case len(occupied) > 0 && !in.opts.ForceCopy:
 		return ds.Append(diags.Errorf("State kept outside Terrane differs from the store's",
 			"Terraform or OpenTofu keep state for this configuration that Terrane has not taken in:\n  %s\n\n"+
 				"Workspace(s) %s of project %q in the store already hold state, which taking it in would replace. Nothing was changed.\n\n"+
 				"To replace the store's state with it, run terrane init -force-copy. If that state is not this configuration's, move it away.",
 			strings.Join(described, "\n  "), quoteList(occupied), project))
-	case !in.opts.forceCopy:
+	case !in.opts.ForceCopy:
 		takeIt, d := in.ask("Do you want to copy existing state to Terrane's store?", fmt.Sprintf(
 			"Pre-existing state was found that Terraform or OpenTofu keep for this configuration:\n  %s\n"+
 				"  Terrane keeps state in its own store, which holds none for it yet. Enter \"yes\" to copy this state there, "+
@@ -64,17 +64,21 @@ func (in *initializer) moveIn(ctx context.Context, cfg *config.Config, service *
 		}
 	}
 	for _, p := range pending {
-		if _, more := takeInState(ctx, p.store, p.source.Workspace, p.snap, p.source.File); more.HasErrors() {
+		serial := int64(p.source.File.Serial) + 1
+		if p.snap.Workspace != nil {
+			serial = max(serial, p.snap.Workspace.Serial+1)
+		}
+		if _, more := takeInState(ctx, p.store, p.source.Workspace, p.snap, p.source.File, serial); more.HasErrors() {
 			return ds.Append(more)
 		}
-		fmt.Fprintf(in.out, "- Took in %s as workspace %q: %d resource instances, %d outputs\n",
+		in.view.progress("Took in %s as workspace %q: %d resource instances, %d outputs",
 			p.source.Where, p.source.Workspace, len(p.source.File.State.AllResourceInstances()), len(p.source.File.State.Outputs))
 	}
 	return ds
 }
 
-func findPendingState(ctx context.Context, cfg *config.Config, service *resourceservice.Service, project string, enc *encryption.Encryption) ([]pendingState, diags.Diagnostics) {
-	loc, ds := foreignstate.Locate(".", cfg.Module.Backend, os.Environ())
+func findPendingState(ctx context.Context, root *config.Module, service *resourceservice.Service, project string, enc *encryption.Encryption) ([]pendingState, diags.Diagnostics) {
+	loc, ds := foreignstate.Locate(".", root.Backend, os.Environ())
 	if ds.HasErrors() {
 		return nil, ds
 	}

@@ -41,7 +41,7 @@ func stateFileProject(t *testing.T, config string) (*e2eProject, string) {
 	return second, state
 }
 
-var serialPattern = regexp.MustCompile(`"serial": (\d+)`)
+var serialPattern = regexp.MustCompile(`"serial": ?(\d+)`)
 
 // bumpSerial returns a state document with its serial raised by one, as
 // another apply by the tool that wrote it would leave it.
@@ -52,7 +52,7 @@ func bumpSerial(t *testing.T, state string) string {
 		t.Fatalf("no serial in\n%s", state)
 	}
 	serial, _ := strconv.Atoi(match[1])
-	return strings.Replace(state, match[0], `"serial": `+strconv.Itoa(serial+1), 1)
+	return strings.Replace(state, match[0], `"serial":`+strconv.Itoa(serial+1), 1)
 }
 
 // TestInitTakesInTerraformState runs in a working directory holding a

@@ -46,6 +46,15 @@ func runPlan(streams Streams, args []string) int {
 		out.helpPrompt("plan")
 		return 1
 	}
+	if !opts.Destroy && !config.IsConfigDir(".") {
+		out.diagnostics(diags.Diagnostics{diags.Errorf("No configuration files",
+			"Plan requires configuration to be present. Planning without a configuration would mark everything for destruction, which is normally not what is desired. If you would like to destroy everything, run plan with the -destroy option. Otherwise, create a Terrane configuration file (.tf file) and try again.")})
+		return 1
+	}
+	if warnings, files := rootModuleWarnings("."); len(warnings) > 0 {
+		out.addSources(files)
+		out.diagnostics(warnings)
+	}
 	op, plan, ds := openAndPlan(out, opts.Operation)
 	if op != nil {
 		defer op.close()
@@ -233,6 +242,7 @@ func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.
 		Logger:               logging.Named("engine"),
 		Workspace:            op.workspace,
 		Applying:             opts.Applying,
+		OriginalWorkingDir:   originalWorkingDir,
 		SuppressForgetErrors: opts.SuppressForgetErrors,
 		RemoteState:          &remotestate.DataSource{OpenWorkspace: remotestate.WorkingDirWorkspaces(op.dir), Project: op.project, Encryption: op.encryption},
 	})
@@ -313,8 +323,9 @@ func (op *operation) providerFactories() (map[addrs.Provider]providers.Factory, 
 
 // inputValues gathers the root module's variable values from the command
 // line, files and environment, or from a saved plan. Values are checked
-// against their declarations here so that a bad value is reported, naming
-// where it came from, before any provider starts.
+// here for presence only, as OpenTofu checks them before a run: whether
+// a value suits its variable the run finds once the configuration is
+// validated.
 func (op *operation) inputValues(opts arguments.Operation, saved *plans.Plan) (engine.InputValues, diags.Diagnostics) {
 	decls := op.config.Module.Variables
 	values := engine.InputValues{}
@@ -330,8 +341,7 @@ func (op *operation) inputValues(opts arguments.Operation, saved *plans.Plan) (e
 	if saved != nil {
 		return op.savedPlanValues(saved, given, ds)
 	}
-	_, resolveDiags := arguments.Resolve(decls, given)
-	ds = ds.Append(resolveDiags)
+	ds = ds.Append(arguments.CheckRequired(decls, given))
 	for name, v := range given.ByName {
 		values[name] = &engine.InputValue{Value: v.Value, SourceType: engineSourceType(v.Source), SourceRange: v.Range}
 	}

@@ -47,7 +47,7 @@ func runProvidersTree(streams Streams, args []string) int {
 	fmt.Fprintln(streams.Stdout, ".")
 	tree.write(streams.Stdout, "")
 	fmt.Fprintln(streams.Stdout)
-	if snapshot, d := loadWorkspaceState(context.Background(), ".", nil); d == nil {
+	if snapshot, ds := loadWorkspaceState(context.Background(), ".", nil); !ds.HasErrors() {
 		inState := providersInState(snapshot.State)
 		if len(inState) > 0 {
 			fmt.Fprint(streams.Stdout, "Providers required by state:\n\n")

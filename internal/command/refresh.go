@@ -1,6 +1,12 @@
 package command
 
-import "github.com/terrane/terrane/internal/command/arguments"
+import (
+	"context"
+
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/diags"
+)
 
 // runRefresh is `terrane refresh`: `apply -refresh-only -auto-approve`,
 // which updates the records to match the remote objects without changing
@@ -11,11 +17,28 @@ func runRefresh(streams Streams, args []string) int {
 }
 
 var refreshApproval = approval{
-	command:   "refresh",
-	question:  refreshOnlyApproval.question,
-	detail:    refreshOnlyApproval.detail,
-	cancelled: "Refresh cancelled.",
+	command:             "refresh",
+	question:            refreshOnlyApproval.question,
+	questionInWorkspace: refreshOnlyApproval.questionInWorkspace,
+	detail:              refreshOnlyApproval.detail,
+	cancelled:           "Refresh cancelled.",
 	// OpenTofu's refresh reports the refreshed outputs and nothing of the
 	// plan behind it (views.Refresh).
 	outputsOnly: true,
+}
+
+// emptyStateWarning is OpenTofu's warning for a refresh of a state that
+// tracks no managed object, or nothing when it tracks some.
+func emptyStateWarning(op *operation) diags.Diagnostics {
+	snap, err := op.store.Load(context.Background())
+	if err != nil {
+		return nil
+	}
+	for _, entry := range snap.State.AllResourceInstances() {
+		if entry.Addr.Resource.Resource.Mode == addrs.ManagedResourceMode && (entry.Instance.Current != nil || len(entry.Instance.Deposed) > 0) {
+			return nil
+		}
+	}
+	return diags.Diagnostics{diags.Warnf("Empty or non-existent state",
+		"There are currently no remote objects tracked in the state, so there is nothing to refresh.")}
 }

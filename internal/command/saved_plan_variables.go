@@ -3,6 +3,7 @@ package command
 import (
 	"fmt"
 	"slices"
+	"sort"
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
@@ -62,4 +63,13 @@ func changedSavedVariable(name string, planned *engine.InputValue, given *argume
 		d.Subject = given.Range.Ptr()
 	}
 	return diags.Diagnostics{d}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

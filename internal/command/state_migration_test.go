@@ -97,7 +97,7 @@ func TestStatePullKeepsPrivateIdentityAndDependencies(t *testing.T) {
 			t.Errorf("pulled instance lost %q:\n%s", field, pulled)
 		}
 	}
-	if !strings.Contains(pulled, `"private": "eyJzY2hlbWFfdmVyc2lvbiI6IjEifQ=="`) {
+	if !strings.Contains(pulled, `"private":"eyJzY2hlbWFfdmVyc2lvbiI6IjEifQ=="`) {
 		t.Errorf("private data changed:\n%s", pulled)
 	}
 }

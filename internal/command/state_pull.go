@@ -18,20 +18,28 @@ func runStatePull(streams Streams, args []string) int {
 	fs := newFlagSet("state pull", streams)
 	var vars []arguments.VarOption
 	arguments.AddVarFlags(fs, &vars)
+	noColor := fs.Bool("no-color", false, "Disable colour in the output")
 	if err := fs.Parse(args); err != nil {
 		return 1
 	}
 	// The state is written decrypted, as OpenTofu's state pull writes it
 	// whatever the encryption configuration: stdout is not at rest.
-	c := &stateCommand{streams: streams, color: ui.ColorEnabled(false), vars: vars}
+	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor), vars: vars}
 	if fs.NArg() > 0 {
 		return c.fail(diags.Errorf("Unexpected argument", "terrane state pull takes no arguments; it writes the current workspace's state to stdout. Select another workspace with \"terrane workspace select\"."))
+	}
+	if ds, sources := checkRequiredVersion(vars); ds.HasErrors() {
+		writeLegacyDiagnosticsWithSources(streams.Stderr, ds, sources, c.color)
+		return 1
 	}
 	ctx := context.Background()
 	snap, d := c.load(ctx)
 	defer c.close()
 	if d != nil {
 		return c.fail(*d)
+	}
+	if !stateExists(snap) {
+		return 0 // OpenTofu prints nothing where no state was written
 	}
 	// A state file cannot say "this create may have happened": written
 	// out, the instance would look absent and the next run by any tool
@@ -40,6 +48,11 @@ func runStatePull(streams Streams, args []string) int {
 		return c.fail(diags.Errorf("Unresolved provider calls",
 			"Workspace %q has open intents on %s: provider calls that began and whose outcome was never recorded. A state file cannot express them, so an exported state would silently lose those objects. Run \"terrane plan\" to resolve updates and deletes; for a create, import the object if it exists or forget it with \"terrane state rm ADDR\", then pull again.",
 			c.workspace, stateAddressList(open)))
+	}
+	if (snap.Workspace == nil || snap.Workspace.Serial <= 0) && len(snap.State.AllResourceInstances()) == 0 && len(snap.State.Outputs) == 0 {
+		// No apply ever ran here: OpenTofu has no state file to print, and
+		// prints nothing.
+		return 0
 	}
 	file := &statefile.File{TerraformVersion: version.OpenTofuVersion, State: snap.State}
 	if snap.Workspace != nil {
@@ -50,7 +63,9 @@ func runStatePull(streams Streams, args []string) int {
 	if err := statefile.Write(file, &out); err != nil {
 		return c.fail(diags.Errorf("Failed to write the state", "Encoding workspace %q as a state file: %s.", c.workspace, err))
 	}
-	if _, err := streams.Stdout.Write(out.Bytes()); err != nil {
+	// OpenTofu prints the file, newline included, as a line of its own, so
+	// the document is followed by an empty line.
+	if _, err := streams.Stdout.Write(append(out.Bytes(), '\n')); err != nil {
 		return c.fail(diags.Errorf("Failed to write the state", "Writing to stdout: %s.", err))
 	}
 	return 0

@@ -6,18 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sync"
-
-	"github.com/hashicorp/hcl/v2"
 
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/command/jsonvalidate"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
-	"github.com/terrane/terrane/internal/engine"
 	"github.com/terrane/terrane/internal/modules"
-	"github.com/terrane/terrane/internal/refactoring"
 	"github.com/terrane/terrane/internal/ui"
+	"github.com/terrane/terrane/internal/validate"
 )
 
 // validateParallelism bounds how many blocks are checked at once; the
@@ -33,6 +29,7 @@ func runValidate(streams Streams, args []string) int {
 	fs := newFlagSet("validate", streams)
 	asJSON := fs.Bool("json", false, "Print the result as a machine-readable JSON document")
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
+	compact := fs.Bool("compact-warnings", false, "Show warnings in a compact form")
 	var vars []arguments.VarOption
 	arguments.AddVarFlags(fs, &vars)
 	if err := fs.Parse(args); err != nil {
@@ -47,20 +44,20 @@ func runValidate(streams Streams, args []string) int {
 	parser := config.NewParser()
 	parser.Static = staticInputs(".", vars)
 	cfg, loadDiags := modules.LoadConfig(parser, ".")
-	report := newValidateReport()
-	report.addHCL(loadDiags)
-	if cfg != nil && !report.diags.HasErrors() {
-		validateConfig(context.Background(), cfg, report)
+	ds := diags.Diagnostics{}.Append(loadDiags)
+	if cfg != nil && !ds.HasErrors() {
+		ds = ds.Append(validateConfig(context.Background(), cfg))
 	}
 	sources := ui.Sources(parser.Files())
 	if *asJSON {
-		return writeValidateJSON(streams.Stdout, report, sources)
+		return writeValidateJSON(streams.Stdout, ds, sources)
 	}
-	return writeValidateHuman(streams, report.diags, sources, color)
+	view := diagnosticView(streams, arguments.View{CompactWarnings: *compact}, color)
+	return writeValidateHuman(streams, view, ds, sources)
 }
 
-func writeValidateJSON(w io.Writer, report *validateReport, sources ui.Sources) int {
-	doc := jsonvalidate.New(report.diags, sources, report.evaluationOf)
+func writeValidateJSON(w io.Writer, ds diags.Diagnostics, sources ui.Sources) int {
+	doc := jsonvalidate.New(ds, sources)
 	out, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		fmt.Fprintf(w, "Error: cannot encode the validation result: %s\n", err)
@@ -73,98 +70,33 @@ func writeValidateJSON(w io.Writer, report *validateReport, sources ui.Sources) 
 	return 0
 }
 
-// writeValidateHuman prints warnings on stdout and errors on stderr, as
-// Terraform does, then the verdict.
-func writeValidateHuman(streams Streams, ds diags.Diagnostics, sources ui.Sources, color bool) int {
-	var warnings, errs diags.Diagnostics
-	for _, d := range ds {
-		if d.Severity == diags.Error {
-			errs = append(errs, d)
-		} else {
-			warnings = append(warnings, d)
-		}
-	}
-	ui.WriteDiagnostics(streams.Stdout, warnings, sources, color)
-	ui.WriteDiagnostics(streams.Stderr, errs, sources, color)
-	if len(errs) > 0 {
+// writeValidateHuman prints the diagnostics as the view says, then the
+// verdict, as OpenTofu's views.ValidateHuman does.
+func writeValidateHuman(streams Streams, view ui.DiagnosticView, ds diags.Diagnostics, sources ui.Sources) int {
+	view.Write(streams.Stdout, streams.Stderr, ds, sources)
+	if ds.HasErrors() {
 		return 1
 	}
-	// OpenTofu's views.ValidateHuman.Results: one line, colour included,
-	// wrapped to the output's width.
+	// One line, colour included, wrapped to the output's width.
 	success := "Success!"
-	if color {
+	if view.Color {
 		success = "\x1b[32m\x1b[1mSuccess!\x1b[0m"
 	}
 	msg := success + " The configuration is valid."
-	if len(warnings) > 0 {
+	if len(ds) > 0 {
 		msg = success + " The configuration is valid, but there were some validation warnings as shown above."
 	}
 	fmt.Fprintln(streams.Stdout, ui.WordWrap(msg, ui.Width(streams.Stdout)))
 	return 0
 }
 
-// validateReport collects diagnostics from concurrent checks, remembering
-// which expression each evaluation diagnostic came from so that the JSON
-// output can show the values involved.
-type validateReport struct {
-	mu          sync.Mutex
-	diags       diags.Diagnostics
-	evaluations map[*hcl.Range]*jsonvalidate.Evaluation
-}
-
-func newValidateReport() *validateReport {
-	return &validateReport{evaluations: map[*hcl.Range]*jsonvalidate.Evaluation{}}
-}
-
-func (r *validateReport) addHCL(hclDiags hcl.Diagnostics) {
-	r.recordEvaluations(hclDiags)
-	r.add(diags.Diagnostics{}.Append(hclDiags))
-}
-
-// recordEvaluations remembers the expressions behind evaluation
-// diagnostics. diags.FromHCL keeps the Subject pointer, which identifies
-// the diagnostic again in evaluationOf.
-func (r *validateReport) recordEvaluations(hclDiags hcl.Diagnostics) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, d := range hclDiags {
-		if d.Expression != nil && d.Subject != nil {
-			r.evaluations[d.Subject] = &jsonvalidate.Evaluation{Expression: d.Expression, EvalContext: d.EvalContext}
-		}
-	}
-}
-
-func (r *validateReport) add(ds diags.Diagnostics) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.diags = r.diags.Append(ds)
-}
-
-func (r *validateReport) evaluationOf(d diags.Diagnostic) *jsonvalidate.Evaluation {
-	if d.Subject == nil {
-		return nil
-	}
-	return r.evaluations[d.Subject]
-}
-
-// validateConfig checks every module of the tree, with the providers that
-// can be found.
-func validateConfig(ctx context.Context, cfg *config.Config, report *validateReport) {
+// validateConfig checks every module of the tree, with the providers it
+// uses; those that are not installed are errors, as in OpenTofu.
+func validateConfig(ctx context.Context, cfg *config.Config) diags.Diagnostics {
 	running, ds := startValidationProviders(ctx, cfg)
 	defer running.close()
-	report.add(ds)
-	// Moved and removed blocks are checked as the plan would check them
-	// before it looks at any state: addresses, kinds, chains, and objects
-	// still declared.
-	_, refactorDiags := refactoring.FindStatements(cfg)
-	report.addHCL(refactorDiags)
-	_, removedDiags := refactoring.FindRemovals(cfg)
-	report.addHCL(removedDiags)
-	cfg.DeepEach(func(c *config.Config) {
-		m := newModuleValidator(c, running, report)
-		m.validateValues()
-		m.validateBlocks(ctx)
-	})
-	// Lifecycle arguments are checked as a plan checks them first.
-	report.add(engine.ValidateLifecycle(cfg, running.schemas()))
+	if ds.HasErrors() {
+		return ds
+	}
+	return ds.Append(validate.Config(ctx, cfg, running.providers))
 }

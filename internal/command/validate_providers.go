@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/terrane/terrane/internal/addrs"
@@ -15,48 +14,35 @@ import (
 	"github.com/terrane/terrane/internal/plugin"
 	"github.com/terrane/terrane/internal/plugin/cliconfig"
 	"github.com/terrane/terrane/internal/plugin/discovery"
-	"github.com/terrane/terrane/internal/providers"
+	"github.com/terrane/terrane/internal/validate"
 	"github.com/terrane/terrane/internal/workdir"
 )
 
 // This file finds and starts the providers a configuration uses, so that
 // validate can check blocks against their schemas.
 
-// validationProviders are the configuration's providers that could be
-// started, with their schemas, and the ones that could not be found.
+// validationProviders are the configuration's providers, started, with
+// their schemas.
 type validationProviders struct {
-	running map[addrs.Provider]*runningProvider
-	missing []addrs.Provider
-}
-
-type runningProvider struct {
-	provider providers.Interface
-	schema   providers.GetProviderSchemaResponse
-}
-
-// schemas are the running providers' schemas.
-func (p *validationProviders) schemas() *providers.Schemas {
-	out := &providers.Schemas{Providers: map[addrs.Provider]providers.GetProviderSchemaResponse{}}
-	for addr, rp := range p.running {
-		out.Providers[addr] = rp.schema
-	}
-	return out
+	providers validate.Providers
 }
 
 func (p *validationProviders) close() {
-	for _, rp := range p.running {
-		_ = rp.provider.Close()
+	for _, rp := range p.providers {
+		_ = rp.Interface.Close()
 	}
 }
 
 // startValidationProviders finds and starts every provider the
-// configuration uses. A provider that is not installed is not an error
-// for validate: its blocks are checked without a schema and one warning
-// names them all.
+// configuration uses, the built-in ones included. A provider that is not
+// installed is an error, as in OpenTofu, whose validate needs `init` first.
 func startValidationProviders(ctx context.Context, cfg *config.Config) (*validationProviders, diags.Diagnostics) {
-	result := &validationProviders{running: map[addrs.Provider]*runningProvider{}}
-	builtin := engine.BuiltinTerraform()
-	result.running[addrs.TerraformProvider] = &runningProvider{provider: builtin, schema: builtin.GetProviderSchema(ctx)}
+	result := &validationProviders{providers: validate.Providers{}}
+	for addr, factory := range engine.BuiltinProviders() {
+		if p, err := factory(ctx); err == nil {
+			result.providers[addr] = &validate.Provider{Interface: p, Schema: p.GetProviderSchema(ctx)}
+		}
+	}
 	requirements, ds := workdir.ProviderRequirements(cfg)
 	addConfiguredProviders(cfg, requirements)
 	if ds.HasErrors() || len(requirements) == 0 {
@@ -78,13 +64,14 @@ func startValidationProviders(ctx context.Context, cfg *config.Config) (*validat
 			ds = append(ds, d)
 		}
 	}
+	var missing []addrs.Provider
 	for provider := range requirements {
 		if _, found := packages[provider]; !found {
-			result.missing = append(result.missing, provider)
+			missing = append(missing, provider)
 		}
 	}
-	if len(result.missing) > 0 {
-		ds = ds.Append(missingProvidersWarning(result.missing))
+	if len(missing) > 0 {
+		return result, ds.Append(missingProviders(missing))
 	}
 	ds = ds.Append(result.launch(ctx, packages))
 	return result, ds
@@ -103,15 +90,20 @@ func addConfiguredProviders(cfg *config.Config, requirements map[addrs.Provider]
 	})
 }
 
-func missingProvidersWarning(missing []addrs.Provider) diags.Diagnostic {
+// missingProviders are OpenTofu's errors for providers that are not
+// installed, one each, in the order of their addresses.
+func missingProviders(missing []addrs.Provider) diags.Diagnostics {
 	names := make([]string, len(missing))
 	for i, p := range missing {
 		names[i] = p.String()
 	}
 	sort.Strings(names)
-	return diags.Warnf("Providers not checked",
-		"Terrane could not find these providers: %s. The blocks that use them were checked against the language's rules only, not against the providers' schemas. Run \"terrane init\" to install the providers, then run \"terrane validate\" again.",
-		strings.Join(names, ", "))
+	var ds diags.Diagnostics
+	for _, name := range names {
+		ds = ds.Append(diags.Errorf("Missing required provider",
+			"This configuration requires provider %s, but that provider isn't available. You may be able to install it automatically by running:\n  terrane init", name))
+	}
+	return ds
 }
 
 // launch starts the resolved providers at once and fetches their schemas
@@ -133,7 +125,7 @@ func (p *validationProviders) launch(ctx context.Context, packages map[addrs.Pro
 			defer mu.Unlock()
 			ds = ds.Append(more)
 			if rp != nil {
-				p.running[addr] = rp
+				p.providers[addr] = rp
 			}
 		}()
 	}
@@ -141,7 +133,7 @@ func (p *validationProviders) launch(ctx context.Context, packages map[addrs.Pro
 	return ds
 }
 
-func launchForValidation(ctx context.Context, addr addrs.Provider, pkg workdir.ResolvedProvider, store *plugin.SchemaStore) (*runningProvider, diags.Diagnostics) {
+func launchForValidation(ctx context.Context, addr addrs.Provider, pkg workdir.ResolvedProvider, store *plugin.SchemaStore) (*validate.Provider, diags.Diagnostics) {
 	where := fmt.Sprintf("provider[%q]", addr.String())
 	started, err := pkg.Launch(ctx, store)
 	if err != nil {
@@ -152,5 +144,5 @@ func launchForValidation(ctx context.Context, addr addrs.Provider, pkg workdir.R
 		_ = started.Close()
 		return nil, schemas.Diagnostics.WithAddress(where)
 	}
-	return &runningProvider{provider: started, schema: schemas}, schemas.Diagnostics.WithAddress(where)
+	return &validate.Provider{Interface: started, Schema: schemas}, schemas.Diagnostics.WithAddress(where)
 }

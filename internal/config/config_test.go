@@ -21,11 +21,11 @@ func TestInvalidConfigurations(t *testing.T) {
 	}{
 		{"bad-default", "Invalid default value for variable", "main.tf:3:13"},
 		{"bad-depends-on", "Invalid depends_on reference", "main.tf:4:32"},
-		{"bad-provider-source", "Invalid provider source string", "main.tf:4:16"},
+		{"bad-provider-source", "Invalid provider type", "main.tf:4:16"},
 		{"check-assert-no-refs", "Invalid assert expression", "main.tf:3:21"},
 		{"check-without-assert", "Zero assert blocks", "main.tf:1:1"},
 		{"check-nested-count", "Invalid \"count\" attribute", "main.tf:3:5"},
-		{"count-and-for-each", "Invalid combination of \"count\" and \"for_each\"", "main.tf:3:3"},
+		{"count-and-for-each", "Invalid combination of \"count\" and \"for_each\"", "main.tf:2:3"},
 		{"count-outside-count", "Reference to \"count\" in non-counted context", "main.tf:3:9"},
 		{"duplicate-data", "Duplicate data \"http\" configuration", "main.tf:2:1"},
 		{"duplicate-local", "Duplicate local value definition", "main.tf:3:3"},
@@ -38,13 +38,14 @@ func TestInvalidConfigurations(t *testing.T) {
 		{"duplicate-resource", "Duplicate resource \"null_resource\" configuration", "main.tf:3:1"},
 		{"duplicate-variable", "Duplicate variable declaration", "main.tf:2:1"},
 		{"each-outside-for-each", "Reference to \"each\" in context without for_each", "main.tf:2:11"},
-		{"experiments", "Experiments are not supported", "main.tf:2:3"},
+		{"experiments", "Unknown experiment keyword", "main.tf:2:18"},
 		{"import-to-data", "Invalid import address", "main.tf:2:3"},
 		{"invalid-count-attr", "Invalid \"count\" attribute", "main.tf:4:9"},
 		{"invalid-resource-name", "Invalid resource name", "main.tf:1:26"},
 		{"invalid-variable-name", "Invalid variable name", "main.tf:1:10"},
 		{"missing-override-base", "Missing base resource to override", "main_override.tf:1:1"},
 		{"module-cycle", "Module call cycle", "main.tf:2:12"},
+		{"moved-module-to-resource", "Invalid \"moved\" addresses", "main.tf:1:1"},
 		{"provider-missing-alias", "Missing required provider configuration", "main.tf:1:1"},
 		{"provider-undefined-alias", "Reference to undefined provider", "main.tf:12:15"},
 		{"provider-for-each-without-alias", "Invalid for_each argument", "main.tf:2:3"},
@@ -52,14 +53,13 @@ func TestInvalidConfigurations(t *testing.T) {
 		{"provisioner", "Provisioners are not supported", "main.tf:2:3"},
 		{"quoted-type", "Invalid quoted type constraints", "main.tf:2:10"},
 		{"registry-module", "Module not installed", "main.tf:2:13"},
-		{"required-version", "Unsupported Terraform Core version", "main.tf:2:3"},
+		{"required-version", "Incompatible module", "main.tofu:2:3"},
 		{"removed-instance-key", "Resource instance keys not allowed", "main.tf:2:26"},
 		{"reserved-block", "Reserved block type name in resource block", "main.tf:2:3"},
 		{"self-outside-postcondition", "Invalid \"self\" reference", "main.tf:2:11"},
 		{"syntax-error", "Missing expression", "main.tf:3:1"},
 		{"undeclared-local", "Reference to undeclared local value", "main.tf:6:11"},
 		{"undeclared-module", "Reference to undeclared module", "main.tf:6:11"},
-		{"undeclared-module-output", "Unsupported attribute", "main.tf:6:11"},
 		{"undeclared-resource", "Reference to undeclared resource", "main.tf:2:11"},
 		{"undeclared-variable", "Reference to undeclared input variable", "main.tf:4:11"},
 		{"undefined-provider-alias", "Reference to undefined provider", "main.tf:2:14"},
@@ -70,7 +70,7 @@ func TestInvalidConfigurations(t *testing.T) {
 	}
 	for _, test := range tests {
 		t.Run(test.dir, func(t *testing.T) {
-			_, diags := LoadConfigDir(filepath.Join("testdata", "invalid", test.dir))
+			_, diags := loadAndValidateReferences(filepath.Join("testdata", "invalid", test.dir))
 			if !diags.HasErrors() {
 				t.Fatal("configuration loaded without errors")
 			}

@@ -20,7 +20,17 @@ func loadSource(t *testing.T, src string) (*Config, hcl.Diagnostics) {
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return LoadConfigDir(dir)
+	return loadAndValidateReferences(dir)
+}
+
+// loadAndValidateReferences loads the configuration in dir and checks its
+// references, as validation does.
+func loadAndValidateReferences(dir string) (*Config, hcl.Diagnostics) {
+	cfg, diags := LoadConfigDir(dir)
+	if cfg != nil && !diags.HasErrors() {
+		diags = append(diags, ValidateReferences(cfg)...)
+	}
+	return cfg, diags
 }
 
 func TestEphemeralBlock(t *testing.T) {
@@ -89,7 +99,7 @@ output "o" {
 output "o" {
   value = ephemeral.tpf_token.missing.value
 }
-`, "Reference to undeclared resource", `An ephemeral resource "tpf_token" "missing" has not been declared in the root module.`, "main.tf:3:11"},
+`, "Reference to undeclared resource", `There is no ephemeral resource "tpf_token" "missing" definition in the root module.`, "main.tf:3:11"},
 		"duplicate": {`
 ephemeral "tpf_token" "t" {}
 ephemeral "tpf_token" "t" {}

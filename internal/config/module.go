@@ -12,10 +12,9 @@ import (
 type Module struct {
 	SourceDir string
 
-	CoreVersionConstraints []VersionConstraint
-	RequiredProviders      map[string]*RequiredProvider
-	Backend                *Backend
-	CloudConfig            *Backend
+	RequiredProviders map[string]*RequiredProvider
+	Backend           *Backend
+	CloudConfig       *Backend
 	// Encryption is the module's encryption block (terraform { encryption
 	// { ... } }); only the root module's is used.
 	Encryption *Encryption
@@ -51,11 +50,10 @@ type ProviderMeta struct {
 type File struct {
 	Path string
 
-	CoreVersionConstraints []VersionConstraint
-	RequiredProviders      []*RequiredProvider
-	Backends               []*Backend
-	CloudConfigs           []*Backend
-	Encryptions            []*Encryption
+	RequiredProviders []*RequiredProvider
+	Backends          []*Backend
+	CloudConfigs      []*Backend
+	Encryptions       []*Encryption
 
 	ProviderConfigs []*Provider
 	ProviderMetas   []*ProviderMeta
@@ -143,15 +141,23 @@ type Variable struct {
 	Description string
 	Default     hcl.Expression
 	// Type is the type constraint; cty.DynamicPseudoType when none is given.
-	Type              TypeConstraint
-	Validations       []*CheckRule
-	Sensitive         bool
-	Ephemeral         bool
-	Nullable          bool
-	DescriptionSet    bool
-	TypeSet           bool
-	SensitiveSet      bool
-	NullableSet       bool
+	Type           TypeConstraint
+	Validations    []*CheckRule
+	Sensitive      bool
+	Ephemeral      bool
+	Nullable       bool
+	DescriptionSet bool
+	TypeSet        bool
+	SensitiveSet   bool
+	NullableSet    bool
+	EphemeralSet   bool
+	// Const is OpenTofu's const argument: a const variable's value must be
+	// known when the configuration is loaded (from the command line,
+	// variable files, its default, or a module call's static arguments);
+	// a variable declared const = false cannot be used where such values
+	// are needed (module sources and versions).
+	Const             bool
+	ConstSet          bool
 	DeprecatedMessage string
 	DeclRange         hcl.Range
 }

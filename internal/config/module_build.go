@@ -40,7 +40,6 @@ func duplicateDiag(summary, detail string, rng hcl.Range) *hcl.Diagnostic {
 
 func (m *Module) appendFile(file *File) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	m.CoreVersionConstraints = append(m.CoreVersionConstraints, file.CoreVersionConstraints...)
 	for _, req := range file.RequiredProviders {
 		if prev, exists := m.RequiredProviders[req.Name]; exists {
 			diags = append(diags, duplicateDiag("Duplicate required provider",

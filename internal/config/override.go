@@ -18,9 +18,6 @@ func missingBaseDiag(what string, rng hcl.Range) *hcl.Diagnostic {
 // mergeOverrideFile applies an override file to the module.
 func (m *Module) mergeOverrideFile(file *File) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	if len(file.CoreVersionConstraints) > 0 {
-		m.CoreVersionConstraints = file.CoreVersionConstraints
-	}
 	for _, req := range file.RequiredProviders {
 		m.RequiredProviders[req.Name] = req
 	}
@@ -107,6 +104,12 @@ func overrideVariable(base, over *Variable) {
 	}
 	if over.NullableSet {
 		base.Nullable, base.NullableSet = over.Nullable, true
+	}
+	if over.EphemeralSet {
+		base.Ephemeral, base.EphemeralSet = over.Ephemeral, true
+	}
+	if over.ConstSet {
+		base.Const, base.ConstSet = over.Const, true
 	}
 	if len(over.Validations) > 0 {
 		base.Validations = over.Validations

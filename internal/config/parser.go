@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -118,6 +119,7 @@ func (p *Parser) LoadFile(path string) (*File, hcl.Diagnostics) {
 var fileSchema = &hcl.BodySchema{
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "terraform"},
+		{Type: "language"},
 		{Type: "provider", LabelNames: []string{"name"}},
 		{Type: "variable", LabelNames: []string{"name"}},
 		{Type: "locals"},
@@ -136,7 +138,9 @@ var fileSchema = &hcl.BodySchema{
 // decodeFile turns a file's top-level blocks into a File.
 func decodeFile(path string, body hcl.Body) (*File, hcl.Diagnostics) {
 	file := &File{Path: path}
-	content, diags := body.Content(fileSchema)
+	diags := checkVersionRequirements(path, body)
+	content, moreDiags := body.Content(fileSchema)
+	diags = append(diags, moreDiags...)
 	for _, block := range content.Blocks {
 		diags = append(diags, decodeTopLevelBlock(file, block)...)
 	}
@@ -148,6 +152,8 @@ func decodeTopLevelBlock(file *File, block *hcl.Block) hcl.Diagnostics {
 	switch block.Type {
 	case "terraform":
 		diags = decodeTerraformBlock(file, block)
+	case "language":
+		diags = decodeLanguageBlock(block, isOverrideFile(filepath.Base(file.Path)))
 	case "provider":
 		var provider *Provider
 		provider, diags = decodeProviderBlock(block)

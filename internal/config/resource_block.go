@@ -97,6 +97,12 @@ func decodeResourceBlock(block *hcl.Block) (*Resource, hcl.Diagnostics) {
 		}
 		diags = append(diags, decodeResourceNestedBlock(resource, block.Type, inner)...)
 	}
+	what := map[string]string{"resource": "may be used to be explicit about the number of resources",
+		"data source":        "may be used to be explicit about the number of data sources",
+		"ephemeral resource": "may be used to be explicit about the number of ephemeral resources"}[kind]
+	if d := findRepetitionArgs(content.Attributes, content.Blocks).conflict(what); d != nil {
+		diags = append(diags, d)
+	}
 	return resource, diags
 }
 
@@ -107,9 +113,6 @@ func decodeResourceMetaArguments(resource *Resource, attrs hcl.Attributes) hcl.D
 	}
 	if attr, ok := attrs["for_each"]; ok {
 		resource.ForEach = attr.Expr
-		if resource.Count != nil {
-			diags = append(diags, countAndForEachDiag(attr))
-		}
 	}
 	if attr, ok := attrs["provider"]; ok {
 		ref, moreDiags := decodeProviderConfigRef(attr.Expr, "provider")
@@ -122,15 +125,6 @@ func decodeResourceMetaArguments(resource *Resource, attrs hcl.Attributes) hcl.D
 		resource.DependsOn = deps
 	}
 	return diags
-}
-
-func countAndForEachDiag(forEach *hcl.Attribute) *hcl.Diagnostic {
-	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  `Invalid combination of "count" and "for_each"`,
-		Detail:   `The "count" and "for_each" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.`,
-		Subject:  forEach.NameRange.Ptr(),
-	}
 }
 
 func decodeResourceNestedBlock(resource *Resource, blockType string, inner *hcl.Block) hcl.Diagnostics {
@@ -173,14 +167,6 @@ func decodeLifecycleBlock(resource *Resource, block *hcl.Block) hcl.Diagnostics 
 	}
 	if attr, ok := content.Attributes["enabled"]; ok {
 		resource.Enabled = attr.Expr
-		if resource.Count != nil || resource.ForEach != nil {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  `Invalid combination of "enabled" with "count" or "for_each"`,
-				Detail:   `The "enabled" lifecycle argument decides whether a single instance exists; it cannot be used together with "count" or "for_each".`,
-				Subject:  attr.NameRange.Ptr(),
-			})
-		}
 	}
 	for _, inner := range content.Blocks {
 		rule, moreDiags := decodeCheckRule(inner)

@@ -112,6 +112,9 @@ func (s *StaticModule) ResolveCall(call *ModuleCall) hcl.Diagnostics {
 			}
 		}
 	}
+	if !diags.HasErrors() && (call.SourceExpr != nil || call.VersionExpr != nil) {
+		diags = append(diags, checkRegistrySource(call)...)
+	}
 	return diags
 }
 
@@ -142,6 +145,10 @@ func (s *StaticModule) variable(name string, rng hcl.Range) (cty.Value, hcl.Diag
 	if decl == nil {
 		return cty.DynamicVal, hcl.Diagnostics{staticDiag("Reference to undeclared input variable",
 			fmt.Sprintf("An input variable with the name %q has not been declared.", name), rng)}
+	}
+	if decl.ConstSet && !decl.Const {
+		return cty.DynamicVal, hcl.Diagnostics{staticDiag("Unable to use variable in static context",
+			fmt.Sprintf("The variable %q cannot be used in a static context, because it is declared as \"const = false\".", name), rng)}
 	}
 	key := "var." + name
 	if val, ok := s.values[key]; ok {
@@ -191,6 +198,19 @@ func defaultValue(decl *Variable) (cty.Value, hcl.Diagnostics) {
 			fmt.Sprintf("The root module variable %q has no default and is needed to work out a module source or version; give it a value with -var, a variables file or TF_VAR_%s.", decl.Name, decl.Name), decl.DeclRange)}
 	}
 	return decl.Default.Value(nil)
+}
+
+// checkConstVariables evaluates the module's const variables, which must
+// be known when the configuration is loaded.
+func (s *StaticModule) checkConstVariables() hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, name := range sortedKeys(s.module.Variables) {
+		if decl := s.module.Variables[name]; decl.Const {
+			_, moreDiags := s.variable(name, decl.DeclRange)
+			diags = append(diags, moreDiags...)
+		}
+	}
+	return diags
 }
 
 // local is local.NAME of this module, evaluated in its static scope.

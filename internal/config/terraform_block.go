@@ -1,11 +1,13 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/apparentlymart/go-versions/versions"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	tfaddr "github.com/hashicorp/terraform-registry-address"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
@@ -28,30 +30,10 @@ var terraformBlockSchema = &hcl.BodySchema{
 }
 
 func decodeTerraformBlock(file *File, block *hcl.Block) hcl.Diagnostics {
+	// required_version, experiments and language are not read here:
+	// checkVersionRequirements reads required_version (in .tofu files),
+	// and OpenTofu ignores the other two, which are Terraform's.
 	content, diags := block.Body.Content(terraformBlockSchema)
-	if attr, ok := content.Attributes["required_version"]; ok {
-		constraint, moreDiags := decodeVersionConstraint(attr)
-		diags = append(diags, moreDiags...)
-		if !moreDiags.HasErrors() {
-			file.CoreVersionConstraints = append(file.CoreVersionConstraints, constraint)
-		}
-	}
-	if attr, ok := content.Attributes["experiments"]; ok {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Experiments are not supported",
-			Detail:   "Terrane has no language experiments. Remove the experiments argument; the features it enables in other tools are either standard here or not available.",
-			Subject:  attr.NameRange.Ptr(),
-		})
-	}
-	if attr, ok := content.Attributes["language"]; ok {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Unsupported language edition",
-			Detail:   "The language argument is reserved for selecting a future language edition. Remove it.",
-			Subject:  attr.NameRange.Ptr(),
-		})
-	}
 	for _, inner := range content.Blocks {
 		switch inner.Type {
 		case "required_providers":
@@ -99,8 +81,9 @@ func decodeVersionConstraint(attr *hcl.Attribute) (VersionConstraint, hcl.Diagno
 		return constraint, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid version constraint",
-			Detail:   fmt.Sprintf("This string does not use correct version constraint syntax: %s.", err),
-			Subject:  attr.Expr.Range().Ptr(),
+			// As OpenTofu, which finds the parser's message of no help.
+			Detail:  "This string does not use correct version constraint syntax.",
+			Subject: attr.Expr.Range().Ptr(),
 		}}
 	}
 	constraint.Required = set
@@ -236,10 +219,15 @@ func decodeRequiredProviderField(req *RequiredProvider, pair hcl.KeyValuePair) h
 		}
 		provider, err := addrs.ParseProviderSource(req.Source)
 		if err != nil {
+			summary, detail := "Invalid provider source string", err.Error()
+			var parserErr *tfaddr.ParserError
+			if errors.As(err, &parserErr) {
+				summary, detail = parserErr.Summary, parserErr.Detail
+			}
 			return hcl.Diagnostics{{
 				Severity: hcl.DiagError,
-				Summary:  "Invalid provider source string",
-				Detail:   err.Error(),
+				Summary:  summary,
+				Detail:   detail,
 				Subject:  pair.Value.Range().Ptr(),
 			}}
 		}

@@ -6,17 +6,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/apparentlymart/go-versions/versions"
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/terrane/terrane/internal/addrs"
-	"github.com/terrane/terrane/internal/version"
 )
-
-// CompatibleVersion is the OpenTofu version Terrane implements;
-// required_version constraints are checked against it, as OpenTofu checks
-// them against its own.
-var CompatibleVersion = versions.MustParseVersion(version.OpenTofuVersion)
 
 // Config is a node of the module tree: one module and the modules it calls.
 type Config struct {
@@ -44,6 +37,18 @@ func (c *Config) Descendant(path addrs.Module) *Config {
 	return current
 }
 
+// IsRemoteModule reports whether c, or a module above it, comes from a
+// source other than a local path, as OpenTofu tells them apart:
+// -deprecation=module:local hides the deprecation warnings of such modules.
+func (c *Config) IsRemoteModule() bool {
+	for ; c != nil && c.Parent != nil; c = c.Parent {
+		if !strings.HasPrefix(c.SourceAddr, "./") && !strings.HasPrefix(c.SourceAddr, "../") {
+			return true
+		}
+	}
+	return false
+}
+
 // DeepEach calls fn for c and every module below it, parents first and
 // children in name order.
 func (c *Config) DeepEach(fn func(*Config)) {
@@ -69,8 +74,30 @@ func (p *Parser) LoadModule(dir string) (*Module, hcl.Diagnostics) {
 	primary, override := files[:len(primaryPaths)], files[len(primaryPaths):]
 	mod, moreDiags := newModule(dir, primary, override)
 	diags = append(diags, moreDiags...)
-	diags = append(diags, checkCoreVersion(mod)...)
-	return mod, diags
+	return mod, onlyIncompatibility(diags)
+}
+
+// LoadModuleForEncryption reads the module in dir as OpenTofu reads it for
+// the encryption configuration of commands that read state: every file is
+// parsed and decoded, with its errors, but only the variables, locals and
+// encryption blocks make up the module, so that mistakes between other
+// blocks (two resources of one name, for one) do not stop such commands.
+func (p *Parser) LoadModuleForEncryption(dir string) (*Module, hcl.Diagnostics) {
+	primaryPaths, overridePaths, diags := moduleFiles(dir)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	files, moreDiags := p.loadFiles(append(primaryPaths, overridePaths...))
+	diags = append(diags, moreDiags...)
+	for i, file := range files {
+		if file != nil {
+			files[i] = &File{Path: file.Path, Variables: file.Variables, Locals: file.Locals, Encryptions: file.Encryptions}
+		}
+	}
+	primary, override := files[:len(primaryPaths)], files[len(primaryPaths):]
+	mod, moreDiags := newModule(dir, primary, override)
+	diags = append(diags, moreDiags...)
+	return mod, onlyIncompatibility(diags)
 }
 
 // LoadConfig reads the root module in dir and every module it calls from
@@ -86,13 +113,28 @@ func (p *Parser) loadConfig(dir string, installed InstalledModules) (*Config, hc
 	}
 	root := &Config{Path: addrs.RootModule, Module: mod, Children: map[string]*Config{}}
 	root.Root = root
-	diags = append(diags, p.loadChildren(root, p.StaticRoot(mod, dir), []string{filepath.Clean(dir)}, installed)...)
+	static := p.StaticRoot(mod, dir)
+	diags = append(diags, static.checkConstVariables()...)
+	diags = append(diags, p.loadChildren(root, static, []string{filepath.Clean(dir)}, installed)...)
 	diags = append(diags, checkRootOutputs(mod)...)
 	root.DeepEach(func(c *Config) {
-		diags = append(diags, validateReferences(c)...)
 		diags = append(diags, checkPassedProviders(c)...)
+		diags = append(diags, providerIterationWarnings(c)...)
 	})
 	return root, diags
+}
+
+// ValidateReferences reports, in every module of the tree, references to
+// things the module does not declare and uses of count, each and self
+// where they are not available. As in OpenTofu, loading a configuration
+// does not check them: validation does (package validate), which every
+// plan runs first.
+func ValidateReferences(root *Config) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	root.DeepEach(func(c *Config) {
+		diags = append(diags, validateReferences(c)...)
+	})
+	return diags
 }
 
 // checkRootOutputs refuses ephemeral outputs in the root module, as
@@ -150,7 +192,9 @@ func (p *Parser) loadChildren(parent *Config, static *StaticModule, stack []stri
 			Module: mod, Children: map[string]*Config{}, CallRange: call.DeclRange, SourceAddr: call.SourceAddr,
 		}
 		parent.Children[call.Name] = child
-		diags = append(diags, p.loadChildren(child, static.Child(call, mod), append(stack, childDir), installed)...)
+		childStatic := static.Child(call, mod)
+		diags = append(diags, childStatic.checkConstVariables()...)
+		diags = append(diags, p.loadChildren(child, childStatic, append(stack, childDir), installed)...)
 	}
 	return diags
 }
@@ -188,23 +232,4 @@ func localModuleDir(parentDir string, call *ModuleCall) (string, hcl.Diagnostics
 		Detail:   fmt.Sprintf("Module %q comes from %q, which is not a local path and has not been installed. Run \"terrane init\" to install it.", call.Name, source),
 		Subject:  call.SourceRange.Ptr(),
 	}}
-}
-
-// checkCoreVersion reports required_version constraints that Terrane's
-// compatible language version does not meet.
-func checkCoreVersion(mod *Module) hcl.Diagnostics {
-	var diags hcl.Diagnostics
-	for _, constraint := range mod.CoreVersionConstraints {
-		if constraint.Required.Has(CompatibleVersion) {
-			continue
-		}
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Unsupported Terraform Core version",
-			Detail: fmt.Sprintf("This configuration does not support Terraform version %s, the language version Terrane implements. To proceed, either choose another supported version or update this version constraint. Version constraints are normally set for good reason, so updating the constraint may lead to other errors or unexpected behavior.",
-				CompatibleVersion),
-			Subject: constraint.DeclRange.Ptr(),
-		})
-	}
-	return diags
 }

@@ -41,14 +41,20 @@ type Diagnostic struct {
 	// Context is a wider range around Subject to show, if known.
 	Context *hcl.Range
 	// Address names the object the diagnostic is about (a provider, a
-	// resource instance, an output) when it has one.
+	// resource instance) where OpenTofu names it, under the summary as
+	// "with ADDRESS,": for what a provider reported about a block.
 	Address string
+	// Object is the address of the object a diagnostic is about where it
+	// is known but not shown: the checkable object whose condition failed
+	// (see FailedCheck), which `terrane test` matches expect_failures
+	// against.
+	Object string
 	// AttributePath is the attribute within Address's object, if any.
 	AttributePath cty.Path
-	// Sourceless marks a diagnostic about no place in the configuration,
-	// as OpenTofu's sourceless ones are: it is never placed in the block
-	// of the object it arose with (InConfigBody), nor named by it.
-	Sourceless bool
+	// Standalone marks a diagnostic about no object and no text, which is
+	// shown as it is, never given the address or block of what raised
+	// it: OpenTofu's plain errors from its built-in provider.
+	Standalone bool
 	// FromCheckBlock marks what a check block reported (its assertions and
 	// its scoped data source): applying a plan evaluates check blocks
 	// again, so the plan's reports are not shown twice.
@@ -59,6 +65,22 @@ type Diagnostic struct {
 	// (not an error evaluating one). `terrane test` matches a run's
 	// expect_failures against it.
 	FailedCheck bool
+	// Sourceless marks what OpenTofu reports without a source range or an
+	// object's address, though it arises while working on one: a run
+	// attaches neither to it.
+	Sourceless bool
+
+	// Expression and EvalContext are the expression whose evaluation
+	// raised the diagnostic and the context it was evaluated in, when it
+	// came from evaluating one: renderers list the values of the
+	// expression's references under the source snippet.
+	Expression  hcl.Expression
+	EvalContext *hcl.EvalContext
+	// Extra is more about the diagnostic for renderers: HCL's
+	// information about a failed function call, or one of the markers in
+	// extra.go (caused by unknown or sensitive values, not to be
+	// consolidated).
+	Extra any
 }
 
 // Diagnostics is a list of diagnostics, usually collected through Append.
@@ -113,7 +135,8 @@ func FromHCL(hd *hcl.Diagnostic) Diagnostic {
 	if hd.Severity == hcl.DiagWarning {
 		sev = Warning
 	}
-	return Diagnostic{Severity: sev, Summary: hd.Summary, Detail: hd.Detail, Subject: hd.Subject, Context: hd.Context}
+	return Diagnostic{Severity: sev, Summary: hd.Summary, Detail: hd.Detail, Subject: hd.Subject, Context: hd.Context,
+		Expression: hd.Expression, EvalContext: hd.EvalContext, Extra: hd.Extra}
 }
 
 // HasErrors reports whether any diagnostic is an error.
@@ -136,11 +159,13 @@ func (d Diagnostics) Err() error {
 }
 
 // WithAddress returns a copy of d in which every diagnostic without an
-// address gets addr.
+// address or a source range gets addr: what a provider or a step of a run
+// says about an object, rather than about a piece of its configuration's
+// text (OpenTofu names the object only for those, under the summary).
 func (d Diagnostics) WithAddress(addr string) Diagnostics {
 	out := make(Diagnostics, len(d))
 	for i, diag := range d {
-		if diag.Address == "" && !diag.Sourceless {
+		if diag.Address == "" && diag.Subject == nil && !diag.Standalone {
 			diag.Address = addr
 		}
 		out[i] = diag

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/terrane/terrane/internal/addrs"
@@ -19,6 +20,9 @@ import (
 type ruleOutcome struct {
 	status  plans.CheckStatus
 	message string
+	// ctx is the context the condition was evaluated in: the failure's
+	// diagnostic shows the values of the condition's references.
+	ctx *hcl.EvalContext
 	// sensitiveMessage is set when the error message refers to sensitive
 	// values, ephemeralMessage when it was built from ephemeral ones: the
 	// message is then never shown nor recorded, and message is empty.
@@ -51,9 +55,9 @@ func ephemeralMessageWarning(rule *config.CheckRule) diags.Diagnostic {
 // reported before the day it is needed.
 func evalRule(scope *lang.Scope, rule *config.CheckRule) (ruleOutcome, diags.Diagnostics) {
 	var ds diags.Diagnostics
-	cond, hd := scope.EvalExpr(rule.Condition, cty.Bool)
+	cond, ctx, hd := scope.EvalExprIn(rule.Condition, cty.Bool)
 	ds = ds.Append(hd)
-	out := ruleOutcome{status: plans.CheckFail}
+	out := ruleOutcome{status: plans.CheckFail, ctx: ctx}
 	msgVal, msgDiags := scope.EvalExpr(rule.ErrorMessage, cty.String)
 	ds = ds.Append(msgDiags)
 	switch {
@@ -92,6 +96,14 @@ func sensitiveMessageWarning(rule *config.CheckRule) diags.Diagnostic {
 	return diags.Diagnostic{Severity: diags.Warning, Summary: "Error message refers to sensitive values",
 		Detail:  "The error expression used to explain this condition refers to sensitive values, so Terrane will not display the resulting message.\n\nYou can correct this by removing references to sensitive values, or by carefully using the nonsensitive() function if the expression will not reveal the sensitive data.",
 		Subject: rule.ErrorMessage.Range().Ptr()}
+}
+
+// failure is the diagnostic of a failed condition of the checkable object
+// objectAddr: at the condition, with the values of its references.
+func (out ruleOutcome) failure(severity diags.Severity, summary string, rule *config.CheckRule, objectAddr string) diags.Diagnostic {
+	return diags.Diagnostic{Severity: severity, Summary: summary, Detail: out.failureDetail(),
+		Subject: rule.Condition.Range().Ptr(), Object: objectAddr, FailedCheck: true,
+		Expression: rule.Condition, EvalContext: out.ctx}
 }
 
 // failureDetail is the text a failed precondition, postcondition or check
@@ -135,8 +147,7 @@ func (w *walker) checkRules(scope *lang.Scope, set ruleSet) diags.Diagnostics {
 			if out.ephemeralMessage {
 				ds = ds.Append(ephemeralMessageWarning(rule))
 			}
-			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: set.summary, Detail: out.failureDetail(),
-				Subject: rule.Condition.Range().Ptr(), Address: set.objectAddr, FailedCheck: true})
+			ds = ds.Append(out.failure(diags.Error, set.summary, rule, set.objectAddr))
 		}
 	}
 	w.recordCheckObject(set.kind, set.configAddr, plans.CheckObjectResult{ObjectAddr: set.objectAddr, Status: status, FailureMessages: failures})

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 )
@@ -14,10 +13,13 @@ func withResourceSource(ds diags.Diagnostics, res *config.Resource) diags.Diagno
 	if res == nil || len(ds) == 0 {
 		return ds
 	}
+	if kept, rest := splitSourceless(ds); len(kept) > 0 {
+		return append(kept, withResourceSource(rest, res)...)
+	}
 	if res.Config == nil {
 		out := make(diags.Diagnostics, len(ds))
 		for i, d := range ds {
-			if d.Subject == nil {
+			if d.Subject == nil && !d.Standalone {
 				d.Subject = res.DeclRange.Ptr()
 			}
 			out[i] = d
@@ -27,18 +29,22 @@ func withResourceSource(ds diags.Diagnostics, res *config.Resource) diags.Diagno
 	return ds.InConfigBody(res.Config)
 }
 
-// instanceDiags places the diagnostics of planning or applying the
-// instance addr of res as OpenTofu does: those without a source range (a
-// provider's, about an attribute or the whole block) are placed in the
-// block and name the instance ("with ..."); those the engine made about a
-// place in the configuration stay as they are.
-func instanceDiags(ds diags.Diagnostics, res *config.Resource, addr addrs.AbsResourceInstance) diags.Diagnostics {
-	out := make(diags.Diagnostics, len(ds))
-	for i, d := range ds {
-		if d.Subject == nil && d.Address == "" && !d.Sourceless {
-			d.Address = addr.String()
+// withAddress gives the diagnostics that have no address addr, except
+// those OpenTofu reports without one.
+func withAddress(ds diags.Diagnostics, addr string) diags.Diagnostics {
+	kept, rest := splitSourceless(ds)
+	return append(kept, rest.WithAddress(addr)...)
+}
+
+// splitSourceless separates the diagnostics marked Sourceless from the
+// others, keeping each group's order.
+func splitSourceless(ds diags.Diagnostics) (sourceless, rest diags.Diagnostics) {
+	for _, d := range ds {
+		if d.Sourceless {
+			sourceless = append(sourceless, d)
+		} else {
+			rest = append(rest, d)
 		}
-		out[i] = d
 	}
-	return withResourceSource(out, res)
+	return sourceless, rest
 }

@@ -93,6 +93,10 @@ type Options struct {
 	// Workspace is what terraform.workspace evaluates to; "" means
 	// "default".
 	Workspace string
+	// OriginalWorkingDir is what path.cwd evaluates to: the directory the
+	// command started in, before any -chdir; "" means the process's
+	// working directory.
+	OriginalWorkingDir string
 	// Applying is what terraform.applying evaluates to: true for the apply
 	// and destroy commands, in their plan as in their apply. It is an
 	// ephemeral value, so nothing recorded can depend on it.
@@ -202,12 +206,19 @@ func (e *Engine) Close() error {
 	return first
 }
 
-// Plan compares the configuration with the workspace's records (refreshed
-// from the providers unless opts.SkipRefresh) and proposes changes. Nothing
-// is written to the store; plan.PriorRecords holds every record read.
+// Plan validates the configuration (package validate), then compares it
+// with the workspace's records (refreshed from the providers unless
+// opts.SkipRefresh) and proposes changes. Nothing is written to the store;
+// plan.PriorRecords holds every record read. The plan is nil when the
+// configuration is not valid, as OpenTofu makes none then: there is no
+// partial plan to show.
 func (e *Engine) Plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Diagnostics) {
-	return e.plan(ctx, opts)
+	return e.plan(context.WithValue(ctx, validateFirstKey{}, true), opts)
 }
+
+// validateFirstKey marks a plan that validates the configuration before
+// anything else; a command-line import's plan does not, as in OpenTofu.
+type validateFirstKey struct{}
 
 // Apply carries out plan: it refuses a plan whose records changed since it
 // was made, then makes the changes in dependency order, recording an intent

@@ -69,7 +69,7 @@ func (w *walker) runEphemeral(v *ephemeralVertex) diags.Diagnostics {
 		for _, key := range exp.keys {
 			addr, rep := abs.Instance(key), exp.rep(key)
 			group.start(func() diags.Diagnostics {
-				return withResourceSource(w.openEphemeralInstance(work, addr, rep), work.v.resource).WithAddress(addr.String())
+				return withResourceSource(w.openEphemeralInstance(work, addr, rep).WithAddress(addr.String()), work.v.resource)
 			})
 		}
 	}

@@ -58,13 +58,18 @@ func (d *evalData) GetModule(addr addrs.ModuleCall, rng hcl.Range) (cty.Value, h
 	if child == nil || exp == nil || exp.unknown {
 		return cty.DynamicVal, nil
 	}
+	remote := child.IsRemoteModule()
 	outputsOf := func(key addrs.InstanceKey) (cty.Value, bool) {
 		inst := d.inst.Child(addr.Name, key)
 		attrs := make(map[string]cty.Value, len(child.Module.Outputs))
-		for name := range child.Module.Outputs {
+		for name, output := range child.Module.Outputs {
 			val, ok := d.w.values.get(d.w.values.outputs, namedKey(inst, name))
 			if !ok {
 				val = cty.DynamicVal
+			}
+			if output.DeprecatedMessage != "" {
+				// What reads it is warned, as OpenTofu warns (see lang).
+				val = marks.Deprecated(val, marks.Deprecation{By: addr.String() + "." + name, Message: output.DeprecatedMessage, FromRemoteModule: remote})
 			}
 			attrs[name] = val
 		}
@@ -179,9 +184,16 @@ func (d *evalData) GetPathAttr(addr addrs.PathAttr, rng hcl.Range) (cty.Value, h
 	case "root":
 		return cty.StringVal(relativeToCwd(d.module.Root.Module.SourceDir)), nil
 	case "cwd":
-		wd, err := os.Getwd()
+		wd, err := d.w.e.opts.OriginalWorkingDir, error(nil)
+		if wd == "" {
+			wd, err = os.Getwd()
+		}
+		if err == nil {
+			wd, err = filepath.Abs(wd)
+		}
 		if err != nil {
-			return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot find the working directory", Detail: err.Error(), Subject: rng.Ptr()}}
+			return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to get working directory",
+				Detail: fmt.Sprintf("The value for path.cwd cannot be determined due to a system error: %s", err), Subject: rng.Ptr()}}
 		}
 		return cty.StringVal(filepath.ToSlash(wd)), nil
 	}

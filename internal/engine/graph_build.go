@@ -100,7 +100,11 @@ func (w *walker) buildGraph(prior *states.State) (*graph, diags.Diagnostics) {
 	if w.op != walkEval {
 		w.addOrphanVertices(g, prior)
 	}
-	ds := w.addFunctionProviders(g, refs)
+	ds := undeclaredFunctionProviders(refs)
+	if ds.HasErrors() {
+		return g, ds
+	}
+	ds = w.addFunctionProviders(g, refs)
 	for _, r := range refs {
 		for _, ref := range r.refs {
 			for _, target := range referenceTargets(r.module, ref) {
@@ -108,6 +112,9 @@ func (w *walker) buildGraph(prior *states.State) (*graph, diags.Diagnostics) {
 			}
 		}
 		for _, fn := range r.functions {
+			if fn.IsBuiltin() {
+				continue
+			}
 			g.connect(r.from, resolveProviderConfig(r.module, addrs.LocalProviderConfig{LocalName: fn.ProviderName, Alias: fn.Alias}).String())
 		}
 		if !r.module.Path.IsRoot() {
@@ -121,6 +128,17 @@ func (w *walker) buildGraph(prior *states.State) (*graph, diags.Diagnostics) {
 	return g, ds
 }
 
+// undeclaredFunctionProviders refuses provider-defined functions called
+// through a name the calling module does not declare in required_providers.
+func undeclaredFunctionProviders(refs []pendingRefs) diags.Diagnostics {
+	var ds diags.Diagnostics
+	for _, r := range refs {
+		declared := func(name string) bool { return r.module.Module.RequiredProviders[name] != nil }
+		ds = ds.Append(lang.UndeclaredFunctionProviders(r.functions, declared))
+	}
+	return ds
+}
+
 // addFunctionProviders gives every provider configuration whose functions
 // are called a vertex, and its provider a schema, even when no resource
 // uses it: a provider may be required for its functions alone.
@@ -129,6 +147,9 @@ func (w *walker) addFunctionProviders(g *graph, refs []pendingRefs) diags.Diagno
 	seen := map[string]bool{}
 	for _, r := range refs {
 		for _, fn := range r.functions {
+			if fn.IsBuiltin() {
+				continue
+			}
 			addr := resolveProviderConfig(r.module, addrs.LocalProviderConfig{LocalName: fn.ProviderName, Alias: fn.Alias})
 			if _, ok := w.providers.schemas.Providers[addr.Provider]; !ok && !seen[addr.Provider.String()] {
 				seen[addr.Provider.String()] = true

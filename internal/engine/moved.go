@@ -106,8 +106,7 @@ func (rf *refactorState) finishPlan(plan *plans.Plan) diags.Diagnostics {
 				c.Action, c.After = plans.Forget, value.Dynamic{}
 				c.AfterSensitivePaths = nil
 				ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Resource will be removed from the state",
-					Detail:  fmt.Sprintf("After this plan is applied, the resource %s will not be managed anymore by Terrane.\n\nIn case you want to manage the resource again, you will have to import it.", c.Addr),
-					Address: c.Addr.String()})
+					Detail: fmt.Sprintf("After this plan is applied, the resource %s will not be managed anymore by Terrane.\n\nIn case you want to manage the resource again, you will have to import it.", c.Addr)})
 			}
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/terrane/terrane/internal/resourceservice/records"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/recordstore"
+	"github.com/terrane/terrane/internal/validate"
 	"github.com/terrane/terrane/internal/value"
 	"github.com/terrane/terrane/internal/version"
 )
@@ -44,16 +45,17 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	if ds.HasErrors() {
 		return plan, ds
 	}
-	if vds := ValidateLifecycle(e.opts.Config, set.schemas); vds.HasErrors() {
-		// As when OpenTofu's validation fails, no plan is made.
-		return nil, ds.Append(vds)
-	} else {
-		ds = ds.Append(vds)
+	if validateFirst, _ := ctx.Value(validateFirstKey{}).(bool); validateFirst {
+		vds := validate.Config(ctx, e.opts.Config, set.validationProviders())
+		if ds = ds.Append(vds); vds.HasErrors() {
+			return nil, ds
+		}
 	}
 	loaded := snap
 	rf, rds := e.prepareRefactoring(snap)
 	if ds = ds.Append(rds); rds.HasErrors() {
-		return plan, ds
+		// As in OpenTofu, whose plan is nil when its moves are invalid.
+		return nil, ds
 	}
 	if tds := verifyTargetedMoves(rf.moves, opts.Targets, opts.Excludes); tds.HasErrors() {
 		// As in OpenTofu, no plan is made at all, so none is shown.
@@ -62,6 +64,7 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	snap = rf.snapshot
 	defer enterRun(e.opts.RunID)()
 	w := e.newWalker(ctx, walkPlan, snap, set)
+	w.setPlanTimestamp(started)
 	w.refactor = rf
 	w.planOpts, w.plan = opts, newPlanCollector()
 	if hasOpenIntents(snap.State) {
@@ -249,6 +252,17 @@ func (e *Engine) planOutputs(plan *plans.Plan, w *walker, prior *states.State) d
 		if old := prior.Outputs[name]; old != nil {
 			before, sensitive = old.Value, old.Sensitive
 		}
+		if _, declared := e.opts.Config.Module.Outputs[name]; declared && plan.UIMode == plans.DestroyMode {
+			// OpenTofu refreshes before it plans to destroy, evaluating
+			// the outputs again: a destroy removes what they are now, and
+			// an output that is null or not known yet is not there.
+			before = cty.NullVal(cty.DynamicPseudoType)
+			if out := w.results.outputs[name]; out != nil {
+				if plain, _ := out.Value.UnmarkDeep(); plain.IsKnown() {
+					before, sensitive = out.Value, out.Sensitive
+				}
+			}
+		}
 		if decl := e.opts.Config.Module.Outputs[name]; decl != nil && decl.Sensitive {
 			sensitive = true
 		}
@@ -310,7 +324,13 @@ func neededProviders(cfg *config.Config, prior *states.State) []addrs.Provider {
 			pr := c.Module.ProviderForLocalName(p.Name)
 			seen[pr.String()] = pr
 		}
+		for _, pr := range c.Module.ImportProviders() {
+			seen[pr.String()] = pr
+		}
 	})
+	for _, p := range config.CalledFunctionProviders(cfg) {
+		seen[p.String()] = p
+	}
 	for _, res := range prior.SortedResources() {
 		if res.Addr.Resource.Mode == addrs.DataResourceMode {
 			continue // data results in state need no provider: see addOrphanVertices

@@ -90,7 +90,7 @@ func (w *walker) readData(work *resourceWork, addr addrs.AbsResourceInstance, cf
 	}); err != nil {
 		return cty.DynamicVal, diags.Diagnostics{}.Append(err)
 	}
-	ds = withResourceSource(vresp.Diagnostics.Append(resp.Diagnostics), work.v.resource).WithAddress(addr.String())
+	ds = withResourceSource(vresp.Diagnostics.Append(resp.Diagnostics).WithAddress(addr.String()), work.v.resource)
 	if ds.HasErrors() {
 		return cty.DynamicVal, ds
 	}

@@ -36,7 +36,7 @@ func (w *walker) resourceWork(v *resourceVertex) (*resourceWork, diags.Diagnosti
 			Subject: r.TypeRange.Ptr()}}
 	}
 	p := w.providers.forResource(addrs.ConfigResource{Module: v.module.Path, Resource: r.Addr()}, w.providers.get(v.provider))
-	if p == nil && keyedProviderRef(r) == nil {
+	if passed, _ := passedProviderKey(v.module, r.ProviderConfigAddr()); p == nil && keyedProviderRef(r) == nil && passed == nil {
 		return nil, diags.Diagnostics{{Severity: diags.Error, Summary: "Provider configuration not available",
 			Detail:  fmt.Sprintf("%s could not be configured (see the errors above), so %s cannot be planned.", v.provider, v.key()),
 			Subject: r.DeclRange.Ptr()}}
@@ -151,7 +151,7 @@ func (w *walker) instance(work *resourceWork, addr addrs.AbsResourceInstance, re
 	if work.v.resource.Mode == addrs.DataResourceMode {
 		return w.planDataInstance(work, addr, rep)
 	}
-	return instanceDiags(w.planManagedInstance(work, addr, rep), work.v.resource, addr)
+	return withResourceSource(withAddress(w.planManagedInstance(work, addr, rep), addr.String()), work.v.resource)
 }
 
 // orphanWithProvider plans the deletion of an instance only in state with
@@ -220,7 +220,7 @@ func (w *walker) evalConfig(work *resourceWork, addr addrs.AbsResourceInstance, 
 // go.
 func refuseEphemeralConfig(work *resourceWork, addr addrs.AbsResourceInstance, cfgMarks []cty.PathValueMarks) diags.Diagnostics {
 	ds := lang.EphemeralInPersistedAttributes(work.schema.Block, cfgMarks)
-	return withResourceSource(ds, work.v.resource).WithAddress(addr.String())
+	return withResourceSource(withAddress(ds, addr.String()), work.v.resource)
 }
 
 // refreshed is a prior object brought up to date: upgraded to the current
@@ -506,10 +506,10 @@ func (w *walker) runOrphan(v *orphanVertex) diags.Diagnostics {
 	if id, ok := w.providers.schemas.Identity(v.provider.Provider, res.Addr.Resource.Type); ok {
 		types.Identity = id.ImpliedType()
 	}
+	// As in OpenTofu, a resource whose module call is gone is not in the
+	// configuration either: that no module instance exists is the reason
+	// only while the call still does.
 	reason := plans.DeleteBecauseNoResourceConfig
-	if w.cfg.Descendant(v.addr.Module) == nil {
-		reason = plans.DeleteBecauseNoModule
-	}
 	for _, res := range resources {
 		for key, inst := range res.Instances {
 			if !w.planScope.includes(v.addr.String(), res.Addr.Instance(key)) {

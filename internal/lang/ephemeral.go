@@ -72,6 +72,23 @@ func EphemeralOutputNotAllowed(name string, subject hcl.Range) diags.Diagnostic 
 	}
 }
 
+// UndeclaredSensitiveOutput is the error for a root module output whose
+// value holds something sensitive while the output does not say so, in
+// OpenTofu's words, at the output block. Root outputs leave the
+// configuration — printed by apply and output, read by other workspaces
+// through terraform_remote_state — so exporting a secret must be a
+// decision the author writes down.
+func UndeclaredSensitiveOutput(declRange hcl.Range) diags.Diagnostic {
+	return diags.Diagnostic{
+		Severity: diags.Error,
+		Summary:  "Output refers to sensitive values",
+		Detail: "To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, " +
+			"Terrane requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\n" +
+			"If you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true",
+		Subject: declRange.Ptr(),
+	}
+}
+
 // EphemeralVariableNotAllowed is the error for a module call passing an
 // ephemeral value to a variable not declared ephemeral, in OpenTofu's
 // words: the child may use the variable where ephemeral values may not go.

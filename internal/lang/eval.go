@@ -17,21 +17,31 @@ import (
 // cty.DynamicPseudoType for "any"). On error the value is unknown of
 // wantType, so callers can keep going and collect more diagnostics.
 func (s *Scope) EvalExpr(expr hcl.Expression, wantType cty.Type) (cty.Value, hcl.Diagnostics) {
+	val, _, diags := s.EvalExprIn(expr, wantType)
+	return val, diags
+}
+
+// EvalExprIn is EvalExpr that also returns the context expr was evaluated
+// in, for diagnostics about the value that show its references' values;
+// the context is nil when it could not be made.
+func (s *Scope) EvalExprIn(expr hcl.Expression, wantType cty.Type) (cty.Value, *hcl.EvalContext, hcl.Diagnostics) {
 	ctx, diags := s.EvalContext(expr.Variables(), ProviderFunctionsInExpr(expr))
 	if diags.HasErrors() {
-		return cty.UnknownVal(wantType), diags
+		return cty.UnknownVal(wantType), nil, diags
 	}
 	val, evalDiags := expr.Value(ctx)
 	diags = append(diags, evalDiags...)
 	if evalDiags.HasErrors() {
-		return cty.UnknownVal(wantType), diags
+		return cty.UnknownVal(wantType), ctx, diags
 	}
+	val, deprecated := takeDeprecationsFromExpr(val, expr)
+	diags = append(diags, deprecated...)
 	if wantType == cty.DynamicPseudoType {
-		return val, diags
+		return val, ctx, diags
 	}
 	converted, err := convert.Convert(val, wantType)
 	if err != nil {
-		return cty.UnknownVal(wantType), diags.Append(&hcl.Diagnostic{
+		return cty.UnknownVal(wantType), ctx, diags.Append(&hcl.Diagnostic{
 			Severity:    hcl.DiagError,
 			Summary:     "Incorrect value type",
 			Detail:      fmt.Sprintf("Invalid expression value: %s.", convertErrorMessage(err)),
@@ -40,7 +50,7 @@ func (s *Scope) EvalExpr(expr hcl.Expression, wantType cty.Type) (cty.Value, hcl
 			EvalContext: ctx,
 		})
 	}
-	return converted, diags
+	return converted, ctx, diags
 }
 
 // convertErrorMessage words a conversion failure, naming the attribute
@@ -110,7 +120,8 @@ func (s *Scope) EvalPreparedBlock(block *PreparedBlock) (cty.Value, hcl.Diagnost
 	if decodeDiags.HasErrors() {
 		return cty.UnknownVal(hcldec.ImpliedType(block.Spec)), diags
 	}
-	return val, diags
+	val, deprecated := takeDeprecationsFromBlock(val, block.Body)
+	return val, append(diags, deprecated...)
 }
 
 // ExpandBlock returns body with its `dynamic` blocks expanded, for callers

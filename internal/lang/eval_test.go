@@ -180,7 +180,7 @@ func TestProviderFunctionsResolveThroughCallback(t *testing.T) {
 		t.Fatalf("got %#v", got)
 	}
 	_, diags = scope.EvalExpr(parseExpr(t, `provider::toy::west::nope(1)`), cty.String)
-	if !strings.Contains(diags.Error(), "The provider toy has no function named nope") {
+	if !strings.Contains(diags.Error(), `Function "provider::toy::west::nope" was not registered by provider`) {
 		t.Fatalf("unknown provider function error = %q", diags.Error())
 	}
 	if strings.Join(asked, ",") != "provider::toy::reverse,provider::toy::west::nope" {
@@ -289,7 +289,7 @@ func TestProviderFunctionsInBody(t *testing.T) {
 	for _, ref := range ProviderFunctionsInBody(body) {
 		got = append(got, ref.String()+"@"+ref.CallRange.String())
 	}
-	want := "provider::aws::arn_parse@main.tf:1,5-29 provider::k8s::west::manifest_decode@main.tf:3,9-45"
+	want := "provider::aws::arn_parse@main.tf:1,5-29 provider::terraform::encode_expr@main.tf:2,5-37 provider::k8s::west::manifest_decode@main.tf:3,9-45"
 	if strings.Join(got, " ") != want {
 		t.Fatalf("got %v", got)
 	}

@@ -25,15 +25,29 @@ type Unknowns struct {
 }
 
 // excludeOption is the command-line option the unknown-value errors
-// suggest, quoted for a POSIX shell when the address needs it.
+// suggest, its address quoted for a POSIX shell as OpenTofu quotes it:
+// in single quotes when it holds white space, else with a backslash before
+// each character the shell would read specially.
 func (u Unknowns) excludeOption() string {
-	option := "-exclude=" + u.Excludable
-	for _, r := range option {
-		if !(r == '-' || r == '=' || r == '.' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
-			return "'" + strings.ReplaceAll(option, "'", `'\''`) + "'"
-		}
+	return "-exclude=" + shellQuote(u.Excludable)
+}
+
+func shellQuote(arg string) string {
+	const meta = "|&;<>(){}[]$`\\\"'*?!#~=%"
+	switch {
+	case arg == "":
+		return "''"
+	case strings.ContainsAny(arg, " \n\t"):
+		return "'" + strings.ReplaceAll(arg, "'", `'\''`) + "'"
 	}
-	return option
+	var b strings.Builder
+	for _, r := range arg {
+		if strings.ContainsRune(meta, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // EvalCount evaluates a `count` argument. known is false when the value is
@@ -41,16 +55,20 @@ func (u Unknowns) excludeOption() string {
 // telling the user how to converge. A sensitive count is allowed, as in
 // OpenTofu: how many instances exist is not the secret.
 func (s *Scope) EvalCount(expr hcl.Expression, unknowns Unknowns) (count int, known bool, diags hcl.Diagnostics) {
-	val, diags := s.EvalExpr(expr, cty.DynamicPseudoType)
+	// As in OpenTofu, the value is converted to a number first, so a
+	// string is refused as any other value of the wrong type is.
+	val, diags := s.EvalExpr(expr, cty.Number)
 	if diags.HasErrors() {
 		return 0, false, diags
 	}
-	if marks.Contains(val, marks.Ephemeral) {
-		return 0, false, diags.Append(ephemeralArgumentDiag("count", expr))
-	}
-	val, _ = val.Unmark()
+	val, valMarks := val.Unmark()
 	invalid := func(detail string) (int, bool, hcl.Diagnostics) {
 		return 0, false, diags.Append(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid count argument", Detail: detail, Subject: expr.Range().Ptr()})
+	}
+	if _, ephemeral := valMarks[marks.Ephemeral]; ephemeral {
+		d := ephemeralArgumentDiag("count", expr)
+		d.Expression, d.Extra = expr, causedByConfidential{}
+		return 0, false, diags.Append(d)
 	}
 	switch {
 	case val.IsNull():
@@ -62,14 +80,12 @@ func (s *Scope) EvalCount(expr hcl.Expression, unknowns Unknowns) (count int, kn
 		if unknowns.Excludable != "" {
 			suggestion = "To work around this, use the planning option " + unknowns.excludeOption() + " to first apply without this object, and then apply normally to converge."
 		}
-		return invalid("The \"count\" value depends on resource attributes that cannot be determined until apply, so Terrane cannot predict how many instances will be created.\n\n" + suggestion)
+		return 0, false, diags.Append(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid count argument",
+			Detail:  "The \"count\" value depends on resource attributes that cannot be determined until apply, so Terrane cannot predict how many instances will be created.\n\n" + suggestion,
+			Subject: expr.Range().Ptr(), Extra: causedByUnknown{}})
 	}
-	number, err := convert.Convert(val, cty.Number)
-	if err != nil {
+	if err := gocty.FromCtyValue(val, &count); err != nil {
 		return invalid(fmt.Sprintf(`The given "count" argument value is unsuitable: %s.`, err))
-	}
-	if err := gocty.FromCtyValue(number, &count); err != nil {
-		return invalid(`The given "count" argument value is unsuitable: value must be a whole number.`)
 	}
 	if count < 0 {
 		return invalid(`The given "count" argument value is unsuitable: must be greater than or equal to zero.`)
@@ -88,15 +104,9 @@ const (
 		"When working with unknown values in for_each, it's better to define the map keys statically in your configuration and place apply-time results only in the map values.\n\n"
 )
 
-// forEachUnknownDetail explains an unknown for_each value of type ty.
-func (u Unknowns) forEachUnknownDetail(ty cty.Type) string {
-	detail := forEachUnknownDynamic
-	switch {
-	case ty.IsMapType() || ty.IsObjectType():
-		detail = forEachUnknownMap
-	case ty.IsSetType():
-		detail = forEachUnknownSet
-	}
+// forEachUnknownDetail explains an unknown for_each value: detail, which
+// says what kind of value it is, then how to converge.
+func (u Unknowns) forEachUnknownDetail(detail string) string {
 	if u.Excludable == "" {
 		return detail + "Alternatively, you could use the -target option to first apply only the resources that for_each depends on, and then apply normally to converge."
 	}
@@ -105,52 +115,124 @@ func (u Unknowns) forEachUnknownDetail(ty cty.Type) string {
 
 // EvalForEach evaluates a `for_each` argument into instance keys and their
 // each.value. A set of strings gives each.value equal to each.key. known is
-// false for an unknown value when unknowns.Allow is set.
+// false for an unknown value when unknowns.Allow is set. The checks, their
+// words and their order are OpenTofu's; their diagnostics show the values
+// of the expression's references.
 func (s *Scope) EvalForEach(expr hcl.Expression, unknowns Unknowns) (elems map[string]cty.Value, known bool, diags hcl.Diagnostics) {
-	val, diags := s.EvalExpr(expr, cty.DynamicPseudoType)
+	val, ctx, diags := s.EvalExprIn(expr, cty.DynamicPseudoType)
 	if diags.HasErrors() {
 		return nil, false, diags
 	}
-	invalid := func(detail string) (map[string]cty.Value, bool, hcl.Diagnostics) {
-		return nil, false, diags.Append(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid for_each argument", Detail: detail, Subject: expr.Range().Ptr()})
-	}
+	check := forEachCheck{expr: expr, ctx: ctx, unknowns: unknowns}
 	ty := val.Type()
+	var checked cty.Value
 	switch {
-	case val.HasMark(marks.Ephemeral):
-		// Ephemeral map values are allowed: they reach each.value, which
-		// is as ephemeral as they are, never an instance key.
-		return nil, false, diags.Append(ephemeralArgumentDiag("for_each", expr))
-	case val.HasMark(marks.Sensitive):
-		return invalid("Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.")
-	case val.IsNull():
-		return invalid(`The given "for_each" argument value is unsuitable: the given "for_each" argument value is null. A map, or set of strings is allowed.`)
-	case !(ty.IsMapType() || ty.IsObjectType() || ty.IsSetType() || ty == cty.DynamicPseudoType):
-		return invalid(fmt.Sprintf(`The given "for_each" argument value is unsuitable: the "for_each" argument must be a map, or set of strings, and you have provided a value of type %s.`, ty.FriendlyName()))
-	case ty.IsSetType() && !ty.ElementType().Equals(cty.String) && ty.ElementType() != cty.DynamicPseudoType:
-		return invalid(fmt.Sprintf(`The given "for_each" argument value is unsuitable: "for_each" supports sets of strings, but you have provided a set containing type %s.`, ty.ElementType().FriendlyName()))
-	case !val.IsWhollyKnown() && ty.IsSetType() || !val.IsKnown():
-		// A map's keys are known even when its values are not; a set's
-		// members are its keys, so any unknown member hides them.
-		if unknowns.Allow {
-			return nil, false, diags
-		}
-		return invalid(unknowns.forEachUnknownDetail(ty))
+	case ty == cty.DynamicPseudoType:
+		checked = check.value(val, val, forEachUnknownDynamic)
+	case ty.IsMapType() || ty.IsObjectType():
+		checked = check.value(val, val, forEachUnknownMap)
+	case ty.IsSetType():
+		typeDiags := check.setType(val)
+		setVal := check.setValues(val, typeDiags.HasErrors())
+		checked = check.value(val, setVal, forEachUnknownSet)
+		check.diags = append(check.diags, typeDiags...)
+	default:
+		typeDiag := check.diag(fmt.Sprintf(`The given "for_each" argument value is unsuitable: the "for_each" argument must be a map, or set of strings, and you have provided a value of type %s.`, ty.FriendlyName()), nil)
+		check.value(val, val, forEachUnknownDynamic)
+		check.diags = append(check.diags, typeDiag)
+		checked = cty.NullVal(ty)
+	}
+	diags = append(diags, check.diags...)
+	if diags.HasErrors() || checked.IsNull() {
+		return nil, false, diags
+	}
+	if !checked.IsKnown() {
+		return nil, false, diags
 	}
 	elems = make(map[string]cty.Value, val.LengthInt())
 	for it := val.ElementIterator(); it.Next(); {
 		key, elem := it.Element()
-		if key.IsNull() || (ty.IsSetType() && elem.IsNull()) {
-			return invalid(`The given "for_each" argument value is unsuitable: "for_each" sets must not contain null values.`)
-		}
 		if key.HasMark(marks.Ephemeral) {
 			return nil, false, diags.Append(ephemeralArgumentDiag("for_each", expr))
 		}
 		if key.HasMark(marks.Sensitive) {
-			return invalid("Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.")
+			return nil, false, diags.Append(check.diag(forEachSensitive, causedByConfidential{}))
 		}
 		elems[key.AsString()] = elem
 	}
 	return elems, true, diags
+}
+
+const forEachSensitive = "Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key."
+
+// forEachCheck collects the diagnostics of one for_each value's checks.
+type forEachCheck struct {
+	expr     hcl.Expression
+	ctx      *hcl.EvalContext
+	unknowns Unknowns
+	diags    hcl.Diagnostics
+}
+
+func (c *forEachCheck) diag(detail string, extra any) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid for_each argument", Detail: detail,
+		Subject: c.expr.Range().Ptr(), Expression: c.expr, EvalContext: c.ctx, Extra: extra}
+}
+
+// value checks what any for_each value must be: known (unless unknowns
+// are allowed), not null, neither sensitive nor ephemeral. checked is the
+// value after the type's own checks; value returns what is left to expand.
+func (c *forEachCheck) value(val, checked cty.Value, unknownDetail string) cty.Value {
+	ty := val.Type()
+	if !checked.IsKnown() || !val.IsKnown() {
+		if !c.unknowns.Allow {
+			c.diags = append(c.diags, c.diag(c.unknowns.forEachUnknownDetail(unknownDetail), causedByUnknown{}))
+		}
+		checked = cty.UnknownVal(ty)
+	}
+	if val.IsNull() {
+		c.diags = append(c.diags, c.diag(`The given "for_each" argument value is unsuitable: the given "for_each" argument value is null.`, nil))
+		checked = cty.NullVal(ty)
+	}
+	if val.HasMark(marks.Sensitive) {
+		c.diags = append(c.diags, c.diag(forEachSensitive, causedByConfidential{}))
+		checked = cty.NullVal(ty)
+	}
+	if val.HasMark(marks.Ephemeral) {
+		c.diags = append(c.diags, c.diag("Ephemeral values, or values derived from ephemeral values, cannot be used as for_each arguments. If used, the ephemeral value could be exposed as a resource instance key.", causedByConfidential{}))
+		checked = cty.NullVal(ty)
+	}
+	return checked
+}
+
+// setType checks that a set's elements are strings.
+func (c *forEachCheck) setType(val cty.Value) hcl.Diagnostics {
+	elem := val.Type().ElementType()
+	if elem == cty.String || elem == cty.DynamicPseudoType {
+		return nil
+	}
+	return hcl.Diagnostics{c.diag(fmt.Sprintf(`The given "for_each" argument value is unsuitable: "for_each" supports sets of strings, but you have provided a set containing type %s.`, elem.FriendlyName()), nil)}
+}
+
+// setValues checks that a set holds no null; a set not wholly known is
+// left to value, as unknown.
+func (c *forEachCheck) setValues(val cty.Value, badType bool) cty.Value {
+	ty := val.Type()
+	switch {
+	case badType:
+		return cty.NullVal(ty)
+	case !val.IsWhollyKnown():
+		return cty.UnknownVal(ty)
+	case val.IsNull():
+		return val
+	}
+	unmarked, _ := val.UnmarkDeep()
+	for it := unmarked.ElementIterator(); it.Next(); {
+		if _, item := it.Element(); item.IsNull() {
+			c.diags = append(c.diags, c.diag(`The given "for_each" argument value is unsuitable: "for_each" sets must not contain null values.`, nil))
+			return cty.NullVal(ty)
+		}
+	}
+	return val
 }
 
 // EvalEnabled evaluates OpenTofu's lifecycle `enabled` argument: whether

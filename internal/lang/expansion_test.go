@@ -27,11 +27,11 @@ func TestEvalCount(t *testing.T) {
 		// OpenTofu allows a sensitive count: the number is not the secret.
 		{expr: `length(var.secret)`, want: len("hunter2"), wantKnown: true},
 		{expr: `length(var.ports)`, wantErr: "use the -target option to first apply only the resources that the count depends on"},
-		{expr: `length(var.ports)`, excludable: `module.a["x"].thing.b`, wantErr: `use the planning option '-exclude=module.a["x"].thing.b' to first apply without this object`},
+		{expr: `length(var.ports)`, excludable: `module.a["x"].thing.b`, wantErr: `use the planning option -exclude=module.a\[\"x\"\].thing.b to first apply without this object`},
 		{expr: `length(var.token)`, wantErr: "Ephemeral values, or values derived from ephemeral values, cannot be used as count arguments."},
 		{expr: `length(var.token)`, allowUnknown: true, wantErr: "cannot be used as count arguments"},
 		{expr: `length(var.ports)`, allowUnknown: true},
-		{expr: `"many"`, wantErr: `The given "count" argument value is unsuitable: a number is required.`},
+		{expr: `"many"`, wantErr: `Invalid expression value: a number is required.`},
 	}
 	scope := &Scope{Data: exampleData()}
 	for _, test := range tests {

@@ -64,12 +64,39 @@ func ProviderFunctionsInNode(node hclsyntax.Node) []ProviderFunctionRef {
 		if !ok {
 			return nil
 		}
-		if ref, ok := parseProviderFunctionName(call.Name, call.NameRange); ok && ref.ProviderName != builtinProviderName {
+		if ref, ok := parseProviderFunctionName(call.Name, call.NameRange); ok {
 			refs = append(refs, ref)
 		}
 		return nil
 	})
 	return refs
+}
+
+// IsBuiltin reports whether the function is one of the built-in terraform
+// provider's, which Terrane implements itself: no provider process serves
+// it, though the module must still declare the provider.
+func (r ProviderFunctionRef) IsBuiltin() bool {
+	return r.ProviderName == builtinProviderName
+}
+
+// UndeclaredFunctionProviders reports each call of a provider-defined
+// function through a provider name that the calling module's
+// required_providers does not declare, as OpenTofu does: the name alone
+// does not say which provider is meant.
+func UndeclaredFunctionProviders(refs []ProviderFunctionRef, declared func(localName string) bool) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, ref := range refs {
+		if declared(ref.ProviderName) {
+			continue
+		}
+		diags = diags.Append(&hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Unknown function provider",
+			Detail:   fmt.Sprintf("Provider %q does not exist within the required_providers of this module", ref.ProviderName),
+			Subject:  ref.CallRange.Ptr(),
+		})
+	}
+	return diags
 }
 
 // providerFunctionsIn is ProviderFunctionsInNode for any expression or body.

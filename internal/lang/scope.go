@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"fmt"
 	"sync"
 	"time"
 
@@ -119,8 +120,8 @@ func (s *Scope) functionsFor(calls []ProviderFunctionRef) (map[string]function.F
 		if !found {
 			diags = diags.Append(&hcl.Diagnostic{
 				Severity: hcl.DiagError,
-				Summary:  "Unknown provider function",
-				Detail:   "The provider " + ref.ProviderName + " has no function named " + ref.Function + ". Check the function name against the provider's documentation and that required_providers declares the provider as " + ref.ProviderName + ".",
+				Summary:  "Function not found in provider",
+				Detail:   fmt.Sprintf("Function %q was not registered by provider", ref.String()),
 				Subject:  ref.CallRange.Ptr(),
 			})
 			continue

@@ -30,14 +30,18 @@ type Installer struct {
 	Events func(Event)
 }
 
-// Event is one step of an installation.
+// Event is one module installed, as OpenTofu's installer reports it: a
+// module kept as it was installed before is not reported.
 type Event struct {
-	// Key is the module call ("app.db") and Source its address.
-	Key, Source string
+	// Key is the module call ("app.db").
+	Key string
+	// Source is the address of the package downloaded, or "" for a local
+	// module, which needs no download.
+	Source string
 	// Version is the registry version selected, or "".
 	Version string
-	// Reused is true when the installed copy was kept.
-	Reused bool
+	// Dir is where the module is, relative to the root module.
+	Dir string
 }
 
 func (i *Installer) network() *discovery.Network {
@@ -59,7 +63,7 @@ func (i *Installer) Install(ctx context.Context, rootDir string) (*Manifest, dia
 	if err != nil {
 		previous = &Manifest{Records: map[string]Record{}}
 	}
-	walk := &installWalk{installer: i, rootDir: rootDir, previous: previous,
+	walk := &installWalk{installer: i, rootDir: rootDir, previous: previous, fresh: map[string]bool{}, packages: map[string]packageStep{},
 		manifest: &Manifest{Records: map[string]Record{"": {Key: "", Source: "", Dir: "."}}}}
 	root, hclDiags := i.Parser.LoadModule(rootDir)
 	walk.diags = walk.diags.Append(hclDiags)
@@ -81,6 +85,12 @@ type installWalk struct {
 	previous  *Manifest
 	manifest  *Manifest
 	diags     diags.Diagnostics
+	// fresh holds the keys installed anew in this run: their calls'
+	// previous records no longer count.
+	fresh map[string]bool
+	// packages say, for each module inside a remote or registry package,
+	// which package and where in it.
+	packages map[string]packageStep
 }
 
 // installCalls installs the calls of one module, then the modules they
@@ -138,17 +148,18 @@ func (w *installWalk) installCall(ctx context.Context, call *config.ModuleCall, 
 	record := Record{Key: key, Source: call.SourceAddr}
 	switch source.Kind {
 	case SourceLocal:
-		dir, err := filepath.Rel(w.rootDir, filepath.Join(moduleDir, filepath.FromSlash(call.SourceAddr)))
-		if err != nil {
-			dir = filepath.Join(moduleDir, call.SourceAddr)
+		dir, ok := w.installLocal(call, key, moduleDir)
+		if !ok {
+			return "", false
 		}
-		record.Dir = filepath.ToSlash(dir)
+		record.Dir = dir
 	default:
 		installed, ok := w.installRemote(ctx, call, source, key, moduleDir)
 		if !ok {
 			return "", false
 		}
 		record = installed
+		w.packages[key] = source.packageStep()
 	}
 	w.manifest.Records[key] = record
 	return filepath.FromSlash(record.Dir), true
@@ -160,9 +171,9 @@ func (w *installWalk) installRemote(ctx context.Context, call *config.ModuleCall
 	packageDir := filepath.Join(Dir, key)
 	record := Record{Key: key, Source: call.SourceAddr, Dir: filepath.ToSlash(filepath.Join(packageDir, source.Subdir))}
 	if previous, reusable := w.reusable(call, key); reusable {
-		w.event(Event{Key: key, Source: call.SourceAddr, Version: previous.Version, Reused: true})
 		return previous, true
 	}
+	w.fresh[key] = true
 	address := source.Remote
 	if source.Kind == SourceRegistry {
 		version, location, ok := w.resolveRegistry(ctx, call, source)
@@ -177,7 +188,7 @@ func (w *installWalk) installRemote(ctx context.Context, call *config.ModuleCall
 			record.Dir = filepath.ToSlash(filepath.Join(packageDir, subdir, source.Subdir))
 		}
 	}
-	w.event(Event{Key: key, Source: call.SourceAddr, Version: record.Version})
+	w.event(Event{Key: key, Source: source.packageAddress(), Version: record.Version, Dir: record.Dir})
 	if err := w.installer.fetchPackage(ctx, address, filepath.Join(w.rootDir, packageDir), moduleDir); err != nil {
 		w.diags = w.diags.Append(callError(call, "Failed to download module",
 			fmt.Sprintf("Module %q could not be installed from %s: %s.", call.Name, call.SourceAddr, err)))
@@ -196,7 +207,7 @@ func (w *installWalk) installRemote(ctx context.Context, call *config.ModuleCall
 // the constraints, and no upgrade asked for.
 func (w *installWalk) reusable(call *config.ModuleCall, key string) (Record, bool) {
 	previous, found := w.previous.Records[key]
-	if w.installer.Upgrade || !found || previous.Source != call.SourceAddr {
+	if w.installer.Upgrade || !found || previous.Source != call.SourceAddr || w.fresh[parentKey(key)] {
 		return Record{}, false
 	}
 	if info, err := os.Stat(filepath.Join(w.rootDir, filepath.FromSlash(previous.Dir))); err != nil || !info.IsDir() {
@@ -240,6 +251,14 @@ func (w *installWalk) resolveRegistry(ctx context.Context, call *config.ModuleCa
 		return versions.Unspecified, "", false
 	}
 	return version, location, true
+}
+
+// parentKey is the key of the module that makes the call key.
+func parentKey(key string) string {
+	if i := strings.LastIndexByte(key, '.'); i >= 0 {
+		return key[:i]
+	}
+	return ""
 }
 
 func (w *installWalk) event(event Event) {

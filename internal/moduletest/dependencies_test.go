@@ -79,7 +79,7 @@ run "g_asserts_on_e" {
 
 func TestExpectFailures(t *testing.T) {
 	failed := func(addr string, sev diags.Severity) diags.Diagnostic {
-		return diags.Diagnostic{Severity: sev, Summary: "failed", Address: addr, FailedCheck: true}
+		return diags.Diagnostic{Severity: sev, Summary: "failed", Object: addr, FailedCheck: true}
 	}
 	f := loadSource(t, "main.tftest.hcl", `
 run "r" {
@@ -104,7 +104,7 @@ run "r" {
 	}
 	var out []string
 	for _, d := range expectFailures(expected, in) {
-		out = append(out, fmt.Sprintf("%s %s %s", d.Severity, d.Address, d.Summary))
+		out = append(out, fmt.Sprintf("%s %s %s", d.Severity, d.Object+d.Address, d.Summary))
 	}
 	want := []string{
 		"Error tpf_thing.one[0] failed",

@@ -130,13 +130,14 @@ func failedCheckOf(d diags.Diagnostic) (checkableKind, bool) {
 	if !d.FailedCheck {
 		return checkableNone, false
 	}
-	root := !strings.HasPrefix(d.Address, "module.")
+	addr := d.Object
+	root := !strings.HasPrefix(addr, "module.")
 	switch {
-	case strings.HasPrefix(d.Address, "check.") || strings.Contains(d.Address, ".check."):
+	case strings.HasPrefix(addr, "check.") || strings.Contains(addr, ".check."):
 		return checkableCheck, root
-	case strings.HasPrefix(d.Address, "var.") || strings.Contains(d.Address, ".var."):
+	case strings.HasPrefix(addr, "var.") || strings.Contains(addr, ".var."):
 		return checkableVariable, root
-	case strings.HasPrefix(d.Address, "output.") || strings.Contains(d.Address, ".output."):
+	case strings.HasPrefix(addr, "output.") || strings.Contains(addr, ".output."):
 		return checkableOutput, root
 	}
 	return checkableResource, root
@@ -147,7 +148,7 @@ func (e *expectedFailure) matches(kind checkableKind, d diags.Diagnostic) bool {
 	if e.kind != kind {
 		return false
 	}
-	return d.Address == e.addr || (e.whole && strings.HasPrefix(d.Address, e.addr+"["))
+	return d.Object == e.addr || (e.whole && strings.HasPrefix(d.Object, e.addr+"["))
 }
 
 // expectFailures goes through the diagnostics of a plan or apply: it drops
@@ -209,7 +210,7 @@ func expectedVariableFailures(expected []*expectedFailure, planDiags diags.Diagn
 		for _, e := range expected {
 			if e.matches(kind, d) {
 				out = append(out, diags.Warnf("Invalid Variable in test file",
-					"Variable %s, has an invalid value within the test. Although this was an expected failure, it has meant the apply stage was unable to run so the overall test will fail.", d.Address))
+					"Variable %s, has an invalid value within the test. Although this was an expected failure, it has meant the apply stage was unable to run so the overall test will fail.", d.Object))
 				break
 			}
 		}

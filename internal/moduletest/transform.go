@@ -242,14 +242,13 @@ func overrideModule(root *config.Config, o *OverrideModule) diags.Diagnostics {
 	}
 	emptied := &config.Module{
 		SourceDir: target.Module.SourceDir, RequiredProviders: target.Module.RequiredProviders,
-		CoreVersionConstraints: target.Module.CoreVersionConstraints,
-		ProviderConfigs:        map[addrs.LocalProviderConfig]*config.Provider{},
-		Variables:              target.Module.Variables,
-		Locals:                 map[string]*config.Local{},
-		Outputs:                make(map[string]*config.Output, len(target.Module.Outputs)),
-		ModuleCalls:            map[string]*config.ModuleCall{},
-		Resources:              map[addrs.Resource]*config.Resource{},
-		Checks:                 map[string]*config.Check{},
+		ProviderConfigs: map[addrs.LocalProviderConfig]*config.Provider{},
+		Variables:       target.Module.Variables,
+		Locals:          map[string]*config.Local{},
+		Outputs:         make(map[string]*config.Output, len(target.Module.Outputs)),
+		ModuleCalls:     map[string]*config.ModuleCall{},
+		Resources:       map[addrs.Resource]*config.Resource{},
+		Checks:          map[string]*config.Check{},
 	}
 	for name, out := range target.Module.Outputs {
 		val, ok := o.Outputs[name]

@@ -175,10 +175,6 @@ moved {
   from = null_resource.a
   to   = null_resource.b
 }`, "still declared at"},
-		{"module to resource", `moved {
-  from = module.a
-  to   = null_resource.b
-}`, "a module can only move to a module"},
 		{"data source", `moved {
   from = data.null_data_source.a
   to   = data.null_data_source.b

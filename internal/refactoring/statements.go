@@ -79,17 +79,32 @@ func statementFromBlock(c *config.Config, m *config.Moved) (*Statement, hcl.Diag
 	}
 	stmt := &Statement{DeclModule: c.Path, From: from, To: to, DeclRange: m.DeclRange}
 	if from.String() == to.String() {
-		return nil, hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "Redundant moved block",
-			Detail:  fmt.Sprintf("This block moves %s to itself, which does nothing. Remove it.", from),
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Redundant move statement",
+			Detail:  fmt.Sprintf("This statement declares a move from %s to the same address, which is the same as not declaring this move at all.", stmt.absString(from)),
 			Subject: m.DeclRange.Ptr()}}
 	}
 	if where := stillDeclared(c, from); where != nil {
+		noun, shortNoun := from.nouns()
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Moved object still exists",
-			Detail: fmt.Sprintf("This block moves %s, but that object is still declared at %s. Change your configuration so that it is declared only as %s, or remove this moved block.",
-				stmt.absString(from), where, stmt.absString(to)),
+			Detail: fmt.Sprintf("This statement declares a move from %s, but that %s is still declared at %s.\n\nChange your configuration so that this %s will be declared as %s instead.",
+				stmt.absString(from), noun, where.Filename+":"+fmt.Sprint(where.Start.Line)+","+fmt.Sprint(where.Start.Column), shortNoun, stmt.absString(to)),
 			Subject: m.DeclRange.Ptr()}}
 	}
 	return stmt, ds
+}
+
+// nouns name what an endpoint is, as OpenTofu's messages about moves do:
+// in full, and in short after the first mention.
+func (ep Endpoint) nouns() (string, string) {
+	switch ep.Kind {
+	case ModuleCallEndpoint:
+		return "module call", "call"
+	case ModuleInstanceEndpoint:
+		return "module instance", "instance"
+	case ResourceInstanceEndpoint:
+		return "resource instance", "instance"
+	}
+	return "resource", "resource"
 }
 
 // stillDeclared returns where the configuration still declares a move's

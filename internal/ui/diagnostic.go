@@ -2,13 +2,11 @@ package ui
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hcled"
 	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/mitchellh/go-wordwrap"
 
@@ -27,21 +25,13 @@ func SourcesFromParser(p *hclparse.Parser) Sources {
 	return Sources(p.Files())
 }
 
-// WriteDiagnostics writes every diagnostic as OpenTofu's views do: sorted
-// (see SortDiagnostics), warnings with the same summary shown once (see
-// ConsolidateDiagnostics), with colour in its left-ruled frame, without
-// colour (-no-color, NO_COLOR) in its plain layout for automation, the
-// detail wrapped to w's width.
+// WriteDiagnostics writes every diagnostic as OpenTofu's views do by
+// default: sorted (see SortDiagnostics), warnings with the same summary
+// shown once (see ConsolidateDiagnostics), with colour in its left-ruled
+// frame, without colour (-no-color, NO_COLOR) in its plain layout for
+// automation, the detail wrapped to w's width.
 func WriteDiagnostics(w io.Writer, ds diags.Diagnostics, sources Sources, color bool) {
-	width := Width(w)
-	for _, group := range ConsolidateDiagnostics(SortDiagnostics(ds), diags.Warning) {
-		d := group.Described()
-		if color {
-			io.WriteString(w, FormatDiagnostic(d, sources, width))
-		} else {
-			io.WriteString(w, FormatDiagnosticPlain(d, sources, width))
-		}
-	}
+	DiagnosticView{Color: color, ConsolidateWarnings: true}.write(w, w, ds, sources, Width(w))
 }
 
 // WriteDiagnostic writes one diagnostic; see WriteDiagnostics.
@@ -52,110 +42,158 @@ func WriteDiagnostic(w io.Writer, d diags.Diagnostic, sources Sources, color boo
 // FormatDiagnostic lays a diagnostic out as OpenTofu's format.Diagnostic
 // does: the severity and summary, where it is (the address it is about,
 // the file, line and enclosing block, the source lines with the subject
-// underlined), then the detail wrapped to width, every line behind a
-// coloured left rule.
+// underlined, the values of the failing expression's references), then
+// the detail wrapped to width, every line behind a coloured left rule.
 func FormatDiagnostic(d diags.Diagnostic, sources Sources, width int) string {
-	pal := palette{enabled: true}
-	rule := pal.red
-	if d.Severity == diags.Warning {
-		rule = pal.yellow
-	}
-	var body strings.Builder
-	body.WriteString(pal.bold(rule(d.Severity.String()+": ")) + pal.bold(d.Summary) + "\n\n")
-	writeWhere(&body, d, sources, true)
-	writeDetail(&body, d.Detail, width-3)
-	var out strings.Builder
-	out.WriteString(rule("╷") + "\n")
-	for _, line := range strings.Split(strings.TrimSuffix(body.String(), "\n"), "\n") {
-		if line == "" {
-			out.WriteString(rule("│") + "\n")
-			continue
-		}
-		out.WriteString(rule("│") + " " + line + "\n")
-	}
-	out.WriteString(rule("╵") + "\n")
-	return out.String()
+	return formatFramed(NewDiagnosticJSON(d, sources), width)
 }
 
 // FormatDiagnosticPlain lays a diagnostic out as OpenTofu's
 // format.DiagnosticPlain does for output without colour: no frame, a
 // blank line before it, the detail wrapped to width.
 func FormatDiagnosticPlain(d diags.Diagnostic, sources Sources, width int) string {
+	return formatPlain(NewDiagnosticJSON(d, sources), width)
+}
+
+// formatFramed draws a diagnostic in colour. The bytes are the ones
+// OpenTofu writes, resets included: its colouring ends every coloured
+// piece of text with a reset, so that even an empty line of the frame has
+// a space after the rule.
+func formatFramed(d *DiagnosticJSON, width int) string {
+	var buf strings.Builder
+	var ruleColor string
+	switch d.Severity {
+	case "error":
+		ruleColor = "[red]"
+	case "warning":
+		ruleColor = "[yellow]"
+	}
+	if ruleColor != "" {
+		buf.WriteString(colorize("[bold]" + ruleColor + titleOf(d.Severity) + ": [reset]"))
+	} else {
+		buf.WriteString(colorize("\n[reset]"))
+	}
+	fmt.Fprintf(&buf, colorize("[bold]%s[reset]\n\n"), replaceControlChars(d.Summary))
+	writeSnippet(&buf, d, true)
+	if d.Detail != "" {
+		if paraWidth := width - 3; paraWidth > 0 {
+			writeWrapped(&buf, replaceControlChars(d.Detail), paraWidth)
+		} else {
+			buf.WriteString(d.Detail + "\n")
+		}
+	}
+	lineRule, startRule, endRule := colorize(ruleColor+"│[reset] "), colorize(ruleColor+"╷[reset]"), colorize(ruleColor+"╵[reset]")
 	var out strings.Builder
-	out.WriteString("\n" + d.Severity.String() + ": " + d.Summary + "\n\n")
-	writeWhere(&out, d, sources, false)
-	writeDetail(&out, d.Detail, width-1)
+	out.WriteString(startRule + "\n")
+	sc := bufio.NewScanner(strings.NewReader(buf.String()))
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		prefix := lineRule
+		if sc.Text() == "" {
+			prefix = strings.TrimSpace(prefix)
+		}
+		out.WriteString(prefix + sc.Text() + "\n")
+	}
+	out.WriteString(endRule + "\n")
 	return out.String()
 }
 
-// writeWhere writes the address a diagnostic is about and its source
-// snippet. A blank line follows a snippet; as in OpenTofu, none follows an
-// address alone.
-func writeWhere(w *strings.Builder, d diags.Diagnostic, sources Sources, color bool) {
-	// A failed custom condition names its object only for the checks
-	// that match it; OpenTofu's message shows no address.
-	if d.Address != "" && !d.FailedCheck {
-		fmt.Fprintf(w, "  with %s,\n", d.Address)
-		if len(d.AttributePath) > 0 && d.Subject == nil {
-			// OpenTofu points at the configuration line the attribute
-			// came from; with no source range known, name the attribute.
-			fmt.Fprintf(w, "  on attribute %s,\n", diags.FormatPath(d.AttributePath))
+// formatPlain lays a diagnostic out without colour.
+func formatPlain(d *DiagnosticJSON, width int) string {
+	var buf strings.Builder
+	buf.WriteString("\n")
+	if title := titleOf(d.Severity); title != "" {
+		buf.WriteString(title + ": ")
+	}
+	buf.WriteString(d.Summary + "\n\n")
+	writeSnippet(&buf, d, false)
+	if d.Detail != "" {
+		if width > 1 {
+			writeWrapped(&buf, d.Detail, width-1)
+		} else {
+			buf.WriteString(d.Detail + "\n")
 		}
 	}
-	if d.Subject == nil {
-		return
-	}
-	writeSnippet(w, d, sources, color)
-	w.WriteString("\n")
+	return buf.String()
 }
 
-// writeDetail writes the detail, wrapping each line that does not start
-// with a space (those are code or commands, kept whole) to width.
-func writeDetail(w *strings.Builder, detail string, width int) {
-	if detail == "" {
-		return
+func titleOf(severity string) string {
+	switch severity {
+	case "error":
+		return "Error"
+	case "warning":
+		return "Warning"
 	}
-	for _, line := range strings.Split(detail, "\n") {
-		if width > 0 && !strings.HasPrefix(line, " ") {
+	return ""
+}
+
+// writeWrapped writes text, wrapping each line that does not start with a
+// space (those are code or commands, kept whole) to width.
+func writeWrapped(w *strings.Builder, text string, width int) {
+	for _, line := range strings.Split(text, "\n") {
+		if !strings.HasPrefix(line, " ") {
 			line = wordwrap.WrapString(line, uint(width))
 		}
 		w.WriteString(line + "\n")
 	}
 }
 
-func writeSnippet(w *strings.Builder, d diags.Diagnostic, sources Sources, color bool) {
-	subject := *d.Subject
-	file := sources[subject.Filename]
-	context := ""
-	if file != nil {
-		if c := hcled.ContextString(file, subject.Start.Byte-1); c != "" {
-			context = ", in " + c
+// writeSnippet writes the address a diagnostic is about and where it is:
+// the file and line, the source lines with the subject underlined (in
+// colour), and the values of the failing expression's references. A blank
+// line follows where the diagnostic has a range; none follows an address
+// alone.
+func writeSnippet(w *strings.Builder, d *DiagnosticJSON, color bool) {
+	c := func(s string) string {
+		if color {
+			return colorize(s)
 		}
+		return stripColors(s)
 	}
-	fmt.Fprintf(w, "  on %s line %d%s:\n", subject.Filename, subject.Start.Line, context)
-	if file == nil || file.Bytes == nil {
-		w.WriteString("  (source code not available)\n")
+	if d.Address != "" {
+		fmt.Fprintf(w, "  with %s,\n", d.Address)
+	}
+	if d.Range == nil {
 		return
 	}
-	snippetRange := subject
-	if d.Context != nil {
-		snippetRange = hcl.RangeOver(snippetRange, *d.Context)
+	snippet := d.Snippet
+	if snippet == nil {
+		fmt.Fprintf(w, "  on %s line %d:\n  (source code not available)\n", replaceControlChars(d.Range.Filename), d.Range.Start.Line)
+		w.WriteString("\n")
+		return
 	}
-	sc := hcl.NewRangeScanner(file.Bytes, subject.Filename, bufio.ScanLines)
-	for sc.Scan() {
-		lineRange := sc.Range()
-		if !lineRange.Overlaps(snippetRange) && lineRange.Start.Line != snippetRange.Start.Line {
-			continue
-		}
-		line := sc.Bytes()
-		if color && lineRange.Overlaps(subject) {
-			before, highlighted, after := lineRange.PartitionAround(subject)
-			line = bytes.Join([][]byte{
-				file.Bytes[before.Start.Byte:before.End.Byte],
-				[]byte("\x1b[4m"), file.Bytes[highlighted.Start.Byte:highlighted.End.Byte], []byte(ansiReset),
-				file.Bytes[after.Start.Byte:after.End.Byte],
-			}, nil)
-		}
-		fmt.Fprintf(w, "%4d: %s\n", lineRange.Start.Line, line)
+	context := ""
+	if snippet.Context != nil {
+		context = ", in " + *snippet.Context
 	}
+	fmt.Fprintf(w, "  on %s line %d%s:\n", replaceControlChars(d.Range.Filename), d.Range.Start.Line, context)
+	code := snippet.Code
+	start, end := snippet.HighlightStartOffset, snippet.HighlightEndOffset
+	if end < start {
+		end = min(start+1, len(code))
+	}
+	start, end = max(0, min(start, len(code))), max(0, min(end, len(code)))
+	code = fmt.Sprintf(c("%s[underline]%s[reset]%s"), replaceControlChars(code[:start]), replaceControlChars(code[start:end]), replaceControlChars(code[end:]))
+	for i, line := range strings.Split(code, "\n") {
+		fmt.Fprintf(w, "%4d: %s\n", snippet.StartLine+i, line)
+	}
+	call := snippet.FunctionCall
+	if len(snippet.Values) > 0 || (call != nil && call.Signature != nil) {
+		w.WriteString(c("    [dark_gray]├────────────────[reset]\n"))
+		if call != nil && call.Signature != nil {
+			fmt.Fprintf(w, c("    [dark_gray]│[reset] while calling [bold]%s[reset]("), call.CalledAs)
+			var names []string
+			for _, p := range call.Signature.Params {
+				names = append(names, p.Name)
+			}
+			if v := call.Signature.VariadicParam; v != nil {
+				names = append(names, v.Name+"...")
+			}
+			w.WriteString(strings.Join(names, ", ") + ")\n")
+		}
+		for _, v := range snippet.Values {
+			fmt.Fprintf(w, c("    [dark_gray]│[reset] [bold]%s[reset] %s\n"), v.Traversal, v.Statement)
+		}
+	}
+	w.WriteString("\n")
 }

@@ -76,26 +76,39 @@ func (g DiagnosticGroup) Described() diags.Diagnostic {
 }
 
 // ConsolidateDiagnostics groups the diagnostics of one severity that have
-// a source location and the same summary under the first of them, as
-// OpenTofu's tfdiags.Diagnostics.Consolidate does with a threshold of one:
-// a configuration that uses a deprecated feature in fifty places gets one
+// a source location and the same consolidation key (the summary, narrowed
+// by the Extra's key) under the first of them, as OpenTofu's
+// tfdiags.Diagnostics.Consolidate does with a threshold of one: a
+// configuration that uses a deprecated feature in fifty places gets one
 // warning saying there are forty-nine more. A failed check is never
 // grouped: each failure is news. Other diagnostics stay as they are, each
 // a group of one.
 func ConsolidateDiagnostics(ds diags.Diagnostics, severity diags.Severity) []DiagnosticGroup {
-	out := make([]DiagnosticGroup, 0, len(ds))
-	bySummary := map[string]int{}
-	for _, d := range ds {
+	groups := make([]DiagnosticGroup, len(ds))
+	for i, d := range ds {
+		groups[i] = DiagnosticGroup{First: d, Count: 1}
+	}
+	return consolidateGroups(groups, severity)
+}
+
+// consolidateGroups merges groups as ConsolidateDiagnostics merges
+// diagnostics, each into the first group of its key.
+func consolidateGroups(groups []DiagnosticGroup, severity diags.Severity) []DiagnosticGroup {
+	out := make([]DiagnosticGroup, 0, len(groups))
+	byKey := map[string]int{}
+	for _, g := range groups {
+		d := g.First
 		if d.Severity != severity || d.Subject == nil || d.FailedCheck {
-			out = append(out, DiagnosticGroup{First: d, Count: 1})
+			out = append(out, g)
 			continue
 		}
-		if i, ok := bySummary[d.Summary]; ok {
-			out[i].Count++
+		key := d.ConsolidationKey()
+		if i, ok := byKey[key]; ok {
+			out[i].Count += g.Count
 			continue
 		}
-		bySummary[d.Summary] = len(out)
-		out = append(out, DiagnosticGroup{First: d, Count: 1})
+		byKey[key] = len(out)
+		out = append(out, g)
 	}
 	return out
 }

@@ -103,7 +103,7 @@ func diffBlock(c change, block *schema.Block) diffNode {
 	if node, ok := c.withUnknown(compute); ok {
 		return node
 	}
-	attributes, action := diffAttributes(c, block.Attributes, func(child *change, attr *schema.Attribute) diffNode {
+	attributes, action := diffAttributes(c, block.Attributes, true, func(child *change, attr *schema.Attribute) diffNode {
 		// Providers built on the legacy SDK cannot tell an empty string
 		// from null, so an empty string that goes away, or becomes a value
 		// known only after apply, was never set. Terraform shows every other

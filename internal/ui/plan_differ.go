@@ -238,25 +238,41 @@ func diffType(c change, ty cty.Type) diffNode {
 }
 
 func diffObjectType(c change, attrTypes map[string]cty.Type) diffNode {
-	attributes, action := diffAttributes(c, attrTypes, func(child *change, ty cty.Type) diffNode { return diffType(*child, ty) })
+	attributes, action := diffAttributes(c, attrTypes, false, func(child *change, ty cty.Type) diffNode { return diffType(*child, ty) })
 	return diffNode{action: action, replace: c.replaces(), view: attributesView{attributes: attributes}}
 }
 
 // diffAttributes diffs each attribute of an object value with diffOne,
 // which may adjust the child change first; attributes null on both sides
-// are left out altogether.
-func diffAttributes[T any](c change, attrs map[string]T, diffOne func(child *change, attr T) diffNode) (map[string]diffNode, plans.Action) {
+// are left out altogether. Write-only attributes, null in every plan and
+// state, come last and take the action of the others: as OpenTofu shows
+// them, changed when anything else in the object changes (or when they
+// force its replacement). A block's own write-only attributes are shown
+// even unchanged (inBlock); a nested object's are then left out.
+func diffAttributes[T any](c change, attrs map[string]T, inBlock bool, diffOne func(child *change, attr T) diffNode) (map[string]diffNode, plans.Action) {
 	action := c.iterationAction()
 	out := make(map[string]diffNode, len(attrs))
-	for name, attr := range attrs {
+	var writeOnly []string
+	for _, name := range sortedKeys(attrs) {
 		child := c.attr(name)
-		node := diffOne(&child, attr)
-		if _, writeOnly := node.view.(writeOnlyView); writeOnly {
-			// A write-only attribute is null in every plan and state, yet
-			// Terraform shows it wherever its object is shown, created or
-			// destroyed with the object.
-			node.action = c.iterationAction()
-		} else if node.action == plans.NoOp && absent(child.before) && absent(child.after) {
+		node := diffOne(&child, attrs[name])
+		if _, ok := node.view.(writeOnlyView); ok {
+			writeOnly = append(writeOnly, name)
+			continue
+		}
+		if node.action == plans.NoOp && absent(child.before) && absent(child.after) {
+			continue
+		}
+		out[name] = node
+		action = compareActions(action, node.action)
+	}
+	for _, name := range writeOnly {
+		child := c.attr(name)
+		node := diffNode{action: action, replace: child.replaces(), view: writeOnlyView{}}
+		if node.action == plans.NoOp && node.replace {
+			node.action = plans.Update
+		}
+		if node.action == plans.NoOp && !inBlock && absent(child.before) && absent(child.after) {
 			continue
 		}
 		out[name] = node
@@ -307,7 +323,7 @@ func diffNestedType(c change, nested *schema.Object) diffNode {
 }
 
 func diffNestedObject(c change, attrs map[string]*schema.Attribute) diffNode {
-	attributes, action := diffAttributes(c, attrs, func(child *change, attr *schema.Attribute) diffNode { return diffAttribute(*child, attr) })
+	attributes, action := diffAttributes(c, attrs, false, func(child *change, attr *schema.Attribute) diffNode { return diffAttribute(*child, attr) })
 	return diffNode{action: action, replace: c.replaces(), view: attributesView{attributes: attributes, keepNullSuffix: true}}
 }
 

@@ -55,6 +55,8 @@ type renderOpts struct {
 	// hideSymbols drops the action symbol column, for renderings of what
 	// exists (the state) rather than of what changes.
 	hideSymbols bool
+	// showSensitive shows sensitive values (-show-sensitive).
+	showSensitive bool
 }
 
 // clone is o for a child's rendering. As OpenTofu's RenderHumanOpts.Clone
@@ -383,7 +385,8 @@ func (v unknownView) render(node diffNode, indent int, o renderOpts) string {
 	}
 	beforeOpts := o.clone()
 	beforeOpts.noNullSuffix = true
-	return v.before.render(indent, beforeOpts) + " " + arrow(o) + " (known after apply)" + forcesReplacement(node.replace, o)
+	// Unlike every other change, OpenTofu leaves this arrow uncoloured.
+	return v.before.render(indent, beforeOpts) + " -> (known after apply)" + forcesReplacement(node.replace, o)
 }
 
 // writeOnlyView stands in for a write-only attribute, whose value the
@@ -391,7 +394,7 @@ func (v unknownView) render(node diffNode, indent int, o renderOpts) string {
 type writeOnlyView struct{}
 
 func (writeOnlyView) render(node diffNode, indent int, o renderOpts) string {
-	return "(write-only attribute)" + nullSuffix(node.action, o)
+	return "(write-only attribute)" + forcesReplacement(node.replace, o) + nullSuffix(node.action, o)
 }
 
 // sensitiveView hides a value that is, or was, sensitive, and warns when
@@ -402,6 +405,9 @@ type sensitiveView struct {
 }
 
 func (v sensitiveView) render(node diffNode, indent int, o renderOpts) string {
+	if o.showSensitive {
+		return v.inner.render(indent, o)
+	}
 	return "(sensitive value)" + nullSuffix(node.action, o) + forcesReplacement(node.replace, o)
 }
 

@@ -34,8 +34,9 @@ func secretObject(id cty.Value, version int64) cty.Value {
 	})
 }
 
-// The expected blocks are what terraform 1.11 prints for tpf_thing's
-// password_wo (its other attributes left out).
+// The expected blocks are what OpenTofu 1.12 prints for tpf_thing's
+// password_wo (its other attributes left out): the write-only attribute
+// takes the action of the rest of the object.
 func TestRenderPlanWriteOnlyAttributes(t *testing.T) {
 	known := cty.StringVal("c4300aeb2073552d")
 	null := cty.NullVal(secretSchema.ImpliedType())
@@ -51,11 +52,11 @@ func TestRenderPlanWriteOnlyAttributes(t *testing.T) {
       + password_wo         = (write-only attribute)
       + password_wo_version = 1
     }`},
-		{"update keeps it among the unchanged", plans.Update, secretObject(known, 1), secretObject(known, 2), `  ~ resource "tpf_secret" "a" {
+		{"update shows it updated", plans.Update, secretObject(known, 1), secretObject(known, 2), `  ~ resource "tpf_secret" "a" {
         id                  = "c4300aeb2073552d"
         name                = "a"
+      ~ password_wo         = (write-only attribute)
       ~ password_wo_version = 1 -> 2
-        # (1 unchanged attribute hidden)
     }`},
 		{"delete", plans.Delete, secretObject(known, 1), null, `  - resource "tpf_secret" "a" {
       - id                  = "c4300aeb2073552d" -> null

@@ -9,7 +9,6 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/terrane/terrane/internal/addrs"
-	"github.com/terrane/terrane/internal/lang/marks"
 	"github.com/terrane/terrane/internal/plans"
 )
 
@@ -21,12 +20,12 @@ type ProgressOptions struct {
 	StillInterval time.Duration
 }
 
-// ProgressHook reports refresh and apply progress as Terraform does, one
-// whole line per event ("null_resource.a: Creating...", "Still
-// creating... [10s elapsed]", "Creation complete after 1s [id=…]"). It
-// implements the engine's Hook interface and is safe for concurrent use:
-// each line is written with a single Write under a lock, so lines from
-// parallel operations never interleave.
+// ProgressHook reports refresh and apply progress as OpenTofu does, one
+// whole line per event, each in bold ("null_resource.a: Creating...",
+// "Still creating... [10s elapsed]", "Creation complete after 1s
+// [id=…]"). It implements the engine's Hook interface and is safe for
+// concurrent use: each line is written with a single Write under a lock, so
+// lines from parallel operations never interleave.
 type ProgressHook struct {
 	out      io.Writer
 	pal      palette
@@ -41,7 +40,8 @@ type ProgressHook struct {
 type operation struct {
 	name    string // the object, as lines name it
 	kind    operationKind
-	id      string // the object's id before the call, when it had one
+	idKey   string // the attribute naming the object before the call ("id", "name", …)
+	idValue string
 	started time.Time
 	stop    chan struct{}
 	done    chan struct{}
@@ -58,21 +58,20 @@ func NewProgressHook(w io.Writer, opts ProgressOptions) *ProgressHook {
 
 // operationKind is what an apply call does, in the words its lines use.
 type operationKind struct {
-	starting, ongoing, finished string // "Creating", "creating", "Creation"
+	starting, ongoing, finished string // "Creating", "creating", "Creation complete"
 	showPriorID                 bool   // the object exists, so name it by its id
-	showNewID                   bool   // the object exists afterwards
+	ephemeral                   bool   // an ephemeral instance: no id, and an end line even on failure
 }
 
 var (
-	creating   = operationKind{"Creating", "creating", "Creation", false, true}
-	modifying  = operationKind{"Modifying", "modifying", "Modifications", true, true}
-	destroying = operationKind{"Destroying", "destroying", "Destruction", true, false}
-	reading    = operationKind{"Reading", "reading", "Read", false, true}
-	// What a run does to an ephemeral resource instance; no id is shown,
-	// since nothing of its value is.
-	opening  = operationKind{"Opening", "opening", "Opening", false, false}
-	renewing = operationKind{"Renewing", "renewing", "Renewal", false, false}
-	closing  = operationKind{"Closing", "closing", "Closing", false, false}
+	creating   = operationKind{"Creating", "creating", "Creation complete", false, false}
+	modifying  = operationKind{"Modifying", "modifying", "Modifications complete", true, false}
+	destroying = operationKind{"Destroying", "destroying", "Destruction complete", true, false}
+	reading    = operationKind{"Reading", "reading", "Read complete", false, false}
+	// What a run does to an ephemeral resource instance.
+	opening  = operationKind{"Opening", "opening", "Open complete", false, true}
+	renewing = operationKind{"Renewing", "renewing", "Renew complete", false, true}
+	closing  = operationKind{"Closing", "closing", "Close complete", false, true}
 )
 
 func kindOfApply(action plans.Action, planned cty.Value) (operationKind, bool) {
@@ -103,47 +102,28 @@ func objectName(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey) string
 	return addr.String()
 }
 
-// maxIDLength keeps id annotations to one line.
+// maxIDLength keeps the id in "Still …" lines short.
 const maxIDLength = 80
 
-// idOf returns the object's "id" attribute for display, or "" when it has
-// none that can be shown.
-func idOf(v cty.Value) string {
-	if v == cty.NilVal || v.IsNull() || !v.IsKnown() || !v.Type().IsObjectType() || !v.Type().HasAttribute("id") {
+// idSuffix is the " [key=value]" that follows an event naming an object,
+// or "" when nothing names it.
+func idSuffix(key, value string) string {
+	if key == "" || value == "" {
 		return ""
 	}
-	id := v.GetAttr("id")
-	if id.HasMark(marks.Sensitive) {
-		return "(sensitive value)"
-	}
-	id, _ = id.UnmarkDeep()
-	if id.IsNull() || !id.IsKnown() || id.Type() != cty.String {
-		return ""
-	}
-	text := id.AsString()
-	if len(text) > maxIDLength {
-		text = text[:maxIDLength-3] + "..."
-	}
-	return text
+	return " [" + key + "=" + value + "]"
 }
 
-func idSuffix(id string) string {
-	if id == "" {
-		return ""
-	}
-	return " [id=" + id + "]"
-}
-
-// writeLine writes one line; callers hold h.mu.
+// writeLine writes one line in bold; callers hold h.mu.
 func (h *ProgressHook) writeLine(line string) {
-	_, _ = io.WriteString(h.out, line+"\n")
+	_, _ = io.WriteString(h.out, h.pal.bold(line)+"\n")
 }
 
 // PreRefresh reports that an object's state is being read back.
 func (h *ProgressHook) PreRefresh(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey, prior cty.Value) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.writeLine(h.pal.bold(objectName(addr, deposed)+": Refreshing state...") + idSuffix(idOf(prior)))
+	h.writeLine(objectName(addr, deposed) + ": Refreshing state..." + idSuffix(objectID(prior)))
 }
 
 // PostRefresh says nothing: refreshing is quick, and its findings are
@@ -160,13 +140,13 @@ func (h *ProgressHook) PreApply(addr addrs.AbsResourceInstance, deposed addrs.De
 	}
 	op := &operation{name: objectName(addr, deposed), kind: kind, started: time.Now(), stop: make(chan struct{}), done: make(chan struct{})}
 	if kind.showPriorID {
-		op.id = idOf(prior)
+		op.idKey, op.idValue = objectIDOrName(prior)
 	}
 	h.start(op)
 }
 
 // PreEphemeralOp reports that an ephemeral resource instance is being
-// opened, renewed or closed, as Terraform does ("Opening...").
+// opened, renewed or closed ("Opening...").
 func (h *ProgressHook) PreEphemeralOp(addr addrs.AbsResourceInstance, action plans.Action) {
 	kind, ok := map[plans.Action]operationKind{plans.Open: opening, plans.Renew: renewing, plans.Close: closing}[action]
 	if !ok {
@@ -175,24 +155,18 @@ func (h *ProgressHook) PreEphemeralOp(addr addrs.AbsResourceInstance, action pla
 	h.start(&operation{name: addr.String(), kind: kind, started: time.Now(), stop: make(chan struct{}), done: make(chan struct{})})
 }
 
-// PostEphemeralOp reports how opening, renewing or closing ended.
+// PostEphemeralOp reports that opening, renewing or closing ended; it is
+// reported the same way whether it succeeded or not.
 func (h *ProgressHook) PostEphemeralOp(addr addrs.AbsResourceInstance, action plans.Action, err error) {
-	h.PostApply(addr, addrs.NotDeposed, cty.NilVal, err)
+	h.PostApply(addr, addrs.NotDeposed, cty.NilVal, nil)
 }
 
-// EphemeralDeferred reports that a plan leaves an ephemeral resource
-// instance unopened until apply, as Terraform does.
-func (h *ProgressHook) EphemeralDeferred(addr addrs.AbsResourceInstance) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if !h.closed {
-		h.writeLine(h.pal.bold(addr.String() + ": Configuration unknown, deferring..."))
-	}
-}
+// EphemeralDeferred says nothing: an ephemeral resource instance whose
+// configuration is not known yet is simply opened during apply.
+func (h *ProgressHook) EphemeralDeferred(addr addrs.AbsResourceInstance) {}
 
 // start reports an operation starting and starts its "Still …" reports.
 func (h *ProgressHook) start(op *operation) {
-	kind := op.kind
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
@@ -202,9 +176,12 @@ func (h *ProgressHook) start(op *operation) {
 		previous.halt()
 	}
 	h.running[op.name] = op
-	h.writeLine(h.pal.bold(op.name+": "+kind.starting+"...") + idSuffix(op.id))
+	h.writeLine(op.name + ": " + op.kind.starting + "..." + idSuffix(op.idKey, op.idValue))
 	go h.reportStill(op)
 }
+
+// elapsedSince is the whole seconds since start.
+func elapsedSince(start time.Time) time.Duration { return time.Since(start).Truncate(time.Second) }
 
 // reportStill writes a "Still …" line every interval until stopped.
 func (h *ProgressHook) reportStill(op *operation) {
@@ -216,10 +193,10 @@ func (h *ProgressHook) reportStill(op *operation) {
 		case <-op.stop:
 			return
 		case <-ticker.C:
-			elapsed := time.Since(op.started).Truncate(time.Second)
+			elapsed := elapsedSince(op.started)
 			id := ""
-			if op.id != "" {
-				id = "id=" + op.id + ", "
+			if op.idKey != "" && op.idValue != "" {
+				id = op.idKey + "=" + truncateID(op.idValue, maxIDLength) + ", "
 			}
 			h.mu.Lock()
 			select {
@@ -240,7 +217,9 @@ func (op *operation) halt() {
 	}
 }
 
-// PostApply reports how a change to an object ended.
+// PostApply reports that a change to an object succeeded; a failure is
+// left to the diagnostics that follow. The line names the object by its
+// address alone, deposed or not, as OpenTofu's does.
 func (h *ProgressHook) PostApply(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey, newState cty.Value, err error) {
 	name := objectName(addr, deposed)
 	h.mu.Lock()
@@ -251,18 +230,15 @@ func (h *ProgressHook) PostApply(addr addrs.AbsResourceInstance, deposed addrs.D
 	}
 	delete(h.running, name)
 	op.halt()
-	elapsed := time.Since(op.started).Truncate(time.Second)
-	if err != nil {
-		h.writeLine(h.pal.bold(fmt.Sprintf("%s: %s errored after %s", name, op.kind.finished, elapsed)))
+	if err != nil && !op.kind.ephemeral {
 		return
 	}
-	id := ""
-	if op.kind.showNewID {
-		id = idSuffix(idOf(newState))
+	elapsed := elapsedSince(op.started)
+	suffix := ""
+	if !op.kind.ephemeral {
+		suffix = idSuffix(objectID(newState))
 	}
-	// OpenTofu reports the end of a deposed object's destruction under
-	// the instance's address alone, without "(deposed object …)".
-	h.writeLine(h.pal.bold(fmt.Sprintf("%s: %s complete after %s", addr, op.kind.finished, elapsed)) + id)
+	h.writeLine(fmt.Sprintf("%s: %s after %s%s", addr, op.kind.finished, elapsed, suffix))
 }
 
 // Close stops the "Still …" reports of operations that never finished (a
@@ -281,4 +257,22 @@ func (h *ProgressHook) Close() {
 	for _, op := range waiting {
 		<-op.done
 	}
+}
+
+// truncateID shortens an id longer than max characters by eliding its
+// middle, keeping both ends.
+func truncateID(id string, max int) string {
+	r := []rune(id)
+	if len(r) <= max {
+		return id
+	}
+	if max < 5 {
+		max = 5
+	}
+	half := max / 2
+	right := len(r) - half - 1
+	if overlap := max - (half*2 + 3); overlap < 0 {
+		right -= overlap
+	}
+	return string(r[:half-1]) + "..." + string(r[right:])
 }

@@ -67,14 +67,19 @@ func TestProgressHookLines(t *testing.T) {
 		{"delete", plans.Delete, objectWithID("i-1"), cty.NullVal(unknownID.Type()), cty.NullVal(unknownID.Type()), nil, "",
 			"tpf_thing.a: Destroying... [id=i-1]", "tpf_thing.a: Destruction complete after 0s"},
 		{"deposed delete", plans.Delete, objectWithID("i-0"), cty.NullVal(unknownID.Type()), cty.NullVal(unknownID.Type()), nil, "00000001",
-			// OpenTofu ends it under the instance's address alone.
 			"tpf_thing.a (deposed object 00000001): Destroying... [id=i-0]", "tpf_thing.a: Destruction complete after 0s"},
 		{"replace, destroying half", plans.DeleteThenCreate, objectWithID("i-1"), cty.NullVal(unknownID.Type()), cty.NullVal(unknownID.Type()), nil, "",
 			"tpf_thing.a: Destroying... [id=i-1]", "tpf_thing.a: Destruction complete after 0s"},
 		{"create fails", plans.Create, cty.NullVal(unknownID.Type()), unknownID, cty.NullVal(unknownID.Type()), errors.New("boom"), "",
-			"tpf_thing.a: Creating...", "tpf_thing.a: Creation errored after 0s"},
+			"tpf_thing.a: Creating...", ""},
 		{"sensitive id", plans.Update, cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("secret").Mark(marks.Sensitive)}), unknownID, objectWithID("i-1"), nil, "",
-			"tpf_thing.a: Modifying... [id=(sensitive value)]", "tpf_thing.a: Modifications complete after 0s [id=i-1]"},
+			"tpf_thing.a: Modifying...", "tpf_thing.a: Modifications complete after 0s [id=i-1]"},
+		{"named by name", plans.Update, cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("n1")}), unknownID, cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("n1")}), nil, "",
+			"tpf_thing.a: Modifying... [name=n1]", "tpf_thing.a: Modifications complete after 0s [name=n1]"},
+		{"named by a tag before the change only", plans.Delete, cty.ObjectVal(map[string]cty.Value{"tags": cty.MapVal(map[string]cty.Value{"Name": cty.StringVal("web")})}), cty.NullVal(unknownID.Type()), cty.NullVal(unknownID.Type()), nil, "",
+			"tpf_thing.a: Destroying... [tags.Name=web]", "tpf_thing.a: Destruction complete after 0s"},
+		{"null id, so named by name", plans.Update, cty.ObjectVal(map[string]cty.Value{"id": cty.NullVal(cty.String), "name": cty.StringVal("x")}), unknownID, objectWithID("i-1"), nil, "",
+			"tpf_thing.a: Modifying... [name=x]", "tpf_thing.a: Modifications complete after 0s [id=i-1]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out lockedBuffer
@@ -83,7 +88,10 @@ func TestProgressHookLines(t *testing.T) {
 			hook.PreApply(addr, tc.deposed, tc.action, tc.prior, tc.planned)
 			hook.PostApply(addr, tc.deposed, tc.newState, tc.err)
 			hook.Close()
-			want := tc.wantStart + "\n" + tc.wantEnd + "\n"
+			want := tc.wantStart + "\n"
+			if tc.wantEnd != "" {
+				want += tc.wantEnd + "\n"
+			}
 			if got := out.String(); got != want {
 				t.Errorf("got\n%s\nwant\n%s", got, want)
 			}
@@ -163,8 +171,9 @@ func TestProgressHookColour(t *testing.T) {
 	addr := instance(t, "tpf_thing.a")
 	hook.PreApply(addr, addrs.NotDeposed, plans.Create, cty.NullVal(objectWithID("").Type()), objectWithID("x"))
 	hook.PostApply(addr, addrs.NotDeposed, objectWithID("i-1"), nil)
-	if got := out.String(); !strings.Contains(got, "\x1b[1mtpf_thing.a: Creating...\x1b[0m") {
-		t.Errorf("want the line in bold, got %q", got)
+	want := "\x1b[1mtpf_thing.a: Creating...\x1b[0m\n\x1b[1mtpf_thing.a: Creation complete after 0s [id=i-1]\x1b[0m\n"
+	if got := out.String(); got != want {
+		t.Errorf("want whole lines in bold, id included, got %q", got)
 	}
 }
 
@@ -205,5 +214,21 @@ func TestRenderApplySummary(t *testing.T) {
 	}
 }
 
-// ProgressHook must keep satisfying the engine's Hook interface.
-var _ engine.Hook = (*ProgressHook)(nil)
+func TestProgressHookImports(t *testing.T) {
+	var out lockedBuffer
+	hook := NewProgressHook(&out, ProgressOptions{})
+	addr := instance(t, "tpf_thing.a")
+	hook.PreImport(addr, "i-1", false)
+	hook.PreApplyImport(addr, "i-1")
+	hook.PostApplyImport(addr, "i-1")
+	want := "tpf_thing.a: Preparing import... [id=i-1]\ntpf_thing.a: Importing... [id=i-1]\ntpf_thing.a: Import complete [id=i-1]\n"
+	if got := out.String(); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// ProgressHook must keep satisfying the engine's hook interfaces.
+var (
+	_ engine.Hook       = (*ProgressHook)(nil)
+	_ engine.ImportHook = (*ProgressHook)(nil)
+)

@@ -3,6 +3,7 @@ package workdir
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/apparentlymart/go-versions/versions"
 
@@ -29,14 +30,31 @@ func EachProviderUse(mod *config.Module, use func(addrs.Provider, config.Version
 	for _, r := range mod.Resources {
 		use(r.Provider, config.VersionConstraint{})
 	}
+	// An import block needs its target's provider even while no resource
+	// block is written for it, as when plan generates one.
+	for _, provider := range mod.ImportProviders() {
+		use(provider, config.VersionConstraint{})
+	}
 }
 
 // ProviderRequirements collects the version constraints on every provider
 // the configuration tree uses: declared in required_providers, in the
 // legacy version argument of provider blocks, or implied by provider
-// blocks and resource types. Terrane's built-in provider needs no package
-// and is left out.
+// blocks and resource types. Built-in providers need no package and are
+// left out.
 func ProviderRequirements(cfg *config.Config) (map[addrs.Provider]discovery.Constraints, diags.Diagnostics) {
+	all, ds := AllProviderRequirements(cfg)
+	for provider := range all {
+		if provider.IsBuiltIn() {
+			delete(all, provider)
+		}
+	}
+	return all, ds
+}
+
+// AllProviderRequirements is ProviderRequirements with the built-in
+// providers the configuration uses, which init reports and checks.
+func AllProviderRequirements(cfg *config.Config) (map[addrs.Provider]discovery.Constraints, diags.Diagnostics) {
 	var ds diags.Diagnostics
 	type written struct {
 		raw string
@@ -53,7 +71,7 @@ func ProviderRequirements(cfg *config.Config) (map[addrs.Provider]discovery.Cons
 	cfg.DeepEach(func(c *config.Config) { EachProviderUse(c.Module, use) })
 	result := make(map[addrs.Provider]discovery.Constraints, len(sources))
 	for provider, list := range sources {
-		if provider.IsZero() || provider.IsBuiltIn() {
+		if provider.IsZero() {
 			continue
 		}
 		var all discovery.Constraints
@@ -75,34 +93,40 @@ func ProviderRequirements(cfg *config.Config) (map[addrs.Provider]discovery.Cons
 	return result, ds
 }
 
-// CheckLocks reports, as errors that say to run terrane init, every
-// required provider the lock file does not select a version of, or selects
-// a version the configuration no longer allows. Providers under
-// development overrides need no lock.
+// CheckLocks reports, in one error as OpenTofu does, every required
+// provider the lock file does not select a version of, or selects a
+// version the configuration no longer allows, and says to run init.
+// Providers under development overrides need no lock.
 func CheckLocks(requirements map[addrs.Provider]discovery.Constraints, locks *depsfile.Locks, overrides discovery.DevOverrides) diags.Diagnostics {
-	var ds diags.Diagnostics
-	for _, provider := range SortedProviders(requirements) {
+	var problems []string
+	for provider, constraints := range requirements {
 		if _, overridden := overrides[provider]; overridden {
 			continue
 		}
 		lock := locks.Provider(provider)
-		var problem string
 		switch {
 		case lock == nil:
-			problem = fmt.Sprintf("the configuration requires %s, but %s selects no version of it", provider.ForDisplay(), depsfile.FileName)
-		case !versions.MeetingConstraints(requirements[provider]).Has(lock.Version()):
-			problem = fmt.Sprintf("%s selects %s v%s, which does not meet the configuration's constraint %q",
-				depsfile.FileName, provider.ForDisplay(), lock.Version(), depsfile.ConstraintsString(requirements[provider]))
-		default:
-			continue
+			problems = append(problems, fmt.Sprintf("provider %s: required by this configuration but no version is selected", provider))
+		case !versions.MeetingConstraints(constraints).Has(lock.Version()):
+			current := depsfile.ConstraintsString(constraints)
+			if current != depsfile.ConstraintsString(lock.Constraints()) {
+				problems = append(problems, fmt.Sprintf("provider %s: locked version selection %s doesn't match the updated version constraints %q", provider, lock.Version(), current))
+			} else {
+				problems = append(problems, fmt.Sprintf("provider %s: version constraints %q don't match the locked version selection %s", provider, current, lock.Version()))
+			}
 		}
-		diag := diags.Errorf("Inconsistent dependency lock file",
-			"The working directory's dependency lock file does not match the configuration: %s.\n\n"+
-				"Run terrane init to install the providers the configuration needs and update the lock file (terrane init -upgrade to move to newer versions).", problem)
-		diag.Address = provider.String()
-		ds = append(ds, diag)
 	}
-	return ds
+	if len(problems) == 0 {
+		return nil
+	}
+	sort.Strings(problems)
+	suggestion := "To update the locked dependency selections to match a changed configuration, run:\n  terrane init -upgrade"
+	if locks.Empty() {
+		suggestion = "To make the initial dependency selections that will initialize the dependency lock file, run:\n  terrane init"
+	}
+	return diags.Diagnostics{diags.Errorf("Inconsistent dependency lock file",
+		"The following dependency selections recorded in the lock file are inconsistent with the current configuration:\n  - %s\n\n%s",
+		strings.Join(problems, "\n  - "), suggestion)}
 }
 
 // SortedProviders returns a map's providers in address order, for

@@ -130,6 +130,14 @@ func TestResultAppliedBeforeTheOutageIsReadBack(t *testing.T) {
 			t.Errorf("%s: %v", names[i], err)
 		}
 	}
+	// The record holds the result, once, with no intent left open.
+	rec, err := openEtcdStore(t, server).ReadInstance(t.Context(), mustAddr(t, names[0]))
+	if err != nil || rec == nil {
+		t.Fatalf("reading %s back: %v", names[0], err)
+	}
+	if rec.Instance.Intent != nil || rec.Instance.Current == nil || string(rec.Instance.Current.AttrsJSON) != `{"id":"0"}` {
+		t.Errorf("%s after the outage: intent %+v, object %+v; want the result and no intent", names[0], rec.Instance.Intent, rec.Instance.Current)
+	}
 }
 
 // TestResultsFailWhenTheStoreStaysAway gives up after RetryFor with an

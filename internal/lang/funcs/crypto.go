@@ -11,6 +11,8 @@ import (
 	"errors"
 	"fmt"
 	"hash"
+	"io"
+	"os"
 
 	ctycrypto "github.com/hashicorp/go-cty-funcs/crypto"
 	ctyuuid "github.com/hashicorp/go-cty-funcs/uuid"
@@ -51,20 +53,29 @@ func makeStringHashFunc(newHash func() hash.Hash, encode func([]byte) string) fu
 	})
 }
 
+// makeFileHashFunc builds a file hashing function. Unlike file(), it
+// reports a missing or unreadable file with the operating system's own
+// message, as OpenTofu does.
 func makeFileHashFunc(baseDir string, newHash func() hash.Hash, encode func([]byte) string) function.Function {
 	return function.New(&function.Spec{
-		Params:       []function.Parameter{{Name: "path", Type: cty.String, AllowMarked: true}},
+		Params:       []function.Parameter{{Name: "path", Type: cty.String}},
 		Type:         function.StaticReturnType(cty.String),
 		RefineResult: refineNotNull,
 		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
-			pathVal, pathMarks := args[0].Unmark()
-			data, err := readFileBytes(baseDir, pathVal.AsString(), pathMarks)
+			path, err := resolvePath(baseDir, args[0].AsString())
 			if err != nil {
 				return cty.UnknownVal(cty.String), err
 			}
+			f, err := os.Open(path)
+			if err != nil {
+				return cty.UnknownVal(cty.String), err
+			}
+			defer f.Close()
 			h := newHash()
-			h.Write(data)
-			return cty.StringVal(encode(h.Sum(nil))).WithMarks(pathMarks), nil
+			if _, err := io.Copy(h, f); err != nil {
+				return cty.UnknownVal(cty.String), err
+			}
+			return cty.StringVal(encode(h.Sum(nil))), nil
 		},
 	})
 }

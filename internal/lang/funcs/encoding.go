@@ -154,7 +154,7 @@ var TextDecodeBase64Func = function.New(&function.Spec{
 func lookupEncoding(name string) (encoding.Encoding, error) {
 	enc, err := ianaindex.IANA.Encoding(name)
 	if err != nil || enc == nil {
-		return nil, function.NewArgErrorf(1, "%q is not a supported IANA encoding name or alias in this version of Terrane", name)
+		return nil, function.NewArgErrorf(1, "%q is not a supported IANA encoding name or alias in this Terrane version", name)
 	}
 	return enc, nil
 }

@@ -2,6 +2,10 @@ package funcs
 
 import (
 	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
@@ -10,13 +14,51 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 )
 
-// maxTemplateDepth bounds templatefile calls nested inside templates, so a
-// template that includes itself fails instead of exhausting memory.
-const maxTemplateDepth = 1024
+// defaultTemplateDepth bounds templatefile calls nested inside templates,
+// so a template that includes itself fails instead of exhausting memory.
+// TF_TEMPLATE_RECURSION_DEPTH sets another bound, as in OpenTofu.
+const defaultTemplateDepth = 1024
+
+// templateDepthLimit is the bound on nested templatefile calls.
+func templateDepthLimit() (int, error) {
+	val := os.Getenv("TF_TEMPLATE_RECURSION_DEPTH")
+	if val == "" {
+		return defaultTemplateDepth, nil
+	}
+	n, err := strconv.Atoi(val)
+	if err != nil {
+		return -1, fmt.Errorf("invalid value for TF_TEMPLATE_RECURSION_DEPTH: %w", err)
+	}
+	return n, nil
+}
+
+// templateRecursionError is the error of a templatefile call nested too
+// deep. Each template between the failing call and the outermost one adds
+// the source range of its templatefile call as the error unwinds, so that
+// the outermost call reports one error naming where the loop is, not one
+// nested error per level.
+type templateRecursionError struct {
+	sources []string // innermost first
+}
+
+func (e templateRecursionError) Error() string {
+	// The first few sources, up to the first repeated one, show the loop.
+	const maxTrace = 16
+	var trace []string
+	for _, src := range e.sources[:min(maxTrace, len(e.sources))] {
+		repeated := slices.Contains(trace, src)
+		trace = append(trace, src)
+		if repeated {
+			break
+		}
+	}
+	return fmt.Sprintf("maximum recursion depth %d reached in %s ... ", len(e.sources)-1, strings.Join(trace, ", "))
+}
 
 // templateStringFilename is the pseudo-filename of templatestring sources,
-// which have no file of their own.
-const templateStringFilename = "<templatestring argument>"
+// which have no file of their own; OpenTofu's name for it shows in error
+// messages.
+const templateStringFilename = "NoFileNeeded"
 
 // FunctionTable returns the functions a template may call; it is a callback
 // because the template functions are themselves members of that table.
@@ -31,8 +73,12 @@ func MakeTemplateFileFunc(baseDir string, table FunctionTable) function.Function
 func makeTemplateFileFunc(baseDir string, table FunctionTable, depth int) function.Function {
 	parse := func(pathVal cty.Value) (hcl.Expression, error) {
 		path, pathMarks := pathVal.Unmark()
-		if depth >= maxTemplateDepth {
-			return nil, fmt.Errorf("maximum recursion depth %d reached in template %s", maxTemplateDepth, redactIfSensitive(path.AsString(), pathMarks))
+		limit, err := templateDepthLimit()
+		if err != nil {
+			return nil, err
+		}
+		if depth > limit {
+			return nil, templateRecursionError{}
 		}
 		src, err := readFileBytes(baseDir, path.AsString(), pathMarks)
 		if err != nil {
@@ -62,7 +108,7 @@ func makeTemplateFileFunc(baseDir string, table FunctionTable, depth int) functi
 			{Name: "vars", Type: cty.DynamicPseudoType},
 		},
 		Type: func(args []cty.Value) (cty.Type, error) {
-			if !args[0].IsKnown() || !args[1].IsWhollyKnown() {
+			if !args[0].IsKnown() || !args[1].IsKnown() {
 				return cty.DynamicPseudoType, nil
 			}
 			// Rendering here lets the caller learn the result type early
@@ -86,21 +132,43 @@ func makeTemplateFileFunc(baseDir string, table FunctionTable, depth int) functi
 	})
 }
 
-// MakeTemplateStringFunc builds `templatestring(template, vars)`: renders a
+// MakeTemplateStringFunc builds `templatestring(data, vars)`: renders a
 // template held in a string value (typically read from a data source).
 func MakeTemplateStringFunc(table FunctionTable) function.Function {
+	parse := func(data cty.Value) (hcl.Expression, error) {
+		data, _ = data.Unmark()
+		expr, diags := hclsyntax.ParseTemplate([]byte(data.AsString()), templateStringFilename, hcl.Pos{Line: 1, Column: 1})
+		if diags.HasErrors() {
+			return nil, diags
+		}
+		return expr, nil
+	}
 	return function.New(&function.Spec{
 		Params: []function.Parameter{
-			{Name: "template", Type: cty.String},
-			{Name: "vars", Type: cty.DynamicPseudoType},
+			{Name: "data", Type: cty.String, AllowMarked: true},
+			{Name: "vars", Type: cty.DynamicPseudoType, AllowMarked: true},
 		},
-		Type: function.StaticReturnType(cty.DynamicPseudoType),
-		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
-			expr, diags := hclsyntax.ParseTemplate([]byte(args[0].AsString()), templateStringFilename, hcl.Pos{Line: 1, Column: 1})
-			if diags.HasErrors() {
-				return cty.DynamicVal, diags
+		Type: func(args []cty.Value) (cty.Type, error) {
+			if !args[0].IsKnown() || !args[1].IsKnown() {
+				return cty.DynamicPseudoType, nil
 			}
-			return renderTemplate(expr, args[1], table())
+			expr, err := parse(args[0])
+			if err != nil {
+				return cty.DynamicPseudoType, err
+			}
+			vars, _ := args[1].Unmark()
+			val, err := renderTemplate(expr, vars, table())
+			return val.Type(), err
+		},
+		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
+			expr, err := parse(args[0])
+			if err != nil {
+				return cty.DynamicVal, err
+			}
+			_, dataMarks := args[0].Unmark()
+			vars, varsMarks := args[1].Unmark()
+			val, err := renderTemplate(expr, vars, table())
+			return val.WithMarks(dataMarks, varsMarks), err
 		},
 	})
 }
@@ -132,7 +200,26 @@ func renderTemplate(expr hcl.Expression, vars cty.Value, functions map[string]fu
 	}
 	val, diags := expr.Value(ctx)
 	if diags.HasErrors() {
+		if err, ok := nestedRecursionError(diags); ok {
+			return cty.DynamicVal, err
+		}
 		return cty.DynamicVal, diags
 	}
 	return val, nil
+}
+
+// nestedRecursionError finds a templatefile call among diags that failed
+// for nesting too deep, and returns its error with that call's source
+// range added.
+func nestedRecursionError(diags hcl.Diagnostics) (templateRecursionError, bool) {
+	for _, diag := range diags {
+		extra, ok := diag.Extra.(hclsyntax.FunctionCallDiagExtra)
+		if !ok || extra.CalledFunctionName() != "templatefile" {
+			continue
+		}
+		if err, ok := extra.FunctionCallError().(templateRecursionError); ok && diag.Subject != nil {
+			return templateRecursionError{sources: append(err.sources, diag.Subject.String())}, true
+		}
+	}
+	return templateRecursionError{}, false
 }

@@ -13,6 +13,9 @@ type ErrProviderNotFound struct {
 	Provider tfaddr.Provider
 	// LookedIn describes each place searched.
 	LookedIn []string
+	// Sources name each place searched as OpenTofu lists them: a mirror
+	// directory, "provider mirror at URL", "registry HOST".
+	Sources []string
 	// Notes explain what else the user might check, such as a source that
 	// is not available in this version or the same provider found under
 	// another registry host.

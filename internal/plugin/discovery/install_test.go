@@ -149,8 +149,16 @@ func TestFindExecutableFollowsSymlink(t *testing.T) {
 	if err := os.Symlink(real, filepath.Join(dir, "terraform-provider-aws")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := FindExecutable(dir, "aws"); err != nil {
-		t.Errorf("symlinked executable not found: %v", err)
+	link := filepath.Join(dir, "terraform-provider-aws")
+	if got, err := FindExecutable(dir, "aws"); err != nil || got != link {
+		t.Errorf("FindExecutable = %q, %v; want the link %s", got, err, link)
+	}
+	// A link to nothing is not an executable.
+	if err := os.Remove(real); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := FindExecutable(dir, "aws"); err == nil {
+		t.Errorf("FindExecutable found %q through a dangling link", got)
 	}
 }
 

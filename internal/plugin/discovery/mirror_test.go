@@ -84,8 +84,15 @@ func TestFilesystemMirrorSymlinksAndCase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := FindExecutable(meta.Location.String(), provider.Type); err != nil {
-		t.Errorf("executable in symlinked package: %v", err)
+	if want := filepath.Join(versionDir, linuxAMD64.String()); meta.Location.String() != want {
+		t.Errorf("package location %s, want %s (found through the upper-case host and the link)", meta.Location, want)
+	}
+	executable, err := FindExecutable(meta.Location.String(), provider.Type)
+	if err != nil {
+		t.Fatalf("executable in symlinked package: %v", err)
+	}
+	if got, err := os.ReadFile(executable); err != nil || len(got) == 0 {
+		t.Errorf("executable %s unreadable through the link: %v", executable, err)
 	}
 }
 

@@ -44,6 +44,7 @@ func (s MultiSource) AvailableVersions(ctx context.Context, provider tfaddr.Prov
 			continue
 		}
 		notFound.LookedIn = append(notFound.LookedIn, entry.Source.String())
+		notFound.Sources = append(notFound.Sources, sourceForDisplay(entry.Source, provider))
 		found, sourceWarnings, err := entry.Source.AvailableVersions(ctx, provider)
 		warnings = append(warnings, sourceWarnings...)
 		if err != nil {
@@ -64,6 +65,19 @@ func (s MultiSource) AvailableVersions(ctx context.Context, provider tfaddr.Prov
 	}
 	all.Sort()
 	return all, warnings, nil
+}
+
+// sourceForDisplay names a source as OpenTofu's messages do.
+func sourceForDisplay(source Source, provider tfaddr.Provider) string {
+	switch source := source.(type) {
+	case *FilesystemMirror:
+		return source.Dir
+	case *NetworkMirror:
+		return "provider mirror at " + source.BaseURL.String()
+	case *RegistrySource:
+		return "registry " + provider.Hostname.ForDisplay()
+	}
+	return source.String()
 }
 
 // skippableError tells whether a source's error only means "not here", and

@@ -134,7 +134,9 @@ func (p *Provider) callMethod(ctx context.Context, m *Method, args []cty.Value) 
 	}
 	self, _ := args[0].UnmarkDeep()
 	switch {
-	case !self.IsKnown():
+	case !self.IsWhollyKnown():
+		// A component not created yet (its outputs unknown) has no
+		// methods to call.
 		return unknown
 	case self.IsNull() || !self.Type().IsObjectType() || !self.Type().HasAttribute("id"):
 		return callError(fmt.Sprintf("the first argument of %s must be a %s component", m.Name, TypeName(m.Component)), new(int64))

@@ -45,17 +45,17 @@ type instanceV4 struct {
 	AttributesFlat      map[string]string `json:"attributes_flat,omitempty"`
 	SensitiveAttributes json.RawMessage   `json:"sensitive_attributes,omitempty"`
 
-	// IdentitySchemaVersion is written by Terraform 1.12 and later on every
-	// instance, and absent before; a pointer keeps the two apart.
-	IdentitySchemaVersion *uint64         `json:"identity_schema_version,omitempty"`
-	Identity              json.RawMessage `json:"identity,omitempty"`
-
 	// Private is base64 in the file, as encoding/json writes []byte.
 	Private []byte `json:"private,omitempty"`
 
 	Dependencies        []string `json:"dependencies,omitempty"`
 	CreateBeforeDestroy bool     `json:"create_before_destroy,omitempty"`
 	SkipDestroy         bool     `json:"skip_destroy,omitempty"`
+
+	// Identity and its schema version are written together or not at
+	// all, as OpenTofu writes them; a pointer tells version 0 from none.
+	Identity              json.RawMessage `json:"identity,omitempty"`
+	IdentitySchemaVersion *uint64         `json:"identity_schema_version,omitempty"`
 }
 
 // pathStepV4 is one step of a sensitive attribute path: "get_attr" with a

@@ -6,20 +6,15 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/apparentlymart/go-versions/versions"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/states"
 )
 
-// identityVersionSince is the first Terraform version that writes
-// identity_schema_version on every instance.
-var identityVersionSince = versions.MustParseVersion("1.12.0")
-
-// Write writes f as a state v4 file, laid out as Terraform lays it out:
-// resources ordered by module, mode, type and name, instances by key, two
-// spaces of indentation. Open intents are not part of the format and are
+// Write writes f as a state v4 file, laid out as OpenTofu lays it out:
+// resources ordered by module, mode, type and name, instances by key, on
+// one line (OpenTofu 1.12 writes its state files unindented). Open intents are not part of the format and are
 // not written; Terrane refuses to export a state that has any (see
 // OpenIntents).
 func Write(f *File, w io.Writer) error {
@@ -48,16 +43,15 @@ func Write(f *File, w io.Writer) error {
 		}
 		raw.Outputs[name] = encoded
 	}
-	writeIdentityVersion := writesIdentityVersion(f.TerraformVersion)
 	for _, res := range f.State.SortedResources() {
-		encoded, err := encodeResource(res, writeIdentityVersion)
+		encoded, err := encodeResource(res)
 		errs = append(errs, err)
 		raw.Resources = append(raw.Resources, encoded)
 	}
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	src, err := json.MarshalIndent(raw, "", "  ")
+	src, err := json.Marshal(raw)
 	if err != nil {
 		return fmt.Errorf("encoding the state file: %w", err)
 	}
@@ -79,11 +73,6 @@ func OpenIntents(state *states.State) []addrs.AbsResourceInstance {
 	return out
 }
 
-func writesIdentityVersion(terraformVersion string) bool {
-	v, err := versions.ParseVersion(terraformVersion)
-	return err == nil && !v.LessThan(identityVersionSince)
-}
-
 func encodeOutput(output *states.OutputValue) (outputV4, error) {
 	val, _ := output.Value.UnmarkDeep()
 	if !val.IsWhollyKnown() {
@@ -100,7 +89,7 @@ func encodeOutput(output *states.OutputValue) (outputV4, error) {
 	return outputV4{Value: value, Type: ty, Sensitive: output.Sensitive}, nil
 }
 
-func encodeResource(res *states.Resource, writeIdentityVersion bool) (resourceV4, error) {
+func encodeResource(res *states.Resource) (resourceV4, error) {
 	raw := resourceV4{
 		Mode:      "managed",
 		Type:      res.Addr.Resource.Type,
@@ -120,12 +109,12 @@ func encodeResource(res *states.Resource, writeIdentityVersion bool) (resourceV4
 		inst := res.Instances[key]
 		addr := res.Addr.Instance(key)
 		if inst.Current != nil {
-			encoded, err := encodeObject(inst.Current, key, addrs.NotDeposed, writeIdentityVersion)
+			encoded, err := encodeObject(inst.Current, key, addrs.NotDeposed)
 			errs = append(errs, wrapInstanceErr(addr, err))
 			raw.Instances = append(raw.Instances, encoded)
 		}
 		for _, deposedKey := range inst.SortedDeposedKeys() {
-			encoded, err := encodeObject(inst.Deposed[deposedKey], key, deposedKey, writeIdentityVersion)
+			encoded, err := encodeObject(inst.Deposed[deposedKey], key, deposedKey)
 			errs = append(errs, wrapInstanceErr(addr, err))
 			raw.Instances = append(raw.Instances, encoded)
 		}
@@ -140,7 +129,7 @@ func wrapInstanceErr(addr addrs.AbsResourceInstance, err error) error {
 	return fmt.Errorf("resource instance %s: %w", addr, err)
 }
 
-func encodeObject(obj *states.ResourceInstanceObjectSrc, key addrs.InstanceKey, deposed addrs.DeposedKey, writeIdentityVersion bool) (instanceV4, error) {
+func encodeObject(obj *states.ResourceInstanceObjectSrc, key addrs.InstanceKey, deposed addrs.DeposedKey) (instanceV4, error) {
 	raw := instanceV4{
 		Deposed:             string(deposed),
 		SchemaVersion:       obj.SchemaVersion,
@@ -162,12 +151,11 @@ func encodeObject(obj *states.ResourceInstanceObjectSrc, key addrs.InstanceKey, 
 	if raw.SensitiveAttributes, err = marshalPaths(obj.SensitivePaths); err != nil {
 		return raw, fmt.Errorf("sensitive attribute paths: %w", err)
 	}
+	// OpenTofu writes identity_schema_version beside an identity and
+	// never alone: an object without identity has no identity schema.
 	if len(obj.IdentityJSON) > 0 {
-		raw.Identity = obj.IdentityJSON
-	}
-	if writeIdentityVersion || len(obj.IdentityJSON) > 0 || obj.IdentitySchemaVersion != 0 {
 		version := obj.IdentitySchemaVersion
-		raw.IdentitySchemaVersion = &version
+		raw.Identity, raw.IdentitySchemaVersion = obj.IdentityJSON, &version
 	}
 	for _, dep := range obj.Dependencies {
 		raw.Dependencies = append(raw.Dependencies, dep.String())

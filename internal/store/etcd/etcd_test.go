@@ -234,7 +234,26 @@ func TestBatchOfLargeRecordsStaysUnderTheRequestLimit(t *testing.T) {
 		res.Data = &anypb.Any{TypeUrl: "example.com/blob", Value: make([]byte, 128<<10)}
 		ops = append(ops, store.Op{Kind: store.OpWrite, Resource: res})
 	}
-	if _, err := b.Batch(t.Context(), ops); err != nil {
+	written, err := b.Batch(t.Context(), ops)
+	if err != nil {
 		t.Fatalf("a 6 MiB batch: %v", err)
+	}
+	// 6 MiB cannot go in one 1.5 MiB request: the batch was cut into
+	// several transactions, and every record is whole in the store.
+	versions := map[string]bool{}
+	for _, res := range written {
+		versions[res.GetVersion()] = true
+	}
+	if len(versions) < 4 {
+		t.Errorf("the batch took %d transactions, want at least 4 of at most 1.5 MiB", len(versions))
+	}
+	for _, op := range ops {
+		got, err := b.Read(t.Context(), store.StrongConsistency, op.Resource.Id)
+		if err != nil {
+			t.Fatalf("reading %s back: %v", op.Resource.Id.Name, err)
+		}
+		if n := len(got.GetData().GetValue()); n != 128<<10 {
+			t.Errorf("%s holds %d bytes of data, want %d", op.Resource.Id.Name, n, 128<<10)
+		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/terrane/terrane/internal/command/jsonvalidate"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/ui"
 )
@@ -96,7 +95,7 @@ func (v *View) TestDiagnostics(ds diags.Diagnostics, sources ui.Sources, path, r
 		if d.Severity != diags.Error {
 			level, prefix = LevelWarn, "Warning: "
 		}
-		fields := map[string]any{"diagnostic": jsonvalidate.NewDiagnostic(d, sources, nil)}
+		fields := map[string]any{"diagnostic": ui.NewDiagnosticJSON(d, sources)}
 		if path != "" {
 			fields["@testfile"] = path
 		}

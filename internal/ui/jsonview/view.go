@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/terrane/terrane/internal/command/jsonvalidate"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/ui"
 	"github.com/terrane/terrane/internal/version"
@@ -55,7 +54,9 @@ func (v *View) emit(level, messageType, message string, fields map[string]any) {
 	msg["@message"] = message
 	msg["@module"] = Module
 	msg["@timestamp"] = v.Now().Format(timestampLayout)
-	msg["type"] = messageType
+	if messageType != "" {
+		msg["type"] = messageType
+	}
 	line, err := json.Marshal(msg)
 	if err != nil {
 		// Every field is built by this package from plain data; say so
@@ -81,6 +82,12 @@ func (v *View) Version() {
 	})
 }
 
+// Message writes a message with no type, as OpenTofu's views write the
+// progress of commands such as init.
+func (v *View) Message(level, message string) {
+	v.emit(level, "", message, nil)
+}
+
 // Log writes a free-form message.
 func (v *View) Log(level, message string) {
 	v.emit(level, "log", message, nil)
@@ -95,7 +102,7 @@ func (v *View) Diagnostics(ds diags.Diagnostics, sources ui.Sources) {
 			level, prefix = LevelWarn, "Warning: "
 		}
 		v.emit(level, "diagnostic", prefix+d.Summary, map[string]any{
-			"diagnostic": jsonvalidate.NewDiagnostic(d, sources, nil),
+			"diagnostic": ui.NewDiagnosticJSON(d, sources),
 		})
 	}
 }

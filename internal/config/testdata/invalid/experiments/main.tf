@@ -1,3 +1,3 @@
-terraform {
+language {
   experiments = [module_variable_optional_attrs]
 }

@@ -1,7 +1,0 @@
-module "network" {
-  source = "./network"
-}
-
-output "o" {
-  value = module.network.subnet
-}

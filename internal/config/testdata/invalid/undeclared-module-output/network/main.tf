@@ -1,1 +1,0 @@
-output "subnet_id" { value = 1 }
