@@ -67,7 +67,7 @@ func loadRootModuleForEncryption(dir string) (*config.Module, hcl.Diagnostics) {
 	if !found {
 		return nil, nil
 	}
-	return config.NewParser().LoadModuleForEncryption(dir)
+	return config.NewParser().LoadModuleSelective(dir, config.SelectEncryption)
 }
 
 // rootModuleWarnings are the warnings of reading the root module in dir
@@ -78,7 +78,7 @@ func loadRootModuleForEncryption(dir string) (*config.Module, hcl.Diagnostics) {
 // them.
 func rootModuleWarnings(dir string) (diags.Diagnostics, map[string]*hcl.File) {
 	parser := config.NewParser()
-	_, hclDiags := parser.LoadModuleForEncryption(dir)
+	_, hclDiags := parser.LoadModuleSelective(dir, config.SelectEncryption)
 	if hclDiags.HasErrors() {
 		return nil, nil
 	}
@@ -89,7 +89,7 @@ func rootModuleWarnings(dir string) (diags.Diagnostics, map[string]*hcl.File) {
 // snippets of diagnostics about them; nil when there are none.
 func rootModuleSources(dir string) ui.Sources {
 	parser := config.NewParser()
-	_, _ = parser.LoadModuleForEncryption(dir)
+	_, _ = parser.LoadModuleSelective(dir, config.SelectEncryption)
 	return ui.Sources(parser.Files())
 }
 

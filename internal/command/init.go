@@ -99,6 +99,11 @@ func (in *initializer) run(ctx context.Context) int {
 	parser := config.NewParser()
 	parser.Static = staticInputs(".", in.opts.Vars)
 	root, rootDiags := parser.LoadModule(".")
+	if root != nil && !rootDiags.HasErrors() {
+		// Reading the root module works out what is static in it, as
+		// OpenTofu's does: errors there are configuration errors.
+		rootDiags = append(rootDiags, parser.StaticRoot(root, ".").EvaluateStatic()...)
+	}
 	in.addSources(parser)
 	if rootDiags.HasErrors() {
 		in.view.configError()

@@ -341,6 +341,9 @@ func (op *operation) inputValues(opts arguments.Operation, saved *plans.Plan) (e
 	if saved != nil {
 		return op.savedPlanValues(saved, given, ds)
 	}
+	if opts.Input && inputAllowedByEnv() && !opts.AllowUnsetVariables {
+		ds = ds.Append(op.out.promptForVariables(decls, given))
+	}
 	ds = ds.Append(arguments.CheckRequired(decls, given))
 	for name, v := range given.ByName {
 		values[name] = &engine.InputValue{Value: v.Value, SourceType: engineSourceType(v.Source), SourceRange: v.Range}

@@ -62,7 +62,6 @@ func TestInvalidConfigurations(t *testing.T) {
 		{"undeclared-module", "Reference to undeclared module", "main.tf:6:11"},
 		{"undeclared-resource", "Reference to undeclared resource", "main.tf:2:11"},
 		{"undeclared-variable", "Reference to undeclared input variable", "main.tf:4:11"},
-		{"undefined-provider-alias", "Reference to undefined provider", "main.tf:2:14"},
 		{"unknown-meta-argument", "Unsupported argument", "main.tf:4:5"},
 		{"validation-no-refs", "Invalid validation expression", "main.tf:4:21"},
 		{"validation-no-self-ref", "Invalid variable validation condition", "main.tf:8:21"},

@@ -53,14 +53,20 @@ func childModuleDir(parent *Config, call *ModuleCall, installed InstalledModules
 	}
 	diags := checkInstalledModule(call, record)
 	if info, err := os.Stat(record.Dir); record.Dir == "" || err != nil || !info.IsDir() {
-		return "", append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Module not installed",
-			Detail:   fmt.Sprintf(`This module's local cache directory %s could not be read. Run "terrane init" to install all modules required by this configuration.`, record.Dir),
-			Subject:  call.DeclRange.Ptr(),
-		})
+		return "", append(diags, unreadableInstalledModule(call, record.Dir))
 	}
 	return filepath.Clean(record.Dir), diags
+}
+
+// unreadableInstalledModule is OpenTofu's error for an installed module
+// whose directory cannot be read.
+func unreadableInstalledModule(call *ModuleCall, dir string) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Module not installed",
+		Detail:   fmt.Sprintf(`This module's local cache directory %s could not be read. Run "terrane init" to install all modules required by this configuration.`, dir),
+		Subject:  call.DeclRange.Ptr(),
+	}
 }
 
 func checkInstalledModule(call *ModuleCall, record InstalledModule) hcl.Diagnostics {

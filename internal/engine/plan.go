@@ -51,6 +51,7 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 			return nil, ds
 		}
 	}
+	ds = ds.Append(deprecatedRootVariables(e.opts.Config.Module.Variables, e.opts.Variables))
 	loaded := snap
 	rf, rds := e.prepareRefactoring(snap)
 	if ds = ds.Append(rds); rds.HasErrors() {
@@ -228,6 +229,22 @@ func priorRecordData(state *states.State, name string) (*anypb.Any, error) {
 	return anypb.New(rec)
 }
 
+// deprecatedRootVariables warns about each deprecated root module variable
+// given a value, as OpenTofu does once a plan's values are known.
+func deprecatedRootVariables(decls map[string]*config.Variable, given InputValues) diags.Diagnostics {
+	var ds diags.Diagnostics
+	for _, name := range sortedKeys(given) {
+		decl := decls[name]
+		if in := given[name]; decl == nil || decl.DeprecatedMessage == "" || in == nil || in.SourceType == ValueFromUnknown {
+			continue
+		}
+		ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Deprecated variable used from the root module",
+			Detail:  fmt.Sprintf("The root variable %q is deprecated with the following message: %s", decl.Name, decl.DeprecatedMessage),
+			Subject: decl.DeclRange.Ptr()})
+	}
+	return ds
+}
+
 // planOutputs compares the root outputs the walk evaluated with the ones
 // in state.
 func (e *Engine) planOutputs(plan *plans.Plan, w *walker, prior *states.State) diags.Diagnostics {
@@ -243,6 +260,12 @@ func (e *Engine) planOutputs(plan *plans.Plan, w *walker, prior *states.State) d
 		if w.keptOutputs != nil && !w.keptOutputs["output."+name] {
 			// Left out by -target or -exclude (an output the configuration
 			// no longer has too): not evaluated, no change.
+			continue
+		}
+		if _, declared := e.opts.Config.Module.Outputs[name]; declared && plan.UIMode != plans.DestroyMode &&
+			w.results.outputs[name] == nil && prior.Outputs[name] == nil {
+			// Its value could not be worked out (an error says why):
+			// as in OpenTofu, no change is planned for it.
 			continue
 		}
 		before := cty.NullVal(cty.DynamicPseudoType)

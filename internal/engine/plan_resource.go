@@ -453,6 +453,7 @@ func (w *walker) planDelete(p *configuredProvider, types plans.ObjectTypes, s sc
 		return ds.Append(leavesManagementWarning(addr)).Append(w.planForget(p, types, addr, deposed, r, forgot))
 	}
 	private := r.current.Private
+	plannedIdentity := cty.NilVal
 	if w.providers.schemas.Providers[p.addr.Provider].ServerCapabilities.PlanDestroy {
 		unmarked, _ := marks.UnmarkDeep(r.current.Value)
 		var resp providers.PlanResourceChangeResponse
@@ -470,12 +471,15 @@ func (w *walker) planDelete(p *configuredProvider, types plans.ObjectTypes, s sc
 			return ds
 		}
 		private = resp.PlannedPrivate
+		// OpenTofu records what the provider planned as the identity after
+		// a destroy: the framework answers with the object's identity.
+		plannedIdentity = resp.PlannedIdentity
 	}
 	change := &plans.ResourceInstanceChange{
 		ResourceInstanceChangeHeader: plans.ResourceInstanceChangeHeader{Addr: addr, PrevRunAddr: addr, DeposedKey: deposed,
 			ProviderAddr: p.instanceAddr(), ActionReason: reason, Private: private},
 		Change: plans.Change{Action: plans.Delete, Before: r.current.Value, After: cty.NullVal(types.Value),
-			BeforeIdentity: identityOrNil(r.identity, types.Identity), AfterIdentity: identityOrNil(cty.NilVal, types.Identity)},
+			BeforeIdentity: identityOrNil(r.identity, types.Identity), AfterIdentity: identityOrNil(plannedIdentity, types.Identity)},
 	}
 	return ds.Append(w.addChange(change, types, r.encoded...))
 }

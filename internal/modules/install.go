@@ -70,9 +70,8 @@ func (i *Installer) Install(ctx context.Context, rootDir string) (*Manifest, dia
 	if root != nil {
 		walk.installCalls(ctx, root, i.Parser.StaticRoot(root, rootDir), nil, rootDir, []string{filepath.Clean(rootDir)})
 	}
-	if walk.diags.HasErrors() {
-		return walk.manifest, walk.diags
-	}
+	// As OpenTofu, what was installed is recorded even when something
+	// failed: later commands then say which call is not installed.
 	if err := walk.manifest.Save(rootDir); err != nil {
 		walk.diags = walk.diags.Append(diags.Errorf("Cannot save the module manifest", "%s.", err))
 	}
@@ -125,7 +124,9 @@ func (w *installWalk) installCalls(ctx context.Context, mod *config.Module, stat
 		child, hclDiags := w.installer.Parser.LoadModule(absolute)
 		w.diags = w.diags.Append(hclDiags)
 		if child != nil {
-			w.installCalls(ctx, child, static.Child(call, child), callPath, absolute, append(stack, absolute))
+			childStatic := static.Child(call, child)
+			w.diags = w.diags.Append(childStatic.CheckConstVariables())
+			w.installCalls(ctx, child, childStatic, callPath, absolute, append(stack, absolute))
 		}
 	}
 }

@@ -147,11 +147,29 @@ func (m *moduleValidator) localValue(name string, rng hcl.Range) (cty.Value, hcl
 		return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Self-referencing local value",
 			Detail: fmt.Sprintf("Local value local.%s refers to itself, directly or through other local values. Break the cycle by computing one of them without the other.", name), Subject: local.DeclRange.Ptr()}}
 	}
+	if d := selfReference(name, local.Expr); d != nil {
+		m.locals[name] = cty.DynamicVal
+		return cty.DynamicVal, hcl.Diagnostics{d}
+	}
 	m.evaluating[name] = true
 	val, diags := m.evalExpr(m.scope.WithData(&validationData{module: m}, nil), local.Expr)
 	delete(m.evaluating, name)
 	m.locals[name] = val
 	return val, diags
+}
+
+// selfReference is OpenTofu's error for a local value whose expression
+// refers to the local value itself, nil when it does not.
+func selfReference(name string, expr hcl.Expression) *hcl.Diagnostic {
+	refs, _ := lang.ReferencesInExpr(expr)
+	for _, ref := range refs {
+		if local, ok := ref.Subject.(addrs.LocalValue); ok && local.Name == name {
+			return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Self-referencing local value",
+				Detail:  fmt.Sprintf("Local value local.%s cannot use its own result as part of its expression.", name),
+				Subject: ref.SourceRange.Ptr(), Context: expr.Range().Ptr()}
+		}
+	}
+	return nil
 }
 
 // checkExpansion checks count or for_each as far as it is known.
@@ -356,7 +374,7 @@ func unsupportedTypeDiag(r *config.Resource, kind string, types map[string]schem
 	case addrs.EphemeralResourceMode:
 		summary = "Invalid ephemeral resource type"
 	}
-	detail := fmt.Sprintf("The provider %s does not support %s %q.", r.Provider.ForDisplay(), kind, r.Type)
+	detail := fmt.Sprintf("The provider %s does not support %s %q.", addrs.ProviderForDisplay(r.Provider), kind, r.Type)
 	if suggestion := nameSuggestion(r.Type, types); suggestion != "" {
 		detail += fmt.Sprintf(" Did you mean %q?", suggestion)
 	}

@@ -33,6 +33,8 @@ const (
 	SourceNamedFile
 	// SourceCLI is a -var option.
 	SourceCLI
+	// SourceInput is an answer to a prompt.
+	SourceInput
 )
 
 func (s SourceType) String() string {
@@ -45,6 +47,8 @@ func (s SourceType) String() string {
 		return "-var-file"
 	case SourceCLI:
 		return "-var option"
+	case SourceInput:
+		return "interactive prompt"
 	}
 	return "unset"
 }
@@ -290,4 +294,14 @@ func sortedAttributeNames(attrs hcl.Attributes) []string {
 		return attrs[names[i]].Range.Start.Byte < attrs[names[j]].Range.Start.Byte
 	})
 	return names
+}
+
+// ParseInteractive reads a value typed at a prompt for decl, as a -var
+// value is read: literally for primitive and untyped variables, as an
+// expression otherwise.
+func ParseInteractive(decl *config.Variable, text string) (*Value, *hcl.File, diags.Diagnostics) {
+	c := &collector{values: &Values{Files: map[string]*hcl.File{}}}
+	filename := fmt.Sprintf("<value for var.%s>", decl.Name)
+	val, rng, parseDiags := c.parseText(decl, text, filename)
+	return &Value{Value: val, Source: SourceInput, Range: rng}, c.values.Files[filename], diags.Diagnostics{}.Append(parseDiags)
 }
