@@ -242,6 +242,11 @@ func (w *walker) applyChange(work *resourceWork, addr addrs.AbsResourceInstance,
 	if pds.HasErrors() {
 		return ds
 	}
+	if change.Action == plans.Update && planned.value.RawEquals(priorVal) {
+		// What was unknown when planning turned out to leave the object as
+		// it is: as in OpenTofu, nothing is applied and nothing reported.
+		return ds.Append(w.loadStateValue(work, addr)).Append(w.checkPostconditions(work, addr, rep))
+	}
 	plannedAfter, _ := change.After.UnmarkDeep()
 	for _, err := range checkReplanCompatible(work.schema.Block, plannedAfter, planned.value) {
 		ds = ds.Append(diags.Errorf("Provider produced inconsistent final plan",

@@ -133,18 +133,18 @@ func (w *walker) recordRootOutput(o *config.Output, val cty.Value) {
 		w.keepPriorRootOutputLocked(o)
 		return
 	}
-	if w.op == walkApply && !val.IsWhollyKnown() {
-		// What an apply still cannot know (an instance a -target left out
-		// and never made) is recorded as null, as OpenTofu records it:
-		// state holds no unknown values.
-		unmarked, pvm := val.UnmarkDeepWithPaths()
-		val = cty.UnknownAsNull(unmarked).MarkWithPaths(pvm)
-	}
 	if plain, _ := val.UnmarkDeep(); plain.IsNull() {
 		// As OpenTofu does, an output whose value is null is not recorded:
 		// it reads as not set.
 		delete(w.results.outputs, o.Name)
 		return
+	}
+	if w.op == walkApply && !val.IsWhollyKnown() {
+		// What an apply still cannot know (an instance a -target left out
+		// and never made) is recorded as null, as OpenTofu records it
+		// (after deciding it is not null): state holds no unknown values.
+		unmarked, pvm := val.UnmarkDeepWithPaths()
+		val = cty.UnknownAsNull(unmarked).MarkWithPaths(pvm)
 	}
 	// A root output the plan knew in full was taken from the plan (see
 	// outputValue), as OpenTofu takes it, so its numbers have been through

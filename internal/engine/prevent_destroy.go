@@ -40,12 +40,13 @@ func (w *walker) checkPreventDestroy(work *resourceWork, addr addrs.AbsResourceI
 	if ds.HasErrors() {
 		return ds
 	}
-	val, hd := w.scopeIn(work.v.module, addr.Module, repetition{}, nil).EvalExpr(expr, cty.DynamicPseudoType)
+	val, ctx, hd := w.scopeIn(work.v.module, addr.Module, repetition{}, nil).EvalExprIn(expr, cty.DynamicPseudoType)
 	if ds = ds.Append(hd); hd.HasErrors() {
 		return ds
 	}
 	invalid := func(detail string) diags.Diagnostics {
-		return ds.Append(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid value for prevent_destroy", Detail: detail, Subject: expr.Range().Ptr()})
+		return ds.Append(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid value for prevent_destroy", Detail: detail, Subject: expr.Range().Ptr(),
+			Expression: expr, EvalContext: ctx})
 	}
 	val, err := convert.Convert(val, cty.Bool)
 	if err != nil {
