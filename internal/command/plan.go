@@ -231,19 +231,20 @@ func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.
 		}
 	}
 	eng, engineDiags := engine.New(engine.Options{
-		Config:             cfg,
-		Providers:          factories,
-		State:              op.store,
-		RetryFor:           op.retryFor,
-		Variables:          variables,
-		Parallelism:        opts.Parallelism,
-		Hooks:              out.hooks(),
-		RunID:              ulid.Make().String(),
-		Logger:             logging.Named("engine"),
-		Workspace:          op.workspace,
-		Applying:           opts.Applying,
-		OriginalWorkingDir: originalWorkingDir,
-		RemoteState:        &remotestate.DataSource{OpenWorkspace: remotestate.WorkingDirWorkspaces(op.dir), Project: op.project, Encryption: op.encryption},
+		Config:               cfg,
+		Providers:            factories,
+		State:                op.store,
+		RetryFor:             op.retryFor,
+		Variables:            variables,
+		Parallelism:          opts.Parallelism,
+		Hooks:                out.hooks(),
+		RunID:                ulid.Make().String(),
+		Logger:               logging.Named("engine"),
+		Workspace:            op.workspace,
+		Applying:             opts.Applying,
+		OriginalWorkingDir:   originalWorkingDir,
+		SuppressForgetErrors: opts.SuppressForgetErrors,
+		RemoteState:          &remotestate.DataSource{OpenWorkspace: remotestate.WorkingDirWorkspaces(op.dir), Project: op.project, Encryption: op.encryption},
 	})
 	ds = ds.Append(engineDiags)
 	op.engine = eng

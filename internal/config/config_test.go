@@ -180,7 +180,7 @@ func TestOverrideFiles(t *testing.T) {
 	if res.Count != nil || res.ForEach == nil {
 		t.Error("for_each in the override must replace count")
 	}
-	if !res.Managed.PreventDestroy || !res.Managed.CreateBeforeDestroy {
+	if res.Managed.PreventDestroy == nil || !res.Managed.CreateBeforeDestroy {
 		t.Error("lifecycle arguments must merge one by one")
 	}
 	content, diags := res.Config.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "triggers"}}})

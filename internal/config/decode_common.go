@@ -39,12 +39,23 @@ func labelRange(block *hcl.Block, i int) hcl.Range {
 
 // decodeString evaluates a string argument that may not refer to anything.
 func decodeString(attr *hcl.Attribute, target *string) hcl.Diagnostics {
-	return gohcl.DecodeExpression(attr.Expr, nil, target)
+	return decodeConstant(attr.Expr, target)
 }
 
 // decodeBool evaluates a bool argument that may not refer to anything.
 func decodeBool(attr *hcl.Attribute, target *bool) hcl.Diagnostics {
-	return gohcl.DecodeExpression(attr.Expr, nil, target)
+	return decodeConstant(attr.Expr, target)
+}
+
+// decodeConstant decodes an expression that may not refer to anything into
+// target. As in OpenTofu's HCL, an expression that cannot be evaluated is
+// reported alone, without a second error about its (unknown) value.
+func decodeConstant(expr hcl.Expression, target any) hcl.Diagnostics {
+	val, diags := expr.Value(nil)
+	if diags.HasErrors() {
+		return diags
+	}
+	return append(diags, gohcl.DecodeExpression(&hclsyntax.LiteralValueExpr{Val: val, SrcRange: expr.Range()}, nil, target)...)
 }
 
 // decodeDependsOn reads a depends_on list: static references to whole

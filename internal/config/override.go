@@ -248,8 +248,11 @@ func overrideResource(base, over *Resource) {
 	if over.Managed.CreateBeforeDestroySet {
 		base.Managed.CreateBeforeDestroy, base.Managed.CreateBeforeDestroySet = over.Managed.CreateBeforeDestroy, true
 	}
-	if over.Managed.PreventDestroySet {
-		base.Managed.PreventDestroy, base.Managed.PreventDestroySet = over.Managed.PreventDestroy, true
+	if over.Managed.PreventDestroy != nil {
+		base.Managed.PreventDestroy = over.Managed.PreventDestroy
+	}
+	if over.Managed.Destroy != nil {
+		base.Managed.Destroy = over.Managed.Destroy
 	}
 	if over.Managed.IgnoreChanges != nil || over.Managed.IgnoreAllChanges {
 		base.Managed.IgnoreChanges, base.Managed.IgnoreAllChanges = over.Managed.IgnoreChanges, over.Managed.IgnoreAllChanges

@@ -117,9 +117,9 @@ func (rc *refChecker) resource(resource *Resource) {
 	selfScope.self = true
 	rc.rules(resource.Postconditions, selfScope)
 	if resource.Managed != nil {
-		for _, expr := range resource.Managed.ReplaceTriggeredBy {
-			rc.expr(expr, scope)
-		}
+		// replace_triggered_by's references are checked against the
+		// schemas before planning, as OpenTofu checks them.
+		rc.expr(resource.Managed.PreventDestroy, scope)
 	}
 }
 

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"fmt"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	hcljson "github.com/hashicorp/hcl/v2/json"
@@ -97,4 +99,69 @@ func triggerResource(subject addrs.Referenceable) addrs.Resource {
 		return inst.Resource
 	}
 	return subject.(addrs.Resource)
+}
+
+// ReplaceTriggerReference turns one element of replace_triggered_by into the
+// reference it stands for, putting key in place of count.index or each.key
+// in an index, as OpenTofu does. A nil key leaves such an index out of the
+// reference: enough to know which resource it names.
+func ReplaceTriggerReference(expr hcl.Expression, key addrs.InstanceKey) (*addrs.Reference, hcl.Diagnostics) {
+	traversal, ds := triggerTraversal(expr, key)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	ref, hds := addrs.ParseRef(traversal)
+	return ref, append(ds, hds...)
+}
+
+func triggerTraversal(expr hcl.Expression, key addrs.InstanceKey) (hcl.Traversal, hcl.Diagnostics) {
+	switch e := expr.(type) {
+	case *hclsyntax.ScopeTraversalExpr:
+		return e.Traversal, nil
+	case *hclsyntax.RelativeTraversalExpr:
+		source, ds := triggerTraversal(e.Source, key)
+		return append(append(hcl.Traversal{}, source...), e.Traversal...), ds
+	case *hclsyntax.IndexExpr:
+		collection, ds := triggerTraversal(e.Collection, key)
+		if ds.HasErrors() {
+			return nil, ds
+		}
+		index, ids := triggerIndex(e.Key, key)
+		if ds = append(ds, ids...); ids.HasErrors() || index == nil {
+			return collection, ds
+		}
+		return append(append(hcl.Traversal{}, collection...), *index), ds
+	}
+	return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid replace_triggered_by expression",
+		Detail:  "Unexpected expression found in replace_triggered_by.",
+		Subject: expr.Range().Ptr()}}
+}
+
+// triggerIndex is the index step count.index or each.key stands for in
+// the instance with key; nil without a key.
+func triggerIndex(expr hcl.Expression, key addrs.InstanceKey) (*hcl.TraverseIndex, hcl.Diagnostics) {
+	invalid := hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid index expression",
+		Detail: "Only constant values, count.index or each.key are allowed in index expressions.", Subject: expr.Range().Ptr()}}
+	traversal, hds := hcl.AbsTraversalForExpr(expr)
+	if hds.HasErrors() || len(traversal) != 2 {
+		return nil, invalid
+	}
+	attr, ok := traversal[1].(hcl.TraverseAttr)
+	if !ok {
+		return nil, invalid
+	}
+	name := traversal.RootName() + "." + attr.Name
+	switch {
+	case name != "count.index" && name != "each.key":
+		return nil, invalid
+	case key == nil:
+		return nil, nil
+	}
+	_, isCount := key.(addrs.IntKey)
+	if isCount != (name == "count.index") {
+		kind := map[bool]string{true: "count", false: "for_each"}[isCount]
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid index expression",
+			Detail: fmt.Sprintf("%s is not available here: this resource's instances are made by %s.", name, kind), Subject: expr.Range().Ptr()}}
+	}
+	return &hcl.TraverseIndex{Key: key.Value(), SrcRange: expr.Range()}, nil
 }

@@ -32,6 +32,7 @@ var managedLifecycleSchema = &hcl.BodySchema{
 		{Name: "ignore_changes"},
 		{Name: "replace_triggered_by"},
 		{Name: "enabled"},
+		{Name: "destroy"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "precondition"},
@@ -74,8 +75,20 @@ func decodeResourceBlock(block *hcl.Block) (*Resource, hcl.Diagnostics) {
 	diags = append(diags, moreDiags...)
 	resource.Config = config
 	diags = append(diags, decodeResourceMetaArguments(resource, content.Attributes)...)
-	var escape *hcl.Block
+	var escape, lifecycle *hcl.Block
 	for _, inner := range content.Blocks {
+		if inner.Type == "lifecycle" {
+			if lifecycle != nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Duplicate lifecycle block",
+					Detail:   fmt.Sprintf("This resource already has a lifecycle block at %s.", lifecycle.DefRange),
+					Subject:  &inner.DefRange,
+				})
+				continue
+			}
+			lifecycle = inner
+		}
 		if inner.Type == "_" {
 			var moreDiags hcl.Diagnostics
 			resource.Config, moreDiags = escapingBlock(resource.Config, inner, &escape)
@@ -179,7 +192,7 @@ func decodeLifecycleBlock(resource *Resource, block *hcl.Block) hcl.Diagnostics 
 // them to act on.
 func managedOnlyLifecycleArguments(attrs hcl.Attributes) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for _, name := range []string{"create_before_destroy", "prevent_destroy", "ignore_changes", "replace_triggered_by"} {
+	for _, name := range []string{"create_before_destroy", "prevent_destroy", "ignore_changes", "replace_triggered_by", "destroy"} {
 		if attr, ok := attrs[name]; ok {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -199,8 +212,10 @@ func decodeManagedLifecycle(managed *ManagedResource, attrs hcl.Attributes) hcl.
 		managed.CreateBeforeDestroySet = true
 	}
 	if attr, ok := attrs["prevent_destroy"]; ok {
-		diags = append(diags, decodeBool(attr, &managed.PreventDestroy)...)
-		managed.PreventDestroySet = true
+		managed.PreventDestroy = attr.Expr
+	}
+	if attr, ok := attrs["destroy"]; ok {
+		managed.Destroy = attr.Expr
 	}
 	if attr, ok := attrs["ignore_changes"]; ok {
 		diags = append(diags, decodeIgnoreChanges(managed, attr)...)
@@ -232,7 +247,7 @@ func decodeIgnoreChanges(managed *ManagedResource, attr *hcl.Attribute) hcl.Diag
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Invalid ignore_changes wildcard",
-				Detail:   `The ["*"] form of ignore_changes wildcard is no longer valid. Use "ignore_changes = all" to ignore changes to all attributes.`,
+				Detail:   `The ["*"] form of ignore_changes wildcard is was deprecated and is now invalid. Use "ignore_changes = all" to ignore changes to all attributes.`,
 				Subject:  attr.Expr.Range().Ptr(),
 			})
 			continue

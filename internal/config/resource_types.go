@@ -2,6 +2,7 @@ package config
 
 import (
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/terrane/terrane/internal/addrs"
 )
@@ -62,9 +63,15 @@ func (r *Resource) ProviderConfigAddr() addrs.LocalProviderConfig {
 // ManagedResource is the part of a resource block that data blocks lack.
 type ManagedResource struct {
 	CreateBeforeDestroy    bool
-	PreventDestroy         bool
 	CreateBeforeDestroySet bool
-	PreventDestroySet      bool
+	// PreventDestroy is the prevent_destroy expression, nil when not set.
+	// As in OpenTofu 1.12 it may refer to variables, locals and other
+	// objects; it is evaluated when a plan would destroy an object.
+	PreventDestroy hcl.Expression
+	// Destroy is OpenTofu's lifecycle destroy, nil when not set: false
+	// makes a plan forget the resource's objects instead of destroying
+	// them. It must be a constant bool (see SkipDestroy).
+	Destroy hcl.Expression
 	// IgnoreChanges lists the attribute paths in ignore_changes;
 	// IgnoreAllChanges is ignore_changes = all.
 	IgnoreChanges       []hcl.Traversal
@@ -119,4 +126,23 @@ type Check struct {
 	DataResource *Resource
 	Asserts      []*CheckRule
 	DeclRange    hcl.Range
+}
+
+// SkipDestroy evaluates lifecycle destroy as OpenTofu does: absent, the
+// objects are destroyed; otherwise it must be a bool constant, and false
+// means they are forgotten instead.
+func (m *ManagedResource) SkipDestroy() (bool, hcl.Diagnostics) {
+	if m == nil || m.Destroy == nil {
+		return false, nil
+	}
+	val, _ := m.Destroy.Value(nil)
+	if val.Type() != cty.Bool || !val.IsKnown() || val.IsNull() {
+		return false, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid lifecycle destroy expression",
+			Detail:   "The lifecycle destroy expression must be a boolean constant.",
+			Subject:  m.Destroy.Range().Ptr(),
+		}}
+	}
+	return val.False(), nil
 }

@@ -101,6 +101,7 @@ func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics 
 	if ds.HasErrors() {
 		return ds
 	}
+	forgets := countForgets(plan)
 	snap, plan, rds := e.applyRefactoring(ctx, plan, snap, set)
 	if ds = ds.Append(rds); ds.HasErrors() {
 		return ds
@@ -164,10 +165,29 @@ func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics 
 	if err := e.opts.State.WriteOutputs(context.WithoutCancel(ctx), knownOutputs(w.results.outputs)); err != nil {
 		ds = ds.Append(diags.Errorf("Cannot record the outputs", "Writing the root module outputs failed: %s", err))
 	}
+	if len(plan.TargetAddrs) > 0 || len(plan.ExcludeAddrs) > 0 {
+		w.declareUnreported(e.opts.Config)
+	}
 	ds = ds.Append(e.recordCheckResults(context.WithoutCancel(ctx), plan, w.results.checks.list()))
+	if plan.UIMode == plans.DestroyMode && !ds.HasErrors() && forgets > 0 && !e.opts.SuppressForgetErrors {
+		ds = ds.Append(diags.Errorf("Destroy was successful but left behind forgotten instances",
+			"As requested, Terrane has not deleted some remote objects that are no longer managed by this configuration. Those objects continue to exist in their remote system and so may continue to incur charges. Refer to the original plan for more information.\n"+
+				"To suppress this error for the future 'destroy' runs, you can add the CLI flag \"-suppress-forget-errors\"."))
+	}
 	ds = ds.Append(IncompleteApplyWarning(plan))
 	e.keepEvaluation(w)
 	return ds
+}
+
+// countForgets counts the objects a plan forgets.
+func countForgets(plan *plans.Plan) int {
+	n := 0
+	for _, c := range plan.Changes.Resources {
+		if c.Action == plans.Forget {
+			n++
+		}
+	}
+	return n
 }
 
 func workspaceLineage(snap *recordstore.Snapshot) string {

@@ -38,7 +38,14 @@ func (w *walker) applyInstance(work *resourceWork, addr addrs.AbsResourceInstanc
 		if ds := w.recordCurrentDependencies(work, addr); ds.HasErrors() {
 			return ds
 		}
-		return w.loadStateValue(work, addr)
+		ds := w.loadStateValue(work, addr)
+		if src != nil {
+			// An object the plan leaves as it is still has its conditions
+			// checked again with the values the apply knows, as OpenTofu
+			// checks them.
+			ds = ds.Append(w.recheckConditions(work, addr, rep))
+		}
+		return ds
 	}
 	if src.Action == plans.Delete {
 		// The object's destroy waits only for the destroys of what depends
@@ -96,6 +103,20 @@ func (w *walker) applyDataInstance(work *resourceWork, addr addrs.AbsResourceIns
 		return ds
 	}
 	ds = ds.Append(w.recordDataResult(work, addr, val.MarkWithPaths(cfgMarks)))
+	return ds.Append(w.checkPostconditions(work, addr, rep))
+}
+
+// recheckConditions checks an unchanged instance's preconditions, then its
+// postconditions, during apply.
+func (w *walker) recheckConditions(work *resourceWork, addr addrs.AbsResourceInstance, rep repetition) diags.Diagnostics {
+	r := work.v.resource
+	if len(r.Preconditions) == 0 && len(r.Postconditions) == 0 {
+		return nil
+	}
+	ds := w.checkPreconditions(work, addr, rep)
+	if ds.HasErrors() {
+		return ds
+	}
 	return ds.Append(w.checkPostconditions(work, addr, rep))
 }
 
@@ -161,6 +182,13 @@ func (w *walker) lazyLoadDiags() diags.Diagnostics {
 // known values, check that against the saved plan, record the intent,
 // call the provider, check and record the result.
 func (w *walker) applyChange(work *resourceWork, addr addrs.AbsResourceInstance, rep repetition, change *plans.ResourceInstanceChange) diags.Diagnostics {
+	if change.Action == plans.ForgetThenCreate {
+		// The old object is left alone, unmanaged: its record is simply
+		// overwritten by the new one, created as any new object is.
+		create := *change
+		create.Action, create.Before = plans.Create, cty.NullVal(work.types.Value)
+		change = &create
+	}
 	cfgVal, ds := w.evalConfig(work, addr, rep)
 	if w.readsFailed(addr, cfgVal) {
 		return nil
@@ -213,6 +241,11 @@ func (w *walker) applyChange(work *resourceWork, addr addrs.AbsResourceInstance,
 	ds = ds.Append(pds)
 	if pds.HasErrors() {
 		return ds
+	}
+	if change.Action == plans.Update && planned.value.RawEquals(priorVal) {
+		// What was unknown when planning turned out to leave the object as
+		// it is: as in OpenTofu, nothing is applied and nothing reported.
+		return ds.Append(w.loadStateValue(work, addr)).Append(w.checkPostconditions(work, addr, rep))
 	}
 	plannedAfter, _ := change.After.UnmarkDeep()
 	for _, err := range checkReplanCompatible(work.schema.Block, plannedAfter, planned.value) {
@@ -327,7 +360,8 @@ func (w *walker) callApply(work *resourceWork, addr addrs.AbsResourceInstance, c
 		obj := &states.ResourceInstanceObject{Value: withProviderSensitive(newVal.MarkWithPaths(cfgMarks).MarkWithPaths(sensitivePaths(work.schema.Block, newVal)), resp.SensitivePaths),
 			Private: resp.Private, Identity: resp.NewIdentity, Status: states.ObjectReady,
 			Dependencies:        w.dependenciesOf(work),
-			CreateBeforeDestroy: w.createBeforeDestroy(work)}
+			CreateBeforeDestroy: w.createBeforeDestroy(work),
+			SkipDestroy:         skipDestroyOf(work)}
 		if ds.HasErrors() && (change.Action == plans.Create || change.Action.IsReplace()) {
 			// A new object that failed part-way may be half made, so the
 			// next plan replaces it. An existing object that failed an

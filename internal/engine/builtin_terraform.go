@@ -21,6 +21,11 @@ type builtinTerraform struct {
 	remoteState *remotestate.DataSource
 }
 
+// BuiltinTerraform is the built-in provider terraform.io/builtin/terraform
+// for checking configurations (validate): terraform_remote_state reads only
+// state files through it.
+func BuiltinTerraform() providers.Interface { return newBuiltinTerraform(nil) }
+
 // newBuiltinTerraform returns the provider reading remote state through
 // remoteState; nil leaves only state files readable.
 func newBuiltinTerraform(remoteState *remotestate.DataSource) providers.Interface {

@@ -193,6 +193,52 @@ func (w *walker) checkPostconditions(work *resourceWork, addr addrs.AbsResourceI
 type checkResults struct {
 	kinds   map[string]plans.CheckableKind
 	objects map[string]map[string]*plans.CheckObjectResult
+	// unreported are configuration objects with checks that a walk
+	// limited by -target or -exclude never reached: their status is
+	// unknown and their objects unknown too.
+	unreported map[string]bool
+}
+
+// declareUnreported adds, as unknown, every configuration object of cfg
+// with custom conditions that the walk recorded nothing for, as OpenTofu's
+// check state, which knows every checkable object of the configuration
+// from the start, reports them after a targeted run.
+func (w *walker) declareUnreported(cfg *config.Config) {
+	w.results.mu.Lock()
+	defer w.results.mu.Unlock()
+	c := &w.results.checks
+	if c.kinds == nil {
+		c.kinds, c.objects = map[string]plans.CheckableKind{}, map[string]map[string]*plans.CheckObjectResult{}
+	}
+	declare := func(kind plans.CheckableKind, addr string) {
+		if _, ok := c.kinds[addr]; ok {
+			return
+		}
+		if c.unreported == nil {
+			c.unreported = map[string]bool{}
+		}
+		c.kinds[addr], c.unreported[addr] = kind, true
+	}
+	cfg.DeepEach(func(m *config.Config) {
+		for _, r := range m.Module.Resources {
+			if len(r.Preconditions) > 0 || len(r.Postconditions) > 0 {
+				declare(plans.CheckableResource, addrs.ConfigResource{Module: m.Path, Resource: r.Addr()}.String())
+			}
+		}
+		for _, o := range m.Module.Outputs {
+			if len(o.Preconditions) > 0 {
+				declare(plans.CheckableOutputValue, modulePrefix(m.Path)+"output."+o.Name)
+			}
+		}
+		for _, chk := range m.Module.Checks {
+			declare(plans.CheckableCheck, modulePrefix(m.Path)+"check."+chk.Name)
+		}
+		for _, v := range m.Module.Variables {
+			if len(v.Validations) > 0 {
+				declare(plans.CheckableInputVariable, modulePrefix(m.Path)+"var."+v.Name)
+			}
+		}
+	})
 }
 
 func (w *walker) recordCheckObject(kind plans.CheckableKind, configAddr string, obj plans.CheckObjectResult) {
@@ -223,6 +269,9 @@ func (c *checkResults) list() []plans.CheckResult {
 	out := make([]plans.CheckResult, 0, len(c.kinds))
 	for _, configAddr := range sortedKeys(c.kinds) {
 		result := plans.CheckResult{Kind: c.kinds[configAddr], ConfigAddr: configAddr, Status: plans.CheckPass}
+		if c.unreported[configAddr] {
+			result.Status = plans.CheckUnknown
+		}
 		for _, objAddr := range sortedKeys(c.objects[configAddr]) {
 			obj := c.objects[configAddr][objAddr]
 			result.Status = worseStatus(result.Status, obj.Status)

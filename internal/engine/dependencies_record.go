@@ -34,8 +34,9 @@ func (w *walker) recordCurrentDependencies(work *resourceWork, addr addrs.AbsRes
 	} else {
 		recorded = w.prior.ResourceInstance(addr)
 	}
+	skip := skipDestroyOf(work)
 	if recorded == nil || recorded.Current == nil || recorded.Intent != nil ||
-		w.sameDependencies(work, recorded.Current.Dependencies) {
+		(w.sameDependencies(work, recorded.Current.Dependencies) && recorded.Current.SkipDestroy == skip) {
 		return nil
 	}
 	inst := w.prior.ResourceInstance(addr)
@@ -44,6 +45,9 @@ func (w *walker) recordCurrentDependencies(work *resourceWork, addr addrs.AbsRes
 	}
 	next := *inst.Current
 	next.Dependencies = w.dependenciesOf(work)
+	// lifecycle destroy = false is recorded with the object, as OpenTofu
+	// records it, even when nothing else about it changes.
+	next.SkipDestroy = skip
 	w.prior.SetResourceInstanceCurrent(addr, &next, work.provider.addr)
 	return w.writeInstance(addr, work.provider.addr, recordRefresh)
 }

@@ -113,6 +113,9 @@ type Options struct {
 	// for LastEvaluation, and makes a plan keep every resource's values
 	// (a plan otherwise drops those nothing in the configuration reads).
 	KeepValues bool
+	// SuppressForgetErrors lets a destroy that forgets objects (their
+	// resources say lifecycle destroy = false) succeed without an error.
+	SuppressForgetErrors bool
 	// RetryFor bounds how long a write waits for a store that stopped
 	// answering (journal.Options.RetryFor); 0 means the journal's default.
 	RetryFor time.Duration

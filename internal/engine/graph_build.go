@@ -235,7 +235,8 @@ func (w *walker) addModuleVertices(g *graph, c *config.Config) []pendingRefs {
 		}
 		if r.Managed != nil {
 			exprs = append(exprs, r.Managed.ReplaceTriggeredBy...)
-			attributeTriggerTargets(c, r, w.attrTriggerTargets)
+			exprs = append(exprs, r.Managed.PreventDestroy)
+			attributeTriggerTargets(c, r, w.attrTriggerTargets, w.triggerTargets)
 		}
 		add(blockVertex(rv), exprs, r.DependsOn, w.resourceBody(rv))
 		out = append(out, pendingRefs{from: rv.key(), module: c})

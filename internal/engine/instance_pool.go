@@ -42,7 +42,11 @@ type instanceGroup struct {
 	w  *walker
 	wg sync.WaitGroup
 	mu sync.Mutex
-	ds diags.Diagnostics
+	// results are each piece's diagnostics by the order it was started
+	// in, so that they are reported in instance order however the pieces
+	// finish.
+	results map[int]diags.Diagnostics
+	started int
 }
 
 func (w *walker) newInstanceGroup() *instanceGroup { return &instanceGroup{w: w} }
@@ -51,6 +55,8 @@ func (w *walker) newInstanceGroup() *instanceGroup { return &instanceGroup{w: w}
 func (g *instanceGroup) start(fn func() diags.Diagnostics) {
 	g.w.instanceSlots <- struct{}{}
 	g.wg.Add(1)
+	seq := g.started
+	g.started++
 	go func() {
 		defer g.wg.Done()
 		defer func() { <-g.w.instanceSlots }()
@@ -59,7 +65,10 @@ func (g *instanceGroup) start(fn func() diags.Diagnostics) {
 			return
 		}
 		g.mu.Lock()
-		g.ds = g.ds.Append(d)
+		if g.results == nil {
+			g.results = map[int]diags.Diagnostics{}
+		}
+		g.results[seq] = d
 		g.mu.Unlock()
 	}()
 }
@@ -67,7 +76,11 @@ func (g *instanceGroup) start(fn func() diags.Diagnostics) {
 // wait waits for every piece started and returns their diagnostics.
 func (g *instanceGroup) wait() diags.Diagnostics {
 	g.wg.Wait()
-	return g.ds
+	var ds diags.Diagnostics
+	for seq := 0; seq < g.started; seq++ {
+		ds = ds.Append(g.results[seq])
+	}
+	return ds
 }
 
 // operation runs one change that opens an intent on addr's record: fn

@@ -97,6 +97,9 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	if ctx.Err() != nil {
 		ds = ds.Append(interruptedDiag())
 	}
+	if w.failedBeforePlanning.Load() {
+		return nil, ds
+	}
 	ds = ds.Append(e.finishPlan(plan, w, loaded))
 	w.plannedDependencies(g, plan, snap.State)
 	plan.Errored = ds.HasErrors()
@@ -118,6 +121,9 @@ func (e *Engine) finishPlan(plan *plans.Plan, w *walker, snap *recordstore.Snaps
 	plans.SortResourceInstanceChanges(w.plan.drift)
 	plan.Changes.Resources = w.plan.changes
 	plan.DriftedResources = w.plan.drift
+	if w.planScope != nil {
+		w.declareUnreported(e.opts.Config)
+	}
 	plan.Checks = w.results.checks.list()
 	plan.VariableValues = map[string]value.Dynamic{}
 	// As OpenTofu does, the plan records each root variable as the caller
@@ -155,11 +161,38 @@ func (e *Engine) finishPlan(plan *plans.Plan, w *walker, snap *recordstore.Snaps
 		plan.PriorRecords = append(plan.PriorRecords, plans.PriorRecord{Name: name, Kind: records.ResourceInstanceType.GetKind(),
 			Uid: v.Uid, Generation: v.Generation, Version: v.Version})
 	}
+	ds = ds.Append(unplannedOutputRecords(plan, snap.State))
 	plan.AbsentRecords = absentRecords(plan.Changes.Resources, snap)
 	// Only a plan file needs the records' content: encoding every record
 	// here would copy the whole state once more for every plan.
 	plan.PriorRecordData = func(name string) (*anypb.Any, error) { return priorRecordData(snap.State, name) }
 	return ds
+}
+
+// unplannedOutputRecords carries, as prior records, the recorded root
+// outputs a plan limited by -target or -exclude leaves alone: the state it
+// was made from still holds them, as show -json's prior_state says, though
+// the plan has no change for them.
+func unplannedOutputRecords(plan *plans.Plan, prior *states.State) diags.Diagnostics {
+	planned := map[string]bool{}
+	for _, c := range plan.Changes.Outputs {
+		planned[c.Addr.OutputValue.Name] = true
+	}
+	for _, name := range sortedKeys(prior.Outputs) {
+		if planned[name] {
+			continue
+		}
+		rec, err := recordstore.OutputToRecord(prior.Outputs[name])
+		var data *anypb.Any
+		if err == nil {
+			data, err = anypb.New(rec)
+		}
+		if err != nil {
+			return diags.Diagnostics{diags.Errorf("Cannot record an output", "The recorded value of output %q could not be kept in the plan: %s.", name, err)}
+		}
+		plan.PriorRecords = append(plan.PriorRecords, plans.PriorRecord{Name: name, Kind: records.OutputType.GetKind(), Data: data})
+	}
+	return nil
 }
 
 // absentRecords names the instances changes create whose records did not

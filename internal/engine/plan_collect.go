@@ -29,10 +29,14 @@ type planCollector struct {
 	// attribute of them; see recordTriggerChange.
 	updatedResources map[string]bool
 	triggerChanges   map[string]triggerChange
+	// triggerPresent are the instances and resources (Abs strings), of
+	// those replace_triggered_by names, that have a change planned.
+	triggerPresent map[string]bool
 }
 
 func newPlanCollector() *planCollector {
-	return &planCollector{actions: map[string]plans.Action{}, updatedResources: map[string]bool{}, triggerChanges: map[string]triggerChange{}}
+	return &planCollector{actions: map[string]plans.Action{}, updatedResources: map[string]bool{}, triggerChanges: map[string]triggerChange{},
+		triggerPresent: map[string]bool{}}
 }
 
 // addChange encodes and records a planned change. Its values share the
@@ -51,6 +55,7 @@ func (w *walker) addChange(change *plans.ResourceInstanceChange, types plans.Obj
 	w.plan.mu.Lock()
 	defer w.plan.mu.Unlock()
 	w.plan.changes = append(w.plan.changes, src)
+	w.noteTriggerTarget(change)
 	if change.DeposedKey == addrs.NotDeposed && change.Action != plans.NoOp {
 		w.plan.actions[change.Addr.String()] = change.Action
 		w.recordTriggerChange(change)
@@ -128,18 +133,18 @@ func (w *walker) recordRootOutput(o *config.Output, val cty.Value) {
 		w.keepPriorRootOutputLocked(o)
 		return
 	}
-	if w.op == walkApply && !val.IsWhollyKnown() {
-		// What an apply still cannot know (an instance a -target left out
-		// and never made) is recorded as null, as OpenTofu records it:
-		// state holds no unknown values.
-		unmarked, pvm := val.UnmarkDeepWithPaths()
-		val = cty.UnknownAsNull(unmarked).MarkWithPaths(pvm)
-	}
 	if plain, _ := val.UnmarkDeep(); plain.IsNull() {
 		// As OpenTofu does, an output whose value is null is not recorded:
 		// it reads as not set.
 		delete(w.results.outputs, o.Name)
 		return
+	}
+	if w.op == walkApply && !val.IsWhollyKnown() {
+		// What an apply still cannot know (an instance a -target left out
+		// and never made) is recorded as null, as OpenTofu records it
+		// (after deciding it is not null): state holds no unknown values.
+		unmarked, pvm := val.UnmarkDeepWithPaths()
+		val = cty.UnknownAsNull(unmarked).MarkWithPaths(pvm)
 	}
 	// A root output the plan knew in full was taken from the plan (see
 	// outputValue), as OpenTofu takes it, so its numbers have been through

@@ -38,7 +38,7 @@ func (w *walker) planManagedInstance(work *resourceWork, addr addrs.AbsResourceI
 	}
 	if inst != nil && w.deletesIn(addr) {
 		for _, key := range inst.SortedDeposedKeys() {
-			ds = ds.Append(w.planDelete(work.provider, work.types, work.schema, addr, key, inst.Deposed[key], plans.ReasonNone, nil))
+			ds = ds.Append(w.planDelete(work.provider, work.types, work.schema, addr, key, inst.Deposed[key], plans.ReasonNone, work.v.resource.Managed))
 		}
 	}
 	exists := prior != nil && prior.current != nil
@@ -54,6 +54,16 @@ func (w *walker) planManagedInstance(work *resourceWork, addr addrs.AbsResourceI
 		}
 		return ds
 	case plans.DestroyMode:
+		// OpenTofu refreshes with a normal plan before planning a
+		// destroy, and that plan checks prevent_destroy for every object
+		// it covers: a value no plan could accept stops the destroy
+		// before anything is planned.
+		if exists && w.planScope.refreshes(work.v.key(), addr) {
+			if pds := w.checkPreventDestroy(work, addr, plans.NoOp); pds.HasErrors() {
+				w.failedBeforePlanning.Store(true)
+				return ds.Append(pds)
+			}
+		}
 		if exists && w.planScope.destroys(addr) {
 			ds = ds.Append(w.planDeleteRefreshed(work, addr, prior, plans.ReasonNone))
 		}
@@ -64,8 +74,12 @@ func (w *walker) planManagedInstance(work *resourceWork, addr addrs.AbsResourceI
 
 // planDeleteRefreshed plans the deletion of an object already refreshed.
 func (w *walker) planDeleteRefreshed(work *resourceWork, addr addrs.AbsResourceInstance, r *refreshed, reason plans.ActionReason) diags.Diagnostics {
-	if m := work.v.resource.Managed; m != nil && m.PreventDestroy {
-		return diags.Diagnostics{preventDestroyDiag(addr)}
+	configSkip, ds := skipDestroy(work.v.resource.Managed)
+	if ds.HasErrors() {
+		return ds
+	}
+	if forgot, forget := forgetReason(configSkip, r.prior.SkipDestroy); forget {
+		return ds.Append(w.planForget(work.provider, work.types, addr, addrs.NotDeposed, r, forgot))
 	}
 	change := &plans.ResourceInstanceChange{
 		ResourceInstanceChangeHeader: plans.ResourceInstanceChangeHeader{Addr: addr, PrevRunAddr: addr,
@@ -73,7 +87,10 @@ func (w *walker) planDeleteRefreshed(work *resourceWork, addr addrs.AbsResourceI
 		Change: plans.Change{Action: plans.Delete, Before: r.current.Value, After: cty.NullVal(work.types.Value),
 			BeforeIdentity: identityOrNil(r.identity, work.types.Identity), AfterIdentity: identityOrNil(cty.NilVal, work.types.Identity)},
 	}
-	return w.addChange(change, work.types, r.encoded...)
+	// As in OpenTofu, a change prevent_destroy refuses is in the plan all
+	// the same, to be shown with the error.
+	ds = ds.Append(w.addChange(change, work.types, r.encoded...))
+	return ds.Append(w.checkPreventDestroy(work, addr, plans.Delete))
 }
 
 // plannedObject is the provider's answer to one PlanResourceChange.
@@ -113,6 +130,10 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 	}
 	priorVal, priorPrivate, priorIdentity := cty.NullVal(work.types.Value), []byte(nil), cty.NilVal
 	var priorObj *states.ResourceInstanceObject
+	// A replacement is planned from the whole configuration, as OpenTofu
+	// plans it: ignore_changes keeps values of the object being updated,
+	// and a new object has none.
+	wholeCfgVal := cfgVal
 	if prior != nil && prior.current != nil {
 		priorObj = prior.current
 		priorVal, _ = marks.UnmarkDeep(priorObj.Value)
@@ -129,19 +150,23 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 	if ds = ds.Append(cds); cds.HasErrors() {
 		return ds
 	}
+	skip, sds := skipDestroy(work.v.resource.Managed)
+	if ds = ds.Append(sds); sds.HasErrors() {
+		return ds
+	}
 	var requiredReplace []cty.Path
 	if action == plans.DeleteThenCreate {
-		if m := work.v.resource.Managed; m != nil && m.PreventDestroy {
-			return ds.Append(preventDestroyDiag(addr))
-		}
 		// A provider demanding delete-before-replace (the object's name
 		// must stay unique) overrides create_before_destroy, as Pulumi does.
 		if w.createBeforeDestroy(work) && !planned.deleteBeforeReplace {
 			action = plans.CreateThenDelete
 		}
+		if skip {
+			action = plans.ForgetThenCreate
+		}
 		requiredReplace = changedReplacePaths(planned.requiresReplace, priorVal, planned.value)
 		// A replacement creates a new object: plan that from no prior.
-		planned, pds = w.planResourceChange(work, addr, cty.NullVal(work.types.Value), cfgVal, cfgMarks, nil, cty.NilVal)
+		planned, pds = w.planResourceChange(work, addr, cty.NullVal(work.types.Value), wholeCfgVal, cfgMarks, nil, cty.NilVal)
 		ds = ds.Append(pds)
 		if pds.HasErrors() {
 			return ds
@@ -185,6 +210,9 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 		encoded = prior.encoded
 	}
 	ds = ds.Append(w.addChange(change, work.types, encoded...))
+	if pds := w.checkPreventDestroy(work, addr, action); pds.HasErrors() {
+		return ds.Append(pds)
+	}
 	return ds.Append(w.checkPostconditions(work, addr, rep))
 }
 
@@ -251,6 +279,12 @@ func (w *walker) planResourceChange(work *resourceWork, addr addrs.AbsResourceIn
 // provider's answer. Replacements are returned as DeleteThenCreate; the
 // caller turns that into CreateThenDelete under create_before_destroy.
 func (w *walker) chooseAction(work *resourceWork, addr addrs.AbsResourceInstance, priorObj *states.ResourceInstanceObject, priorVal cty.Value, planned *plannedObject) (plans.Action, plans.ActionReason, diags.Diagnostics) {
+	// replace_triggered_by is evaluated for every instance, a new one too,
+	// as OpenTofu does: a reference that finds no change is an error.
+	triggered, ds := w.replaceTriggered(work, addr)
+	if ds.HasErrors() {
+		return plans.DeleteThenCreate, plans.ReplaceByTriggers, ds
+	}
 	switch {
 	case priorObj == nil:
 		return plans.Create, plans.ReasonNone, nil
@@ -258,9 +292,8 @@ func (w *walker) chooseAction(work *resourceWork, addr addrs.AbsResourceInstance
 		return plans.DeleteThenCreate, plans.ReplaceBecauseTainted, nil
 	case w.forcedReplace(addr):
 		return plans.DeleteThenCreate, plans.ReplaceByRequest, nil
-	}
-	if triggered, ds := w.replaceTriggered(work, addr); triggered || ds.HasErrors() {
-		return plans.DeleteThenCreate, plans.ReplaceByTriggers, ds
+	case triggered:
+		return plans.DeleteThenCreate, plans.ReplaceByTriggers, nil
 	}
 	switch {
 	case len(changedReplacePaths(planned.requiresReplace, priorVal, planned.value)) > 0:

@@ -66,12 +66,6 @@ func (w *walker) runResource(v *resourceVertex) (diags.Diagnostics, bool) {
 	if ds.HasErrors() {
 		return ds, false
 	}
-	if m := v.resource.Managed; m != nil && w.op == walkPlan {
-		ids := diags.Diagnostics{}.Append(work.schema.Block.ValidateIgnoreChanges(m.IgnoreChanges, v.resource.TypeRange))
-		if ds = ds.Append(ids); ids.HasErrors() {
-			return ds, false
-		}
-	}
 	ds = ds.Append(w.recoverResource(work.provider, v.key()))
 	expansionOK := true
 	present := map[string]bool{}
@@ -172,7 +166,7 @@ func (w *walker) orphanWithProvider(work *resourceWork, addr addrs.AbsResourceIn
 	if ds.HasErrors() {
 		return ds
 	}
-	return ds.Append(w.orphanInstance(instWork.provider, work.types, work.schema, addr, obj, reason))
+	return ds.Append(w.orphanInstance(instWork.provider, work.types, work.schema, addr, obj, reason, work.v.resource.Managed))
 }
 
 // deletesIn reports whether a plan may delete objects of addr: in a
@@ -417,7 +411,7 @@ func identityTypeOrNil(ty cty.Type, raw []byte) cty.Type {
 
 // orphanInstance plans the deletion of an instance the configuration no
 // longer has (apply: deletes happen in destroy vertices).
-func (w *walker) orphanInstance(p *configuredProvider, types plans.ObjectTypes, s schema.Schema, addr addrs.AbsResourceInstance, inst *states.ResourceInstance, reason plans.ActionReason) diags.Diagnostics {
+func (w *walker) orphanInstance(p *configuredProvider, types plans.ObjectTypes, s schema.Schema, addr addrs.AbsResourceInstance, inst *states.ResourceInstance, reason plans.ActionReason, managed *config.ManagedResource) diags.Diagnostics {
 	if w.op == walkApply || addr.Resource.Resource.Mode == addrs.DataResourceMode {
 		return nil
 	}
@@ -435,10 +429,10 @@ func (w *walker) orphanInstance(p *configuredProvider, types plans.ObjectTypes, 
 		return ds.WithAddress(addr.String())
 	}
 	if inst.Current != nil {
-		ds = ds.Append(w.planDelete(p, types, s, addr, addrs.NotDeposed, inst.Current, reason, nil))
+		ds = ds.Append(w.planDelete(p, types, s, addr, addrs.NotDeposed, inst.Current, reason, managed))
 	}
 	for _, key := range inst.SortedDeposedKeys() {
-		ds = ds.Append(w.planDelete(p, types, s, addr, key, inst.Deposed[key], plans.ReasonNone, nil))
+		ds = ds.Append(w.planDelete(p, types, s, addr, key, inst.Deposed[key], plans.ReasonNone, managed))
 	}
 	return ds.WithAddress(addr.String())
 }
@@ -451,8 +445,12 @@ func (w *walker) planDelete(p *configuredProvider, types plans.ObjectTypes, s sc
 	if ds.HasErrors() || r.current == nil {
 		return ds // gone already: nothing to delete
 	}
-	if managed != nil && managed.PreventDestroy && deposed == addrs.NotDeposed {
-		return ds.Append(preventDestroyDiag(addr))
+	configSkip, sds := skipDestroy(managed)
+	if ds = ds.Append(sds); sds.HasErrors() {
+		return ds
+	}
+	if forgot, forget := forgetReason(configSkip, src.SkipDestroy); forget {
+		return ds.Append(leavesManagementWarning(addr)).Append(w.planForget(p, types, addr, deposed, r, forgot))
 	}
 	private := r.current.Private
 	plannedIdentity := cty.NilVal
@@ -484,12 +482,6 @@ func (w *walker) planDelete(p *configuredProvider, types plans.ObjectTypes, s sc
 			BeforeIdentity: identityOrNil(r.identity, types.Identity), AfterIdentity: identityOrNil(plannedIdentity, types.Identity)},
 	}
 	return ds.Append(w.addChange(change, types, r.encoded...))
-}
-
-func preventDestroyDiag(addr addrs.AbsResourceInstance) diags.Diagnostic {
-	return diags.Diagnostic{Severity: diags.Error, Summary: "Instance cannot be destroyed",
-		Detail:  fmt.Sprintf("%s has lifecycle.prevent_destroy set, but the plan calls for it to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the -target option.", addr),
-		Address: addr.String()}
 }
 
 // runOrphan plans the deletion of every instance of a resource that is
@@ -527,7 +519,7 @@ func (w *walker) runOrphan(v *orphanVertex) diags.Diagnostics {
 			if !w.planScope.includes(v.addr.String(), res.Addr.Instance(key)) {
 				continue
 			}
-			ds = ds.Append(w.orphanInstance(p, types, s, res.Addr.Instance(key), inst, reason))
+			ds = ds.Append(w.orphanInstance(p, types, s, res.Addr.Instance(key), inst, reason, nil))
 		}
 	}
 	return ds

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/terrane/terrane/internal/addrs"
@@ -20,28 +19,47 @@ type triggerChange struct {
 }
 
 // triggersReplacement reports whether a planned action counts as a change
-// for replace_triggered_by: only an update or a replacement does, as in
-// OpenTofu; creating, reading, deleting or forgetting an object does not.
+// for replace_triggered_by, as OpenTofu's CanTriggerDownstreamReplace
+// does: one that makes a new or changed object (a create, an update, any
+// replacement); reading, deleting or forgetting an object does not.
 func triggersReplacement(a plans.Action) bool {
-	return a == plans.Update || a == plans.DeleteThenCreate || a == plans.CreateThenDelete
+	return a == plans.Update || a.Creates()
 }
 
 // attributeTriggerTargets are the resources (ConfigResource strings) that
 // some replace_triggered_by names with an attribute path: the plan keeps
 // the values of their updates and replacements to compare that attribute.
-func attributeTriggerTargets(c *config.Config, r *config.Resource, into map[string]bool) {
+// any are all the resources some replace_triggered_by names.
+func attributeTriggerTargets(c *config.Config, r *config.Resource, into, any map[string]bool) {
 	if r.Managed == nil {
 		return
 	}
 	for _, expr := range r.Managed.ReplaceTriggeredBy {
 		ref, ds := triggerReference(expr, nil)
-		if ds.HasErrors() || len(ref.Remaining) == 0 {
+		if ds.HasErrors() {
 			continue
 		}
-		if target, ok := triggerTarget(ref); ok {
-			into[addrs.ConfigResource{Module: c.Path, Resource: target}.String()] = true
+		target, ok := triggerTarget(ref)
+		if !ok {
+			continue
+		}
+		key := addrs.ConfigResource{Module: c.Path, Resource: target}.String()
+		any[key] = true
+		if len(ref.Remaining) > 0 {
+			into[key] = true
 		}
 	}
+}
+
+// noteTriggerTarget records that the plan has a change, maybe a no-op,
+// for change's instance of a resource replace_triggered_by names. Called
+// with w.plan.mu held.
+func (w *walker) noteTriggerTarget(change *plans.ResourceInstanceChange) {
+	if change.DeposedKey != addrs.NotDeposed || !w.triggerTargets[change.Addr.ContainingResource().Config().String()] {
+		return
+	}
+	w.plan.triggerPresent[change.Addr.String()] = true
+	w.plan.triggerPresent[change.Addr.ContainingResource().String()] = true
 }
 
 // triggerTarget is the resource a replace_triggered_by reference names.
@@ -100,6 +118,18 @@ func (w *walker) referenceTriggers(module addrs.ModuleInstance, ref *addrs.Refer
 	w.plan.mu.Lock()
 	defer w.plan.mu.Unlock()
 	var inst addrs.AbsResourceInstance
+	var named string
+	switch s := ref.Subject.(type) {
+	case addrs.Resource:
+		named = addrs.AbsResource{Module: module, Resource: s}.String()
+	case addrs.ResourceInstance:
+		named = addrs.AbsResourceInstance{Module: module, Resource: s}.String()
+	}
+	if named != "" && !w.plan.triggerPresent[named] {
+		// As in OpenTofu: a declared resource always has a change planned
+		// for each instance it has, a no-op at least.
+		return false, diags.Diagnostics{{Severity: diags.Error, Summary: fmt.Sprintf("no change found for %s in %s", ref.Subject, moduleDisplay(module)), Sourceless: true}}
+	}
 	switch s := ref.Subject.(type) {
 	case addrs.Resource:
 		resource := addrs.AbsResource{Module: module, Resource: s}
@@ -139,67 +169,16 @@ func (w *walker) referenceTriggers(module addrs.ModuleInstance, ref *addrs.Refer
 	return !before.RawEquals(after), nil
 }
 
-// triggerReference turns one element of replace_triggered_by into the
-// reference it stands for, putting key in place of count.index or each.key
-// in an index, as OpenTofu does. A nil key leaves such an index out of the
-// reference: enough to know which resource it names.
+// triggerReference is config.ReplaceTriggerReference with engine diagnostics.
 func triggerReference(expr hcl.Expression, key addrs.InstanceKey) (*addrs.Reference, diags.Diagnostics) {
-	traversal, ds := triggerTraversal(expr, key)
-	if ds.HasErrors() {
-		return nil, ds
-	}
-	ref, hds := addrs.ParseRef(traversal)
-	return ref, ds.Append(hds)
+	ref, hds := config.ReplaceTriggerReference(expr, key)
+	return ref, diags.Diagnostics{}.Append(hds)
 }
 
-func triggerTraversal(expr hcl.Expression, key addrs.InstanceKey) (hcl.Traversal, diags.Diagnostics) {
-	switch e := expr.(type) {
-	case *hclsyntax.ScopeTraversalExpr:
-		return e.Traversal, nil
-	case *hclsyntax.RelativeTraversalExpr:
-		source, ds := triggerTraversal(e.Source, key)
-		return append(append(hcl.Traversal{}, source...), e.Traversal...), ds
-	case *hclsyntax.IndexExpr:
-		collection, ds := triggerTraversal(e.Collection, key)
-		if ds.HasErrors() {
-			return nil, ds
-		}
-		index, ids := triggerIndex(e.Key, key)
-		if ds = ds.Append(ids); ids.HasErrors() || index == nil {
-			return collection, ds
-		}
-		return append(append(hcl.Traversal{}, collection...), *index), ds
+// moduleDisplay names a module instance in messages, as OpenTofu does.
+func moduleDisplay(module addrs.ModuleInstance) string {
+	if module.IsRoot() {
+		return "the root module"
 	}
-	return nil, diags.Diagnostics{{Severity: diags.Error, Summary: "Invalid replace_triggered_by expression",
-		Detail:  "Each element of replace_triggered_by must be a reference to a resource, an instance or an attribute of one, indexed only by constants, count.index or each.key.",
-		Subject: expr.Range().Ptr()}}
-}
-
-// triggerIndex is the index step count.index or each.key stands for in
-// the instance with key; nil without a key.
-func triggerIndex(expr hcl.Expression, key addrs.InstanceKey) (*hcl.TraverseIndex, diags.Diagnostics) {
-	invalid := diags.Diagnostics{{Severity: diags.Error, Summary: "Invalid index expression",
-		Detail: "Only constant values, count.index or each.key are allowed in index expressions.", Subject: expr.Range().Ptr()}}
-	traversal, hds := hcl.AbsTraversalForExpr(expr)
-	if hds.HasErrors() || len(traversal) != 2 {
-		return nil, invalid
-	}
-	attr, ok := traversal[1].(hcl.TraverseAttr)
-	if !ok {
-		return nil, invalid
-	}
-	name := traversal.RootName() + "." + attr.Name
-	switch {
-	case name != "count.index" && name != "each.key":
-		return nil, invalid
-	case key == nil:
-		return nil, nil
-	}
-	_, isCount := key.(addrs.IntKey)
-	if isCount != (name == "count.index") {
-		kind := map[bool]string{true: "count", false: "for_each"}[isCount]
-		return nil, diags.Diagnostics{{Severity: diags.Error, Summary: "Invalid index expression",
-			Detail: fmt.Sprintf("%s is not available here: this resource's instances are made by %s.", name, kind), Subject: expr.Range().Ptr()}}
-	}
-	return &hcl.TraverseIndex{Key: key.Value(), SrcRange: expr.Range()}, nil
+	return module.String()
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -75,6 +76,10 @@ type walker struct {
 	// output vertices it evaluates; the others keep their recorded values.
 	// nil evaluates every output.
 	keptOutputs map[string]bool
+	// failedBeforePlanning is set when a destroy plan's walk finds what
+	// OpenTofu's refresh before a destroy plan would have stopped at: no
+	// plan is made then.
+	failedBeforePlanning atomic.Bool
 	// cbdForced are the resources (vertex keys) create_before_destroy is
 	// implied for; see createBeforeDestroyForced.
 	cbdForced map[string]bool
@@ -101,6 +106,10 @@ type walker struct {
 	// attrTriggerTargets are the resources replace_triggered_by names an
 	// attribute of; see attributeTriggerTargets.
 	attrTriggerTargets map[string]bool
+	// triggerTargets are the resources (ConfigResource strings) any
+	// replace_triggered_by names: the plan notes which of their instances
+	// it has a change for, no-ops included.
+	triggerTargets map[string]bool
 	// ephemerals are the ephemeral resource instances the walk opened.
 	ephemerals *ephemeralSet
 }
@@ -115,6 +124,7 @@ func (e *Engine) newWalker(ctx context.Context, op walkOp, snap *recordstore.Sna
 		failures:           newFailureSet(),
 		stateByConfig:      map[string][]*states.Resource{},
 		attrTriggerTargets: map[string]bool{},
+		triggerTargets:     map[string]bool{},
 	}
 	for _, res := range snap.State.SortedResources() {
 		k := res.Addr.Config().String()

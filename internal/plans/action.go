@@ -22,6 +22,10 @@ const (
 	// CreateThenForget creates a new object and stops tracking the old one
 	// without destroying it.
 	CreateThenForget Action = '⇉'
+	// ForgetThenCreate is OpenTofu's replacement of an object whose
+	// resource says lifecycle destroy = false: the old object is left to
+	// exist unmanaged and a new one is created.
+	ForgetThenCreate Action = '⊘'
 	// Open, Renew and Close are what a run does to an ephemeral resource
 	// instance. They are reported to hooks as it happens and never appear
 	// in a plan's changes: nothing about ephemeral resources is recorded.
@@ -53,6 +57,8 @@ func (a Action) String() string {
 		return "forget"
 	case CreateThenForget:
 		return "create-then-forget"
+	case ForgetThenCreate:
+		return "forget-then-create"
 	case Open:
 		return "open"
 	case Renew:
@@ -72,6 +78,10 @@ func (a Action) IsReplace() bool {
 // HasBefore reports whether a change with this action starts from an
 // existing object, so its Before value is meaningful.
 func (a Action) HasBefore() bool { return a != Create }
+
+// Creates reports whether a creates a new object: a create or any kind of
+// replacement, OpenTofu's forget-then-create included.
+func (a Action) Creates() bool { return a == Create || a.IsReplace() || a == ForgetThenCreate }
 
 // HasAfter reports whether a change with this action ends with an object,
 // so its After value is meaningful.
@@ -97,23 +107,30 @@ const (
 	ReadBecauseConfigUnknown      ActionReason = '?'
 	ReadBecauseDependencyPending  ActionReason = '!'
 	ReadBecauseCheckNested        ActionReason = '#'
+	// ForgotBecauseLifecycleDestroyInState and ...InConfig say why an
+	// object is forgotten rather than destroyed: its resource said
+	// lifecycle destroy = false when last applied, or says it now.
+	ForgotBecauseLifecycleDestroyInState  ActionReason = 'X'
+	ForgotBecauseLifecycleDestroyInConfig ActionReason = 'Y'
 )
 
 var actionReasonNames = map[ActionReason]string{
-	ReasonNone:                    "",
-	ReplaceBecauseTainted:         "replace_because_tainted",
-	ReplaceByRequest:              "replace_by_request",
-	ReplaceByTriggers:             "replace_by_triggers",
-	ReplaceBecauseCannotUpdate:    "replace_because_cannot_update",
-	DeleteBecauseNoResourceConfig: "delete_because_no_resource_config",
-	DeleteBecauseWrongRepetition:  "delete_because_wrong_repetition",
-	DeleteBecauseCountIndex:       "delete_because_count_index",
-	DeleteBecauseEachKey:          "delete_because_each_key",
-	DeleteBecauseNoModule:         "delete_because_no_module",
-	DeleteBecauseNoMoveTarget:     "delete_because_no_move_target",
-	ReadBecauseConfigUnknown:      "read_because_config_unknown",
-	ReadBecauseDependencyPending:  "read_because_dependency_pending",
-	ReadBecauseCheckNested:        "read_because_check_nested",
+	ReasonNone:                            "",
+	ReplaceBecauseTainted:                 "replace_because_tainted",
+	ReplaceByRequest:                      "replace_by_request",
+	ReplaceByTriggers:                     "replace_by_triggers",
+	ReplaceBecauseCannotUpdate:            "replace_because_cannot_update",
+	DeleteBecauseNoResourceConfig:         "delete_because_no_resource_config",
+	DeleteBecauseWrongRepetition:          "delete_because_wrong_repetition",
+	DeleteBecauseCountIndex:               "delete_because_count_index",
+	DeleteBecauseEachKey:                  "delete_because_each_key",
+	DeleteBecauseNoModule:                 "delete_because_no_module",
+	DeleteBecauseNoMoveTarget:             "delete_because_no_move_target",
+	ReadBecauseConfigUnknown:              "read_because_config_unknown",
+	ReadBecauseDependencyPending:          "read_because_dependency_pending",
+	ReadBecauseCheckNested:                "read_because_check_nested",
+	ForgotBecauseLifecycleDestroyInState:  "forgot_because_lifecycle_destroy_in_state",
+	ForgotBecauseLifecycleDestroyInConfig: "forgot_because_lifecycle_destroy_in_config",
 }
 
 // String returns the reason as the -json output spells it

@@ -25,6 +25,10 @@ func (s StaleRecord) Reason() string {
 	return fmt.Sprintf("it changed after the plan was made (generation %s, now %s)", s.PlannedGeneration, s.CurrentGeneration)
 }
 
+// OutputRecordKind is the kind of a root output's record among a plan's
+// prior records.
+const OutputRecordKind = "Output"
+
 // StaleRecords compares the plan's prior records with the store's current
 // ones, which currentGeneration looks up (found is false for a record that
 // does not exist), and returns every record whose content changed since
@@ -34,6 +38,11 @@ func (s StaleRecord) Reason() string {
 func (p *Plan) StaleRecords(currentGeneration func(name string) (generation string, found bool)) []StaleRecord {
 	var stale []StaleRecord
 	for _, record := range p.PriorRecords {
+		if record.Kind == OutputRecordKind {
+			// Carried for the plan's prior state alone: nothing the plan
+			// does depends on a root output's recorded value.
+			continue
+		}
 		current, found := currentGeneration(record.Name)
 		if !found {
 			current = ""

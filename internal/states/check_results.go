@@ -8,7 +8,7 @@ type CheckResultJSON struct {
 	ObjectKind string            `json:"object_kind"`
 	ConfigAddr string            `json:"config_addr"`
 	Status     string            `json:"status"`
-	Objects    []CheckObjectJSON `json:"objects,omitempty"`
+	Objects    []CheckObjectJSON `json:"objects"` // null when no object was reached, as OpenTofu writes it
 }
 
 // CheckObjectJSON is the outcome of the checks of one instance in a

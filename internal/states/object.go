@@ -50,6 +50,10 @@ type ResourceInstanceObject struct {
 	// last applied; they order its destruction.
 	Dependencies        []addrs.ConfigResource
 	CreateBeforeDestroy bool
+	// SkipDestroy is OpenTofu's skip_destroy: the resource said lifecycle
+	// destroy = false when the object was last applied, so the object is
+	// forgotten rather than destroyed.
+	SkipDestroy bool
 	// Pulumi is set for objects managed by a Pulumi resource provider.
 	Pulumi *PulumiObject
 }
@@ -80,6 +84,7 @@ type ResourceInstanceObjectSrc struct {
 	Status                ObjectStatus
 	Dependencies          []addrs.ConfigResource
 	CreateBeforeDestroy   bool
+	SkipDestroy           bool
 	Pulumi                *PulumiObject
 }
 
@@ -126,6 +131,7 @@ func (src *ResourceInstanceObjectSrc) DecodeWith(val cty.Value, identityType cty
 		Status:                src.Status,
 		Dependencies:          src.Dependencies,
 		CreateBeforeDestroy:   src.CreateBeforeDestroy,
+		SkipDestroy:           src.SkipDestroy,
 		Pulumi:                src.Pulumi,
 	}, nil
 }
@@ -174,6 +180,7 @@ func (obj *ResourceInstanceObject) Encode(valueType cty.Type, schemaVersion uint
 		Status:                obj.Status,
 		Dependencies:          obj.Dependencies,
 		CreateBeforeDestroy:   obj.CreateBeforeDestroy,
+		SkipDestroy:           obj.SkipDestroy,
 		Pulumi:                obj.Pulumi,
 	}
 	if src.Status == 0 {

@@ -27,6 +27,11 @@ type DiagnosticJSON struct {
 	Address  string                 `json:"address,omitempty"`
 	Range    *DiagnosticRangeJSON   `json:"range,omitempty"`
 	Snippet  *DiagnosticSnippetJSON `json:"snippet,omitempty"`
+
+	// difference is the two sides of the failing expression when it is an
+	// equality (x == y): the text rendering shows how they differ, as
+	// OpenTofu's does.
+	difference *comparison
 }
 
 // DiagnosticRangeJSON is a span of a configuration file.
@@ -106,6 +111,7 @@ func NewDiagnosticJSON(d diags.Diagnostic, sources Sources) *DiagnosticJSON {
 	}
 	out.Snippet = newSnippetJSON(withNavigation(file, snippetRange.Filename), highlight, snippetRange)
 	out.Snippet.Values = expressionValues(d)
+	out.difference = equalityDifference(d)
 	out.Snippet.FunctionCall = functionCall(d)
 	return out
 }

@@ -86,6 +86,10 @@ func actionSymbol(action plans.Action, pal palette) string {
 		return pal.green("+") + "/" + pal.red("-")
 	case plans.CreateThenForget:
 		return pal.green("+") + "/" + pal.red(".")
+	case plans.ForgetThenCreate:
+		// OpenTofu's symbol is two columns wider than the other
+		// replacements' in the diff (not in the legend).
+		return "  " + pal.red(".") + "/" + pal.green("+")
 	case plans.Read:
 		return " " + pal.cyan("<=")
 	case plans.Forget:

@@ -51,10 +51,11 @@ func (r *planRenderer) changeComment(d resourceDiff, drift bool) string {
 		} else {
 			b.WriteString(subject + " will be updated in-place")
 		}
-	case plans.DeleteThenCreate, plans.CreateThenDelete, plans.CreateThenForget:
+	case plans.DeleteThenCreate, plans.CreateThenDelete, plans.CreateThenForget, plans.ForgetThenCreate:
 		b.WriteString(subject + r.replaceReason(d.header.ActionReason))
-		if action == plans.CreateThenForget {
-			b.WriteString(" - " + r.pal.yellow("older instance will not be destroyed") + " (lifecycle.destroy = false)")
+		if action == plans.CreateThenForget || action == plans.ForgetThenCreate {
+			b.WriteString(" - " + r.pal.yellow("older instance will ") + r.pal.style(ansiBold+ansiYellow, "not") + r.pal.yellow(" be destroyed ") +
+				"(" + r.pal.bold("lifecycle.destroy = false") + ")")
 		}
 		b.WriteString(leftOver(d.header))
 	case plans.Delete:
@@ -67,6 +68,12 @@ func (r *planRenderer) changeComment(d resourceDiff, drift bool) string {
 		b.WriteString(leftOver(d.header))
 	case plans.Forget:
 		b.WriteString(subject + " will be removed from the " + productName + " state " + r.pal.boldRed("but will not be destroyed"))
+		switch d.header.ActionReason {
+		case plans.ForgotBecauseLifecycleDestroyInState:
+			b.WriteString(" \n (because " + r.pal.bold("lifecycle.destroy = false") + " was configured before this resource was removed from the configuration)")
+		case plans.ForgotBecauseLifecycleDestroyInConfig:
+			b.WriteString(" \n (because " + r.pal.bold("lifecycle.destroy = false") + " is set in the configuration)")
+		}
 		b.WriteString(leftOver(d.header))
 	default: // NoOp: shown only for moves and imports
 		switch {

@@ -11,7 +11,7 @@ import (
 // legendOrder is the order actions are listed in the symbols legend.
 var legendOrder = []plans.Action{
 	plans.Create, plans.Update, plans.Delete, plans.DeleteThenCreate, plans.CreateThenDelete,
-	plans.Read, plans.CreateThenForget, plans.Forget,
+	plans.Read, plans.ForgetThenCreate, plans.CreateThenForget, plans.Forget,
 }
 
 func (r *planRenderer) legendLine(action plans.Action) string {
@@ -23,9 +23,14 @@ func (r *planRenderer) legendLine(action plans.Action) string {
 		plans.CreateThenDelete: "create replacement and then destroy",
 		plans.Read:             "read (data resources)",
 		plans.CreateThenForget: "create replacement and then forget",
+		plans.ForgetThenCreate: "forget and then create replacement",
 		plans.Forget:           "forget",
 	}
-	return actionSymbol(action, r.pal) + " " + descriptions[action]
+	symbol := actionSymbol(action, r.pal)
+	if action == plans.ForgetThenCreate {
+		symbol = strings.TrimPrefix(symbol, "  ")
+	}
+	return symbol + " " + descriptions[action]
 }
 
 // shownChange reports whether the plan lists a resource change: every real
@@ -64,7 +69,7 @@ func (r *planRenderer) render() {
 		if src.Importing != nil {
 			importing++
 		}
-		if src.Action == plans.Forget || src.Action == plans.CreateThenForget {
+		if src.Action == plans.Forget || src.Action == plans.CreateThenForget || src.Action == plans.ForgetThenCreate {
 			forgetting++
 		}
 		if src.Action != plans.NoOp {
@@ -112,7 +117,7 @@ func (r *planRenderer) render() {
 }
 
 func (r *planRenderer) summary(counts map[plans.Action]int, importing, forgetting int) string {
-	toAdd := counts[plans.Create] + counts[plans.DeleteThenCreate] + counts[plans.CreateThenDelete] + counts[plans.CreateThenForget]
+	toAdd := counts[plans.Create] + counts[plans.DeleteThenCreate] + counts[plans.CreateThenDelete] + counts[plans.CreateThenForget] + counts[plans.ForgetThenCreate]
 	toDestroy := counts[plans.Delete] + counts[plans.DeleteThenCreate] + counts[plans.CreateThenDelete]
 	var parts []string
 	if importing > 0 {

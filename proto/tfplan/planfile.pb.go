@@ -91,20 +91,24 @@ const (
 	Action_CREATE_THEN_DELETE Action = 7
 	Action_FORGET             Action = 8
 	Action_CREATE_THEN_FORGET Action = 9
+	// FORGET_THEN_CREATE is OpenTofu's replacement of an object whose
+	// lifecycle says destroy = false: the old one is forgotten.
+	Action_FORGET_THEN_CREATE Action = 10
 )
 
 // Enum value maps for Action.
 var (
 	Action_name = map[int32]string{
-		0: "NOOP",
-		1: "CREATE",
-		2: "READ",
-		3: "UPDATE",
-		5: "DELETE",
-		6: "DELETE_THEN_CREATE",
-		7: "CREATE_THEN_DELETE",
-		8: "FORGET",
-		9: "CREATE_THEN_FORGET",
+		0:  "NOOP",
+		1:  "CREATE",
+		2:  "READ",
+		3:  "UPDATE",
+		5:  "DELETE",
+		6:  "DELETE_THEN_CREATE",
+		7:  "CREATE_THEN_DELETE",
+		8:  "FORGET",
+		9:  "CREATE_THEN_FORGET",
+		10: "FORGET_THEN_CREATE",
 	}
 	Action_value = map[string]int32{
 		"NOOP":               0,
@@ -116,6 +120,7 @@ var (
 		"CREATE_THEN_DELETE": 7,
 		"FORGET":             8,
 		"CREATE_THEN_FORGET": 9,
+		"FORGET_THEN_CREATE": 10,
 	}
 )
 
@@ -153,20 +158,22 @@ func (Action) EnumDescriptor() ([]byte, []int) {
 type ResourceInstanceActionReason int32
 
 const (
-	ResourceInstanceActionReason_NONE                              ResourceInstanceActionReason = 0
-	ResourceInstanceActionReason_REPLACE_BECAUSE_TAINTED           ResourceInstanceActionReason = 1
-	ResourceInstanceActionReason_REPLACE_BY_REQUEST                ResourceInstanceActionReason = 2
-	ResourceInstanceActionReason_REPLACE_BECAUSE_CANNOT_UPDATE     ResourceInstanceActionReason = 3
-	ResourceInstanceActionReason_DELETE_BECAUSE_NO_RESOURCE_CONFIG ResourceInstanceActionReason = 4
-	ResourceInstanceActionReason_DELETE_BECAUSE_WRONG_REPETITION   ResourceInstanceActionReason = 5
-	ResourceInstanceActionReason_DELETE_BECAUSE_COUNT_INDEX        ResourceInstanceActionReason = 6
-	ResourceInstanceActionReason_DELETE_BECAUSE_EACH_KEY           ResourceInstanceActionReason = 7
-	ResourceInstanceActionReason_DELETE_BECAUSE_NO_MODULE          ResourceInstanceActionReason = 8
-	ResourceInstanceActionReason_REPLACE_BY_TRIGGERS               ResourceInstanceActionReason = 9
-	ResourceInstanceActionReason_READ_BECAUSE_CONFIG_UNKNOWN       ResourceInstanceActionReason = 10
-	ResourceInstanceActionReason_READ_BECAUSE_DEPENDENCY_PENDING   ResourceInstanceActionReason = 11
-	ResourceInstanceActionReason_READ_BECAUSE_CHECK_NESTED         ResourceInstanceActionReason = 13
-	ResourceInstanceActionReason_DELETE_BECAUSE_NO_MOVE_TARGET     ResourceInstanceActionReason = 12
+	ResourceInstanceActionReason_NONE                                       ResourceInstanceActionReason = 0
+	ResourceInstanceActionReason_REPLACE_BECAUSE_TAINTED                    ResourceInstanceActionReason = 1
+	ResourceInstanceActionReason_REPLACE_BY_REQUEST                         ResourceInstanceActionReason = 2
+	ResourceInstanceActionReason_REPLACE_BECAUSE_CANNOT_UPDATE              ResourceInstanceActionReason = 3
+	ResourceInstanceActionReason_DELETE_BECAUSE_NO_RESOURCE_CONFIG          ResourceInstanceActionReason = 4
+	ResourceInstanceActionReason_DELETE_BECAUSE_WRONG_REPETITION            ResourceInstanceActionReason = 5
+	ResourceInstanceActionReason_DELETE_BECAUSE_COUNT_INDEX                 ResourceInstanceActionReason = 6
+	ResourceInstanceActionReason_DELETE_BECAUSE_EACH_KEY                    ResourceInstanceActionReason = 7
+	ResourceInstanceActionReason_DELETE_BECAUSE_NO_MODULE                   ResourceInstanceActionReason = 8
+	ResourceInstanceActionReason_REPLACE_BY_TRIGGERS                        ResourceInstanceActionReason = 9
+	ResourceInstanceActionReason_READ_BECAUSE_CONFIG_UNKNOWN                ResourceInstanceActionReason = 10
+	ResourceInstanceActionReason_READ_BECAUSE_DEPENDENCY_PENDING            ResourceInstanceActionReason = 11
+	ResourceInstanceActionReason_READ_BECAUSE_CHECK_NESTED                  ResourceInstanceActionReason = 13
+	ResourceInstanceActionReason_DELETE_BECAUSE_NO_MOVE_TARGET              ResourceInstanceActionReason = 12
+	ResourceInstanceActionReason_FORGOT_BECAUSE_LIFECYCLE_DESTROY_IN_STATE  ResourceInstanceActionReason = 15
+	ResourceInstanceActionReason_FORGOT_BECAUSE_LIFECYCLE_DESTROY_IN_CONFIG ResourceInstanceActionReason = 16
 )
 
 // Enum value maps for ResourceInstanceActionReason.
@@ -186,22 +193,26 @@ var (
 		11: "READ_BECAUSE_DEPENDENCY_PENDING",
 		13: "READ_BECAUSE_CHECK_NESTED",
 		12: "DELETE_BECAUSE_NO_MOVE_TARGET",
+		15: "FORGOT_BECAUSE_LIFECYCLE_DESTROY_IN_STATE",
+		16: "FORGOT_BECAUSE_LIFECYCLE_DESTROY_IN_CONFIG",
 	}
 	ResourceInstanceActionReason_value = map[string]int32{
-		"NONE":                              0,
-		"REPLACE_BECAUSE_TAINTED":           1,
-		"REPLACE_BY_REQUEST":                2,
-		"REPLACE_BECAUSE_CANNOT_UPDATE":     3,
-		"DELETE_BECAUSE_NO_RESOURCE_CONFIG": 4,
-		"DELETE_BECAUSE_WRONG_REPETITION":   5,
-		"DELETE_BECAUSE_COUNT_INDEX":        6,
-		"DELETE_BECAUSE_EACH_KEY":           7,
-		"DELETE_BECAUSE_NO_MODULE":          8,
-		"REPLACE_BY_TRIGGERS":               9,
-		"READ_BECAUSE_CONFIG_UNKNOWN":       10,
-		"READ_BECAUSE_DEPENDENCY_PENDING":   11,
-		"READ_BECAUSE_CHECK_NESTED":         13,
-		"DELETE_BECAUSE_NO_MOVE_TARGET":     12,
+		"NONE":                                       0,
+		"REPLACE_BECAUSE_TAINTED":                    1,
+		"REPLACE_BY_REQUEST":                         2,
+		"REPLACE_BECAUSE_CANNOT_UPDATE":              3,
+		"DELETE_BECAUSE_NO_RESOURCE_CONFIG":          4,
+		"DELETE_BECAUSE_WRONG_REPETITION":            5,
+		"DELETE_BECAUSE_COUNT_INDEX":                 6,
+		"DELETE_BECAUSE_EACH_KEY":                    7,
+		"DELETE_BECAUSE_NO_MODULE":                   8,
+		"REPLACE_BY_TRIGGERS":                        9,
+		"READ_BECAUSE_CONFIG_UNKNOWN":                10,
+		"READ_BECAUSE_DEPENDENCY_PENDING":            11,
+		"READ_BECAUSE_CHECK_NESTED":                  13,
+		"DELETE_BECAUSE_NO_MOVE_TARGET":              12,
+		"FORGOT_BECAUSE_LIFECYCLE_DESTROY_IN_STATE":  15,
+		"FORGOT_BECAUSE_LIFECYCLE_DESTROY_IN_CONFIG": 16,
 	}
 )
 
@@ -1900,7 +1911,7 @@ const file_tfplan_planfile_proto_rawDesc = "" +
 	"\n" +
 	"\x06NORMAL\x10\x00\x12\v\n" +
 	"\aDESTROY\x10\x01\x12\x10\n" +
-	"\fREFRESH_ONLY\x10\x02*\x94\x01\n" +
+	"\fREFRESH_ONLY\x10\x02*\xac\x01\n" +
 	"\x06Action\x12\b\n" +
 	"\x04NOOP\x10\x00\x12\n" +
 	"\n" +
@@ -1914,7 +1925,9 @@ const file_tfplan_planfile_proto_rawDesc = "" +
 	"\x12CREATE_THEN_DELETE\x10\a\x12\n" +
 	"\n" +
 	"\x06FORGET\x10\b\x12\x16\n" +
-	"\x12CREATE_THEN_FORGET\x10\t*\xc8\x03\n" +
+	"\x12CREATE_THEN_FORGET\x10\t\x12\x16\n" +
+	"\x12FORGET_THEN_CREATE\x10\n" +
+	"*\xa7\x04\n" +
 	"\x1cResourceInstanceActionReason\x12\b\n" +
 	"\x04NONE\x10\x00\x12\x1b\n" +
 	"\x17REPLACE_BECAUSE_TAINTED\x10\x01\x12\x16\n" +
@@ -1930,7 +1943,9 @@ const file_tfplan_planfile_proto_rawDesc = "" +
 	"\x12#\n" +
 	"\x1fREAD_BECAUSE_DEPENDENCY_PENDING\x10\v\x12\x1d\n" +
 	"\x19READ_BECAUSE_CHECK_NESTED\x10\r\x12!\n" +
-	"\x1dDELETE_BECAUSE_NO_MOVE_TARGET\x10\f*\xbb\x01\n" +
+	"\x1dDELETE_BECAUSE_NO_MOVE_TARGET\x10\f\x12-\n" +
+	")FORGOT_BECAUSE_LIFECYCLE_DESTROY_IN_STATE\x10\x0f\x12.\n" +
+	"*FORGOT_BECAUSE_LIFECYCLE_DESTROY_IN_CONFIG\x10\x10*\xbb\x01\n" +
 	"\x0eDeferredReason\x12\v\n" +
 	"\aINVALID\x10\x00\x12\x1a\n" +
 	"\x16INSTANCE_COUNT_UNKNOWN\x10\x01\x12\x1b\n" +

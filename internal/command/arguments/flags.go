@@ -46,6 +46,10 @@ type Operation struct {
 	// Applying is set for the apply and destroy commands: what
 	// terraform.applying evaluates to, in their plan as in their apply.
 	Applying bool
+	// SuppressForgetErrors is apply's and destroy's
+	// -suppress-forget-errors: a destroy that forgets objects (lifecycle
+	// destroy = false) succeeds without the error that says so.
+	SuppressForgetErrors bool
 	// RefreshMaxAge, when above zero, lets a plan use a record's object
 	// without reading it again when a serve reconciler found it in sync
 	// within that long and nothing changed the record since.
@@ -232,6 +236,9 @@ func parseApplyLike(command string, args []string, forced Operation) (*Apply, di
 	of := addOperationFlags(fs, &apply.Operation)
 	addViewFlags(fs, &apply.View)
 	fs.BoolVar(&apply.AutoApprove, "auto-approve", false, "skip the interactive approval")
+	if command != "refresh" {
+		fs.BoolVar(&apply.SuppressForgetErrors, "suppress-forget-errors", false, "do not fail a destroy that forgets objects (lifecycle destroy = false)")
+	}
 	ds := parseFlags(fs, command, args, &apply.View)
 	if ds.HasErrors() || apply.Help {
 		return apply, ds

@@ -1,6 +1,7 @@
 package arguments
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -65,17 +66,17 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"destroy and refresh-only", applyParser(ParseApply), []string{"-destroy", "-refresh-only"}, "Incompatible plan mode options"},
 		{"refresh-only without refresh", applyParser(ParseApply), []string{"-refresh-only", "-refresh=false"}, "Incompatible refresh options"},
-		{"replace in destroy", applyParser(ParseDestroy), []string{"-replace=a.b"}, "Invalid -replace option"},
-		{"replace of a data resource", applyParser(ParseApply), []string{"-replace=data.a.b"}, "Invalid replace address"},
-		{"replace of a whole module", applyParser(ParseApply), []string{"-replace=module.x"}, "Invalid replace address"},
-		{"bad target", applyParser(ParseApply), []string{"-target=foo"}, "Invalid target address"},
-		{"bad exclude", applyParser(ParseApply), []string{"-exclude=a.b.c.d"}, "Invalid exclude address"},
-		{"target and exclude", applyParser(ParseApply), []string{"-target=a.b", "-exclude=a.c"}, "Incompatible targeting options"},
+		// OpenTofu's texts; -replace with -destroy is refused by the plan.
+		{"replace of a data resource", applyParser(ParseApply), []string{"-replace=data.a.b"}, `Invalid force-replace address "data.a.b"`},
+		{"replace of a whole module", applyParser(ParseApply), []string{"-replace=module.x"}, `Invalid force-replace address "module.x"`},
+		{"bad target", applyParser(ParseApply), []string{"-target=foo"}, `Invalid target "foo": Resource specification must include a resource type and name.`},
+		{"bad exclude", applyParser(ParseApply), []string{"-exclude=a.b.c.d"}, `Invalid exclude "a.b.c.d": Unexpected extra operators after address.`},
+		{"target and exclude", applyParser(ParseApply), []string{"-target=a.b", "-exclude=a.c"}, "Invalid combination of arguments"},
 		{"zero parallelism", applyParser(ParseApply), []string{"-parallelism=0"}, "Invalid -parallelism option"},
 		{"unknown flag", applyParser(ParseApply), []string{"-frobnicate"}, "Failed to parse command-line options"},
 		{"two plan files", applyParser(ParseApply), []string{"a", "b"}, "Too many command line arguments"},
 		{"destroy takes no plan file", applyParser(ParseDestroy), []string{"tfplan"}, "Too many command line arguments"},
-		{"targets with a saved plan", applyParser(ParseApply), []string{"-target=a.b", "tfplan"}, "Invalid options for a saved plan"},
+		{"plan options with a saved plan", applyParser(ParseApply), []string{"-replace=a.b", "tfplan"}, "Invalid options for a saved plan"},
 		{"plan takes no arguments", func(args []string) (*Apply, error) { _, ds := ParsePlan(args); return nil, ds.Err() }, []string{"dir"}, "Too many command line arguments"},
 	}
 	for _, test := range tests {
@@ -126,5 +127,35 @@ func TestUsageListsOptions(t *testing.T) {
 	}
 	if strings.Contains(Usage("console"), "-target") {
 		t.Errorf("console usage lists -target")
+	}
+}
+
+func TestParseTargetFiles(t *testing.T) {
+	dir := t.TempDir()
+	path := dir + "/targets.txt"
+	if err := os.WriteFile(path, []byte("# a comment\nmodule.m[\"a\"]\n  # another\ntpf_thing.x[1]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plan, ds := ParsePlan([]string{"-target=tpf_thing.y", "-target-file=" + path})
+	if ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	var got []string
+	for _, target := range plan.Targets {
+		got = append(got, target.String())
+	}
+	if want := `tpf_thing.y module.m["a"] tpf_thing.x[1]`; strings.Join(got, " ") != want {
+		t.Errorf("targets = %q, want %q", strings.Join(got, " "), want)
+	}
+	// As in OpenTofu, a blank line is not a comment: it must be an address.
+	if err := os.WriteFile(path, []byte("tpf_thing.x\n\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, ds := ParsePlan([]string{"-exclude-file=" + path}); !ds.HasErrors() || ds[0].Subject == nil || ds[0].Subject.Start.Line != 2 {
+		t.Errorf("blank line accepted or misplaced: %v", ds)
+	}
+	// -target and -exclude are ignored with a saved plan, as in OpenTofu.
+	if _, ds := ParseApply([]string{"-target=a.b", "tfplan"}); ds.HasErrors() {
+		t.Errorf("-target with a saved plan refused: %v", ds.Err())
 	}
 }

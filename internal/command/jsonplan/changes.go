@@ -64,6 +64,8 @@ func Actions(action plans.Action) []string {
 		return []string{"create", "delete"}
 	case plans.CreateThenForget:
 		return []string{"create", "forget"}
+	case plans.ForgetThenCreate:
+		return []string{"forget", "create"}
 	default:
 		return []string{action.String()}
 	}

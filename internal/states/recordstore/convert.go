@@ -123,6 +123,7 @@ func objectToRecord(obj *states.ResourceInstanceObjectSrc) (*recordsv1.ObjectSta
 		IdentityJson:          obj.IdentityJSON,
 		IdentitySchemaVersion: int64(obj.IdentitySchemaVersion),
 		CreateBeforeDestroy:   obj.CreateBeforeDestroy,
+		SkipDestroy:           obj.SkipDestroy,
 		Pulumi:                pulumiToRecord(obj.Pulumi),
 	}
 	if obj.Status == states.ObjectTainted {
@@ -154,6 +155,7 @@ func objectFromRecord(rec *recordsv1.ObjectState) (*states.ResourceInstanceObjec
 		IdentityJSON:          rec.GetIdentityJson(),
 		IdentitySchemaVersion: uint64(rec.GetIdentitySchemaVersion()),
 		CreateBeforeDestroy:   rec.GetCreateBeforeDestroy(),
+		SkipDestroy:           rec.GetSkipDestroy(),
 		Status:                states.ObjectReady,
 		Pulumi:                pulumiFromRecord(rec.GetPulumi()),
 	}

@@ -50,6 +50,7 @@ type instanceV4 struct {
 
 	Dependencies        []string `json:"dependencies,omitempty"`
 	CreateBeforeDestroy bool     `json:"create_before_destroy,omitempty"`
+	SkipDestroy         bool     `json:"skip_destroy,omitempty"`
 
 	// Identity and its schema version are written together or not at
 	// all, as OpenTofu writes them; a pointer tells version 0 from none.

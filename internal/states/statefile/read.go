@@ -265,6 +265,7 @@ func readObject(raw *instanceV4) (*states.ResourceInstanceObjectSrc, error) {
 		AttrsFlat:           raw.AttributesFlat,
 		Private:             raw.Private,
 		CreateBeforeDestroy: raw.CreateBeforeDestroy,
+		SkipDestroy:         raw.SkipDestroy,
 		Status:              states.ObjectReady,
 	}
 	switch {

@@ -136,6 +136,7 @@ func encodeObject(obj *states.ResourceInstanceObjectSrc, key addrs.InstanceKey, 
 		AttributesFlat:      obj.AttrsFlat,
 		Private:             obj.Private,
 		CreateBeforeDestroy: obj.CreateBeforeDestroy,
+		SkipDestroy:         obj.SkipDestroy,
 	}
 	if len(obj.AttrsJSON) > 0 {
 		raw.Attributes = obj.AttrsJSON

@@ -190,7 +190,7 @@ func SummarizePlan(changes []*plans.ResourceInstanceChangeSrc, operation string)
 		case plans.DeleteThenCreate, plans.CreateThenDelete:
 			summary.Add++
 			summary.Remove++
-		case plans.CreateThenForget:
+		case plans.CreateThenForget, plans.ForgetThenCreate:
 			summary.Add++
 			summary.Forget++
 		}

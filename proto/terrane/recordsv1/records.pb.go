@@ -579,7 +579,11 @@ type ObjectState struct {
 	CreateBeforeDestroy bool         `protobuf:"varint,10,opt,name=create_before_destroy,json=createBeforeDestroy,proto3" json:"create_before_destroy,omitempty"`
 	Status              ObjectStatus `protobuf:"varint,11,opt,name=status,proto3,enum=terrane.records.v1.ObjectStatus" json:"status,omitempty"`
 	// Pulumi is set for objects managed by a Pulumi resource provider.
-	Pulumi        *PulumiObject `protobuf:"bytes,12,opt,name=pulumi,proto3" json:"pulumi,omitempty"`
+	Pulumi *PulumiObject `protobuf:"bytes,12,opt,name=pulumi,proto3" json:"pulumi,omitempty"`
+	// SkipDestroy is OpenTofu's skip_destroy: the object's resource said
+	// lifecycle destroy = false when it was last applied, so it is forgotten
+	// rather than destroyed.
+	SkipDestroy   bool `protobuf:"varint,13,opt,name=skip_destroy,json=skipDestroy,proto3" json:"skip_destroy,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -696,6 +700,13 @@ func (x *ObjectState) GetPulumi() *PulumiObject {
 		return x.Pulumi
 	}
 	return nil
+}
+
+func (x *ObjectState) GetSkipDestroy() bool {
+	if x != nil {
+		return x.SkipDestroy
+	}
+	return false
 }
 
 // AttributePath addresses a value inside an object, step by step.
@@ -1218,7 +1229,7 @@ const file_terrane_records_v1_records_proto_rawDesc = "" +
 	" \x01(\v2\x1a.terrane.records.v1.IntentR\x06intent\x1a[\n" +
 	"\fDeposedEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x125\n" +
-	"\x05value\x18\x02 \x01(\v2\x1f.terrane.records.v1.ObjectStateR\x05value:\x028\x01\"\xbc\x05\n" +
+	"\x05value\x18\x02 \x01(\v2\x1f.terrane.records.v1.ObjectStateR\x05value:\x028\x01\"\xdf\x05\n" +
 	"\vObjectState\x12%\n" +
 	"\x0eschema_version\x18\x01 \x01(\x03R\rschemaVersion\x12'\n" +
 	"\x0fattributes_json\x18\x02 \x01(\fR\x0eattributesJson\x12-\n" +
@@ -1232,7 +1243,8 @@ const file_terrane_records_v1_records_proto_rawDesc = "" +
 	"\x15create_before_destroy\x18\n" +
 	" \x01(\bR\x13createBeforeDestroy\x128\n" +
 	"\x06status\x18\v \x01(\x0e2 .terrane.records.v1.ObjectStatusR\x06status\x128\n" +
-	"\x06pulumi\x18\f \x01(\v2 .terrane.records.v1.PulumiObjectR\x06pulumi\x1aA\n" +
+	"\x06pulumi\x18\f \x01(\v2 .terrane.records.v1.PulumiObjectR\x06pulumi\x12!\n" +
+	"\fskip_destroy\x18\r \x01(\bR\vskipDestroy\x1aA\n" +
 	"\x13AttributesFlatEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xe5\x01\n" +
