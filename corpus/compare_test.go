@@ -119,7 +119,7 @@ var (
 	uuidPattern      = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 	hexIDPattern     = regexp.MustCompile(`\b[0-9a-f]{16}\b`)
 	timestampPattern = regexp.MustCompile(`\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})`)
-	durationPattern  = regexp.MustCompile(`\b(after|\[)(\d+h)?(\d+m)?\d+(\.\d+)?(ms|s)\b`)
+	durationPattern  = regexp.MustCompile(`\b(after|\[) ?(\d+h)?(\d+m)?\d+(\.\d+)?(ms|s)\b`)
 	productPattern   = regexp.MustCompile(`\b(OpenTofu|Terrane)\b`)
 	commandPattern   = regexp.MustCompile("(?m)(^|[\\s\"'`(⟩])(tofu|terrane)([\\s\"'`).,:;]|$)")
 	dataDirPattern   = regexp.MustCompile(`\.terrane\b`)

@@ -403,6 +403,9 @@ type operationOutput struct {
 	// saved destroy plan end as any apply does, as in OpenTofu, whose
 	// apply view knows only which command it serves.
 	destroyCommand bool
+	// earlyConfigWarnings is set for `terrane plan`, which reports the
+	// root module's configuration warnings before planning too.
+	earlyConfigWarnings bool
 }
 
 func newOperationOutput(streams Streams, view arguments.View) *operationOutput {

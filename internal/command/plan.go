@@ -46,6 +46,7 @@ func runPlan(streams Streams, args []string) int {
 		out.helpPrompt("plan")
 		return 1
 	}
+	out.earlyConfigWarnings = true
 	op, plan, ds := openAndPlan(out, opts.Operation)
 	if op != nil {
 		defer op.close()
@@ -114,6 +115,12 @@ func openAndPlan(out *operationOutput, opts arguments.Operation) (*operation, *p
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return op, nil, ds
+	}
+	if out.earlyConfigWarnings {
+		// OpenTofu's plan reports the root module's configuration warnings
+		// once while preparing its backend, before planning, and again
+		// with the plan's other diagnostics.
+		out.diagnostics(rootModuleWarnings(ds))
 	}
 	plan, planDiags := planAndShow(op, opts, newConflictBackoff(opts.LockTimeout))
 	return op, plan, ds.Append(planDiags)
@@ -501,4 +508,15 @@ func abortedDiag() diags.Diagnostic {
 func printCommandUsage(w io.Writer, command, synopsis, description string) int {
 	fmt.Fprintf(w, "Usage: terrane [global options] %s %s\n\n  %s\n\nOptions:\n\n%s", command, synopsis, description, arguments.Usage(command))
 	return 0
+}
+
+// rootModuleWarnings are the warnings about the root module's own files.
+func rootModuleWarnings(ds diags.Diagnostics) diags.Diagnostics {
+	var out diags.Diagnostics
+	for _, d := range ds {
+		if d.Severity == diags.Warning && d.Subject != nil && !strings.ContainsAny(d.Subject.Filename, `/\`) {
+			out = append(out, d)
+		}
+	}
+	return out
 }

@@ -52,9 +52,11 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 		}
 	}
 	loaded := snap
-	rf, rds := e.prepareRefactoring(snap)
+	rf, rds := e.prepareRefactoring(snap, opts.Mode)
 	if ds = ds.Append(rds); rds.HasErrors() {
-		return plan, ds
+		// Invalid import and removed blocks stop the plan before it
+		// starts, as in OpenTofu: there is no plan to show.
+		return nil, ds
 	}
 	if tds := verifyTargetedMoves(rf.moves, opts.Targets, opts.Excludes); tds.HasErrors() {
 		// As in OpenTofu, no plan is made at all, so none is shown.
@@ -95,6 +97,13 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	if ctx.Err() != nil {
 		ds = ds.Append(interruptedDiag())
 	}
+	// Invalid moved blocks are likely the cause of anything else that went
+	// wrong, so, as in OpenTofu, they alone are reported, with no plan.
+	moveErrs, moveWarnings := rf.validateMoves(e.opts.Config, ds)
+	if moveErrs.HasErrors() {
+		return nil, moveErrs
+	}
+	ds = ds.Append(moveWarnings)
 	ds = ds.Append(e.finishPlan(plan, w, loaded))
 	w.plannedDependencies(g, plan, snap.State)
 	plan.Errored = ds.HasErrors()

@@ -383,9 +383,15 @@ func (w *walker) runOutput(v *outputVertex) diags.Diagnostics {
 		if w.op != walkEval {
 			ds = ds.Append(w.checkRules(scope, outputRules(v.module, inst, v.output)))
 		}
-		val, hd := w.outputValue(v, inst, scope)
-		ds = ds.Append(hd)
-		if hd.HasErrors() {
+		var val cty.Value
+		var hd hcl.Diagnostics
+		if !ds.HasErrors() {
+			// A failed precondition stops the output before its value is
+			// evaluated, as in OpenTofu: no change, no record.
+			val, hd = w.outputValue(v, inst, scope)
+			ds = ds.Append(hd)
+		}
+		if ds.HasErrors() {
 			// Its value was never made: neither a change nor a new
 			// record, as in OpenTofu (see recordRootOutput).
 			val = cty.DynamicVal.Mark(failedMark)

@@ -32,10 +32,14 @@ func FindRemovals(cfg *config.Config) ([]Removal, hcl.Diagnostics) {
 				continue
 			}
 			removal := Removal{DeclModule: c.Path, From: from, Destroy: r.Destroy, DeclRange: r.DeclRange}
-			if where := stillDeclared(c, from); where != nil {
-				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Removed object still declared",
-					Detail: fmt.Sprintf("This removed block is for %s, but the configuration still declares it at %s. Remove the resource or module block, or remove this removed block.",
-						removal.absString(), where),
+			if _, declared := stillDeclared(c, from); declared {
+				kind := "resource"
+				if from.isModule() {
+					kind = "module"
+				}
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: fmt.Sprintf("Removed %s block still exists", kind),
+					Detail: fmt.Sprintf("This statement declares a removal of the %s %s, but this %s block still exists in the configuration. Please remove the %s block.",
+						kind, removal.absString(), kind, kind),
 					Subject: r.DeclRange.Ptr()})
 				continue
 			}
