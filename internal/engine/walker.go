@@ -545,9 +545,12 @@ func (w *walker) runCheck(v *checkVertex) diags.Diagnostics {
 				ds = ds.Append(out.failure(diags.Warning, "Check block assertion failed", rule, modulePrefix(v.module.Path)+"check."+v.check.Name))
 			}
 			if out.status == plans.CheckUnknown && w.op == walkPlan {
+				// With the values of the condition's references, as
+				// OpenTofu shows them.
 				ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Check block assertion known after apply",
 					Detail:  "The condition could not be evaluated at this time, a result will be known when this plan is applied.",
-					Subject: rule.Condition.Range().Ptr(), Object: modulePrefix(v.module.Path) + "check." + v.check.Name})
+					Subject: rule.Condition.Range().Ptr(), Object: modulePrefix(v.module.Path) + "check." + v.check.Name,
+					Expression: rule.Condition, EvalContext: out.ctx})
 			}
 		}
 		w.recordCheckObject(plans.CheckableCheck, configAddr,

@@ -27,6 +27,9 @@ type DiagnosticJSON struct {
 	Address  string                 `json:"address,omitempty"`
 	Range    *DiagnosticRangeJSON   `json:"range,omitempty"`
 	Snippet  *DiagnosticSnippetJSON `json:"snippet,omitempty"`
+	// Difference is what a failed A == B compared (see
+	// diagnosticDifference).
+	Difference *DiagnosticDifferenceJSON `json:"difference,omitempty"`
 }
 
 // DiagnosticRangeJSON is a span of a configuration file.
@@ -94,7 +97,8 @@ type FunctionParamJSON struct {
 // NewDiagnosticJSON builds the UI form of d. The snippet is there only
 // when the subject's file is among sources.
 func NewDiagnosticJSON(d diags.Diagnostic, sources Sources) *DiagnosticJSON {
-	out := &DiagnosticJSON{Severity: severityName(d.Severity), Summary: d.Summary, Detail: d.Detail, Address: d.Address}
+	out := &DiagnosticJSON{Severity: severityName(d.Severity), Summary: d.Summary, Detail: d.Detail, Address: d.Address,
+		Difference: diagnosticDifference(d)}
 	if d.Subject == nil {
 		return out
 	}

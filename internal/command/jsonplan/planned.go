@@ -2,6 +2,7 @@ package jsonplan
 
 import (
 	"fmt"
+	"github.com/zclconf/go-cty/cty"
 	"sort"
 
 	"github.com/terrane/terrane/internal/addrs"
@@ -62,6 +63,16 @@ func (r renderer) plannedResource(src *plans.ResourceInstanceChangeSrc) (jsonsta
 	}
 	if out.SensitiveValues, err = jsonstate.MarshalSensitiveAsBool(change.After); err != nil {
 		return out, fmt.Errorf("%s: %w", addr, err)
+	}
+	// The planned identity, with its schema's version, as OpenTofu lists it.
+	if id := change.AfterIdentity; id != cty.NilVal && !id.IsNull() && id.IsWhollyKnown() {
+		if out.Identity, err = marshalIdentity(id); err != nil {
+			return out, fmt.Errorf("%s: identity: %w", addr, err)
+		}
+		if idSchema, ok := r.schemas.Identity(src.ProviderAddr.Config.Provider, addr.Resource.Resource.Type); ok {
+			version := uint64(idSchema.Version)
+			out.IdentitySchemaVersion = &version
+		}
 	}
 	return out, nil
 }
