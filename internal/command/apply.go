@@ -17,6 +17,7 @@ import (
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/engine"
@@ -25,6 +26,7 @@ import (
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/ui"
 	"github.com/terrane/terrane/internal/ui/jsonview"
+	"github.com/terrane/terrane/internal/version"
 )
 
 // runApply is `terrane apply [PLANFILE]`: without a plan file it plans,
@@ -37,27 +39,32 @@ func runApply(streams Streams, args []string) int {
 
 // approval is how an apply-like command asks before changing anything.
 type approval struct {
-	command   string
-	question  string
-	detail    string
-	cancelled string
+	command  string
+	question string
+	// questionInWorkspace is the question outside the default workspace;
+	// %q is the workspace's name.
+	questionInWorkspace string
+	detail              string
+	cancelled           string
 	// outputsOnly is OpenTofu's refresh report: no plan and no change
 	// summary, only the refreshed outputs with their values.
 	outputsOnly bool
 }
 
 var applyApproval = approval{
-	command:   "apply",
-	question:  "Do you want to perform these actions?",
-	detail:    "Terrane will perform the actions described above.\nOnly 'yes' will be accepted to approve.",
-	cancelled: "Apply cancelled.",
+	command:             "apply",
+	question:            "Do you want to perform these actions?",
+	questionInWorkspace: "Do you want to perform these actions in workspace %q?",
+	detail:              "Terrane will perform the actions described above.\nOnly 'yes' will be accepted to approve.",
+	cancelled:           "Apply cancelled.",
 }
 
 var refreshOnlyApproval = approval{
-	command:   "apply",
-	question:  "Would you like to update the state to reflect these detected changes?",
-	detail:    "Terrane will write these changes to the state without modifying any real infrastructure.\nThere is no undo. Only 'yes' will be accepted to confirm.",
-	cancelled: "Apply cancelled.",
+	command:             "apply",
+	question:            "Would you like to update the Terrane state to reflect these detected changes?",
+	questionInWorkspace: "Would you like to update the Terrane state for %q to reflect these detected changes?",
+	detail:              "Terrane will write these changes to the state without modifying any real infrastructure.\nThere is no undo. Only 'yes' will be accepted to confirm.",
+	cancelled:           "Apply cancelled.",
 }
 
 // applyCommand is the body shared by apply, destroy and refresh.
@@ -95,6 +102,11 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 			"With -input=false Terrane cannot ask whether to %s. Give -auto-approve to go ahead without asking, or save a plan with \"terrane plan -out=FILE\" and apply that file.", ask.command)})
 		return 1
 	}
+	if !opts.Destroy && ask.command != refreshApproval.command && !config.IsConfigDir(".") {
+		out.diagnostics(diags.Diagnostics{diags.Errorf("No configuration files",
+			"Apply requires configuration to be present. Applying without a configuration would mark everything for destruction, which is normally not what is desired. If you would like to destroy everything, run 'terrane destroy' instead.")})
+		return 1
+	}
 	op, plan, ds := openAndPlan(out, opts.Operation)
 	if op != nil {
 		defer op.close()
@@ -108,17 +120,22 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 	if !plan.CanApply() {
 		return reportNothingToApply(op, plan, ds)
 	}
-	if ask.question == destroyApproval.question && op.workspace != "default" {
-		ask.question = fmt.Sprintf("Do you really want to destroy all resources in workspace %q?", op.workspace)
+	if op.workspace != "default" && ask.questionInWorkspace != "" {
+		ask.question = fmt.Sprintf(ask.questionInWorkspace, op.workspace)
 	}
 	backoff := newConflictBackoff(opts.LockTimeout)
 	for {
 		// With -auto-approve the progress follows the plan directly, as in
 		// OpenTofu (backend/local opApply asks nothing and prints nothing).
-		if !opts.AutoApprove && !out.confirm(ask) {
+		if !opts.AutoApprove {
+			// Warnings come before the question, so that the answer can
+			// weigh them, and are not repeated after the apply.
 			out.diagnostics(ds)
-			fmt.Fprintf(streams.Stdout, "\n%s\n", ask.cancelled)
-			return 1
+			ds = nil
+			if !out.confirm(ask) {
+				fmt.Fprintln(streams.Stdout, ask.cancelled)
+				return 1
+			}
 		}
 		applyDiags, aborted := withInterrupts(op.out, func(ctx context.Context) diags.Diagnostics {
 			return op.engine.Apply(ctx, plan)
@@ -161,6 +178,18 @@ func reportNothingToApply(op *operation, plan *plans.Plan, ds diags.Diagnostics)
 	// nothing.
 	if !op.out.outputsOnly {
 		ds = ds.Append(engine.IncompleteApplyWarning(plan))
+	}
+	// OpenTofu applies and saves even a plan that changes nothing, so the
+	// workspace then has a state, if an empty one: count this as its first
+	// run when it is.
+	ctx := context.Background()
+	if ws, err := op.store.EnsureWorkspace(ctx); err == nil && ws.Serial == 0 {
+		if _, err := op.store.BeginRun(ctx, version.Version); err != nil {
+			ds = ds.Append(diags.Errorf("Cannot start the run", "Updating workspace %q failed: %s", op.workspace, err))
+		}
+	}
+	if !op.out.outputsOnly {
+		ds = ds.Append(op.engine.RecordPlannedChecks(ctx, plan))
 	}
 	op.out.diagnostics(ds)
 	op.out.renderApplySummary(plan, op, false)
@@ -403,9 +432,6 @@ type operationOutput struct {
 	// saved destroy plan end as any apply does, as in OpenTofu, whose
 	// apply view knows only which command it serves.
 	destroyCommand bool
-	// earlyConfigWarnings is set for `terrane plan`, which reports the
-	// root module's configuration warnings before planning too.
-	earlyConfigWarnings bool
 }
 
 func newOperationOutput(streams Streams, view arguments.View) *operationOutput {
@@ -463,25 +489,38 @@ func diagnosticView(streams Streams, view arguments.View, color bool) ui.Diagnos
 		ConsolidateWarnings: !streams.View.KeepWarningsApart,
 		ConsolidateErrors:   streams.View.ConsolidateErrors,
 		CompactWarnings:     view.CompactWarnings,
+		Deprecation:         streams.View.Deprecation,
 	}
 }
 
 // confirm asks ask's question and reports whether the answer was "yes".
 func (o *operationOutput) confirm(ask approval) bool {
-	fmt.Fprintf(o.streams.Stdout, "\n%s\n", ask.question)
+	fmt.Fprintf(o.streams.Stdout, "\n%s\n", o.bold(ask.question))
 	for _, line := range strings.Split(ask.detail, "\n") {
 		fmt.Fprintf(o.streams.Stdout, "  %s\n", line)
 	}
 	fmt.Fprintln(o.streams.Stdout)
-	return readAnswer(o.streams, &o.stdin) == "yes"
+	return readAnswer(o.streams, &o.stdin, o.color) == "yes"
+}
+
+// bold is text in bold when colour is on.
+func (o *operationOutput) bold(text string) string {
+	if !o.color {
+		return text
+	}
+	return "\x1b[1m" + text + "\x1b[0m"
 }
 
 // readAnswer prompts for a value as OpenTofu's UI input does ("  Enter a
 // value: "), reads one line through *stdin (made on first use, so that
 // answers read ahead stay buffered for the next question) and ends the
 // line; it returns the answer without surrounding space.
-func readAnswer(streams Streams, stdin **bufio.Reader) string {
-	fmt.Fprint(streams.Stdout, "  Enter a value: ")
+func readAnswer(streams Streams, stdin **bufio.Reader, color bool) string {
+	prompt := "Enter a value:"
+	if color {
+		prompt = "\x1b[1m" + prompt + "\x1b[0m"
+	}
+	fmt.Fprint(streams.Stdout, "  "+prompt+" ")
 	if *stdin == nil {
 		*stdin = bufio.NewReader(streams.Stdin)
 	}

@@ -10,8 +10,9 @@ func runDestroy(streams Streams, args []string) int {
 }
 
 var destroyApproval = approval{
-	command:   "destroy",
-	question:  "Do you really want to destroy all resources?",
-	detail:    "Terrane will destroy all your managed infrastructure, as shown above.\nThere is no undo. Only 'yes' will be accepted to confirm.",
-	cancelled: "Destroy cancelled.",
+	command:             "destroy",
+	question:            "Do you really want to destroy all resources?",
+	questionInWorkspace: "Do you really want to destroy all resources in workspace %q?",
+	detail:              "Terrane will destroy all your managed infrastructure, as shown above.\nThere is no undo. Only 'yes' will be accepted to confirm.",
+	cancelled:           "Destroy cancelled.",
 }

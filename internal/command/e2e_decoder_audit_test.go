@@ -145,12 +145,12 @@ output "from_current" {
 `)
 	p.mustRun("init", "-no-color")
 	out := p.mustRun("plan", "-no-color")
+	// As OpenTofu: a value given to a deprecated variable, null included,
+	// and any value derived from a deprecated output are warned of.
 	assertContains(t, "plan", out,
-		`Warning: The variable "size" is marked as deprecated by module author`, "size is going away: use capacity.",
-		`Warning: The output "legacy" is marked as deprecated by module author`, "legacy is going away: use current.")
-	if strings.Contains(out, `"unused" is marked as deprecated`) {
-		t.Errorf("a deprecated variable set to null warned:\n%s", out)
-	}
+		`Warning: Variable marked as deprecated by the module author`, `Variable "size" is marked as deprecated with the following message:`, "size is going away: use capacity.",
+		`Variable "unused" is marked as deprecated`,
+		`Warning: Value derived from a deprecated source`, "This value is derived from module.old.legacy", "legacy is going away: use current.")
 
 	writeFile(t, p.dir+"/old/extra.tf", `
 variable "empty" {

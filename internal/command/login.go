@@ -195,7 +195,7 @@ func (c *loginCommand) ask(query, description string) string {
 	if description != "" {
 		fmt.Fprintf(c.streams.Stdout, "  %s\n\n", description)
 	}
-	return readAnswer(c.streams, &c.stdin)
+	return readAnswer(c.streams, &c.stdin, false)
 }
 
 // consent says what login is about to do and where the token will be

@@ -3,15 +3,18 @@ package command
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
+	"os"
 	"sort"
+	"strings"
 
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/terrane/terrane/internal/command/arguments"
-	"github.com/terrane/terrane/internal/command/jsonstate"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/lang/repl"
 	"github.com/terrane/terrane/internal/states"
@@ -20,137 +23,291 @@ import (
 	"github.com/terrane/terrane/internal/workdir"
 )
 
-// runOutput is `terrane output [-json] [-raw] [NAME]`: the root output
-// values the last apply recorded in the workspace. Listing all of them
-// hides sensitive values; asking for one by name, or for JSON, shows it,
-// as Terraform does.
+// runOutput is `terrane output [options] [NAME]`: the root output values
+// the last apply recorded in the workspace, as OpenTofu's output command
+// shows them. Listing all of them hides sensitive values (unless
+// -show-sensitive); asking for one by name, -json and -raw show it.
 func runOutput(streams Streams, args []string) int {
-	fs := newFlagSet("output", streams)
-	asJSON := fs.Bool("json", false, "Print the outputs as JSON")
-	raw := fs.Bool("raw", false, "Print a string, number or bool output's value with no quoting or newline")
-	noColor := fs.Bool("no-color", false, "Disable colour in the output")
-	var vars []arguments.VarOption
-	arguments.AddVarFlags(fs, &vars)
-	if err := fs.Parse(args); err != nil {
-		return 1
-	}
-	color := ui.ColorEnabled(*noColor)
-	fail := func(d diags.Diagnostic) int {
-		ui.WriteDiagnostics(streams.Stderr, diags.Diagnostics{d}, nil, color)
-		return 1
-	}
-	if fs.NArg() > 1 {
-		return fail(diags.Errorf("Too many arguments", "terrane output takes at most one argument, the name of an output; got %d.", fs.NArg()))
-	}
-	if *raw && *asJSON {
-		return fail(diags.Errorf("Conflicting options", "The -raw and -json options cannot be used together."))
-	}
-	if *raw && fs.NArg() == 0 {
-		return fail(diags.Errorf("Output name required", "The -raw option prints one output: give its name, as in \"terrane output -raw NAME\"."))
-	}
-	snapshot, ds := loadWorkspaceState(context.Background(), ".", vars)
-	if ds.HasErrors() {
-		ui.WriteDiagnostics(streams.Stderr, ds, rootModuleSources("."), color)
-		return 1
-	}
-	state := snapshot.State
-	if fs.NArg() == 1 {
-		return writeOneOutput(streams, state.Outputs, fs.Arg(0), *asJSON, *raw, fail)
-	}
-	if *asJSON {
-		return writeOutputsJSON(streams.Stdout, state.Outputs, fail)
-	}
-	if len(state.Outputs) == 0 {
-		ui.WriteDiagnostics(streams.Stderr, diags.Diagnostics{{Severity: diags.Warning, Summary: "No outputs found",
-			Detail: "The workspace has no output values recorded. Declare outputs with output blocks and run \"terrane apply\" (or \"terrane refresh\") to record their values."}}, nil, color)
+	opts, ds := parseOutputArgs(args)
+	if opts.help {
+		fmt.Fprint(streams.Stdout, outputHelp)
 		return 0
 	}
-	names := make([]string, 0, len(state.Outputs))
-	for name := range state.Outputs {
-		names = append(names, name)
+	color := ui.ColorEnabled(opts.noColor)
+	writeDiags := func(ds diags.Diagnostics) {
+		var warnings, errs diags.Diagnostics
+		for _, d := range ds {
+			if d.Severity == diags.Warning {
+				warnings = append(warnings, d)
+			} else {
+				errs = append(errs, d)
+			}
+		}
+		ui.WriteDiagnostics(streams.Stdout, warnings, nil, color)
+		ui.WriteDiagnostics(streams.Stderr, errs, nil, color)
 	}
-	sort.Strings(names)
-	for _, name := range names {
-		output := state.Outputs[name]
-		if output.Sensitive {
-			fmt.Fprintf(streams.Stdout, "%s = <sensitive>\n", name)
+	if ds.HasErrors() {
+		writeDiags(ds)
+		fmt.Fprint(streams.Stderr, "\nFor more help on using this command, run:\n  terrane output -help\n")
+		return 1
+	}
+	var jsonInto io.Writer
+	if opts.jsonInto != "" {
+		f, err := os.OpenFile(opts.jsonInto, os.O_TRUNC|os.O_WRONLY|os.O_CREATE, 0o600)
+		if err != nil {
+			writeDiags(diags.Diagnostics{diags.Errorf("Invalid argument",
+				"Unable to open the file %q specified by -json-into for writing: %s", opts.jsonInto, err)})
+			return 1
+		}
+		defer f.Close()
+		jsonInto = f
+	}
+	snapshot, loadDiags := loadWorkspaceState(context.Background(), ".", opts.vars)
+	if loadDiags.HasErrors() {
+		ui.WriteDiagnostics(streams.Stderr, loadDiags, rootModuleSources("."), color)
+		return 1
+	}
+	outputs := snapshot.State.Outputs
+	var viewDiags diags.Diagnostics
+	switch {
+	case opts.json:
+		viewDiags = writeOutputJSON(streams.Stdout, outputs, opts.name)
+	case opts.raw:
+		viewDiags = writeOutputRaw(streams.Stdout, outputs, opts.name)
+	default:
+		viewDiags = writeOutputHuman(streams.Stdout, outputs, opts.name, opts.showSensitive)
+	}
+	if jsonInto != nil {
+		viewDiags = viewDiags.Append(writeOutputJSON(jsonInto, outputs, opts.name))
+	}
+	writeDiags(viewDiags)
+	if viewDiags.HasErrors() {
+		return 1
+	}
+	return 0
+}
+
+// outputArgs are the output command's options.
+type outputArgs struct {
+	name                     string
+	json, raw, showSensitive bool
+	noColor, help            bool
+	jsonInto, statePath      string
+	vars                     []arguments.VarOption
+}
+
+func parseOutputArgs(args []string) (outputArgs, diags.Diagnostics) {
+	var opts outputArgs
+	var ds diags.Diagnostics
+	fs := flag.NewFlagSet("output", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.BoolVar(&opts.json, "json", false, "")
+	fs.BoolVar(&opts.raw, "raw", false, "")
+	fs.BoolVar(&opts.showSensitive, "show-sensitive", false, "")
+	fs.BoolVar(&opts.noColor, "no-color", false, "")
+	fs.StringVar(&opts.jsonInto, "json-into", "", "")
+	fs.StringVar(&opts.statePath, "state", "", "")
+	arguments.AddVarFlags(fs, &opts.vars)
+	if err := fs.Parse(args); err == flag.ErrHelp {
+		opts.help = true
+		return opts, nil
+	} else if err != nil {
+		ds = ds.Append(diags.Errorf("Failed to parse command-line flags", "%s", err))
+	}
+	if opts.statePath != "" {
+		// Terrane keeps state in its store, never in a local state file.
+		ds = ds.Append(diags.Errorf("Unsupported option -state",
+			"Terrane reads outputs from the workspace's records in its store, not from a state file, so -state=%q cannot be used. Leave it out to read the selected workspace.", opts.statePath))
+	}
+	if fs.NArg() > 1 {
+		ds = ds.Append(diags.Errorf("Unexpected argument",
+			"The output command expects exactly one argument with the name of an output variable or no arguments to show all outputs."))
+	}
+	if opts.json && opts.jsonInto != "" {
+		ds = ds.Append(diags.Errorf("Invalid output format", "The -json and -json-into arguments are mutually exclusive"))
+	}
+	if opts.raw && opts.json {
+		ds = ds.Append(diags.Errorf("Invalid output format", "The -raw and -json options are mutually-exclusive."))
+		opts.raw, opts.json = false, false
+	}
+	if fs.NArg() > 0 {
+		opts.name = fs.Arg(0)
+	}
+	if opts.raw && opts.name == "" {
+		ds = ds.Append(diags.Errorf("Output name required", "You must give the name of a single output value when using the -raw option."))
+	}
+	return opts, ds
+}
+
+const outputHelp = `Usage: terrane [global options] output [options] [NAME]
+
+  Reads an output variable from a Terrane state file and prints
+  the value. With no additional arguments, output will display all
+  the outputs for the root module.  If NAME is not specified, all
+  outputs are printed.
+
+Options:
+
+  -state=path          Path to the state file to read. Defaults to
+                       "terraform.tfstate". Ignored when remote 
+                       state is used.
+                      
+  -no-color            If specified, output won't contain any color.
+                      
+  -json                If specified, machine readable output will be
+                       printed in JSON format.
+
+  -json-into=out.json  Produce the same output as -json, but sent directly
+                       to the given file. This allows automation to preserve
+                       the original human-readable output streams, while
+                       capturing more detailed logs for machine analysis.
+
+  -raw                 For value types that can be automatically
+                       converted to a string, will print the raw
+                       string directly, rather than a human-oriented
+                       representation of the value.
+                       
+                       Use this with care when stdout is a terminal and when
+                       the output value might contain control characters.
+                       
+  -show-sensitive      If specified, sensitive values will be displayed.
+                       
+  -var 'foo=bar'       Set a value for one of the input variables in the root
+                       module of the configuration. Use this option more than
+                       once to set more than one variable.
+                       
+  -var-file=filename   Load variable values from the given file, in addition
+                       to the default files terraform.tfvars and *.auto.tfvars.
+                       Use this option more than once to include more than one
+                       variables file.
+`
+
+// noOutputsWarning is OpenTofu's warning for a state with no outputs: in
+// the human and raw forms it takes precedence over a missing name.
+func noOutputsWarning() diags.Diagnostic {
+	return diags.Diagnostic{Severity: diags.Warning, Summary: "No outputs found",
+		Detail: "The state file either has no outputs defined, or all the defined outputs are empty. " +
+			"Please define an output in your configuration with the `output` keyword and run `terrane refresh` " +
+			"for it to become available. If you are using interpolation, please verify the interpolated value " +
+			"is not empty. You can use the `terrane console` command to assist."}
+}
+
+func missingOutputError(name string) diags.Diagnostic {
+	return diags.Errorf(fmt.Sprintf("Output %q not found", name),
+		"The output variable requested could not be found in the state file. If you recently added this to "+
+			"your configuration, be sure to run `terrane apply`, since the state won't be updated with new "+
+			"output variables until that command is run.")
+}
+
+// writeOutputHuman lists the outputs, or shows one, as HCL values.
+func writeOutputHuman(w io.Writer, outputs map[string]*states.OutputValue, name string, showSensitive bool) diags.Diagnostics {
+	if len(outputs) == 0 {
+		return diags.Diagnostics{noOutputsWarning()}
+	}
+	if name != "" {
+		output, ok := outputs[name]
+		if !ok {
+			return diags.Diagnostics{missingOutputError(name)}
+		}
+		val, _ := output.Value.UnmarkDeep()
+		fmt.Fprintln(w, repl.FormatValue(val, 0))
+		return nil
+	}
+	var b strings.Builder
+	for _, name := range sortedOutputNames(outputs) {
+		output := outputs[name]
+		if output.Sensitive && !showSensitive {
+			fmt.Fprintf(&b, "%s = <sensitive>\n", name)
 			continue
 		}
-		fmt.Fprintf(streams.Stdout, "%s = %s\n", name, repl.FormatValue(output.Value, 0))
+		val, _ := output.Value.UnmarkDeep()
+		fmt.Fprintf(&b, "%s = %s\n", name, repl.FormatValue(val, 0))
 	}
-	return 0
+	fmt.Fprintln(w, strings.TrimSpace(b.String()))
+	return nil
 }
 
-func writeOneOutput(streams Streams, outputs map[string]*states.OutputValue, name string, asJSON, raw bool, fail func(diags.Diagnostic) int) int {
+// writeOutputRaw prints a string, number or bool output's value alone,
+// with no quotes or newline, for scripts.
+func writeOutputRaw(w io.Writer, outputs map[string]*states.OutputValue, name string) diags.Diagnostics {
+	if len(outputs) == 0 {
+		return diags.Diagnostics{noOutputsWarning()}
+	}
 	output, ok := outputs[name]
 	if !ok {
-		return fail(diags.Errorf("Output \""+name+"\" not found",
-			"The workspace has no output named %q. Run \"terrane output\" to list the outputs it has; an output declared since the last apply appears once \"terrane apply\" records it.", name))
+		return diags.Diagnostics{missingOutputError(name)}
 	}
 	val, _ := output.Value.UnmarkDeep()
+	text, err := convert.Convert(val, cty.String)
 	switch {
-	case asJSON:
-		encoded, err := ctyjson.Marshal(val, val.Type())
-		if err != nil {
-			return fail(diags.Errorf("Cannot encode output", "Output %q cannot be encoded as JSON: %s.", name, err))
-		}
-		fmt.Fprintln(streams.Stdout, string(encoded))
-	case raw:
-		text, err := rawOutputText(val)
-		if err != nil {
-			return fail(diags.Errorf("Unsupported value for raw output",
-				"Output %q is %s; -raw prints only strings, numbers and bools. Use -json for other values.", name, err))
-		}
-		io.WriteString(streams.Stdout, text)
-	default:
-		fmt.Fprintln(streams.Stdout, repl.FormatValue(val, 0))
+	case err != nil:
+		return diags.Diagnostics{diags.Errorf("Unsupported value for raw output",
+			"The -raw option only supports strings, numbers, and boolean values, but output value %q is %s.\n\n"+
+				"Use the -json option for machine-readable representations of output values that have complex types.",
+			name, val.Type().FriendlyName())}
+	case text.IsNull():
+		return diags.Diagnostics{diags.Errorf("Unsupported value for raw output",
+			"The value for output value %q is null, so -raw mode cannot print it.", name)}
+	case !text.IsKnown():
+		return diags.Diagnostics{diags.Errorf("Unsupported value for raw output",
+			"The value for output value %q won't be known until after a successful terrane apply, so -raw mode cannot print it.", name)}
 	}
-	return 0
+	io.WriteString(w, text.AsString())
+	return nil
 }
 
-// rawOutputText is a primitive value as -raw prints it; the error describes
-// a value it cannot print.
-func rawOutputText(val cty.Value) (string, error) {
-	if val.IsNull() {
-		return "", fmt.Errorf("null")
-	}
-	switch val.Type() {
-	case cty.String:
-		return val.AsString(), nil
-	case cty.Number:
-		return val.AsBigFloat().Text('f', -1), nil
-	case cty.Bool:
-		if val.True() {
-			return "true", nil
-		}
-		return "false", nil
-	}
-	return "", fmt.Errorf("of type %s", val.Type().FriendlyName())
-}
-
-// outputMeta is one output as `output -json` lists it, OpenTofu's
-// views.OutputJSON: its fields in this order.
+// outputMeta is one output as `output -json` lists it: OpenTofu keeps the
+// shape of state format 3's outputs.
 type outputMeta struct {
 	Sensitive bool            `json:"sensitive"`
 	Type      json.RawMessage `json:"type"`
 	Value     json.RawMessage `json:"value"`
 }
 
-func writeOutputsJSON(w io.Writer, outputs map[string]*states.OutputValue, fail func(diags.Diagnostic) int) int {
-	described, err := jsonstate.NewOutputs(outputs)
-	if err != nil {
-		return fail(diags.Errorf("Cannot encode outputs", "%s.", err))
+// writeOutputJSON prints one output's value as JSON, or every output with
+// its type and sensitivity.
+func writeOutputJSON(w io.Writer, outputs map[string]*states.OutputValue, name string) diags.Diagnostics {
+	if name != "" {
+		output, ok := outputs[name]
+		if !ok {
+			return diags.Diagnostics{missingOutputError(name)}
+		}
+		val, _ := output.Value.UnmarkDeep()
+		encoded, err := ctyjson.Marshal(val, val.Type())
+		if err != nil {
+			return diags.Diagnostics{diags.Errorf("Cannot encode output", "Output %q cannot be encoded as JSON: %s.", name, err)}
+		}
+		fmt.Fprintln(w, string(encoded))
+		return nil
 	}
-	rendered := make(map[string]outputMeta, len(described))
-	for name, output := range described {
-		rendered[name] = outputMeta{Sensitive: output.Sensitive, Type: output.Type, Value: output.Value}
+	rendered := make(map[string]outputMeta, len(outputs))
+	for name, output := range outputs {
+		val, _ := output.Value.UnmarkDeep()
+		value, err := ctyjson.Marshal(val, val.Type())
+		if err != nil {
+			return diags.Diagnostics{diags.Errorf("Cannot encode output", "Output %q cannot be encoded as JSON: %s.", name, err)}
+		}
+		ty, err := ctyjson.MarshalType(val.Type())
+		if err != nil {
+			return diags.Diagnostics{diags.Errorf("Cannot encode output", "Output %q cannot be encoded as JSON: %s.", name, err)}
+		}
+		rendered[name] = outputMeta{Sensitive: output.Sensitive, Type: ty, Value: value}
 	}
 	encoded, err := json.MarshalIndent(rendered, "", "  ")
 	if err != nil {
-		return fail(diags.Errorf("Cannot encode outputs", "%s.", err))
+		return diags.Diagnostics{diags.Errorf("Cannot encode outputs", "%s.", err)}
 	}
 	fmt.Fprintln(w, string(encoded))
-	return 0
+	return nil
+}
+
+func sortedOutputNames(outputs map[string]*states.OutputValue) []string {
+	names := make([]string, 0, len(outputs))
+	for name := range outputs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // loadWorkspaceState reads the current workspace's state from the store in

@@ -46,7 +46,15 @@ func runPlan(streams Streams, args []string) int {
 		out.helpPrompt("plan")
 		return 1
 	}
-	out.earlyConfigWarnings = true
+	if !opts.Destroy && !config.IsConfigDir(".") {
+		out.diagnostics(diags.Diagnostics{diags.Errorf("No configuration files",
+			"Plan requires configuration to be present. Planning without a configuration would mark everything for destruction, which is normally not what is desired. If you would like to destroy everything, run plan with the -destroy option. Otherwise, create a Terrane configuration file (.tf file) and try again.")})
+		return 1
+	}
+	if warnings, files := rootModuleWarnings("."); len(warnings) > 0 {
+		out.addSources(files)
+		out.diagnostics(warnings)
+	}
 	op, plan, ds := openAndPlan(out, opts.Operation)
 	if op != nil {
 		defer op.close()
@@ -115,12 +123,6 @@ func openAndPlan(out *operationOutput, opts arguments.Operation) (*operation, *p
 	if ds.HasErrors() {
 		out.diagnostics(ds)
 		return op, nil, ds
-	}
-	if out.earlyConfigWarnings {
-		// OpenTofu's plan reports the root module's configuration warnings
-		// once while preparing its backend, before planning, and again
-		// with the plan's other diagnostics.
-		out.diagnostics(rootModuleWarnings(ds))
 	}
 	plan, planDiags := planAndShow(op, opts, newConflictBackoff(opts.LockTimeout))
 	return op, plan, ds.Append(planDiags)
@@ -320,8 +322,9 @@ func (op *operation) providerFactories() (map[addrs.Provider]providers.Factory, 
 
 // inputValues gathers the root module's variable values from the command
 // line, files and environment, or from a saved plan. Values are checked
-// against their declarations here so that a bad value is reported, naming
-// where it came from, before any provider starts.
+// here for presence only, as OpenTofu checks them before a run: whether
+// a value suits its variable the run finds once the configuration is
+// validated.
 func (op *operation) inputValues(opts arguments.Operation, saved *plans.Plan) (engine.InputValues, diags.Diagnostics) {
 	decls := op.config.Module.Variables
 	values := engine.InputValues{}
@@ -337,8 +340,10 @@ func (op *operation) inputValues(opts arguments.Operation, saved *plans.Plan) (e
 	if saved != nil {
 		return op.savedPlanValues(saved, given, ds)
 	}
-	_, resolveDiags := arguments.Resolve(decls, given)
-	ds = ds.Append(resolveDiags)
+	if opts.Input && inputAllowedByEnv() && !opts.AllowUnsetVariables {
+		ds = ds.Append(op.out.promptForVariables(decls, given))
+	}
+	ds = ds.Append(arguments.CheckRequired(decls, given))
 	for name, v := range given.ByName {
 		values[name] = &engine.InputValue{Value: v.Value, SourceType: engineSourceType(v.Source), SourceRange: v.Range}
 	}
@@ -508,15 +513,4 @@ func abortedDiag() diags.Diagnostic {
 func printCommandUsage(w io.Writer, command, synopsis, description string) int {
 	fmt.Fprintf(w, "Usage: terrane [global options] %s %s\n\n  %s\n\nOptions:\n\n%s", command, synopsis, description, arguments.Usage(command))
 	return 0
-}
-
-// rootModuleWarnings are the warnings about the root module's own files.
-func rootModuleWarnings(ds diags.Diagnostics) diags.Diagnostics {
-	var out diags.Diagnostics
-	for _, d := range ds {
-		if d.Severity == diags.Warning && d.Subject != nil && !strings.ContainsAny(d.Subject.Filename, `/\`) {
-			out = append(out, d)
-		}
-	}
-	return out
 }

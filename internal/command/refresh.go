@@ -17,10 +17,11 @@ func runRefresh(streams Streams, args []string) int {
 }
 
 var refreshApproval = approval{
-	command:   "refresh",
-	question:  refreshOnlyApproval.question,
-	detail:    refreshOnlyApproval.detail,
-	cancelled: "Refresh cancelled.",
+	command:             "refresh",
+	question:            refreshOnlyApproval.question,
+	questionInWorkspace: refreshOnlyApproval.questionInWorkspace,
+	detail:              refreshOnlyApproval.detail,
+	cancelled:           "Refresh cancelled.",
 	// OpenTofu's refresh reports the refreshed outputs and nothing of the
 	// plan behind it (views.Refresh).
 	outputsOnly: true,

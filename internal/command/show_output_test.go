@@ -80,7 +80,7 @@ func TestShowAndOutputAfterApply(t *testing.T) {
 			t.Errorf("exit %d, stderr:\n%s", code, errOut)
 		}
 		_, errOut, code = p.run("output", "-raw", "doc")
-		if code != 1 || !strings.Contains(unwrapped(errOut), "-raw prints only strings, numbers and bools") {
+		if code != 1 || !strings.Contains(unwrapped(errOut), "The -raw option only supports strings, numbers, and boolean values") {
 			t.Errorf("exit %d, stderr:\n%s", code, errOut)
 		}
 	})

@@ -47,6 +47,11 @@ func runStatePull(streams Streams, args []string) int {
 			"Workspace %q has open intents on %s: provider calls that began and whose outcome was never recorded. A state file cannot express them, so an exported state would silently lose those objects. Run \"terrane plan\" to resolve updates and deletes; for a create, import the object if it exists or forget it with \"terrane state rm ADDR\", then pull again.",
 			c.workspace, stateAddressList(open)))
 	}
+	if (snap.Workspace == nil || snap.Workspace.Serial <= 0) && len(snap.State.AllResourceInstances()) == 0 && len(snap.State.Outputs) == 0 {
+		// No apply ever ran here: OpenTofu has no state file to print, and
+		// prints nothing.
+		return 0
+	}
 	file := &statefile.File{TerraformVersion: version.OpenTofuVersion, State: snap.State}
 	if snap.Workspace != nil {
 		file.Lineage = snap.Workspace.Lineage

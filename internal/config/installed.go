@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/apparentlymart/go-versions/versions"
@@ -31,40 +32,72 @@ func (p *Parser) LoadConfigWithModules(dir string, installed InstalledModules) (
 	return p.loadConfig(dir, installed)
 }
 
-// childModuleDir returns the directory of a module call: the installed
-// copy when there is one, else the local path. An installed copy of
-// another source or of a version the call no longer allows is not used,
-// as OpenTofu refuses it: init must install the module the configuration
-// asks for.
+// childModuleDir returns the directory of a module call: the one init
+// recorded for it, or, when the configuration is read without init's
+// record, the local path. As OpenTofu, it refuses a call init did not
+// install, an installed copy of another source or of a version the call
+// no longer allows, and a recorded directory that cannot be read: init
+// must install the module the configuration asks for.
 func childModuleDir(parent *Config, call *ModuleCall, installed InstalledModules) (string, hcl.Diagnostics) {
-	if installed != nil {
-		if record, ok := installed(parent.Path.Child(call.Name)); ok {
-			return filepath.Clean(record.Dir), checkInstalledModule(call, record)
-		}
+	if installed == nil {
+		return localModuleDir(parent.Module.SourceDir, call)
 	}
-	return localModuleDir(parent.Module.SourceDir, call)
+	record, ok := installed(parent.Path.Child(call.Name))
+	if !ok {
+		return "", hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Module not installed",
+			Detail:   `This module is not yet installed. Run "terrane init" to install all modules required by this configuration.`,
+			Subject:  call.DeclRange.Ptr(),
+		}}
+	}
+	diags := checkInstalledModule(call, record)
+	if info, err := os.Stat(record.Dir); record.Dir == "" || err != nil || !info.IsDir() {
+		return "", append(diags, unreadableInstalledModule(call, record.Dir))
+	}
+	return filepath.Clean(record.Dir), diags
+}
+
+// unreadableInstalledModule is OpenTofu's error for an installed module
+// whose directory cannot be read.
+func unreadableInstalledModule(call *ModuleCall, dir string) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Module not installed",
+		Detail:   fmt.Sprintf(`This module's local cache directory %s could not be read. Run "terrane init" to install all modules required by this configuration.`, dir),
+		Subject:  call.DeclRange.Ptr(),
+	}
 }
 
 func checkInstalledModule(call *ModuleCall, record InstalledModule) hcl.Diagnostics {
-	if call.SourceAddr != record.Source {
-		return hcl.Diagnostics{{
+	var diags hcl.Diagnostics
+	if call.SourceAddr != "" && call.SourceAddr != record.Source {
+		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Module source has changed",
-			Detail:   `The source address was changed since this module was installed. Run "terrane init" to install all modules required by this configuration.`,
+			Detail:   fmt.Sprintf(`The source address was changed from %q to %q since this module was installed. Run "terrane init" to install all modules required by this configuration.`, record.Source, call.SourceAddr),
 			Subject:  call.SourceRange.Ptr(),
-		}}
+		})
 	}
-	if call.Version.Source == "" || record.Version == "" {
-		return nil
+	if call.Version.Source == "" {
+		return diags
+	}
+	if record.Version == "" {
+		return append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Module version requirements have changed",
+			Detail:   `The version requirements have changed since this module was installed and the installed version is no longer acceptable. Run "terrane init" to install all modules required by this configuration.`,
+			Subject:  call.SourceRange.Ptr(),
+		})
 	}
 	version, err := versions.ParseVersion(record.Version)
 	if err == nil && call.Version.Required.Has(version) {
-		return nil
+		return diags
 	}
-	return hcl.Diagnostics{{
+	return append(diags, &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Module version requirements have changed",
 		Detail:   fmt.Sprintf(`The version requirements have changed since this module was installed and the installed version (%s) is no longer acceptable. Run "terrane init" to install all modules required by this configuration.`, record.Version),
-		Subject:  call.Version.DeclRange.Ptr(),
-	}}
+		Subject:  call.SourceRange.Ptr(),
+	})
 }

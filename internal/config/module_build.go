@@ -198,15 +198,10 @@ func (m *Module) resolveProviders() hcl.Diagnostics {
 		}
 		_, declared := m.RequiredProviders[localName]
 		_, configured := m.ProviderConfigs[resource.ProviderConfigAddr()]
-		if resource.ProviderConfigRef.Alias != "" && !configured && !m.hasConfigurationAlias(resource.ProviderConfigAddr()) {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Reference to undefined provider",
-				Detail: fmt.Sprintf("There is no explicit declaration for local provider name %q with alias %q in %s. Add a provider %q block with alias = %q, or declare it in configuration_aliases of required_providers.",
-					localName, resource.ProviderConfigRef.Alias, "this module", localName, resource.ProviderConfigRef.Alias),
-				Subject: resource.ProviderConfigRef.NameRange.Ptr(),
-			})
-		} else if !declared && !configured && resource.ProviderConfigRef.Alias == "" && localName != resource.Addr().ImpliedProvider() {
+		// A provider configuration with an alias that is not declared is
+		// refused by validation, as OpenTofu refuses it when it builds its
+		// graph (see validate).
+		if !declared && !configured && resource.ProviderConfigRef.Alias == "" && localName != resource.Addr().ImpliedProvider() {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagWarning,
 				Summary:  "Reference to undefined provider",
@@ -217,6 +212,14 @@ func (m *Module) resolveProviders() hcl.Diagnostics {
 		}
 	}
 	return diags
+}
+
+// HasProviderConfig reports whether the module configures addr with a
+// provider block or declares it among the configuration aliases its
+// callers pass in.
+func (m *Module) HasProviderConfig(addr addrs.LocalProviderConfig) bool {
+	_, configured := m.ProviderConfigs[addr]
+	return configured || m.hasConfigurationAlias(addr)
 }
 
 func (m *Module) hasConfigurationAlias(addr addrs.LocalProviderConfig) bool {

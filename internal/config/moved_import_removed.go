@@ -30,22 +30,24 @@ func decodeMovedBlock(block *hcl.Block) (*Moved, hcl.Diagnostics) {
 	}
 	diags = append(diags, checkMovedEndpoint(moved.From)...)
 	diags = append(diags, checkMovedEndpoint(moved.To)...)
-	if !diags.HasErrors() && endpointIsModule(moved.From) != endpointIsModule(moved.To) {
+	if !diags.HasErrors() && isResourceEndpoint(moved.From) != isResourceEndpoint(moved.To) {
+		// As OpenTofu, refused as the block is read: the other checks
+		// need the run.
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
-			Summary:  "Invalid \"moved\" addresses",
-			Detail:   "The \"from\" and \"to\" addresses must either both refer to resources or both refer to modules.",
-			Subject:  block.DefRange.Ptr(),
+			Summary:  `Invalid "moved" addresses`,
+			Detail:   `The "from" and "to" addresses must either both refer to resources or both refer to modules.`,
+			Subject:  moved.DeclRange.Ptr(),
 		})
 	}
 	return moved, diags
 }
 
-// endpointIsModule reports whether a moved block's address names a module
-// call or instance rather than a resource or resource instance.
-func endpointIsModule(traversal hcl.Traversal) bool {
+// isResourceEndpoint reports whether a moved block's address names a
+// resource or resource instance, rather than a module call or instance.
+func isResourceEndpoint(traversal hcl.Traversal) bool {
 	_, diags := addrs.ParseAbsResourceInstance(traversal)
-	return diags.HasErrors()
+	return !diags.HasErrors()
 }
 
 func appendTraversal(diags hcl.Diagnostics, attr *hcl.Attribute) (hcl.Traversal, hcl.Diagnostics) {

@@ -37,6 +37,18 @@ func (c *Config) Descendant(path addrs.Module) *Config {
 	return current
 }
 
+// IsRemoteModule reports whether c, or a module above it, comes from a
+// source other than a local path, as OpenTofu tells them apart:
+// -deprecation=module:local hides the deprecation warnings of such modules.
+func (c *Config) IsRemoteModule() bool {
+	for ; c != nil && c.Parent != nil; c = c.Parent {
+		if !strings.HasPrefix(c.SourceAddr, "./") && !strings.HasPrefix(c.SourceAddr, "../") {
+			return true
+		}
+	}
+	return false
+}
+
 // DeepEach calls fn for c and every module below it, parents first and
 // children in name order.
 func (c *Config) DeepEach(fn func(*Config)) {
@@ -65,12 +77,26 @@ func (p *Parser) LoadModule(dir string) (*Module, hcl.Diagnostics) {
 	return mod, onlyIncompatibility(diags)
 }
 
-// LoadModuleForEncryption reads the module in dir as OpenTofu reads it for
-// the encryption configuration of commands that read state: every file is
-// parsed and decoded, with its errors, but only the variables, locals and
-// encryption blocks make up the module, so that mistakes between other
-// blocks (two resources of one name, for one) do not stop such commands.
-func (p *Parser) LoadModuleForEncryption(dir string) (*Module, hcl.Diagnostics) {
+// Selection names the blocks a selective load of a module keeps, as
+// OpenTofu's selective loaders do for commands that need only part of the
+// configuration.
+type Selection int
+
+const (
+	// SelectEncryption keeps the variables, locals and encryption blocks:
+	// what commands that read state need to decrypt it.
+	SelectEncryption Selection = iota + 1
+	// SelectBackend keeps the variables, locals and backend blocks: what
+	// opening the state store needs.
+	SelectBackend
+)
+
+// LoadModuleSelective reads the module in dir as OpenTofu reads it for
+// commands that need only some of its blocks: every file is parsed and
+// decoded, with its errors, but only the blocks sel names make up the
+// module, so that mistakes between other blocks (two resources of one
+// name, for one) do not stop such commands.
+func (p *Parser) LoadModuleSelective(dir string, sel Selection) (*Module, hcl.Diagnostics) {
 	primaryPaths, overridePaths, diags := moduleFiles(dir)
 	if diags.HasErrors() {
 		return nil, diags
@@ -78,9 +104,17 @@ func (p *Parser) LoadModuleForEncryption(dir string) (*Module, hcl.Diagnostics) 
 	files, moreDiags := p.loadFiles(append(primaryPaths, overridePaths...))
 	diags = append(diags, moreDiags...)
 	for i, file := range files {
-		if file != nil {
-			files[i] = &File{Path: file.Path, Variables: file.Variables, Locals: file.Locals, Encryptions: file.Encryptions}
+		if file == nil {
+			continue
 		}
+		kept := &File{Path: file.Path, Variables: file.Variables, Locals: file.Locals}
+		switch sel {
+		case SelectEncryption:
+			kept.Encryptions = file.Encryptions
+		case SelectBackend:
+			kept.Backends, kept.CloudConfigs = file.Backends, file.CloudConfigs
+		}
+		files[i] = kept
 	}
 	primary, override := files[:len(primaryPaths)], files[len(primaryPaths):]
 	mod, moreDiags := newModule(dir, primary, override)
@@ -101,12 +135,18 @@ func (p *Parser) loadConfig(dir string, installed InstalledModules) (*Config, hc
 	}
 	root := &Config{Path: addrs.RootModule, Module: mod, Children: map[string]*Config{}}
 	root.Root = root
+	if diags.HasErrors() {
+		// As OpenTofu, a root module with errors is not looked into any
+		// further: its module calls may be as wrong as the rest.
+		return root, diags
+	}
 	static := p.StaticRoot(mod, dir)
-	diags = append(diags, static.checkConstVariables()...)
+	diags = append(diags, static.CheckConstVariables()...)
 	diags = append(diags, p.loadChildren(root, static, []string{filepath.Clean(dir)}, installed)...)
 	diags = append(diags, checkRootOutputs(mod)...)
 	root.DeepEach(func(c *Config) {
 		diags = append(diags, checkPassedProviders(c)...)
+		diags = append(diags, providerIterationWarnings(c)...)
 	})
 	return root, diags
 }
@@ -170,6 +210,11 @@ func (p *Parser) loadChildren(parent *Config, static *StaticModule, stack []stri
 			continue
 		}
 		mod, moreDiags := p.LoadModule(childDir)
+		if mod == nil && installed != nil {
+			// As OpenTofu, which says the installed copy is unreadable
+			// rather than why.
+			moreDiags = hcl.Diagnostics{unreadableInstalledModule(call, childDir)}
+		}
 		diags = append(diags, moreDiags...)
 		if mod == nil {
 			continue
@@ -180,7 +225,7 @@ func (p *Parser) loadChildren(parent *Config, static *StaticModule, stack []stri
 		}
 		parent.Children[call.Name] = child
 		childStatic := static.Child(call, mod)
-		diags = append(diags, childStatic.checkConstVariables()...)
+		diags = append(diags, childStatic.CheckConstVariables()...)
 		diags = append(diags, p.loadChildren(child, childStatic, append(stack, childDir), installed)...)
 	}
 	return diags

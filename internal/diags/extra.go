@@ -84,3 +84,12 @@ func (d Diagnostic) ConsolidationKey() string {
 	}
 	return key
 }
+
+// DeprecationWarning is the Extra of a warning about a deprecated module
+// output or variable: a command shows the warnings of one cause once (a
+// plan and the apply after it both find it) and hides them as
+// -deprecation=module: says. key names the cause; fromRemoteModule is
+// set for a module from a source other than a local path.
+type DeprecationWarning interface {
+	DeprecationCause() (key string, fromRemoteModule bool)
+}

@@ -177,8 +177,9 @@ func workspaceLineage(snap *recordstore.Snapshot) string {
 	return snap.Workspace.Lineage
 }
 
-// staleDiags refuses a plan made from records that changed since, naming
-// each one.
+// staleDiags refuses a plan made from records that changed since. A
+// saved plan is refused in OpenTofu's words, once; a run's own plan, which
+// another run overtook between its plan and its apply, names each record.
 func staleDiags(plan *plans.Plan, snap *recordstore.Snapshot) diags.Diagnostics {
 	stale := plan.StaleRecords(func(name string) (string, bool) {
 		v, ok := snap.InstanceVersions[name]
@@ -189,13 +190,12 @@ func staleDiags(plan *plans.Plan, snap *recordstore.Snapshot) diags.Diagnostics 
 		if isDataRecord(s.Name) {
 			continue
 		}
-		d := diags.Diagnostic{Severity: diags.Error, Summary: staleSummary, Address: s.Name,
-			Detail: fmt.Sprintf("The saved plan no longer matches the state at %s: %s. Nothing was applied. Make a new plan and apply that.", s.Name, s.Reason())}
-		if !plan.Saved {
-			d.Summary = changedUnderRunSummary
-			d.Detail = fmt.Sprintf("Another run changed %s after this run planned it: %s. This run stopped before changing anything, so planning again is safe: run the command again, or give -lock-timeout=DURATION to wait for the other run and plan again automatically.", s.Name, s.Reason())
+		if plan.Saved {
+			return diags.Diagnostics{{Severity: diags.Error, Summary: staleSummary,
+				Detail: "The given plan file can no longer be applied because the state was changed by another operation after the plan was created."}}
 		}
-		ds = ds.Append(d)
+		ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: changedUnderRunSummary, Address: s.Name,
+			Detail: fmt.Sprintf("Another run changed %s after this run planned it: %s. This run stopped before changing anything, so planning again is safe: run the command again, or give -lock-timeout=DURATION to wait for the other run and plan again automatically.", s.Name, s.Reason())})
 	}
 	return ds
 }

@@ -76,3 +76,10 @@ func mergeCheckResults(planned, applied []plans.CheckResult) []plans.CheckResult
 	}
 	return out
 }
+
+// RecordPlannedChecks keeps the check results of a plan that changes
+// nothing with the workspace, as OpenTofu's apply of such a plan records
+// them: the apply would evaluate the same rules over the same values.
+func (e *Engine) RecordPlannedChecks(ctx context.Context, plan *plans.Plan) diags.Diagnostics {
+	return e.recordCheckResults(ctx, plan, nil)
+}

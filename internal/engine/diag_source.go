@@ -19,7 +19,7 @@ func withResourceSource(ds diags.Diagnostics, res *config.Resource) diags.Diagno
 	if res.Config == nil {
 		out := make(diags.Diagnostics, len(ds))
 		for i, d := range ds {
-			if d.Subject == nil {
+			if d.Subject == nil && !d.Standalone {
 				d.Subject = res.DeclRange.Ptr()
 			}
 			out[i] = d

@@ -58,13 +58,18 @@ func (d *evalData) GetModule(addr addrs.ModuleCall, rng hcl.Range) (cty.Value, h
 	if child == nil || exp == nil || exp.unknown {
 		return cty.DynamicVal, nil
 	}
+	remote := child.IsRemoteModule()
 	outputsOf := func(key addrs.InstanceKey) (cty.Value, bool) {
 		inst := d.inst.Child(addr.Name, key)
 		attrs := make(map[string]cty.Value, len(child.Module.Outputs))
-		for name := range child.Module.Outputs {
+		for name, output := range child.Module.Outputs {
 			val, ok := d.w.values.get(d.w.values.outputs, namedKey(inst, name))
 			if !ok {
 				val = cty.DynamicVal
+			}
+			if output.DeprecatedMessage != "" {
+				// What reads it is warned, as OpenTofu warns (see lang).
+				val = marks.Deprecated(val, marks.Deprecation{By: addr.String() + "." + name, Message: output.DeprecatedMessage, FromRemoteModule: remote})
 			}
 			attrs[name] = val
 		}

@@ -40,6 +40,10 @@ func newPlanCollector() *planCollector {
 // object unchanged since its record is held as that record, so a plan's
 // memory grows with what changes, not with the state.
 func (w *walker) addChange(change *plans.ResourceInstanceChange, types plans.ObjectTypes, encoded ...plans.KnownEncoding) diags.Diagnostics {
+	if w.planOpts.Mode == plans.DestroyMode && change.Action == plans.Delete {
+		// A destroy plan destroys everything; OpenTofu gives no reason.
+		change.ActionReason = plans.ReasonNone
+	}
 	src, err := change.EncodeSharing(types, encoded...)
 	if err != nil {
 		return diags.Diagnostics{diags.Errorf("Cannot record a planned change", "The change to %s could not be encoded: %s. This is a bug in the provider's answer or in Terrane.", change.ObjectName(), err)}
@@ -137,6 +141,10 @@ func (w *walker) recordRootOutput(o *config.Output, val cty.Value) {
 		delete(w.results.outputs, o.Name)
 		return
 	}
+	// A root output the plan knew in full was taken from the plan (see
+	// outputValue), as OpenTofu takes it, so its numbers have been through
+	// the plan's encoding: no negative zero is left. A value only the apply
+	// knows is recorded as evaluated, -0 included, as in OpenTofu.
 	w.results.outputs[o.Name] = &states.OutputValue{Value: val, Sensitive: o.Sensitive}
 }
 

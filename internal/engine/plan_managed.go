@@ -148,6 +148,11 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 		}
 	}
 	after := markPlanned(work.schema.Block, planned, cfgMarks, true)
+	if action == plans.NoOp && priorObj != nil && !sameSensitivePaths(priorObj.Value, after) {
+		// As OpenTofu plans it, a value that becomes sensitive, or stops
+		// being so, is an update: the state records which parts are.
+		action = plans.Update
+	}
 	// OpenTofu, as Terraform, records the new object of a replacement it
 	// planned a second time (every reason but a tainted object, which it
 	// plans from no prior in the first place) with the configuration's

@@ -36,6 +36,30 @@ func sensitivePathsOf(marks []cty.PathValueMarks) []cty.Path {
 	return paths
 }
 
+// sameSensitivePaths reports whether a and b are sensitive in the same
+// places.
+func sameSensitivePaths(a, b cty.Value) bool {
+	_, aMarks := marks.UnmarkDeepWithPaths(a)
+	_, bMarks := marks.UnmarkDeepWithPaths(b)
+	aPaths, bPaths := sensitivePathsOf(aMarks), sensitivePathsOf(bMarks)
+	if len(aPaths) != len(bPaths) {
+		return false
+	}
+	for _, p := range aPaths {
+		found := false
+		for _, q := range bPaths {
+			if p.Equals(q) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
 // markPlanned marks a provider's planned value with the configuration's
 // marks, the paths the provider reported secret and, with schemaMarks, the
 // paths its schema declares sensitive.

@@ -243,9 +243,10 @@ func (w *walker) runVariable(v *variableVertex) diags.Diagnostics {
 		var given cty.Value
 		var ds diags.Diagnostics
 		var rng hcl.Range = v.variable.DeclRange
+		var from *InputValue
 		if v.module.Parent == nil {
 			if in, ok := w.e.opts.Variables[v.variable.Name]; ok && in != nil {
-				given = in.Value
+				given, from = in.Value, in
 				if in.SourceRange.Filename != "" {
 					rng = in.SourceRange
 				}
@@ -256,15 +257,13 @@ func (w *walker) runVariable(v *variableVertex) diags.Diagnostics {
 			val, hd := scope.EvalExpr(expr, cty.DynamicPseudoType)
 			ds = ds.Append(hd)
 			given, rng = val, expr.Range()
-			if msg := v.variable.DeprecatedMessage; msg != "" && !val.IsNull() && w.op == walkPlan {
+			if msg := v.variable.DeprecatedMessage; msg != "" {
 				// OpenTofu warns the caller that sets a deprecated
-				// variable; setting it to null is not using it.
-				ds = ds.Append(diags.Diagnostic{Severity: diags.Warning,
-					Summary: fmt.Sprintf("The variable %q is marked as deprecated by module author", v.variable.Name),
-					Detail:  msg, Subject: expr.Range().Ptr()})
+				// variable, in every run; a command shows it once.
+				ds = ds.Append(lang.DeprecatedVariableWarning(v.variable.Name, msg, expr, v.module.IsRemoteModule()))
 			}
 		}
-		val, vds := w.finalizeVariable(v, inst, given, rng)
+		val, vds := w.finalizeVariable(v, inst, given, rng, from)
 		w.values.set(w.values.variables, namedKey(inst, v.variable.Name), val)
 		return ds.Append(vds)
 	})
@@ -273,7 +272,7 @@ func (w *walker) runVariable(v *variableVertex) diags.Diagnostics {
 // finalizeVariable applies a variable's default, optional() defaults,
 // type, nullability and sensitivity to the value given, then its
 // validation rules.
-func (w *walker) finalizeVariable(v *variableVertex, inst addrs.ModuleInstance, given cty.Value, rng hcl.Range) (cty.Value, diags.Diagnostics) {
+func (w *walker) finalizeVariable(v *variableVertex, inst addrs.ModuleInstance, given cty.Value, rng hcl.Range, from *InputValue) (cty.Value, diags.Diagnostics) {
 	decl := v.variable
 	var ds diags.Diagnostics
 	if given == cty.NilVal || (given.IsNull() && !decl.Nullable) {
@@ -296,9 +295,8 @@ func (w *walker) finalizeVariable(v *variableVertex, inst addrs.ModuleInstance, 
 	}
 	val, err := convert.Convert(given, decl.Type.Type)
 	if err != nil {
-		return cty.UnknownVal(decl.Type.Type), ds.Append(diags.Diagnostic{Severity: diags.Error,
-			Summary: "Invalid value for input variable",
-			Detail:  fmt.Sprintf("The value given for variable %q is not suitable: %s.", decl.Name, err), Subject: rng.Ptr()})
+		addr := addrs.InputVariable{Name: decl.Name}.Absolute(inst)
+		return cty.UnknownVal(decl.Type.Type), ds.Append(unsuitableVariableValue(decl, addr, from, rng, err))
 	}
 	if decl.Sensitive {
 		val = val.Mark(sensitiveMark)
@@ -336,6 +334,11 @@ func (w *walker) validateVariable(v *variableVertex, inst addrs.ModuleInstance) 
 	status := plans.CheckPass
 	var failures []string
 	for _, rule := range v.variable.Validations {
+		if ds.HasErrors() {
+			// As in OpenTofu, whose loop skips a rule once any error has
+			// been reported: the first failing rule is the one shown.
+			break
+		}
 		out, rds := evalRule(scope, rule)
 		ds = ds.Append(rds)
 		status = worseStatus(status, out.status)
@@ -359,7 +362,8 @@ func (w *walker) validateVariable(v *variableVertex, inst addrs.ModuleInstance) 
 		}
 		ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid value for variable",
 			Detail:  message + "\n\nThis was checked by the validation rule at " + rule.DeclRange.String() + ".",
-			Subject: subject.Ptr(), Object: addr, FailedCheck: true})
+			Subject: subject.Ptr(), Object: addr, FailedCheck: true,
+			Expression: rule.Condition, EvalContext: out.ctx})
 	}
 	w.recordCheckObject(plans.CheckableInputVariable, modulePrefix(v.module.Path)+"var."+v.variable.Name,
 		plans.CheckObjectResult{ObjectAddr: addr, Status: status, FailureMessages: failures})
@@ -368,10 +372,12 @@ func (w *walker) validateVariable(v *variableVertex, inst addrs.ModuleInstance) 
 
 func (w *walker) runOutput(v *outputVertex) diags.Diagnostics {
 	return w.eachModuleInstance(v.module, func(inst addrs.ModuleInstance) diags.Diagnostics {
-		if inst.IsRoot() && w.planOpts.Mode == plans.DestroyMode {
-			// A destroy removes every root output without evaluating it,
-			// as Terraform does: nothing reads them, and the objects they
-			// refer to may already be gone when the output's turn comes.
+		if inst.IsRoot() && w.planOpts.Mode == plans.DestroyMode && w.op != walkPlan {
+			// A destroy removes every root output without evaluating it
+			// again: nothing reads them, and the objects they refer to may
+			// already be gone when the output's turn comes. Its plan
+			// evaluates them, as OpenTofu's refresh before a destroy plan
+			// does, to show what each one was.
 			return nil
 		}
 		if inst.IsRoot() && w.keptOutputs != nil && !w.keptOutputs[v.key()] {
@@ -400,7 +406,7 @@ func (w *walker) runOutput(v *outputVertex) diags.Diagnostics {
 		if v.output.Sensitive {
 			val = val.Mark(sensitiveMark)
 		} else if inst.IsRoot() && marks.Contains(val, sensitiveMark) {
-			ds = ds.Append(undeclaredSensitiveOutput(v.output))
+			ds = ds.Append(lang.UndeclaredSensitiveOutput(v.output.DeclRange))
 			undeclaredSensitive = true
 		}
 		switch {
@@ -569,4 +575,33 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sortStrings(keys)
 	return keys
+}
+
+// unsuitableVariableValue is OpenTofu's error for a variable's value that
+// does not convert to its type, at the declaration: it says where a root
+// variable's value came from (-var, TF_VAR_, or the file and line it is
+// given at), and for a sensitive or ephemeral one from a file, not the
+// value's line, in case whoever reads it may not see the value itself.
+func unsuitableVariableValue(decl *config.Variable, addr addrs.AbsInputVariableInstance, from *InputValue, valueRange hcl.Range, err error) diags.Diagnostic {
+	var detail string
+	switch {
+	case from != nil && from.SourceRange.Filename == "":
+		source := "set from outside of the configuration"
+		switch from.SourceType {
+		case ValueFromCLIArg:
+			source = fmt.Sprintf("set using -var=\"%s=...\"", decl.Name)
+		case ValueFromEnvVar:
+			source = fmt.Sprintf("set using the TF_VAR_%s environment variable", decl.Name)
+		case ValueFromInput:
+			source = "set using an interactive prompt"
+		}
+		detail = fmt.Sprintf("Unsuitable value for %s %s: %s.", addr, source, err)
+	case decl.Ephemeral:
+		detail = fmt.Sprintf("The given value is not suitable for %s, which is ephemeral: %s. Invalid value defined at %s.", addr, err, valueRange)
+	case decl.Sensitive:
+		detail = fmt.Sprintf("The given value is not suitable for %s, which is sensitive: %s. Invalid value defined at %s.", addr, err, valueRange)
+	default:
+		detail = fmt.Sprintf("The given value is not suitable for %s declared at %s: %s.", addr, decl.DeclRange, err)
+	}
+	return diags.Diagnostic{Severity: diags.Error, Summary: "Invalid value for input variable", Detail: detail, Subject: decl.DeclRange.Ptr()}
 }

@@ -134,7 +134,7 @@ func (b *contextBuilder) addSelf(rng hcl.Range) hcl.Diagnostics {
 		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  `Invalid "self" reference`,
-			Detail:   `The "self" object is available only in provisioner, connection and postcondition blocks of a resource; elsewhere, refer to the resource by its address.`,
+			Detail:   `The "self" object is not available in this context. This object can be used only in resource provisioner, connection, and postcondition blocks.`,
 			Subject:  rng.Ptr(),
 		}}
 	}

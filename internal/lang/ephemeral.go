@@ -66,9 +66,25 @@ func EphemeralOutputNotAllowed(name string, subject hcl.Range) diags.Diagnostic 
 	return diags.Diagnostic{
 		Severity: diags.Error,
 		Summary:  "Output does not allow ephemeral value",
-		Detail: fmt.Sprintf("The value that was generated for the output is ephemeral, but it is not configured to allow one. "+
-			"In a child module, declare output %q with ephemeral = true; in the root module, which cannot have ephemeral outputs, wrap the value in ephemeralasnull().", name),
-		Subject: subject.Ptr(),
+		Detail:   "The value that was generated for the output is ephemeral, but it is not configured to allow one.",
+		Subject:  subject.Ptr(),
+	}
+}
+
+// UndeclaredSensitiveOutput is the error for a root module output whose
+// value holds something sensitive while the output does not say so, in
+// OpenTofu's words, at the output block. Root outputs leave the
+// configuration — printed by apply and output, read by other workspaces
+// through terraform_remote_state — so exporting a secret must be a
+// decision the author writes down.
+func UndeclaredSensitiveOutput(declRange hcl.Range) diags.Diagnostic {
+	return diags.Diagnostic{
+		Severity: diags.Error,
+		Summary:  "Output refers to sensitive values",
+		Detail: "To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, " +
+			"Terrane requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\n" +
+			"If you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true",
+		Subject: declRange.Ptr(),
 	}
 }
 
@@ -79,7 +95,7 @@ func EphemeralVariableNotAllowed(name string, subject hcl.Range) diags.Diagnosti
 	return diags.Diagnostic{
 		Severity: diags.Error,
 		Summary:  "Variable does not allow ephemeral value",
-		Detail:   fmt.Sprintf("The value used for the variable %q is ephemeral, but it is not configured to allow one. Declare the variable with ephemeral = true to accept it, or pass a value that is not ephemeral.", name),
+		Detail:   fmt.Sprintf("The value used for the variable %q is ephemeral, but it is not configured to allow one.", name),
 		Subject:  subject.Ptr(),
 	}
 }

@@ -34,6 +34,8 @@ func (s *Scope) EvalExprIn(expr hcl.Expression, wantType cty.Type) (cty.Value, *
 	if evalDiags.HasErrors() {
 		return cty.UnknownVal(wantType), ctx, diags
 	}
+	val, deprecated := takeDeprecationsFromExpr(val, expr)
+	diags = append(diags, deprecated...)
 	if wantType == cty.DynamicPseudoType {
 		return val, ctx, diags
 	}
@@ -118,7 +120,8 @@ func (s *Scope) EvalPreparedBlock(block *PreparedBlock) (cty.Value, hcl.Diagnost
 	if decodeDiags.HasErrors() {
 		return cty.UnknownVal(hcldec.ImpliedType(block.Spec)), diags
 	}
-	return val, diags
+	val, deprecated := takeDeprecationsFromBlock(val, block.Body)
+	return val, append(diags, deprecated...)
 }
 
 // ExpandBlock returns body with its `dynamic` blocks expanded, for callers

@@ -63,16 +63,15 @@ func (i *Installer) Install(ctx context.Context, rootDir string) (*Manifest, dia
 	if err != nil {
 		previous = &Manifest{Records: map[string]Record{}}
 	}
-	walk := &installWalk{installer: i, rootDir: rootDir, previous: previous, fresh: map[string]bool{},
+	walk := &installWalk{installer: i, rootDir: rootDir, previous: previous, fresh: map[string]bool{}, packages: map[string]packageStep{},
 		manifest: &Manifest{Records: map[string]Record{"": {Key: "", Source: "", Dir: "."}}}}
 	root, hclDiags := i.Parser.LoadModule(rootDir)
 	walk.diags = walk.diags.Append(hclDiags)
 	if root != nil {
 		walk.installCalls(ctx, root, i.Parser.StaticRoot(root, rootDir), nil, rootDir, []string{filepath.Clean(rootDir)})
 	}
-	if walk.diags.HasErrors() {
-		return walk.manifest, walk.diags
-	}
+	// As OpenTofu, what was installed is recorded even when something
+	// failed: later commands then say which call is not installed.
 	if err := walk.manifest.Save(rootDir); err != nil {
 		walk.diags = walk.diags.Append(diags.Errorf("Cannot save the module manifest", "%s.", err))
 	}
@@ -88,6 +87,9 @@ type installWalk struct {
 	// fresh holds the keys installed anew in this run: their calls'
 	// previous records no longer count.
 	fresh map[string]bool
+	// packages say, for each module inside a remote or registry package,
+	// which package and where in it.
+	packages map[string]packageStep
 }
 
 // installCalls installs the calls of one module, then the modules they
@@ -122,7 +124,9 @@ func (w *installWalk) installCalls(ctx context.Context, mod *config.Module, stat
 		child, hclDiags := w.installer.Parser.LoadModule(absolute)
 		w.diags = w.diags.Append(hclDiags)
 		if child != nil {
-			w.installCalls(ctx, child, static.Child(call, child), callPath, absolute, append(stack, absolute))
+			childStatic := static.Child(call, child)
+			w.diags = w.diags.Append(childStatic.CheckConstVariables())
+			w.installCalls(ctx, child, childStatic, callPath, absolute, append(stack, absolute))
 		}
 	}
 }
@@ -145,21 +149,18 @@ func (w *installWalk) installCall(ctx context.Context, call *config.ModuleCall, 
 	record := Record{Key: key, Source: call.SourceAddr}
 	switch source.Kind {
 	case SourceLocal:
-		dir, err := filepath.Rel(w.rootDir, filepath.Join(moduleDir, filepath.FromSlash(call.SourceAddr)))
-		if err != nil {
-			dir = filepath.Join(moduleDir, call.SourceAddr)
+		dir, ok := w.installLocal(call, key, moduleDir)
+		if !ok {
+			return "", false
 		}
-		record.Dir = filepath.ToSlash(dir)
-		if _, kept := w.reusable(call, key); !kept {
-			w.fresh[key] = true
-			w.event(Event{Key: key, Dir: record.Dir})
-		}
+		record.Dir = dir
 	default:
 		installed, ok := w.installRemote(ctx, call, source, key, moduleDir)
 		if !ok {
 			return "", false
 		}
 		record = installed
+		w.packages[key] = source.packageStep()
 	}
 	w.manifest.Records[key] = record
 	return filepath.FromSlash(record.Dir), true

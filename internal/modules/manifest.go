@@ -109,7 +109,12 @@ func (m *Manifest) Installed(rootDir string) config.InstalledModules {
 		if !ok {
 			return config.InstalledModule{}, false
 		}
-		return config.InstalledModule{Dir: filepath.Join(rootDir, filepath.FromSlash(record.Dir)), Source: record.Source, Version: record.Version}, true
+		dir := record.Dir
+		if dir != "" {
+			// A failed installation records no directory, which stays so.
+			dir = filepath.Join(rootDir, filepath.FromSlash(dir))
+		}
+		return config.InstalledModule{Dir: dir, Source: record.Source, Version: record.Version}, true
 	}
 }
 

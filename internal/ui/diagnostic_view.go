@@ -19,6 +19,10 @@ type DiagnosticView struct {
 	// NewlineAfter ends each diagnostic with an empty line, as OpenTofu's
 	// older commands (init, state, workspace and the like) print them.
 	NewlineAfter bool
+	// Deprecation is -deprecation=module:LEVEL: "local" hides the
+	// deprecation warnings of modules from remote sources, "none" all of
+	// them; otherwise all are shown.
+	Deprecation string
 }
 
 // Write shows ds as OpenTofu's View.Diagnostics does: sorted, grouped as
@@ -33,7 +37,7 @@ func (v DiagnosticView) write(stdout, stderr io.Writer, ds diags.Diagnostics, so
 	if len(ds) == 0 {
 		return
 	}
-	groups := v.groups(SortDiagnostics(ds))
+	groups := v.groups(v.deprecationsAllowed(SortDiagnostics(ds)))
 	if v.CompactWarnings && !ds.HasErrors() {
 		writeCompactWarnings(stdout, groups, v.Color)
 		return
@@ -53,6 +57,28 @@ func (v DiagnosticView) write(stdout, stderr io.Writer, ds diags.Diagnostics, so
 		}
 		io.WriteString(w, text)
 	}
+}
+
+// deprecationsAllowed drops the deprecation warnings the view hides, and
+// every one but the first of each cause, as OpenTofu's view does.
+func (v DiagnosticView) deprecationsAllowed(ds diags.Diagnostics) diags.Diagnostics {
+	out := make(diags.Diagnostics, 0, len(ds))
+	seen := map[string]bool{}
+	for _, d := range ds {
+		w, ok := diags.ExtraAs[diags.DeprecationWarning](d.Extra)
+		if !ok {
+			out = append(out, d)
+			continue
+		}
+		key, remote := w.DeprecationCause()
+		if seen[key] || v.Deprecation == "none" || (v.Deprecation == "local" && remote) {
+			seen[key] = true
+			continue
+		}
+		seen[key] = true
+		out = append(out, d)
+	}
+	return out
 }
 
 // groups consolidates sorted diagnostics as the view says.

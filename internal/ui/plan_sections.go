@@ -182,7 +182,7 @@ func (r *planRenderer) renderDrift() bool {
 	if !found {
 		return false
 	}
-	r.out.WriteString("\n" + r.pal.bold(r.pal.cyan("Note:")+" Objects have changed outside of "+productName) + "\n\n")
+	r.out.WriteString("\n" + r.pal.bold(r.pal.cyan("Note:")) + r.pal.bold(" Objects have changed outside of "+productName) + "\n\n")
 	r.out.WriteString(r.wrap(productName + " detected the following changes made outside of " + productName + " since the last \"terrane apply\" which may have affected this plan:\n"))
 	for _, src := range r.drift {
 		if d, ok := r.diffResource(src, true); ok && shown(d) {
@@ -213,7 +213,7 @@ func (r *planRenderer) renderOutputs() string {
 	for _, o := range r.outputs {
 		width = max(width, len(attributeName(o.name)))
 	}
-	opts := renderOpts{pal: r.pal}
+	opts := renderOpts{pal: r.pal, showSensitive: r.showSensitive}
 	var lines []string
 	for _, o := range r.outputs {
 		if o.node.action == plans.NoOp {

@@ -214,5 +214,21 @@ func TestRenderApplySummary(t *testing.T) {
 	}
 }
 
-// ProgressHook must keep satisfying the engine's Hook interface.
-var _ engine.Hook = (*ProgressHook)(nil)
+func TestProgressHookImports(t *testing.T) {
+	var out lockedBuffer
+	hook := NewProgressHook(&out, ProgressOptions{})
+	addr := instance(t, "tpf_thing.a")
+	hook.PreImport(addr, "i-1", false)
+	hook.PreApplyImport(addr, "i-1")
+	hook.PostApplyImport(addr, "i-1")
+	want := "tpf_thing.a: Preparing import... [id=i-1]\ntpf_thing.a: Importing... [id=i-1]\ntpf_thing.a: Import complete [id=i-1]\n"
+	if got := out.String(); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// ProgressHook must keep satisfying the engine's hook interfaces.
+var (
+	_ engine.Hook       = (*ProgressHook)(nil)
+	_ engine.ImportHook = (*ProgressHook)(nil)
+)

@@ -72,6 +72,9 @@ func (m *moduleValidator) validateValues() {
 		output := mod.Outputs[name]
 		val, d := m.evalExpr(scope, output.Expr)
 		m.report.addHCL(d)
+		if m.cfg.Path.IsRoot() && !output.Sensitive && !d.HasErrors() && marks.Contains(val, marks.Sensitive) {
+			m.report.add(diags.Diagnostics{lang.UndeclaredSensitiveOutput(output.DeclRange)})
+		}
 		if !output.Ephemeral && !d.HasErrors() && marks.Contains(val, marks.Ephemeral) {
 			m.report.add(diags.Diagnostics{lang.EphemeralOutputNotAllowed(name, output.Expr.Range())})
 		}
@@ -83,11 +86,17 @@ func (m *moduleValidator) validateValues() {
 		if call.Config == nil {
 			continue
 		}
-		attrs, _ := call.Config.JustAttributes()
 		child := m.cfg.Children[name]
+		if child != nil {
+			m.report.addHCL(checkCallArguments(call.Config, child.Module))
+		}
+		attrs, _ := call.Config.JustAttributes()
 		for _, attrName := range sortedKeys(attrs) {
 			val, d := m.evalExpr(callScope, attrs[attrName].Expr)
 			m.report.addHCL(d)
+			if decl := variableOf(child, attrName); decl != nil && decl.DeprecatedMessage != "" {
+				m.report.add(diags.Diagnostics{lang.DeprecatedVariableWarning(attrName, decl.DeprecatedMessage, attrs[attrName].Expr, child.IsRemoteModule())})
+			}
 			if child == nil || d.HasErrors() || !marks.Contains(val, marks.Ephemeral) {
 				continue
 			}
@@ -96,6 +105,28 @@ func (m *moduleValidator) validateValues() {
 			}
 		}
 	}
+}
+
+// variableOf is the variable name declares in the module c, nil when c is
+// nil or declares none.
+func variableOf(c *config.Config, name string) *config.Variable {
+	if c == nil {
+		return nil
+	}
+	return c.Module.Variables[name]
+}
+
+// checkCallArguments checks a module call's arguments against the
+// variables of the module it calls, as OpenTofu does when it builds its
+// graph: each argument must name a variable, and every variable without
+// a default must be given.
+func checkCallArguments(body hcl.Body, child *config.Module) hcl.Diagnostics {
+	schema := &hcl.BodySchema{}
+	for _, name := range sortedKeys(child.Variables) {
+		schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: name, Required: child.Variables[name].Default == nil})
+	}
+	_, diags := body.Content(schema)
+	return diags
 }
 
 // localValue evaluates local.NAME on first use, so locals may refer to
@@ -116,11 +147,29 @@ func (m *moduleValidator) localValue(name string, rng hcl.Range) (cty.Value, hcl
 		return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Self-referencing local value",
 			Detail: fmt.Sprintf("Local value local.%s refers to itself, directly or through other local values. Break the cycle by computing one of them without the other.", name), Subject: local.DeclRange.Ptr()}}
 	}
+	if d := selfReference(name, local.Expr); d != nil {
+		m.locals[name] = cty.DynamicVal
+		return cty.DynamicVal, hcl.Diagnostics{d}
+	}
 	m.evaluating[name] = true
 	val, diags := m.evalExpr(m.scope.WithData(&validationData{module: m}, nil), local.Expr)
 	delete(m.evaluating, name)
 	m.locals[name] = val
 	return val, diags
+}
+
+// selfReference is OpenTofu's error for a local value whose expression
+// refers to the local value itself, nil when it does not.
+func selfReference(name string, expr hcl.Expression) *hcl.Diagnostic {
+	refs, _ := lang.ReferencesInExpr(expr)
+	for _, ref := range refs {
+		if local, ok := ref.Subject.(addrs.LocalValue); ok && local.Name == name {
+			return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Self-referencing local value",
+				Detail:  fmt.Sprintf("Local value local.%s cannot use its own result as part of its expression.", name),
+				Subject: ref.SourceRange.Ptr(), Context: expr.Range().Ptr()}
+		}
+	}
+	return nil
 }
 
 // checkExpansion checks count or for_each as far as it is known.
@@ -327,7 +376,7 @@ func unsupportedTypeDiag(r *config.Resource, kind string, types map[string]schem
 	case addrs.EphemeralResourceMode:
 		summary = "Invalid ephemeral resource type"
 	}
-	detail := fmt.Sprintf("The provider %s does not support %s %q.", r.Provider.ForDisplay(), kind, r.Type)
+	detail := fmt.Sprintf("The provider %s does not support %s %q.", addrs.ProviderForDisplay(r.Provider), kind, r.Type)
 	if suggestion := nameSuggestion(r.Type, types); suggestion != "" {
 		detail += fmt.Sprintf(" Did you mean %q?", suggestion)
 	}
@@ -346,37 +395,24 @@ func nameSuggestion[V any](given string, candidates map[string]V) string {
 	return best
 }
 
-// providerFunction makes provider::NAME::FUNCTION calls type-check against
-// the provider's declared signature; the result is unknown because
-// validate runs no provider code that could depend on real values. Calls
-// to providers that could not be started accept anything.
+// providerFunction calls provider::NAME::FUNCTION as OpenTofu's validate
+// walk does: through the provider, which needs no configuration for its
+// functions. A function the provider's schema does not declare (it may
+// offer more once configured), or a provider that could not be started,
+// accepts anything and returns an unknown value.
 func (m *moduleValidator) providerFunction(ref lang.ProviderFunctionRef) (function.Function, bool, hcl.Diagnostics) {
+	if m.cfg.Module.RequiredProviders[ref.ProviderName] == nil {
+		return function.Function{}, false, lang.UndeclaredFunctionProviders([]lang.ProviderFunctionRef{ref}, func(string) bool { return false })
+	}
 	rp := m.providers[m.cfg.Module.ProviderForLocalName(ref.ProviderName)]
-	if rp == nil {
-		return function.New(&function.Spec{
-			VarParam: &function.Parameter{Name: "args", Type: cty.DynamicPseudoType, AllowNull: true, AllowUnknown: true, AllowDynamicType: true, AllowMarked: true},
-			Type:     function.StaticReturnType(cty.DynamicPseudoType),
-			Impl:     func([]cty.Value, cty.Type) (cty.Value, error) { return cty.DynamicVal, nil },
-		}), true, nil
+	if rp != nil {
+		if decl, found := rp.Schema.Functions[ref.Function]; found {
+			return providers.CallableFunction(context.Background(), rp.Interface, ref.Function, decl), true, nil
+		}
 	}
-	decl, found := rp.Schema.Functions[ref.Function]
-	if !found {
-		return function.Function{}, false, nil
-	}
-	spec := &function.Spec{
-		Type: function.StaticReturnType(decl.ReturnType),
-		Impl: func(_ []cty.Value, ret cty.Type) (cty.Value, error) { return cty.UnknownVal(ret), nil },
-	}
-	for _, p := range decl.Parameters {
-		spec.Params = append(spec.Params, functionParameter(p))
-	}
-	if decl.VariadicParameter != nil {
-		variadic := functionParameter(*decl.VariadicParameter)
-		spec.VarParam = &variadic
-	}
-	return function.New(spec), true, nil
-}
-
-func functionParameter(p providers.FunctionParam) function.Parameter {
-	return function.Parameter{Name: p.Name, Type: p.Type, AllowNull: p.AllowNullValue, AllowUnknown: true, AllowDynamicType: true, AllowMarked: true}
+	return function.New(&function.Spec{
+		VarParam: &function.Parameter{Name: "args", Type: cty.DynamicPseudoType, AllowNull: true, AllowUnknown: true, AllowDynamicType: true},
+		Type:     function.StaticReturnType(cty.DynamicPseudoType),
+		Impl:     func([]cty.Value, cty.Type) (cty.Value, error) { return cty.DynamicVal, nil },
+	}), true, nil
 }

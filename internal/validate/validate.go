@@ -29,6 +29,11 @@ type Providers map[addrs.Provider]*Provider
 
 // Config checks every module of cfg with the providers given.
 func Config(ctx context.Context, cfg *config.Config, running Providers) diags.Diagnostics {
+	if missing := missingProviderConfigs(cfg); missing.HasErrors() {
+		// As OpenTofu, which finds these building its graph, before it
+		// looks at anything else.
+		return missing
+	}
 	r := &report{}
 	// Expressions whose references are wrong are still evaluated, with
 	// unknown values for those references, so that their other mistakes
@@ -42,10 +47,13 @@ func Config(ctx context.Context, cfg *config.Config, running Providers) diags.Di
 	return r.diags
 }
 
-// report collects diagnostics from concurrent checks.
+// report collects diagnostics from concurrent checks, each once: a
+// reference the static check refused may be refused again when its
+// expression is evaluated.
 type report struct {
 	mu    sync.Mutex
 	diags diags.Diagnostics
+	seen  map[string]bool
 }
 
 func (r *report) addHCL(hclDiags hcl.Diagnostics) {
@@ -55,5 +63,41 @@ func (r *report) addHCL(hclDiags hcl.Diagnostics) {
 func (r *report) add(ds diags.Diagnostics) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.diags = r.diags.Append(ds)
+	if r.seen == nil {
+		r.seen = map[string]bool{}
+	}
+	for _, d := range ds {
+		key := d.String()
+		if d.Subject != nil {
+			key += "@" + d.Subject.String()
+		}
+		if !r.seen[key] {
+			r.seen[key] = true
+			r.diags = append(r.diags, d)
+		}
+	}
+}
+
+// missingProviderConfigs reports resources whose provider argument names
+// an aliased configuration the module neither configures nor declares
+// among its configuration aliases, in OpenTofu's words.
+func missingProviderConfigs(root *config.Config) diags.Diagnostics {
+	var ds diags.Diagnostics
+	root.DeepEach(func(c *config.Config) {
+		for _, r := range inSourceOrder(c.Module.Resources, func(r *config.Resource) hcl.Range { return r.DeclRange }) {
+			local := r.ProviderConfigAddr()
+			if r.ProviderConfigRef == nil || local.Alias == "" || c.Module.HasProviderConfig(local) {
+				continue
+			}
+			addr := r.Addr().String()
+			if !c.Path.IsRoot() {
+				addr = c.Path.String() + "." + addr
+			}
+			provider := addrs.AbsProviderConfig{Module: c.Path, Provider: r.Provider, Alias: local.Alias}
+			ds = ds.Append(diags.Errorf("Provider configuration not present",
+				"To work with %s its original provider configuration at %s is required, but it has been removed. This occurs when a provider configuration is removed while objects created by that provider still exist in the state. Re-add the provider configuration to destroy %s, after which you can remove the provider configuration again.",
+				addr, provider, addr))
+		}
+	})
+	return ds
 }

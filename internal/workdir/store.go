@@ -24,7 +24,7 @@ import (
 // environment variables (see package storeconfig). Errors are diagnostics,
 // such as the one that asks for init after the backend block changed.
 func StoreSettings(dir string) (storeconfig.Settings, diags.Diagnostics) {
-	mod, hclDiags := config.NewParser().LoadModule(dir)
+	mod, hclDiags := config.NewParser().LoadModuleSelective(dir, config.SelectBackend)
 	ds := diags.Diagnostics{}.Append(hclDiags)
 	if ds.HasErrors() {
 		return storeconfig.Settings{}, ds

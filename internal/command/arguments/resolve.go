@@ -2,6 +2,7 @@ package arguments
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -30,6 +31,36 @@ func Resolve(decls map[string]*config.Variable, given *Values) (map[string]cty.V
 		out[name] = val
 	}
 	return out, ds
+}
+
+// CheckRequired reports the declared variables that have neither a value
+// nor a default, as OpenTofu checks before a run. Whether a value suits
+// its variable is for the run to find, after the configuration is
+// validated, as OpenTofu finds it.
+func CheckRequired(decls map[string]*config.Variable, given *Values) diags.Diagnostics {
+	var ds diags.Diagnostics
+	for _, name := range sortedNames(decls) {
+		decl := decls[name]
+		var value *Value
+		if given != nil {
+			value = given.ByName[name]
+		}
+		if (value == nil || value.Value == cty.NilVal) && decl.Default == nil {
+			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "No value for required variable",
+				Detail:  fmt.Sprintf("The root module input variable %q is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.", decl.Name),
+				Subject: decl.DeclRange.Ptr()})
+		}
+	}
+	return ds
+}
+
+func sortedNames(decls map[string]*config.Variable) []string {
+	names := make([]string, 0, len(decls))
+	for name := range decls {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // ResolveOne is Resolve for one declaration; given may be nil.

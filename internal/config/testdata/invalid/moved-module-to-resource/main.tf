@@ -1,0 +1,4 @@
+moved {
+  from = module.a
+  to   = null_resource.b
+}
