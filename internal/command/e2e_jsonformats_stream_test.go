@@ -107,6 +107,7 @@ var uiPayloads = map[string]string{
 var streamLosses = []knownLoss{
 	{Pattern: "/@module", Why: "terraform-json's messages keep no @module"},
 	{Pattern: "/type", Why: "terraform-json's messages keep their type only as the Go type"},
+	{Pattern: "/diagnostic/difference", Optional: true, Why: "OpenTofu's diagnostics carry what a failed A == B compared, which terraform-json has no field for"},
 }
 
 // versionLosses are those of the version message besides streamLosses.

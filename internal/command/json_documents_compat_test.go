@@ -47,6 +47,7 @@ var identityDifferences = []documentDifference{
 	{stepStateV1, "/values/root_module/resources/*/identity*", "added", "resource identity"},
 	{stepStateV2, "/values/root_module/resources/*/identity*", "added", "resource identity"},
 	{stepShowPlanV2, "/prior_state/values/root_module/resources/*/identity*", "added", "resource identity"},
+	{stepShowPlanV2, "/planned_values/root_module/resources/*/identity*", "added", "resource identity"},
 	{stepShowPlanV2, "/resource_changes/*/change/*_identity", "added", "resource identity"},
 	{stepShowPlanV2, "/resource_drift/*/change/*_identity", "added", "resource identity"},
 	{stepPullV2, "/resources/*/instances/*/identity*", "added", "resource identity"},

@@ -26,7 +26,7 @@ func openGeneratingConfig(out *operationOutput, opts arguments.Operation) (*oper
 	path := opts.GenerateConfigOut
 	if _, err := os.Stat(path); err == nil || !errors.Is(err, fs.ErrNotExist) {
 		return nil, diags.Diagnostics{diags.Errorf("Target generated file already exists",
-			"Terrane writes generated configuration only into a new file, and %s exists. Choose another file, or move its configuration elsewhere and delete it.", path)}
+			"Terrane can only write generated config into a new file. Either choose a different target location or move all existing configuration out of the target file, delete it and try again.")}
 	}
 	op, ds := openOperation(out, opts, nil, nil)
 	if ds.HasErrors() {

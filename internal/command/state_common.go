@@ -15,6 +15,7 @@ import (
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/stateedit"
 	"github.com/terrane/terrane/internal/ui"
+	"github.com/terrane/terrane/internal/ui/jsonview"
 	"github.com/terrane/terrane/internal/workdir"
 )
 
@@ -30,6 +31,8 @@ type stateCommand struct {
 	// configuration that references variables.
 	vars   []arguments.VarOption
 	cipher *encryption.RecordCipher
+	// json is the -json message stream; nil for human output.
+	json *jsonview.View
 }
 
 // parseStateFlags parses a state subcommand's options: -no-color, -var and
@@ -44,10 +47,15 @@ func parseStateFlags(streams Streams, name string, args []string, setup func(*fl
 		setup(fs)
 	}
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
+	asJSON := fs.Bool("json", false, "Write machine-readable JSON messages")
 	var vars []arguments.VarOption
 	arguments.AddVarFlags(fs, &vars)
 	err := fs.Parse(args)
-	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor), vars: vars}
+	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor) && !*asJSON, vars: vars}
+	if *asJSON {
+		c.json = jsonview.New(streams.Stdout)
+		c.json.Version()
+	}
 	if err != nil {
 		summary := "Failed to parse command-line flags"
 		if name == "state replace-provider" {
@@ -60,11 +68,39 @@ func parseStateFlags(streams Streams, name string, args []string, setup func(*fl
 }
 
 // usageError prints d and the command's help, as OpenTofu does for wrong
-// arguments, and returns the exit code.
+// arguments (with -json, the error alone), and returns the exit code.
 func (c *stateCommand) usageError(name string, d diags.Diagnostic) int {
-	writeLegacyDiagnostics(c.streams.Stderr, diags.Diagnostics{d}, c.color)
-	printCommandHelp(c.streams.Stdout, name)
+	c.fail(d)
+	if c.json == nil {
+		printCommandHelp(c.streams.Stdout, name)
+	}
 	return 1
+}
+
+// versionRefused checks the configuration's required_version, as
+// OpenTofu's state commands do before anything else, and reports whether
+// it refused the run (having said why).
+func (c *stateCommand) versionRefused() bool {
+	ds, sources := checkRequiredVersion(c.vars)
+	if !ds.HasErrors() {
+		return false
+	}
+	if c.json != nil {
+		c.json.Diagnostics(ds, sources)
+	} else {
+		writeLegacyDiagnosticsWithSources(c.streams.Stderr, ds, sources, c.color)
+	}
+	return true
+}
+
+// info says something to the user: a line of text, or with -json an info
+// message (OpenTofu's JSON views leave out the full stop).
+func (c *stateCommand) info(text, jsonText string) {
+	if c.json != nil {
+		c.json.Message(jsonview.LevelInfo, jsonText)
+		return
+	}
+	fmt.Fprintln(c.streams.Stdout, text)
 }
 
 // printCommandHelp writes a command's help as OpenTofu's command runner
@@ -77,8 +113,24 @@ func printCommandHelp(w io.Writer, name string) {
 
 // fail prints ds and returns the exit code for a failed command.
 func (c *stateCommand) fail(ds ...diags.Diagnostic) int {
-	writeLegacyDiagnostics(c.streams.Stderr, ds, c.color)
+	c.diagnostics(ds)
 	return 1
+}
+
+// diagnostics prints ds: as JSON messages with -json, else as OpenTofu's
+// older commands do (see writeLegacyDiagnostics).
+func (c *stateCommand) diagnostics(ds diags.Diagnostics) {
+	if c.json != nil {
+		c.json.Diagnostics(ds, nil)
+		return
+	}
+	for _, d := range ds {
+		w := c.streams.Stderr
+		if d.Severity == diags.Warning {
+			w = c.streams.Stdout
+		}
+		writeLegacyDiagnostics(w, diags.Diagnostics{d}, c.color)
+	}
 }
 
 // writeLegacyDiagnostics writes diagnostics as OpenTofu's older commands

@@ -10,6 +10,7 @@ import (
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/stateedit"
+	"github.com/terrane/terrane/internal/ui/jsonview"
 )
 
 // runStateList is `terrane state list [-id=ID] [ADDR...]`: the addresses of
@@ -47,11 +48,16 @@ func runStateList(streams Streams, args []string) int {
 		return c.fail(ds...)
 	}
 	for _, addr := range found {
-		if *id == "" || objectID(snap.State.ResourceInstance(addr)) == *id {
+		if *id != "" && objectID(snap.State.ResourceInstance(addr)) != *id {
+			continue
+		}
+		if c.json != nil {
+			c.json.Typed(jsonview.LevelInfo, "resource_address", addr.String(), nil)
+		} else {
 			fmt.Fprintln(streams.Stdout, addr)
 		}
 	}
-	writeLegacyDiagnostics(streams.Stderr, ds, c.color)
+	c.diagnostics(ds)
 	return 0
 }
 

@@ -24,6 +24,9 @@ func runStateMv(streams Streams, args []string) int {
 	if fs.NArg() != 2 {
 		return c.usageError("state mv", diags.Errorf("Invalid number of arguments", "Exactly two arguments expected"))
 	}
+	if c.versionRefused() {
+		return 1
+	}
 	ctx := context.Background()
 	snap, d := c.load(ctx)
 	defer c.close()
@@ -47,12 +50,13 @@ func runStateMv(streams Streams, args []string) int {
 	}
 	var moves []stateedit.Move
 	for _, line := range lines {
-		fmt.Fprintf(streams.Stdout, "%s %q to %q\n", verb, line.From, line.To)
+		text := fmt.Sprintf("%s %q to %q", verb, line.From, line.To)
+		c.info(text, text)
 		moves = append(moves, line.Instances...)
 	}
 	if *dryRun {
 		if len(lines) == 0 {
-			fmt.Fprintln(streams.Stdout, "Would have moved nothing.")
+			c.info("Would have moved nothing.", "Would have moved nothing")
 		}
 		return 0
 	}
@@ -60,11 +64,11 @@ func runStateMv(streams Streams, args []string) int {
 		return c.fail(*d)
 	}
 	c.relocateComponentChildren(ctx, movedComponents(moves))
-	writeLegacyDiagnostics(streams.Stderr, ds, c.color)
+	c.diagnostics(ds)
 	if len(lines) == 0 {
-		fmt.Fprintln(streams.Stdout, "No matching objects found.")
+		c.info("No matching objects found.", "No matching objects found")
 		return 0
 	}
-	fmt.Fprintf(streams.Stdout, "Successfully moved %d object(s).\n", len(lines))
+	c.info(fmt.Sprintf("Successfully moved %d object(s).", len(lines)), fmt.Sprintf("Successfully moved %d object(s)", len(lines)))
 	return 0
 }

@@ -4,10 +4,9 @@ import (
 	"bytes"
 	"context"
 
-	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states/statefile"
-	"github.com/terrane/terrane/internal/ui"
+	"github.com/terrane/terrane/internal/ui/jsonview"
 	"github.com/terrane/terrane/internal/version"
 )
 
@@ -15,22 +14,21 @@ import (
 // Terraform state v4 document on stdout, with the workspace's lineage and
 // serial, for Terraform, OpenTofu and the tools built around their files.
 func runStatePull(streams Streams, args []string) int {
-	fs := newFlagSet("state pull", streams)
-	var vars []arguments.VarOption
-	arguments.AddVarFlags(fs, &vars)
-	noColor := fs.Bool("no-color", false, "Disable colour in the output")
-	if err := fs.Parse(args); err != nil {
-		return 1
-	}
 	// The state is written decrypted, as OpenTofu's state pull writes it
 	// whatever the encryption configuration: stdout is not at rest.
-	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor), vars: vars}
-	if fs.NArg() > 0 {
-		return c.fail(diags.Errorf("Unexpected argument", "terrane state pull takes no arguments; it writes the current workspace's state to stdout. Select another workspace with \"terrane workspace select\"."))
-	}
-	if ds, sources := checkRequiredVersion(vars); ds.HasErrors() {
-		writeLegacyDiagnosticsWithSources(streams.Stderr, ds, sources, c.color)
+	c, fs := parseStateFlags(streams, "state pull", args, nil)
+	if c == nil {
 		return 1
+	}
+	if fs.NArg() > 0 {
+		return c.usageError("state pull", diags.Errorf("Unexpected argument", "Too many command line arguments. Did you mean to use -chdir?"))
+	}
+	if c.versionRefused() {
+		return 1
+	}
+	if c.json != nil {
+		c.json.Message(jsonview.LevelError, "printing the pulled state is not available in the JSON view. The `terrane state pull` should not be configured with the `-json` flag")
+		return 0
 	}
 	ctx := context.Background()
 	snap, d := c.load(ctx)

@@ -38,6 +38,9 @@ func runStatePush(streams Streams, args []string) int {
 	if fs.NArg() != 1 {
 		return c.usageError("state push", diags.Errorf("Invalid number of arguments", "Exactly one argument expected"))
 	}
+	if c.versionRefused() {
+		return 1
+	}
 	ctx := context.Background()
 	// The file is read (and decrypted) before the store is opened, so a
 	// file that cannot be read leaves even a new workspace unmade.

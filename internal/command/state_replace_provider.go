@@ -38,6 +38,9 @@ func runStateReplaceProvider(streams Streams, args []string) int {
 	if ds.HasErrors() {
 		return c.fail(ds...)
 	}
+	if c.versionRefused() {
+		return 1
+	}
 	ctx := context.Background()
 	snap, d := c.load(ctx)
 	defer c.close()

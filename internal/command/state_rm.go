@@ -27,6 +27,9 @@ func runStateRm(streams Streams, args []string) int {
 	if fs.NArg() == 0 {
 		return c.usageError("state rm", diags.Errorf("Invalid number of arguments", "At least one address is required"))
 	}
+	if c.versionRefused() {
+		return 1
+	}
 	ctx := context.Background()
 	snap, d := c.load(ctx)
 	defer c.close()
@@ -48,11 +51,12 @@ func runStateRm(streams Streams, args []string) int {
 		verb = "Would remove"
 	}
 	for _, addr := range found {
-		fmt.Fprintf(streams.Stdout, "%s %s\n", verb, addr)
+		text := fmt.Sprintf("%s %s", verb, addr)
+		c.info(text, text)
 	}
 	if *dryRun {
 		if len(found) == 0 {
-			fmt.Fprintln(streams.Stdout, "Would have removed nothing.")
+			c.info("Would have removed nothing.", "Would have removed nothing")
 		}
 		return 0
 	}
@@ -64,8 +68,8 @@ func runStateRm(streams Streams, args []string) int {
 		return c.fail(*d)
 	}
 	c.relocateComponentChildren(ctx, removedComponents(found))
-	writeLegacyDiagnostics(streams.Stderr, ds, c.color)
-	fmt.Fprintf(streams.Stdout, "Successfully removed %d resource instance(s).\n", len(found))
+	c.diagnostics(ds)
+	c.info(fmt.Sprintf("Successfully removed %d resource instance(s).", len(found)), fmt.Sprintf("Successfully removed %d resource instance(s)", len(found)))
 	return 0
 }
 

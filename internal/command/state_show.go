@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/jsonstate"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/providers"
 	"github.com/terrane/terrane/internal/states"
@@ -48,6 +49,19 @@ func runStateShow(streams Streams, args []string) int {
 		ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Provider call may have happened", Address: addr.String(),
 			Detail: fmt.Sprintf("A %s of %s began in run %s and its outcome was never recorded. Import the object if it exists, or run \"terrane state rm %s\" to forget it.",
 				inst.Intent.Operation, addr, inst.Intent.RunID, addr)})
+	}
+	if c.json != nil {
+		// The state of this one instance, as show -json would write it.
+		only := states.NewState()
+		if inst.Current != nil {
+			only.SetResourceInstanceCurrent(addr, inst.Current, res.ProviderConfig)
+		}
+		out, err := jsonstate.Marshal(only, schemas, "")
+		if err != nil {
+			return c.fail(diags.Errorf("Failed to marshal state to json", "Error while marshalling state to json: %s", err))
+		}
+		fmt.Fprintln(streams.Stdout, string(out))
+		return 0
 	}
 	ds = ds.Append(showInstance(streams.Stdout, res, addr, inst, schemas, c.color))
 	ds = ds.Append(c.showComponentChildren(ctx, streams.Stdout, addr))

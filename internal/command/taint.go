@@ -81,7 +81,7 @@ func runTaintEdit(streams Streams, args []string, edit taintEdit) int {
 	change, missing, d := taintChange(snap, addr, edit)
 	if d != nil {
 		if missing && *allowMissing {
-			writeLegacyDiagnostics(streams.Stdout, diags.Diagnostics{missingAllowed(addr)}, c.color)
+			c.diagnostics(diags.Diagnostics{missingAllowed(addr)})
 			return 0
 		}
 		return c.fail(*d)
@@ -89,7 +89,8 @@ func runTaintEdit(streams Streams, args []string, edit taintEdit) int {
 	if d := c.commitEdit(ctx, []recordstore.InstanceChange{change}); d != nil {
 		return c.fail(*d)
 	}
-	fmt.Fprintf(streams.Stdout, edit.done+"\n", addr)
+	done := fmt.Sprintf(edit.done, addr)
+	c.info(done, done)
 	return 0
 }
 

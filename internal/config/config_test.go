@@ -54,7 +54,7 @@ func TestInvalidConfigurations(t *testing.T) {
 		{"quoted-type", "Invalid quoted type constraints", "main.tf:2:10"},
 		{"registry-module", "Module not installed", "main.tf:2:13"},
 		{"required-version", "Incompatible module", "main.tofu:2:3"},
-		{"removed-instance-key", "Resource instance keys not allowed", "main.tf:2:26"},
+		{"removed-instance-key", "Resource instance address with keys is not allowed", "main.tf:2:26"},
 		{"reserved-block", "Reserved block type name in resource block", "main.tf:2:3"},
 		{"self-outside-postcondition", "Invalid \"self\" reference", "main.tf:2:11"},
 		{"syntax-error", "Missing expression", "main.tf:3:1"},

@@ -131,7 +131,9 @@ func decodeRemovedBlock(block *hcl.Block) (*Removed, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	if !destroySet {
+	diags = append(diags, checkMovedEndpoint(removed.From)...)
+	diags = append(diags, checkRemovedHasNoInstanceKey(removed.From)...)
+	if !destroySet && !diags.HasErrors() {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagWarning,
 			Summary:  "Missing lifecycle from the removed block",
@@ -139,8 +141,6 @@ func decodeRemovedBlock(block *hcl.Block) (*Removed, hcl.Diagnostics) {
 			Subject:  block.DefRange.Ptr(),
 		})
 	}
-	diags = append(diags, checkMovedEndpoint(removed.From)...)
-	diags = append(diags, checkRemovedHasNoInstanceKey(removed.From)...)
 	return removed, diags
 }
 
@@ -276,15 +276,31 @@ func checkImportTarget(to *hcl.Attribute) hcl.Diagnostics {
 // block's address: a removed block stops managing every instance of a
 // resource or module, since the configuration no longer says how many
 // there are.
+// isModuleStepIndex reports whether step is an index following a
+// module.NAME pair of traversal.
+func isModuleStepIndex(traversal hcl.Traversal, step hcl.Traverser) bool {
+	for i := 2; i < len(traversal); i++ {
+		if traversal[i] != step {
+			continue
+		}
+		if root, ok := traversal[i-2].(hcl.TraverseRoot); ok && root.Name == "module" {
+			return true
+		}
+		attr, ok := traversal[i-2].(hcl.TraverseAttr)
+		return ok && attr.Name == "module"
+	}
+	return false
+}
+
 func checkRemovedHasNoInstanceKey(traversal hcl.Traversal) hcl.Diagnostics {
 	for _, step := range traversal {
 		index, ok := step.(hcl.TraverseIndex)
 		if !ok {
 			continue
 		}
-		summary, detail := "Resource instance keys not allowed", `Resource address must be a resource (e.g. "test_instance.foo"), not a resource instance (e.g. "test_instance.foo[1]").`
-		if traversal.RootName() == "module" && len(traversal) <= 3 {
-			summary, detail = "Module instance keys not allowed", `Module address must be a module (e.g. "module.foo"), not a module instance (e.g. "module.foo[1]").`
+		summary, detail := "Resource instance address with keys is not allowed", `Resource address cannot be a resource instance (e.g. "null_resource.a[0]"), it must be a resource instead (e.g. "null_resource.a").`
+		if isModuleStepIndex(traversal, step) {
+			summary, detail = "Module instance address with keys is not allowed", `Module address cannot be a module instance (e.g. "module.a[0]"), it must be a module instead (e.g. "module.a").`
 		}
 		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: index.SrcRange.Ptr()}}
 	}

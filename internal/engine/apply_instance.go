@@ -369,7 +369,7 @@ func (w *walker) callApply(work *resourceWork, addr addrs.AbsResourceInstance, c
 			// again.
 			obj.Status = states.ObjectTainted
 		}
-		src, err := obj.Encode(work.types.Value, uint64(work.schema.Version))
+		src, err := work.encode(obj)
 		if err != nil {
 			ds = ds.Append(diags.Errorf("Cannot record the new object", "The new value of %s could not be encoded: %s.", addr, err))
 		} else {

@@ -32,7 +32,7 @@ func (w *walker) persistDrift(work *resourceWork, addr addrs.AbsResourceInstance
 	prior := inst.Current
 	obj := &states.ResourceInstanceObject{Value: drift.After, Private: drift.Private, Identity: drift.AfterIdentity,
 		Status: prior.Status, Dependencies: prior.Dependencies, CreateBeforeDestroy: prior.CreateBeforeDestroy}
-	next, err := obj.Encode(work.types.Value, uint64(work.schema.Version))
+	next, err := work.encode(obj)
 	if err != nil {
 		return diags.Diagnostics{diags.Errorf("Cannot record the refreshed object", "The refreshed value of %s could not be encoded: %s.", addr, err)}
 	}

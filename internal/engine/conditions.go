@@ -79,10 +79,11 @@ func evalRule(scope *lang.Scope, rule *config.CheckRule) (ruleOutcome, diags.Dia
 	cond, _ = cond.UnmarkDeep()
 	switch {
 	case !cond.IsKnown():
-		return ruleOutcome{status: plans.CheckUnknown}, ds
+		return ruleOutcome{status: plans.CheckUnknown, ctx: out.ctx}, ds
 	case cond.IsNull():
 		return ruleOutcome{status: plans.CheckError}, ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid condition result",
-			Detail: "The condition evaluated to null; it must be true or false.", Subject: rule.Condition.Range().Ptr()})
+			Detail: "Condition expression must return either true or false, not null.", Subject: rule.Condition.Range().Ptr(),
+			Expression: rule.Condition, EvalContext: out.ctx})
 	case cond.True():
 		out.status = plans.CheckPass
 	}

@@ -135,7 +135,7 @@ func (w *walker) plannedDataValue(work *resourceWork, addr addrs.AbsResourceInst
 // encodeDataResult encodes a data source's value for its record.
 func encodeDataResult(work *resourceWork, addr addrs.AbsResourceInstance, val cty.Value) (*states.ResourceInstanceObjectSrc, diags.Diagnostics) {
 	obj := &states.ResourceInstanceObject{Value: val, Status: states.ObjectReady}
-	src, err := obj.Encode(work.types.Value, uint64(work.schema.Version))
+	src, err := work.encode(obj)
 	if err != nil {
 		return nil, diags.Diagnostics{{Severity: diags.Error, Summary: "Cannot record a data source's result",
 			Detail:  "The value read for " + addr.String() + " could not be encoded: " + err.Error() + ". Report this to the provider's developers.",

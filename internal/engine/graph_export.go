@@ -82,7 +82,7 @@ func (e *Engine) PlanGraph(ctx context.Context, mode plans.Mode) (*OperationGrap
 	if ds.HasErrors() {
 		return nil, ds
 	}
-	rf, rds := e.prepareRefactoring(snap)
+	rf, rds := e.prepareRefactoring(snap, mode)
 	if ds = ds.Append(rds); rds.HasErrors() {
 		return nil, ds
 	}

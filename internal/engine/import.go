@@ -42,6 +42,9 @@ type importTarget struct {
 	addr  addrs.AbsResourceInstance
 	id    string
 	block *config.Import
+	// imported is the object `terrane import` brought in, as its import
+	// and read returned it, which is what the command records.
+	imported *states.ResourceInstanceObjectSrc
 }
 
 // findImportTargets checks that import blocks appear only in the root
@@ -69,7 +72,7 @@ func findImportTargets(cfg *config.Config) (*importTargets, diags.Diagnostics) {
 		module := cfg.Descendant(static.Module)
 		if module == nil || module.Module.Resources[static.Resource] == nil {
 			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Configuration for import target does not exist",
-				Detail:  fmt.Sprintf("The configuration has no resource block for %s. Add one, or run terrane plan -generate-config-out=FILE to have one written for you.", static),
+				Detail:  fmt.Sprintf("The configuration for the given import %s does not exist. All target instances must have an associated configuration to be imported.", static),
 				Subject: block.DeclRange.Ptr()})
 			continue
 		}
@@ -296,12 +299,13 @@ func (w *walker) adoptInstance(work *resourceWork, addr addrs.AbsResourceInstanc
 	if ds = ds.Append(ids); ids.HasErrors() {
 		return inst, ds
 	}
-	src, err := obj.Encode(work.types.Value, uint64(work.schema.Version))
+	src, err := work.encode(obj)
 	if err != nil {
 		return inst, ds.Append(diags.Errorf("Cannot import", "The object imported for %s could not be encoded: %s", addr, err))
 	}
 	w.refactor.mu.Lock()
 	w.refactor.imported[addr.String()] = &plans.ImportingSrc{ID: target.id}
+	target.imported = src
 	w.refactor.mu.Unlock()
 	return &states.ResourceInstance{Current: src}, ds
 }
@@ -374,5 +378,9 @@ func (w *walker) importObject(work *resourceWork, addr addrs.AbsResourceInstance
 	if work.types.Identity == cty.NilType {
 		identity = cty.NilVal
 	}
-	return &states.ResourceInstanceObject{Value: work.schema.Block.NullWriteOnly(read.NewState), Private: read.Private, Identity: identity, Status: states.ObjectReady}, ds
+	// Marked sensitive where the schema or the provider says so, as a
+	// refreshed object is, so the state records those paths.
+	val := work.schema.Block.NullWriteOnly(read.NewState)
+	val = withProviderSensitive(marks.MarkWithPaths(val, sensitivePaths(work.schema.Block, val)), read.SensitivePaths)
+	return &states.ResourceInstanceObject{Value: val, Private: read.Private, Identity: identity, Status: states.ObjectReady}, ds
 }

@@ -59,9 +59,16 @@ func (e *Engine) ImportInstance(ctx context.Context, addr addrs.AbsResourceInsta
 		return nil, ds.Append(diags.Errorf("Nothing imported",
 			"Planning the import of %s with ID %q brought in no object. Check that %s is declared without count or for_each, or give the instance key its count or for_each calls for.", addr, id, addr))
 	}
-	obj, ods := objectFromChange(adopted, &providerSet{schemas: e.Schemas()})
-	if ds = ds.Append(ods); ods.HasErrors() {
-		return nil, ds
+	// The object recorded is the one imported and read, as OpenTofu's
+	// import records it, not the plan's (whose private data is the
+	// provider's plan for the configuration).
+	obj := target.imported
+	if obj == nil {
+		var ods diags.Diagnostics
+		obj, ods = objectFromChange(adopted, &providerSet{schemas: e.Schemas()})
+		if ds = ds.Append(ods); ods.HasErrors() {
+			return nil, ds
+		}
 	}
 	change := recordstore.InstanceChange{Addr: addr, ProviderConfig: adopted.ProviderAddr.Config, Instance: &states.ResourceInstance{Current: obj}}
 	if _, err := e.opts.State.Commit(ctx, []recordstore.InstanceChange{change}); err != nil {

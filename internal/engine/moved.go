@@ -2,9 +2,11 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/refactoring"
@@ -16,8 +18,10 @@ import (
 // plan walk: the prior state with moves applied, the removed blocks to turn
 // orphan deletes into forgets, and the imports the walk performed.
 type refactorState struct {
-	moves    refactoring.Results
-	removals []refactoring.Removal
+	// statements are the moved blocks, checked once the plan is made.
+	statements []refactoring.Statement
+	moves      refactoring.Results
+	removals   []refactoring.Removal
 	// snapshot is the loaded snapshot with the moves applied; records stay
 	// keyed by their new addresses.
 	snapshot *recordstore.Snapshot
@@ -31,18 +35,21 @@ type refactorState struct {
 // prepareRefactoring reads the configuration's moved and removed blocks
 // and applies the moves to a copy of snap; snap itself is left as loaded,
 // since the plan's prior records name the addresses the store has.
-func (e *Engine) prepareRefactoring(snap *recordstore.Snapshot) (*refactorState, diags.Diagnostics) {
+func (e *Engine) prepareRefactoring(snap *recordstore.Snapshot, mode plans.Mode) (*refactorState, diags.Diagnostics) {
 	var ds diags.Diagnostics
 	stmts, hds := refactoring.FindStatements(e.opts.Config)
 	ds = ds.Append(hds)
 	removals, hds := refactoring.FindRemovals(e.opts.Config)
-	ds = ds.Append(hds)
+	if mode == plans.NormalMode {
+		// As in OpenTofu, only a normal plan checks removed blocks.
+		ds = ds.Append(hds)
+	}
 	imports, ids := findImportTargets(e.opts.Config)
 	ds = ds.Append(ids)
 	if ds.HasErrors() {
 		return nil, ds
 	}
-	rf := &refactorState{removals: removals, imports: imports, imported: map[string]*plans.ImportingSrc{}, snapshot: snap}
+	rf := &refactorState{statements: stmts, removals: removals, imports: imports, imported: map[string]*plans.ImportingSrc{}, snapshot: snap}
 	stmts = append(stmts, refactoring.ImpliedStatements(e.opts.Config, snap.State, stmts)...)
 	if len(stmts) == 0 {
 		rf.moves = refactoring.Results{Moves: map[string]*refactoring.Move{}}
@@ -60,25 +67,32 @@ func (e *Engine) prepareRefactoring(snap *recordstore.Snapshot) (*refactorState,
 		}
 	}
 	rf.snapshot = moved
-	for _, b := range rf.moves.Blocked {
-		ds = ds.Append(blockedMoveWarning(b))
-	}
 	return rf, ds
 }
 
-// blockedMoveWarning explains a move not made because an object already
-// exists at its destination.
-func blockedMoveWarning(b refactoring.Blocked) diags.Diagnostic {
-	detail := fmt.Sprintf("The moved block at %s says %s moved to %s, but an object already exists at %s, so %s was left where it is. "+
-		"Decide which object %s should be: remove the other from the state (terrane state rm) or remove the moved block.",
-		b.Statement.DeclRange, b.From, b.To, b.To, b.From, b.To)
-	if b.Statement.Implied {
-		detail = fmt.Sprintf("The state has objects at both %s and %s. As the configuration declares the resource now, %s is the one to keep, and %s is planned to be destroyed. "+
-			"If that is not the object to destroy, remove the other from the state first (terrane state rm), or add a moved block saying which instance becomes %s.",
-			b.From, b.To, b.To, b.From, b.To)
+// validateMoves checks the moved blocks once the plan is made, as OpenTofu
+// does (their moves had to be made to plan at all); then, when the plan
+// has no errors, warns of moves blocked by objects already at their
+// destinations.
+func (rf *refactorState) validateMoves(cfg *config.Config, planDiags diags.Diagnostics) (errs, warnings diags.Diagnostics) {
+	if vds := (diags.Diagnostics{}).Append(refactoring.ValidateMoves(cfg, rf.statements)); vds.HasErrors() {
+		return vds, nil
 	}
-	return diags.Diagnostic{Severity: diags.Warning, Summary: "Unresolved resource instance address change", Detail: detail,
-		Subject: b.Statement.DeclRange.Ptr(), Address: b.To.String()}
+	if len(rf.moves.Blocked) > 0 && !planDiags.HasErrors() {
+		warnings = warnings.Append(blockedMovesWarning(rf.moves.Blocked))
+	}
+	return nil, warnings
+}
+
+// blockedMovesWarning lists the moves not made because objects already
+// exist at their destinations, in OpenTofu's words.
+func blockedMovesWarning(blocked []refactoring.Blocked) diags.Diagnostic {
+	var items strings.Builder
+	for _, b := range blocked {
+		fmt.Fprintf(&items, "\n  - %s could not move to %s", b.From, b.To)
+	}
+	return diags.Diagnostic{Severity: diags.Warning, Summary: "Unresolved resource instance address changes", Sourceless: true,
+		Detail: fmt.Sprintf("Terrane tried to adjust resource instance addresses in the prior state based on change information recorded in the configuration, but some adjustments did not succeed due to existing objects already at the intended addresses:%s\n\nTerrane has planned to destroy these objects. If Terrane's proposed changes aren't appropriate, you must first resolve the conflicts using the \"terrane state\" subcommands and then create a new plan.", items.String())}
 }
 
 // finishPlan records in the plan what the refactoring did: the previous
@@ -106,7 +120,8 @@ func (rf *refactorState) finishPlan(plan *plans.Plan) diags.Diagnostics {
 				c.Action, c.After = plans.Forget, value.Dynamic{}
 				c.AfterSensitivePaths = nil
 				ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Resource will be removed from the state",
-					Detail: fmt.Sprintf("After this plan is applied, the resource %s will not be managed anymore by Terrane.\n\nIn case you want to manage the resource again, you will have to import it.", c.Addr)})
+					Detail:     fmt.Sprintf("After this plan is applied, the resource %s will not be managed anymore by Terrane.\n\nIn case you want to manage the resource again, you will have to import it.", c.Addr),
+					Sourceless: true})
 			}
 		}
 	}

@@ -112,15 +112,17 @@ func objectFromChange(c *plans.ResourceInstanceChangeSrc, set *providerSet) (*st
 		return nil, diags.Diagnostics{diags.Errorf("Unsupported resource type", "Provider %s has no resource type %q, needed to record %s.", addrs.ProviderForDisplay(provider), typeName, c.Addr)}
 	}
 	types := plans.ObjectTypes{Value: s.Block.ImpliedType()}
+	var identityVersion uint64
 	if id, ok := set.schemas.Identity(provider, typeName); ok {
 		types.Identity = id.ImpliedType()
+		identityVersion = uint64(id.Version)
 	}
 	change, err := c.Decode(types)
 	if err != nil {
 		return nil, diags.Diagnostics{diags.Errorf("Cannot read the saved plan", "The change to %s could not be decoded: %s. Make a new plan.", c.Addr, err)}
 	}
 	obj := &states.ResourceInstanceObject{Value: change.Before, Private: c.Private, Identity: change.BeforeIdentity, Status: states.ObjectReady}
-	src, err := obj.Encode(types.Value, uint64(s.Version))
+	src, err := encodeObject(obj, types.Value, uint64(s.Version), identityVersion)
 	if err != nil {
 		return nil, diags.Diagnostics{diags.Errorf("Cannot record an adopted object", "%s: %s", c.Addr, err)}
 	}

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"fmt"
-
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/terrane/terrane/internal/addrs"
@@ -30,10 +28,8 @@ func (w *walker) moveAcrossTypes(work *resourceWork, addr addrs.AbsResourceInsta
 	}
 	ds := resp.Diagnostics
 	if ds.HasErrors() {
-		return nil, ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Cannot move to another resource type",
-			Detail: fmt.Sprintf("Moving %s to %s needs provider %s to convert the object (MoveResourceState), and it did not. Check that the provider supports moving from %s, or move the object with terrane state rm and an import instead.",
-				from, addr, addrs.ProviderForDisplay(work.provider.addr.Provider), from.Resource.Resource.Type),
-			Address: addr.String()})
+		// The provider's own diagnostics say why, as in OpenTofu.
+		return nil, ds
 	}
 	if resp.TargetState == cty.NilVal || resp.TargetState.IsNull() {
 		return nil, ds.Append(diags.Errorf("Provider produced an invalid move",
@@ -45,7 +41,7 @@ func (w *walker) moveAcrossTypes(work *resourceWork, addr addrs.AbsResourceInsta
 	}
 	obj := &states.ResourceInstanceObject{Value: resp.TargetState, Private: resp.TargetPrivate, Identity: identity, Status: src.Status,
 		Dependencies: src.Dependencies, CreateBeforeDestroy: src.CreateBeforeDestroy}
-	moved, err := obj.Encode(work.types.Value, uint64(work.schema.Version))
+	moved, err := work.encode(obj)
 	if err != nil {
 		return nil, ds.Append(diags.Errorf("Cannot move to another resource type", "The object moved to %s could not be encoded: %s", addr, err))
 	}

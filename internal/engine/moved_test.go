@@ -81,7 +81,7 @@ moved {
   to   = tpf_thing.b
 }`)
 	plan, ds := h.engine(nil).Plan(t.Context(), PlanOpts{})
-	if ds.HasErrors() || !strings.Contains(details(ds), "already exists at tpf_thing.b") {
+	if ds.HasErrors() || !strings.Contains(details(ds), "tpf_thing.a could not move to tpf_thing.b") {
 		t.Fatalf("diagnostics %v, want a warning that tpf_thing.b already exists", ds)
 	}
 	if a := actions(plan); a["tpf_thing.a"] != plans.Delete || a["tpf_thing.b"] != plans.NoOp {
@@ -199,7 +199,7 @@ removed {
   from = tpf_thing.a
 }`)
 	_, ds := h.engine(nil).Plan(t.Context(), PlanOpts{})
-	if !ds.HasErrors() || !strings.Contains(ds.Err().Error(), "still declares") || !strings.Contains(ds.Err().Error(), "main.tf") {
+	if !ds.HasErrors() || !strings.Contains(ds.Err().Error(), "Removed resource block still exists") || !strings.Contains(ds.Err().Error(), "main.tf") {
 		t.Fatalf("diagnostics %v, want an error naming main.tf saying the configuration still declares tpf_thing.a", ds)
 	}
 }

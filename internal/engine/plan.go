@@ -53,9 +53,10 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	}
 	ds = ds.Append(deprecatedRootVariables(e.opts.Config.Module.Variables, e.opts.Variables))
 	loaded := snap
-	rf, rds := e.prepareRefactoring(snap)
+	rf, rds := e.prepareRefactoring(snap, opts.Mode)
 	if ds = ds.Append(rds); rds.HasErrors() {
-		// As in OpenTofu, whose plan is nil when its moves are invalid.
+		// Invalid import and removed blocks stop the plan before it
+		// starts, as in OpenTofu: there is no plan to show.
 		return nil, ds
 	}
 	if tds := verifyTargetedMoves(rf.moves, opts.Targets, opts.Excludes); tds.HasErrors() {
@@ -100,6 +101,13 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	if w.failedBeforePlanning.Load() {
 		return nil, ds
 	}
+	// Invalid moved blocks are likely the cause of anything else that went
+	// wrong, so, as in OpenTofu, they alone are reported, with no plan.
+	moveErrs, moveWarnings := rf.validateMoves(e.opts.Config, ds)
+	if moveErrs.HasErrors() {
+		return nil, moveErrs
+	}
+	ds = ds.Append(moveWarnings)
 	ds = ds.Append(e.finishPlan(plan, w, loaded))
 	w.plannedDependencies(g, plan, snap.State)
 	plan.Errored = ds.HasErrors()

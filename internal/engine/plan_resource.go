@@ -24,6 +24,23 @@ type resourceWork struct {
 	types    plans.ObjectTypes
 	provider *configuredProvider
 	body     *lang.PreparedBlock
+	// identityVersion is the version of the type's identity schema,
+	// recorded beside every identity.
+	identityVersion uint64
+}
+
+// encode encodes obj for the state at the type's schema versions.
+func (work *resourceWork) encode(obj *states.ResourceInstanceObject) (*states.ResourceInstanceObjectSrc, error) {
+	return encodeObject(obj, work.types.Value, uint64(work.schema.Version), work.identityVersion)
+}
+
+// encodeObject encodes obj with the schema version and, when it has an
+// identity, the identity schema version, as OpenTofu records them.
+func encodeObject(obj *states.ResourceInstanceObject, ty cty.Type, version, identityVersion uint64) (*states.ResourceInstanceObjectSrc, error) {
+	if obj.Identity != cty.NilVal && !obj.Identity.IsNull() {
+		obj.IdentitySchemaVersion = identityVersion
+	}
+	return obj.Encode(ty, version)
 }
 
 func (w *walker) resourceWork(v *resourceVertex) (*resourceWork, diags.Diagnostics) {
@@ -45,6 +62,7 @@ func (w *walker) resourceWork(v *resourceVertex) (*resourceWork, diags.Diagnosti
 	work.types = plans.ObjectTypes{Value: s.Block.ImpliedType(), Identity: cty.NilType}
 	if id, ok := w.providers.schemas.Identity(r.Provider, r.Type); ok && r.Mode == addrs.ManagedResourceMode {
 		work.types.Identity = id.ImpliedType()
+		work.identityVersion = uint64(id.Version)
 	}
 	return work, nil
 }

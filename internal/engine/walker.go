@@ -399,9 +399,15 @@ func (w *walker) runOutput(v *outputVertex) diags.Diagnostics {
 		if w.op != walkEval {
 			ds = ds.Append(w.checkRules(scope, outputRules(v.module, inst, v.output)))
 		}
-		val, hd := w.outputValue(v, inst, scope)
-		ds = ds.Append(hd)
-		if hd.HasErrors() {
+		var val cty.Value
+		var hd hcl.Diagnostics
+		if !ds.HasErrors() {
+			// A failed precondition stops the output before its value is
+			// evaluated, as in OpenTofu: no change, no record.
+			val, hd = w.outputValue(v, inst, scope)
+			ds = ds.Append(hd)
+		}
+		if ds.HasErrors() {
 			// Its value was never made: neither a change nor a new
 			// record, as in OpenTofu (see recordRootOutput).
 			val = cty.DynamicVal.Mark(failedMark)
@@ -555,9 +561,12 @@ func (w *walker) runCheck(v *checkVertex) diags.Diagnostics {
 				ds = ds.Append(out.failure(diags.Warning, "Check block assertion failed", rule, modulePrefix(v.module.Path)+"check."+v.check.Name))
 			}
 			if out.status == plans.CheckUnknown && w.op == walkPlan {
+				// With the values of the condition's references, as
+				// OpenTofu shows them.
 				ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Check block assertion known after apply",
 					Detail:  "The condition could not be evaluated at this time, a result will be known when this plan is applied.",
-					Subject: rule.Condition.Range().Ptr(), Object: modulePrefix(v.module.Path) + "check." + v.check.Name})
+					Subject: rule.Condition.Range().Ptr(), Object: modulePrefix(v.module.Path) + "check." + v.check.Name,
+					Expression: rule.Condition, EvalContext: out.ctx})
 			}
 		}
 		w.recordCheckObject(plans.CheckableCheck, configAddr,

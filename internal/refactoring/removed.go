@@ -32,7 +32,7 @@ func FindRemovals(cfg *config.Config) ([]Removal, hcl.Diagnostics) {
 				continue
 			}
 			removal := Removal{DeclModule: c.Path, From: from, Destroy: r.Destroy, DeclRange: r.DeclRange}
-			if where := stillDeclared(c, from); where != nil {
+			if _, declared := stillDeclared(c, from); declared {
 				kind := "resource"
 				if from.isModule() {
 					kind = "module"

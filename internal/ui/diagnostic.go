@@ -195,6 +195,6 @@ func writeSnippet(w *strings.Builder, d *DiagnosticJSON, color bool) {
 			fmt.Fprintf(w, c("    [dark_gray]│[reset] [bold]%s[reset] %s\n"), v.Traversal, v.Statement)
 		}
 	}
-	writeDifference(w, d.difference, color)
+	writeDifference(w, d, color)
 	w.WriteString("\n")
 }

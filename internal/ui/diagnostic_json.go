@@ -27,11 +27,9 @@ type DiagnosticJSON struct {
 	Address  string                 `json:"address,omitempty"`
 	Range    *DiagnosticRangeJSON   `json:"range,omitempty"`
 	Snippet  *DiagnosticSnippetJSON `json:"snippet,omitempty"`
-
-	// difference is the two sides of the failing expression when it is an
-	// equality (x == y): the text rendering shows how they differ, as
-	// OpenTofu's does.
-	difference *comparison
+	// Difference is what a failed A == B compared (see
+	// diagnosticDifference).
+	Difference *DiagnosticDifferenceJSON `json:"difference,omitempty"`
 }
 
 // DiagnosticRangeJSON is a span of a configuration file.
@@ -99,7 +97,8 @@ type FunctionParamJSON struct {
 // NewDiagnosticJSON builds the UI form of d. The snippet is there only
 // when the subject's file is among sources.
 func NewDiagnosticJSON(d diags.Diagnostic, sources Sources) *DiagnosticJSON {
-	out := &DiagnosticJSON{Severity: severityName(d.Severity), Summary: d.Summary, Detail: d.Detail, Address: d.Address}
+	out := &DiagnosticJSON{Severity: severityName(d.Severity), Summary: d.Summary, Detail: d.Detail, Address: d.Address,
+		Difference: diagnosticDifference(d)}
 	if d.Subject == nil {
 		return out
 	}
@@ -111,7 +110,6 @@ func NewDiagnosticJSON(d diags.Diagnostic, sources Sources) *DiagnosticJSON {
 	}
 	out.Snippet = newSnippetJSON(withNavigation(file, snippetRange.Filename), highlight, snippetRange)
 	out.Snippet.Values = expressionValues(d)
-	out.difference = equalityDifference(d)
 	out.Snippet.FunctionCall = functionCall(d)
 	return out
 }

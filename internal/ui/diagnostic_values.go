@@ -6,12 +6,10 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/lang/marks"
-	"github.com/terrane/terrane/internal/plans"
 )
 
 // This file describes the values of a failing expression's references,
@@ -174,42 +172,4 @@ func traversalString(traversal hcl.Traversal) string {
 		}
 	}
 	return b.String()
-}
-
-// comparison is the two sides of a failing equality.
-type comparison struct {
-	before, after cty.Value
-}
-
-// equalityDifference is the two sides of the expression d came from when
-// that is an equality (x == y), evaluated again in its context; nil
-// otherwise, or when a side is ephemeral (nothing ephemeral is shown).
-func equalityDifference(d diags.Diagnostic) *comparison {
-	expr, ok := d.Expression.(*hclsyntax.BinaryOpExpr)
-	if !ok || expr.Op != hclsyntax.OpEqual || d.EvalContext == nil {
-		return nil
-	}
-	lhs, _ := expr.LHS.Value(d.EvalContext)
-	rhs, _ := expr.RHS.Value(d.EvalContext)
-	if marks.Contains(lhs, marks.Ephemeral) || marks.Contains(rhs, marks.Ephemeral) {
-		return nil
-	}
-	return &comparison{before: lhs, after: rhs}
-}
-
-// writeDifference shows how the two sides of a failing equality differ,
-// as an output's change is shown in a plan.
-func writeDifference(w *strings.Builder, cmp *comparison, color bool) {
-	if cmp == nil {
-		return
-	}
-	pal := palette{enabled: color}
-	change := &plans.OutputChange{Change: plans.Change{Action: plans.Update, Before: cmp.before, After: cmp.after}}
-	rendered := "    " + diffOutput(change).render(0, renderOpts{pal: pal})
-	w.WriteString(pal.darkGray("    ├────────────────") + "\n")
-	w.WriteString(pal.darkGray("    │") + " " + pal.bold("Diff: "))
-	for _, line := range strings.Split(rendered, "\n") {
-		w.WriteString("\n" + pal.darkGray("    │") + " " + line)
-	}
-	w.WriteString("\n")
 }

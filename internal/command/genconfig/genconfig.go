@@ -55,13 +55,15 @@ func Block(res Resource) []byte {
 func writeBody(body *hclwrite.Body, block *schema.Block, value cty.Value) {
 	for _, name := range sortedNames(block.Attributes) {
 		attr := block.Attributes[name]
-		if !configurable(attr) {
+		if !configurable(attr) || attr.Deprecated || legacyID(name, attr) {
 			continue
 		}
 		body.SetAttributeRaw(name, attributeTokens(attr, attributeValue(value, name)))
 	}
 	for _, name := range sortedNames(block.BlockTypes) {
-		writeNestedBlocks(body, name, block.BlockTypes[name], attributeValue(value, name))
+		if nested := block.BlockTypes[name]; !nested.Deprecated {
+			writeNestedBlocks(body, name, nested, attributeValue(value, name))
+		}
 	}
 }
 
@@ -69,6 +71,15 @@ func writeBody(body *hclwrite.Body, block *schema.Block, value cty.Value) {
 // attributes are the provider's to decide.
 func configurable(attr *schema.Attribute) bool {
 	return attr.Required || attr.Optional
+}
+
+// legacyID reports the optional and computed "id" attribute the legacy
+// SDK adds to every resource schema. OpenTofu leaves it out of generated
+// configuration, since validation refuses it where the provider's own
+// code does not declare it; deprecated attributes and blocks it leaves
+// out too.
+func legacyID(name string, attr *schema.Attribute) bool {
+	return name == "id" && attr.Optional && attr.Computed
 }
 
 func attributeValue(object cty.Value, name string) cty.Value {

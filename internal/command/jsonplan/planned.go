@@ -64,15 +64,15 @@ func (r renderer) plannedResource(src *plans.ResourceInstanceChangeSrc) (jsonsta
 	if out.SensitiveValues, err = jsonstate.MarshalSensitiveAsBool(change.After); err != nil {
 		return out, fmt.Errorf("%s: %w", addr, err)
 	}
-	if id := change.AfterIdentity; id != cty.NilVal && !id.IsNull() {
-		// As OpenTofu lists it: the identity the object will have, with
-		// its schema's version.
+	// The planned identity, with its schema's version, as OpenTofu lists it.
+	if id := change.AfterIdentity; id != cty.NilVal && !id.IsNull() && id.IsWhollyKnown() {
 		if out.Identity, err = marshalIdentity(id); err != nil {
 			return out, fmt.Errorf("%s: identity: %w", addr, err)
 		}
-		identity, _ := r.schemas.Identity(src.ProviderAddr.Config.Provider, addr.Resource.Resource.Type)
-		version := uint64(identity.Version)
-		out.IdentitySchemaVersion = &version
+		if idSchema, ok := r.schemas.Identity(src.ProviderAddr.Config.Provider, addr.Resource.Resource.Type); ok {
+			version := uint64(idSchema.Version)
+			out.IdentitySchemaVersion = &version
+		}
 	}
 	return out, nil
 }

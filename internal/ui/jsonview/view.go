@@ -106,3 +106,10 @@ func (v *View) Diagnostics(ds diags.Diagnostics, sources ui.Sources) {
 		})
 	}
 }
+
+// Typed writes a message of the given type with extra top-level fields, as
+// OpenTofu's views write the results of commands such as state list
+// ("resource_address").
+func (v *View) Typed(level, messageType, message string, fields map[string]any) {
+	v.emit(level, messageType, message, fields)
+}
