@@ -119,7 +119,7 @@ var (
 	uuidPattern      = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 	hexIDPattern     = regexp.MustCompile(`\b[0-9a-f]{16}\b`)
 	timestampPattern = regexp.MustCompile(`\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})`)
-	durationPattern  = regexp.MustCompile(`\b(after|\[)(\d+h)?(\d+m)?\d+(\.\d+)?(ms|s)\b`)
+	durationPattern  = regexp.MustCompile(`\b(after )(\d+h)?(\d+m)?\d+(\.\d+)?(ms|s)\b`)
 	productPattern   = regexp.MustCompile(`\b(OpenTofu|Terrane)\b`)
 	commandPattern   = regexp.MustCompile("(?m)(^|[\\s\"'`(⟩])(tofu|terrane)([\\s\"'`).,:;]|$)")
 	dataDirPattern   = regexp.MustCompile(`\.terrane\b`)
@@ -155,7 +155,7 @@ func (n normalizer) text(s string) string {
 	s = hexIDPattern.ReplaceAllString(s, "<id>")
 	s = deposedPattern.ReplaceAllString(s, "${1}<deposed>")
 	s = timestampPattern.ReplaceAllString(s, "<timestamp>")
-	s = durationPattern.ReplaceAllString(s, "$1 <duration>")
+	s = durationPattern.ReplaceAllString(s, "${1}<duration>")
 	s = productPattern.ReplaceAllString(s, "<product>")
 	s = commandPattern.ReplaceAllString(s, "$1<cmd>$3")
 	s = dataDirPattern.ReplaceAllString(s, ".terraform")
@@ -302,6 +302,11 @@ func jsonLines(s string) (string, bool) {
 		if initMessagePattern.MatchString(line) && !strings.Contains(line, `"type":`) {
 			return true
 		}
+		// A plan lists its changes in the order its walk planned them,
+		// which varies from run to run as objects are planned in parallel.
+		if strings.Contains(line, `"type":"planned_change"`) || strings.Contains(line, `"type":"resource_drift"`) {
+			return true
+		}
 		for _, suffix := range []string{`_start"`, `_progress"`, `_complete"`, `_errored"`} {
 			if strings.Contains(line, `"type":"`) && strings.Contains(line, suffix) && strings.Contains(line, `"hook":`) {
 				return true
@@ -341,6 +346,7 @@ func canonicalJSON(s string) (string, bool) {
 	if err := decoder.Decode(&doc); err != nil || decoder.More() {
 		return "", false
 	}
+	sortCheckResults(doc)
 	var out bytes.Buffer
 	encoder := json.NewEncoder(&out)
 	encoder.SetEscapeHTML(false)
@@ -349,6 +355,35 @@ func canonicalJSON(s string) (string, bool) {
 		return "", false
 	}
 	return out.String(), true
+}
+
+// sortCheckResults orders a state's check results by configuration
+// address and their objects by object address: OpenTofu writes them in
+// the order of a Go map, which varies from run to run.
+func sortCheckResults(doc any) {
+	top, ok := doc.(map[string]any)
+	if !ok {
+		return
+	}
+	results, ok := top["check_results"].([]any)
+	if !ok {
+		return
+	}
+	byKey := func(list []any, key string) {
+		sort.SliceStable(list, func(i, j int) bool {
+			a, _ := list[i].(map[string]any)
+			b, _ := list[j].(map[string]any)
+			return fmt.Sprint(a[key]) < fmt.Sprint(b[key])
+		})
+	}
+	byKey(results, "config_addr")
+	for _, r := range results {
+		if m, ok := r.(map[string]any); ok {
+			if objects, ok := m["objects"].([]any); ok {
+				byKey(objects, "object_addr")
+			}
+		}
+	}
 }
 
 // compareText compares normalised outputs. Line breaks may differ only in a

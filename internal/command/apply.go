@@ -17,6 +17,7 @@ import (
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/engine"
@@ -101,6 +102,11 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 			"With -input=false Terrane cannot ask whether to %s. Give -auto-approve to go ahead without asking, or save a plan with \"terrane plan -out=FILE\" and apply that file.", ask.command)})
 		return 1
 	}
+	if !opts.Destroy && ask.command != refreshApproval.command && !config.IsConfigDir(".") {
+		out.diagnostics(diags.Diagnostics{diags.Errorf("No configuration files",
+			"Apply requires configuration to be present. Applying without a configuration would mark everything for destruction, which is normally not what is desired. If you would like to destroy everything, run 'terrane destroy' instead.")})
+		return 1
+	}
 	op, plan, ds := openAndPlan(out, opts.Operation)
 	if op != nil {
 		defer op.close()
@@ -109,7 +115,7 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 		return 1
 	}
 	if ask.command == refreshApproval.command {
-		ds = ds.Append(op.emptyStateWarning())
+		ds = ds.Append(emptyStateWarning(op))
 	}
 	if !plan.CanApply() {
 		return reportNothingToApply(op, plan, ds)
@@ -146,22 +152,6 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 			return reportNothingToApply(op, plan, ds)
 		}
 	}
-}
-
-// emptyStateWarning is OpenTofu's refresh warning for a workspace that
-// records no managed object: there is nothing to refresh.
-func (op *operation) emptyStateWarning() diags.Diagnostics {
-	snap, err := op.store.Load(context.Background())
-	if err != nil {
-		return nil // the run itself reports a store that cannot be read
-	}
-	for _, entry := range snap.State.AllResourceInstances() {
-		if entry.Addr.Resource.Resource.Mode == addrs.ManagedResourceMode {
-			return nil
-		}
-	}
-	return diags.Diagnostics{{Severity: diags.Warning, Summary: "Empty or non-existent state",
-		Detail: "There are currently no remote objects tracked in the state, so there is nothing to refresh."}}
 }
 
 // withoutCheckBlockWarnings drops the check block warnings of a plan that

@@ -228,7 +228,7 @@ resource "tpf_thing" "a" {
 	if code != 1 {
 		t.Fatalf("stale saved plan applied: exit %d\n%s\n%s", code, out, errOut)
 	}
-	assertContains(t, "stale plan refusal", errOut, "tpf_thing.a")
+	assertContains(t, "stale plan refusal", errOut, "Saved plan is stale")
 
 	p.write(lifecycleHeader + `
 resource "tpf_thing" "a" {

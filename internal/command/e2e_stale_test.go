@@ -17,8 +17,8 @@ resource "tpf_thing" "a" {
 `
 
 // TestE2ESavedPlanAppliedTwice applies one saved plan twice: the second
-// apply must refuse, naming every address the plan would create again,
-// instead of creating duplicates and forgetting the first objects.
+// apply must refuse, in OpenTofu's words, instead of creating duplicates
+// and forgetting the first objects.
 func TestE2ESavedPlanAppliedTwice(t *testing.T) {
 	p := newE2EProject(t, countedThings)
 	p.mustRun("plan", "-out=tp")
@@ -28,14 +28,14 @@ func TestE2ESavedPlanAppliedTwice(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("a saved plan applied a second time: exit %d\n%s\n%s", code, out, errOut)
 	}
-	assertContains(t, "second apply of the plan", errOut, "Saved plan is stale", "tpf_thing.a[0]", "tpf_thing.a[1]", "tpf_thing.a[2]",
-		"did not exist when the plan was made", "applied already", "Make a new plan")
+	assertContains(t, "second apply of the plan", errOut, "Saved plan is stale",
+		"The given plan file can no longer be applied because the state was changed by another operation after the plan was created.")
 	assertSameObjects(t, first, p.objects("tpf_thing"))
 }
 
 // TestE2ESavedPlanAddressCreatedMeanwhile creates, from another run, one
-// of the addresses a saved plan creates: applying the plan must refuse,
-// naming that address, and change nothing.
+// of the addresses a saved plan creates: applying the plan must refuse and
+// change nothing.
 func TestE2ESavedPlanAddressCreatedMeanwhile(t *testing.T) {
 	p := newE2EProject(t, countedThings)
 	p.mustRun("plan", "-out=tp")
@@ -45,10 +45,7 @@ func TestE2ESavedPlanAddressCreatedMeanwhile(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("a saved plan applied over an address created since: exit %d\n%s\n%s", code, out, errOut)
 	}
-	assertContains(t, "stale plan refusal", errOut, "Saved plan is stale", "tpf_thing.a[1]", "another run created it")
-	if strings.Contains(errOut, "tpf_thing.a[0]") {
-		t.Errorf("an address still absent is reported stale:\n%s", errOut)
-	}
+	assertContains(t, "stale plan refusal", errOut, "Saved plan is stale")
 	assertSameObjects(t, before, p.objects("tpf_thing"))
 }
 

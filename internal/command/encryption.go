@@ -70,6 +70,21 @@ func loadRootModuleForEncryption(dir string) (*config.Module, hcl.Diagnostics) {
 	return config.NewParser().LoadModuleSelective(dir, config.SelectEncryption)
 }
 
+// rootModuleWarnings are the warnings of reading the root module in dir
+// for its encryption configuration, with the files read. OpenTofu's plan
+// reads it so before planning and shows these warnings then, and again
+// with the plan's own diagnostics, which read the whole configuration once
+// more; its apply does not. When reading finds errors, planning reports
+// them.
+func rootModuleWarnings(dir string) (diags.Diagnostics, map[string]*hcl.File) {
+	parser := config.NewParser()
+	_, hclDiags := parser.LoadModuleSelective(dir, config.SelectEncryption)
+	if hclDiags.HasErrors() {
+		return nil, nil
+	}
+	return diags.Diagnostics{}.Append(hclDiags), parser.Files()
+}
+
 // rootModuleSources reads the files of the root module in dir, for the
 // snippets of diagnostics about them; nil when there are none.
 func rootModuleSources(dir string) ui.Sources {

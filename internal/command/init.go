@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/depsfile"
@@ -77,6 +78,10 @@ type initializer struct {
 	// aborted is set when init stopped with a message that is no
 	// diagnostic.
 	aborted bool
+	// stateProviders are the providers of the objects in the workspace's
+	// state, which init installs although the configuration may not use
+	// them any more.
+	stateProviders []addrs.Provider
 
 	cli      *cliconfig.Config
 	oldLocks *depsfile.Locks
@@ -94,13 +99,20 @@ func (in *initializer) run(ctx context.Context) int {
 	parser := config.NewParser()
 	parser.Static = staticInputs(".", in.opts.Vars)
 	root, rootDiags := parser.LoadModule(".")
+	if root != nil && !rootDiags.HasErrors() {
+		// Reading the root module works out what is static in it, as
+		// OpenTofu's does: errors there are configuration errors.
+		rootDiags = append(rootDiags, parser.StaticRoot(root, ".").EvaluateStatic()...)
+	}
 	in.addSources(parser)
 	if rootDiags.HasErrors() {
 		in.view.configError()
 		in.view.diagnostics(diags.Diagnostics(nil).Append(rootDiags), in.sources)
 		return 1
 	}
-	var ds diags.Diagnostics
+	// The root module's warnings are reported with the whole tree's below,
+	// which hold them again, as OpenTofu reports both loads.
+	ds := diags.Diagnostics(nil).Append(rootDiags)
 	if in.opts.Backend {
 		in.view.heading("Initializing the backend...", true)
 		ds = ds.Append(in.initBackend(ctx, root))
@@ -108,7 +120,8 @@ func (in *initializer) run(ctx context.Context) int {
 			return in.fail(ds)
 		}
 	}
-	if in.opts.Get && len(root.ModuleCalls) > 0 {
+	installing := in.opts.Get && len(root.ModuleCalls) > 0
+	if installing {
 		moreDiags := in.installModules(ctx, parser)
 		in.addSources(parser)
 		if moreDiags.HasErrors() {
@@ -120,10 +133,20 @@ func (in *initializer) run(ctx context.Context) int {
 	cfg, hclDiags := modules.LoadConfig(parser, ".")
 	in.addSources(parser)
 	if hclDiags.HasErrors() {
-		in.view.configError()
+		// OpenTofu finds what is wrong with the tree while it installs the
+		// modules, and then says nothing of the configuration as a whole.
+		if !installing {
+			in.view.configError()
+		}
 		return in.fail(ds.Append(hclDiags))
 	}
 	ds = ds.Append(hclDiags)
+	if installing {
+		// OpenTofu reads the tree twice when it installs modules, and each
+		// time warns of what it finds: its warnings come twice, and are
+		// shown once with a count of the others.
+		ds = ds.Append(hclDiags)
+	}
 	ds = ds.Append(stateNotices(cfg.Module))
 	ds = ds.Append(in.initProviders(ctx, cfg))
 	if ds.HasErrors() || in.aborted {

@@ -82,13 +82,21 @@ func (in *initializer) initBackend(ctx context.Context, root *config.Module) dia
 	if err != nil {
 		return ds.Append(err)
 	}
-	if _, err := recordstore.New(service, project, workspace).EnsureWorkspace(ctx); err != nil {
+	workspaceStore := recordstore.New(service, project, workspace)
+	if _, err := workspaceStore.EnsureWorkspace(ctx); err != nil {
 		if d, ok := encryption.Diagnostic(err); ok {
 			return ds.Append(d)
 		}
 		return ds.Append(diags.Errorf("Cannot prepare the state store",
 			"Preparing workspace %q of project %q in %s: %s. Check that the store is reachable and that its credentials allow writing there.",
 			workspace, project, choice.New.Describe(), err))
+	}
+	// The providers of objects in the state are needed too: to destroy
+	// what the configuration no longer has.
+	if snap, err := workspaceStore.Load(ctx); err == nil {
+		for _, res := range snap.State.SortedResources() {
+			in.stateProviders = append(in.stateProviders, res.ProviderConfig.Provider)
+		}
 	}
 	if err := storeconfig.WriteRecord(".", &choice.Record); err != nil {
 		return ds.Append(diags.Errorf("Cannot record the backend", "%s. Check that %s can be written to.", capitalizeFirst(err.Error()), workdir.DataDir(".")))

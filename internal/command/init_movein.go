@@ -64,7 +64,11 @@ func (in *initializer) moveIn(ctx context.Context, root *config.Module, service 
 		}
 	}
 	for _, p := range pending {
-		if _, more := takeInState(ctx, p.store, p.source.Workspace, p.snap, p.source.File); more.HasErrors() {
+		serial := int64(p.source.File.Serial) + 1
+		if p.snap.Workspace != nil {
+			serial = max(serial, p.snap.Workspace.Serial+1)
+		}
+		if _, more := takeInState(ctx, p.store, p.source.Workspace, p.snap, p.source.File, serial); more.HasErrors() {
 			return ds.Append(more)
 		}
 		in.view.progress("Took in %s as workspace %q: %d resource instances, %d outputs",

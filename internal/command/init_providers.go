@@ -20,6 +20,10 @@ import (
 	"github.com/terrane/terrane/internal/workdir"
 )
 
+// transitionalRegistryHost is the registry Terraform's state names
+// providers on.
+const transitionalRegistryHost = "registry.terraform.io"
+
 // builtinProviderTypes are the providers built in to Terrane.
 var builtinProviderTypes = []string{"terraform"}
 
@@ -43,6 +47,16 @@ type providerWork struct {
 // package, so that its lines come in the same order.
 func (in *initializer) initProviders(ctx context.Context, cfg *config.Config) diags.Diagnostics {
 	requirements, ds := workdir.AllProviderRequirements(cfg)
+	for _, provider := range in.stateProviders {
+		// As OpenTofu, a provider of registry.terraform.io that only the
+		// state names is taken to be the same one on OpenTofu's registry.
+		if _, referenced := requirements[provider]; !referenced && provider.Hostname == transitionalRegistryHost {
+			provider.Hostname = addrs.DefaultProviderRegistryHost
+		}
+		if _, ok := requirements[provider]; !ok {
+			requirements[provider] = nil
+		}
+	}
 	var more diags.Diagnostics
 	in.cli, more = cliconfig.Load(cliconfig.Environment{WorkingDir: "."})
 	ds = ds.Append(more)

@@ -46,6 +46,15 @@ func runPlan(streams Streams, args []string) int {
 		out.helpPrompt("plan")
 		return 1
 	}
+	if !opts.Destroy && !config.IsConfigDir(".") {
+		out.diagnostics(diags.Diagnostics{diags.Errorf("No configuration files",
+			"Plan requires configuration to be present. Planning without a configuration would mark everything for destruction, which is normally not what is desired. If you would like to destroy everything, run plan with the -destroy option. Otherwise, create a Terrane configuration file (.tf file) and try again.")})
+		return 1
+	}
+	if warnings, files := rootModuleWarnings("."); len(warnings) > 0 {
+		out.addSources(files)
+		out.diagnostics(warnings)
+	}
 	op, plan, ds := openAndPlan(out, opts.Operation)
 	if op != nil {
 		defer op.close()
@@ -330,6 +339,9 @@ func (op *operation) inputValues(opts arguments.Operation, saved *plans.Plan) (e
 	}
 	if saved != nil {
 		return op.savedPlanValues(saved, given, ds)
+	}
+	if opts.Input && inputAllowedByEnv() && !opts.AllowUnsetVariables {
+		ds = ds.Append(op.out.promptForVariables(decls, given))
 	}
 	ds = ds.Append(arguments.CheckRequired(decls, given))
 	for name, v := range given.ByName {

@@ -1,6 +1,12 @@
 package command
 
-import "github.com/terrane/terrane/internal/command/arguments"
+import (
+	"context"
+
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/diags"
+)
 
 // runRefresh is `terrane refresh`: `apply -refresh-only -auto-approve`,
 // which updates the records to match the remote objects without changing
@@ -19,4 +25,20 @@ var refreshApproval = approval{
 	// OpenTofu's refresh reports the refreshed outputs and nothing of the
 	// plan behind it (views.Refresh).
 	outputsOnly: true,
+}
+
+// emptyStateWarning is OpenTofu's warning for a refresh of a state that
+// tracks no managed object, or nothing when it tracks some.
+func emptyStateWarning(op *operation) diags.Diagnostics {
+	snap, err := op.store.Load(context.Background())
+	if err != nil {
+		return nil
+	}
+	for _, entry := range snap.State.AllResourceInstances() {
+		if entry.Addr.Resource.Resource.Mode == addrs.ManagedResourceMode && (entry.Instance.Current != nil || len(entry.Instance.Deposed) > 0) {
+			return nil
+		}
+	}
+	return diags.Diagnostics{diags.Warnf("Empty or non-existent state",
+		"There are currently no remote objects tracked in the state, so there is nothing to refresh.")}
 }

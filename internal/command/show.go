@@ -1,20 +1,28 @@
 package command
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/jsonconfig"
 	"github.com/terrane/terrane/internal/command/jsonplan"
 	"github.com/terrane/terrane/internal/command/jsonstate"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/depsfile"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/engine"
+	"github.com/terrane/terrane/internal/modules"
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/plans/planfile"
 	"github.com/terrane/terrane/internal/plugin"
@@ -23,45 +31,173 @@ import (
 	"github.com/terrane/terrane/internal/resourceservice/records"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/recordstore"
+	"github.com/terrane/terrane/internal/states/statefile"
 	"github.com/terrane/terrane/internal/ui"
 	"github.com/terrane/terrane/internal/version"
 	"github.com/terrane/terrane/internal/workdir"
 	"github.com/terrane/terrane/proto/terrane/recordsv1"
 )
 
-// runShow is `terrane show [-json] [PLANFILE]`: the workspace's current
-// state, or a saved plan, for people or (with -json) in Terraform's JSON
-// state and plan representations.
+// runShow is `terrane show [options] [PATH]`: the workspace's current
+// state, a saved plan, or a state file, for people or (with -json) in
+// Terraform's JSON state and plan representations. Its options and
+// messages are OpenTofu's: -state, -plan=FILE and -config choose what to
+// show; without them a path is probed as a plan file, then as a state
+// file.
 func runShow(streams Streams, args []string) int {
-	fs := newFlagSet("show", streams)
-	asJSON := fs.Bool("json", false, "Print Terraform's machine-readable JSON representation")
-	noColor := fs.Bool("no-color", false, "Disable colour in the output")
-	var vars []arguments.VarOption
-	arguments.AddVarFlags(fs, &vars)
-	if err := fs.Parse(args); err != nil {
+	opts, ds := parseShowArgs(args)
+	color := ui.ColorEnabled(opts.noColor) && !opts.json
+	if opts.help {
+		fmt.Fprint(streams.Stdout, showHelp)
+		return 0
+	}
+	if ds.HasErrors() {
+		ui.WriteDiagnostics(streams.Stderr, ds, nil, ui.ColorEnabled(opts.noColor))
+		fmt.Fprint(streams.Stderr, "\nFor more help on using this command, run:\n  terrane show -help\n")
 		return 1
 	}
-	color := ui.ColorEnabled(*noColor) && !*asJSON
-	var ds diags.Diagnostics
-	switch fs.NArg() {
-	case 0:
-		ds = showState(streams, vars, *asJSON, color)
-	case 1:
-		ds = showPlanFile(streams, fs.Arg(0), vars, *asJSON, color)
+	switch opts.target {
+	case showTargetState:
+		ds = showState(streams, opts.vars, opts.json, showLook{color, opts.showSensitive})
+	case showTargetPlan:
+		ds = showPlanFile(streams, opts.path, opts.vars, opts.json, showLook{color, opts.showSensitive})
+	case showTargetConfig:
+		ds = showConfiguration(streams)
 	default:
-		ds = diags.Diagnostics{diags.Errorf("Too many arguments", "terrane show takes at most one argument, the path of a saved plan; got %d.", fs.NArg())}
+		ds = showPath(streams, opts.path, opts.vars, opts.json, showLook{color, opts.showSensitive})
 	}
 	// As OpenTofu's show, warnings are shown only beside an error (they
 	// would spoil a JSON document), and in colour unless -no-color, even
 	// with -json.
 	if ds.HasErrors() {
-		ui.WriteDiagnostics(streams.Stderr, ds, rootModuleSources("."), ui.ColorEnabled(*noColor))
+		ui.WriteDiagnostics(streams.Stderr, ds, rootModuleSources("."), ui.ColorEnabled(opts.noColor))
 		return 1
 	}
 	return 0
 }
 
-func showState(streams Streams, vars []arguments.VarOption, asJSON, color bool) diags.Diagnostics {
+type showTarget int
+
+const (
+	showTargetUnknown showTarget = iota // a path: a plan file or a state file
+	showTargetState
+	showTargetPlan
+	showTargetConfig
+)
+
+type showArgs struct {
+	target              showTarget
+	path                string
+	json, noColor, help bool
+	showSensitive       bool
+	vars                []arguments.VarOption
+}
+
+func parseShowArgs(args []string) (showArgs, diags.Diagnostics) {
+	var opts showArgs
+	var ds diags.Diagnostics
+	var stateTarget, configTarget bool
+	var planTarget, moduleTarget string
+	fs := flag.NewFlagSet("show", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.BoolVar(&opts.json, "json", false, "")
+	fs.BoolVar(&opts.noColor, "no-color", false, "")
+	fs.BoolVar(&opts.showSensitive, "show-sensitive", false, "")
+	fs.BoolVar(&stateTarget, "state", false, "")
+	fs.StringVar(&planTarget, "plan", "", "")
+	fs.BoolVar(&configTarget, "config", false, "")
+	fs.StringVar(&moduleTarget, "module", "", "")
+	arguments.AddVarFlags(fs, &opts.vars)
+	if err := fs.Parse(args); err == flag.ErrHelp {
+		opts.help = true
+		return opts, nil
+	} else if err != nil {
+		ds = ds.Append(diags.Errorf("Failed to parse command-line options", "%s", err))
+	}
+	if configTarget && !opts.json {
+		return opts, ds.Append(diags.Errorf("JSON output required for configuration", "The -config option requires -json to be specified."))
+	}
+	if moduleTarget != "" && !opts.json {
+		return opts, ds.Append(diags.Errorf("JSON output required for module", "The -module=DIR option requires -json to be specified."))
+	}
+	if planTarget == "" && moduleTarget == "" && !stateTarget && !configTarget {
+		switch fs.NArg() {
+		case 0:
+			opts.target = showTargetState
+		case 1:
+			opts.target, opts.path = showTargetUnknown, fs.Arg(0)
+		default:
+			ds = ds.Append(diags.Errorf("Too many command line arguments", "Expected at most one positional argument for the legacy positional argument mode."))
+		}
+		return opts, ds
+	}
+	if fs.NArg() != 0 {
+		return opts, ds.Append(diags.Errorf("Unexpected command line arguments", "This command does not expect any positional arguments when using a target-selection option."))
+	}
+	targets := 0
+	if stateTarget {
+		targets++
+		opts.target = showTargetState
+	}
+	if planTarget != "" {
+		targets++
+		opts.target, opts.path = showTargetPlan, planTarget
+	}
+	if configTarget {
+		targets++
+		opts.target = showTargetConfig
+	}
+	if moduleTarget != "" {
+		// Terrane has no per-module metadata view: refuse it by name.
+		return opts, ds.Append(diags.Errorf("Unsupported option -module",
+			"Terrane cannot show the metadata of a single module (-module=%s). Use \"terrane show -json -config\" for the whole configuration.", moduleTarget))
+	}
+	if targets != 1 {
+		ds = ds.Append(diags.Errorf("Conflicting object types to show",
+			"The -state, -plan=FILENAME, -config, and -module=DIR options are mutually-exclusive, to specify which kind of object to show."))
+	}
+	return opts, ds
+}
+
+const showHelp = `Usage: terrane [global options] show [target-selection-option] [other-options]
+
+  Reads and outputs a Terrane state or plan file in a human-readable
+  form. If no path is specified, the current state will be shown.
+
+Target selection options:
+
+  Use one of the following options to specify what to show.
+
+    -state          The latest state snapshot, if any.
+    -plan=FILENAME  The plan from a saved plan file.
+    -config         Show the current configuration (requires -json).
+
+  If no target selection options are provided, -state is the default.
+
+Other options:
+
+  -no-color           Disable terminal escape sequences.
+
+  -json               Show the information in a machine-readable form.
+
+  -show-sensitive     If specified, sensitive values will be displayed.
+
+  -var 'foo=bar'      Set a value for one of the input variables in the root
+                      module of the configuration. Use this option more than
+                      once to set more than one variable.
+
+  -var-file=filename  Load variable values from the given file, in addition
+                      to the default files terraform.tfvars and *.auto.tfvars.
+                      Use this option more than once to include more than one
+                      variables file.
+`
+
+// showLook is how show draws what it shows.
+type showLook struct {
+	color, showSensitive bool
+}
+
+func showState(streams Streams, vars []arguments.VarOption, asJSON bool, look showLook) diags.Diagnostics {
 	ctx := context.Background()
 	snapshot, ds := loadWorkspaceState(ctx, ".", vars)
 	if ds.HasErrors() {
@@ -82,10 +218,122 @@ func showState(streams Streams, vars []arguments.VarOption, asJSON, color bool) 
 		fmt.Fprintln(streams.Stdout, string(out))
 		return ds
 	}
-	return ds.Append(ui.RenderState(streams.Stdout, state, schemas, ui.StateOptions{Color: color}))
+	if (snapshot.Workspace == nil || snapshot.Workspace.Serial <= 0) && len(state.AllResourceInstances()) == 0 && len(state.Outputs) == 0 {
+		// No apply ever ran here: OpenTofu has no state file to show.
+		fmt.Fprintln(streams.Stdout, "No state.")
+		return ds
+	}
+	return ds.Append(ui.RenderState(streams.Stdout, state, schemas, ui.StateOptions{Color: look.color, ShowSensitive: look.showSensitive}))
 }
 
-func showPlanFile(streams Streams, path string, vars []arguments.VarOption, asJSON, color bool) diags.Diagnostics {
+// showPath shows the file at path: a saved plan, or else a state file (as
+// `terrane state pull` writes one). When it is neither, the error says why
+// each reading failed, as OpenTofu's does.
+func showPath(streams Streams, path string, vars []arguments.VarOption, asJSON bool, look showLook) diags.Diagnostics {
+	if isPlanFile(path) {
+		return showPlanFile(streams, path, vars, asJSON, look)
+	}
+	stateFile, stateErr := readStateFileAt(path)
+	if stateErr != nil {
+		return diags.Diagnostics{diags.Errorf("Failed to read the given file as a state or plan file",
+			"State read error: %s\n\nPlan read error: %s", stateErr, planReadError(path))}
+	}
+	ctx := context.Background()
+	schemas, ds := loadSchemas(ctx, ".", providersInState(stateFile.State))
+	if ds.HasErrors() {
+		return ds
+	}
+	if asJSON {
+		out, err := jsonstate.Marshal(stateFile.State, schemas, stateFile.TerraformVersion)
+		if err != nil {
+			return ds.Append(diags.Errorf("Cannot show the state", "%s.", err))
+		}
+		fmt.Fprintln(streams.Stdout, string(out))
+		return ds
+	}
+	return ds.Append(ui.RenderState(streams.Stdout, stateFile.State, schemas, ui.StateOptions{Color: look.color, ShowSensitive: look.showSensitive}))
+}
+
+// isPlanFile reports whether path holds a plan file, plain or encrypted:
+// a zip archive or an encrypted envelope.
+func isPlanFile(path string) bool {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	return bytes.HasPrefix(src, []byte("PK\x03\x04")) || encryption.IsEncryptedFile(src)
+}
+
+// readStateFileAt reads a state file, with the errors OpenTofu gives for a
+// file that is missing or is not JSON.
+func readStateFileAt(path string) (*statefile.File, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("Error loading statefile: %w", err)
+	}
+	var probe any
+	if err := json.Unmarshal(src, &probe); err != nil {
+		var syntaxErr *json.SyntaxError
+		parse := err.Error()
+		if errors.As(err, &syntaxErr) {
+			parse = fmt.Sprintf("syntax error at byte offset %d", syntaxErr.Offset)
+		}
+		return nil, fmt.Errorf("Error reading %s as a statefile: 2 problems:\n\n"+
+			"- Unsupported state file format: The state file could not be parsed as JSON: %s.\n"+
+			"- Unsupported state file format: The state file can not be checked for presence of encryption: %s",
+			path, parse, err)
+	}
+	file, err := statefile.Read(bytes.NewReader(src))
+	if err != nil {
+		return nil, fmt.Errorf("Error reading %s as a statefile: %w", path, err)
+	}
+	return file, nil
+}
+
+// planReadError is why path is not a plan file, in OpenTofu's words: it
+// is neither a local plan (a zip archive) nor a cloud plan bookmark (JSON).
+func planReadError(path string) string {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Sprintf("couldn't load the provided path as either a local plan file (%s) or a saved cloud plan (%s)", err, err)
+	}
+	var bookmark any
+	cloudErr := json.Unmarshal(src, &bookmark)
+	if cloudErr == nil {
+		cloudErr = fmt.Errorf("not a saved cloud plan")
+	}
+	return fmt.Sprintf("couldn't load the provided path as either a local plan file (zip: not a valid zip file) or a saved cloud plan (%s)", cloudErr)
+}
+
+// showConfiguration is `show -json -config`: the configuration in the
+// JSON representation plans carry.
+func showConfiguration(streams Streams) diags.Diagnostics {
+	parser := config.NewParser()
+	parser.Static = staticInputs(".", nil)
+	cfg, hclDiags := modules.LoadConfig(parser, ".")
+	ds := diags.Diagnostics{}.Append(hclDiags)
+	if cfg == nil || ds.HasErrors() {
+		return ds
+	}
+	needed := map[addrs.Provider]bool{}
+	cfg.DeepEach(func(c *config.Config) {
+		for _, r := range c.Module.Resources {
+			needed[r.Provider] = true
+		}
+	})
+	schemas, schemaDiags := loadSchemas(context.Background(), ".", needed)
+	if ds = ds.Append(schemaDiags); ds.HasErrors() {
+		return ds
+	}
+	out, err := json.Marshal(jsonconfig.New(cfg, schemas))
+	if err != nil {
+		return ds.Append(diags.Errorf("Cannot show the configuration", "%s.", err))
+	}
+	fmt.Fprintln(streams.Stdout, string(out))
+	return ds
+}
+
+func showPlanFile(streams Streams, path string, vars []arguments.VarOption, asJSON bool, look showLook) diags.Diagnostics {
 	ctx := context.Background()
 	_, reader, ds := savedPlanEncryption(path, ".", vars)
 	if ds.HasErrors() {
@@ -111,7 +359,7 @@ func showPlanFile(streams Streams, path string, vars []arguments.VarOption, asJS
 		return ds
 	}
 	if !asJSON {
-		return ds.Append(ui.RenderPlan(streams.Stdout, plan, schemas, ui.PlanOptions{Color: color}))
+		return ds.Append(ui.RenderPlan(streams.Stdout, plan, schemas, ui.PlanOptions{Color: look.color, ShowSensitive: look.showSensitive}))
 	}
 	// A plan Terraform or OpenTofu wrote carries its refreshed state; one
 	// Terrane wrote carries the records it read, refreshed here.
@@ -261,7 +509,9 @@ func loadSchemas(ctx context.Context, dir string, needed map[addrs.Provider]bool
 	for _, provider := range workdir.SortedProviders(needed) {
 		factory, ok := factories[provider]
 		if !ok {
-			continue // the renderers name the resources whose schema is missing
+			ds = ds.Append(diags.Errorf("Failed to load plugin schemas",
+				"Error while loading schemas for plugin components: failed to instantiate provider %q to obtain schema: unavailable provider %q.", provider, provider))
+			return schemas, ds
 		}
 		instance, err := factory(ctx)
 		if err != nil {

@@ -57,7 +57,7 @@ func refreshedPriorState(records *states.State, plan *plans.Plan, schemas *provi
 		if err != nil {
 			return nil, err
 		}
-		if val, ok := priorOutputValue(change); ok {
+		if val, ok := priorOutputValue(change, plan.UIMode); ok {
 			state.Outputs[src.Addr.OutputValue.Name] = &states.OutputValue{Value: val, Sensitive: src.Sensitive}
 		}
 	}
@@ -68,10 +68,12 @@ func refreshedPriorState(records *states.State, plan *plans.Plan, schemas *provi
 // evaluates root outputs again while refreshing, so its prior state holds
 // the planned value where that is known, and the previous one otherwise; a
 // new output whose value is not yet known is absent.
-func priorOutputValue(change *plans.OutputChange) (cty.Value, bool) {
+func priorOutputValue(change *plans.OutputChange, mode plans.Mode) (cty.Value, bool) {
 	for _, val := range []cty.Value{change.After, change.Before} {
 		val, _ = val.UnmarkDeep()
-		if change.Action != plans.Delete && val != cty.NilVal && !val.IsNull() && val.IsWhollyKnown() {
+		// A destroy plan's outputs were refreshed before it removes them.
+		kept := change.Action != plans.Delete || mode == plans.DestroyMode
+		if kept && val != cty.NilVal && !val.IsNull() && val.IsWhollyKnown() {
 			return val, true
 		}
 	}

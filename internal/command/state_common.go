@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
 
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
@@ -34,19 +35,44 @@ type stateCommand struct {
 // parseStateFlags parses a state subcommand's options: -no-color, -var and
 // -var-file (for an encryption configuration that uses variables), which
 // every one takes, and those setup adds. It returns a nil command when the
-// options are wrong; the flag package has said why.
+// options are wrong, after printing OpenTofu's error and the command's
+// help.
 func parseStateFlags(streams Streams, name string, args []string, setup func(*flag.FlagSet)) (*stateCommand, *flag.FlagSet) {
 	fs := newFlagSet(name, streams)
+	fs.SetOutput(io.Discard)
 	if setup != nil {
 		setup(fs)
 	}
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
 	var vars []arguments.VarOption
 	arguments.AddVarFlags(fs, &vars)
-	if err := fs.Parse(args); err != nil {
+	err := fs.Parse(args)
+	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor), vars: vars}
+	if err != nil {
+		summary := "Failed to parse command-line flags"
+		if name == "state replace-provider" {
+			summary = "Error parsing command-line flags" // as OpenTofu words it there
+		}
+		c.usageError(name, diags.Errorf(summary, "%s", err))
 		return nil, fs
 	}
-	return &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor), vars: vars}, fs
+	return c, fs
+}
+
+// usageError prints d and the command's help, as OpenTofu does for wrong
+// arguments, and returns the exit code.
+func (c *stateCommand) usageError(name string, d diags.Diagnostic) int {
+	writeLegacyDiagnostics(c.streams.Stderr, diags.Diagnostics{d}, c.color)
+	printCommandHelp(c.streams.Stdout, name)
+	return 1
+}
+
+// printCommandHelp writes a command's help as OpenTofu's command runner
+// does after a usage error.
+func printCommandHelp(w io.Writer, name string) {
+	if help, ok := commandHelp[name]; ok {
+		fmt.Fprintln(w, help)
+	}
 }
 
 // fail prints ds and returns the exit code for a failed command.
@@ -155,27 +181,43 @@ func firstError(ds diags.Diagnostics) diags.Diagnostic {
 	return diags.Errorf("Unknown error", "An operation failed without saying why.")
 }
 
-// parseTargets reads address arguments, reporting each invalid one.
+// parseTargets reads address arguments as OpenTofu's state commands do,
+// reporting each invalid one.
 func parseTargets(texts []string) ([]stateedit.Target, diags.Diagnostics) {
 	var ds diags.Diagnostics
 	targets := make([]stateedit.Target, 0, len(texts))
 	for _, text := range texts {
-		target, err := stateedit.ParseTarget(text)
-		if err != nil {
-			ds = ds.Append(diags.Errorf("Invalid address", "%s.", capitalizeFirst(err.Error())))
-			continue
+		target, parseDiags := stateedit.ParseTarget(text)
+		ds = ds.Append(parseDiags)
+		if !parseDiags.HasErrors() {
+			targets = append(targets, target)
 		}
-		targets = append(targets, target)
 	}
 	return targets, ds
 }
 
 // confirm asks the user to type "yes", as Terraform's prompts do.
 func confirm(streams Streams, question, detail string) bool {
-	fmt.Fprintf(streams.Stdout, "%s\n  %s\n  Only 'yes' will be accepted to confirm.\n\n  Enter a value: ", question, detail)
+	return askInput(streams, false, question, detail+"\nOnly 'yes' will be accepted to confirm.") == "yes"
+}
+
+// askInput asks a question as OpenTofu's UIInput does: the query in bold,
+// the description indented below it, then "Enter a value:"; it ends the
+// line after the answer and returns the answer without trailing space.
+func askInput(streams Streams, color bool, query, description string) string {
+	var b strings.Builder
+	b.WriteString("[reset][bold]" + query + "[reset]\n")
+	if description != "" {
+		for _, line := range strings.Split(description, "\n") {
+			b.WriteString("  " + line + "\n")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("  [bold]Enter a value:[reset] ")
+	fmt.Fprint(streams.Stdout, ui.Colorize(b.String(), color))
 	line := readLine(streams.Stdin)
 	fmt.Fprintln(streams.Stdout)
-	return strings.TrimSpace(line) == "yes"
+	return strings.TrimRightFunc(line, unicode.IsSpace)
 }
 
 // readLine reads one line a byte at a time, so that a command asking more

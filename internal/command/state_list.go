@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/stateedit"
 )
@@ -21,42 +23,56 @@ func runStateList(streams Streams, args []string) int {
 	if c == nil {
 		return 1
 	}
-	targets, ds := parseTargets(fs.Args())
-	if ds.HasErrors() {
-		return c.fail(ds...)
-	}
 	ctx := context.Background()
 	snap, d := c.load(ctx)
 	defer c.close()
 	if d != nil {
 		return c.fail(*d)
 	}
-	for _, entry := range stateedit.Select(snap.State, targets) {
-		if *id != "" && objectID(entry.Instance) != *id {
-			continue
-		}
-		fmt.Fprintln(streams.Stdout, entry.Addr)
+	if !stateExists(snap) {
+		return c.fail(errStateNotFound())
 	}
+	var found []addrs.AbsResourceInstance
+	var ds diags.Diagnostics
+	if fs.NArg() == 0 {
+		found = stateedit.AllInstances(snap.State)
+	} else {
+		targets, parseDiags := parseTargets(fs.Args())
+		if parseDiags.HasErrors() {
+			return c.fail(parseDiags...)
+		}
+		found, ds = stateedit.LookupAll(snap.State, targets, false)
+	}
+	if ds.HasErrors() {
+		return c.fail(ds...)
+	}
+	for _, addr := range found {
+		if *id == "" || objectID(snap.State.ResourceInstance(addr)) == *id {
+			fmt.Fprintln(streams.Stdout, addr)
+		}
+	}
+	writeLegacyDiagnostics(streams.Stderr, ds, c.color)
 	return 0
 }
 
 // objectID is the "id" attribute of an instance's current object, read
-// from its stored encoding without the provider's schema.
+// from its stored encoding without the provider's schema, as OpenTofu's
+// LegacyInstanceObjectID reads it (an id that is not a string reads as
+// "<none>").
 func objectID(inst *states.ResourceInstance) string {
 	if inst == nil || inst.Current == nil {
-		return ""
+		return "<not created>"
 	}
-	if inst.Current.AttrsFlat != nil {
-		return inst.Current.AttrsFlat["id"]
+	obj := inst.Current
+	if obj.AttrsJSON != nil {
+		var attrs struct {
+			ID string `json:"id"`
+		}
+		if json.Unmarshal(obj.AttrsJSON, &attrs) == nil {
+			return attrs.ID
+		}
+	} else if id, ok := obj.AttrsFlat["id"]; ok {
+		return id
 	}
-	var attrs struct {
-		ID any `json:"id"`
-	}
-	if json.Unmarshal(inst.Current.AttrsJSON, &attrs) != nil {
-		return ""
-	}
-	if s, ok := attrs.ID.(string); ok {
-		return s
-	}
-	return ""
+	return "<none>"
 }

@@ -9,24 +9,20 @@ import (
 	"github.com/terrane/terrane/internal/states/stateedit"
 )
 
-// runStateMv is `terrane state mv [-dry-run] SOURCE DESTINATION`: the
-// instances at SOURCE move to DESTINATION in one commit, so that a renamed
+// runStateMv is `terrane state mv [-dry-run] SOURCE DESTINATION`: what
+// SOURCE selects moves to DESTINATION in one commit, so that a renamed
 // resource or module keeps its remote objects instead of being replaced.
 func runStateMv(streams Streams, args []string) int {
 	var dryRun *bool
 	c, fs := parseStateFlags(streams, "state mv", args, func(fs *flag.FlagSet) {
 		dryRun = fs.Bool("dry-run", false, "Print what would move without changing the state")
+		addLockFlags(fs)
 	})
 	if c == nil {
 		return 1
 	}
 	if fs.NArg() != 2 {
-		return c.fail(diags.Errorf("Source and destination required",
-			"terrane state mv takes two addresses, the source and the destination, such as: terrane state mv aws_instance.old aws_instance.new; got %d arguments.", fs.NArg()))
-	}
-	targets, ds := parseTargets(fs.Args())
-	if ds.HasErrors() {
-		return c.fail(ds...)
+		return c.usageError("state mv", diags.Errorf("Invalid number of arguments", "Exactly two arguments expected"))
 	}
 	ctx := context.Background()
 	snap, d := c.load(ctx)
@@ -34,24 +30,41 @@ func runStateMv(streams Streams, args []string) int {
 	if d != nil {
 		return c.fail(*d)
 	}
-	moves, changes, err := stateedit.PlanMove(snap, targets[0], targets[1])
-	if err != nil {
-		return c.fail(diags.Errorf("Invalid state move", "In workspace %q, %s.", c.workspace, err))
+	if !stateExists(snap) {
+		return c.fail(errStateNotFound())
+	}
+	targets, ds := parseTargets(fs.Args())
+	if ds.HasErrors() {
+		return c.fail(ds...)
+	}
+	lines, changes, ds := stateedit.Mv(snap, targets[0], targets[1], fs.Arg(1))
+	if ds.HasErrors() {
+		return c.fail(ds...)
 	}
 	verb := "Move"
 	if *dryRun {
 		verb = "Would move"
 	}
-	for _, move := range moves {
-		fmt.Fprintf(streams.Stdout, "%s %q to %q\n", verb, move.From.String(), move.To.String())
+	var moves []stateedit.Move
+	for _, line := range lines {
+		fmt.Fprintf(streams.Stdout, "%s %q to %q\n", verb, line.From, line.To)
+		moves = append(moves, line.Instances...)
 	}
 	if *dryRun {
+		if len(lines) == 0 {
+			fmt.Fprintln(streams.Stdout, "Would have moved nothing.")
+		}
 		return 0
 	}
-	if d := c.commit(ctx, changes); d != nil {
+	if d := c.commitEdit(ctx, changes); d != nil {
 		return c.fail(*d)
 	}
 	c.relocateComponentChildren(ctx, movedComponents(moves))
-	fmt.Fprintf(streams.Stdout, "Successfully moved %d object(s).\n", len(moves))
+	writeLegacyDiagnostics(streams.Stderr, ds, c.color)
+	if len(lines) == 0 {
+		fmt.Fprintln(streams.Stdout, "No matching objects found.")
+		return 0
+	}
+	fmt.Fprintf(streams.Stdout, "Successfully moved %d object(s).\n", len(lines))
 	return 0
 }

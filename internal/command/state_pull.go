@@ -38,6 +38,9 @@ func runStatePull(streams Streams, args []string) int {
 	if d != nil {
 		return c.fail(*d)
 	}
+	if !stateExists(snap) {
+		return 0 // OpenTofu prints nothing where no state was written
+	}
 	// A state file cannot say "this create may have happened": written
 	// out, the instance would look absent and the next run by any tool
 	// would create a second object.

@@ -30,13 +30,13 @@ func runStatePush(streams Streams, args []string) int {
 	var force *bool
 	c, fs := parseStateFlags(streams, "state push", args, func(fs *flag.FlagSet) {
 		force = fs.Bool("force", false, "Push even if the lineage differs or the serial is lower")
+		addLockFlags(fs)
 	})
 	if c == nil {
 		return 1
 	}
 	if fs.NArg() != 1 {
-		return c.fail(diags.Errorf("State file required",
-			"terrane state push takes one state file (or - to read stdin), such as: terrane state push terraform.tfstate; got %d arguments.", fs.NArg()))
+		return c.usageError("state push", diags.Errorf("Invalid number of arguments", "Exactly one argument expected"))
 	}
 	ctx := context.Background()
 	// The file is read (and decrypted) before the store is opened, so a
@@ -57,24 +57,27 @@ func runStatePush(streams Streams, args []string) int {
 		return c.pushUnrecorded(ctx, snap, file, fs.Arg(0), *force)
 	}
 	if err := stateedit.PushCheck(snap, file); err != nil && !*force {
-		return c.fail(diags.Errorf("Refusing to push state", "Pushing %s to workspace %q: %s.", fs.Arg(0), c.workspace, err))
+		return c.fail(diags.Errorf("Failed to write the imported state", "%s", err))
 	}
 	if d := c.backupBeforePush(ctx, snap); d != nil {
 		return c.fail(*d)
 	}
-	serial, ds := takeInState(ctx, c.store, c.workspace, snap, file)
-	if ds.HasErrors() {
+	// OpenTofu persists a pushed state twice over the one it read, each
+	// time moving the file's serial on when the content differs.
+	serial := int64(file.Serial)
+	if !stateExists(snap) || !stateedit.SameState(snap.State, file.State) {
+		serial += 2
+	}
+	if _, ds := takeInState(ctx, c.store, c.workspace, snap, file, serial); ds.HasErrors() {
 		return c.fail(ds...)
 	}
-	fmt.Fprintf(streams.Stdout, "Pushed %s to workspace %q: %d resource instance(s), %d output(s), serial %d.\n",
-		pushSourceName(fs.Arg(0)), c.workspace, len(file.State.AllResourceInstances()), len(file.State.Outputs), serial)
 	return 0
 }
 
 // takeInState makes a workspace's state the file's: its instances in one
 // commit, then its outputs, then the workspace's lineage, serial and the
-// serial taken in. It returns the workspace's new serial.
-func takeInState(ctx context.Context, st *recordstore.Store, workspace string, snap *recordstore.Snapshot, file *statefile.File) (int64, diags.Diagnostics) {
+// serial taken in; serial is the workspace's new serial, which it returns.
+func takeInState(ctx context.Context, st *recordstore.Store, workspace string, snap *recordstore.Snapshot, file *statefile.File, serial int64) (int64, diags.Diagnostics) {
 	changes, err := stateedit.PlanPush(snap, file.State)
 	if err != nil {
 		return 0, diags.Diagnostics{diags.Errorf("Invalid state file", "%s.", capitalizeFirst(err.Error()))}
@@ -89,13 +92,6 @@ func takeInState(ctx context.Context, st *recordstore.Store, workspace string, s
 	}
 	if err := st.WriteOutputs(ctx, file.State.Outputs); err != nil {
 		return 0, diags.Diagnostics{diags.Errorf("Failed to write outputs", "The resource instances were written, but writing the outputs of workspace %q failed: %s. Run the command again to finish.", workspace, err)}
-	}
-	// The state taken in is a new revision of the workspace: its serial
-	// moves past both the file's and the workspace's, so a later push of
-	// the file (or of anything older) is recognised as stale.
-	serial := int64(file.Serial) + 1
-	if snap.Workspace != nil {
-		serial = max(serial, snap.Workspace.Serial+1)
 	}
 	if _, err := st.SetWorkspaceMetadata(ctx, file.Lineage, serial, int64(file.Serial), file.State.CheckResultsJSON); err != nil {
 		return 0, diags.Diagnostics{diags.Errorf("Failed to write workspace metadata", "The resource instances and outputs were written, but recording lineage %q of workspace %q failed: %s. Run the command again to finish.", file.Lineage, workspace, err)}
@@ -116,7 +112,7 @@ func readPushedState(ctx context.Context, streams Streams, path string, target *
 		stored, err = os.ReadFile(path)
 	}
 	if err != nil {
-		d := diags.Errorf("Cannot read state file", "%s. Give the path of a terraform.tfstate file, or - to read stdin.", err)
+		d := diags.Errorf("Failed to open the given state file", "%s", err)
 		return nil, &d
 	}
 	plain, err := encryption.DecryptStateFile(ctx, target, stored, true)
@@ -126,7 +122,7 @@ func readPushedState(ctx context.Context, streams Streams, path string, target *
 	}
 	file, err := statefile.Read(bytes.NewReader(plain))
 	if err != nil {
-		d := diags.Errorf("Invalid state file", "%s: %s.", pushSourceName(path), err)
+		d := diags.Errorf(fmt.Sprintf("Failed to read source state %q", path), "%s", err)
 		return nil, &d
 	}
 	return file, nil
@@ -202,7 +198,7 @@ func (c *stateCommand) backupBeforePush(ctx context.Context, snap *recordstore.S
 			err, workdir.StoreRecoveryAdvice(settings.AbsPath("."), err))
 		return &d
 	}
-	fmt.Fprintf(c.streams.Stdout, "Copied the state store to %s before pushing.\n", displayPath(backup))
+	_ = backup // written silently, as OpenTofu writes its backup file
 	return nil
 }
 

@@ -8,54 +8,66 @@ import (
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states/stateedit"
+	"github.com/terrane/terrane/internal/ui"
 )
 
 // runStateReplaceProvider is `terrane state replace-provider [-auto-approve]
-// FROM TO`: every instance managed by provider FROM is handed to TO, as
+// FROM TO`: every resource managed by provider FROM is handed to TO, as
 // when a provider moves to another namespace or registry.
 func runStateReplaceProvider(streams Streams, args []string) int {
 	var autoApprove *bool
 	c, fs := parseStateFlags(streams, "state replace-provider", args, func(fs *flag.FlagSet) {
 		autoApprove = fs.Bool("auto-approve", false, "Skip the interactive approval")
+		addLockFlags(fs)
 	})
 	if c == nil {
 		return 1
 	}
 	if fs.NArg() != 2 {
-		return c.fail(diags.Errorf("Two provider addresses required",
-			"terrane state replace-provider takes the provider to replace and its replacement, such as: terrane state replace-provider hashicorp/aws registry.opentofu.org/hashicorp/aws; got %d arguments.", fs.NArg()))
+		return c.usageError("state replace-provider", diags.Errorf("Invalid number of arguments", "Exactly two arguments expected"))
 	}
-	var providerAddrs [2]addrs.Provider
-	for i, text := range fs.Args() {
-		provider, err := addrs.ParseProviderSource(text)
-		if err != nil {
-			return c.fail(diags.Errorf("Invalid provider address", "%q is not a provider source address: %s. Write it as [HOSTNAME/]NAMESPACE/TYPE.", text, err))
-		}
-		providerAddrs[i] = provider
+	var ds diags.Diagnostics
+	from, fromErr := addrs.ParseProviderSource(fs.Arg(0))
+	if fromErr != nil {
+		ds = ds.Append(diags.Errorf(fmt.Sprintf(`Invalid "from" provider %q`, fs.Arg(0)), "%s", fromErr))
 	}
-	from, to := providerAddrs[0], providerAddrs[1]
+	to, toErr := addrs.ParseProviderSource(fs.Arg(1))
+	if toErr != nil {
+		ds = ds.Append(diags.Errorf(fmt.Sprintf(`Invalid "to" provider %q`, fs.Arg(1)), "%s", toErr))
+	}
+	if ds.HasErrors() {
+		return c.fail(ds...)
+	}
 	ctx := context.Background()
 	snap, d := c.load(ctx)
 	defer c.close()
 	if d != nil {
 		return c.fail(*d)
 	}
-	replaced, changes := stateedit.PlanReplaceProvider(snap, from, to)
-	if len(replaced) == 0 {
-		fmt.Fprintf(streams.Stdout, "No matching resources found: no instance of workspace %q uses %s.\n", c.workspace, from)
+	if !stateExists(snap) {
+		return c.fail(errStateNotFound())
+	}
+	resources, changes := stateedit.PlanReplaceProvider(snap, from, to)
+	if len(resources) == 0 {
+		fmt.Fprintln(streams.Stdout, "No matching resources found.")
 		return 0
 	}
-	fmt.Fprintf(streams.Stdout, "Terrane will perform the following actions:\n\n  ~ Updating provider:\n    - %s\n    + %s\n\nChanging %d resource instance(s):\n\n", from, to, len(replaced))
-	for _, addr := range replaced {
-		fmt.Fprintf(streams.Stdout, "  %s\n", addr)
+	out := func(text string) { fmt.Fprintln(streams.Stdout, ui.Colorize(text, c.color)) }
+	out("Terrane will perform the following actions:\n")
+	out("  [yellow]~[reset] Updating provider:")
+	out(fmt.Sprintf("    [red]-[reset] %s", from))
+	out(fmt.Sprintf("    [green]+[reset] %s\n", to))
+	out(fmt.Sprintf("[bold]Changing[reset] %d resources:\n", len(resources)))
+	for _, addr := range resources {
+		out(fmt.Sprintf("  %s", addr))
 	}
-	fmt.Fprintln(streams.Stdout)
-	if !*autoApprove && !confirm(streams, "Do you want to make these changes?", "Terrane will change the provider of the instances above.") {
-		return c.fail(diags.Errorf("Provider replacement cancelled", "Nothing was changed."))
+	if !*autoApprove && askInput(streams, c.color, "\nDo you want to make these changes?", "Only 'yes' will be accepted to continue.") != "yes" {
+		fmt.Fprintln(streams.Stdout, "Cancelled replacing providers.")
+		return 0
 	}
-	if d := c.commit(ctx, changes); d != nil {
+	if d := c.commitEdit(ctx, changes); d != nil {
 		return c.fail(*d)
 	}
-	fmt.Fprintf(streams.Stdout, "Successfully replaced provider for %d resource instance(s).\n", len(replaced))
+	fmt.Fprintf(streams.Stdout, "Successfully replaced provider for %d resources.\n", len(resources))
 	return 0
 }

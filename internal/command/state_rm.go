@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/stateedit"
 )
 
@@ -17,17 +19,13 @@ func runStateRm(streams Streams, args []string) int {
 	var dryRun *bool
 	c, fs := parseStateFlags(streams, "state rm", args, func(fs *flag.FlagSet) {
 		dryRun = fs.Bool("dry-run", false, "Print what would be removed without changing the state")
+		addLockFlags(fs)
 	})
 	if c == nil {
 		return 1
 	}
 	if fs.NArg() == 0 {
-		return c.fail(diags.Errorf("Address required",
-			"terrane state rm takes the addresses of the resources, instances or modules to forget, such as: terrane state rm aws_instance.web[0]."))
-	}
-	targets, ds := parseTargets(fs.Args())
-	if ds.HasErrors() {
-		return c.fail(ds...)
+		return c.usageError("state rm", diags.Errorf("Invalid number of arguments", "At least one address is required"))
 	}
 	ctx := context.Background()
 	snap, d := c.load(ctx)
@@ -35,24 +33,55 @@ func runStateRm(streams Streams, args []string) int {
 	if d != nil {
 		return c.fail(*d)
 	}
-	removed, changes, err := stateedit.PlanRemove(snap, targets)
-	if err != nil {
-		return c.fail(diags.Errorf("Invalid target address", "In workspace %q, %s.", c.workspace, err))
+	if !stateExists(snap) {
+		return c.fail(errStateNotFound())
+	}
+	// As in OpenTofu, addresses that match nothing are not errors one by
+	// one; only when nothing at all matched.
+	targets, ds := parseTargets(fs.Args())
+	found, lookupDiags := stateedit.LookupAll(snap.State, targets, true)
+	if ds = ds.Append(lookupDiags); ds.HasErrors() {
+		return c.fail(ds...)
 	}
 	verb := "Removed"
 	if *dryRun {
 		verb = "Would remove"
 	}
-	for _, addr := range removed {
+	for _, addr := range found {
 		fmt.Fprintf(streams.Stdout, "%s %s\n", verb, addr)
 	}
 	if *dryRun {
+		if len(found) == 0 {
+			fmt.Fprintln(streams.Stdout, "Would have removed nothing.")
+		}
 		return 0
 	}
-	if d := c.commit(ctx, changes); d != nil {
+	if len(found) == 0 {
+		return c.fail(append(ds, diags.Errorf("Invalid target address",
+			`No matching objects found. To view the available instances, use "terrane state list". Please modify the address to reference a specific instance.`))...)
+	}
+	if d := c.commitEdit(ctx, removals(snap, found)); d != nil {
 		return c.fail(*d)
 	}
-	c.relocateComponentChildren(ctx, removedComponents(removed))
-	fmt.Fprintf(streams.Stdout, "Successfully removed %d resource instance(s).\n", len(removed))
+	c.relocateComponentChildren(ctx, removedComponents(found))
+	writeLegacyDiagnostics(streams.Stderr, ds, c.color)
+	fmt.Fprintf(streams.Stdout, "Successfully removed %d resource instance(s).\n", len(found))
 	return 0
+}
+
+// removals deletes the records of the instances found, each once.
+func removals(snap *recordstore.Snapshot, found []addrs.AbsResourceInstance) []recordstore.InstanceChange {
+	seen := map[string]bool{}
+	var changes []recordstore.InstanceChange
+	for _, addr := range found {
+		key := addr.String()
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		prior := snap.InstanceVersions[key]
+		res := snap.State.Resource(addr.ContainingResource())
+		changes = append(changes, recordstore.InstanceChange{Addr: addr, ProviderConfig: res.ProviderConfig, Prior: &prior})
+	}
+	return changes
 }

@@ -20,13 +20,11 @@ func runStateShow(streams Streams, args []string) int {
 		return 1
 	}
 	if fs.NArg() != 1 {
-		return c.fail(diags.Errorf("Exactly one address required",
-			"terrane state show takes the address of one resource instance, such as aws_instance.web[0]; got %d arguments. Run \"terrane state list\" to see the addresses.", fs.NArg()))
+		return c.usageError("state show", diags.Errorf("Invalid number of arguments", "Exactly one argument expected"))
 	}
 	addr, parseDiags := addrs.ParseAbsResourceInstanceStr(fs.Arg(0))
 	if parseDiags.HasErrors() {
-		return c.fail(diags.Errorf("Invalid address", "%q is not a resource instance address: %s. Give one instance, such as module.app.aws_instance.web[\"a\"].",
-			fs.Arg(0), parseDiags[0].Detail))
+		return c.fail(errParsingAddress(fs.Arg(0)))
 	}
 	ctx := context.Background()
 	snap, d := c.load(ctx)
@@ -34,14 +32,15 @@ func runStateShow(streams Streams, args []string) int {
 	if d != nil {
 		return c.fail(*d)
 	}
+	if !stateExists(snap) {
+		return c.fail(errStateNotFound())
+	}
 	res := snap.State.Resource(addr.ContainingResource())
 	inst := snap.State.ResourceInstance(addr)
-	if inst == nil {
-		detail := fmt.Sprintf("Workspace %q has no resource instance at %s. Run \"terrane state list\" to see the addresses it has.", c.workspace, addr)
-		if res != nil && addr.Resource.Key == addrs.NoKey {
-			detail = fmt.Sprintf("%s has %d instances; name one of them, such as %s.", addr, len(res.Instances), res.Addr.Instance(res.SortedInstanceKeys()[0]))
-		}
-		return c.fail(diags.Errorf("No instance found", "%s", detail))
+	// An instance with only an open intent is shown, with a warning:
+	// Terrane's own case, which a state file cannot hold.
+	if inst == nil || (inst.Current == nil && inst.Intent == nil) {
+		return c.fail(errNoInstanceFound())
 	}
 	schemas, schemaDiags := loadSchemas(ctx, ".", map[addrs.Provider]bool{res.ProviderConfig.Provider: true})
 	ds := schemaDiags
@@ -61,15 +60,12 @@ func runStateShow(streams Streams, args []string) int {
 	return 0
 }
 
-// showInstance renders one instance's objects as `terraform state show`
-// does: the layout of `terrane show`, limited to that instance.
+// showInstance renders one instance's current object as OpenTofu's state
+// show does: the layout of `terrane show`, limited to that object.
 func showInstance(w io.Writer, res *states.Resource, addr addrs.AbsResourceInstance, inst *states.ResourceInstance, schemas *providers.Schemas, color bool) diags.Diagnostics {
 	only := states.NewState()
 	if inst.Current != nil {
 		only.SetResourceInstanceCurrent(addr, inst.Current, res.ProviderConfig)
-	}
-	for key, obj := range inst.Deposed {
-		only.SetResourceInstanceDeposed(addr, key, obj, res.ProviderConfig)
 	}
 	return ui.RenderState(w, only, schemas, ui.StateOptions{Color: color})
 }

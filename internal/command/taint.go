@@ -2,14 +2,13 @@ package command
 
 import (
 	"context"
+	"flag"
 	"fmt"
-	"time"
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/recordstore"
-	"github.com/terrane/terrane/internal/ui"
 )
 
 // taintEdit is what taint and untaint share: the command's name and how it
@@ -55,25 +54,23 @@ func runUntaint(streams Streams, args []string) int {
 }
 
 func runTaintEdit(streams Streams, args []string, edit taintEdit) int {
-	fs := newFlagSet(edit.name, streams)
-	allowMissing := fs.Bool("allow-missing", false, "Succeed, with a warning, when the instance does not exist")
-	noColor := fs.Bool("no-color", false, "Disable colour in the output")
-	fs.Bool("lock", true, "Accepted for compatibility; records are written with compare-and-swap, never locked")
-	fs.Duration("lock-timeout", 0*time.Second, "Accepted for compatibility; records are written with compare-and-swap, never locked")
-	if err := fs.Parse(args); err != nil {
+	var allowMissing *bool
+	c, fs := parseStateFlags(streams, edit.name, args, func(fs *flag.FlagSet) {
+		allowMissing = fs.Bool("allow-missing", false, "Succeed, with a warning, when the instance does not exist")
+		addLockFlags(fs)
+	})
+	if c == nil {
 		return 1
 	}
-	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor)}
 	if fs.NArg() != 1 {
-		return c.fail(diags.Errorf("Invalid number of arguments",
-			"terrane %s takes exactly one resource instance address, such as: terrane %s aws_instance.web[0].", edit.name, edit.name))
+		return c.usageError(edit.name, diags.Errorf("Invalid arguments", "The %s command expects exactly one argument.", edit.name))
 	}
 	addr, hds := addrs.ParseAbsResourceInstanceStr(fs.Arg(0))
 	if hds.HasErrors() {
-		return c.fail(diags.Errorf("Invalid address", "%q is not a resource instance address: %s.", fs.Arg(0), hds.Error()))
+		return c.usageError(edit.name, diags.FromHCL(hds[0]))
 	}
-	if addr.Resource.Resource.Mode != addrs.ManagedResourceMode {
-		return c.fail(diags.Errorf("Invalid address", "Resource instance %s cannot be %sed: only managed resources have objects to replace.", addr, edit.name))
+	if addr.Resource.Resource.Mode != addrs.ManagedResourceMode && edit.name == "taint" {
+		return c.usageError(edit.name, diags.Errorf("Invalid resource address", "Resource instance %s cannot be tainted", addr))
 	}
 	ctx := context.Background()
 	snap, d := c.load(ctx)
@@ -89,7 +86,7 @@ func runTaintEdit(streams Streams, args []string, edit taintEdit) int {
 		}
 		return c.fail(*d)
 	}
-	if d := c.commit(ctx, []recordstore.InstanceChange{change}); d != nil {
+	if d := c.commitEdit(ctx, []recordstore.InstanceChange{change}); d != nil {
 		return c.fail(*d)
 	}
 	fmt.Fprintf(streams.Stdout, edit.done+"\n", addr)
@@ -109,18 +106,18 @@ func taintChange(snap *recordstore.Snapshot, addr addrs.AbsResourceInstance, edi
 	res := snap.State.Resource(addr.ContainingResource())
 	inst := snap.State.ResourceInstance(addr)
 	switch {
-	case len(snap.State.AllResourceInstances()) == 0:
+	case len(snap.State.AllResourceInstances()) == 0 && len(snap.State.Outputs) == 0:
 		change, _, d = fail("No such resource instance", "The state currently contains no resource instances whatsoever. This may occur if the configuration has never been applied or if it has recently been destroyed.")
 		return change, true, d
 	case res == nil || inst == nil:
-		change, _, d = fail("No such resource instance", "There is no resource instance in the state with the address %s. If the resource configuration has just been added, you must run \"terrane apply\" once to create the corresponding instance(s) before they can be %sed.", addr, edit.name)
+		change, _, d = fail("No such resource instance", "There is no resource instance in the state with the address %s. If the resource configuration has just been added, you must run \"terrane apply\" once to create the corresponding instance(s) before they can be tainted.", addr)
 		return change, true, d
 	case inst.Intent != nil:
 		return fail("Operation in progress", "A %s of %s began in run %s and its outcome is not recorded yet, so it cannot be %sed now. Run \"terrane plan\" to resolve it first.", inst.Intent.Operation, addr, inst.Intent.RunID, edit.name)
 	case inst.Current == nil && len(inst.Deposed) > 0:
-		return fail("No such resource instance", "Resource instance %s is currently part-way through a create_before_destroy replacement action. Run \"terrane apply\" to complete its replacement before %sing it.", addr, edit.name)
+		return fail("No such resource instance", "Resource instance %s is currently part-way through a create_before_destroy replacement action. Run \"terrane apply\" to complete its replacement before tainting it.", addr)
 	case inst.Current == nil:
-		return fail("No such resource instance", "Resource instance %s does not currently have a remote object associated with it, so it cannot be %sed.", addr, edit.name)
+		return fail("No such resource instance", "Resource instance %s does not currently have a remote object associated with it, so it cannot be tainted.", addr)
 	}
 	next := inst.DeepCopy()
 	if d := edit.apply(addr, next.Current); d != nil {

@@ -2,9 +2,14 @@ package command
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"slices"
+	"sort"
+	"strings"
 
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
@@ -22,14 +27,34 @@ type workspaceCommand struct {
 	color   bool
 	project string
 	current string
-	service *resourceservice.Service
-	closer  func() error
-	vars    []arguments.VarOption
+	// overridden is set when TF_WORKSPACE chose the current workspace.
+	overridden bool
+	service    *resourceservice.Service
+	closer     func() error
+	vars       []arguments.VarOption
 }
 
+// fail writes ds as OpenTofu's workspace commands do: errors on stderr,
+// warnings on stdout, each followed by an empty line.
 func (c *workspaceCommand) fail(ds ...diags.Diagnostic) int {
-	ui.WriteDiagnostics(c.streams.Stderr, ds, nil, c.color)
+	c.diagnostics(ds...)
 	return 1
+}
+
+func (c *workspaceCommand) diagnostics(ds ...diags.Diagnostic) {
+	for _, d := range ds {
+		w := c.streams.Stderr
+		if d.Severity == diags.Warning {
+			w = c.streams.Stdout
+		}
+		writeLegacyDiagnostics(w, diags.Diagnostics{d}, c.color)
+	}
+}
+
+// say writes one of OpenTofu's coloured messages, the format marked up and
+// the values put in after.
+func (c *workspaceCommand) say(format string, args ...any) {
+	fmt.Fprintln(c.streams.Stdout, fmt.Sprintf(ui.Colorize(format, c.color), args...))
 }
 
 // open opens the store of the configuration in the working directory.
@@ -45,6 +70,7 @@ func (c *workspaceCommand) open() *diags.Diagnostic {
 		d := diags.Errorf("Invalid workspace", "%s.", err)
 		return &d
 	}
+	c.overridden = os.Getenv(workdir.WorkspaceEnvVar) != ""
 	cipher, cipherDiags := stateCipher(".", nil, c.vars)
 	if cipherDiags.HasErrors() {
 		d := firstError(cipherDiags)
@@ -52,19 +78,6 @@ func (c *workspaceCommand) open() *diags.Diagnostic {
 	}
 	if c.service, c.closer, err = workdir.OpenService(".", cipher); err != nil {
 		d := firstError(diags.Diagnostics{}.Append(err))
-		return &d
-	}
-	// The current workspace exists once any command ran in it. Only its
-	// existence is checked, so workspaces encrypted with other keys can be
-	// listed, selected and deleted.
-	ctx := context.Background()
-	exists, err := workspaces.Exists(ctx, c.service, c.project, c.current)
-	if err == nil && !exists {
-		_, err = recordstore.New(c.service, c.project, c.current).EnsureWorkspace(ctx)
-	}
-	if err != nil {
-		c.close()
-		d := storeError("Failed to prepare the workspace", err, fmt.Sprintf("Creating the record of workspace %q.", c.current))
 		return &d
 	}
 	return nil
@@ -77,14 +90,12 @@ func (c *workspaceCommand) close() {
 }
 
 // parseWorkspaceCommand parses flags, checks for exactly wantArgs names
-// and opens the store.
+// and opens the store. Wrong arguments print OpenTofu's error and the
+// command's help.
 func parseWorkspaceCommand(streams Streams, name string, args []string, wantArgs int, define func(*flag.FlagSet)) (*workspaceCommand, []string, int) {
 	fs := newFlagSet("workspace "+name, streams)
+	fs.SetOutput(io.Discard)
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
-	// Terraform's locking options are accepted so that scripts keep
-	// working; Terrane takes no lock to skip or wait for.
-	fs.Bool("lock", true, "Accepted for compatibility; Terrane takes no state lock")
-	fs.String("lock-timeout", "0s", "Accepted for compatibility; Terrane takes no state lock")
 	// An encryption configuration that uses variables needs them to
 	// write a new workspace's record.
 	var vars []arguments.VarOption
@@ -92,15 +103,20 @@ func parseWorkspaceCommand(streams Streams, name string, args []string, wantArgs
 	if define != nil {
 		define(fs)
 	}
-	if err := fs.Parse(args); err != nil {
+	err := fs.Parse(args)
+	c := &workspaceCommand{streams: streams, color: ui.ColorEnabled(*noColor), vars: vars}
+	usage := func(d diags.Diagnostic) (*workspaceCommand, []string, int) {
+		c.diagnostics(d)
+		printCommandHelp(streams.Stdout, "workspace "+name)
 		return nil, nil, 1
 	}
-	c := &workspaceCommand{streams: streams, color: ui.ColorEnabled(*noColor), vars: vars}
-	if fs.NArg() != wantArgs {
-		if wantArgs == 0 {
-			return nil, nil, c.fail(diags.Errorf("Unexpected argument", "terrane workspace %s takes no arguments; got %q.", name, fs.Arg(0)))
-		}
-		return nil, nil, c.fail(diags.Errorf("Workspace name required", "terrane workspace %s takes one workspace name, such as: terrane workspace %s staging; got %d arguments.", name, name, fs.NArg()))
+	switch {
+	case err != nil:
+		return usage(diags.Errorf("Failed to parse command-line flags", "%s", err))
+	case wantArgs == 0 && fs.NArg() > 0:
+		return usage(diags.Errorf("Unexpected argument", "Too many command line arguments. Did you mean to use -chdir?"))
+	case wantArgs == 1 && fs.NArg() != 1:
+		return usage(diags.Errorf("Invalid arguments list", "Expected a single argument: NAME."))
 	}
 	if d := c.open(); d != nil {
 		return nil, nil, c.fail(*d)
@@ -108,18 +124,48 @@ func parseWorkspaceCommand(streams Streams, name string, args []string, wantArgs
 	return c, fs.Args(), 0
 }
 
+// list returns the project's workspaces as OpenTofu lists them: "default"
+// first, whether or not it was ever used, then the others by name.
+func (c *workspaceCommand) list(ctx context.Context) ([]string, *diags.Diagnostic) {
+	names, err := workspaces.List(ctx, c.service, c.project)
+	if err != nil {
+		d := diags.Errorf("Error loading workspaces", "Listing workspaces failed: %s", err)
+		return nil, &d
+	}
+	var others []string
+	for _, name := range names {
+		if name != workdir.DefaultWorkspace {
+			others = append(others, name)
+		}
+	}
+	sort.Strings(others)
+	return append([]string{workdir.DefaultWorkspace}, others...), nil
+}
+
+// validWorkspaceName is OpenTofu's rule (nothing a URL path would
+// escape), then Terrane's own, which its store's tenancies need.
+func validWorkspaceName(name string) bool {
+	return name == url.PathEscape(name) && workdir.ValidName(name)
+}
+
+func invalidWorkspaceName(name string) diags.Diagnostic {
+	return diags.Errorf("Invalid workspace name",
+		"The workspace name %q is not allowed. The name must contain only URL safe characters, and no path separators.", name)
+}
+
+func workspaceDoesNotExist(name string) diags.Diagnostic {
+	return diags.Errorf(fmt.Sprintf("Workspace %q doesn't exist", name),
+		"You can create this workspace with the \"new\" subcommand \nor include the \"-or-create\" flag with the \"select\" subcommand.")
+}
+
 // runWorkspaceShow is `terrane workspace show`: the selected workspace.
 func runWorkspaceShow(streams Streams, args []string) int {
-	fs := newFlagSet("workspace show", streams)
-	if err := fs.Parse(args); err != nil {
-		return 1
+	c, _, code := parseWorkspaceCommand(streams, "show", args, 0, nil)
+	if c == nil {
+		return code
 	}
-	name, err := workdir.CurrentWorkspace(".")
-	if err != nil {
-		ui.WriteDiagnostics(streams.Stderr, diags.Diagnostics{diags.Errorf("Invalid workspace", "%s.", err)}, nil, false)
-		return 1
-	}
-	fmt.Fprintln(streams.Stdout, name)
+	defer c.close()
+	fmt.Fprintln(streams.Stdout, c.current)
 	return 0
 }
 
@@ -131,58 +177,79 @@ func runWorkspaceList(streams Streams, args []string) int {
 		return code
 	}
 	defer c.close()
-	names, err := workspaces.List(context.Background(), c.service, c.project)
-	if err != nil {
-		return c.fail(diags.Errorf("Failed to list workspaces", "%s.", err))
+	names, d := c.list(context.Background())
+	if d != nil {
+		return c.fail(*d)
 	}
+	var b strings.Builder
 	for _, name := range names {
 		marker := "  "
 		if name == c.current {
 			marker = "* "
 		}
-		fmt.Fprintf(streams.Stdout, "%s%s\n", marker, name)
+		b.WriteString(marker + name + "\n")
 	}
-	fmt.Fprintln(streams.Stdout)
+	fmt.Fprintln(streams.Stdout, b.String())
+	if c.overridden {
+		fmt.Fprint(streams.Stdout, "\n\nThe active workspace is being overridden using the TF_WORKSPACE environment\nvariable.\n\n")
+	}
 	return 0
 }
 
-// runWorkspaceNew is `terrane workspace new NAME`: a new, empty workspace,
-// which becomes the selected one.
+// runWorkspaceNew is `terrane workspace new [-state=PATH] NAME`: a new,
+// empty workspace (or one holding a copy of a state file), which becomes
+// the selected one.
 func runWorkspaceNew(streams Streams, args []string) int {
-	c, names, code := parseWorkspaceCommand(streams, "new", args, 1, nil)
+	var statePath string
+	c, names, code := parseWorkspaceCommand(streams, "new", args, 1, func(fs *flag.FlagSet) {
+		addLockFlags(fs)
+		fs.StringVar(&statePath, "state", "", "Copy an existing state file into the new workspace")
+	})
 	if c == nil {
 		return code
 	}
 	defer c.close()
 	name := names[0]
+	if !validWorkspaceName(name) {
+		return c.fail(invalidWorkspaceName(name))
+	}
+	if c.overridden && c.current != name {
+		return c.fail(diags.Errorf("The workspace is overridden using the TF_WORKSPACE environment variable",
+			"To create a new workspace, either unset this environment variable or update it to match the workspace name you are trying to create, and then run this command again."))
+	}
 	ctx := context.Background()
-	exists, err := workspaces.Exists(ctx, c.service, c.project, name)
-	if err != nil {
-		return c.fail(diags.Errorf("Failed to read workspaces", "%s.", err))
-	}
-	if exists {
-		return c.fail(diags.Errorf("Workspace already exists", "Workspace %q already exists in project %q. Select it with \"terrane workspace select %s\".", name, c.project, name))
-	}
-	if d := c.createAndSelect(ctx, name, false); d != nil {
+	existing, d := c.list(ctx)
+	if d != nil {
 		return c.fail(*d)
 	}
-	fmt.Fprintf(streams.Stdout, "Created and switched to workspace %q!\n\nYou're now on a new, empty workspace. Workspaces isolate their state,\nso if you run \"terrane plan\" Terrane will not see any existing state\nfor this configuration.\n", name)
-	return 0
+	if slices.Contains(existing, name) {
+		return c.fail(diags.Errorf(fmt.Sprintf("Workspace %q already exists", name), "A workspace having the given name already exists"))
+	}
+	if d := c.createAndSelect(ctx, name); d != nil {
+		return c.fail(*d)
+	}
+	c.say("[reset][green][bold]Created and switched to workspace %q![reset][green]\n\n"+
+		"You're now on a new, empty workspace. Workspaces isolate their state,\n"+
+		"so if you run \"terrane plan\" Terrane will not see any existing state\n"+
+		"for this configuration.", name)
+	if statePath == "" {
+		return 0
+	}
+	return c.copyStateInto(ctx, name, statePath)
 }
 
-// createAndSelect selects workspace name, creating its record unless it
-// exists (an existing one is not read: it may be encrypted with other
-// keys).
-func (c *workspaceCommand) createAndSelect(ctx context.Context, name string, exists bool) *diags.Diagnostic {
-	if err := workdir.SelectWorkspace(".", name); err != nil {
-		d := diags.Errorf("Invalid workspace name", "%s.", err)
+// createAndSelect creates workspace name's record and selects it.
+func (c *workspaceCommand) createAndSelect(ctx context.Context, name string) *diags.Diagnostic {
+	if _, err := recordstore.New(c.service, c.project, name).EnsureWorkspace(ctx); err != nil {
+		d := diags.Errorf("Error getting the state manager", "Failed getting state manager for workspace %s: %s", name, err)
 		return &d
 	}
-	if exists {
-		return nil
-	}
-	if _, err := recordstore.New(c.service, c.project, name).EnsureWorkspace(ctx); err != nil {
-		d := diags.Errorf("Failed to create workspace", "%s.", err)
+	return c.selectWorkspace(name)
+}
+
+func (c *workspaceCommand) selectWorkspace(name string) *diags.Diagnostic {
+	if err := workdir.SelectWorkspace(".", name); err != nil {
+		d := diags.Errorf("Error selecting the new workspace", "Failed selecting the new workspace %s: %s", name, err)
 		return &d
 	}
 	return nil
@@ -198,55 +265,39 @@ func runWorkspaceSelect(streams Streams, args []string) int {
 		return code
 	}
 	defer c.close()
+	if c.overridden {
+		return c.fail(diags.Errorf("The selected workspace is overridden using the TF_WORKSPACE environment variable",
+			"To select a new workspace, either update this environment variable or unset it and then run this command again."))
+	}
 	name := names[0]
+	if !validWorkspaceName(name) {
+		return c.fail(invalidWorkspaceName(name))
+	}
 	ctx := context.Background()
-	exists, err := workspaces.Exists(ctx, c.service, c.project, name)
-	if err != nil {
-		return c.fail(diags.Errorf("Failed to read workspaces", "%s.", err))
-	}
-	if !exists && !orCreate && name != workdir.DefaultWorkspace {
-		return c.fail(diags.Errorf("Workspace doesn't exist", "Project %q has no workspace %q. Create it with \"terrane workspace new %s\", or select it with -or-create.", c.project, name, name))
-	}
-	if d := c.createAndSelect(ctx, name, exists); d != nil {
+	existing, d := c.list(ctx)
+	if d != nil {
 		return c.fail(*d)
 	}
-	if exists {
-		fmt.Fprintf(streams.Stdout, "Switched to workspace %q.\n", name)
-	} else {
-		fmt.Fprintf(streams.Stdout, "Created and switched to workspace %q!\n", name)
+	if name == c.current {
+		return 0
 	}
-	return 0
-}
-
-// runWorkspaceDelete is `terrane workspace delete [-force] NAME`. A
-// workspace that still holds resource instances is kept unless forced,
-// because deleting it forgets objects that still exist.
-func runWorkspaceDelete(streams Streams, args []string) int {
-	var force bool
-	c, names, code := parseWorkspaceCommand(streams, "delete", args, 1, func(fs *flag.FlagSet) {
-		fs.BoolVar(&force, "force", false, "Delete even if the workspace holds resource instances, forgetting them")
-	})
-	if c == nil {
-		return code
+	if !slices.Contains(existing, name) {
+		if !orCreate {
+			return c.fail(workspaceDoesNotExist(name))
+		}
+		if d := c.createAndSelect(ctx, name); d != nil {
+			return c.fail(*d)
+		}
+		c.say("[reset][green][bold]Created and switched to workspace %q![reset][green]\n\n"+
+			"You're now on a new, empty workspace. Workspaces isolate their state,\n"+
+			"so if you run \"terrane plan\" Terrane will not see any existing state\n"+
+			"for this configuration.", name)
+		return 0
 	}
-	defer c.close()
-	name := names[0]
-	switch name {
-	case workdir.DefaultWorkspace:
-		return c.fail(diags.Errorf("Cannot delete the default workspace", "The default workspace always exists. To forget its resources, use \"terrane state rm\"."))
-	case c.current:
-		return c.fail(diags.Errorf("Cannot delete the selected workspace", "Workspace %q is selected. Select another one first, such as: terrane workspace select default.", name))
+	if d := c.selectWorkspace(name); d != nil {
+		d.Summary, d.Detail = "Error setting workspace", strings.Replace(d.Detail, "Failed selecting the new workspace "+name, "Could not set the requested workspace", 1)
+		return c.fail(*d)
 	}
-	err := workspaces.Delete(context.Background(), c.service, c.project, name, force)
-	var notEmpty *workspaces.NotEmptyError
-	switch {
-	case errors.As(err, &notEmpty):
-		return c.fail(diags.Errorf("Workspace is not empty", "%s. Deleting it would make Terrane forget objects that still exist. Destroy them first (select the workspace and run \"terrane destroy\"), or delete it with -force to forget them.", capitalizeFirst(err.Error())))
-	case errors.Is(err, workspaces.ErrNotFound):
-		return c.fail(diags.Errorf("Workspace doesn't exist", "Project %q has no workspace %q; run \"terrane workspace list\" to see the workspaces it has.", c.project, name))
-	case err != nil:
-		return c.fail(diags.Errorf("Failed to delete workspace", "%s.", err))
-	}
-	fmt.Fprintf(streams.Stdout, "Deleted workspace %q!\n", name)
+	c.say("[reset][green]Switched to workspace %q.", name)
 	return 0
 }

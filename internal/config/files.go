@@ -85,3 +85,11 @@ func shadowedByTofuFile(name, ext string, present map[string]bool) bool {
 	}
 	return false
 }
+
+// IsConfigDir reports whether dir holds any configuration file, as
+// OpenTofu's loader decides whether a directory has a configuration: plan
+// and apply refuse to run without one.
+func IsConfigDir(dir string) bool {
+	primary, override, _ := moduleFiles(dir)
+	return len(primary)+len(override) > 0
+}

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/apparentlymart/go-versions/versions"
@@ -31,13 +32,12 @@ func (p *Parser) LoadConfigWithModules(dir string, installed InstalledModules) (
 	return p.loadConfig(dir, installed)
 }
 
-// childModuleDir returns the directory of a module call: in a working
-// directory (installed is not nil), the installed copy, which must be
-// there, as OpenTofu requires init even for a local path; when loading
-// without one (init itself), the local path. An installed copy of another
-// source or of a version the call no longer allows is not used, as
-// OpenTofu refuses it: init must install the module the configuration
-// asks for.
+// childModuleDir returns the directory of a module call: the one init
+// recorded for it, or, when the configuration is read without init's
+// record, the local path. As OpenTofu, it refuses a call init did not
+// install, an installed copy of another source or of a version the call
+// no longer allows, and a recorded directory that cannot be read: init
+// must install the module the configuration asks for.
 func childModuleDir(parent *Config, call *ModuleCall, installed InstalledModules) (string, hcl.Diagnostics) {
 	if installed == nil {
 		return localModuleDir(parent.Module.SourceDir, call)
@@ -51,10 +51,11 @@ func childModuleDir(parent *Config, call *ModuleCall, installed InstalledModules
 			Subject:  call.DeclRange.Ptr(),
 		}}
 	}
-	if record.Dir == "" {
-		return "", hcl.Diagnostics{unreadableInstalledModule(call, "")}
+	diags := checkInstalledModule(call, record)
+	if info, err := os.Stat(record.Dir); record.Dir == "" || err != nil || !info.IsDir() {
+		return "", append(diags, unreadableInstalledModule(call, record.Dir))
 	}
-	return filepath.Clean(record.Dir), checkInstalledModule(call, record)
+	return filepath.Clean(record.Dir), diags
 }
 
 // unreadableInstalledModule is OpenTofu's error for an installed module
@@ -70,7 +71,7 @@ func unreadableInstalledModule(call *ModuleCall, dir string) *hcl.Diagnostic {
 
 func checkInstalledModule(call *ModuleCall, record InstalledModule) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	if call.SourceAddr != record.Source {
+	if call.SourceAddr != "" && call.SourceAddr != record.Source {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Module source has changed",

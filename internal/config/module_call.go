@@ -2,8 +2,10 @@ package config
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	tfaddr "github.com/hashicorp/terraform-registry-address"
 
 	"github.com/terrane/terrane/internal/addrs"
 )
@@ -52,6 +54,9 @@ func decodeModuleBlock(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 			diags = append(diags, moreDiags...)
 			call.Version = constraint
 		}
+	}
+	if call.SourceExpr == nil {
+		diags = append(diags, checkRegistrySource(call)...)
 	}
 	if attr, ok := content.Attributes["count"]; ok {
 		call.Count = attr.Expr
@@ -138,4 +143,40 @@ func decodePassedProviders(attr *hcl.Attribute) ([]PassedProviderConfig, hcl.Dia
 		passed = append(passed, entry)
 	}
 	return passed, diags
+}
+
+// checkRegistrySource reports, as OpenTofu does when it reads a module
+// call, a version argument beside a source that is no module registry
+// address: the version makes OpenTofu read the source as one.
+func checkRegistrySource(call *ModuleCall) hcl.Diagnostics {
+	if call.Version.DeclRange.Filename == "" || call.SourceAddr == "" {
+		return nil
+	}
+	var err error
+	if isLocalModuleSource(call.SourceAddr) {
+		err = fmt.Errorf("can't use local directory %q as a module registry address", call.SourceAddr)
+	} else {
+		_, err = tfaddr.ParseModuleSource(call.SourceAddr)
+	}
+	if err == nil {
+		return nil
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid registry module source address",
+		Detail: fmt.Sprintf("Failed to parse module registry address: %s.\n\n"+
+			"Terrane assumed that you intended a module registry source address because you also set the argument \"version\", which applies only to registry modules.", err),
+		Subject: call.SourceRange.Ptr(),
+	}}
+}
+
+// isLocalModuleSource reports whether a module source is a path relative
+// to the calling module.
+func isLocalModuleSource(source string) bool {
+	for _, prefix := range []string{"./", "../", ".\\", "..\\"} {
+		if strings.HasPrefix(source, prefix) {
+			return true
+		}
+	}
+	return false
 }

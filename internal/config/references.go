@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/lang"
 )
 
 // refScope says which of the contextual objects an expression may use.
@@ -23,11 +24,33 @@ type refScope struct {
 type refChecker struct {
 	config *Config
 	diags  hcl.Diagnostics
+	// functions are the provider-defined functions the expressions call.
+	functions []lang.ProviderFunctionRef
 }
 
 // validateReferences reports references to things the module does not
 // declare, and uses of count, each and self where they are not available.
 func validateReferences(c *Config) hcl.Diagnostics {
+	return checkModuleExpressions(c).diags
+}
+
+// CalledFunctionProviders lists the providers whose functions the
+// configuration calls, by the names its modules declare them with; a
+// provider may be needed for its functions alone.
+func CalledFunctionProviders(cfg *Config) []addrs.Provider {
+	var out []addrs.Provider
+	cfg.DeepEach(func(c *Config) {
+		for _, ref := range checkModuleExpressions(c).functions {
+			if req := c.Module.RequiredProviders[ref.ProviderName]; req != nil && !ref.IsBuiltin() {
+				out = append(out, req.Type)
+			}
+		}
+	})
+	return out
+}
+
+// checkModuleExpressions checks every expression of the module in c.
+func checkModuleExpressions(c *Config) *refChecker {
 	checker := &refChecker{config: c}
 	mod := c.Module
 	for _, name := range sortedKeys(mod.Locals) {
@@ -64,7 +87,7 @@ func validateReferences(c *Config) hcl.Diagnostics {
 		// that target may not be declared yet: plan -generate-config-out
 		// writes its block, as in Terraform, whose validate accepts it.
 	}
-	return checker.diags
+	return checker
 }
 
 func (rc *refChecker) moduleCall(call *ModuleCall) {
@@ -120,6 +143,10 @@ func (rc *refChecker) expr(expr hcl.Expression, scope refScope) {
 	if expr == nil {
 		return
 	}
+	functions := lang.ProviderFunctionsInExpr(expr)
+	rc.functions = append(rc.functions, functions...)
+	declared := func(name string) bool { return rc.config.Module.RequiredProviders[name] != nil }
+	rc.diags = append(rc.diags, lang.UndeclaredFunctionProviders(functions, declared)...)
 	for _, traversal := range expr.Variables() {
 		if scope.iterators[traversal.RootName()] {
 			continue
@@ -255,7 +282,7 @@ func (rc *refChecker) contextualRef(ref *addrs.Reference, scope refScope) {
 	case addrs.PathAttr:
 		if subject.Name != "module" && subject.Name != "root" && subject.Name != "cwd" {
 			rc.report(`Invalid "path" attribute`,
-				fmt.Sprintf(`The "path" object does not have an attribute named %q. The supported attributes are path.cwd, path.module, and path.root.`, subject.Name), ref.SourceRange)
+				fmt.Sprintf(`The "path" object does not have an attribute named %q.%s`, subject.Name, didYouMean(subject.Name, "cwd", "module", "root")), ref.SourceRange)
 		}
 	case addrs.TerraformAttr:
 		if subject.Name != "workspace" && subject.Name != "applying" {
@@ -264,7 +291,7 @@ func (rc *refChecker) contextualRef(ref *addrs.Reference, scope refScope) {
 				root = "tofu"
 			}
 			rc.report(fmt.Sprintf(`Invalid %q attribute`, root),
-				fmt.Sprintf(`The %q object does not have an attribute named %q. The supported attributes are %s.workspace, the name of the currently-selected workspace, and %s.applying, true while an apply or destroy command runs.`, root, subject.Name, root, root), ref.SourceRange)
+				fmt.Sprintf(`The %q object does not have an attribute named %q. The only supported attribute is %s.workspace, the name of the currently-selected workspace.`, root, subject.Name, root), ref.SourceRange)
 		}
 	default:
 		if ref.Subject == addrs.Self && !scope.self {
@@ -337,6 +364,14 @@ func (rc *refChecker) moduleDisplay() string {
 
 func (rc *refChecker) report(summary, detail string, rng hcl.Range) {
 	rc.diags = append(rc.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: rng.Ptr()})
+}
+
+// didYouMean is " Did you mean "NAME"?" for a name close to given, or "".
+func didYouMean(given string, names ...string) string {
+	if suggestion := nameSuggestion(given, names); suggestion != "" {
+		return fmt.Sprintf(" Did you mean %q?", suggestion)
+	}
+	return ""
 }
 
 // nameSuggestion returns the name closest to given among names, if one is

@@ -64,22 +64,48 @@ type StaticModule struct {
 	rootDir string
 	inputs  StaticInputs
 
-	values     map[string]cty.Value
-	evaluating map[string]bool
+	values map[string]cty.Value
 }
 
 // StaticRoot returns the root of static evaluation for the root module mod
 // in rootDir, reading the parser's StaticInputs.
 func (p *Parser) StaticRoot(mod *Module, rootDir string) *StaticModule {
 	return &StaticModule{module: mod, path: addrs.RootModule, rootDir: rootDir, inputs: p.Static,
-		values: map[string]cty.Value{}, evaluating: map[string]bool{}}
+		values: map[string]cty.Value{}}
 }
 
 // Child returns the static view of the module call brings in, whose
 // configuration is mod.
 func (s *StaticModule) Child(call *ModuleCall, mod *Module) *StaticModule {
 	return &StaticModule{module: mod, path: s.path.Child(call.Name), parent: s, call: call, rootDir: s.rootDir,
-		inputs: s.inputs, values: map[string]cty.Value{}, evaluating: map[string]bool{}}
+		inputs: s.inputs, values: map[string]cty.Value{}}
+}
+
+// staticIdent names what a static evaluation is for, as OpenTofu names it
+// in messages: "module.NAME.source" in the root module, "module.a:var.x"
+// for a variable of module a.
+type staticIdent struct {
+	module    addrs.Module
+	subject   string
+	declRange hcl.Range
+}
+
+func (id staticIdent) String() string {
+	if len(id.module) == 0 {
+		return id.subject
+	}
+	return id.module.String() + ":" + id.subject
+}
+
+// EvaluateStatic works out what OpenTofu works out when it reads a
+// module: the sources and versions of its calls built from variables and
+// locals, and its const variables.
+func (s *StaticModule) EvaluateStatic() hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, name := range sortedKeys(s.module.ModuleCalls) {
+		diags = append(diags, s.ResolveCall(s.module.ModuleCalls[name])...)
+	}
+	return append(diags, s.CheckConstVariables()...)
 }
 
 // ResolveCall works out a call's source and version when they are
@@ -87,8 +113,22 @@ func (s *StaticModule) Child(call *ModuleCall, mod *Module) *StaticModule {
 // with the module.
 func (s *StaticModule) ResolveCall(call *ModuleCall) hcl.Diagnostics {
 	var diags hcl.Diagnostics
+	if call.VersionExpr != nil && call.Version.Source == "" {
+		ident := staticIdent{module: s.path, subject: "module." + call.Name + ".version", declRange: call.VersionExpr.Range}
+		val, moreDiags := s.evaluate(call.VersionExpr.Expr, ident)
+		diags = append(diags, moreDiags...)
+		if !moreDiags.HasErrors() {
+			constraint, moreDiags := decodeVersionConstraint(&hcl.Attribute{Name: "version",
+				Expr: &hclsyntax.LiteralValueExpr{Val: val, SrcRange: call.VersionExpr.Expr.Range()}, Range: call.VersionExpr.Range})
+			diags = append(diags, moreDiags...)
+			if !moreDiags.HasErrors() {
+				call.Version = constraint
+			}
+		}
+	}
 	if call.SourceExpr != nil && call.SourceAddr == "" {
-		val, moreDiags := s.evaluate(call.SourceExpr, "module."+call.Name+".source")
+		ident := staticIdent{module: s.path, subject: "module." + call.Name + ".source", declRange: call.SourceExpr.Range()}
+		val, moreDiags := s.evaluate(call.SourceExpr, ident)
 		diags = append(diags, moreDiags...)
 		if !moreDiags.HasErrors() {
 			source, err := convert.Convert(val, cty.String)
@@ -100,69 +140,70 @@ func (s *StaticModule) ResolveCall(call *ModuleCall) hcl.Diagnostics {
 			}
 		}
 	}
-	if call.VersionExpr != nil && call.Version.Source == "" {
-		val, moreDiags := s.evaluate(call.VersionExpr.Expr, "module."+call.Name+".version")
-		diags = append(diags, moreDiags...)
-		if !moreDiags.HasErrors() {
-			constraint, moreDiags := decodeVersionConstraint(&hcl.Attribute{Name: "version",
-				Expr: &hclsyntax.LiteralValueExpr{Val: val, SrcRange: call.VersionExpr.Expr.Range()}, Range: call.VersionExpr.Range})
-			diags = append(diags, moreDiags...)
-			if !moreDiags.HasErrors() {
-				call.Version = constraint
-			}
-		}
+	if !diags.HasErrors() && (call.SourceExpr != nil || call.VersionExpr != nil) {
+		diags = append(diags, checkRegistrySource(call)...)
 	}
 	return diags
 }
 
-// evaluate evaluates expr, which what names, in this module's static scope.
-// A sensitive result is refused: a module source or version is written to
+// evaluate evaluates expr for ident in this module's static scope. A
+// sensitive result is refused: a module source or version is written to
 // the module manifest and shown in plain text.
-func (s *StaticModule) evaluate(expr hcl.Expression, what string) (cty.Value, hcl.Diagnostics) {
-	scope := &lang.Scope{Data: &staticData{module: s, what: what}, BaseDir: ".", ProviderFunctions: noProviderFunctions(what)}
-	val, diags := scope.EvalExpr(expr, cty.DynamicPseudoType)
+func (s *StaticModule) evaluate(expr hcl.Expression, ident staticIdent) (cty.Value, hcl.Diagnostics) {
+	val, diags := s.evalIn(expr, []staticIdent{ident})
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
 	if marks.Contains(val, marks.Sensitive) {
-		return cty.DynamicVal, append(diags, staticDiag("Sensitive value in static context",
-			fmt.Sprintf("%s is worked out before anything is planned and is shown in plain text, so it cannot be built from sensitive values.", what), expr.Range()))
+		return cty.DynamicVal, append(diags, staticDiag("Sensitive value not allowed",
+			fmt.Sprintf("Sensitive values, or values derived from sensitive values, cannot be used as %s.", ident), expr.Range()))
 	}
 	if !val.IsWhollyKnown() {
 		return cty.DynamicVal, append(diags, staticDiag("Unknown value in static context",
-			fmt.Sprintf("%s must be known before anything is planned, but it depends on a value that is not known yet.", what), expr.Range()))
+			fmt.Sprintf("%s must be known before anything is planned, but it depends on a value that is not known yet.", ident), expr.Range()))
 	}
 	return val, diags
 }
 
-// variable is var.NAME of this module: for the root, from the inputs; for
-// a child, its call's argument evaluated in the caller.
-func (s *StaticModule) variable(name string, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+// evalIn evaluates expr with stack saying what it is being evaluated for,
+// innermost last.
+func (s *StaticModule) evalIn(expr hcl.Expression, stack []staticIdent) (cty.Value, hcl.Diagnostics) {
+	data := &staticData{module: s, stack: stack}
+	scope := &lang.Scope{Data: data, BaseDir: ".", ProviderFunctions: data.noProviderFunctions()}
+	return scope.EvalExpr(expr, cty.DynamicPseudoType)
+}
+
+// variable is var.NAME of this module as caller reads it: for the root,
+// from the inputs; for a child, its call's argument evaluated in the
+// caller.
+func (s *StaticModule) variable(name string, rng hcl.Range, caller *staticData) (cty.Value, hcl.Diagnostics) {
 	decl := s.module.Variables[name]
 	if decl == nil {
-		return cty.DynamicVal, hcl.Diagnostics{staticDiag("Reference to undeclared input variable",
-			fmt.Sprintf("An input variable with the name %q has not been declared.", name), rng)}
+		return cty.DynamicVal, hcl.Diagnostics{staticDiag("Undefined variable", fmt.Sprintf("Undefined variable var.%s", name), rng)}
 	}
 	if decl.ConstSet && !decl.Const {
 		return cty.DynamicVal, hcl.Diagnostics{staticDiag("Unable to use variable in static context",
 			fmt.Sprintf("The variable %q cannot be used in a static context, because it is declared as \"const = false\".", name), rng)}
 	}
+	id := staticIdent{module: s.path, subject: "var." + name, declRange: decl.DeclRange}
 	key := "var." + name
 	if val, ok := s.values[key]; ok {
 		return val, nil
 	}
 	val, diags := s.variableValue(decl)
-	if !diags.HasErrors() {
-		if decl.Type.Defaults != nil && !val.IsNull() {
-			val = decl.Type.Defaults.Apply(val)
-		}
-		converted, err := convert.Convert(val, decl.Type.Type)
-		if err != nil {
-			return cty.DynamicVal, append(diags, staticDiag("Invalid value for input variable",
-				fmt.Sprintf("The value of var.%s is not suitable: %s.", name, err), decl.DeclRange))
-		}
-		val = converted
+	if diags.HasErrors() {
+		return cty.DynamicVal, caller.enhance(id, diags)
 	}
+	if decl.Type.Defaults != nil && !val.IsNull() {
+		val = decl.Type.Defaults.Apply(val)
+	}
+	converted, err := convert.Convert(val, decl.Type.Type)
+	if err != nil {
+		return cty.DynamicVal, caller.enhance(id, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError,
+			Summary: "Invalid value for input variable",
+			Detail:  fmt.Sprintf("The given value is not suitable for %s declared at %s: %s.", id.subject, id.declRange, err)}))
+	}
+	val = converted
 	if decl.Sensitive {
 		val = val.Mark(marks.Sensitive)
 	}
@@ -181,12 +222,12 @@ func (s *StaticModule) variableValue(decl *Variable) (cty.Value, hcl.Diagnostics
 	attr, given := attrs[decl.Name]
 	if !given {
 		if decl.Default == nil {
-			return cty.DynamicVal, hcl.Diagnostics{staticDiag("Missing required variable in module call",
-				fmt.Sprintf("Module %q requires var.%s, which its source or version needs, and the call does not set it.", s.call.Name, decl.Name), s.call.DeclRange)}
+			return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Missing required variable in module call",
+				Subject: s.call.Config.MissingItemRange().Ptr()}}
 		}
 		return defaultValue(decl)
 	}
-	return s.parent.evaluate(attr.Expr, s.path.String()+".var."+decl.Name)
+	return s.parent.evalIn(attr.Expr, []staticIdent{{module: s.path, subject: "var." + decl.Name, declRange: attr.Range}})
 }
 
 func defaultValue(decl *Variable) (cty.Value, hcl.Diagnostics) {
@@ -197,37 +238,47 @@ func defaultValue(decl *Variable) (cty.Value, hcl.Diagnostics) {
 	return decl.Default.Value(nil)
 }
 
-// checkConstVariables evaluates the module's const variables, which must
-// be known when the configuration is loaded.
-func (s *StaticModule) checkConstVariables() hcl.Diagnostics {
+// CheckConstVariables evaluates the module's const variables, which must
+// be known when the configuration is loaded. OpenTofu names this check by
+// the module alone, at its call.
+func (s *StaticModule) CheckConstVariables() hcl.Diagnostics {
+	var callRange hcl.Range
+	if s.call != nil {
+		callRange = s.call.DeclRange
+	}
+	check := &staticData{module: s, stack: []staticIdent{{module: s.path, declRange: callRange}}}
 	var diags hcl.Diagnostics
 	for _, name := range sortedKeys(s.module.Variables) {
 		if decl := s.module.Variables[name]; decl.Const {
-			_, moreDiags := s.variable(name, decl.DeclRange)
+			_, moreDiags := s.variable(name, decl.DeclRange, check)
 			diags = append(diags, moreDiags...)
 		}
 	}
 	return diags
 }
 
-// local is local.NAME of this module, evaluated in its static scope.
-func (s *StaticModule) local(name string, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+// local is local.NAME of this module as caller reads it, evaluated in its
+// static scope.
+func (s *StaticModule) local(name string, rng hcl.Range, caller *staticData) (cty.Value, hcl.Diagnostics) {
 	local := s.module.Locals[name]
 	if local == nil {
-		return cty.DynamicVal, hcl.Diagnostics{staticDiag("Reference to undeclared local value",
-			fmt.Sprintf("A local value with the name %q has not been declared.", name), rng)}
+		return cty.DynamicVal, hcl.Diagnostics{staticDiag("Undefined local", fmt.Sprintf("Undefined local local.%s", name), rng)}
 	}
+	id := staticIdent{module: s.path, subject: "local." + name, declRange: local.DeclRange}
 	key := "local." + name
 	if val, ok := s.values[key]; ok {
 		return val, nil
 	}
-	if s.evaluating[key] {
-		return cty.DynamicVal, hcl.Diagnostics{staticDiag("Circular reference", fmt.Sprintf("%s is self referential.", key), local.DeclRange)}
+	for _, frame := range caller.stack {
+		if frame.String() == id.String() {
+			return cty.DynamicVal, hcl.Diagnostics{staticDiag("Circular reference", fmt.Sprintf("%s is self referential", id), id.declRange)}
+		}
 	}
-	s.evaluating[key] = true
-	scope := &lang.Scope{Data: &staticData{module: s, what: key}, BaseDir: ".", ProviderFunctions: noProviderFunctions(key)}
-	val, diags := scope.EvalExpr(local.Expr, cty.DynamicPseudoType)
-	delete(s.evaluating, key)
+	stack := append(append([]staticIdent(nil), caller.stack...), id)
+	val, diags := s.evalIn(local.Expr, stack)
+	if diags.HasErrors() {
+		return cty.DynamicVal, caller.enhance(id, diags)
+	}
 	s.values[key] = val
 	return val, diags
 }
@@ -236,32 +287,46 @@ func staticDiag(summary, detail string, rng hcl.Range) *hcl.Diagnostic {
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: rng.Ptr()}
 }
 
-// noProviderFunctions refuses provider functions, as OpenTofu does in a
-// static context: no provider runs before modules are installed.
-func noProviderFunctions(what string) lang.ProviderFunctionResolver {
-	return func(ref lang.ProviderFunctionRef) (function.Function, bool, hcl.Diagnostics) {
-		return function.Function{}, false, hcl.Diagnostics{staticDiag("Provider function in static context",
-			fmt.Sprintf("Unable to use %s in static context, which is required by %s.", ref, what), ref.CallRange)}
-	}
-}
-
-// staticData answers references in a static context.
+// staticData answers references in a static context. stack is what the
+// evaluation is for, innermost last: a module source, the local value it
+// refers to, and so on.
 type staticData struct {
 	module *StaticModule
-	what   string
+	stack  []staticIdent
+}
+
+func (d *staticData) top() staticIdent { return d.stack[len(d.stack)-1] }
+
+// enhance adds, to errors working out id, what needed it, as OpenTofu
+// does.
+func (d *staticData) enhance(id staticIdent, diags hcl.Diagnostics) hcl.Diagnostics {
+	if !diags.HasErrors() {
+		return diags
+	}
+	top := d.top()
+	return append(diags, staticDiag("Unable to compute static value", fmt.Sprintf("%s depends on %s which is not available", top, id), top.declRange))
 }
 
 func (d *staticData) unavailable(summary, subject string, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
 	return cty.DynamicVal, hcl.Diagnostics{staticDiag(summary,
-		fmt.Sprintf("Unable to use %s in static context, which is required by %s.", subject, d.what), rng)}
+		fmt.Sprintf("Unable to use %s in static context, which is required by %s", subject, d.top()), rng)}
+}
+
+// noProviderFunctions refuses provider functions, as OpenTofu does in a
+// static context: no provider runs before modules are installed.
+func (d *staticData) noProviderFunctions() lang.ProviderFunctionResolver {
+	return func(ref lang.ProviderFunctionRef) (function.Function, bool, hcl.Diagnostics) {
+		_, diags := d.unavailable("Provider function in static context", ref.String(), ref.CallRange)
+		return function.Function{}, false, diags
+	}
 }
 
 func (d *staticData) GetInputVariable(addr addrs.InputVariable, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
-	return d.module.variable(addr.Name, rng)
+	return d.module.variable(addr.Name, rng, d)
 }
 
 func (d *staticData) GetLocalValue(addr addrs.LocalValue, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
-	return d.module.local(addr.Name, rng)
+	return d.module.local(addr.Name, rng, d)
 }
 
 func (d *staticData) GetModule(addr addrs.ModuleCall, rng hcl.Range) (cty.Value, hcl.Diagnostics) {

@@ -141,11 +141,12 @@ func (p *Parser) loadConfig(dir string, installed InstalledModules) (*Config, hc
 		return root, diags
 	}
 	static := p.StaticRoot(mod, dir)
-	diags = append(diags, static.checkConstVariables()...)
+	diags = append(diags, static.CheckConstVariables()...)
 	diags = append(diags, p.loadChildren(root, static, []string{filepath.Clean(dir)}, installed)...)
 	diags = append(diags, checkRootOutputs(mod)...)
 	root.DeepEach(func(c *Config) {
 		diags = append(diags, checkPassedProviders(c)...)
+		diags = append(diags, providerIterationWarnings(c)...)
 	})
 	return root, diags
 }
@@ -224,7 +225,7 @@ func (p *Parser) loadChildren(parent *Config, static *StaticModule, stack []stri
 		}
 		parent.Children[call.Name] = child
 		childStatic := static.Child(call, mod)
-		diags = append(diags, childStatic.checkConstVariables()...)
+		diags = append(diags, childStatic.CheckConstVariables()...)
 		diags = append(diags, p.loadChildren(child, childStatic, append(stack, childDir), installed)...)
 	}
 	return diags

@@ -118,35 +118,34 @@ func decodeVariableAttributes(variable *Variable, attrs hcl.Attributes) hcl.Diag
 }
 
 // checkVariableDefault reports a default that cannot be converted to the
-// variable's type, which no caller could ever fix.
+// variable's type, which no caller could ever fix, and warns about parts of
+// it the conversion would drop.
 func checkVariableDefault(variable *Variable) hcl.Diagnostics {
 	val, diags := variable.Default.Value(nil)
 	if diags.HasErrors() {
 		return diags
 	}
-	if val.IsNull() {
-		if !variable.Nullable {
-			return hcl.Diagnostics{{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid default value for variable",
-				Detail:   "A null default value is not valid when nullable=false.",
-				Subject:  variable.Default.Range().Ptr(),
-			}}
-		}
-		return nil
-	}
-	if variable.Type.Defaults != nil {
+	if variable.Type.Defaults != nil && !val.IsNull() {
 		val = variable.Type.Defaults.Apply(val)
 	}
 	if _, err := convert.Convert(val, variable.Type.Type); err != nil {
-		return hcl.Diagnostics{{
+		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid default value for variable",
-			Detail:   fmt.Sprintf("This default value is not compatible with the variable's type constraint: %s.", err),
+			Detail:   fmt.Sprintf("This default value is not compatible with the variable's type constraint: %s.", formatConversionError(err)),
 			Subject:  variable.Default.Range().Ptr(),
-		}}
+		})
 	}
-	return nil
+	diags = append(diags, lintVariableDefault(variable.Default, variable.Type.Type)...)
+	if val.IsNull() && !variable.Nullable {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid default value for variable",
+			Detail:   "A null default value is not valid when nullable=false.",
+			Subject:  variable.Default.Range().Ptr(),
+		})
+	}
+	return diags
 }
 
 // decodeTypeConstraint reads a type expression. Besides what typeexpr

@@ -16,7 +16,7 @@ func (d Diagnostics) InConfigBody(body hcl.Body) Diagnostics {
 	}
 	out := make(Diagnostics, len(d))
 	for i, diag := range d {
-		if diag.Subject == nil {
+		if diag.Subject == nil && !diag.Standalone {
 			subject := AttributeRange(body, diag.AttributePath)
 			diag.Subject = &subject
 		}

@@ -51,6 +51,10 @@ type Diagnostic struct {
 	Object string
 	// AttributePath is the attribute within Address's object, if any.
 	AttributePath cty.Path
+	// Standalone marks a diagnostic about no object and no text, which is
+	// shown as it is, never given the address or block of what raised
+	// it: OpenTofu's plain errors from its built-in provider.
+	Standalone bool
 	// FromCheckBlock marks what a check block reported (its assertions and
 	// its scoped data source): applying a plan evaluates check blocks
 	// again, so the plan's reports are not shown twice.
@@ -61,6 +65,10 @@ type Diagnostic struct {
 	// (not an error evaluating one). `terrane test` matches a run's
 	// expect_failures against it.
 	FailedCheck bool
+	// Sourceless marks what OpenTofu reports without a source range or an
+	// object's address, though it arises while working on one: a run
+	// attaches neither to it.
+	Sourceless bool
 
 	// Expression and EvalContext are the expression whose evaluation
 	// raised the diagnostic and the context it was evaluated in, when it
@@ -157,7 +165,7 @@ func (d Diagnostics) Err() error {
 func (d Diagnostics) WithAddress(addr string) Diagnostics {
 	out := make(Diagnostics, len(d))
 	for i, diag := range d {
-		if diag.Address == "" && diag.Subject == nil {
+		if diag.Address == "" && diag.Subject == nil && !diag.Standalone {
 			diag.Address = addr
 		}
 		out[i] = diag

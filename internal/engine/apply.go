@@ -12,6 +12,7 @@ import (
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/engine/journal"
+	"github.com/terrane/terrane/internal/lang/marks"
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/errored"
@@ -160,7 +161,7 @@ func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics 
 	case plan.UIMode == plans.DestroyMode:
 		w.results.outputs = map[string]*states.OutputValue{}
 	}
-	if err := e.opts.State.WriteOutputs(context.WithoutCancel(ctx), w.results.outputs); err != nil {
+	if err := e.opts.State.WriteOutputs(context.WithoutCancel(ctx), knownOutputs(w.results.outputs)); err != nil {
 		ds = ds.Append(diags.Errorf("Cannot record the outputs", "Writing the root module outputs failed: %s", err))
 	}
 	ds = ds.Append(e.recordCheckResults(context.WithoutCancel(ctx), plan, w.results.checks.list()))
@@ -176,8 +177,9 @@ func workspaceLineage(snap *recordstore.Snapshot) string {
 	return snap.Workspace.Lineage
 }
 
-// staleDiags refuses a plan made from records that changed since, naming
-// each one.
+// staleDiags refuses a plan made from records that changed since. A
+// saved plan is refused in OpenTofu's words, once; a run's own plan, which
+// another run overtook between its plan and its apply, names each record.
 func staleDiags(plan *plans.Plan, snap *recordstore.Snapshot) diags.Diagnostics {
 	stale := plan.StaleRecords(func(name string) (string, bool) {
 		v, ok := snap.InstanceVersions[name]
@@ -188,13 +190,12 @@ func staleDiags(plan *plans.Plan, snap *recordstore.Snapshot) diags.Diagnostics 
 		if isDataRecord(s.Name) {
 			continue
 		}
-		d := diags.Diagnostic{Severity: diags.Error, Summary: staleSummary, Address: s.Name,
-			Detail: fmt.Sprintf("The saved plan no longer matches the state at %s: %s. Nothing was applied. Make a new plan and apply that.", s.Name, s.Reason())}
-		if !plan.Saved {
-			d.Summary = changedUnderRunSummary
-			d.Detail = fmt.Sprintf("Another run changed %s after this run planned it: %s. This run stopped before changing anything, so planning again is safe: run the command again, or give -lock-timeout=DURATION to wait for the other run and plan again automatically.", s.Name, s.Reason())
+		if plan.Saved {
+			return diags.Diagnostics{{Severity: diags.Error, Summary: staleSummary,
+				Detail: "The given plan file can no longer be applied because the state was changed by another operation after the plan was created."}}
 		}
-		ds = ds.Append(d)
+		ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: changedUnderRunSummary, Address: s.Name,
+			Detail: fmt.Sprintf("Another run changed %s after this run planned it: %s. This run stopped before changing anything, so planning again is safe: run the command again, or give -lock-timeout=DURATION to wait for the other run and plan again automatically.", s.Name, s.Reason())})
 	}
 	return ds
 }
@@ -309,4 +310,27 @@ func unrecordedResult(addr addrs.AbsResourceInstance, inst *states.ResourceInsta
 	return diags.Diagnostics{{Severity: diags.Error, Summary: "Cannot record a result", Address: addr.String(),
 		Detail: fmt.Sprintf("The provider call on %s finished, but the store refused its result: %s. The result, %s, is kept with this run's unrecorded results (%s).",
 			addr, err, entry, errored.FileName)}}
+}
+
+// knownOutputs is what of the root outputs a state can hold, as OpenTofu
+// records them: unknown parts become null, and an output that is then
+// null is not recorded (one whose resources a refresh-only or targeted run
+// left unknown).
+func knownOutputs(outputs map[string]*states.OutputValue) map[string]*states.OutputValue {
+	out := make(map[string]*states.OutputValue, len(outputs))
+	for name, o := range outputs {
+		if o.Value.IsWhollyKnown() {
+			out[name] = o
+			continue
+		}
+		val, pvm := marks.UnmarkDeepWithPaths(o.Value)
+		val = cty.UnknownAsNull(val)
+		if val.IsNull() {
+			continue
+		}
+		known := *o
+		known.Value = marks.MarkWithPaths(val, pvm)
+		out[name] = &known
+	}
+	return out
 }

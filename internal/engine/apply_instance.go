@@ -18,6 +18,13 @@ import (
 // expressions that refer to it.
 func (w *walker) applyInstance(work *resourceWork, addr addrs.AbsResourceInstance, rep repetition) diags.Diagnostics {
 	src := w.applier.changes[addr.String()]
+	if src != nil && src.Importing != nil && src.DeposedKey == addrs.NotDeposed {
+		// The object was recorded before the walk; its import is
+		// reported where OpenTofu reports it, before its change.
+		id := src.Importing.ID
+		w.importHooks(func(h ImportHook) { h.PreApplyImport(addr, id) })
+		w.importHooks(func(h ImportHook) { h.PostApplyImport(addr, id) })
+	}
 	if work.v.resource.Mode == addrs.DataResourceMode {
 		if w.planOpts.Mode == plans.DestroyMode {
 			return nil
@@ -48,7 +55,7 @@ func (w *walker) applyInstance(work *resourceWork, addr addrs.AbsResourceInstanc
 	if err != nil {
 		return diags.Diagnostics{diags.Errorf("Cannot read the saved plan", "The change to %s could not be decoded: %s. Make a new plan.", addr, err)}
 	}
-	return withResourceSource(w.applyChange(work, addr, rep, change).WithAddress(addr.String()), work.v.resource)
+	return withResourceSource(withAddress(w.applyChange(work, addr, rep, change), addr.String()), work.v.resource)
 }
 
 // applyDataInstance reads a data source during apply, between its
@@ -395,4 +402,11 @@ func (w *walker) dependenciesOf(work *resourceWork) []addrs.ConfigResource {
 		}
 	}
 	return out
+}
+
+// resourceInState reports whether the prior state has any instance of
+// addr's resource.
+func (w *walker) resourceInState(addr addrs.AbsResourceInstance) bool {
+	_, ok := w.prior.ResourceProvider(addr.ContainingResource())
+	return ok
 }

@@ -168,9 +168,7 @@ func (builtinTerraform) MoveResourceState(context.Context, providers.MoveResourc
 	return providers.MoveResourceStateResponse{Diagnostics: unsupported("resource moves")}
 }
 
-// ReadDataSource reads terraform_remote_state; sensitive outputs come back
-// marked, which only an in-process provider can do, so they stay hidden
-// wherever the result flows.
+// ReadDataSource reads terraform_remote_state.
 func (p builtinTerraform) ReadDataSource(ctx context.Context, req providers.ReadDataSourceRequest) providers.ReadDataSourceResponse {
 	if req.TypeName != remotestate.TypeName {
 		return providers.ReadDataSourceResponse{Diagnostics: unsupported("data source " + req.TypeName)}

@@ -280,6 +280,9 @@ func (w *walker) adoptInstance(work *resourceWork, addr addrs.AbsResourceInstanc
 		return nil, w.importForGeneration(work, addr)
 	}
 	if inst != nil && inst.Current != nil {
+		if t := commandLineImport(w.ctx); t != nil && t.addr.String() == addr.String() {
+			return inst, w.importOverExisting(work, addr, t.id)
+		}
 		if m := w.refactor.moves.Moves[addr.String()]; m != nil && m.CrossType {
 			return w.moveAcrossTypes(work, addr, inst, m.From)
 		}
@@ -289,13 +292,9 @@ func (w *walker) adoptInstance(work *resourceWork, addr addrs.AbsResourceInstanc
 	if target == nil || ds.HasErrors() || w.planOpts.Mode != plans.NormalMode {
 		return inst, ds
 	}
-	if commandLineImport(w.ctx) == nil {
-		// `terrane import` reports its own progress, in other words.
-		w.e.importHooks(func(h ImportHook) { h.PrePlanImport(addr, target.id) })
-	}
 	obj, ids := w.importObject(work, addr, target.id)
 	if ds = ds.Append(ids); ids.HasErrors() {
-		return inst, ds.WithAddress(addr.String())
+		return inst, ds
 	}
 	src, err := obj.Encode(work.types.Value, uint64(work.schema.Version))
 	if err != nil {
@@ -311,6 +310,8 @@ func (w *walker) adoptInstance(work *resourceWork, addr addrs.AbsResourceInstanc
 // Terraform does: the import gives a skeleton, the read fills it in.
 func (w *walker) importObject(work *resourceWork, addr addrs.AbsResourceInstance, id string) (*states.ResourceInstanceObject, diags.Diagnostics) {
 	typeName := addr.Resource.Resource.Type
+	commandLine := commandLineImport(w.ctx) != nil
+	w.importHooks(func(h ImportHook) { h.PreImport(addr, id, commandLine) })
 	var resp providers.ImportResourceStateResponse
 	if err := w.providerCall(func(ctx contextT) {
 		resp = work.provider.iface.ImportResourceState(ctx, providers.ImportResourceStateRequest{TypeName: typeName, ID: id})
@@ -320,6 +321,13 @@ func (w *walker) importObject(work *resourceWork, addr addrs.AbsResourceInstance
 	ds := resp.Diagnostics
 	if ds.HasErrors() {
 		return nil, ds
+	}
+	if commandLine {
+		typeNames := make([]string, len(resp.ImportedResources))
+		for i, r := range resp.ImportedResources {
+			typeNames[i] = r.TypeName
+		}
+		w.importHooks(func(h ImportHook) { h.PostImport(addr, typeNames, true) })
 	}
 	var imported *providers.ImportedResource
 	for i := range resp.ImportedResources {
@@ -334,19 +342,30 @@ func (w *walker) importObject(work *resourceWork, addr addrs.AbsResourceInstance
 	}
 	var read providers.ReadResourceResponse
 	meta, _ := w.providerMeta(addr.Module, work.v.provider.Provider)
+	// The read is the imported object's refresh, reported as one.
+	for _, h := range w.e.opts.Hooks {
+		h.PreRefresh(addr, addrs.NotDeposed, imported.State)
+	}
 	if err := w.providerCall(func(ctx contextT) {
 		read = work.provider.iface.ReadResource(ctx, providers.ReadResourceRequest{TypeName: typeName, PriorState: imported.State,
 			Private: imported.Private, CurrentIdentity: identityOrNil(imported.Identity, work.types.Identity), ProviderMeta: meta})
 	}); err != nil {
 		return nil, ds.Append(err)
 	}
+	if !read.Diagnostics.HasErrors() {
+		for _, h := range w.e.opts.Hooks {
+			h.PostRefresh(addr, addrs.NotDeposed, imported.State, read.NewState)
+		}
+	}
 	if ds = ds.Append(read.Diagnostics); read.Diagnostics.HasErrors() {
 		return nil, ds
 	}
 	if read.NewState == cty.NilVal || read.NewState.IsNull() {
-		return nil, ds.Append(diags.Errorf("Cannot import non-existent remote object",
-			"While importing %s with ID %q, provider %s found no such object. Check that the ID is right and that the object exists in the account the provider is configured for.",
-			addr, id, addrs.ProviderForDisplay(work.provider.addr.Provider)))
+		d := diags.Errorf("Cannot import non-existent remote object",
+			"While attempting to import an existing object to %q, the provider detected that no object exists with the given id or identity. Only pre-existing objects can be imported; check that the id or identity is correct and that it is associated with the provider's configured region or endpoint, or use \"terrane apply\" to create a new remote object for this resource.",
+			addr.String())
+		d.Sourceless = true
+		return nil, ds.Append(d)
 	}
 	identity := imported.Identity
 	if read.NewIdentity != cty.NilVal && !read.NewIdentity.IsNull() {

@@ -8,8 +8,10 @@ import (
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/plans"
+	"github.com/terrane/terrane/internal/providers"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/recordstore"
+	"github.com/terrane/terrane/internal/version"
 )
 
 // commandLineImportKey carries the object `terrane import` asks for
@@ -41,13 +43,6 @@ func (e *Engine) ImportInstance(ctx context.Context, addr addrs.AbsResourceInsta
 	if d := e.checkImportTargetDeclared(addr); d != nil {
 		return nil, diags.Diagnostics{*d}
 	}
-	snap, err := e.opts.State.Load(ctx)
-	if err != nil {
-		return nil, diags.Diagnostics{diags.Errorf("Cannot read the state", "Reading workspace %q failed: %s", e.opts.Workspace, err)}
-	}
-	if inst := snap.State.ResourceInstance(addr); inst != nil && inst.Current != nil {
-		return nil, diags.Diagnostics{alreadyManagedDiag(addr)}
-	}
 	target := &importTarget{addr: addr, id: id}
 	plan, ds := e.plan(context.WithValue(ctx, commandLineImportKey{}, target), PlanOpts{Targets: []addrs.Targetable{addr}, SkipRefresh: true})
 	ds = withoutTargetingWarning(ds, addr)
@@ -77,6 +72,10 @@ func (e *Engine) ImportInstance(ctx context.Context, addr addrs.AbsResourceInsta
 		return nil, ds.Append(diags.Errorf("Cannot record the imported object",
 			"The object with ID %q was imported, but recording it at %s failed: %s. Nothing was recorded; run the import again.", id, addr, err))
 	}
+	// Written, the state moves to its next serial, as OpenTofu's does.
+	if _, err := e.opts.State.BeginRun(ctx, version.Version); err != nil {
+		return nil, ds.Append(diags.Errorf("Cannot record the imported object", "The object with ID %q was recorded at %s, but updating workspace %q failed: %s.", id, addr, e.opts.Workspace, err))
+	}
 	return &ImportedObject{Addr: addr, ID: id, Object: obj}, ds
 }
 
@@ -102,8 +101,32 @@ func (e *Engine) checkImportTargetDeclared(addr addrs.AbsResourceInstance) *diag
 }
 
 func alreadyManagedDiag(addr addrs.AbsResourceInstance) diags.Diagnostic {
-	return diags.Errorf("Resource already managed by Terrane",
-		"Terrane is already managing a remote object for %s. To import to this address you must first remove the existing object from the state (terrane state rm %s).", addr, addr)
+	d := diags.Errorf("Resource already managed by Terrane",
+		"Terrane is already managing a remote object for %s. To import to this address you must first remove the existing object from the state.", addr)
+	d.Sourceless = true
+	return d
+}
+
+// importOverExisting is `terrane import` to an address that has an object
+// already: as in OpenTofu, the provider imports first and the conflict is
+// found with what it returned.
+func (w *walker) importOverExisting(work *resourceWork, addr addrs.AbsResourceInstance, id string) diags.Diagnostics {
+	w.importHooks(func(h ImportHook) { h.PreImport(addr, id, true) })
+	var resp providers.ImportResourceStateResponse
+	if err := w.providerCall(func(ctx contextT) {
+		resp = work.provider.iface.ImportResourceState(ctx, providers.ImportResourceStateRequest{TypeName: addr.Resource.Resource.Type, ID: id})
+	}); err != nil {
+		return diags.Diagnostics{}.Append(err)
+	}
+	if resp.Diagnostics.HasErrors() {
+		return resp.Diagnostics
+	}
+	typeNames := make([]string, len(resp.ImportedResources))
+	for i, r := range resp.ImportedResources {
+		typeNames[i] = r.TypeName
+	}
+	w.importHooks(func(h ImportHook) { h.PostImport(addr, typeNames, true) })
+	return resp.Diagnostics.Append(alreadyManagedDiag(addr))
 }
 
 // withoutTargetingWarning drops the warning every targeted plan carries:

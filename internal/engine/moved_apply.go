@@ -20,7 +20,6 @@ import (
 func (e *Engine) applyRefactoring(ctx context.Context, plan *plans.Plan, snap *recordstore.Snapshot, set *providerSet) (*recordstore.Snapshot, *plans.Plan, diags.Diagnostics) {
 	var ds diags.Diagnostics
 	var changes []recordstore.InstanceChange
-	var imported []*plans.ResourceInstanceChangeSrc
 	movedFrom := map[string]bool{}
 	rest := make([]*plans.ResourceInstanceChangeSrc, 0, len(plan.Changes.Resources))
 	if plan.UIMode == plans.RefreshOnlyMode {
@@ -49,21 +48,14 @@ func (e *Engine) applyRefactoring(ctx context.Context, plan *plans.Plan, snap *r
 			ds = ds.Append(cds)
 			changes = append(changes, recordstore.InstanceChange{Addr: c.Addr, ProviderConfig: c.ProviderAddr.Config,
 				Instance: &states.ResourceInstance{Current: obj}})
-			imported = append(imported, c)
 		}
 		rest = append(rest, c)
 	}
 	if ds.HasErrors() || len(changes) == 0 {
 		return snap, plan, ds
 	}
-	for _, c := range imported {
-		e.importHooks(func(h ImportHook) { h.PreApplyImport(c.Addr, c.Importing.ID) })
-	}
 	if _, err := e.opts.State.Commit(ctx, changes); err != nil {
 		return snap, plan, ds.Append(writeFailure(ctx, changes[0].Addr, recordResult, err))
-	}
-	for _, c := range imported {
-		e.importHooks(func(h ImportHook) { h.PostApplyImport(c.Addr, c.Importing.ID) })
 	}
 	fresh, err := e.opts.State.Load(ctx)
 	if err != nil {

@@ -51,6 +51,7 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 			return nil, ds
 		}
 	}
+	ds = ds.Append(deprecatedRootVariables(e.opts.Config.Module.Variables, e.opts.Variables))
 	loaded := snap
 	rf, rds := e.prepareRefactoring(snap)
 	if ds = ds.Append(rds); rds.HasErrors() {
@@ -195,6 +196,22 @@ func priorRecordData(state *states.State, name string) (*anypb.Any, error) {
 	return anypb.New(rec)
 }
 
+// deprecatedRootVariables warns about each deprecated root module variable
+// given a value, as OpenTofu does once a plan's values are known.
+func deprecatedRootVariables(decls map[string]*config.Variable, given InputValues) diags.Diagnostics {
+	var ds diags.Diagnostics
+	for _, name := range sortedKeys(given) {
+		decl := decls[name]
+		if in := given[name]; decl == nil || decl.DeprecatedMessage == "" || in == nil || in.SourceType == ValueFromUnknown {
+			continue
+		}
+		ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Deprecated variable used from the root module",
+			Detail:  fmt.Sprintf("The root variable %q is deprecated with the following message: %s", decl.Name, decl.DeprecatedMessage),
+			Subject: decl.DeclRange.Ptr()})
+	}
+	return ds
+}
+
 // planOutputs compares the root outputs the walk evaluated with the ones
 // in state.
 func (e *Engine) planOutputs(plan *plans.Plan, w *walker, prior *states.State) diags.Diagnostics {
@@ -224,6 +241,17 @@ func (e *Engine) planOutputs(plan *plans.Plan, w *walker, prior *states.State) d
 		sensitive := false
 		if old := prior.Outputs[name]; old != nil {
 			before, sensitive = old.Value, old.Sensitive
+		}
+		if _, declared := e.opts.Config.Module.Outputs[name]; declared && plan.UIMode == plans.DestroyMode {
+			// OpenTofu refreshes before it plans to destroy, evaluating
+			// the outputs again: a destroy removes what they are now, and
+			// an output that is null or not known yet is not there.
+			before = cty.NullVal(cty.DynamicPseudoType)
+			if out := w.results.outputs[name]; out != nil {
+				if plain, _ := out.Value.UnmarkDeep(); plain.IsKnown() {
+					before, sensitive = out.Value, out.Sensitive
+				}
+			}
 		}
 		if decl := e.opts.Config.Module.Outputs[name]; decl != nil && decl.Sensitive {
 			sensitive = true
@@ -286,7 +314,13 @@ func neededProviders(cfg *config.Config, prior *states.State) []addrs.Provider {
 			pr := c.Module.ProviderForLocalName(p.Name)
 			seen[pr.String()] = pr
 		}
+		for _, pr := range c.Module.ImportProviders() {
+			seen[pr.String()] = pr
+		}
 	})
+	for _, p := range config.CalledFunctionProviders(cfg) {
+		seen[p.String()] = p
+	}
 	for _, res := range prior.SortedResources() {
 		if res.Addr.Resource.Mode == addrs.DataResourceMode {
 			continue // data results in state need no provider: see addOrphanVertices

@@ -40,6 +40,10 @@ func newPlanCollector() *planCollector {
 // object unchanged since its record is held as that record, so a plan's
 // memory grows with what changes, not with the state.
 func (w *walker) addChange(change *plans.ResourceInstanceChange, types plans.ObjectTypes, encoded ...plans.KnownEncoding) diags.Diagnostics {
+	if w.planOpts.Mode == plans.DestroyMode && change.Action == plans.Delete {
+		// A destroy plan destroys everything; OpenTofu gives no reason.
+		change.ActionReason = plans.ReasonNone
+	}
 	src, err := change.EncodeSharing(types, encoded...)
 	if err != nil {
 		return diags.Diagnostics{diags.Errorf("Cannot record a planned change", "The change to %s could not be encoded: %s. This is a bug in the provider's answer or in Terrane.", change.ObjectName(), err)}
@@ -137,29 +141,11 @@ func (w *walker) recordRootOutput(o *config.Output, val cty.Value) {
 		delete(w.results.outputs, o.Name)
 		return
 	}
-	w.results.outputs[o.Name] = &states.OutputValue{Value: withoutNegativeZero(val), Sensitive: o.Sensitive}
-}
-
-// withoutNegativeZero turns every -0 in v into 0. OpenTofu records a root
-// output's planned value, which has been through the plan's msgpack
-// encoding, where -0 is the integer 0.
-func withoutNegativeZero(v cty.Value) cty.Value {
-	out, _ := cty.TransformWithTransformer(v, negativeZeroTransformer{})
-	return out
-}
-
-type negativeZeroTransformer struct{}
-
-func (negativeZeroTransformer) Enter(_ cty.Path, v cty.Value) (cty.Value, error) { return v, nil }
-
-func (negativeZeroTransformer) Exit(_ cty.Path, v cty.Value) (cty.Value, error) {
-	plain, valueMarks := v.Unmark()
-	if plain.Type() == cty.Number && plain.IsKnown() && !plain.IsNull() {
-		if f := plain.AsBigFloat(); f.Sign() == 0 && f.Signbit() {
-			return cty.Zero.WithMarks(valueMarks), nil
-		}
-	}
-	return v, nil
+	// A root output the plan knew in full was taken from the plan (see
+	// outputValue), as OpenTofu takes it, so its numbers have been through
+	// the plan's encoding: no negative zero is left. A value only the apply
+	// knows is recorded as evaluated, -0 included, as in OpenTofu.
+	w.results.outputs[o.Name] = &states.OutputValue{Value: val, Sensitive: o.Sensitive}
 }
 
 // keepPriorRootOutput leaves a root output as the last run recorded it:

@@ -28,7 +28,8 @@ func (w *walker) planManagedInstance(work *resourceWork, addr addrs.AbsResourceI
 	var prior *refreshed
 	if inst != nil && inst.Current != nil {
 		var rds diags.Diagnostics
-		skip := w.planOpts.SkipRefresh || w.planOpts.Fresh[addr.String()] || !w.planScope.refreshes(work.v.key(), addr)
+		// An object just imported was read by the import itself.
+		skip := w.planOpts.SkipRefresh || w.planOpts.Fresh[addr.String()] || w.justImported(addr) || !w.planScope.refreshes(work.v.key(), addr)
 		prior, rds = w.refresh(work.provider, work.schema, work.types, addr, addrs.NotDeposed, inst.Current, skip)
 		ds = ds.Append(rds)
 		if rds.HasErrors() {
@@ -46,6 +47,11 @@ func (w *walker) planManagedInstance(work *resourceWork, addr addrs.AbsResourceI
 	}
 	switch w.planOpts.Mode {
 	case plans.RefreshOnlyMode:
+		if !exists && !w.resourceInState(addr) {
+			// Never created, and a refresh creates nothing: unknown, as
+			// OpenTofu evaluates a resource the state has no trace of.
+			w.setPlannedInstanceValue(work, addr, cty.UnknownVal(work.types.Value))
+		}
 		return ds
 	case plans.DestroyMode:
 		if exists && w.planScope.destroys(addr) {

@@ -36,7 +36,7 @@ func (w *walker) resourceWork(v *resourceVertex) (*resourceWork, diags.Diagnosti
 			Subject: r.TypeRange.Ptr()}}
 	}
 	p := w.providers.forResource(addrs.ConfigResource{Module: v.module.Path, Resource: r.Addr()}, w.providers.get(v.provider))
-	if p == nil && keyedProviderRef(r) == nil {
+	if passed, _ := passedProviderKey(v.module, r.ProviderConfigAddr()); p == nil && keyedProviderRef(r) == nil && passed == nil {
 		return nil, diags.Diagnostics{{Severity: diags.Error, Summary: "Provider configuration not available",
 			Detail:  fmt.Sprintf("%s could not be configured (see the errors above), so %s cannot be planned.", v.provider, v.key()),
 			Subject: r.DeclRange.Ptr()}}
@@ -157,7 +157,7 @@ func (w *walker) instance(work *resourceWork, addr addrs.AbsResourceInstance, re
 	if work.v.resource.Mode == addrs.DataResourceMode {
 		return w.planDataInstance(work, addr, rep)
 	}
-	return withResourceSource(w.planManagedInstance(work, addr, rep).WithAddress(addr.String()), work.v.resource)
+	return withResourceSource(withAddress(w.planManagedInstance(work, addr, rep), addr.String()), work.v.resource)
 }
 
 // orphanWithProvider plans the deletion of an instance only in state with
@@ -226,7 +226,7 @@ func (w *walker) evalConfig(work *resourceWork, addr addrs.AbsResourceInstance, 
 // go.
 func refuseEphemeralConfig(work *resourceWork, addr addrs.AbsResourceInstance, cfgMarks []cty.PathValueMarks) diags.Diagnostics {
 	ds := lang.EphemeralInPersistedAttributes(work.schema.Block, cfgMarks)
-	return withResourceSource(ds.WithAddress(addr.String()), work.v.resource)
+	return withResourceSource(withAddress(ds, addr.String()), work.v.resource)
 }
 
 // refreshed is a prior object brought up to date: upgraded to the current
@@ -455,6 +455,7 @@ func (w *walker) planDelete(p *configuredProvider, types plans.ObjectTypes, s sc
 		return ds.Append(preventDestroyDiag(addr))
 	}
 	private := r.current.Private
+	plannedIdentity := cty.NilVal
 	if w.providers.schemas.Providers[p.addr.Provider].ServerCapabilities.PlanDestroy {
 		unmarked, _ := marks.UnmarkDeep(r.current.Value)
 		var resp providers.PlanResourceChangeResponse
@@ -472,12 +473,15 @@ func (w *walker) planDelete(p *configuredProvider, types plans.ObjectTypes, s sc
 			return ds
 		}
 		private = resp.PlannedPrivate
+		// OpenTofu records what the provider planned as the identity after
+		// a destroy: the framework answers with the object's identity.
+		plannedIdentity = resp.PlannedIdentity
 	}
 	change := &plans.ResourceInstanceChange{
 		ResourceInstanceChangeHeader: plans.ResourceInstanceChangeHeader{Addr: addr, PrevRunAddr: addr, DeposedKey: deposed,
 			ProviderAddr: p.instanceAddr(), ActionReason: reason, Private: private},
 		Change: plans.Change{Action: plans.Delete, Before: r.current.Value, After: cty.NullVal(types.Value),
-			BeforeIdentity: identityOrNil(r.identity, types.Identity), AfterIdentity: identityOrNil(cty.NilVal, types.Identity)},
+			BeforeIdentity: identityOrNil(r.identity, types.Identity), AfterIdentity: identityOrNil(plannedIdentity, types.Identity)},
 	}
 	return ds.Append(w.addChange(change, types, r.encoded...))
 }
@@ -514,10 +518,10 @@ func (w *walker) runOrphan(v *orphanVertex) diags.Diagnostics {
 	if id, ok := w.providers.schemas.Identity(v.provider.Provider, res.Addr.Resource.Type); ok {
 		types.Identity = id.ImpliedType()
 	}
+	// As in OpenTofu, a resource whose module call is gone is not in the
+	// configuration either: that no module instance exists is the reason
+	// only while the call still does.
 	reason := plans.DeleteBecauseNoResourceConfig
-	if w.cfg.Descendant(v.addr.Module) == nil {
-		reason = plans.DeleteBecauseNoModule
-	}
 	for _, res := range resources {
 		for key, inst := range res.Instances {
 			if !w.planScope.includes(v.addr.String(), res.Addr.Instance(key)) {

@@ -114,10 +114,25 @@ func keyedProviderRef(r *config.Resource) hcl.Expression {
 // instance. Work of other resources is returned as it is.
 func (w *walker) withInstanceProvider(work *resourceWork, addr addrs.AbsResourceInstance, rep repetition) (*resourceWork, diags.Diagnostics) {
 	keyExpr := keyedProvider(work)
+	scope := func() *lang.Scope { return w.scopeIn(work.v.module, addr.Module, rep, nil) }
 	if keyExpr == nil {
-		return work, nil
+		// A module call may pass the module one instance of a provider
+		// configuration with for_each: the key is evaluated where the call
+		// is, for the module instance the resource is in.
+		passedKey, depth := passedProviderKey(work.v.module, work.v.resource.ProviderConfigAddr())
+		if passedKey == nil || depth > len(addr.Module) {
+			return work, nil
+		}
+		keyExpr = passedKey
+		caller, callerInst := work.v.module, addr.Module[:depth]
+		for len(caller.Path) > depth-1 {
+			caller = caller.Parent
+		}
+		scope = func() *lang.Scope {
+			return w.scopeIn(caller, callerInst.Parent(), w.values.moduleRepetition(callerInst), nil)
+		}
 	}
-	key, ds := w.providerInstanceKey(w.scopeIn(work.v.module, addr.Module, rep, nil), keyExpr, addr)
+	key, ds := w.providerInstanceKey(scope(), keyExpr, addr)
 	if ds.HasErrors() {
 		return nil, ds
 	}
@@ -190,4 +205,38 @@ func orphanRepetition(key addrs.InstanceKey) repetition {
 		return repetition{countIndex: cty.NumberIntVal(int64(k))}
 	}
 	return repetition{}
+}
+
+// passedProviderKey finds, for a block in module using the local provider
+// configuration local, the instance key a module call on the way up gives
+// the configuration it passes in (providers = { tpf = tpf.env[each.key] }),
+// and the depth of the module that call makes; nil when none does.
+func passedProviderKey(module *config.Config, local addrs.LocalProviderConfig) (hcl.Expression, int) {
+	provider := module.Module.ProviderForLocalName(local.LocalName)
+	for c := module; c.Parent != nil; c = c.Parent {
+		if _, ok := c.Module.ProviderConfigs[local]; ok {
+			return nil, 0
+		}
+		call := c.Parent.Module.ModuleCalls[c.Path[len(c.Path)-1]]
+		passed := false
+		if call != nil {
+			for _, pp := range call.Providers {
+				if pp.InChild.LocalName == local.LocalName && pp.InChild.Alias == local.Alias {
+					if pp.InParentKey != nil {
+						return pp.InParentKey, len(c.Path)
+					}
+					local, passed = pp.InParent, true
+					break
+				}
+			}
+		}
+		if !passed {
+			if local.Alias != "" {
+				return nil, 0
+			}
+			local = addrs.LocalProviderConfig{LocalName: localNameFor(c.Parent.Module, provider)}
+		}
+		provider = c.Parent.Module.ProviderForLocalName(local.LocalName)
+	}
+	return nil, 0
 }

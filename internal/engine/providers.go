@@ -300,39 +300,28 @@ func (w *walker) functionResolver(module *config.Config) lang.ProviderFunctionRe
 		if !found {
 			return function.Function{}, false, nil
 		}
-		spec := &function.Spec{Type: function.StaticReturnType(decl.ReturnType)}
-		for _, p := range decl.Parameters {
-			spec.Params = append(spec.Params, functionParam(p))
+		p := w.providers.get(addr)
+		if p == nil {
+			// Not started (a provider whose functions alone are used is
+			// started with the walk): nothing can be known yet.
+			return unknownFunction(decl), true, nil
 		}
-		if decl.VariadicParameter != nil {
-			variadic := functionParam(*decl.VariadicParameter)
-			spec.VarParam = &variadic
-		}
-		spec.Impl = func(args []cty.Value, ret cty.Type) (cty.Value, error) {
-			p := w.providers.get(addr)
-			if p == nil {
-				return cty.UnknownVal(ret), nil
-			}
-			resp := p.iface.CallFunction(context.WithoutCancel(w.ctx), providers.CallFunctionRequest{FunctionName: ref.Function, Arguments: args})
-			if resp.Err != nil {
-				var fe *providers.FunctionError
-				if errorsAs(resp.Err, &fe) && fe.Argument != nil {
-					return cty.UnknownVal(ret), function.NewArgErrorf(int(*fe.Argument), "%s", fe.Text)
-				}
-				return cty.UnknownVal(ret), resp.Err
-			}
-			return resp.Result, nil
-		}
-		return function.New(spec), true, nil
+		return providers.CallableFunction(context.WithoutCancel(w.ctx), p.iface, ref.Function, decl), true, nil
 	}
 }
 
-// functionParam is a provider function's parameter as cty calls it:
-// unknown values (when the provider does not take them) and values of a
-// type not known yet make the result unknown without calling the provider,
-// as in OpenTofu.
-func functionParam(p providers.FunctionParam) function.Parameter {
-	return function.Parameter{Name: p.Name, Type: p.Type, AllowNull: p.AllowNullValue, AllowUnknown: p.AllowUnknownValues}
+// unknownFunction takes the arguments decl declares and returns an unknown
+// result.
+func unknownFunction(decl providers.FunctionDecl) function.Function {
+	spec := &function.Spec{Type: function.StaticReturnType(decl.ReturnType),
+		Impl: func(_ []cty.Value, ret cty.Type) (cty.Value, error) { return cty.UnknownVal(ret), nil }}
+	for _, p := range decl.Parameters {
+		spec.Params = append(spec.Params, function.Parameter{Name: p.Name, Type: p.Type, AllowNull: true, AllowUnknown: true, AllowDynamicType: true})
+	}
+	if v := decl.VariadicParameter; v != nil {
+		spec.VarParam = &function.Parameter{Name: v.Name, Type: v.Type, AllowNull: true, AllowUnknown: true, AllowDynamicType: true}
+	}
+	return function.New(spec)
 }
 
 // stopOnCancel asks every configured provider to stop its in-flight

@@ -372,10 +372,12 @@ func (w *walker) validateVariable(v *variableVertex, inst addrs.ModuleInstance) 
 
 func (w *walker) runOutput(v *outputVertex) diags.Diagnostics {
 	return w.eachModuleInstance(v.module, func(inst addrs.ModuleInstance) diags.Diagnostics {
-		if inst.IsRoot() && w.planOpts.Mode == plans.DestroyMode {
-			// A destroy removes every root output without evaluating it,
-			// as Terraform does: nothing reads them, and the objects they
-			// refer to may already be gone when the output's turn comes.
+		if inst.IsRoot() && w.planOpts.Mode == plans.DestroyMode && w.op != walkPlan {
+			// A destroy removes every root output without evaluating it
+			// again: nothing reads them, and the objects they refer to may
+			// already be gone when the output's turn comes. Its plan
+			// evaluates them, as OpenTofu's refresh before a destroy plan
+			// does, to show what each one was.
 			return nil
 		}
 		if inst.IsRoot() && w.keptOutputs != nil && !w.keptOutputs[v.key()] {

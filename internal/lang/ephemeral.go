@@ -66,9 +66,8 @@ func EphemeralOutputNotAllowed(name string, subject hcl.Range) diags.Diagnostic 
 	return diags.Diagnostic{
 		Severity: diags.Error,
 		Summary:  "Output does not allow ephemeral value",
-		Detail: fmt.Sprintf("The value that was generated for the output is ephemeral, but it is not configured to allow one. "+
-			"In a child module, declare output %q with ephemeral = true; in the root module, which cannot have ephemeral outputs, wrap the value in ephemeralasnull().", name),
-		Subject: subject.Ptr(),
+		Detail:   "The value that was generated for the output is ephemeral, but it is not configured to allow one.",
+		Subject:  subject.Ptr(),
 	}
 }
 
@@ -96,7 +95,7 @@ func EphemeralVariableNotAllowed(name string, subject hcl.Range) diags.Diagnosti
 	return diags.Diagnostic{
 		Severity: diags.Error,
 		Summary:  "Variable does not allow ephemeral value",
-		Detail:   fmt.Sprintf("The value used for the variable %q is ephemeral, but it is not configured to allow one. Declare the variable with ephemeral = true to accept it, or pass a value that is not ephemeral.", name),
+		Detail:   fmt.Sprintf("The value used for the variable %q is ephemeral, but it is not configured to allow one.", name),
 		Subject:  subject.Ptr(),
 	}
 }

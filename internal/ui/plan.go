@@ -23,6 +23,8 @@ type PlanOptions struct {
 	// Width is the terminal width prose paragraphs are wrapped to; zero
 	// means 78 columns, the width used when output is not a terminal.
 	Width int
+	// ShowSensitive shows sensitive values instead of hiding them.
+	ShowSensitive bool
 }
 
 // defaultWidth is the width prose is wrapped to when output is not a
@@ -46,7 +48,7 @@ const productName = "Terrane"
 // one diff, not of the whole rendering.
 func RenderPlan(w io.Writer, plan *plans.Plan, schemas *providers.Schemas, opts PlanOptions) diags.Diagnostics {
 	out := bufio.NewWriterSize(w, 64<<10)
-	r := &planRenderer{plan: plan, schemas: schemas, pal: palette{enabled: opts.Color}, width: opts.Width, out: out}
+	r := &planRenderer{plan: plan, schemas: schemas, pal: palette{enabled: opts.Color}, width: opts.Width, out: out, showSensitive: opts.ShowSensitive}
 	if r.width <= 0 {
 		r.width = defaultWidth
 	}
@@ -64,6 +66,8 @@ type planRenderer struct {
 	schemas *providers.Schemas
 	pal     palette
 	width   int
+	// showSensitive shows sensitive values (-show-sensitive).
+	showSensitive bool
 
 	// changes are the resource changes the plan lists, in order, still
 	// encoded; see shownChange.

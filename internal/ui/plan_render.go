@@ -55,6 +55,8 @@ type renderOpts struct {
 	// hideSymbols drops the action symbol column, for renderings of what
 	// exists (the state) rather than of what changes.
 	hideSymbols bool
+	// showSensitive shows sensitive values (-show-sensitive).
+	showSensitive bool
 }
 
 // clone is o for a child's rendering. As OpenTofu's RenderHumanOpts.Clone
@@ -399,6 +401,9 @@ type sensitiveView struct {
 }
 
 func (v sensitiveView) render(node diffNode, indent int, o renderOpts) string {
+	if o.showSensitive {
+		return v.inner.render(indent, o)
+	}
 	return "(sensitive value)" + nullSuffix(node.action, o) + forcesReplacement(node.replace, o)
 }
 

@@ -17,7 +17,7 @@ import (
 // saying what happens and why, then the resource block with its diff.
 func (r *planRenderer) renderResource(d resourceDiff, drift bool) string {
 	action := d.action()
-	opts := renderOpts{pal: r.pal, showUnchanged: d.change.Importing != nil}
+	opts := renderOpts{pal: r.pal, showUnchanged: d.change.Importing != nil, showSensitive: r.showSensitive}
 	if action == plans.Forget {
 		// A forgotten object is shown whole, as it goes from the state, but
 		// without the symbols and "-> null" of a destroy: it stays where

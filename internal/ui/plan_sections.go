@@ -213,7 +213,7 @@ func (r *planRenderer) renderOutputs() string {
 	for _, o := range r.outputs {
 		width = max(width, len(attributeName(o.name)))
 	}
-	opts := renderOpts{pal: r.pal}
+	opts := renderOpts{pal: r.pal, showSensitive: r.showSensitive}
 	var lines []string
 	for _, o := range r.outputs {
 		if o.node.action == plans.NoOp {

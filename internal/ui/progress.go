@@ -161,29 +161,6 @@ func (h *ProgressHook) PostEphemeralOp(addr addrs.AbsResourceInstance, action pl
 	h.PostApply(addr, addrs.NotDeposed, cty.NilVal, nil)
 }
 
-// PrePlanImport reports that a plan imports an object.
-func (h *ProgressHook) PrePlanImport(addr addrs.AbsResourceInstance, id string) {
-	h.importLine(addr, "Preparing import...", id)
-}
-
-// PreApplyImport reports that an apply records an imported object.
-func (h *ProgressHook) PreApplyImport(addr addrs.AbsResourceInstance, id string) {
-	h.importLine(addr, "Importing...", id)
-}
-
-// PostApplyImport reports that an imported object is recorded.
-func (h *ProgressHook) PostApplyImport(addr addrs.AbsResourceInstance, id string) {
-	h.importLine(addr, "Import complete", id)
-}
-
-func (h *ProgressHook) importLine(addr addrs.AbsResourceInstance, event, id string) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if !h.closed {
-		h.writeLine(addr.String() + ": " + event + idSuffix("id", id))
-	}
-}
-
 // EphemeralDeferred says nothing: an ephemeral resource instance whose
 // configuration is not known yet is simply opened during apply.
 func (h *ProgressHook) EphemeralDeferred(addr addrs.AbsResourceInstance) {}

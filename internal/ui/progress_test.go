@@ -218,7 +218,7 @@ func TestProgressHookImports(t *testing.T) {
 	var out lockedBuffer
 	hook := NewProgressHook(&out, ProgressOptions{})
 	addr := instance(t, "tpf_thing.a")
-	hook.PrePlanImport(addr, "i-1")
+	hook.PreImport(addr, "i-1", false)
 	hook.PreApplyImport(addr, "i-1")
 	hook.PostApplyImport(addr, "i-1")
 	want := "tpf_thing.a: Preparing import... [id=i-1]\ntpf_thing.a: Importing... [id=i-1]\ntpf_thing.a: Import complete [id=i-1]\n"

@@ -20,6 +20,8 @@ import (
 type StateOptions struct {
 	// Color adds ANSI colour codes (see ColorEnabled).
 	Color bool
+	// ShowSensitive shows sensitive values instead of hiding them.
+	ShowSensitive bool
 }
 
 // emptyStateMessage is what a state with nothing in it shows.
@@ -35,7 +37,7 @@ const emptyStateMessage = "The state file is empty. No resources are represented
 // is missing or does not match) is left out and reported as a warning
 // naming the instance; everything else is still shown.
 func RenderState(w io.Writer, state *states.State, schemas *providers.Schemas, opts StateOptions) diags.Diagnostics {
-	r := &stateRenderer{schemas: schemas, opts: renderOpts{pal: palette{enabled: opts.Color}, showUnchanged: true, hideSymbols: true}}
+	r := &stateRenderer{schemas: schemas, opts: renderOpts{pal: palette{enabled: opts.Color}, showUnchanged: true, hideSymbols: true, showSensitive: opts.ShowSensitive}}
 	if state == nil {
 		state = states.NewState()
 	}

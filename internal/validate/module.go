@@ -395,42 +395,24 @@ func nameSuggestion[V any](given string, candidates map[string]V) string {
 	return best
 }
 
-// providerFunction makes provider::NAME::FUNCTION calls type-check against
-// the provider's declared signature; the result is unknown because
-// validate runs no provider code that could depend on real values. Calls
-// to providers that could not be started accept anything.
+// providerFunction calls provider::NAME::FUNCTION as OpenTofu's validate
+// walk does: through the provider, which needs no configuration for its
+// functions. A function the provider's schema does not declare (it may
+// offer more once configured), or a provider that could not be started,
+// accepts anything and returns an unknown value.
 func (m *moduleValidator) providerFunction(ref lang.ProviderFunctionRef) (function.Function, bool, hcl.Diagnostics) {
 	if m.cfg.Module.RequiredProviders[ref.ProviderName] == nil {
 		return function.Function{}, false, lang.UndeclaredFunctionProviders([]lang.ProviderFunctionRef{ref}, func(string) bool { return false })
 	}
 	rp := m.providers[m.cfg.Module.ProviderForLocalName(ref.ProviderName)]
-	decl, found := providers.FunctionDecl{}, false
 	if rp != nil {
-		decl, found = rp.Schema.Functions[ref.Function]
+		if decl, found := rp.Schema.Functions[ref.Function]; found {
+			return providers.CallableFunction(context.Background(), rp.Interface, ref.Function, decl), true, nil
+		}
 	}
-	if !found {
-		// As OpenTofu's validate walk, which calls no provider function
-		// and so does not look the name up: any call is unknown.
-		return function.New(&function.Spec{
-			VarParam: &function.Parameter{Name: "args", Type: cty.DynamicPseudoType, AllowNull: true, AllowUnknown: true, AllowDynamicType: true, AllowMarked: true},
-			Type:     function.StaticReturnType(cty.DynamicPseudoType),
-			Impl:     func([]cty.Value, cty.Type) (cty.Value, error) { return cty.DynamicVal, nil },
-		}), true, nil
-	}
-	spec := &function.Spec{
-		Type: function.StaticReturnType(decl.ReturnType),
-		Impl: func(_ []cty.Value, ret cty.Type) (cty.Value, error) { return cty.UnknownVal(ret), nil },
-	}
-	for _, p := range decl.Parameters {
-		spec.Params = append(spec.Params, functionParameter(p))
-	}
-	if decl.VariadicParameter != nil {
-		variadic := functionParameter(*decl.VariadicParameter)
-		spec.VarParam = &variadic
-	}
-	return function.New(spec), true, nil
-}
-
-func functionParameter(p providers.FunctionParam) function.Parameter {
-	return function.Parameter{Name: p.Name, Type: p.Type, AllowNull: p.AllowNullValue, AllowUnknown: true, AllowDynamicType: true, AllowMarked: true}
+	return function.New(&function.Spec{
+		VarParam: &function.Parameter{Name: "args", Type: cty.DynamicPseudoType, AllowNull: true, AllowUnknown: true, AllowDynamicType: true},
+		Type:     function.StaticReturnType(cty.DynamicPseudoType),
+		Impl:     func([]cty.Value, cty.Type) (cty.Value, error) { return cty.DynamicVal, nil },
+	}), true, nil
 }

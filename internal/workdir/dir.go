@@ -101,3 +101,10 @@ func Project() (string, error) {
 	}
 	return name, nil
 }
+
+// ValidName reports whether name can name a workspace or a project: the
+// store's tenancies take letters, digits, '-', '_' and '.', starting with
+// a letter or digit.
+func ValidName(name string) bool {
+	return namePattern.MatchString(name)
+}

@@ -30,6 +30,11 @@ func EachProviderUse(mod *config.Module, use func(addrs.Provider, config.Version
 	for _, r := range mod.Resources {
 		use(r.Provider, config.VersionConstraint{})
 	}
+	// An import block needs its target's provider even while no resource
+	// block is written for it, as when plan generates one.
+	for _, provider := range mod.ImportProviders() {
+		use(provider, config.VersionConstraint{})
+	}
 }
 
 // ProviderRequirements collects the version constraints on every provider

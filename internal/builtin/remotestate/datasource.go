@@ -3,7 +3,9 @@ package remotestate
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -13,7 +15,6 @@ import (
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/encryption"
-	"github.com/terrane/terrane/internal/lang/marks"
 	"github.com/terrane/terrane/internal/resourceservice"
 	"github.com/terrane/terrane/internal/schema"
 	"github.com/terrane/terrane/internal/states"
@@ -204,16 +205,13 @@ func (s settings) configString(name string) string {
 }
 
 // Read reads the outputs config names and returns the data source's new
-// state: config with outputs set. Sensitive outputs carry the sensitive
-// mark, as Terraform marks them.
+// state: config with outputs set. As in OpenTofu, outputs the other state
+// marks sensitive are not sensitive here, and a failed read ends with a
+// plain error naming the data source.
 func (d *DataSource) Read(ctx context.Context, config cty.Value) (cty.Value, diags.Diagnostics) {
 	s, ds := decodeSettings(config)
 	if ds.HasErrors() {
 		return cty.NilVal, ds
-	}
-	outputs, err := d.readOutputs(ctx, s)
-	if err != nil {
-		return cty.NilVal, ds.Append(diags.Errorf("Unable to read remote state", "%s.", err))
 	}
 	attrs := map[string]cty.Value{}
 	if !s.defaults.IsNull() && s.defaults.IsKnown() {
@@ -221,17 +219,29 @@ func (d *DataSource) Read(ctx context.Context, config cty.Value) (cty.Value, dia
 			attrs[name] = val
 		}
 	}
+	outputs, err := d.readOutputs(ctx, s)
+	switch {
+	case errors.Is(err, errNoState):
+		ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Unable to find remote state",
+			Detail: "No stored state was found for the given workspace in the given backend.", AttributePath: cty.GetAttrPath("workspace")})
+		attrs = map[string]cty.Value{}
+	case err != nil:
+		ds = ds.Append(diags.Errorf("Unable to read remote state", "%s.", err))
+	}
 	for name, output := range outputs {
-		val := output.Value
-		if output.Sensitive {
-			val = val.Mark(marks.Sensitive)
-		}
-		attrs[name] = val
+		attrs[name] = output.Value
 	}
 	result := config.AsValueMap()
 	result["outputs"] = cty.ObjectVal(attrs)
+	if ds.HasErrors() {
+		addr, _ := ctx.Value(addressKey{}).(addrs.AbsResourceInstance)
+		ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: fmt.Sprintf("%s: Unable to read remote state", addr), Standalone: true})
+	}
 	return cty.ObjectVal(result), ds
 }
+
+// errNoState is a backend that holds no state for the workspace.
+var errNoState = errors.New("no stored state was found for the given workspace in the given backend")
 
 func (d *DataSource) readOutputs(ctx context.Context, s settings) (map[string]*states.OutputValue, error) {
 	target := d.target(ctx)
@@ -263,7 +273,7 @@ func (d *DataSource) readOutputs(ctx context.Context, s settings) (map[string]*s
 		return nil, fmt.Errorf("reading workspace %q of project %q: %w", workspace, project, err)
 	}
 	if snap.Workspace == nil {
-		return nil, fmt.Errorf("project %q has no workspace %q; create it and apply there first, or check the name", project, workspace)
+		return nil, fmt.Errorf("project %q has no workspace %q: %w", project, workspace, errNoState)
 	}
 	return snap.State.Outputs, nil
 }
@@ -284,6 +294,9 @@ func localStatePath(s settings) string {
 
 func readStateFileOutputs(ctx context.Context, path string, target *encryption.Target) (map[string]*states.OutputValue, error) {
 	stored, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s: %w", path, errNoState)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w; set config.path to the state file to read", err)
 	}

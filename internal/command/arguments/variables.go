@@ -33,6 +33,8 @@ const (
 	SourceNamedFile
 	// SourceCLI is a -var option.
 	SourceCLI
+	// SourceInput is an answer to a prompt.
+	SourceInput
 )
 
 func (s SourceType) String() string {
@@ -45,6 +47,8 @@ func (s SourceType) String() string {
 		return "-var-file"
 	case SourceCLI:
 		return "-var option"
+	case SourceInput:
+		return "interactive prompt"
 	}
 	return "unset"
 }
@@ -162,7 +166,7 @@ func (c *collector) fromVarOption(arg string) {
 	name, text, ok := strings.Cut(arg, "=")
 	if !ok || name == "" {
 		c.diags = c.diags.Append(diags.Errorf("Invalid -var option",
-			"The given -var option %q is not correctly specified. It must be a variable name and value separated by an equals sign, like -var=\"key=value\".", arg))
+			"The given -var option %q is not correctly specified. Must be a variable name and value separated by an equals sign, like -var=\"key=value\".", arg))
 		return
 	}
 	decl, declared := c.decls[name]
@@ -198,9 +202,9 @@ func (c *collector) parseText(decl *config.Variable, text, filename string) (cty
 func (c *collector) fromFile(path string, source SourceType) {
 	src, err := os.ReadFile(path)
 	if err != nil {
-		detail := fmt.Sprintf("Given variables file %s does not exist or cannot be read: %s.", path, err)
-		if source == SourceNamedFile {
-			detail += " Check the path given to -var-file."
+		detail := fmt.Sprintf("Given variables file %s does not exist.", path)
+		if !os.IsNotExist(err) {
+			detail = fmt.Sprintf("Error while reading %s: %s.", path, err)
 		}
 		c.diags = c.diags.Append(diags.Errorf("Failed to read variables file", "%s", detail))
 		return
@@ -242,7 +246,8 @@ func (c *collector) warnUndeclaredInFile(name string, attr *hcl.Attribute) {
 		Summary:  "Value for undeclared variable",
 		Detail: fmt.Sprintf("The root module does not declare a variable named %q but a value was found in file %q. If you meant to use this value, add a \"variable\" block to the configuration.\n\nTo silence these warnings, use TF_VAR_... environment variables to provide certain \"global\" settings to all configurations in your organization. To reduce the verbosity of these warnings, use the -compact-warnings option.",
 			name, attr.NameRange.Filename),
-		Subject: attr.NameRange.Ptr(),
+		// Without a source range, as in OpenTofu: such warnings are then
+		// never folded into one another.
 	})
 }
 
@@ -289,4 +294,14 @@ func sortedAttributeNames(attrs hcl.Attributes) []string {
 		return attrs[names[i]].Range.Start.Byte < attrs[names[j]].Range.Start.Byte
 	})
 	return names
+}
+
+// ParseInteractive reads a value typed at a prompt for decl, as a -var
+// value is read: literally for primitive and untyped variables, as an
+// expression otherwise.
+func ParseInteractive(decl *config.Variable, text string) (*Value, *hcl.File, diags.Diagnostics) {
+	c := &collector{values: &Values{Files: map[string]*hcl.File{}}}
+	filename := fmt.Sprintf("<value for var.%s>", decl.Name)
+	val, rng, parseDiags := c.parseText(decl, text, filename)
+	return &Value{Value: val, Source: SourceInput, Range: rng}, c.values.Files[filename], diags.Diagnostics{}.Append(parseDiags)
 }

@@ -44,7 +44,26 @@ func resolveProviderKey(cfg *config.Config, local addrs.LocalProviderConfig) str
 			return resolveProviderKey(cfg.Parent, addrs.LocalProviderConfig{LocalName: name})
 		}
 	}
+	if !usesProvider(cfg.Parent, local) {
+		// As in OpenTofu, a default configuration is inherited only from a
+		// parent that has one: otherwise the module's own is listed.
+		return providerKey(cfg.Path, local)
+	}
 	return resolveProviderKey(cfg.Parent, local)
+}
+
+// usesProvider reports whether a module has the provider configuration
+// local itself: a provider block, or resources that imply it.
+func usesProvider(cfg *config.Config, local addrs.LocalProviderConfig) bool {
+	if _, declared := cfg.Module.ProviderConfigs[local]; declared {
+		return true
+	}
+	for _, res := range cfg.Module.Resources {
+		if res.ProviderConfigAddr() == local {
+			return true
+		}
+	}
+	return false
 }
 
 // providerConfigs lists every provider configuration of the tree that is

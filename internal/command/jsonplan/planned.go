@@ -2,6 +2,7 @@ package jsonplan
 
 import (
 	"fmt"
+	"github.com/zclconf/go-cty/cty"
 	"sort"
 
 	"github.com/terrane/terrane/internal/addrs"
@@ -62,6 +63,16 @@ func (r renderer) plannedResource(src *plans.ResourceInstanceChangeSrc) (jsonsta
 	}
 	if out.SensitiveValues, err = jsonstate.MarshalSensitiveAsBool(change.After); err != nil {
 		return out, fmt.Errorf("%s: %w", addr, err)
+	}
+	if id := change.AfterIdentity; id != cty.NilVal && !id.IsNull() {
+		// As OpenTofu lists it: the identity the object will have, with
+		// its schema's version.
+		if out.Identity, err = marshalIdentity(id); err != nil {
+			return out, fmt.Errorf("%s: identity: %w", addr, err)
+		}
+		identity, _ := r.schemas.Identity(src.ProviderAddr.Config.Provider, addr.Resource.Resource.Type)
+		version := uint64(identity.Version)
+		out.IdentitySchemaVersion = &version
 	}
 	return out, nil
 }

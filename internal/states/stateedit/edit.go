@@ -1,6 +1,7 @@
 package stateedit
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -41,20 +42,25 @@ func PlanRemove(snap *recordstore.Snapshot, targets []Target) ([]addrs.AbsResour
 	return removed, changes, nil
 }
 
-// PlanReplaceProvider rewrites the provider of every instance managed by
-// from to to, keeping the provider configuration's module and alias.
-func PlanReplaceProvider(snap *recordstore.Snapshot, from, to addrs.Provider) ([]addrs.AbsResourceInstance, []recordstore.InstanceChange) {
-	var replaced []addrs.AbsResourceInstance
+// PlanReplaceProvider rewrites the provider of every resource managed by
+// from to to, keeping the provider configuration's module and alias. It
+// returns the resources, in state order, and the changes to their
+// instances.
+func PlanReplaceProvider(snap *recordstore.Snapshot, from, to addrs.Provider) ([]addrs.AbsResource, []recordstore.InstanceChange) {
+	var replaced []addrs.AbsResource
 	var changes []recordstore.InstanceChange
-	for _, entry := range snap.State.AllResourceInstances() {
-		if entry.ProviderConfig.Provider != from {
+	for _, res := range snap.State.SortedResources() {
+		if res.ProviderConfig.Provider != from {
 			continue
 		}
-		provider := entry.ProviderConfig
+		replaced = append(replaced, res.Addr)
+		provider := res.ProviderConfig
 		provider.Provider = to
-		prior := snap.InstanceVersions[entry.Addr.String()]
-		replaced = append(replaced, entry.Addr)
-		changes = append(changes, recordstore.InstanceChange{Addr: entry.Addr, ProviderConfig: provider, Instance: entry.Instance, Prior: &prior})
+		for _, key := range res.SortedInstanceKeys() {
+			addr := res.Addr.Instance(key)
+			prior := snap.InstanceVersions[addr.String()]
+			changes = append(changes, recordstore.InstanceChange{Addr: addr, ProviderConfig: provider, Instance: res.Instances[key], Prior: &prior})
+		}
 	}
 	return replaced, changes
 }
@@ -67,13 +73,16 @@ func PushCheck(snap *recordstore.Snapshot, file *statefile.File) error {
 	if snap.Workspace == nil || empty {
 		return nil
 	}
-	if file.Lineage != snap.Workspace.Lineage {
-		return fmt.Errorf("the file's lineage %q differs from the workspace's %q: it is the state of some other configuration or workspace. Pushing it would replace every resource instance of this workspace; use -force if that is what you want",
-			file.Lineage, snap.Workspace.Lineage)
-	}
-	if int64(file.Serial) < snap.Workspace.Serial {
-		return fmt.Errorf("the file's serial %d is lower than the workspace's %d: the file is older than the state it would replace, which has changed since the file was written. Pull the state again, or use -force to push the older one anyway",
-			file.Serial, snap.Workspace.Serial)
+	// OpenTofu's checks and words: a state of no lineage is anyone's.
+	legacy := file.Lineage == "" || snap.Workspace.Lineage == ""
+	switch serial := int64(file.Serial); {
+	case legacy:
+	case file.Lineage != snap.Workspace.Lineage:
+		return fmt.Errorf("cannot import state with lineage %q over unrelated state with lineage %q", file.Lineage, snap.Workspace.Lineage)
+	case serial < snap.Workspace.Serial:
+		return fmt.Errorf("cannot import state with serial %d over newer state with serial %d", file.Serial, snap.Workspace.Serial)
+	case serial == snap.Workspace.Serial && !SameState(snap.State, file.State):
+		return fmt.Errorf("cannot overwrite existing state with serial %d with a different state that has the same serial", file.Serial)
 	}
 	if open := statefile.OpenIntents(snap.State); len(open) > 0 {
 		return fmt.Errorf("%s has an open intent: a provider call on it may or may not have happened. Resolve it first (\"terrane state rm %s\" forgets it), or use -force to replace it with the file's content",
@@ -141,4 +150,14 @@ func AddressList(list []addrs.AbsResourceInstance) string {
 		names = append(names, addr.String())
 	}
 	return strings.Join(names, ", ")
+}
+
+// SameState reports whether two states would be written as the same state
+// file, as OpenTofu compares snapshots.
+func SameState(a, b *states.State) bool {
+	var x, y bytes.Buffer
+	if statefile.Write(&statefile.File{State: a}, &x) != nil || statefile.Write(&statefile.File{State: b}, &y) != nil {
+		return false
+	}
+	return bytes.Equal(x.Bytes(), y.Bytes())
 }

@@ -1,11 +1,6 @@
 package stateedit
 
 import (
-	"fmt"
-
-	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
-
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/states"
 )
@@ -33,27 +28,6 @@ type Target struct {
 	// Instance is the resource instance for TargetInstance, and the
 	// resource (with no key) for TargetResource.
 	Instance addrs.ResourceInstance
-}
-
-// ParseTarget reads an address as Terraform's state commands accept it.
-func ParseTarget(text string) (Target, error) {
-	traversal, parseDiags := hclsyntax.ParseTraversalAbs([]byte(text), "", hcl.InitialPos)
-	if parseDiags.HasErrors() {
-		return Target{}, fmt.Errorf("%q is not a valid address: %s", text, parseDiags[0].Summary)
-	}
-	if module, moduleDiags := addrs.ParseModuleInstance(traversal); !moduleDiags.HasErrors() && len(module) > 0 {
-		return Target{Kind: TargetModule, Module: module}, nil
-	}
-	instance, instanceDiags := addrs.ParseAbsResourceInstance(traversal)
-	if instanceDiags.HasErrors() {
-		return Target{}, fmt.Errorf("%q is not a valid address: %s; give a module (module.NAME), a resource (TYPE.NAME) or a resource instance (TYPE.NAME[KEY])",
-			text, instanceDiags[0].Detail)
-	}
-	target := Target{Kind: TargetInstance, Module: instance.Module, Instance: instance.Resource}
-	if instance.Resource.Key == addrs.NoKey {
-		target.Kind = TargetResource
-	}
-	return target, nil
 }
 
 func (t Target) String() string {

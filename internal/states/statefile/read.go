@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
@@ -13,6 +14,7 @@ import (
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/value"
+	"github.com/terrane/terrane/internal/version"
 )
 
 // File is a state file: the state and the metadata that travels with it.
@@ -90,22 +92,66 @@ func Read(r io.Reader) (*File, error) {
 // other versions get a message about the version rather than about
 // whatever field of theirs v4 does not expect.
 func checkFormatVersion(src []byte) error {
+	var problems []string
 	var header struct {
-		Version *int `json:"version"`
+		Version *uint64 `json:"version"`
 	}
-	if err := json.Unmarshal(src, &header); err != nil {
-		return fmt.Errorf("the state file is not valid JSON: %w", err)
+	var syntaxErr *json.SyntaxError
+	var typeErr *json.UnmarshalTypeError
+	switch err := json.Unmarshal(src, &header); {
+	case err == nil:
+	case errors.As(err, &syntaxErr):
+		problems = append(problems, fmt.Sprintf("The state file could not be parsed as JSON: syntax error at byte offset %d.", syntaxErr.Offset))
+	case errors.As(err, &typeErr):
+		problems = append(problems, fmt.Sprintf("The version in the state file is %s. A positive whole number is required.", typeErr.Value))
+	default:
+		problems = append(problems, "The state file could not be parsed as JSON.")
 	}
-	switch {
-	case header.Version == nil:
-		return errors.New(`the state file has no "version" field, so it is not a Terraform state file`)
-	case *header.Version < 4:
+	if header.Version == nil {
+		// OpenTofu looks for an encryption envelope before giving up.
+		var envelope map[string]json.RawMessage
+		if err := json.Unmarshal(src, &envelope); err != nil {
+			problems = append(problems, "The state file can not be checked for presence of encryption: "+err.Error())
+		} else if envelope["encrypted_data"] != nil && envelope["meta"] != nil {
+			problems = append(problems, "This state file is encrypted and can not be read without an encryption configuration")
+		} else {
+			problems = append(problems, `The state file does not have a "version" attribute, which is required to identify the format version.`)
+		}
+		return formatProblems(problems)
+	}
+	switch v := *header.Version; {
+	case v == 0:
+		return formatProblems([]string{"The state file uses JSON syntax but has a version number of zero. There was never a JSON-based state format zero, so this state file is invalid and cannot be processed."})
+	case v < 4:
 		return fmt.Errorf("the state file has format version %d, written by Terraform 0.11 or earlier; "+
-			"upgrade it with terraform 1.x first (terraform init and terraform apply -refresh-only rewrite it as version 4), then import it again", *header.Version)
-	case *header.Version > 4:
-		return fmt.Errorf("the state file has format version %d, which is newer than the version 4 Terrane reads", *header.Version)
+			"upgrade it with terraform 1.x first (terraform init and terraform apply -refresh-only rewrite it as version 4), then import it again", v)
+	case v > 4:
+		var creator struct {
+			TerraformVersion string `json:"terraform_version"`
+		}
+		_ = json.Unmarshal(src, &creator)
+		detail := fmt.Sprintf("The state file uses format version %d, which is not supported by Terrane %s. This state file may have been created by a newer version of Terrane.", v, version.OpenTofuVersion)
+		if creator.TerraformVersion != "" {
+			detail = fmt.Sprintf("The state file uses format version %d, which is not supported by Terrane %s. This state file was created by Terrane %s.", v, version.OpenTofuVersion, creator.TerraformVersion)
+		}
+		return formatProblems([]string{detail})
 	}
 	return nil
+}
+
+// formatProblems words unsupported-format problems as OpenTofu's reader
+// does: one as "SUMMARY: DETAIL", several as a list.
+func formatProblems(details []string) error {
+	const summary = "Unsupported state file format"
+	if len(details) == 1 {
+		return errors.New(summary + ": " + details[0])
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d problems:\n", len(details))
+	for _, d := range details {
+		fmt.Fprintf(&b, "\n- %s: %s", summary, d)
+	}
+	return errors.New(b.String())
 }
 
 func decodeOutput(output outputV4) (cty.Value, error) {

@@ -153,9 +153,9 @@ func TestReadRejects(t *testing.T) {
 	}{
 		{"version 3", `{"version":3,"serial":1,"modules":[]}`, "upgrade it with terraform 1.x first"},
 		{"version 1", `{"version":1}`, "upgrade it with terraform 1.x first"},
-		{"version 5", `{"version":5}`, "newer than the version 4"},
-		{"no version", `{"serial":1}`, `no "version" field`},
-		{"not JSON", `resources = []`, "not valid JSON"},
+		{"version 5", `{"version":5}`, "may have been created by a newer version"},
+		{"no version", `{"serial":1}`, `does not have a "version" attribute`},
+		{"not JSON", `resources = []`, "could not be parsed as JSON: syntax error at byte offset 1"},
 		{"bad mode", `{"version":4,"resources":[{"mode":"other","type":"t","name":"n","provider":"provider[\"registry.terraform.io/hashicorp/null\"]","instances":[]}]}`, `unknown mode "other"`},
 		{"legacy provider", `{"version":4,"resources":[{"mode":"managed","type":"t","name":"n","provider":"provider.null","instances":[]}]}`, "legacy provider addresses"},
 		{"bad status", instanceDoc(`{"schema_version":0,"attributes":{},"status":"broken"}`), `resource instance t.n: unknown status "broken"`},

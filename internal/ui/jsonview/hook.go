@@ -194,7 +194,7 @@ func (h *Hook) PostEphemeralOp(addr addrs.AbsResourceInstance, action plans.Acti
 	hook := hookResource{Resource: NewResourceAddr(addr), Action: ChangeAction(action), ElapsedSeconds: &elapsed}
 	finished := actionVerbs(action).finished
 	if err != nil {
-		h.view.emit(LevelError, "ephemeral_op_errored", fmt.Sprintf("%s: %s errored after %ds", addr.String(), finished, elapsed), map[string]any{"hook": hook})
+		h.view.emit(LevelInfo, "ephemeral_op_errored", fmt.Sprintf("%s: %s errored after %ds", addr.String(), finished, elapsed), map[string]any{"hook": hook})
 		return
 	}
 	h.view.emit(LevelInfo, "ephemeral_op_complete", fmt.Sprintf("%s: %s complete after %ds", addr.String(), finished, elapsed), map[string]any{"hook": hook})
@@ -247,7 +247,7 @@ func (h *Hook) PostApply(addr addrs.AbsResourceInstance, deposed addrs.DeposedKe
 	finished := actionVerbs(op.action).finished
 	name := addr.String()
 	if err != nil {
-		h.view.emit(LevelError, "apply_errored", fmt.Sprintf("%s: %s errored after %ds", name, finished, elapsed), map[string]any{"hook": hook})
+		h.view.emit(LevelInfo, "apply_errored", fmt.Sprintf("%s: %s errored after %ds", name, finished, elapsed), map[string]any{"hook": hook})
 		return
 	}
 	message := fmt.Sprintf("%s: %s complete after %ds", name, finished, elapsed)
