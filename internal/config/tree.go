@@ -115,6 +115,12 @@ func (p *Parser) loadConfig(dir string, installed InstalledModules) (*Config, hc
 	root.Root = root
 	static := p.StaticRoot(mod, dir)
 	diags = append(diags, static.checkConstVariables()...)
+	if diags.HasErrors() {
+		// As OpenTofu, a root module with errors is not walked further:
+		// its calls may be what is wrong, and their modules may not be
+		// installed yet.
+		return root, diags
+	}
 	diags = append(diags, p.loadChildren(root, static, []string{filepath.Clean(dir)}, installed)...)
 	diags = append(diags, checkRootOutputs(mod)...)
 	root.DeepEach(func(c *Config) {

@@ -82,6 +82,9 @@ func (e *Engine) ImportForConfigGeneration(ctx context.Context) ([]GeneratedImpo
 	withPlaceholders.Root = &withPlaceholders
 	sub := &Engine{opts: e.opts, logger: e.logger}
 	sub.opts.Config = &withPlaceholders
+	// The plan that follows imports and reads these objects again and
+	// reports its progress then: OpenTofu reports each step once.
+	sub.opts.Hooks = nil
 	// The sub-plan's provider processes are its own: nothing returned
 	// needs them, and the engine's Close does not know of them.
 	defer sub.Close()
