@@ -165,7 +165,7 @@ func (n normalizer) text(s string) string {
 	if doc, ok := validateDocument(s); ok {
 		return doc
 	}
-	return sortProgressRuns(s)
+	return sortProgressRuns(sortProvidersTree(s))
 }
 
 // validateDocument sorts the diagnostics of a `validate -json` document:

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/terrane/terrane/internal/testing/providertest"
 	"github.com/terrane/terrane/internal/workdir"
 )
 
@@ -46,7 +47,11 @@ func TestE2EPulumiSubpackageInEveryCommand(t *testing.T) {
 		t.Errorf("providers schema -json lost the base provider's tpulumi_thing")
 	}
 
-	out = p.mustRun("providers", "lock")
+	// The origin registries cannot be reached here; the test providers'
+	// mirror stands in for tpf's, and the Pulumi plugin directory serves
+	// the pulumi namespace.
+	mirror := "-fs-mirror=" + providertest.Build(t).Dir
+	out = p.mustRun("providers", "lock", mirror)
 	assertContains(t, "providers lock", out, "Success!")
 	assertSubpackageLocked(t, p.dir)
 	p.mustRun("plan", "-no-color")
@@ -55,7 +60,7 @@ func TestE2EPulumiSubpackageInEveryCommand(t *testing.T) {
 	if err := os.Remove(workdir.LockFilePath(p.dir)); err != nil {
 		t.Fatal(err)
 	}
-	_, stderr, code = p.run("providers", "lock")
+	_, stderr, code = p.run("providers", "lock", mirror)
 	if code == 0 || !strings.Contains(stderr, "Sub-package not recorded") || !strings.Contains(stderr, "run terrane init") {
 		t.Errorf("providers lock without the sub-package's record: exit %d\n%s\nwant an error saying to run terrane init", code, stderr)
 	}

@@ -360,17 +360,9 @@ func lookupDiagnostic(name string, err error) *diags.Diagnostic {
 			name, notFound.Provider, strings.Join(sources, "\n"))
 		return &diag
 	}
-	var unreachable *discovery.ErrUnreachable
-	if errors.As(err, &unreachable) {
-		diag := diags.Errorf("Provider registry unreachable",
-			"Looking up the versions of %s failed: %s.\n\n"+
-				"To work without network access, make the provider available offline: a filesystem_mirror "+
-				"(`terrane providers mirror DIR` on a connected machine writes one), a network_mirror inside your "+
-				"network, or plugin_cache_dir, in the provider_installation block of the CLI configuration "+
-				"(TERRANE_CLI_CONFIG_FILE, TF_CLI_CONFIG_FILE or ~/.terraformrc); or pass -plugin-dir=DIR.", name, err)
-		return &diag
-	}
-	diag := diags.Errorf("Failed to query available provider packages", "Looking up the versions of %s failed: %s.", name, err)
+	// As OpenTofu, any other failure (a registry that cannot be reached
+	// or answers wrongly) is a failure to resolve the provider.
+	diag := diags.Errorf("Failed to resolve provider packages", "Could not resolve provider %s: %s", name, err)
 	return &diag
 }
 

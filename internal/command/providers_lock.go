@@ -2,257 +2,362 @@ package command
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/url"
 	"os"
+	"sort"
 	"strings"
 
 	"github.com/apparentlymart/go-versions/versions"
 
 	"github.com/terrane/terrane/internal/addrs"
-	"github.com/terrane/terrane/internal/config"
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/depsfile"
 	"github.com/terrane/terrane/internal/diags"
-	"github.com/terrane/terrane/internal/modules"
-	"github.com/terrane/terrane/internal/plugin/cliconfig"
 	"github.com/terrane/terrane/internal/plugin/discovery"
-	"github.com/terrane/terrane/internal/ui"
+	"github.com/terrane/terrane/internal/ui/jsonview"
 	"github.com/terrane/terrane/internal/workdir"
 )
 
 // runProvidersLock records in the dependency lock file the checksums of
 // every required provider's package for each platform asked for, as
-// `terraform providers lock` does, so teams on other platforms can verify
-// their own downloads.
+// `tofu providers lock` does: from the providers' origin registries, or
+// only the mirror -fs-mirror or -net-mirror names, whatever the CLI
+// configuration's installation methods, so that teams on other platforms
+// and behind mirrors can verify their own packages.
 func runProvidersLock(streams Streams, args []string) int {
-	fs := newFlagSet("providers lock", streams)
-	var platforms, fsMirror, netMirror stringList
-	fs.Var(&platforms, "platform", "A target platform (OS_ARCH) to lock for; repeat for several (default: this machine's)")
-	fs.Var(&fsMirror, "fs-mirror", "Consult only this filesystem mirror directory")
-	fs.Var(&netMirror, "net-mirror", "Consult only this network mirror base URL")
-	if err := fs.Parse(args); err != nil {
+	output, args := arguments.ExtractOutputView(args)
+	opts, ds := arguments.ParseProvidersLock(args)
+	job, closeView, vds := newProviderJob(streams, output, opts.ProviderJob)
+	defer closeView()
+	if opts.Help {
+		printCommandHelp(streams.Stdout, "providers lock")
+		return 0
+	}
+	if ds = ds.Append(vds); ds.HasErrors() {
+		return job.usageError("providers lock", ds)
+	}
+	ds = ds.Append(job.parsePlatforms(opts.Platforms))
+	source, sds := job.lockSource(opts)
+	if ds = ds.Append(sds); sds.HasErrors() {
+		job.view.diagnostics(ds, nil)
 		return 1
 	}
-	job, ds := prepareProviderJob(platforms, fs.Args())
+	ds = ds.Append(job.load(opts.Vars))
 	if !ds.HasErrors() {
-		ds = ds.Append(job.useMirrorFlags(fsMirror, netMirror))
+		ds = ds.Append(job.limitTo(opts.Providers))
 	}
-	if !ds.HasErrors() {
-		ds = ds.Append(job.lock(context.Background(), streams))
-	}
-	ui.WriteDiagnostics(streams.Stderr, ds, job.sources, false)
 	if ds.HasErrors() {
+		job.view.diagnostics(ds, job.sources)
 		return 1
 	}
-	fmt.Fprintf(streams.Stdout, "\nSuccess! Terrane has updated the lock file.\n\nReview the changes in %s and then commit to your\nversion control system to retain the new checksums.\n", depsfile.FileName)
+	if source == nil {
+		source = discovery.NewRegistrySource(job.network)
+	}
+	changed, lds := job.lock(context.Background(), discovery.WithPulumiPlugins(source))
+	if ds = ds.Append(lds); ds.HasErrors() {
+		job.view.diagnostics(ds, job.sources)
+		return 1
+	}
+	job.view.diagnostics(ds, job.sources)
+	job.lockSucceeded(changed)
 	return 0
 }
 
-// providerJob is what providers lock and providers mirror share: the
-// configuration's provider requirements, where packages come from, the
-// platforms and the current lock file.
-type providerJob struct {
-	requirements map[addrs.Provider]discovery.Constraints
-	// subpackages are the required Pulumi sub-packages, served by their
-	// base packages.
-	subpackages map[addrs.Provider]workdir.Subpackage
-	locks       *depsfile.Locks
-	platforms   []discovery.Platform
-	source      discovery.Source
-	network     *discovery.Network
-	cli         *cliconfig.Config
-	sources     ui.Sources
-}
-
-// prepareProviderJob reads the configuration (with installed modules), the
-// CLI configuration and the lock file; only, when not empty, limits the
-// providers to those named.
-func prepareProviderJob(rawPlatforms, only []string) (*providerJob, diags.Diagnostics) {
-	job := &providerJob{sources: ui.Sources{}}
-	var ds diags.Diagnostics
-	for _, raw := range rawPlatforms {
-		platform, err := discovery.ParsePlatform(raw)
-		if err != nil {
-			ds = ds.Append(diags.Errorf("Invalid -platform option", "%s.", err))
+// lockSource is the source the mirror options name, or nil for the
+// providers' origin registries.
+func (job *providerJob) lockSource(opts *arguments.ProvidersLock) (discovery.Source, diags.Diagnostics) {
+	switch {
+	case opts.FSMirror != "":
+		return searchedMirror{discovery.NewFilesystemMirror(opts.FSMirror)}, nil
+	case opts.NetMirror != "":
+		u, err := url.Parse(opts.NetMirror)
+		if err != nil || u.Scheme != "https" {
+			return nil, diags.Diagnostics{diags.Errorf("Invalid network mirror URL",
+				"The -net-mirror option requires a valid https: URL as the mirror base URL.")}
 		}
-		job.platforms = append(job.platforms, platform)
+		mirror, err := discovery.NewNetworkMirror(opts.NetMirror, &discovery.Network{})
+		if err != nil {
+			return nil, diags.Diagnostics{diags.Errorf("Invalid network mirror URL", "%s.", err)}
+		}
+		return lateNetworkMirror{mirror, job}, nil
 	}
-	if len(job.platforms) == 0 {
-		job.platforms = []discovery.Platform{discovery.CurrentPlatform()}
-	}
-	parser := config.NewParser()
-	parser.Static = staticInputs(".", nil)
-	cfg, hclDiags := modules.LoadConfig(parser, ".")
-	for name, file := range parser.Files() {
-		job.sources[name] = file
-	}
-	ds = ds.Append(hclDiags)
-	if ds.HasErrors() {
-		return job, ds
-	}
-	var more diags.Diagnostics
-	job.requirements, more = workdir.ProviderRequirements(cfg)
-	ds = ds.Append(more)
-	job.subpackages, more = workdir.Subpackages(cfg)
-	ds = ds.Append(more)
-	job.cli, more = cliconfig.Load(cliconfig.Environment{WorkingDir: "."})
-	ds = ds.Append(more)
-	job.locks, more = depsfile.LoadFile(workdir.LockFilePath("."))
-	ds = ds.Append(more)
-	ds = ds.Append(job.limitTo(only))
-	if ds.HasErrors() {
-		return job, ds
-	}
-	job.network = &discovery.Network{Credentials: discovery.NewCredentials(job.cli.Credentials, os.Environ())}
-	job.source = discovery.SourceForInstallationOnline(job.cli.ProviderInstallation, job.network)
-	return job, ds
+	return nil, nil
 }
 
-// limitTo keeps only the named providers, which the configuration must
-// require.
+// lateNetworkMirror is a network mirror that uses the job's network, with
+// the CLI configuration's credentials, once it is loaded.
+type lateNetworkMirror struct {
+	*discovery.NetworkMirror
+	job *providerJob
+}
+
+func (m lateNetworkMirror) AvailableVersions(ctx context.Context, provider addrs.Provider) (versions.List, discovery.Warnings, error) {
+	m.NetworkMirror.Network = m.job.network
+	return m.NetworkMirror.AvailableVersions(ctx, provider)
+}
+
+// searchedMirror reads a -fs-mirror directory as OpenTofu's lock does: a
+// directory that cannot be searched is an error naming it, and a provider
+// the directory does not hold simply has no versions.
+type searchedMirror struct{ *discovery.FilesystemMirror }
+
+func (m searchedMirror) AvailableVersions(ctx context.Context, provider addrs.Provider) (versions.List, discovery.Warnings, error) {
+	if _, err := os.Lstat(m.Dir); err != nil {
+		return nil, nil, fmt.Errorf("cannot search %s: %w", m.Dir, err)
+	}
+	list, warnings, err := m.FilesystemMirror.AvailableVersions(ctx, provider)
+	var notFound *discovery.ErrProviderNotFound
+	if errors.As(err, &notFound) {
+		return nil, warnings, nil
+	}
+	return list, warnings, err
+}
+
+// limitTo keeps only the providers named on the command line, which the
+// configuration must require, and of those only the ones a lock file
+// records: not the built-in ones.
 func (job *providerJob) limitTo(only []string) diags.Diagnostics {
-	if len(only) == 0 {
-		return nil
-	}
 	var ds diags.Diagnostics
-	kept := map[addrs.Provider]discovery.Constraints{}
-	for _, raw := range only {
-		provider, err := addrs.ParseProviderSource(raw)
-		if err != nil {
-			ds = ds.Append(diags.Errorf("Invalid provider address", "%q is not a provider source address: %s.", raw, err))
-			continue
+	if len(only) > 0 {
+		named := map[addrs.Provider]bool{}
+		for _, raw := range only {
+			provider, err := addrs.ParseProviderSource(raw)
+			if err != nil {
+				ds = ds.Append(diags.Errorf("Invalid provider source address", "%s", err))
+				continue
+			}
+			named[provider] = true
+			if _, required := job.requirements[provider]; !required {
+				ds = ds.Append(diags.Errorf("Invalid provider argument",
+					"The provider %s is not required by the current configuration.", provider))
+			}
 		}
-		constraints, required := job.requirements[provider]
-		if !required {
-			ds = ds.Append(diags.Errorf("Provider not required", "The configuration does not require %s; name only providers it uses.", provider.ForDisplay()))
-			continue
+		for provider := range job.requirements {
+			if !named[provider] {
+				delete(job.requirements, provider)
+			}
 		}
-		kept[provider] = constraints
 	}
-	job.requirements = kept
+	for provider := range job.requirements {
+		if provider.IsBuiltIn() {
+			delete(job.requirements, provider)
+		}
+	}
 	return ds
 }
 
-// useMirrorFlags replaces the installation methods with the mirrors given
-// on the command line.
-func (job *providerJob) useMirrorFlags(fsMirror, netMirror stringList) diags.Diagnostics {
-	if len(fsMirror)+len(netMirror) == 0 {
-		return nil
-	}
-	if len(fsMirror)+len(netMirror) > 1 {
-		return diags.Diagnostics{diags.Errorf("Conflicting mirror options", "Give one -fs-mirror or one -net-mirror, not several.")}
-	}
-	if len(fsMirror) == 1 {
-		job.source = discovery.NewFilesystemMirror(fsMirror[0])
-		return nil
-	}
-	mirror, err := discovery.NewNetworkMirror(netMirror[0], job.network)
-	if err != nil {
-		return diags.Diagnostics{diags.Errorf("Invalid -net-mirror option", "%s.", err)}
-	}
-	job.source = mirror
-	return nil
-}
-
-// packageOf is the package that serves provider: a sub-package's base
-// package, else the provider itself.
-func (job *providerJob) packageOf(provider addrs.Provider) addrs.Provider {
-	if sub, ok := job.subpackages[provider]; ok {
-		return sub.Base
-	}
-	return provider
-}
-
-// selectVersion keeps the locked version while it meets the constraints,
-// as init does, else picks the newest that does (of the base package, for
-// a sub-package).
-func (job *providerJob) selectVersion(ctx context.Context, provider addrs.Provider) (versions.Version, error) {
-	constraints := job.requirements[provider]
-	if lock := job.locks.Provider(provider); lock != nil && versions.MeetingConstraints(constraints).Has(lock.Version()) {
-		return lock.Version(), nil
-	}
-	available, _, err := job.source.AvailableVersions(ctx, job.packageOf(provider))
-	if err != nil {
-		return versions.Unspecified, err
-	}
-	return discovery.SelectVersion(available, constraints)
-}
-
-// lock computes each provider's hashes and writes the lock file, keeping
-// hashes recorded before for the same version.
-func (job *providerJob) lock(ctx context.Context, streams Streams) diags.Diagnostics {
+// lock installs each provider for each platform into a directory of its
+// own, as OpenTofu does, then records the union of the hashes, keeping
+// the locks of providers it did not visit. It reports whether the lock
+// file gained anything.
+func (job *providerJob) lock(ctx context.Context, source discovery.Source) (bool, diags.Diagnostics) {
 	var ds diags.Diagnostics
-	overrides := discovery.DevOverrides(job.cli.ProviderInstallation.DevOverrides)
+	var providers []addrs.Provider
 	for _, provider := range workdir.SortedProviders(job.requirements) {
-		name := addrs.ProviderForDisplay(provider)
-		if _, overridden := overrides[provider]; overridden {
-			ds = ds.Append(diags.Warnf("Provider development override in effect", "%s is overridden in the CLI configuration, so it is not locked.", name))
+		if d := job.devOverridden(provider, "locked"); d != nil {
+			ds = append(ds, *d)
 			continue
 		}
-		recorded, problem := job.subpackageRecord(provider)
-		if problem != nil {
-			ds = ds.Append(*problem)
+		if d := job.subpackageProblem(provider); d != nil {
+			ds = append(ds, *d)
 			continue
 		}
-		version, err := job.selectVersion(ctx, provider)
-		if err != nil {
-			ds = ds.Append(providerJobError(provider, "Cannot select a provider version", err))
-			continue
-		}
-		fmt.Fprintf(streams.Stdout, "- Fetching %s %s for %s...\n", name, version, platformNames(job.platforms))
-		hashes, err := discovery.PlatformHashes(ctx, job.source, job.network, job.packageOf(provider), version, job.platforms)
-		if err != nil {
-			ds = ds.Append(providerJobError(provider, "Cannot compute provider checksums", err))
-			continue
-		}
-		if old := job.locks.Provider(provider); old != nil && old.Version().Same(version) {
-			hashes = append(hashes, old.Hashes()...)
-		}
-		job.locks.SetProviderLock(depsfile.NewProviderLock(provider, version, job.requirements[provider], hashes).WithParameterization(recorded))
-		fmt.Fprintf(streams.Stdout, "- Obtained %s checksums for %s\n", name, platformNames(job.platforms))
+		providers = append(providers, provider)
 	}
 	if ds.HasErrors() {
-		return ds
+		return false, ds
+	}
+	byPlatform := make([]map[addrs.Provider]*depsfile.ProviderLock, len(job.platforms))
+	for i, platform := range job.platforms {
+		locks, err := job.lockPlatform(ctx, source, platform, providers)
+		if err != nil {
+			return false, ds.Append(diags.Errorf("Could not retrieve providers for locking",
+				"Terrane failed to fetch the requested providers for %s in order to calculate their checksums: %s.", platform, err))
+		}
+		byPlatform[i] = locks
+	}
+	changed := false
+	for _, provider := range providers {
+		old := job.locks.Provider(provider)
+		var merged *depsfile.ProviderLock
+		var hashes []discovery.Hash
+		if old != nil {
+			hashes = old.Hashes()
+		}
+		for i, platform := range job.platforms {
+			lock := byPlatform[i][provider]
+			if lock == nil {
+				continue
+			}
+			merged = lock
+			hashes = append(hashes, lock.Hashes()...)
+			name := addrs.ProviderForDisplay(provider)
+			switch {
+			case old == nil:
+				changed = true
+				job.info(fmt.Sprintf("- Obtained %s checksums for %s; This was a new provider and the checksums for this platform are now tracked in the lock file", name, platform),
+					fmt.Sprintf("Obtained %s checksums for %s; This was a new provider and the checksums for this platform are now tracked in the lock file", name, platform))
+			case old.ContainsAll(lock.Hashes()):
+				job.info(fmt.Sprintf("- Obtained %s checksums for %s; All checksums for this platform were already tracked in the lock file", name, platform),
+					fmt.Sprintf("Obtained %s checksums for %s; All checksums for this platform were already tracked in the lock file", name, platform))
+			default:
+				changed = true
+				job.info(fmt.Sprintf("- Obtained %s checksums for %s; Additional checksums for this platform are now tracked in the lock file", name, platform),
+					fmt.Sprintf("Obtained %s checksums for %s; Additional checksums for this platform are now tracked in the lock file", name, platform))
+			}
+		}
+		if merged == nil {
+			continue
+		}
+		lock := depsfile.NewProviderLock(provider, merged.Version(), merged.Constraints(), hashes)
+		job.locks.SetProviderLock(lock.WithParameterization(merged.Parameterization()))
 	}
 	if err := job.locks.WriteFile(workdir.LockFilePath(".")); err != nil {
-		ds = ds.Append(diags.Errorf("Cannot write the dependency lock file", "%s.", err))
+		return changed, ds.Append(diags.Errorf("Failed to update dependency lock file",
+			"Error while writing new dependency lock information to %s: %s.", depsfile.FileName, err))
 	}
-	return ds
+	return changed, ds
 }
 
-// subpackageRecord is the lock file's record of how a sub-package is
-// made, kept as it is: making a sub-package needs its base provider
-// running, which is init's job. A sub-package init has not recorded (or
-// recorded with other parameters) is an error saying to run init.
-func (job *providerJob) subpackageRecord(provider addrs.Provider) (*depsfile.Parameterization, *diags.Diagnostic) {
+// lockPlatform installs every provider's package for one platform into a
+// temporary directory and returns the lock each would get. As OpenTofu's
+// installer, it gathers the failures of all providers into one error.
+func (job *providerJob) lockPlatform(ctx context.Context, source discovery.Source, platform discovery.Platform, providers []addrs.Provider) (map[addrs.Provider]*depsfile.ProviderLock, error) {
+	dir, err := os.MkdirTemp("", "terrane-providers-lock")
+	if err != nil {
+		return nil, fmt.Errorf("failed to create a temporary directory for staging the requested provider packages: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	installer := &discovery.ProviderInstaller{Source: source, Network: job.network, TargetDir: dir, Platform: platform}
+	locks := map[addrs.Provider]*depsfile.ProviderLock{}
+	failed := map[addrs.Provider]error{}
+	for _, provider := range providers {
+		lock, err := job.lockOne(ctx, installer, provider)
+		if err != nil {
+			failed[provider] = err
+			continue
+		}
+		locks[provider] = lock
+	}
+	if len(failed) > 0 {
+		return nil, installerError(failed)
+	}
+	return locks, nil
+}
+
+// lockOne selects a provider's version as init would (the locked one when
+// it still meets the constraints) and installs it for the installer's
+// platform.
+func (job *providerJob) lockOne(ctx context.Context, installer *discovery.ProviderInstaller, provider addrs.Provider) (*depsfile.ProviderLock, error) {
+	constraints := job.requirements[provider]
+	old := job.locks.Provider(provider)
+	acceptable := versions.MeetingConstraints(constraints)
+	if old != nil {
+		if !acceptable.Has(old.Version()) {
+			return nil, fmt.Errorf("locked provider %s %s does not match configured version constraint %s; must use terrane init -upgrade to allow selection of new versions",
+				provider, old.Version(), depsfile.ConstraintsString(constraints))
+		}
+		acceptable = versions.Only(old.Version())
+	}
+	pkg := job.packageOf(provider)
+	available, _, err := installer.Source.AvailableVersions(ctx, pkg)
+	if err != nil {
+		return nil, err
+	}
+	version := available.Filter(acceptable).Newest()
+	if version == versions.Unspecified {
+		if old != nil {
+			return nil, fmt.Errorf("the previously-selected version %s is no longer available", old.Version())
+		}
+		return nil, fmt.Errorf("no available releases match the given constraints %s", depsfile.ConstraintsString(constraints))
+	}
+	name, platform := addrs.ProviderForDisplay(provider), installer.Platform
+	if _, err := installer.Source.PackageMeta(ctx, pkg, version, platform); err != nil {
+		return nil, err
+	}
+	job.info(fmt.Sprintf("- Fetching %s %s for %s...", name, version, platform), fmt.Sprintf("Fetching %s %s for %s...", name, version, platform))
+	var prior []discovery.Hash
+	if old != nil {
+		prior = old.Hashes()
+	}
+	// The lock records what is found now; the prior hashes are kept, not
+	// checked, as OpenTofu's lock does.
+	installed, err := installer.Install(ctx, pkg, version, nil)
+	if err != nil {
+		return nil, err
+	}
+	auth := authentication(installed.Authentication)
+	job.info(fmt.Sprintf("- Retrieved %s %s for %s (%s)", name, version, platform, auth), fmt.Sprintf("Retrieved %s %s for %s (%s)", name, version, platform, auth))
+	lock := depsfile.NewProviderLock(provider, version, constraints, append(installed.Hashes, prior...))
+	if old != nil {
+		// A sub-package's record of how it is made stays as init wrote it.
+		lock = lock.WithParameterization(old.Parameterization())
+	}
+	return lock, nil
+}
+
+// installerError lists every provider's failure, sorted, in OpenTofu's
+// words.
+func installerError(failed map[addrs.Provider]error) error {
+	providers := make([]addrs.Provider, 0, len(failed))
+	for provider := range failed {
+		providers = append(providers, provider)
+	}
+	sort.Slice(providers, func(i, j int) bool { return providers[i].LessThan(providers[j]) })
+	var b strings.Builder
+	b.WriteString("some providers could not be installed:\n")
+	for _, provider := range providers {
+		fmt.Fprintf(&b, "- %s: %s\n", provider, failed[provider])
+	}
+	return errors.New(strings.TrimSpace(b.String()))
+}
+
+// lockSucceeded closes a successful run, as OpenTofu's view does.
+func (job *providerJob) lockSucceeded(changed bool) {
+	v := job.view
+	if !changed {
+		if v.human {
+			fmt.Fprintln(v.out, "\n"+v.style(sgrBold+sgrGreen, "Success!")+" "+v.style(sgrBold, "Terrane has validated the lock file and found no need for changes."))
+		}
+		v.message(jsonview.LevelInfo, "Success! Terrane has validated the lock file and found no need for changes.")
+		return
+	}
+	if v.human {
+		fmt.Fprintln(v.out, "\n"+v.style(sgrBold+sgrGreen, "Success!")+" "+v.style(sgrBold, "Terrane has updated the lock file."))
+		fmt.Fprintf(v.out, "\nReview the changes in %s and then commit to your\nversion control system to retain the new checksums.\n\n", depsfile.FileName)
+	}
+	v.message(jsonview.LevelInfo, "Success! Terrane has updated the lock file. Review the changes in "+depsfile.FileName+" and then commit to your version control system to retain the new checksums")
+}
+
+// subpackageProblem refuses a Pulumi sub-package the lock file has no
+// record of, or a record with other parameters: making a sub-package
+// needs its base provider running, which is init's job, so the lock keeps
+// init's record as it is.
+func (job *providerJob) subpackageProblem(provider addrs.Provider) *diags.Diagnostic {
 	want, isSub := job.subpackages[provider]
 	if !isSub {
-		return nil, nil
+		return nil
 	}
+	var diag diags.Diagnostic
 	lock := job.locks.Provider(provider)
-	if lock == nil {
-		diag := providerJobError(provider, "Sub-package not recorded",
+	switch {
+	case lock == nil:
+		diag = providerJobError(provider, "Sub-package not recorded",
 			fmt.Errorf("it is a sub-package of %s, which only terrane init can make and record; run terrane init, then terrane providers lock", addrs.ProviderForDisplay(want.Base)))
-		diag.Subject = want.DeclRange.Ptr()
-		return nil, &diag
+	case workdir.SubpackageLockProblem(want, lock) != "":
+		diag = providerJobError(provider, "Sub-package parameters changed",
+			fmt.Errorf("%s; run terrane init -upgrade, then terrane providers lock", workdir.SubpackageLockProblem(want, lock)))
+	default:
+		return nil
 	}
-	if problem := workdir.SubpackageLockProblem(want, lock); problem != "" {
-		diag := providerJobError(provider, "Sub-package parameters changed", fmt.Errorf("%s; run terrane init -upgrade, then terrane providers lock", problem))
-		diag.Subject = want.DeclRange.Ptr()
-		return nil, &diag
-	}
-	return lock.Parameterization(), nil
+	diag.Subject = want.DeclRange.Ptr()
+	return &diag
 }
 
 func providerJobError(provider addrs.Provider, summary string, err error) diags.Diagnostic {
 	diag := diags.Errorf(summary, "For %s: %s.", addrs.ProviderForDisplay(provider), err)
 	diag.Address = provider.String()
 	return diag
-}
-
-func platformNames(platforms []discovery.Platform) string {
-	names := make([]string, len(platforms))
-	for i, platform := range platforms {
-		names[i] = platform.String()
-	}
-	return strings.Join(names, ", ")
 }

@@ -142,6 +142,11 @@ func (p *Parser) loadConfig(dir string, installed InstalledModules) (*Config, hc
 	}
 	static := p.StaticRoot(mod, dir)
 	diags = append(diags, static.CheckConstVariables()...)
+	if diags.HasErrors() {
+		// Nor are the calls of a root module whose constant variables
+		// are wrong: their modules may not be installed yet.
+		return root, diags
+	}
 	diags = append(diags, p.loadChildren(root, static, []string{filepath.Clean(dir)}, installed)...)
 	diags = append(diags, checkRootOutputs(mod)...)
 	root.DeepEach(func(c *Config) {

@@ -98,6 +98,23 @@ func AllProviderRequirements(cfg *config.Config) (map[addrs.Provider]discovery.C
 // version the configuration no longer allows, and says to run init.
 // Providers under development overrides need no lock.
 func CheckLocks(requirements map[addrs.Provider]discovery.Constraints, locks *depsfile.Locks, overrides discovery.DevOverrides) diags.Diagnostics {
+	problems := LockProblems(requirements, locks, overrides)
+	if len(problems) == 0 {
+		return nil
+	}
+	suggestion := "To update the locked dependency selections to match a changed configuration, run:\n  terrane init -upgrade"
+	if locks.Empty() {
+		suggestion = "To make the initial dependency selections that will initialize the dependency lock file, run:\n  terrane init"
+	}
+	return diags.Diagnostics{diags.Errorf("Inconsistent dependency lock file",
+		"The following dependency selections recorded in the lock file are inconsistent with the current configuration:\n  - %s\n\n%s",
+		strings.Join(problems, "\n  - "), suggestion)}
+}
+
+// LockProblems lists, sorted, how the lock file fails the requirements:
+// a provider with no version selected, or a selected version the
+// constraints no longer allow.
+func LockProblems(requirements map[addrs.Provider]discovery.Constraints, locks *depsfile.Locks, overrides discovery.DevOverrides) []string {
 	var problems []string
 	for provider, constraints := range requirements {
 		if _, overridden := overrides[provider]; overridden {
@@ -116,17 +133,8 @@ func CheckLocks(requirements map[addrs.Provider]discovery.Constraints, locks *de
 			}
 		}
 	}
-	if len(problems) == 0 {
-		return nil
-	}
 	sort.Strings(problems)
-	suggestion := "To update the locked dependency selections to match a changed configuration, run:\n  terrane init -upgrade"
-	if locks.Empty() {
-		suggestion = "To make the initial dependency selections that will initialize the dependency lock file, run:\n  terrane init"
-	}
-	return diags.Diagnostics{diags.Errorf("Inconsistent dependency lock file",
-		"The following dependency selections recorded in the lock file are inconsistent with the current configuration:\n  - %s\n\n%s",
-		strings.Join(problems, "\n  - "), suggestion)}
+	return problems
 }
 
 // SortedProviders returns a map's providers in address order, for

@@ -4,7 +4,6 @@ import (
 	"archive/zip"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -63,37 +62,73 @@ func withFetchedPackage(ctx context.Context, source Source, network *Network, pr
 	return use(fetched)
 }
 
-// MirrorPackages copies the package of one provider version for each
-// platform into dir in the packed layout a filesystem mirror reads, and
-// updates the network mirror index files beside them (index.json and
-// VERSION.json with each archive's h1: and zh: hashes), so dir can be used
-// as a filesystem_mirror or served over HTTPS as a network_mirror.
-func MirrorPackages(ctx context.Context, source Source, network *Network, provider tfaddr.Provider, version versions.Version, platforms []Platform, dir string) error {
-	typeDir := filepath.Join(dir, provider.Hostname.ForDisplay(), provider.Namespace, provider.Type)
+// MirrorPackage fetches and verifies one package and places it in dir in
+// the packed layout a filesystem mirror reads,
+// DIR/HOST/NAMESPACE/TYPE/terraform-provider-TYPE_VERSION_OS_ARCH.zip. It
+// returns how the package was verified. Placing it can fail apart from
+// fetching it: placeErr tells which.
+func MirrorPackage(ctx context.Context, network *Network, meta PackageMeta, dir string) (auth string, fetchErr, placeErr error) {
+	if network == nil {
+		network = &Network{}
+	}
+	fetched, err := network.Fetch(ctx, meta)
+	if err != nil {
+		return "", err, nil
+	}
+	defer fetched.Close()
+	typeDir := filepath.Join(dir, meta.Provider.Hostname.ForDisplay(), meta.Provider.Namespace, meta.Provider.Type)
 	if err := os.MkdirAll(typeDir, 0o755); err != nil {
-		return fmt.Errorf("cannot create %s: %w", typeDir, err)
+		return fetched.Authentication, nil, err
 	}
-	archives := map[string]mirrorArchive{}
-	for _, platform := range platforms {
-		filename := StandardFilename(provider, version, platform)
-		target := filepath.Join(typeDir, filename)
-		err := withFetchedPackage(ctx, source, network, provider, version, platform, func(fetched *FetchedPackage) error {
-			return writeArchive(fetched.Meta.Location, target)
-		})
-		if err != nil {
-			return err
-		}
-		h1, err := PackageHashV1(PackageLocalArchive(target))
-		if err != nil {
-			return err
-		}
-		zh, err := PackageHashZip(PackageLocalArchive(target))
-		if err != nil {
-			return err
-		}
-		archives[platform.String()] = mirrorArchive{URL: filename, Hashes: []string{string(h1), string(zh)}}
+	target := filepath.Join(typeDir, StandardFilename(meta.Provider, meta.Version, meta.Platform))
+	return fetched.Authentication, nil, writeArchive(fetched.Meta.Location, target)
+}
+
+// UpdateMirrorIndexes writes, for every provider whose packages dir holds
+// in the packed layout, the network mirror index files beside them:
+// index.json listing the versions and VERSION.json listing each
+// platform's archive with its h1: and zh: hashes. They are rebuilt from
+// what the directory holds, so packages placed before keep their entries
+// and dir can be served over HTTPS as a network_mirror.
+func UpdateMirrorIndexes(dir string) error {
+	if _, err := os.Lstat(dir); err != nil {
+		return fmt.Errorf("cannot search %s: %w", dir, err)
 	}
-	return updateMirrorIndex(typeDir, version, archives)
+	mirror := NewFilesystemMirror(dir)
+	for _, provider := range mirror.Providers() {
+		packages, _, err := mirror.Packages(provider)
+		if err != nil {
+			return err
+		}
+		byVersion := map[string]map[string]mirrorArchive{}
+		typeDir := ""
+		for _, meta := range packages {
+			archive, ok := meta.Location.(PackageLocalArchive)
+			if !ok {
+				continue // only archives can be served by a network mirror
+			}
+			typeDir = filepath.Dir(string(archive))
+			h1, err := PackageHashV1(archive)
+			if err != nil {
+				return fmt.Errorf("failed to determine a hash value for %s v%s on %s: %w", provider, meta.Version, meta.Platform, err)
+			}
+			zh, err := PackageHashZip(archive)
+			if err != nil {
+				return err
+			}
+			if byVersion[meta.Version.String()] == nil {
+				byVersion[meta.Version.String()] = map[string]mirrorArchive{}
+			}
+			byVersion[meta.Version.String()][meta.Platform.String()] = mirrorArchive{URL: filepath.Base(string(archive)), Hashes: []string{string(h1), string(zh)}}
+		}
+		if typeDir == "" {
+			continue
+		}
+		if err := writeMirrorIndex(typeDir, byVersion); err != nil {
+			return fmt.Errorf("failed to write an updated JSON index for %s: %w", provider, err)
+		}
+	}
+	return nil
 }
 
 type mirrorArchive struct {
@@ -101,52 +136,20 @@ type mirrorArchive struct {
 	Hashes []string `json:"hashes"`
 }
 
-// updateMirrorIndex merges archives into VERSION.json and the version into
-// index.json, keeping what earlier runs wrote for other platforms and
-// versions.
-func updateMirrorIndex(typeDir string, version versions.Version, archives map[string]mirrorArchive) error {
-	versionFile := filepath.Join(typeDir, version.String()+".json")
-	var versionDoc struct {
-		Archives map[string]mirrorArchive `json:"archives"`
-	}
-	if err := readJSONIfExists(versionFile, &versionDoc); err != nil {
-		return err
-	}
-	if versionDoc.Archives == nil {
-		versionDoc.Archives = map[string]mirrorArchive{}
-	}
-	for platform, archive := range archives {
-		versionDoc.Archives[platform] = archive
-	}
-	if err := writeJSON(versionFile, versionDoc); err != nil {
-		return err
-	}
-	indexFile := filepath.Join(typeDir, "index.json")
-	var index struct {
+func writeMirrorIndex(typeDir string, byVersion map[string]map[string]mirrorArchive) error {
+	index := struct {
 		Versions map[string]struct{} `json:"versions"`
+	}{Versions: map[string]struct{}{}}
+	for version, archives := range byVersion {
+		index.Versions[version] = struct{}{}
+		doc := struct {
+			Archives map[string]mirrorArchive `json:"archives"`
+		}{Archives: archives}
+		if err := writeJSON(filepath.Join(typeDir, version+".json"), doc); err != nil {
+			return err
+		}
 	}
-	if err := readJSONIfExists(indexFile, &index); err != nil {
-		return err
-	}
-	if index.Versions == nil {
-		index.Versions = map[string]struct{}{}
-	}
-	index.Versions[version.String()] = struct{}{}
-	return writeJSON(indexFile, index)
-}
-
-func readJSONIfExists(path string, into any) error {
-	src, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if err := json.Unmarshal(src, into); err != nil {
-		return fmt.Errorf("%s is not a valid mirror index (%s); delete it and mirror again", path, err)
-	}
-	return nil
+	return writeJSON(filepath.Join(typeDir, "index.json"), index)
 }
 
 func writeJSON(path string, value any) error {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"regexp"
 	"strconv"
 	"time"
 
@@ -55,9 +56,15 @@ type DownloadProgress struct {
 type ErrUnreachable struct {
 	URL string
 	Err error
+	// Host is set when the host's service discovery could not be
+	// reached: the error then reads as OpenTofu's.
+	Host string
 }
 
 func (e *ErrUnreachable) Error() string {
+	if e.Host != "" {
+		return fmt.Sprintf("could not connect to %s: %s", e.Host, e.Err)
+	}
 	return fmt.Sprintf("could not reach %s: %s", e.URL, e.Err)
 }
 
@@ -93,6 +100,10 @@ func (n *Network) services() *disco.Disco {
 	return n.Services
 }
 
+// retriesPrefix is what the discoverer's retrying client puts before the
+// failure of its last request.
+var retriesPrefix = regexp.MustCompile(`(?:GET|HEAD) \S+ giving up after \d+ attempt\(s\): `)
+
 // DiscoverService returns the base URL of a service (such as
 // "providers.v1") on host, following the host's /.well-known/terraform.json.
 func (n *Network) DiscoverService(host svchost.Hostname, serviceID, what string) (*url.URL, error) {
@@ -101,7 +112,10 @@ func (n *Network) DiscoverService(host svchost.Hostname, serviceID, what string)
 	var networkErr disco.ErrServiceDiscoveryNetworkRequest
 	switch {
 	case errors.As(err, &networkErr):
-		return nil, &ErrUnreachable{URL: discoveryURL, Err: err}
+		// The discoverer retries and says so, in text only; OpenTofu's
+		// message names only the request's own failure.
+		text := retriesPrefix.ReplaceAllString(err.Error(), "")
+		return nil, &ErrUnreachable{URL: discoveryURL, Err: errors.New(text), Host: host.ForDisplay()}
 	case err != nil:
 		return nil, fmt.Errorf("service discovery at %s failed: %w", discoveryURL, err)
 	}

@@ -123,3 +123,37 @@ func (d PulumiPluginDir) Has(provider tfaddr.Provider) bool {
 	packages, _ := d.packages(provider)
 	return len(packages) > 0
 }
+
+// WithPulumiPlugins routes the providers of the pulumi namespace that
+// Pulumi's plugin directory holds there, and every other provider to
+// source unchanged, for commands that otherwise consult one source only
+// (providers lock and providers mirror).
+func WithPulumiPlugins(source Source) Source {
+	dir := PulumiPluginDir{Dir: DefaultPulumiPluginDir()}
+	if dir.Dir == "" {
+		return source
+	}
+	return pulumiRouted{dir: dir, rest: source}
+}
+
+type pulumiRouted struct {
+	dir  PulumiPluginDir
+	rest Source
+}
+
+func (r pulumiRouted) String() string { return r.rest.String() }
+
+func (r pulumiRouted) pick(provider tfaddr.Provider) Source {
+	if r.dir.Selects(provider) && r.dir.Has(provider) {
+		return r.dir
+	}
+	return r.rest
+}
+
+func (r pulumiRouted) AvailableVersions(ctx context.Context, provider tfaddr.Provider) (versions.List, Warnings, error) {
+	return r.pick(provider).AvailableVersions(ctx, provider)
+}
+
+func (r pulumiRouted) PackageMeta(ctx context.Context, provider tfaddr.Provider, version versions.Version, platform Platform) (PackageMeta, error) {
+	return r.pick(provider).PackageMeta(ctx, provider, version, platform)
+}

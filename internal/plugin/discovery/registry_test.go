@@ -260,9 +260,18 @@ func TestMirrorThenInstallWithRegistryGone(t *testing.T) {
 	mirrorDir := t.TempDir()
 	platforms := []Platform{CurrentPlatform(), {OS: "darwin", Arch: "arm64"}}
 	for _, version := range []string{"1.0.0", "2.0.0"} {
-		if err := MirrorPackages(context.Background(), source, network, provider, mustVersion(version), platforms, mirrorDir); err != nil {
-			t.Fatal(err)
+		for _, platform := range platforms {
+			meta, err := source.PackageMeta(context.Background(), provider, mustVersion(version), platform)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, fetchErr, placeErr := MirrorPackage(context.Background(), network, meta, mirrorDir); fetchErr != nil || placeErr != nil {
+				t.Fatal(fetchErr, placeErr)
+			}
 		}
+	}
+	if err := UpdateMirrorIndexes(mirrorDir); err != nil {
+		t.Fatal(err)
 	}
 	locked, err := PlatformHashes(context.Background(), source, network, provider, mustVersion("2.0.0"), platforms)
 	if err != nil {
