@@ -412,17 +412,46 @@ func (w *walker) deleteObject(p *configuredProvider, types plans.ObjectTypes, ad
 	}); err != nil {
 		return diags.Diagnostics{}.Append(err)
 	}
-	ds := resp.Diagnostics.WithAddress(addr.String())
-	if !ds.HasErrors() {
+	// As in OpenTofu, which destroys without the resource's configuration,
+	// what the provider says about a destroy names no block or object.
+	ds := resp.Diagnostics
+	switch {
+	case !ds.HasErrors():
 		if deposed == addrs.NotDeposed {
 			w.prior.SetResourceInstanceCurrent(addr, nil, p.addr)
 			ds = ds.Append(w.recordComponentChildren(addr, resp.Children))
 		} else {
 			w.prior.SetResourceInstanceDeposed(addr, deposed, nil, p.addr)
 		}
+	case !providers.OutcomeUnknown(ds):
+		w.keptAfterFailedDestroy(addr, deposed, p.addr)
 	}
 	w.hooksPostApply(addr, deposed, cty.NullVal(types.Value), ds.Err())
 	return ds
+}
+
+// keptAfterFailedDestroy records an object a provider refused to destroy
+// as OpenTofu rewrites it then: no longer create_before_destroy, since the
+// destroy was made without the resource's configuration.
+func (w *walker) keptAfterFailedDestroy(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey, provider addrs.AbsProviderConfig) {
+	inst := w.prior.ResourceInstance(addr)
+	if inst == nil {
+		return
+	}
+	obj := inst.Current
+	if deposed != addrs.NotDeposed {
+		obj = inst.Deposed[deposed]
+	}
+	if obj == nil || !obj.CreateBeforeDestroy {
+		return
+	}
+	kept := *obj
+	kept.CreateBeforeDestroy = false
+	if deposed == addrs.NotDeposed {
+		w.prior.SetResourceInstanceCurrent(addr, &kept, provider)
+	} else {
+		w.prior.SetResourceInstanceDeposed(addr, deposed, &kept, provider)
+	}
 }
 
 func (w *walker) dependenciesOf(work *resourceWork) []addrs.ConfigResource {
