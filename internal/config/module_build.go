@@ -198,15 +198,9 @@ func (m *Module) resolveProviders() hcl.Diagnostics {
 		}
 		_, declared := m.RequiredProviders[localName]
 		_, configured := m.ProviderConfigs[resource.ProviderConfigAddr()]
-		if resource.ProviderConfigRef.Alias != "" && !configured && !m.hasConfigurationAlias(resource.ProviderConfigAddr()) {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Reference to undefined provider",
-				Detail: fmt.Sprintf("There is no explicit declaration for local provider name %q with alias %q in %s. Add a provider %q block with alias = %q, or declare it in configuration_aliases of required_providers.",
-					localName, resource.ProviderConfigRef.Alias, "this module", localName, resource.ProviderConfigRef.Alias),
-				Subject: resource.ProviderConfigRef.NameRange.Ptr(),
-			})
-		} else if !declared && !configured && resource.ProviderConfigRef.Alias == "" && localName != resource.Addr().ImpliedProvider() {
+		// An alias no block declares is reported by MissingProviderConfigs
+		// when the configuration is planned or validated, as OpenTofu does.
+		if !declared && !configured && resource.ProviderConfigRef.Alias == "" && localName != resource.Addr().ImpliedProvider() {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagWarning,
 				Summary:  "Reference to undefined provider",

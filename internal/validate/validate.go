@@ -29,6 +29,10 @@ type Providers map[addrs.Provider]*Provider
 
 // Config checks every module of cfg with the providers given.
 func Config(ctx context.Context, cfg *config.Config, running Providers) diags.Diagnostics {
+	if missing := config.MissingProviderConfigs(cfg, true); missing.HasErrors() {
+		// As OpenTofu's validate, whose graph cannot be built then.
+		return diags.Diagnostics{}.Append(missing)
+	}
 	r := &report{}
 	// Expressions whose references are wrong are still evaluated, with
 	// unknown values for those references, so that their other mistakes

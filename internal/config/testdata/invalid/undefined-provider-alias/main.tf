@@ -1,3 +1,0 @@
-resource "null_resource" "a" {
-  provider = null.west
-}
