@@ -143,7 +143,8 @@ var (
 
 const initProgressMessage = `(Finding .* versions matching .*\.\.\.|Finding latest version of .*\.\.\.|` +
 	`Reusing previous version of .* from the dependency lock file|Installing .* v\S+\.\.\.|Installed .* v\S+ \(|` +
-	`Using previously-installed .* v\S+$|Using .* v\S+ from the shared cache directory|Detected previously-installed )`
+	`Using previously-installed .* v\S+$|Using .* v\S+ from the shared cache directory|Detected previously-installed |` +
+	`Fetching \S+ \S+ for \S+\.\.\.$|Retrieved \S+ \S+ for \S+ \(|Obtained \S+ checksums for )`
 
 // text normalises a command's output.
 func (n normalizer) text(s string) string {

@@ -47,7 +47,6 @@ func TestInvalidConfigurations(t *testing.T) {
 		{"module-cycle", "Module call cycle", "main.tf:2:12"},
 		{"moved-module-to-resource", "Invalid \"moved\" addresses", "main.tf:1:1"},
 		{"provider-missing-alias", "Missing required provider configuration", "main.tf:1:1"},
-		{"provider-undefined-alias", "Reference to undefined provider", "main.tf:12:15"},
 		{"provider-for-each-without-alias", "Invalid for_each argument", "main.tf:2:3"},
 		{"precondition-without-references", "Invalid precondition expression", "main.tf:4:23"},
 		{"provisioner", "Provisioners are not supported", "main.tf:2:3"},

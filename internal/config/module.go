@@ -226,7 +226,9 @@ type PassedProviderConfig struct {
 	InParentKey hcl.Expression
 	Range       hcl.Range
 	// InChildRange and InParentRange are where the key and the value are
-	// written.
-	InChildRange  hcl.Range
-	InParentRange hcl.Range
+	// written, and the NameRanges where their local names are.
+	InChildRange      hcl.Range
+	InParentRange     hcl.Range
+	InChildNameRange  hcl.Range
+	InParentNameRange hcl.Range
 }

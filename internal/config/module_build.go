@@ -198,9 +198,8 @@ func (m *Module) resolveProviders() hcl.Diagnostics {
 		}
 		_, declared := m.RequiredProviders[localName]
 		_, configured := m.ProviderConfigs[resource.ProviderConfigAddr()]
-		// A provider configuration with an alias that is not declared is
-		// refused by validation, as OpenTofu refuses it when it builds its
-		// graph (see validate).
+		// An alias no block declares is reported by MissingProviderConfigs
+		// when the configuration is planned or validated, as OpenTofu does.
 		if !declared && !configured && resource.ProviderConfigRef.Alias == "" && localName != resource.Addr().ImpliedProvider() {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagWarning,
@@ -212,14 +211,6 @@ func (m *Module) resolveProviders() hcl.Diagnostics {
 		}
 	}
 	return diags
-}
-
-// HasProviderConfig reports whether the module configures addr with a
-// provider block or declares it among the configuration aliases its
-// callers pass in.
-func (m *Module) HasProviderConfig(addr addrs.LocalProviderConfig) bool {
-	_, configured := m.ProviderConfigs[addr]
-	return configured || m.hasConfigurationAlias(addr)
 }
 
 func (m *Module) hasConfigurationAlias(addr addrs.LocalProviderConfig) bool {

@@ -118,14 +118,14 @@ func decodePassedProviders(attr *hcl.Attribute) ([]PassedProviderConfig, hcl.Dia
 		if child.KeyExpr != nil {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
-				Summary:  "Invalid providers key",
-				Detail:   fmt.Sprintf("The key %s.%s in a providers map names a configuration inside the module and cannot have an instance key.", child.Name, child.Alias),
-				Subject:  pair.Key.Range().Ptr(),
+				Summary:  "Invalid module provider configuration",
+				Detail:   "Instance keys are not allowed on the left side of a provider configuration assignment.",
+				Subject:  child.KeyExpr.Range().Ptr(),
 			})
 			continue
 		}
 		entry := PassedProviderConfig{Range: hcl.RangeBetween(pair.Key.Range(), pair.Value.Range()), InParentKey: parent.KeyExpr,
-			InChildRange: pair.Key.Range(), InParentRange: pair.Value.Range()}
+			InChildRange: pair.Key.Range(), InParentRange: pair.Value.Range(), InChildNameRange: child.NameRange, InParentNameRange: parent.NameRange}
 		entry.InChild.LocalName, entry.InChild.Alias = child.Name, child.Alias
 		if prev, dup := seen[entry.InChild]; dup {
 			// OpenTofu refuses this; taking one of the two would pass the

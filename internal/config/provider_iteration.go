@@ -5,46 +5,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-
-	"github.com/terrane/terrane/internal/addrs"
 )
-
-// providerIterationWarnings warns, as OpenTofu does, about resources and
-// module calls in c that choose an instance of a provider configuration
-// with for_each while iterating over the same expression: removing an
-// element would remove the provider instance its objects need to be
-// destroyed.
-func providerIterationWarnings(c *Config) hcl.Diagnostics {
-	var diags hcl.Diagnostics
-	mod := c.Module
-	instanced := func(local addrs.LocalProviderConfig) hcl.Expression {
-		if p, ok := mod.ProviderConfigs[local]; ok {
-			return p.ForEach
-		}
-		return nil
-	}
-	for _, name := range sortedKeys(mod.ModuleCalls) {
-		call := mod.ModuleCalls[name]
-		for _, passed := range call.Providers {
-			if passed.InParentKey == nil {
-				continue
-			}
-			target := fmt.Sprintf("-target=%s", c.Path.Child(name))
-			diags = append(diags, providerIterationWarning("module", target, call.ForEach, instanced(passed.InParent))...)
-		}
-	}
-	for _, r := range mod.Resources {
-		if r.Mode != addrs.ManagedResourceMode || r.ProviderConfigRef == nil || r.ProviderConfigRef.KeyExpr == nil {
-			continue
-		}
-		addr := r.Addr().String()
-		if !c.Path.IsRoot() {
-			addr = c.Path.String() + "." + addr
-		}
-		diags = append(diags, providerIterationWarning("resource", "-target="+addr, r.ForEach, instanced(r.ProviderConfigAddr()))...)
-	}
-	return diags
-}
 
 func providerIterationWarning(blockType, target string, source, instance hcl.Expression) hcl.Diagnostics {
 	if source == nil || instance == nil || len(source.Variables()) == 0 || len(instance.Variables()) == 0 {

@@ -149,10 +149,11 @@ func (p *Parser) loadConfig(dir string, installed InstalledModules) (*Config, hc
 	}
 	diags = append(diags, p.loadChildren(root, static, []string{filepath.Clean(dir)}, installed)...)
 	diags = append(diags, checkRootOutputs(mod)...)
-	root.DeepEach(func(c *Config) {
-		diags = append(diags, checkPassedProviders(c)...)
-		diags = append(diags, providerIterationWarnings(c)...)
-	})
+	if !diags.HasErrors() {
+		// As OpenTofu, only a tree that loaded without errors has its
+		// provider configurations checked.
+		diags = append(diags, validateProviderConfigs(nil, root, nil)...)
+	}
 	return root, diags
 }
 

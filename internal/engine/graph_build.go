@@ -92,6 +92,9 @@ func callKey(path addrs.Module) string {
 // depends_on entry, provider and enclosing module call.
 func (w *walker) buildGraph(prior *states.State) (*graph, diags.Diagnostics) {
 	g := newGraph()
+	if missing := config.MissingProviderConfigs(w.cfg, false); missing.HasErrors() {
+		return g, diags.Diagnostics{}.Append(missing)
+	}
 	var refs []pendingRefs
 	w.cfg.DeepEach(func(c *config.Config) {
 		refs = append(refs, w.addModuleVertices(g, c)...)

@@ -29,10 +29,9 @@ type Providers map[addrs.Provider]*Provider
 
 // Config checks every module of cfg with the providers given.
 func Config(ctx context.Context, cfg *config.Config, running Providers) diags.Diagnostics {
-	if missing := missingProviderConfigs(cfg); missing.HasErrors() {
-		// As OpenTofu, which finds these building its graph, before it
-		// looks at anything else.
-		return missing
+	if missing := config.MissingProviderConfigs(cfg, true); missing.HasErrors() {
+		// As OpenTofu's validate, whose graph cannot be built then.
+		return diags.Diagnostics{}.Append(missing)
 	}
 	r := &report{}
 	// Expressions whose references are wrong are still evaluated, with
@@ -76,28 +75,4 @@ func (r *report) add(ds diags.Diagnostics) {
 			r.diags = append(r.diags, d)
 		}
 	}
-}
-
-// missingProviderConfigs reports resources whose provider argument names
-// an aliased configuration the module neither configures nor declares
-// among its configuration aliases, in OpenTofu's words.
-func missingProviderConfigs(root *config.Config) diags.Diagnostics {
-	var ds diags.Diagnostics
-	root.DeepEach(func(c *config.Config) {
-		for _, r := range inSourceOrder(c.Module.Resources, func(r *config.Resource) hcl.Range { return r.DeclRange }) {
-			local := r.ProviderConfigAddr()
-			if r.ProviderConfigRef == nil || local.Alias == "" || c.Module.HasProviderConfig(local) {
-				continue
-			}
-			addr := r.Addr().String()
-			if !c.Path.IsRoot() {
-				addr = c.Path.String() + "." + addr
-			}
-			provider := addrs.AbsProviderConfig{Module: c.Path, Provider: r.Provider, Alias: local.Alias}
-			ds = ds.Append(diags.Errorf("Provider configuration not present",
-				"To work with %s its original provider configuration at %s is required, but it has been removed. This occurs when a provider configuration is removed while objects created by that provider still exist in the state. Re-add the provider configuration to destroy %s, after which you can remove the provider configuration again.",
-				addr, provider, addr))
-		}
-	})
-	return ds
 }

@@ -1,3 +1,11 @@
+terraform {
+  required_providers {
+    aws = {
+      source = "registry.terraform.io/hashicorp/aws"
+    }
+  }
+}
+
 variable "cidr" {
   type = string
 }
