@@ -71,12 +71,12 @@ func (i *Installer) Install(ctx context.Context, rootDir string) (*Manifest, dia
 		walk.installCalls(ctx, root, i.Parser.StaticRoot(root, rootDir), nil, rootDir, []string{filepath.Clean(rootDir)})
 	}
 	if walk.diags.HasErrors() {
-		return walk.manifest, walk.diags
+		return walk.manifest, walk.diags.Append(walk.configDiags)
 	}
 	if err := walk.manifest.Save(rootDir); err != nil {
 		walk.diags = walk.diags.Append(diags.Errorf("Cannot save the module manifest", "%s.", err))
 	}
-	return walk.manifest, walk.diags
+	return walk.manifest, walk.diags.Append(walk.configDiags)
 }
 
 type installWalk struct {
@@ -85,6 +85,10 @@ type installWalk struct {
 	previous  *Manifest
 	manifest  *Manifest
 	diags     diags.Diagnostics
+	// configDiags are errors in values the installed modules work out
+	// (their const variables): the modules are installed all the same, as
+	// OpenTofu records them, and the errors reported.
+	configDiags diags.Diagnostics
 	// fresh holds the keys installed anew in this run: their calls'
 	// previous records no longer count.
 	fresh map[string]bool
@@ -126,7 +130,7 @@ func (w *installWalk) installCalls(ctx context.Context, mod *config.Module, stat
 		w.diags = w.diags.Append(hclDiags)
 		if child != nil {
 			childStatic := static.Child(call, child)
-			w.diags = w.diags.Append(childStatic.CheckConstVariables())
+			w.configDiags = w.configDiags.Append(childStatic.CheckConstVariables())
 			w.installCalls(ctx, child, childStatic, callPath, absolute, append(stack, absolute))
 		}
 	}
