@@ -19,6 +19,7 @@ import (
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/recordstore"
+	"github.com/terrane/terrane/internal/validate"
 )
 
 // walkOp is what a walk is for.
@@ -329,7 +330,6 @@ func (w *walker) validateVariable(v *variableVertex, inst addrs.ModuleInstance) 
 	if len(v.variable.Validations) == 0 {
 		return nil
 	}
-	var ds diags.Diagnostics
 	scope := w.scopeIn(v.module, inst, repetition{}, nil)
 	addr := addrs.InputVariable{Name: v.variable.Name}.Absolute(inst).String()
 	subject := v.variable.DeclRange
@@ -338,40 +338,7 @@ func (w *walker) validateVariable(v *variableVertex, inst addrs.ModuleInstance) 
 			subject = expr.Range()
 		}
 	}
-	status := plans.CheckPass
-	var failures []string
-	for _, rule := range v.variable.Validations {
-		if ds.HasErrors() {
-			// As in OpenTofu, whose loop skips a rule once any error has
-			// been reported: the first failing rule is the one shown.
-			break
-		}
-		out, rds := evalRule(scope, rule)
-		ds = ds.Append(rds)
-		status = worseStatus(status, out.status)
-		if out.status != plans.CheckFail {
-			continue
-		}
-		message := out.message
-		if out.sensitiveMessage {
-			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Error message refers to sensitive values",
-				Detail:  "The error expression used to explain this condition refers to sensitive values. Terrane will not display the resulting message.\n\nYou can correct this by removing references to sensitive values, or by carefully using the nonsensitive() function if the expression will not reveal the sensitive data.",
-				Subject: rule.ErrorMessage.Range().Ptr(), Object: addr})
-			message = "The error message included a sensitive value, so it will not be displayed."
-		} else if out.ephemeralMessage {
-			message = "The error expression used to explain this condition refers to ephemeral values. Terrane will not display the resulting message.\n\n" +
-				"You can correct this by removing references to ephemeral values or by utilizing the builtin ephemeralasnull() function."
-		} else if message == "" {
-			message = "Failed to evaluate condition error message."
-		}
-		if !out.ephemeralMessage {
-			failures = append(failures, message)
-		}
-		ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid value for variable",
-			Detail:  message + "\n\nThis was checked by the validation rule at " + rule.DeclRange.String() + ".",
-			Subject: subject.Ptr(), Object: addr, FailedCheck: true,
-			Expression: rule.Condition, EvalContext: out.ctx})
-	}
+	status, failures, ds := validate.VariableValidations(scope, v.variable, addr, subject)
 	w.recordCheckObject(plans.CheckableInputVariable, modulePrefix(v.module.Path)+"var."+v.variable.Name,
 		plans.CheckObjectResult{ObjectAddr: addr, Status: status, FailureMessages: failures})
 	return ds

@@ -195,5 +195,8 @@ func writeSnippet(w *strings.Builder, d *DiagnosticJSON, color bool) {
 			fmt.Fprintf(w, c("    [dark_gray]│[reset] [bold]%s[reset] %s\n"), v.Traversal, v.Statement)
 		}
 	}
+	if d.difference != nil {
+		writeDifference(w, d.difference, c, color)
+	}
 	w.WriteString("\n")
 }

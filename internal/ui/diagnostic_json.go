@@ -27,6 +27,10 @@ type DiagnosticJSON struct {
 	Address  string                 `json:"address,omitempty"`
 	Range    *DiagnosticRangeJSON   `json:"range,omitempty"`
 	Snippet  *DiagnosticSnippetJSON `json:"snippet,omitempty"`
+
+	// difference is what the sides of a failed equality held, shown under
+	// the snippet.
+	difference *valueDifference
 }
 
 // DiagnosticRangeJSON is a span of a configuration file.
@@ -107,6 +111,7 @@ func NewDiagnosticJSON(d diags.Diagnostic, sources Sources) *DiagnosticJSON {
 	out.Snippet = newSnippetJSON(withNavigation(file, snippetRange.Filename), highlight, snippetRange)
 	out.Snippet.Values = expressionValues(d)
 	out.Snippet.FunctionCall = functionCall(d)
+	out.difference = differenceOf(d)
 	return out
 }
 

@@ -31,6 +31,8 @@ type moduleValidator struct {
 	providers Providers
 	report    *report
 	scope     *lang.Scope
+	// args collects what this module's calls give their modules.
+	args *callArguments
 
 	variables   map[string]cty.Value
 	locals      map[string]cty.Value
@@ -38,21 +40,16 @@ type moduleValidator struct {
 	localsReady bool
 }
 
-func newModuleValidator(c *config.Config, running Providers, report *report) *moduleValidator {
+func newModuleValidator(c *config.Config, running Providers, report *report, args *callArguments) *moduleValidator {
 	m := &moduleValidator{
-		cfg: c, providers: running, report: report,
+		cfg: c, providers: running, report: report, args: args,
 		variables: map[string]cty.Value{}, locals: map[string]cty.Value{}, evaluating: map[string]bool{},
 	}
 	m.scope = &lang.Scope{BaseDir: c.Root.Module.SourceDir, PureOnly: true, ProviderFunctions: m.providerFunction}
+	given := args.values[c.Path.String()]
 	for name, v := range c.Module.Variables {
-		val := cty.UnknownVal(v.Type.Type.WithoutOptionalAttributesDeep())
-		if v.Sensitive {
-			val = val.Mark(marks.Sensitive)
-		}
-		if v.Ephemeral {
-			val = val.Mark(marks.Ephemeral)
-		}
-		m.variables[name] = val
+		val, ok := given[name]
+		m.variables[name] = variableValue(c, v, val, ok)
 	}
 	return m
 }
@@ -94,6 +91,9 @@ func (m *moduleValidator) validateValues() {
 		for _, attrName := range sortedKeys(attrs) {
 			val, d := m.evalExpr(callScope, attrs[attrName].Expr)
 			m.report.addHCL(d)
+			if !d.HasErrors() {
+				m.args.set(m.cfg.Path.Child(name), attrName, val)
+			}
 			if decl := variableOf(child, attrName); decl != nil && decl.DeprecatedMessage != "" {
 				m.report.add(diags.Diagnostics{lang.DeprecatedVariableWarning(attrName, decl.DeprecatedMessage, attrs[attrName].Expr, child.IsRemoteModule())})
 			}
