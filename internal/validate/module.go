@@ -46,10 +46,8 @@ func newModuleValidator(c *config.Config, running Providers, report *report, arg
 		variables: map[string]cty.Value{}, locals: map[string]cty.Value{}, evaluating: map[string]bool{},
 	}
 	m.scope = &lang.Scope{BaseDir: c.Root.Module.SourceDir, PureOnly: true, ProviderFunctions: m.providerFunction}
-	given := args.values[c.Path.String()]
 	for name, v := range c.Module.Variables {
-		val, ok := given[name]
-		m.variables[name] = variableValue(c, v, val, ok)
+		m.variables[name] = unknownVariable(v)
 	}
 	return m
 }

@@ -10,12 +10,12 @@ import (
 	"github.com/terrane/terrane/internal/lang/marks"
 )
 
-// A module's input variables have, during validation, the values OpenTofu's
-// validate walk gives them: a root module variable is unknown (of its
-// type), a child module's variable has what its call's argument evaluates
-// to now — often a constant, and so known — or its default when the call
-// does not set it. Validation rules are checked against these values, so a
-// constant argument that breaks a rule is reported before any plan.
+// During validation, as in OpenTofu's validate walk, an input variable is
+// unknown (of its type) wherever it is referred to, except in its own
+// validation rules: they see the value the module call gives it — often a
+// constant, and so known — or its default when the call does not set it
+// (a root module variable is unknown there too). So a constant argument
+// that breaks a rule is reported before any plan.
 
 // callArguments are the values a module's calls give their modules'
 // variables, by module path and variable name, kept by the caller's
@@ -32,10 +32,22 @@ func (a *callArguments) set(module addrs.Module, name string, val cty.Value) {
 	a.values[key][name] = val
 }
 
-// variableValue is the value variable decl of module c has during
-// validation; given is what c's call gives it, if c is a child module and
-// the call sets it.
-func variableValue(c *config.Config, decl *config.Variable, given cty.Value, ok bool) cty.Value {
+// unknownVariable is what a reference to decl gives during validation.
+func unknownVariable(decl *config.Variable) cty.Value {
+	val := cty.UnknownVal(decl.Type.Type.WithoutOptionalAttributesDeep())
+	if decl.Sensitive {
+		val = val.Mark(marks.Sensitive)
+	}
+	if decl.Ephemeral {
+		val = val.Mark(marks.Ephemeral)
+	}
+	return val
+}
+
+// validatedValue is the value variable decl of module c has in its own
+// validation rules; given is what c's call gives it, if c is a child
+// module and the call sets it.
+func validatedValue(c *config.Config, decl *config.Variable, given cty.Value, ok bool) cty.Value {
 	ty := decl.Type.Type
 	val := cty.UnknownVal(ty.WithoutOptionalAttributesDeep())
 	switch {
@@ -66,12 +78,15 @@ func variableValue(c *config.Config, decl *config.Variable, given cty.Value, ok 
 // validateVariables checks the validation rules of the module's variables
 // against their values, as OpenTofu's validate walk does.
 func (m *moduleValidator) validateVariables() {
-	scope := m.scope.WithData(&validationData{module: m}, nil)
+	given := m.args.values[m.cfg.Path.String()]
 	for _, name := range sortedKeys(m.cfg.Module.Variables) {
 		decl := m.cfg.Module.Variables[name]
 		if len(decl.Validations) == 0 {
 			continue
 		}
+		val, ok := given[name]
+		validating := &variableUnderValidation{name: name, value: validatedValue(m.cfg, decl, val, ok)}
+		scope := m.scope.WithData(&validationData{module: m, validating: validating}, nil)
 		subject := decl.DeclRange
 		if expr := callArgument(m.cfg, name); expr != nil {
 			subject = expr.Range()
