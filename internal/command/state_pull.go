@@ -29,7 +29,8 @@ func runStatePull(streams Streams, args []string) int {
 		return c.fail(diags.Errorf("Unexpected argument", "terrane state pull takes no arguments; it writes the current workspace's state to stdout. Select another workspace with \"terrane workspace select\"."))
 	}
 	if ds, sources := checkRequiredVersion(vars); ds.HasErrors() {
-		writeLegacyDiagnosticsWithSources(streams.Stderr, ds, sources, c.color)
+		// Warnings to stdout, errors to stderr, as OpenTofu's view shows them.
+		ui.DiagnosticView{Color: c.color, ConsolidateWarnings: true, NewlineAfter: true}.Write(streams.Stdout, streams.Stderr, ds, sources)
 		return 1
 	}
 	ctx := context.Background()
