@@ -145,11 +145,30 @@ func (m *moduleValidator) localValue(name string, rng hcl.Range) (cty.Value, hcl
 		return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Self-referencing local value",
 			Detail: fmt.Sprintf("Local value local.%s refers to itself, directly or through other local values. Break the cycle by computing one of them without the other.", name), Subject: local.DeclRange.Ptr()}}
 	}
+	if diags := selfReference(name, local.Expr); diags.HasErrors() {
+		m.locals[name] = cty.DynamicVal
+		return cty.DynamicVal, diags
+	}
 	m.evaluating[name] = true
 	val, diags := m.evalExpr(m.scope.WithData(&validationData{module: m}, nil), local.Expr)
 	delete(m.evaluating, name)
 	m.locals[name] = val
 	return val, diags
+}
+
+// selfReference reports each place a local value's expression refers to
+// the local value itself, as OpenTofu does before evaluating it.
+func selfReference(name string, expr hcl.Expression) hcl.Diagnostics {
+	refs, _ := lang.ReferencesInExpr(expr)
+	var diags hcl.Diagnostics
+	for _, ref := range refs {
+		if local, ok := ref.Subject.(addrs.LocalValue); ok && local.Name == name {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Self-referencing local value",
+				Detail:  fmt.Sprintf("Local value local.%s cannot use its own result as part of its expression.", name),
+				Subject: ref.SourceRange.Ptr(), Context: expr.Range().Ptr()})
+		}
+	}
+	return diags
 }
 
 // checkExpansion checks count or for_each as far as it is known.
