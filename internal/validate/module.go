@@ -321,7 +321,11 @@ func (m *moduleValidator) checkResourceReferences(refs []*addrs.Reference) hcl.D
 			continue
 		}
 		r := m.cfg.Module.Resources[addr]
-		if r == nil || (r.Count != nil || r.ForEach != nil) != keyed {
+		if r == nil {
+			continue
+		}
+		if keyDiags := checkInstanceKey(r, addr, keyed, len(ref.Remaining) > 0, ref.SourceRange); keyDiags != nil || (r.Count != nil || r.ForEach != nil) != keyed {
+			diags = append(diags, keyDiags...)
 			continue
 		}
 		if block := m.resourceSchema(r); block != nil {
@@ -329,6 +333,29 @@ func (m *moduleValidator) checkResourceReferences(refs []*addrs.Reference) hcl.D
 		}
 	}
 	return diags
+}
+
+// checkInstanceKey reports a reference with an instance key to a resource
+// that has neither count nor for_each, and one without a key that reads an
+// attribute of a resource that has, as OpenTofu's validation does.
+func checkInstanceKey(r *config.Resource, addr addrs.Resource, keyed, readsAttribute bool, rng hcl.Range) hcl.Diagnostics {
+	switch {
+	case keyed && r.Count == nil && r.ForEach == nil:
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Unexpected resource instance key",
+			Detail:  fmt.Sprintf(`Because %s does not have "count" or "for_each" set, references to it must not include an index key. Remove the bracketed index to refer to the single instance of this resource.`, addr),
+			Subject: rng.Ptr()}}
+	case keyed || !readsAttribute:
+		return nil
+	case r.Count != nil:
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Missing resource instance key",
+			Detail:  fmt.Sprintf("Because %s has \"count\" set, its attributes must be accessed on specific instances.\n\nFor example, to correlate with indices of a referring resource, use:\n    %s[count.index]", addr, addr),
+			Subject: rng.Ptr()}}
+	case r.ForEach != nil:
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Missing resource instance key",
+			Detail:  fmt.Sprintf("Because %s has \"for_each\" set, its attributes must be accessed on specific instances.\n\nFor example, to correlate with indices of a referring resource, use:\n    %s[each.key]", addr, addr),
+			Subject: rng.Ptr()}}
+	}
+	return nil
 }
 
 // resourceSchema is the schema of a resource's type, nil when its provider
