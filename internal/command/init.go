@@ -203,7 +203,7 @@ func (in *initializer) installModules(ctx context.Context, parser *config.Parser
 		heading = "Upgrading modules..."
 	}
 	in.view.heading(heading, false)
-	installer := &modules.Installer{Parser: parser, Upgrade: in.opts.Upgrade, Events: func(ev modules.Event) {
+	installer := &modules.Installer{Parser: parser, Upgrade: in.opts.Upgrade, RecordDespiteErrors: true, Events: func(ev modules.Event) {
 		in.view.moduleInstalled(ev)
 	}}
 	_, ds := installer.Install(ctx, ".")

@@ -28,6 +28,11 @@ type Installer struct {
 	Upgrade bool
 	// Events, when set, is told what is installed, for init's output.
 	Events func(Event)
+	// RecordDespiteErrors writes the manifest of what was installed even
+	// when installing reported errors, as OpenTofu's init does (its get
+	// does not): later commands then report the configuration's errors
+	// rather than modules not being installed.
+	RecordDespiteErrors bool
 }
 
 // Event is one module installed, as OpenTofu's installer reports it: a
@@ -70,13 +75,13 @@ func (i *Installer) Install(ctx context.Context, rootDir string) (*Manifest, dia
 	if root != nil {
 		walk.installCalls(ctx, root, i.Parser.StaticRoot(root, rootDir), nil, rootDir, []string{filepath.Clean(rootDir)})
 	}
-	if walk.diags.HasErrors() {
-		return walk.manifest, walk.diags.Append(walk.configDiags)
+	if walk.diags.HasErrors() && !i.RecordDespiteErrors {
+		return walk.manifest, walk.diags
 	}
 	if err := walk.manifest.Save(rootDir); err != nil {
 		walk.diags = walk.diags.Append(diags.Errorf("Cannot save the module manifest", "%s.", err))
 	}
-	return walk.manifest, walk.diags.Append(walk.configDiags)
+	return walk.manifest, walk.diags
 }
 
 type installWalk struct {
@@ -85,10 +90,6 @@ type installWalk struct {
 	previous  *Manifest
 	manifest  *Manifest
 	diags     diags.Diagnostics
-	// configDiags are errors in values the installed modules work out
-	// (their const variables): the modules are installed all the same, as
-	// OpenTofu records them, and the errors reported.
-	configDiags diags.Diagnostics
 	// fresh holds the keys installed anew in this run: their calls'
 	// previous records no longer count.
 	fresh map[string]bool
@@ -130,7 +131,7 @@ func (w *installWalk) installCalls(ctx context.Context, mod *config.Module, stat
 		w.diags = w.diags.Append(hclDiags)
 		if child != nil {
 			childStatic := static.Child(call, child)
-			w.configDiags = w.configDiags.Append(childStatic.CheckConstVariables())
+			w.diags = w.diags.Append(childStatic.CheckConstVariables())
 			w.installCalls(ctx, child, childStatic, callPath, absolute, append(stack, absolute))
 		}
 	}
