@@ -64,7 +64,7 @@ func runOutput(streams Streams, args []string) int {
 	}
 	snapshot, loadDiags := loadWorkspaceState(context.Background(), ".", opts.vars)
 	if loadDiags.HasErrors() {
-		ui.WriteDiagnostics(streams.Stderr, loadDiags, rootModuleSources("."), color)
+		ui.DiagnosticView{Color: color, ConsolidateWarnings: true}.Write(streams.Stdout, streams.Stderr, loadDiags, rootModuleSources("."))
 		return 1
 	}
 	outputs := snapshot.State.Outputs

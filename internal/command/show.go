@@ -70,7 +70,7 @@ func runShow(streams Streams, args []string) int {
 	// would spoil a JSON document), and in colour unless -no-color, even
 	// with -json.
 	if ds.HasErrors() {
-		ui.WriteDiagnostics(streams.Stderr, ds, rootModuleSources("."), ui.ColorEnabled(opts.noColor))
+		ui.DiagnosticView{Color: ui.ColorEnabled(opts.noColor), ConsolidateWarnings: true}.Write(streams.Stdout, streams.Stderr, ds, rootModuleSources("."))
 		return 1
 	}
 	return 0

@@ -2,17 +2,15 @@ package engine
 
 import (
 	"sort"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/zclconf/go-cty/cty"
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/lang"
-	"github.com/terrane/terrane/internal/lang/marks"
 	"github.com/terrane/terrane/internal/plans"
+	"github.com/terrane/terrane/internal/validate"
 )
 
 // ruleOutcome is the result of one check rule: its status and, when it
@@ -47,47 +45,12 @@ func ephemeralMessageWarning(rule *config.CheckRule) diags.Diagnostic {
 		Subject: rule.ErrorMessage.Range().Ptr()}
 }
 
-// evalRule evaluates a condition and its error message. A condition that
-// cannot be known yet (during planning, one reading values known only after
-// apply) is CheckUnknown; a condition that cannot be evaluated at all is
-// CheckError, with the reason in ds. The message is evaluated whatever the
-// condition says, as OpenTofu does, so a message that cannot work is
-// reported before the day it is needed.
+// evalRule evaluates a condition and its error message; see
+// validate.EvalRule.
 func evalRule(scope *lang.Scope, rule *config.CheckRule) (ruleOutcome, diags.Diagnostics) {
-	var ds diags.Diagnostics
-	cond, ctx, hd := scope.EvalExprIn(rule.Condition, cty.Bool)
-	ds = ds.Append(hd)
-	out := ruleOutcome{status: plans.CheckFail, ctx: ctx}
-	msgVal, msgDiags := scope.EvalExpr(rule.ErrorMessage, cty.String)
-	ds = ds.Append(msgDiags)
-	switch {
-	case msgDiags.HasErrors() || !msgVal.IsKnown():
-	case marks.Contains(msgVal, sensitiveMark):
-		out.sensitiveMessage = true
-	case marks.Contains(msgVal, marks.Ephemeral):
-		out.ephemeralMessage = true
-	case msgVal.IsNull():
-		ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid error message",
-			Detail: "Unsuitable value for error message: must not be null.", Subject: rule.ErrorMessage.Range().Ptr()})
-	default:
-		msgVal, _ = msgVal.UnmarkDeep()
-		out.message = strings.TrimSpace(msgVal.AsString())
-	}
-	if hd.HasErrors() {
-		return ruleOutcome{status: plans.CheckError}, ds
-	}
-	cond, _ = cond.UnmarkDeep()
-	switch {
-	case !cond.IsKnown():
-		return ruleOutcome{status: plans.CheckUnknown, ctx: out.ctx}, ds
-	case cond.IsNull():
-		return ruleOutcome{status: plans.CheckError}, ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid condition result",
-			Detail: "Condition expression must return either true or false, not null.", Subject: rule.Condition.Range().Ptr(),
-			Expression: rule.Condition, EvalContext: out.ctx})
-	case cond.True():
-		out.status = plans.CheckPass
-	}
-	return out, ds
+	out, ds := validate.EvalRule(scope, rule)
+	return ruleOutcome{status: out.Status, message: out.Message, ctx: out.Ctx,
+		sensitiveMessage: out.SensitiveMessage, ephemeralMessage: out.EphemeralMessage}, ds
 }
 
 // sensitiveMessageWarning is OpenTofu's answer to a precondition,

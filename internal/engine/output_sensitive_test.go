@@ -42,8 +42,8 @@ output "secret" {
 	if d == nil {
 		t.Fatalf("plan diagnostics = %v, want an error for output nested", ds)
 	}
-	if !strings.Contains(d.Detail, `output "nested"`) || d.Subject == nil || d.Subject.Start.Line != 12 {
-		t.Errorf("diagnostic = %+v, want it to name output \"nested\" and point at its value on line 12", d)
+	if !strings.Contains(d.Detail, "annotate the output value as sensitive") || d.Subject == nil || d.Subject.Start.Line != 11 {
+		t.Errorf("diagnostic = %+v, want OpenTofu's words, at output nested's block on line 11", d)
 	}
 	n := 0
 	for _, d := range ds {

@@ -20,6 +20,7 @@ import (
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/recordstore"
+	"github.com/terrane/terrane/internal/validate"
 )
 
 // walkOp is what a walk is for.
@@ -293,8 +294,15 @@ func (w *walker) finalizeVariable(v *variableVertex, inst addrs.ModuleInstance, 
 					Detail:  fmt.Sprintf("The variable %q has no default, so a value must be given (-var, a .tfvars file, or TF_VAR_%s).", decl.Name, decl.Name),
 					Subject: decl.DeclRange.Ptr(), Address: addrs.InputVariable{Name: decl.Name}.Absolute(inst).String()})
 			}
-			return cty.UnknownVal(decl.Type.Type), ds.Append(diags.Diagnostic{Severity: diags.Error,
-				Summary: "Required variable not set", Detail: fmt.Sprintf("The variable %q is not nullable; give it a non-null value.", decl.Name), Subject: rng.Ptr()})
+			addr := addrs.InputVariable{Name: decl.Name}.Absolute(inst)
+			if source := nonFileSource(decl, from); source != "" {
+				return cty.UnknownVal(decl.Type.Type), ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Required variable not set",
+					Detail:  fmt.Sprintf("Unsuitable value for %s %s: required variable may not be set to null.", addr, source),
+					Subject: decl.DeclRange.Ptr()})
+			}
+			return cty.UnknownVal(decl.Type.Type), ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Required variable not set",
+				Detail:  fmt.Sprintf("The given value is not suitable for %s defined at %s: required variable may not be set to null.", addr, decl.DeclRange),
+				Subject: rng.Ptr()})
 		}
 		def, hd := decl.Default.Value(nil)
 		ds = ds.Append(hd)
@@ -332,7 +340,6 @@ func (w *walker) validateVariable(v *variableVertex, inst addrs.ModuleInstance) 
 	if len(v.variable.Validations) == 0 {
 		return nil
 	}
-	var ds diags.Diagnostics
 	scope := w.scopeIn(v.module, inst, repetition{}, nil)
 	addr := addrs.InputVariable{Name: v.variable.Name}.Absolute(inst).String()
 	subject := v.variable.DeclRange
@@ -341,40 +348,7 @@ func (w *walker) validateVariable(v *variableVertex, inst addrs.ModuleInstance) 
 			subject = expr.Range()
 		}
 	}
-	status := plans.CheckPass
-	var failures []string
-	for _, rule := range v.variable.Validations {
-		if ds.HasErrors() {
-			// As in OpenTofu, whose loop skips a rule once any error has
-			// been reported: the first failing rule is the one shown.
-			break
-		}
-		out, rds := evalRule(scope, rule)
-		ds = ds.Append(rds)
-		status = worseStatus(status, out.status)
-		if out.status != plans.CheckFail {
-			continue
-		}
-		message := out.message
-		if out.sensitiveMessage {
-			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Error message refers to sensitive values",
-				Detail:  "The error expression used to explain this condition refers to sensitive values. Terrane will not display the resulting message.\n\nYou can correct this by removing references to sensitive values, or by carefully using the nonsensitive() function if the expression will not reveal the sensitive data.",
-				Subject: rule.ErrorMessage.Range().Ptr(), Object: addr})
-			message = "The error message included a sensitive value, so it will not be displayed."
-		} else if out.ephemeralMessage {
-			message = "The error expression used to explain this condition refers to ephemeral values. Terrane will not display the resulting message.\n\n" +
-				"You can correct this by removing references to ephemeral values or by utilizing the builtin ephemeralasnull() function."
-		} else if message == "" {
-			message = "Failed to evaluate condition error message."
-		}
-		if !out.ephemeralMessage {
-			failures = append(failures, message)
-		}
-		ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid value for variable",
-			Detail:  message + "\n\nThis was checked by the validation rule at " + rule.DeclRange.String() + ".",
-			Subject: subject.Ptr(), Object: addr, FailedCheck: true,
-			Expression: rule.Condition, EvalContext: out.ctx})
-	}
+	status, failures, ds := validate.VariableValidations(scope, v.variable, addr, subject)
 	w.recordCheckObject(plans.CheckableInputVariable, modulePrefix(v.module.Path)+"var."+v.variable.Name,
 		plans.CheckObjectResult{ObjectAddr: addr, Status: status, FailureMessages: failures})
 	return ds
@@ -592,19 +566,33 @@ func sortedKeys[V any](m map[string]V) []string {
 // variable's value came from (-var, TF_VAR_, or the file and line it is
 // given at), and for a sensitive or ephemeral one from a file, not the
 // value's line, in case whoever reads it may not see the value itself.
+// nonFileSource says, as OpenTofu's messages do, where a root variable's
+// value came from when it was not a file: "set using -var=...", and so
+// on; "" for a value from a file or a module call.
+func nonFileSource(decl *config.Variable, from *InputValue) string {
+	if from == nil {
+		return ""
+	}
+	switch from.SourceType {
+	case ValueFromCLIArg:
+		return fmt.Sprintf("set using -var=\"%s=...\"", decl.Name)
+	case ValueFromEnvVar:
+		return fmt.Sprintf("set using the TF_VAR_%s environment variable", decl.Name)
+	case ValueFromInput:
+		return "set using an interactive prompt"
+	case ValueFromAutoFile, ValueFromNamedFile:
+		return ""
+	}
+	if from.SourceRange.Filename == "" {
+		return "set from outside of the configuration"
+	}
+	return ""
+}
+
 func unsuitableVariableValue(decl *config.Variable, addr addrs.AbsInputVariableInstance, from *InputValue, valueRange hcl.Range, err error) diags.Diagnostic {
 	var detail string
-	switch {
-	case from != nil && from.SourceRange.Filename == "":
-		source := "set from outside of the configuration"
-		switch from.SourceType {
-		case ValueFromCLIArg:
-			source = fmt.Sprintf("set using -var=\"%s=...\"", decl.Name)
-		case ValueFromEnvVar:
-			source = fmt.Sprintf("set using the TF_VAR_%s environment variable", decl.Name)
-		case ValueFromInput:
-			source = "set using an interactive prompt"
-		}
+	switch source := nonFileSource(decl, from); {
+	case source != "":
 		detail = fmt.Sprintf("Unsuitable value for %s %s: %s.", addr, source, err)
 	case decl.Ephemeral:
 		detail = fmt.Sprintf("The given value is not suitable for %s, which is ephemeral: %s. Invalid value defined at %s.", addr, err, valueRange)

@@ -22,9 +22,20 @@ type validationData struct {
 	module  *moduleValidator
 	counted bool
 	forEach bool
+	// validating is the variable whose validation rules are evaluated,
+	// with its value: only they see it (see validateVariables).
+	validating *variableUnderValidation
+}
+
+type variableUnderValidation struct {
+	name  string
+	value cty.Value
 }
 
 func (d *validationData) GetInputVariable(addr addrs.InputVariable, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	if v := d.validating; v != nil && v.name == addr.Name {
+		return v.value, nil
+	}
 	if val, ok := d.module.variables[addr.Name]; ok {
 		return val, nil
 	}

@@ -31,6 +31,8 @@ type moduleValidator struct {
 	providers Providers
 	report    *report
 	scope     *lang.Scope
+	// args collects what this module's calls give their modules.
+	args *callArguments
 
 	variables   map[string]cty.Value
 	locals      map[string]cty.Value
@@ -38,21 +40,14 @@ type moduleValidator struct {
 	localsReady bool
 }
 
-func newModuleValidator(c *config.Config, running Providers, report *report) *moduleValidator {
+func newModuleValidator(c *config.Config, running Providers, report *report, args *callArguments) *moduleValidator {
 	m := &moduleValidator{
-		cfg: c, providers: running, report: report,
+		cfg: c, providers: running, report: report, args: args,
 		variables: map[string]cty.Value{}, locals: map[string]cty.Value{}, evaluating: map[string]bool{},
 	}
 	m.scope = &lang.Scope{BaseDir: c.Root.Module.SourceDir, PureOnly: true, ProviderFunctions: m.providerFunction}
 	for name, v := range c.Module.Variables {
-		val := cty.UnknownVal(v.Type.Type.WithoutOptionalAttributesDeep())
-		if v.Sensitive {
-			val = val.Mark(marks.Sensitive)
-		}
-		if v.Ephemeral {
-			val = val.Mark(marks.Ephemeral)
-		}
-		m.variables[name] = val
+		m.variables[name] = unknownVariable(v)
 	}
 	return m
 }
@@ -94,6 +89,9 @@ func (m *moduleValidator) validateValues() {
 		for _, attrName := range sortedKeys(attrs) {
 			val, d := m.evalExpr(callScope, attrs[attrName].Expr)
 			m.report.addHCL(d)
+			if !d.HasErrors() {
+				m.args.set(m.cfg.Path.Child(name), attrName, val)
+			}
 			if decl := variableOf(child, attrName); decl != nil && decl.DeprecatedMessage != "" {
 				m.report.add(diags.Diagnostics{lang.DeprecatedVariableWarning(attrName, decl.DeprecatedMessage, attrs[attrName].Expr, child.IsRemoteModule())})
 			}
@@ -147,9 +145,9 @@ func (m *moduleValidator) localValue(name string, rng hcl.Range) (cty.Value, hcl
 		return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Self-referencing local value",
 			Detail: fmt.Sprintf("Local value local.%s refers to itself, directly or through other local values. Break the cycle by computing one of them without the other.", name), Subject: local.DeclRange.Ptr()}}
 	}
-	if d := selfReference(name, local.Expr); d != nil {
+	if diags := selfReference(name, local.Expr); diags.HasErrors() {
 		m.locals[name] = cty.DynamicVal
-		return cty.DynamicVal, hcl.Diagnostics{d}
+		return cty.DynamicVal, diags
 	}
 	m.evaluating[name] = true
 	val, diags := m.evalExpr(m.scope.WithData(&validationData{module: m}, nil), local.Expr)
@@ -158,18 +156,19 @@ func (m *moduleValidator) localValue(name string, rng hcl.Range) (cty.Value, hcl
 	return val, diags
 }
 
-// selfReference is OpenTofu's error for a local value whose expression
-// refers to the local value itself, nil when it does not.
-func selfReference(name string, expr hcl.Expression) *hcl.Diagnostic {
+// selfReference reports each place a local value's expression refers to
+// the local value itself, as OpenTofu does before evaluating it.
+func selfReference(name string, expr hcl.Expression) hcl.Diagnostics {
 	refs, _ := lang.ReferencesInExpr(expr)
+	var diags hcl.Diagnostics
 	for _, ref := range refs {
 		if local, ok := ref.Subject.(addrs.LocalValue); ok && local.Name == name {
-			return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Self-referencing local value",
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Self-referencing local value",
 				Detail:  fmt.Sprintf("Local value local.%s cannot use its own result as part of its expression.", name),
-				Subject: ref.SourceRange.Ptr(), Context: expr.Range().Ptr()}
+				Subject: ref.SourceRange.Ptr(), Context: expr.Range().Ptr()})
 		}
 	}
-	return nil
+	return diags
 }
 
 // checkExpansion checks count or for_each as far as it is known.
@@ -254,7 +253,9 @@ func (m *moduleValidator) validateResource(ctx context.Context, r *config.Resour
 	if !known || s.Block == nil {
 		return append(ds, unsupportedTypeDiag(r, kind, types))
 	}
-	ds = m.appendHCL(ds, m.validateLifecycle(r, s.Block))
+	if r.Managed != nil {
+		ds = m.appendHCL(ds, s.Block.ValidateIgnoreChanges(r.Managed.IgnoreChanges, r.TypeRange))
+	}
 	val, evalDiags := m.evalBlock(scope, r.Config, s.Block)
 	ds = m.appendHCL(ds, evalDiags)
 	if evalDiags.HasErrors() {
@@ -320,7 +321,11 @@ func (m *moduleValidator) checkResourceReferences(refs []*addrs.Reference) hcl.D
 			continue
 		}
 		r := m.cfg.Module.Resources[addr]
-		if r == nil || (r.Count != nil || r.ForEach != nil) != keyed {
+		if r == nil {
+			continue
+		}
+		if keyDiags := checkInstanceKey(r, addr, keyed, len(ref.Remaining) > 0, ref.SourceRange); keyDiags != nil || (r.Count != nil || r.ForEach != nil) != keyed {
+			diags = append(diags, keyDiags...)
 			continue
 		}
 		if block := m.resourceSchema(r); block != nil {
@@ -328,6 +333,29 @@ func (m *moduleValidator) checkResourceReferences(refs []*addrs.Reference) hcl.D
 		}
 	}
 	return diags
+}
+
+// checkInstanceKey reports a reference with an instance key to a resource
+// that has neither count nor for_each, and one without a key that reads an
+// attribute of a resource that has, as OpenTofu's validation does.
+func checkInstanceKey(r *config.Resource, addr addrs.Resource, keyed, readsAttribute bool, rng hcl.Range) hcl.Diagnostics {
+	switch {
+	case keyed && r.Count == nil && r.ForEach == nil:
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Unexpected resource instance key",
+			Detail:  fmt.Sprintf(`Because %s does not have "count" or "for_each" set, references to it must not include an index key. Remove the bracketed index to refer to the single instance of this resource.`, addr),
+			Subject: rng.Ptr()}}
+	case keyed || !readsAttribute:
+		return nil
+	case r.Count != nil:
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Missing resource instance key",
+			Detail:  fmt.Sprintf("Because %s has \"count\" set, its attributes must be accessed on specific instances.\n\nFor example, to correlate with indices of a referring resource, use:\n    %s[count.index]", addr, addr),
+			Subject: rng.Ptr()}}
+	case r.ForEach != nil:
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Missing resource instance key",
+			Detail:  fmt.Sprintf("Because %s has \"for_each\" set, its attributes must be accessed on specific instances.\n\nFor example, to correlate with indices of a referring resource, use:\n    %s[each.key]", addr, addr),
+			Subject: rng.Ptr()}}
+	}
+	return nil
 }
 
 // resourceSchema is the schema of a resource's type, nil when its provider
@@ -374,7 +402,7 @@ func unsupportedTypeDiag(r *config.Resource, kind string, types map[string]schem
 	case addrs.EphemeralResourceMode:
 		summary = "Invalid ephemeral resource type"
 	}
-	detail := fmt.Sprintf("The provider %s does not support %s %q.", addrs.ProviderForDisplay(r.Provider), kind, r.Type)
+	detail := fmt.Sprintf("The provider %s does not support %s %q.", r.Provider.ForDisplay(), kind, r.Type)
 	if suggestion := nameSuggestion(r.Type, types); suggestion != "" {
 		detail += fmt.Sprintf(" Did you mean %q?", suggestion)
 	}

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/config"
@@ -38,8 +39,10 @@ func Config(ctx context.Context, cfg *config.Config, running Providers) diags.Di
 	// unknown values for those references, so that their other mistakes
 	// are reported too.
 	r.addHCL(config.ValidateReferences(cfg))
+	args := &callArguments{values: map[string]map[string]cty.Value{}}
 	cfg.DeepEach(func(c *config.Config) {
-		m := newModuleValidator(c, running, r)
+		m := newModuleValidator(c, running, r, args)
+		m.validateVariables()
 		m.validateValues()
 		m.validateBlocks(ctx)
 	})

@@ -182,12 +182,11 @@ func (c *collector) fromVarOption(arg string) {
 
 // parseText reads a command-line or environment value: literally for
 // variables of a primitive type and untyped ones, as an HCL expression
-// otherwise. The
-// text is kept as a synthetic file so errors in it show a snippet.
+// otherwise. Errors in it name the synthetic filename given, with no
+// snippet, as in OpenTofu.
 func (c *collector) parseText(decl *config.Variable, text, filename string) (cty.Value, hcl.Range, hcl.Diagnostics) {
 	src := []byte(text)
 	rng := hcl.Range{Filename: filename, Start: hcl.InitialPos, End: hcl.Pos{Line: 1, Column: len(text) + 1, Byte: len(text)}}
-	c.values.Files[filename] = &hcl.File{Bytes: src}
 	if decl.Type.ParseAsLiteral {
 		return cty.StringVal(text), rng, nil
 	}
