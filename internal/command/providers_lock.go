@@ -29,8 +29,9 @@ func runProvidersLock(streams Streams, args []string) int {
 	fs.Var(&platforms, "platform", "A target platform (OS_ARCH) to lock for; repeat for several (default: this machine's)")
 	fs.Var(&fsMirror, "fs-mirror", "Consult only this filesystem mirror directory")
 	fs.Var(&netMirror, "net-mirror", "Consult only this network mirror base URL")
+	noColor := fs.Bool("no-color", false, "Disable colour in the output")
 	if err := fs.Parse(args); err != nil {
-		return 1
+		return flagParseError(streams.Stderr, err, ui.ColorEnabled(*noColor))
 	}
 	job, ds := prepareProviderJob(platforms, fs.Args())
 	if !ds.HasErrors() {

@@ -20,12 +20,19 @@ func runProvidersMirror(streams Streams, args []string) int {
 	fs := newFlagSet("providers mirror", streams)
 	var platforms stringList
 	fs.Var(&platforms, "platform", "A target platform (OS_ARCH) to mirror; repeat for several (default: this machine's)")
-	if err := fs.Parse(args); err != nil {
-		return 1
+	noColor := fs.Bool("no-color", false, "Disable colour in the output")
+	err := fs.Parse(args)
+	var argDiags diags.Diagnostics
+	if err != nil {
+		argDiags = argDiags.Append(diags.Errorf("Failed to parse command-line flags", "%s", err))
 	}
 	if fs.NArg() != 1 {
-		fmt.Fprintln(streams.Stderr, "Usage: terrane providers mirror [-platform=OS_ARCH ...] DIR")
-		return 1
+		argDiags = argDiags.Append(diags.Errorf("Wrong number of arguments",
+			"The providers mirror command requires an output directory as a command-line argument."))
+	}
+	if len(argDiags) > 0 {
+		writeLegacyDiagnostics(streams.Stderr, argDiags, ui.ColorEnabled(*noColor))
+		return runResultHelp
 	}
 	targetDir := fs.Arg(0)
 	job, ds := prepareProviderJob(platforms, nil)

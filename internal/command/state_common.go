@@ -48,31 +48,66 @@ func parseStateFlags(streams Streams, name string, args []string, setup func(*fl
 	arguments.AddVarFlags(fs, &vars)
 	err := fs.Parse(args)
 	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor), vars: vars}
+	var ds diags.Diagnostics
 	if err != nil {
 		summary := "Failed to parse command-line flags"
 		if name == "state replace-provider" {
 			summary = "Error parsing command-line flags" // as OpenTofu words it there
 		}
-		c.usageError(name, diags.Errorf(summary, "%s", err))
+		ds = ds.Append(diags.Errorf(summary, "%s", err))
+	}
+	// As OpenTofu's parsers do, the count of arguments is checked after a
+	// flag error too, and both are reported.
+	if check := stateArgCounts[name]; check != nil {
+		if d := check(fs.NArg()); d != nil {
+			ds = ds.Append(*d)
+		}
+	}
+	if len(ds) > 0 {
+		c.usageError(name, ds...)
 		return nil, fs
 	}
 	return c, fs
 }
 
-// usageError prints d and the command's help, as OpenTofu does for wrong
-// arguments, and returns the exit code.
-func (c *stateCommand) usageError(name string, d diags.Diagnostic) int {
-	writeLegacyDiagnostics(c.streams.Stderr, diags.Diagnostics{d}, c.color)
-	printCommandHelp(c.streams.Stdout, name)
-	return 1
+// stateArgCounts check the number of arguments of the state subcommands
+// that OpenTofu checks while parsing them, in its words.
+var stateArgCounts = map[string]func(n int) *diags.Diagnostic{
+	"state mv":               exactArgs(2, "Exactly two arguments expected"),
+	"state replace-provider": exactArgs(2, "Exactly two arguments expected"),
+	"state push":             exactArgs(1, "Exactly one argument expected"),
+	"state show":             exactArgs(1, "Exactly one argument expected"),
+	"state rm": func(n int) *diags.Diagnostic {
+		if n > 0 {
+			return nil
+		}
+		d := diags.Errorf("Invalid number of arguments", "At least one address is required")
+		return &d
+	},
 }
 
-// printCommandHelp writes a command's help as OpenTofu's command runner
-// does after a usage error.
-func printCommandHelp(w io.Writer, name string) {
-	if help, ok := commandHelp[name]; ok {
-		fmt.Fprintln(w, help)
+func exactArgs(want int, detail string) func(int) *diags.Diagnostic {
+	return func(n int) *diags.Diagnostic {
+		if n == want {
+			return nil
+		}
+		d := diags.Errorf("Invalid number of arguments", "%s", detail)
+		return &d
 	}
+}
+
+// usageError prints ds and the command's help, as OpenTofu does for wrong
+// arguments, and returns the exit code. OpenTofu's state list writes its
+// diagnostics without the empty line after each that the other state
+// commands write.
+func (c *stateCommand) usageError(name string, ds ...diags.Diagnostic) int {
+	if name == "state list" {
+		ui.WriteDiagnostics(c.streams.Stderr, ds, nil, c.color)
+	} else {
+		writeLegacyDiagnostics(c.streams.Stderr, ds, c.color)
+	}
+	printCommandHelp(c.streams.Stdout, name)
+	return 1
 }
 
 // fail prints ds and returns the exit code for a failed command.

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states/stateedit"
 )
 
@@ -20,9 +19,6 @@ func runStateMv(streams Streams, args []string) int {
 	})
 	if c == nil {
 		return 1
-	}
-	if fs.NArg() != 2 {
-		return c.usageError("state mv", diags.Errorf("Invalid number of arguments", "Exactly two arguments expected"))
 	}
 	ctx := context.Background()
 	snap, d := c.load(ctx)

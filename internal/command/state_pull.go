@@ -20,7 +20,7 @@ func runStatePull(streams Streams, args []string) int {
 	arguments.AddVarFlags(fs, &vars)
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
 	if err := fs.Parse(args); err != nil {
-		return 1
+		return flagParseError(streams.Stderr, err, ui.ColorEnabled(*noColor))
 	}
 	// The state is written decrypted, as OpenTofu's state pull writes it
 	// whatever the encryption configuration: stdout is not at rest.

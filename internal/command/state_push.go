@@ -35,9 +35,6 @@ func runStatePush(streams Streams, args []string) int {
 	if c == nil {
 		return 1
 	}
-	if fs.NArg() != 1 {
-		return c.usageError("state push", diags.Errorf("Invalid number of arguments", "Exactly one argument expected"))
-	}
 	ctx := context.Background()
 	// The file is read (and decrypted) before the store is opened, so a
 	// file that cannot be read leaves even a new workspace unmade.

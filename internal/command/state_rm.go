@@ -24,9 +24,6 @@ func runStateRm(streams Streams, args []string) int {
 	if c == nil {
 		return 1
 	}
-	if fs.NArg() == 0 {
-		return c.usageError("state rm", diags.Errorf("Invalid number of arguments", "At least one address is required"))
-	}
 	ctx := context.Background()
 	snap, d := c.load(ctx)
 	defer c.close()

@@ -72,7 +72,7 @@ func TestParseErrors(t *testing.T) {
 		{"bad exclude", applyParser(ParseApply), []string{"-exclude=a.b.c.d"}, "Invalid exclude address"},
 		{"target and exclude", applyParser(ParseApply), []string{"-target=a.b", "-exclude=a.c"}, "Incompatible targeting options"},
 		{"zero parallelism", applyParser(ParseApply), []string{"-parallelism=0"}, "Invalid -parallelism option"},
-		{"unknown flag", applyParser(ParseApply), []string{"-frobnicate"}, "Failed to parse command-line options"},
+		{"unknown flag", applyParser(ParseApply), []string{"-frobnicate"}, "Failed to parse command-line flags"},
 		{"two plan files", applyParser(ParseApply), []string{"a", "b"}, "Too many command line arguments"},
 		{"destroy takes no plan file", applyParser(ParseDestroy), []string{"tfplan"}, "Too many command line arguments"},
 		{"targets with a saved plan", applyParser(ParseApply), []string{"-target=a.b", "tfplan"}, "Invalid options for a saved plan"},
@@ -117,14 +117,3 @@ func TestParseApplyModes(t *testing.T) {
 	}
 }
 
-func TestUsageListsOptions(t *testing.T) {
-	usage := Usage("plan")
-	for _, option := range []string{"-out", "-var-file", "-target", "-detailed-exitcode", "-refresh-only"} {
-		if !strings.Contains(usage, option) {
-			t.Errorf("plan usage lacks %s:\n%s", option, usage)
-		}
-	}
-	if strings.Contains(Usage("console"), "-target") {
-		t.Errorf("console usage lists -target")
-	}
-}

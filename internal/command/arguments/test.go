@@ -2,7 +2,6 @@ package arguments
 
 import (
 	"flag"
-	"strings"
 
 	"github.com/terrane/terrane/internal/diags"
 )
@@ -55,14 +54,3 @@ func ParseTest(args []string) (*Test, diags.Diagnostics) {
 	return test, ds
 }
 
-// TestUsage describes test's options, for -help.
-func TestUsage() string {
-	fs := newFlagSet("test")
-	var sink Test
-	var filter stringList
-	addTestFlags(fs, &sink, &filter)
-	var b strings.Builder
-	fs.SetOutput(&b)
-	fs.PrintDefaults()
-	return b.String()
-}
