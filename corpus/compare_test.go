@@ -123,7 +123,10 @@ var (
 	productPattern   = regexp.MustCompile(`\b(OpenTofu|Terrane)\b`)
 	commandPattern   = regexp.MustCompile("(?m)(^|[\\s\"'`(⟩])(tofu|terrane)([\\s\"'`).,:;]|$)")
 	dataDirPattern   = regexp.MustCompile(`\.terrane\b`)
-	stillPattern     = regexp.MustCompile(`(?m)^.*: Still [a-z]+\.\.\. \[.*elapsed\]\n`)
+	// versionLinePattern matches the first line of the version command's
+	// output, which names the program's own version.
+	versionLinePattern = regexp.MustCompile(`(?m)^<product> v\d+\.\d+\.\d+\S*$`)
+	stillPattern       = regexp.MustCompile(`(?m)^.*: Still [a-z]+\.\.\. \[.*elapsed\]\n`)
 	// A deposed object's key is chosen at random when it is deposed.
 	deposedPattern = regexp.MustCompile(`(deposed object |"deposed": ")[0-9a-f]{8}\b`)
 	// progressPattern matches the lines that report one object's progress:
@@ -159,6 +162,7 @@ func (n normalizer) text(s string) string {
 	s = durationPattern.ReplaceAllString(s, "${1}<duration>")
 	s = productPattern.ReplaceAllString(s, "<product>")
 	s = commandPattern.ReplaceAllString(s, "$1<cmd>$3")
+	s = versionLinePattern.ReplaceAllString(s, "<product> v<version>")
 	s = dataDirPattern.ReplaceAllString(s, ".terraform")
 	if stream, ok := jsonLines(s); ok {
 		return stream

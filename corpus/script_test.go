@@ -36,16 +36,20 @@ type keep struct {
 }
 
 // verbs lists what a script may say, with the number of arguments each
-// takes (-1: any, at least one).
+// takes (-1: any, at least one; anyArgs: any, none too).
 var verbs = map[string]int{
-	"tf":    -1, // run both programs with these arguments
-	"stdin": -1, // the standard input of the next tf step (\n for a newline)
-	"env":   -1, // NAME=VALUE for every later step
-	"cp":    2,  // copy a file of the working directory
-	"rm":    -1, // remove files or directories of the working directory
-	"mkdir": 1,  // make a directory in the working directory
-	"keep":  -1, // keep STEP STREAM REASON...: a difference kept on purpose
+	"tf":    anyArgs, // run both programs with these arguments (none: the bare command)
+	"stdin": -1,      // the standard input of the next tf step (\n for a newline)
+	"env":   -1,      // NAME=VALUE for every later step
+	"cp":    2,       // copy a file of the working directory
+	"rm":    -1,      // remove files or directories of the working directory
+	"mkdir": 1,       // make a directory in the working directory
+	"keep":  -1,      // keep STEP STREAM REASON...: a difference kept on purpose
 }
+
+// anyArgs is the argument count of a verb that takes any number of
+// arguments, none included.
+const anyArgs = -2
 
 // loadCase reads a case file.
 func loadCase(root, path string) (*caseFile, error) {
@@ -73,7 +77,7 @@ func loadCase(root, path string) (*caseFile, error) {
 			return nil, fmt.Errorf("%s:%d: unknown verb %q", path, i+1, words[0])
 		}
 		args := words[1:]
-		if (want < 0 && len(args) == 0) || (want >= 0 && len(args) != want) {
+		if (want == -1 && len(args) == 0) || (want >= 0 && len(args) != want) {
 			return nil, fmt.Errorf("%s:%d: %s takes %s", path, i+1, words[0], argCount(want))
 		}
 		if words[0] == "keep" {

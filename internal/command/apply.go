@@ -71,7 +71,8 @@ var refreshOnlyApproval = approval{
 func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags diags.Diagnostics) int {
 	out := newOperationOutput(streams, opts.View)
 	if opts.Help {
-		return printCommandUsage(streams.Stdout, ask.command, "[options] [PLANFILE]", "Creates, updates or destroys objects to match the configuration.")
+		printCommandHelp(streams.Stdout, ask.command)
+		return 0
 	}
 	if argDiags.HasErrors() {
 		out.diagnostics(argDiags)

@@ -2,12 +2,8 @@ package command
 
 import (
 	"flag"
-	"fmt"
 	"io"
 	"log"
-	"os"
-	"sort"
-	"strings"
 
 	"github.com/hashicorp/go-hclog"
 
@@ -23,98 +19,111 @@ type Streams struct {
 	// View is the global view options the command line gave (Run takes
 	// them out of the command's arguments).
 	View arguments.GlobalView
+	// Name is the command's full name as the command line gave it: an
+	// alias's own name ("env list"), not the command it runs.
+	Name string
 }
 
-// commandFunc runs one command with the arguments after its name.
+// commandFunc runs one command with the arguments after its name. It may
+// return runResultHelp to have the command's help printed after what it
+// wrote, as OpenTofu's commands return cli.RunResultHelp.
 type commandFunc func(streams Streams, args []string) int
 
+// runResultHelp is what a command returns when its arguments are wrong and
+// its help should follow the error; the process then exits 1.
+const runResultHelp = -18511
+
 type commandInfo struct {
-	run      commandFunc
+	run commandFunc
+	// synopsis is the line the command has in its parent's list of
+	// commands, in OpenTofu's words.
 	synopsis string
+	// hidden commands are left out of the lists of commands: aliases and
+	// obsolete commands, as in OpenTofu.
+	hidden bool
+	// aliasOf names the command an alias runs, whose help it shares.
+	aliasOf string
 }
 
 // commands lists every command by its full name ("providers schema").
 func commands() map[string]commandInfo {
-	return map[string]commandInfo{
-		"version":            {runVersion, "Show the current Terrane version"},
-		"get":                {runGet, "Install or upgrade the modules the configuration calls"},
-		"init":               {runInit, "Prepare the working directory: install providers, lock their versions, create the state store"},
-		"providers":          {runProvidersTree, "Show the providers required for this configuration"},
-		"metadata functions": {runMetadataFunctions, "Show signatures and descriptions for the available functions"},
-		"providers schema":   {runProvidersSchema, "Show schemas for the providers the configuration needs"},
-		"providers lock":     {runProvidersLock, "Write provider checksums for several platforms into the lock file"},
-		"providers mirror":   {runProvidersMirror, "Save local copies of the required providers for offline use"},
-		"validate":           {runValidate, "Check whether the configuration is valid"},
-		"fmt": {func(s Streams, args []string) int { return runFmt(args, s.Stdin, s.Stdout, s.Stderr) },
-			"Reformat configuration files to the canonical style"},
-		"console": {func(s Streams, args []string) int { return runConsole(args, s.Stdin, s.Stdout, s.Stderr) },
-			"Try Terraform expressions at an interactive command prompt"},
-		"serve": {func(s Streams, args []string) int { return runServe(args, s.Stdout, s.Stderr) },
-			"Serve the state store over gRPC (Consul's ResourceService API)"},
-		"watch": {func(s Streams, args []string) int { return runWatch(args, s.Stdout, s.Stderr) },
-			"Stream changes to state records as they happen"},
-		"status":  {runStatus, "Show the conditions a serve reconciler recorded for the workspace's resources"},
-		"output":  {runOutput, "Show output values from the workspace's state"},
-		"show":    {runShow, "Show the current state or a saved plan"},
-		"plan":    {runPlan, "Show changes required by the current configuration"},
-		"apply":   {runApply, "Create or update infrastructure"},
-		"destroy": {runDestroy, "Destroy previously-created infrastructure"},
-		"refresh": {runRefresh, "Update the state to match remote systems"},
-		"import":  {runImport, "Associate existing infrastructure with a Terrane resource"},
+	table := map[string]commandInfo{
+		"init":     {run: runInit, synopsis: "Prepare your working directory for other commands"},
+		"validate": {run: runValidate, synopsis: "Check whether the configuration is valid"},
+		"plan":     {run: runPlan, synopsis: "Show changes required by the current configuration"},
+		"apply":    {run: runApply, synopsis: "Create or update infrastructure"},
+		"destroy":  {run: runDestroy, synopsis: "Destroy previously-created infrastructure"},
 
-		"state list":             {runStateList, "List resource instances in the workspace's state"},
-		"state show":             {runStateShow, "Show one resource instance in the workspace's state"},
-		"state mv":               {runStateMv, "Move resource instances to other addresses in the state"},
-		"state rm":               {runStateRm, "Forget resource instances without destroying them"},
-		"state pull":             {runStatePull, "Write the workspace's state as a Terraform state file to stdout"},
-		"state push":             {runStatePush, "Replace the workspace's state with a Terraform or OpenTofu state file"},
-		"state replace-provider": {runStateReplaceProvider, "Change the provider of resource instances in the state"},
-		"state reencrypt":        {runStateReencrypt, "Write every record of the workspace again with the current encryption keys"},
-		"workspace new":          {runWorkspaceNew, "Create a new workspace and select it"},
-		"workspace select":       {runWorkspaceSelect, "Select a workspace"},
-		"workspace list":         {runWorkspaceList, "List the project's workspaces"},
-		"workspace show":         {runWorkspaceShow, "Show the name of the selected workspace"},
-		"workspace delete":       {runWorkspaceDelete, "Delete a workspace"},
-		"graph":                  {runGraph, "Print the plan, apply or destroy operation graph in the DOT language"},
-		"login":                  {runLogin, "Obtain and save credentials for a remote host"},
-		"logout":                 {runLogout, "Remove locally-stored credentials for a remote host"},
-		"taint":                  {runTaint, "Mark a resource instance as not fully functional"},
-		"force-unlock":           {runForceUnlock, "Release the claims of a run that stopped for good"},
-		"untaint":                {runUntaint, "Remove the 'tainted' state from a resource instance"},
-		"test":                   {runTest, "Run the configuration's tests (*.tftest.hcl, *.tofutest.hcl) against throwaway state"},
+		"console": {run: func(s Streams, args []string) int { return runConsole(args, s.Stdin, s.Stdout, s.Stderr) },
+			synopsis: "Try Terrane expressions at an interactive command prompt"},
+		"fmt": {run: func(s Streams, args []string) int { return runFmt(args, s.Stdin, s.Stdout, s.Stderr) },
+			synopsis: "Reformat your configuration in the standard style"},
+		"force-unlock":       {run: runForceUnlock, synopsis: "Release a stuck lock on the current workspace"},
+		"get":                {run: runGet, synopsis: "Install or upgrade remote Terrane modules"},
+		"graph":              {run: runGraph, synopsis: "Generate a Graphviz graph of the steps in an operation"},
+		"import":             {run: runImport, synopsis: "Associate existing infrastructure with a Terrane resource"},
+		"login":              {run: runLogin, synopsis: "Obtain and save credentials for a remote host"},
+		"logout":             {run: runLogout, synopsis: "Remove locally-stored credentials for a remote host"},
+		"metadata":           {run: runGroup, synopsis: "Metadata related commands"},
+		"metadata functions": {run: runMetadataFunctions, synopsis: "Show signatures and descriptions for the available functions"},
+		"output":             {run: runOutput, synopsis: "Show output values from your root module"},
+		"providers":          {run: runProvidersTree, synopsis: "Show the providers required for this configuration"},
+		"providers lock":     {run: runProvidersLock, synopsis: "Write out dependency locks for the configured providers"},
+		"providers mirror":   {run: runProvidersMirror, synopsis: "Save local copies of all required provider plugins"},
+		"providers schema":   {run: runProvidersSchema, synopsis: "Show schemas for the providers used in the configuration"},
+		"push":               {run: runPush, synopsis: "Obsolete command for Terraform Enterprise legacy (v1)", hidden: true},
+		"refresh":            {run: runRefresh, synopsis: "Update the state to match remote systems"},
+		"show":               {run: runShow, synopsis: "Show the current state or a saved plan"},
+		"taint":              {run: runTaint, synopsis: "Mark a resource instance as not fully functional"},
+		"test":               {run: runTest, synopsis: "Execute integration tests for Terrane modules"},
+		"untaint":            {run: runUntaint, synopsis: "Remove the 'tainted' state from a resource instance"},
+		"version":            {run: runVersion, synopsis: "Show the current Terrane version"},
+
+		"state":                  {run: runGroup, synopsis: "Advanced state management"},
+		"state list":             {run: runStateList, synopsis: "List resources in the state"},
+		"state ls":               {run: runStateList, hidden: true, aliasOf: "state list"},
+		"state mv":               {run: runStateMv, synopsis: "Move an item in the state"},
+		"state move":             {run: runStateMv, hidden: true, aliasOf: "state mv"},
+		"state pull":             {run: runStatePull, synopsis: "Pull current state and output to stdout"},
+		"state push":             {run: runStatePush, synopsis: "Update remote state from a local state file"},
+		"state replace-provider": {run: runStateReplaceProvider, synopsis: "Replace provider in the state"},
+		"state rm":               {run: runStateRm, synopsis: "Remove instances from the state"},
+		"state remove":           {run: runStateRm, hidden: true, aliasOf: "state rm"},
+		"state show":             {run: runStateShow, synopsis: "Show a resource in the state"},
+
+		"workspace":        {run: runWorkspaceGroup, synopsis: "Workspace management"},
+		"workspace delete": {run: runWorkspaceDelete, synopsis: "Delete a workspace"},
+		"workspace list":   {run: runWorkspaceList, synopsis: "List Workspaces"},
+		"workspace new":    {run: runWorkspaceNew, synopsis: "Create a new workspace"},
+		"workspace select": {run: runWorkspaceSelect, synopsis: "Select a workspace"},
+		"workspace show":   {run: runWorkspaceShow, synopsis: "Show the name of the current workspace"},
+
+		// Terrane's own commands.
+		"serve": {run: func(s Streams, args []string) int { return runServe(args, s.Stdout, s.Stderr) },
+			synopsis: "Serve the state store over gRPC (Consul's ResourceService API)"},
+		"watch": {run: func(s Streams, args []string) int { return runWatch(args, s.Stdout, s.Stderr) },
+			synopsis: "Stream changes to state records as they happen"},
+		"status":          {run: runStatus, synopsis: "Show the conditions a serve reconciler recorded for the workspace's resources"},
+		"state reencrypt": {run: runStateReencrypt, synopsis: "Write every record of the workspace again with the current encryption keys"},
 	}
+	// The env commands are the workspace commands under their old name,
+	// as in OpenTofu: hidden from the top-level help, and warning that the
+	// name is deprecated.
+	table["env"] = commandInfo{run: runWorkspaceGroup, hidden: true, aliasOf: "workspace"}
+	for _, sub := range []string{"delete", "list", "new", "select"} {
+		info := table["workspace "+sub]
+		info.aliasOf = "workspace " + sub
+		table["env "+sub] = info
+	}
+	return table
 }
 
-// Run runs the command named by args (os.Args without the program name) and
-// returns the process exit code.
-func Run(args []string, streams Streams) int {
-	routeStandardLog()
-	originalWorkingDir = ""
-	args, chdirErr := applyChdir(args)
-	if chdirErr != nil {
-		fmt.Fprintf(streams.Stderr, "Error: %s\n", chdirErr)
-		return 1
-	}
-	if len(args) == 0 || args[0] == "-help" || args[0] == "--help" || args[0] == "-h" || args[0] == "help" {
-		printUsage(streams.Stdout)
-		return 0
-	}
-	if args[0] == "-version" || args[0] == "--version" || args[0] == "-v" {
-		return runVersion(streams, args[1:])
-	}
-	table := commands()
-	// The longest matching name wins, so "providers schema" beats "providers".
-	for n := min(len(args), 3); n > 0; n-- {
-		name := strings.Join(args[:n], " ")
-		if info, ok := table[name]; ok {
-			view, rest := arguments.ParseGlobalView(args[n:])
-			streams.View = view
-			return info.run(streams, viewFlagsFirst(rest))
-		}
-	}
-	fmt.Fprintf(streams.Stderr, "Terrane has no command named %q.\n\nTo see all of Terrane's commands, run:\n  terrane -help\n", args[0])
-	return 1
-}
+// primaryCommands are the commands the top-level help lists first, in the
+// order of the usual workflow.
+var primaryCommands = []string{"init", "validate", "plan", "apply", "destroy"}
+
+// runGroup is a command that only groups subcommands: it prints its help.
+func runGroup(Streams, []string) int { return runResultHelp }
 
 // viewFlags are the options OpenTofu accepts anywhere on a command line,
 // after positional arguments too (arguments.ParseView): they say how
@@ -144,53 +153,12 @@ func viewFlagsFirst(args []string) []string {
 	return append(flags, rest...)
 }
 
-// originalWorkingDir is the directory the command started in, before
-// -chdir moved it: what path.cwd evaluates to. "" when no -chdir was given.
-var originalWorkingDir string
-
-// applyChdir handles the global -chdir=DIR option, which must come before
-// the command name, as in Terraform.
-func applyChdir(args []string) ([]string, error) {
-	if len(args) == 0 || !strings.HasPrefix(args[0], "-chdir") {
-		return args, nil
-	}
-	dir, ok := strings.CutPrefix(args[0], "-chdir=")
-	rest := args[1:]
-	if !ok {
-		if len(rest) == 0 {
-			return nil, fmt.Errorf("the -chdir option requires a directory")
-		}
-		dir, rest = rest[0], rest[1:]
-	}
-	if wd, err := os.Getwd(); err == nil {
-		originalWorkingDir = wd
-	}
-	if err := os.Chdir(dir); err != nil {
-		return nil, fmt.Errorf("cannot switch to directory %q given in -chdir: %w", dir, err)
-	}
-	return rest, nil
-}
-
-func printUsage(w io.Writer) {
-	fmt.Fprintf(w, "Usage: terrane [global options] <subcommand> [args]\n\n")
-	fmt.Fprintf(w, "Terrane reads Terraform-language configurations and drives Terraform and\nPulumi providers, keeping state as versioned records.\n\nCommands:\n")
-	table := commands()
-	names := make([]string, 0, len(table))
-	for name := range table {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		fmt.Fprintf(w, "  %-20s %s\n", name, table[name].synopsis)
-	}
-	fmt.Fprintf(w, "\nGlobal options:\n  -chdir=DIR           Switch to a different working directory first\n  -help                Show this help output\n  -version             Show the current Terrane version\n")
-}
-
-// newFlagSet returns a flag set that reports errors on stderr in the
-// command's name and does not exit the process.
-func newFlagSet(name string, streams Streams) *flag.FlagSet {
+// newFlagSet returns a flag set that does not exit the process and
+// writes nothing itself: the command reports a parse error in OpenTofu's
+// words, and -help is the runner's.
+func newFlagSet(name string, _ Streams) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(streams.Stderr)
+	fs.SetOutput(io.Discard)
 	return fs
 }
 

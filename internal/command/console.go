@@ -30,12 +30,12 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts, argDiags := arguments.ParseConsole(args)
 	color := !opts.NoColor && os.Getenv("NO_COLOR") == ""
 	if opts.Help {
-		fmt.Fprintf(stdout, "Usage: terrane [global options] console [options]\n\nOptions:\n%s", arguments.Usage("console"))
+		printCommandHelp(stdout, "console")
 		return 0
 	}
 	if argDiags.HasErrors() {
-		ui.WriteDiagnostics(stderr, argDiags, nil, color)
-		return 1
+		writeLegacyDiagnostics(stderr, argDiags, color)
+		return runResultHelp
 	}
 
 	out := newOperationOutput(Streams{Stdout: stdout, Stderr: stderr}, opts.View)

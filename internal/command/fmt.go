@@ -15,6 +15,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/terrane/terrane/internal/config/format"
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/ui"
 )
 
 // fmtExtensions are the native-syntax files fmt rewrites. JSON files are
@@ -40,16 +42,16 @@ type fmtRun struct {
 // when some input is not formatted.
 func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("fmt", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard)
 	opts := fmtOptions{}
 	fs.BoolVar(&opts.list, "list", true, "List files whose formatting differs")
 	fs.BoolVar(&opts.write, "write", true, "Write the result to source files")
 	fs.BoolVar(&opts.diff, "diff", false, "Display diffs of formatting changes")
 	fs.BoolVar(&opts.check, "check", false, "Exit non-zero if any input is not formatted")
 	fs.BoolVar(&opts.recursive, "recursive", false, "Also process subdirectories")
-	fs.Bool("no-color", false, "Disable color output")
+	noColor := fs.Bool("no-color", false, "Disable color output")
 	if err := fs.Parse(args); err != nil {
-		return 1
+		return flagParseError(stderr, err, ui.ColorEnabled(*noColor))
 	}
 	paths := fs.Args()
 	fromStdin := len(paths) == 1 && paths[0] == "-"
@@ -72,8 +74,7 @@ func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		run.processPaths(paths)
 	}
 	if len(run.diags) > 0 {
-		writer := hcl.NewDiagnosticTextWriter(stderr, run.files, 78, false)
-		_ = writer.WriteDiagnostics(run.diags)
+		writeLegacyDiagnosticsWithSources(stderr, diags.Diagnostics{}.Append(run.diags), run.files, ui.ColorEnabled(*noColor))
 	}
 	if run.diags.HasErrors() {
 		return 2

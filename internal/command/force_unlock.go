@@ -26,7 +26,7 @@ func runForceUnlock(streams Streams, args []string) int {
 	force := fs.Bool("force", false, "Do not ask for confirmation")
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
 	if err := fs.Parse(args); err != nil {
-		return 1
+		return flagParseError(streams.Stderr, err, ui.ColorEnabled(*noColor))
 	}
 	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor)}
 	if fs.NArg() != 1 {

@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"fmt"
 	"os"
 
 	"github.com/terrane/terrane/internal/command/arguments"
@@ -26,7 +25,7 @@ func runGet(streams Streams, args []string) int {
 		view.json = append(view.json, jsonview.New(streams.Stdout))
 	}
 	if opts.Help {
-		fmt.Fprintln(streams.Stdout, getHelp)
+		printCommandHelp(streams.Stdout, "get")
 		return 0
 	}
 	if opts.JSONInto != "" && !ds.HasErrors() {
@@ -44,7 +43,7 @@ func runGet(streams Streams, args []string) int {
 	if ds.HasErrors() {
 		view.diagnostics(ds, nil)
 		if !opts.JSON {
-			fmt.Fprintln(streams.Stdout, getHelp)
+			printCommandHelp(streams.Stdout, "get")
 		}
 		return 1
 	}

@@ -34,7 +34,7 @@ func runInit(streams Streams, args []string) int {
 		view.json = append(view.json, jsonview.New(streams.Stdout))
 	}
 	if opts.Help {
-		fmt.Fprintln(streams.Stdout, initHelp)
+		printCommandHelp(streams.Stdout, "init")
 		return 0
 	}
 	if opts.JSONInto != "" && !ds.HasErrors() {
@@ -52,7 +52,7 @@ func runInit(streams Streams, args []string) int {
 	if ds.HasErrors() {
 		view.diagnostics(ds, nil)
 		if !opts.JSON {
-			fmt.Fprintln(streams.Stdout, initHelp)
+			printCommandHelp(streams.Stdout, "init")
 		}
 		return 1
 	}

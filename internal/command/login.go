@@ -60,7 +60,7 @@ func (c *loginCommand) run(args []string) int {
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
 	input := fs.Bool("input", true, "Ask for input; login cannot work without it")
 	if err := fs.Parse(args); err != nil {
-		return 1
+		return flagParseError(c.streams.Stderr, err, ui.ColorEnabled(*noColor))
 	}
 	color := ui.ColorEnabled(*noColor)
 	fail := func(ds ...diags.Diagnostic) int {

@@ -21,7 +21,7 @@ func logout(streams Streams, args []string, env cliconfig.Environment) int {
 	fs := newFlagSet("logout", streams)
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
 	if err := fs.Parse(args); err != nil {
-		return 1
+		return flagParseError(streams.Stderr, err, ui.ColorEnabled(*noColor))
 	}
 	color := ui.ColorEnabled(*noColor)
 	fail := func(ds ...diags.Diagnostic) int {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/lang/funcs"
+	"github.com/terrane/terrane/internal/ui"
 )
 
 // runMetadataFunctions is `terrane metadata functions -json`: the
@@ -20,12 +21,15 @@ import (
 func runMetadataFunctions(streams Streams, args []string) int {
 	fs := newFlagSet("metadata functions", streams)
 	asJSON := fs.Bool("json", false, "Print the function signatures as JSON (required)")
+	noColor := fs.Bool("no-color", false, "Disable colour in the output")
 	if err := fs.Parse(args); err != nil {
-		return 1
+		ui.WriteDiagnostics(streams.Stderr, diags.Diagnostics{diags.Errorf("Failed to parse command-line flags", "%s", err)}, nil, ui.ColorEnabled(*noColor))
+		return runResultHelp
 	}
 	if !*asJSON {
-		fmt.Fprintln(streams.Stderr, "The `terrane metadata functions` command requires the `-json` flag.")
-		return 1
+		ui.WriteDiagnostics(streams.Stderr, diags.Diagnostics{diags.Errorf("Invalid arguments",
+			"The `terrane metadata functions` command requires the `-json` flag.")}, nil, ui.ColorEnabled(*noColor))
+		return runResultHelp
 	}
 	out, d := marshalFunctionSignatures(funcs.Table(funcs.Options{}))
 	if d != nil {

@@ -30,7 +30,7 @@ import (
 func runOutput(streams Streams, args []string) int {
 	opts, ds := parseOutputArgs(args)
 	if opts.help {
-		fmt.Fprint(streams.Stdout, outputHelp)
+		printCommandHelp(streams.Stdout, "output")
 		return 0
 	}
 	color := ui.ColorEnabled(opts.noColor)
@@ -138,49 +138,6 @@ func parseOutputArgs(args []string) (outputArgs, diags.Diagnostics) {
 	}
 	return opts, ds
 }
-
-const outputHelp = `Usage: terrane [global options] output [options] [NAME]
-
-  Reads an output variable from a Terrane state file and prints
-  the value. With no additional arguments, output will display all
-  the outputs for the root module.  If NAME is not specified, all
-  outputs are printed.
-
-Options:
-
-  -state=path          Path to the state file to read. Defaults to
-                       "terraform.tfstate". Ignored when remote 
-                       state is used.
-                      
-  -no-color            If specified, output won't contain any color.
-                      
-  -json                If specified, machine readable output will be
-                       printed in JSON format.
-
-  -json-into=out.json  Produce the same output as -json, but sent directly
-                       to the given file. This allows automation to preserve
-                       the original human-readable output streams, while
-                       capturing more detailed logs for machine analysis.
-
-  -raw                 For value types that can be automatically
-                       converted to a string, will print the raw
-                       string directly, rather than a human-oriented
-                       representation of the value.
-                       
-                       Use this with care when stdout is a terminal and when
-                       the output value might contain control characters.
-                       
-  -show-sensitive      If specified, sensitive values will be displayed.
-                       
-  -var 'foo=bar'       Set a value for one of the input variables in the root
-                       module of the configuration. Use this option more than
-                       once to set more than one variable.
-                       
-  -var-file=filename   Load variable values from the given file, in addition
-                       to the default files terraform.tfvars and *.auto.tfvars.
-                       Use this option more than once to include more than one
-                       variables file.
-`
 
 // noOutputsWarning is OpenTofu's warning for a state with no outputs: in
 // the human and raw forms it takes precedence over a missing name.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"github.com/terrane/terrane/internal/modules"
-	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -39,7 +38,8 @@ func runPlan(streams Streams, args []string) int {
 	opts, argDiags := arguments.ParsePlan(args)
 	out := newOperationOutput(streams, opts.View)
 	if opts.Help {
-		return printCommandUsage(streams.Stdout, "plan", "[options]", "Shows the changes that apply would make to match the configuration.")
+		printCommandHelp(streams.Stdout, "plan")
+		return 0
 	}
 	if argDiags.HasErrors() {
 		out.diagnostics(argDiags)
@@ -509,9 +509,4 @@ func withInterrupts[T any](out *operationOutput, fn func(ctx context.Context) T)
 func abortedDiag() diags.Diagnostic {
 	return diags.Errorf("Operation aborted",
 		"A second interrupt stopped Terrane without waiting for provider calls in flight. Their results may not be recorded: run plan to see what the records say, and import or forget any object a create may have made.")
-}
-
-func printCommandUsage(w io.Writer, command, synopsis, description string) int {
-	fmt.Fprintf(w, "Usage: terrane [global options] %s %s\n\n  %s\n\nOptions:\n\n%s", command, synopsis, description, arguments.Usage(command))
-	return 0
 }

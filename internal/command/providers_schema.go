@@ -26,12 +26,19 @@ import (
 func runProvidersSchema(streams Streams, args []string) int {
 	fs := newFlagSet("providers schema", streams)
 	asJSON := fs.Bool("json", false, "Print the schemas as JSON (required)")
-	if err := fs.Parse(args); err != nil {
-		return 1
+	noColor := fs.Bool("no-color", false, "Disable colour in the output")
+	err := fs.Parse(args)
+	var argDiags diags.Diagnostics
+	if err != nil {
+		argDiags = argDiags.Append(diags.Errorf("Failed to parse command-line flags", "%s", err))
 	}
 	if !*asJSON {
-		fmt.Fprintln(streams.Stderr, "The `terrane providers schema` command requires the `-json` flag.")
-		return 1
+		argDiags = argDiags.Append(diags.Errorf("Output only in json is allowed",
+			"The `terrane providers schema` command requires the `-json` flag."))
+	}
+	if len(argDiags) > 0 {
+		ui.WriteDiagnostics(streams.Stderr, argDiags, nil, ui.ColorEnabled(*noColor))
+		return runResultHelp
 	}
 	ctx := context.Background()
 	parser := config.NewParser()

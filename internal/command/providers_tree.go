@@ -25,7 +25,7 @@ func runProvidersTree(streams Streams, args []string) int {
 	fs := newFlagSet("providers", streams)
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
 	if err := fs.Parse(args); err != nil {
-		return 1
+		return flagParseError(streams.Stderr, err, ui.ColorEnabled(*noColor))
 	}
 	color := ui.ColorEnabled(*noColor)
 	if refuseDirectoryArgument(streams, fs.Args(), "providers", "reads the configuration in the working directory", color) {

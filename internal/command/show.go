@@ -48,7 +48,7 @@ func runShow(streams Streams, args []string) int {
 	opts, ds := parseShowArgs(args)
 	color := ui.ColorEnabled(opts.noColor) && !opts.json
 	if opts.help {
-		fmt.Fprint(streams.Stdout, showHelp)
+		printCommandHelp(streams.Stdout, "show")
 		return 0
 	}
 	if ds.HasErrors() {
@@ -158,39 +158,6 @@ func parseShowArgs(args []string) (showArgs, diags.Diagnostics) {
 	}
 	return opts, ds
 }
-
-const showHelp = `Usage: terrane [global options] show [target-selection-option] [other-options]
-
-  Reads and outputs a Terrane state or plan file in a human-readable
-  form. If no path is specified, the current state will be shown.
-
-Target selection options:
-
-  Use one of the following options to specify what to show.
-
-    -state          The latest state snapshot, if any.
-    -plan=FILENAME  The plan from a saved plan file.
-    -config         Show the current configuration (requires -json).
-
-  If no target selection options are provided, -state is the default.
-
-Other options:
-
-  -no-color           Disable terminal escape sequences.
-
-  -json               Show the information in a machine-readable form.
-
-  -show-sensitive     If specified, sensitive values will be displayed.
-
-  -var 'foo=bar'      Set a value for one of the input variables in the root
-                      module of the configuration. Use this option more than
-                      once to set more than one variable.
-
-  -var-file=filename  Load variable values from the given file, in addition
-                      to the default files terraform.tfvars and *.auto.tfvars.
-                      Use this option more than once to include more than one
-                      variables file.
-`
 
 // showLook is how show draws what it shows.
 type showLook struct {

@@ -103,14 +103,6 @@ func (c *stateCommand) info(text, jsonText string) {
 	fmt.Fprintln(c.streams.Stdout, text)
 }
 
-// printCommandHelp writes a command's help as OpenTofu's command runner
-// does after a usage error.
-func printCommandHelp(w io.Writer, name string) {
-	if help, ok := commandHelp[name]; ok {
-		fmt.Fprintln(w, help)
-	}
-}
-
 // fail prints ds and returns the exit code for a failed command.
 func (c *stateCommand) fail(ds ...diags.Diagnostic) int {
 	c.diagnostics(ds)

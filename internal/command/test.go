@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -27,13 +26,12 @@ func runTest(streams Streams, args []string) int {
 	opts, ds := arguments.ParseTest(args)
 	out := newOperationOutput(streams, opts.View)
 	if opts.Help {
-		fmt.Fprintf(streams.Stdout, "Usage: terrane [global options] test [options]\n\n  %s\n\nOptions:\n\n%s",
-			"Runs the *.tftest.hcl and *.tofutest.hcl files in the working directory and\n  in the test directory: each run block plans or applies the configuration\n  against throwaway state and checks its assertions, and everything a file\n  created is destroyed when the file is done.",
-			arguments.TestUsage())
+		printCommandHelp(streams.Stdout, "test")
 		return 0
 	}
 	if ds.HasErrors() {
 		out.diagnostics(ds)
+		out.helpPrompt("test")
 		return 1
 	}
 	view := &testView{out: out}

@@ -32,14 +32,25 @@ func runValidate(streams Streams, args []string) int {
 	compact := fs.Bool("compact-warnings", false, "Show warnings in a compact form")
 	var vars []arguments.VarOption
 	arguments.AddVarFlags(fs, &vars)
-	if err := fs.Parse(args); err != nil {
-		return 1
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(streams.Stderr, "Error: terrane validate takes no positional arguments (got %q).\nTo validate a configuration in another directory, use the global -chdir=DIR option.\n", fs.Arg(0))
-		return 1
-	}
+	err := fs.Parse(args)
 	color := !*noColor && !*asJSON && os.Getenv("NO_COLOR") == ""
+	var argDiags diags.Diagnostics
+	switch {
+	case err != nil:
+		argDiags = argDiags.Append(diags.Errorf("Failed to parse command-line flags", "%s", err))
+	case fs.NArg() > 1:
+		argDiags = argDiags.Append(diags.Errorf("Too many command line arguments", "Expected at most one positional argument."))
+	case fs.NArg() == 1:
+		argDiags = argDiags.Append(diags.Errorf("Directory argument not supported",
+			"Terrane validates the configuration in the working directory only, not %q. Use the global -chdir option instead: terrane -chdir=%s validate.", fs.Arg(0), fs.Arg(0)))
+	}
+	if argDiags.HasErrors() {
+		ui.WriteDiagnostics(streams.Stderr, argDiags, nil, color)
+		if !*asJSON {
+			fmt.Fprint(streams.Stderr, "\nFor more help on using this command, run:\n  terrane validate -help\n")
+		}
+		return 1
+	}
 
 	parser := config.NewParser()
 	parser.Static = staticInputs(".", vars)

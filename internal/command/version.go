@@ -3,24 +3,36 @@ package command
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"runtime"
 	"sort"
-	"strings"
 
 	"github.com/terrane/terrane/internal/depsfile"
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/ui"
 	"github.com/terrane/terrane/internal/version"
 )
 
 // runVersion is `terrane version [-json]`. As `tofu version` does, it
 // reports the providers the dependency lock file selects, when there is
 // one; -json writes OpenTofu's document, in which "terraform_version" is
-// the OpenTofu version Terrane implements, with Terrane's own version
-// beside it.
+// the OpenTofu version Terrane implements.
 func runVersion(streams Streams, args []string) int {
 	fs := newFlagSet("version", streams)
+	fs.SetOutput(io.Discard)
+	noColor := fs.Bool("no-color", false, "Disable colour in the output")
 	asJSON := fs.Bool("json", false, "Print the version information as JSON")
+	// -v and -version brought the command line here; they mean nothing
+	// more to it.
+	fs.Bool("v", true, "version")
+	fs.Bool("version", true, "version")
 	if err := fs.Parse(args); err != nil {
-		return 1
+		writeLegacyDiagnostics(streams.Stderr, diags.Diagnostics{diags.Errorf("Failed to parse command-line flags", "%s", err)},
+			ui.ColorEnabled(*noColor) && !*asJSON)
+		if *asJSON {
+			return 1
+		}
+		return runResultHelp
 	}
 	platform := runtime.GOOS + "_" + runtime.GOARCH
 	selections := lockedProviderVersions()
@@ -29,8 +41,7 @@ func runVersion(streams Streams, args []string) int {
 			Version            string            `json:"terraform_version"`
 			Platform           string            `json:"platform"`
 			ProviderSelections map[string]string `json:"provider_selections"`
-			Terrane            string            `json:"terrane_version"`
-		}{version.OpenTofuVersion, platform, selections, version.String()}, "", "  ")
+		}{version.OpenTofuVersion, platform, selections}, "", "  ")
 		fmt.Fprintln(streams.Stdout, string(out))
 		return 0
 	}
@@ -47,8 +58,6 @@ func runVersion(streams Streams, args []string) int {
 			fmt.Fprintf(streams.Stdout, "+ provider %s v%s\n", provider, v)
 		}
 	}
-	fmt.Fprintf(streams.Stdout, "\nImplements OpenTofu %s\nProvider plugin protocols: %s\n",
-		version.OpenTofuVersion, strings.Join(version.ProviderProtocols, ", "))
 	return 0
 }
 

@@ -105,23 +105,56 @@ func parseWorkspaceCommand(streams Streams, name string, args []string, wantArgs
 	}
 	err := fs.Parse(args)
 	c := &workspaceCommand{streams: streams, color: ui.ColorEnabled(*noColor), vars: vars}
-	usage := func(d diags.Diagnostic) (*workspaceCommand, []string, int) {
-		c.diagnostics(d)
+	// As OpenTofu's parsers do, the arguments are checked after a flag
+	// error too, and both are reported.
+	var ds diags.Diagnostics
+	if err != nil {
+		ds = ds.Append(diags.Errorf("Failed to parse command-line flags", "%s", err))
+	}
+	switch {
+	case wantArgs == 0 && fs.NArg() > 0:
+		ds = ds.Append(diags.Errorf("Unexpected argument", "Too many command line arguments. Did you mean to use -chdir?"))
+	case wantArgs == 1 && fs.NArg() != 1:
+		ds = ds.Append(diags.Errorf("Invalid arguments list", "Expected a single argument: NAME."))
+	}
+	if len(ds) > 0 {
+		c.diagnostics(ds...)
 		printCommandHelp(streams.Stdout, "workspace "+name)
 		return nil, nil, 1
 	}
-	switch {
-	case err != nil:
-		return usage(diags.Errorf("Failed to parse command-line flags", "%s", err))
-	case wantArgs == 0 && fs.NArg() > 0:
-		return usage(diags.Errorf("Unexpected argument", "Too many command line arguments. Did you mean to use -chdir?"))
-	case wantArgs == 1 && fs.NArg() != 1:
-		return usage(diags.Errorf("Invalid arguments list", "Expected a single argument: NAME."))
-	}
+	c.warnWhenUsedAsEnv()
 	if d := c.open(); d != nil {
 		return nil, nil, c.fail(*d)
 	}
 	return c, fs.Args(), 0
+}
+
+// warnWhenUsedAsEnv warns, as OpenTofu does, when a workspace command was
+// run under its old name, env.
+func (c *workspaceCommand) warnWhenUsedAsEnv() {
+	if c.streams.Name == "env" || strings.HasPrefix(c.streams.Name, "env ") {
+		c.diagnostics(diags.Warnf(`The "terrane env" family of commands is deprecated`, "%s",
+			"\"Workspace\" is now the preferred term for what earlier Terrane versions called \"environment\", to reduce ambiguity caused by the latter term colliding with other concepts.\n\nThe \"terrane workspace\" commands should be used instead. \"terrane env\" will be removed in a future Terrane version."))
+	}
+}
+
+// runWorkspaceGroup is `terrane workspace` (and `terrane env`) without a
+// subcommand: its help, after an error for any argument.
+func runWorkspaceGroup(streams Streams, args []string) int {
+	fs := newFlagSet("workspace", streams)
+	fs.SetOutput(io.Discard)
+	noColor := fs.Bool("no-color", false, "Disable colour in the output")
+	err := fs.Parse(args)
+	c := &workspaceCommand{streams: streams, color: ui.ColorEnabled(*noColor)}
+	switch {
+	case err != nil:
+		c.diagnostics(diags.Errorf("Failed to parse command-line flags", "%s", err))
+	case fs.NArg() > 0:
+		c.diagnostics(diags.Errorf("Unexpected argument", "Too many command line arguments. Did you mean to use -chdir?"))
+	default:
+		c.warnWhenUsedAsEnv()
+	}
+	return runResultHelp
 }
 
 // list returns the project's workspaces as OpenTofu lists them: "default"

@@ -3,7 +3,6 @@ package arguments
 import (
 	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"strings"
 	"time"
@@ -296,38 +295,13 @@ func ParseConsole(args []string) (*Console, diags.Diagnostics) {
 	return console, ds
 }
 
-// Usage describes a command's options, for -help.
-func Usage(command string) string {
-	fs := newFlagSet(command)
-	var sink Apply
-	var plan Plan
-	addOperationFlags(fs, &sink.Operation)
-	addViewFlags(fs, &sink.View)
-	switch command {
-	case "plan":
-		fs.StringVar(&plan.Out, "out", "", "write the plan to this file, for apply")
-		fs.BoolVar(&plan.DetailedExitCode, "detailed-exitcode", false, "exit 2 when the plan has changes")
-	case "console":
-		fs = newFlagSet(command)
-		addVarFlags(fs, &sink.Vars)
-		addViewFlags(fs, &sink.View)
-	default:
-		fs.BoolVar(&sink.AutoApprove, "auto-approve", false, "skip the interactive approval")
-	}
-	var b strings.Builder
-	fs.SetOutput(&b)
-	fs.PrintDefaults()
-	return b.String()
-}
-
 func newFlagSet(command string) *flag.FlagSet {
 	fs := flag.NewFlagSet(command, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	return fs
 }
 
-// parseFlags runs fs.Parse and turns its error into a diagnostic that
-// points at the command's help.
+// parseFlags runs fs.Parse and turns its error into OpenTofu's diagnostic.
 func parseFlags(fs *flag.FlagSet, command string, args []string, view *View) diags.Diagnostics {
 	err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -335,31 +309,19 @@ func parseFlags(fs *flag.FlagSet, command string, args []string, view *View) dia
 		return nil
 	}
 	if err != nil {
-		return diags.Diagnostics{diags.Errorf("Failed to parse command-line options",
-			"%s. Run \"terrane %s -help\" to see the options it accepts.", capitalise(err.Error()), command)}
+		return diags.Diagnostics{diags.Errorf("Failed to parse command-line flags", "%s", err)}
 	}
 	return nil
 }
 
+// tooManyArguments reports positional arguments a command does not take,
+// in the words OpenTofu's command uses.
 func tooManyArguments(command string, extra []string) diags.Diagnostic {
-	return diags.Errorf("Too many command line arguments",
-		"Unexpected %s after the options of %s. To run it on another directory, use the global -chdir option: terrane -chdir=DIR %s.",
-		quoteAll(extra), command, command)
-}
-
-func quoteAll(words []string) string {
-	quoted := make([]string, len(words))
-	for i, w := range words {
-		quoted[i] = fmt.Sprintf("%q", w)
+	detail := "Expected at most one positional argument."
+	if command == "plan" {
+		detail = "To specify a working directory for the plan, use the global -chdir flag."
 	}
-	return strings.Join(quoted, ", ")
-}
-
-func capitalise(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	return diags.Errorf("Too many command line arguments", "%s", detail)
 }
 
 // stringList collects every use of a repeatable option, in order.

@@ -73,7 +73,7 @@ func TestParseErrors(t *testing.T) {
 		{"bad exclude", applyParser(ParseApply), []string{"-exclude=a.b.c.d"}, `Invalid exclude "a.b.c.d": Unexpected extra operators after address.`},
 		{"target and exclude", applyParser(ParseApply), []string{"-target=a.b", "-exclude=a.c"}, "Invalid combination of arguments"},
 		{"zero parallelism", applyParser(ParseApply), []string{"-parallelism=0"}, "Invalid -parallelism option"},
-		{"unknown flag", applyParser(ParseApply), []string{"-frobnicate"}, "Failed to parse command-line options"},
+		{"unknown flag", applyParser(ParseApply), []string{"-frobnicate"}, "Failed to parse command-line flags"},
 		{"two plan files", applyParser(ParseApply), []string{"a", "b"}, "Too many command line arguments"},
 		{"destroy takes no plan file", applyParser(ParseDestroy), []string{"tfplan"}, "Too many command line arguments"},
 		{"plan options with a saved plan", applyParser(ParseApply), []string{"-replace=a.b", "tfplan"}, "Invalid options for a saved plan"},
@@ -115,18 +115,6 @@ func TestParseApplyModes(t *testing.T) {
 	help, ds := ParseApply([]string{"-help"})
 	if ds.HasErrors() || !help.Help {
 		t.Errorf("-help: %+v %v", help, ds.Err())
-	}
-}
-
-func TestUsageListsOptions(t *testing.T) {
-	usage := Usage("plan")
-	for _, option := range []string{"-out", "-var-file", "-target", "-detailed-exitcode", "-refresh-only"} {
-		if !strings.Contains(usage, option) {
-			t.Errorf("plan usage lacks %s:\n%s", option, usage)
-		}
-	}
-	if strings.Contains(Usage("console"), "-target") {
-		t.Errorf("console usage lists -target")
 	}
 }
 

@@ -2,7 +2,6 @@ package arguments
 
 import (
 	"flag"
-	"strings"
 
 	"github.com/terrane/terrane/internal/diags"
 )
@@ -53,16 +52,4 @@ func ParseTest(args []string) (*Test, diags.Diagnostics) {
 			"The -parallelism option must be a whole number of at least 1, not %d.", test.Parallelism))
 	}
 	return test, ds
-}
-
-// TestUsage describes test's options, for -help.
-func TestUsage() string {
-	fs := newFlagSet("test")
-	var sink Test
-	var filter stringList
-	addTestFlags(fs, &sink, &filter)
-	var b strings.Builder
-	fs.SetOutput(&b)
-	fs.PrintDefaults()
-	return b.String()
 }
