@@ -47,9 +47,9 @@ resource "tpf_legacy" "c" {
 // ends with the verdict wrapped to the width and no blank line after it
 // (opentofu/opentofu#765), where Terraform adds one.
 //
-// A plan shows the same, counting differently: OpenTofu's plan validates
-// the configuration before planning it, so each provider warning is raised
-// twice there, once by Terrane, so only Terrane's plan is checked here.
+// What plan shows of the same warnings (OpenTofu's plan validates first, so
+// each is counted twice) is checked against OpenTofu by the corpus case
+// diagnostics/provider_deprecation_warnings.
 func TestWarningsConsolidatedAsTerraform(t *testing.T) {
 	p := newCompatPair(t, map[string]string{"main.tf": legacyWarningsConfig}, true)
 	want := strings.TrimSuffix(p.mustTerraform("validate", "-no-color"), "\n")
@@ -57,17 +57,4 @@ func TestWarningsConsolidatedAsTerraform(t *testing.T) {
 		t.Errorf("terrane validate differs from terraform's\n%s", lineDiff(got, want))
 	}
 
-	out := p.mustTerrane("plan", "-no-color")
-	for _, want := range []string{
-		"Warning: Attribute Deprecated\n\n  with tpf_legacy.a,\n  on main.tf line 14, in resource \"tpf_legacy\" \"a\":\n  14:   old_name = \"old-a\"\n\nUse name instead.\n\n(and 2 more similar warnings elsewhere)\n",
-		"Warning: Block Deprecated\n\n  with tpf_legacy.b,\n  on main.tf line 17, in resource \"tpf_legacy\" \"b\":\n  17: resource \"tpf_legacy\" \"b\" {\n\nSettings are no longer read.\n",
-	} {
-		assertContains(t, "plan", out, want)
-	}
-	if n := strings.Count(out, "Warning: Attribute Deprecated"); n != 1 {
-		t.Errorf("the deprecation warning is shown %d times:\n%s", n, out)
-	}
-	// format.DiagnosticWarningsCompact.
-	compact := p.mustTerrane("plan", "-no-color", "-compact-warnings")
-	assertContains(t, "plan -compact-warnings", compact, "Warnings:\n\n- Attribute Deprecated\n  on main.tf line 14 (and 2 more)\n- Block Deprecated\n  on main.tf line 17\n\nTo see the full warning notes, run Terrane without -compact-warnings.\n")
 }

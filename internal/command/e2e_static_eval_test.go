@@ -89,7 +89,7 @@ func TestE2EEarlyEvaluationOfModuleSources(t *testing.T) {
 		{`"./mods/${terraform_data.x.id}"`, "Dynamic value in static context"},
 		{`"./mods/${module.top.out}"`, "Module output not supported in static context"},
 		{`"./mods/${provider::tpf::reverse("a")}"`, "Provider function in static context"},
-		{`"./mods/${var.secret}"`, "Sensitive value in static context"},
+		{`"./mods/${var.secret}"`, "Sensitive value not allowed"},
 		{`"./mods/${local.loop}"`, "Circular reference"},
 	}
 	for _, test := range refused {

@@ -166,7 +166,7 @@ Failure! 1 passed, 3 failed, 1 skipped.
 		"Unknown resource type in mock_resource block", `Provider registry.terraform.io/terrane/tpf has no resource type "tpf_nothing"`,
 		"on d_runtime.tftest.hcl line 3, in mock_provider \"tpf\":",
 		"Unknown condition run", "on e_unknown.tftest.hcl line 5, in run \"unknown_value\":",
-		"Reference to undeclared resource", `A managed resource "tpf_thing" "missing" has not been declared in the root module.`,
+		"Reference to undeclared resource", `There is no managed resource "tpf_thing" "missing" definition in the`, "There is no variable named \"tpf_thing\"",
 		"on f_undeclared.tftest.hcl line 5, in run \"undeclared_resource\":")
 	if strings.Count(stderr, "Unknown condition run") != 1 {
 		t.Errorf("a reference to an undeclared resource was reported as an unknown value:\n%s", stderr)

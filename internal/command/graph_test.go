@@ -259,8 +259,8 @@ resource "terraform_data" "a" {
 		t.Errorf("ignored options changed the graph:\n%s", bare)
 	}
 
-	if _, errOut, code := p.run("graph", "-help"); code != 0 || !strings.Contains(errOut, "Usage: terrane [global options] graph [options]") {
-		t.Errorf("graph -help: exit %d, stderr %s; want the usage and exit 0", code, errOut)
+	if helpOut, _, code := p.run("graph", "-help"); code != 0 || !strings.Contains(helpOut, "Usage: terrane [global options] graph [options]") {
+		t.Errorf("graph -help: exit %d, stdout %s; want the usage and exit 0", code, helpOut)
 	}
 
 	p.mustRun("plan", "-var", "required=x", "-out=saved.tfplan")

@@ -125,6 +125,11 @@ func openAndPlan(out *operationOutput, opts arguments.Operation) (*operation, *p
 		return op, nil, ds
 	}
 	plan, planDiags := planAndShow(op, opts, newConflictBackoff(opts.LockTimeout))
+	if plan == nil {
+		// What opening said (the configuration's warnings) is shown with
+		// the failure, as OpenTofu shows what loading it said.
+		out.diagnostics(ds)
+	}
 	return op, plan, ds.Append(planDiags)
 }
 

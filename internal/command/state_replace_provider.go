@@ -23,6 +23,9 @@ func runStateReplaceProvider(streams Streams, args []string) int {
 	if c == nil {
 		return 1
 	}
+	if fs.NArg() != 2 {
+		return c.usageError("state replace-provider", diags.Errorf("Invalid number of arguments", "Exactly two arguments expected"))
+	}
 	var ds diags.Diagnostics
 	from, fromErr := addrs.ParseProviderSource(fs.Arg(0))
 	if fromErr != nil {

@@ -20,6 +20,9 @@ func runStateShow(streams Streams, args []string) int {
 	if c == nil {
 		return 1
 	}
+	if fs.NArg() != 1 {
+		return c.usageError("state show", diags.Errorf("Invalid number of arguments", "Exactly one argument expected"))
+	}
 	addr, parseDiags := addrs.ParseAbsResourceInstanceStr(fs.Arg(0))
 	if parseDiags.HasErrors() {
 		return c.fail(errParsingAddress(fs.Arg(0)))

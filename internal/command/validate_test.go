@@ -191,9 +191,9 @@ func TestValidateRejectsArguments(t *testing.T) {
 	}
 }
 
-// TestValidateWithoutProviders checks that a configuration whose providers
-// are not installed is still validated by the language's rules, with a
-// warning naming the providers that were skipped.
+// TestValidateWithoutProviders checks that, as in OpenTofu, a
+// configuration whose providers are not installed is not validated: the
+// error names the provider and says to run init.
 func TestValidateWithoutProviders(t *testing.T) {
 	mirror := providertest.Build(t)
 	useMirror(t, mirror.Dir, `
@@ -208,23 +208,10 @@ resource "absent_thing" "a" {
 }
 `)
 	out, errOut, code := runCommand(t, "validate", "-no-color")
-	if code != 0 {
-		t.Fatalf("exit %d\nstderr:\n%s", code, errOut)
+	if code != 1 || strings.Contains(out, "Success!") {
+		t.Fatalf("exit %d\nstdout:\n%s", code, out)
 	}
-	for _, want := range []string{"Warning: Providers not checked", "registry.terraform.io/terrane/absent", "terrane init", "Success! The configuration is valid, but there were some validation warnings"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("stdout lacks %q:\n%s", want, out)
-		}
-	}
-
-	writeFile(t, "outputs.tf", "output \"o\" {\n  value = upper(absent_thing.a.id, 2)\n}\n")
-	doc, _, code := runValidateJSON(t, ".")
-	if code != 1 || doc.WarningCount != 1 || doc.ErrorCount != 1 {
-		t.Fatalf("exit %d, %d errors, %d warnings: want the bad call and the skipped provider", code, doc.ErrorCount, doc.WarningCount)
-	}
-	if got := diagAt(doc.Diagnostics[1]); doc.Diagnostics[1].Summary != "Too many function arguments" || got != "outputs.tf:2:36" {
-		t.Errorf("got %q at %s, want the extra argument to upper", doc.Diagnostics[1].Summary, got)
-	}
+	assertContains(t, "stderr", errOut, "Error: Missing required provider", "registry.terraform.io/terrane/absent", "terrane init")
 }
 
 const validateProvidersTF = `terraform {
@@ -311,6 +298,9 @@ func TestValidateWithProviders(t *testing.T) {
 	mirror := providertest.Build(t)
 	project := useMirror(t, mirror.Dir, validateProvidersTF)
 	writeFile(t, filepath.Join(project, "child", "main.tf"), validateChildTF)
+	if _, errOut, code := runCommand(t, "init", "-no-color"); code != 0 {
+		t.Fatalf("init: exit %d\n%s", code, errOut)
+	}
 	doc, _, code := runValidateJSON(t, ".")
 	if code != 1 || doc.Valid {
 		t.Fatalf("exit %d, valid %v", code, doc.Valid)

@@ -32,7 +32,7 @@ func TestVersion(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"Terrane v", "+ provider registry.opentofu.org/hashicorp/null v3.2.4", "OpenTofu " + version.OpenTofuVersion, "6.11", "5.11"} {
+	for _, want := range []string{"Terrane v", "on " + runtime.GOOS + "_" + runtime.GOARCH, "+ provider registry.opentofu.org/hashicorp/null v3.2.4"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("version output lacks %q:\n%s", want, out)
 		}
@@ -46,7 +46,6 @@ func TestVersion(t *testing.T) {
 		"terraform_version":   version.OpenTofuVersion,
 		"platform":            runtime.GOOS + "_" + runtime.GOARCH,
 		"provider_selections": map[string]any{"registry.opentofu.org/hashicorp/null": "3.2.4"},
-		"terrane_version":     version.String(),
 	}
 	if !reflect.DeepEqual(doc, want) {
 		t.Errorf("version -json: %v, want %v", doc, want)

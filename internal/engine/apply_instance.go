@@ -242,9 +242,10 @@ func (w *walker) applyChange(work *resourceWork, addr addrs.AbsResourceInstance,
 	if pds.HasErrors() {
 		return ds
 	}
-	if change.Action == plans.Update && planned.value.RawEquals(priorVal) {
+	if change.Action == plans.Update && planned.value.RawEquals(priorVal) && sameSensitivity(change) {
 		// What was unknown when planning turned out to leave the object as
 		// it is: as in OpenTofu, nothing is applied and nothing reported.
+		// A change of sensitivity alone is still applied, to be recorded.
 		return ds.Append(w.loadStateValue(work, addr)).Append(w.checkPostconditions(work, addr, rep))
 	}
 	plannedAfter, _ := change.After.UnmarkDeep()
@@ -472,4 +473,27 @@ func (w *walker) dependenciesOf(work *resourceWork) []addrs.ConfigResource {
 func (w *walker) resourceInState(addr addrs.AbsResourceInstance) bool {
 	_, ok := w.prior.ResourceProvider(addr.ContainingResource())
 	return ok
+}
+
+// sameSensitivity reports whether a change leaves the object's sensitive
+// paths as they were.
+func sameSensitivity(change *plans.ResourceInstanceChange) bool {
+	_, before := change.Before.UnmarkDeepWithPaths()
+	_, after := change.After.UnmarkDeepWithPaths()
+	if len(before) != len(after) {
+		return false
+	}
+	for _, b := range before {
+		found := false
+		for _, a := range after {
+			if a.Path.Equals(b.Path) && a.Marks.Equal(b.Marks) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }

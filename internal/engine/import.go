@@ -305,7 +305,9 @@ func (w *walker) adoptInstance(work *resourceWork, addr addrs.AbsResourceInstanc
 	}
 	w.refactor.mu.Lock()
 	w.refactor.imported[addr.String()] = &plans.ImportingSrc{ID: target.id}
-	target.imported = src
+	if recorder, ok := work.provider.iface.(providers.PlannedImportRecorder); !ok || !recorder.RecordsPlannedImport() {
+		target.imported = src
+	}
 	w.refactor.mu.Unlock()
 	return &states.ResourceInstance{Current: src}, ds
 }

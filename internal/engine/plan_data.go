@@ -20,7 +20,7 @@ import (
 // otherwise it plans the read for apply, with the reason.
 func (w *walker) planDataInstance(work *resourceWork, addr addrs.AbsResourceInstance, rep repetition) diags.Diagnostics {
 	if w.planOpts.Mode == plans.DestroyMode {
-		return nil
+		return w.refreshDataBeforeDestroy(work, addr, rep)
 	}
 	if ds := w.checkPreconditions(work, addr, rep); ds.HasErrors() {
 		w.values.set(w.values.instances, addr.String(), cty.DynamicVal)
@@ -115,4 +115,31 @@ func (w *walker) checkOpenIntent(addr addrs.AbsResourceInstance, inst *states.Re
 			"If the object exists, run \"terrane import %s ID\"; if it does not, run \"terrane state rm %s\". Until then this address is left out of plans.",
 			inst.Intent.RunID, addr, inst.Intent.StartedAt.Format("2006-01-02 15:04:05 MST"), journal.ShellQuote(addr.String()), journal.ShellQuote(addr.String())),
 		Address: addr.String()}}, true
+}
+
+// refreshDataBeforeDestroy reads a data source as OpenTofu's destroy plan
+// does: it refreshes with a normal plan first, so the data sources are
+// read (and reported) and the root outputs evaluated with what they read
+// are the values the destroy removes. Nothing is planned for the data
+// source itself. A destroy without refresh, or limited by -target or
+// -exclude, reads nothing.
+func (w *walker) refreshDataBeforeDestroy(work *resourceWork, addr addrs.AbsResourceInstance, rep repetition) diags.Diagnostics {
+	if w.planOpts.SkipRefresh || w.planScope != nil {
+		return nil
+	}
+	cfgVal, ds := w.evalConfig(work, addr, rep)
+	if ds.HasErrors() {
+		return ds
+	}
+	unmarked, cfgMarks := cfgVal.UnmarkDeepWithPaths()
+	if !unmarked.IsWhollyKnown() {
+		w.values.set(w.values.instances, addr.String(), objchange.PlannedDataResourceObject(work.schema.Block, unmarked).MarkWithPaths(cfgMarks))
+		return ds
+	}
+	val, rds := w.readData(work, addr, unmarked, cfgMarks)
+	if ds = ds.Append(rds); rds.HasErrors() {
+		return ds
+	}
+	w.values.set(w.values.instances, addr.String(), val.MarkWithPaths(cfgMarks))
+	return ds
 }

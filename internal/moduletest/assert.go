@@ -7,6 +7,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
+	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/engine"
@@ -113,7 +114,10 @@ func (s *assertScope) context(rule *config.CheckRule) (*hcl.EvalContext, diags.D
 	// The engine's scope takes references to what the module does not
 	// declare as values not known yet; report them as OpenTofu does.
 	if undeclared := s.cfg.CheckTraversals(forScope); undeclared.HasErrors() {
-		return nil, ds.Append(undeclared)
+		// OpenTofu evaluates the condition all the same, in a context
+		// without the resource types the module does not declare: each
+		// such type is first an unknown variable.
+		return nil, ds.Append(s.unknownResourceTypes(forScope)).Append(undeclared)
 	}
 	calls := append(lang.ProviderFunctionsInExpr(rule.Condition), lang.ProviderFunctionsInExpr(rule.ErrorMessage)...)
 	ctx, hd := s.eval.Scope().EvalContext(forScope, calls)
@@ -166,4 +170,41 @@ func errorMessage(rule *config.CheckRule, ctx *hcl.EvalContext) (string, diags.D
 		return "", ds
 	}
 	return str.AsString(), ds
+}
+
+// nonResourceRoots are the roots of references that are not to managed
+// resources.
+var nonResourceRoots = map[string]bool{"count": true, "each": true, "local": true, "path": true, "terraform": true, "tofu": true,
+	"var": true, "self": true, "module": true, "data": true, "resource": true, "ephemeral": true, "run": true, "output": true}
+
+// unknownResourceTypes reports, as HCL does in OpenTofu's evaluation of
+// a condition, each traversal to a managed resource type none of whose
+// referenced resources the module declares: the evaluation context has
+// the types of the resources referred to, and no others.
+func (s *assertScope) unknownResourceTypes(traversals []hcl.Traversal) diags.Diagnostics {
+	declared := func(t hcl.Traversal) bool {
+		name, _ := attrStep(t, 1)
+		_, ok := s.cfg.Module.Resources[addrs.Resource{Mode: addrs.ManagedResourceMode, Type: t.RootName(), Name: name}]
+		return ok
+	}
+	present := map[string]bool{}
+	for _, t := range traversals {
+		if !nonResourceRoots[t.RootName()] && declared(t) {
+			present[t.RootName()] = true
+		}
+	}
+	var ds diags.Diagnostics
+	for _, t := range traversals {
+		name := t.RootName()
+		if present[name] || nonResourceRoots[name] {
+			continue
+		}
+		root, ok := t[0].(hcl.TraverseRoot)
+		if !ok {
+			continue
+		}
+		ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Unknown variable",
+			Detail: fmt.Sprintf("There is no variable named %q.", name), Subject: root.SrcRange.Ptr()})
+	}
+	return ds
 }

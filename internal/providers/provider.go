@@ -453,3 +453,13 @@ type CallFunctionResponse struct {
 	Result cty.Value
 	Err    error
 }
+
+// PlannedImportRecorder is implemented by providers whose imported objects
+// are to be recorded as the plan that imported them made them, not as the
+// import's read returned them. Pulumi providers are: their private data
+// holds the inputs Check made of the configuration, which each later Diff
+// compares the configuration against, where a read returns the inputs the
+// provider could recover from the object.
+type PlannedImportRecorder interface {
+	RecordsPlannedImport() bool
+}

@@ -226,6 +226,11 @@ func (p *Provider) ReadResource(ctx context.Context, req providers.ReadResourceR
 	return providers.ReadResourceResponse{NewState: state, Private: priv.encode(), SensitivePaths: secrets, Diagnostics: problems}
 }
 
+// RecordsPlannedImport says that an object `terrane import` brings in is
+// recorded as planned: with the inputs Check made of the configuration, as
+// every later Diff needs them (see providers.PlannedImportRecorder).
+func (p *Provider) RecordsPlannedImport() bool { return true }
+
 // ImportResourceState answers with the ID alone; the ReadResource that
 // follows fetches the object and its inputs.
 func (p *Provider) ImportResourceState(ctx context.Context, req providers.ImportResourceStateRequest) providers.ImportResourceStateResponse {
