@@ -21,6 +21,7 @@ import (
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/engine"
+	"github.com/terrane/terrane/internal/inputvars"
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/plans/planfile"
 	"github.com/terrane/terrane/internal/states"
@@ -326,7 +327,7 @@ func applySavedPlan(out *operationOutput, opts *arguments.Apply) int {
 // readSavedPlan reads the plan file at path with the encryption of the
 // configuration in dir (see savedPlanEncryption), which it returns for the
 // apply to use: keys it derived to read the plan serve the state too.
-func readSavedPlan(path, dir string, vars []arguments.VarOption) (*plans.Plan, *planfile.ConfigSnapshot, []byte, *encryption.Encryption, diags.Diagnostics) {
+func readSavedPlan(path, dir string, vars []inputvars.VarOption) (*plans.Plan, *planfile.ConfigSnapshot, []byte, *encryption.Encryption, diags.Diagnostics) {
 	fail := func(ds diags.Diagnostics) (*plans.Plan, *planfile.ConfigSnapshot, []byte, *encryption.Encryption, diags.Diagnostics) {
 		return nil, nil, nil, nil, planFileFailure("Failed to read the saved plan", path, ds)
 	}

@@ -11,10 +11,10 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/encryption"
+	"github.com/terrane/terrane/internal/inputvars"
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/plans/planfile"
 	"github.com/terrane/terrane/internal/states/errored"
@@ -28,7 +28,7 @@ import (
 // the root module when the caller loaded it already;
 // nil loads it (a directory without configuration files has none, and
 // only TF_ENCRYPTION can configure encryption there).
-func loadEncryption(dir string, module *config.Module, vars []arguments.VarOption, saved *plans.Plan) (*encryption.Encryption, diags.Diagnostics) {
+func loadEncryption(dir string, module *config.Module, vars []inputvars.VarOption, saved *plans.Plan) (*encryption.Encryption, diags.Diagnostics) {
 	var ds diags.Diagnostics
 	if module == nil {
 		var loadDiags hcl.Diagnostics
@@ -96,18 +96,18 @@ func rootModuleSources(dir string) ui.Sources {
 // staticVariables gives the encryption configuration the root variables it
 // references: from -var and -var-file options, variable files and the
 // environment, or their defaults.
-func staticVariables(dir string, module *config.Module, vars []arguments.VarOption) func(string) (cty.Value, hcl.Diagnostics) {
+func staticVariables(dir string, module *config.Module, vars []inputvars.VarOption) func(string) (cty.Value, hcl.Diagnostics) {
 	var once sync.Once
-	var given *arguments.Values
+	var given *inputvars.Values
 	var givenDiags diags.Diagnostics
 	return func(name string) (cty.Value, hcl.Diagnostics) {
 		once.Do(func() {
-			given, givenDiags = arguments.CollectValues(dir, module.Variables, vars, os.Environ())
+			given, givenDiags = inputvars.CollectValues(dir, module.Variables, vars, os.Environ())
 		})
 		if givenDiags.HasErrors() {
 			return cty.DynamicVal, toHCLDiagnostics(givenDiags)
 		}
-		val, ds := arguments.ResolveOne(module.Variables[name], given.ByName[name])
+		val, ds := inputvars.ResolveOne(module.Variables[name], given.ByName[name])
 		for i := range ds {
 			if ds[i].Severity == diags.Error {
 				ds[i].Detail = fmt.Sprintf("The encryption configuration uses var.%s, so it is needed to read or write state and plans. %s", name, ds[i].Detail)
@@ -165,7 +165,7 @@ func openPlanFile(path string, enc *encryption.Encryption) (*planfile.Reader, er
 // read first and its recorded values serve (a passphrase given to plan
 // with -var need not be given again), and then the plan target must allow
 // plain plan files.
-func savedPlanEncryption(path, dir string, vars []arguments.VarOption) (*encryption.Encryption, *planfile.Reader, diags.Diagnostics) {
+func savedPlanEncryption(path, dir string, vars []inputvars.VarOption) (*encryption.Encryption, *planfile.Reader, diags.Diagnostics) {
 	stored, err := os.ReadFile(path)
 	if err != nil || encryption.IsEncryptedFile(stored) {
 		enc, ds := loadEncryption(dir, nil, vars, nil)
@@ -207,7 +207,7 @@ func explainPlanDecryption(err error) error {
 // configuration in dir: every store a command opens passes records through
 // it, so that no plain data is written where state is encrypted and
 // encrypted records are read, or refused by name, never misread.
-func stateCipher(dir string, module *config.Module, vars []arguments.VarOption) (*encryption.RecordCipher, diags.Diagnostics) {
+func stateCipher(dir string, module *config.Module, vars []inputvars.VarOption) (*encryption.RecordCipher, diags.Diagnostics) {
 	enc, ds := loadEncryption(dir, module, vars, nil)
 	if ds.HasErrors() {
 		return nil, ds

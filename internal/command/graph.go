@@ -11,6 +11,7 @@ import (
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/engine"
+	"github.com/terrane/terrane/internal/inputvars"
 	"github.com/terrane/terrane/internal/logging"
 	"github.com/terrane/terrane/internal/modules"
 	"github.com/terrane/terrane/internal/plans"
@@ -27,7 +28,7 @@ type graphOptions struct {
 	// vars are -var and -var-file: they do not change the graph, but an
 	// encryption configuration that uses variables needs them to read
 	// the state and a saved plan.
-	vars []arguments.VarOption
+	vars []inputvars.VarOption
 }
 
 // runGraph is `terrane graph`: the dependency graph of a plan or apply
@@ -147,7 +148,7 @@ func operationGraph(out *operationOutput, opts graphOptions) (*engine.OperationG
 
 // savedPlanGraph is the apply graph of the plan saved at path, refused,
 // as apply refuses it, when the configuration changed since.
-func savedPlanGraph(out *operationOutput, path string, vars []arguments.VarOption) (*engine.OperationGraph, graphKind, diags.Diagnostics) {
+func savedPlanGraph(out *operationOutput, path string, vars []inputvars.VarOption) (*engine.OperationGraph, graphKind, diags.Diagnostics) {
 	plan, snapshot, lockFile, enc, ds := readSavedPlan(path, ".", vars)
 	if ds.HasErrors() {
 		return nil, 0, ds
@@ -177,7 +178,7 @@ func applyGraphKind(plan *plans.Plan) graphKind {
 // is no error here. vars serve only the encryption configuration, and enc,
 // when not nil, is the encryption a saved plan was read with. It returns
 // nil, with the diagnostics, on failure.
-func openGraphOperation(out *operationOutput, vars []arguments.VarOption, enc *encryption.Encryption) (*operation, diags.Diagnostics) {
+func openGraphOperation(out *operationOutput, vars []inputvars.VarOption, enc *encryption.Encryption) (*operation, diags.Diagnostics) {
 	op := &operation{out: out, dir: "."}
 	parser := config.NewParser()
 	parser.Static = staticInputs(op.dir, nil)

@@ -12,6 +12,7 @@ import (
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/engine"
+	"github.com/terrane/terrane/internal/inputvars"
 	"github.com/terrane/terrane/internal/ui"
 )
 
@@ -142,7 +143,7 @@ func importTargetMissing(out *operationOutput, op *operation, addr addrs.AbsReso
 // importVarFlag collects -var and -var-file in command-line order, which
 // decides which of them wins.
 type importVarFlag struct {
-	vars *[]arguments.VarOption
+	vars *[]inputvars.VarOption
 	file bool
 }
 
@@ -151,7 +152,7 @@ func (f importVarFlag) Set(text string) error {
 	if text == "" {
 		return fmt.Errorf("a value is required")
 	}
-	*f.vars = append(*f.vars, arguments.VarOption{File: f.file, Text: text})
+	*f.vars = append(*f.vars, inputvars.VarOption{File: f.file, Text: text})
 	return nil
 }
 

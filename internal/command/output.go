@@ -16,6 +16,7 @@ import (
 
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/inputvars"
 	"github.com/terrane/terrane/internal/lang/repl"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/recordstore"
@@ -93,7 +94,7 @@ type outputArgs struct {
 	json, raw, showSensitive bool
 	noColor, help            bool
 	jsonInto, statePath      string
-	vars                     []arguments.VarOption
+	vars                     []inputvars.VarOption
 }
 
 func parseOutputArgs(args []string) (outputArgs, diags.Diagnostics) {
@@ -272,7 +273,7 @@ func sortedOutputNames(outputs map[string]*states.OutputValue) []string {
 // -var-file, for an encryption configuration that uses variables. Its
 // diagnostics may point into the root module's files: print them with
 // rootModuleSources(dir).
-func loadWorkspaceState(ctx context.Context, dir string, vars []arguments.VarOption) (*recordstore.Snapshot, diags.Diagnostics) {
+func loadWorkspaceState(ctx context.Context, dir string, vars []inputvars.VarOption) (*recordstore.Snapshot, diags.Diagnostics) {
 	project, err := workdir.Project()
 	if err != nil {
 		return nil, diags.Diagnostics{diags.Errorf("Invalid project", "%s.", err)}

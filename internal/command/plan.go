@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"fmt"
+	"github.com/terrane/terrane/internal/inputvars"
 	"github.com/terrane/terrane/internal/modules"
 	"os"
 	"os/signal"
@@ -333,13 +334,12 @@ func (op *operation) providerFactories() (map[addrs.Provider]providers.Factory, 
 // validated.
 func (op *operation) inputValues(opts arguments.Operation, saved *plans.Plan) (engine.InputValues, diags.Diagnostics) {
 	decls := op.config.Module.Variables
-	values := engine.InputValues{}
-	given, ds := arguments.CollectValues(op.dir, decls, opts.Vars, os.Environ())
+	given, ds := inputvars.CollectValues(op.dir, decls, opts.Vars, os.Environ())
 	op.out.addSources(given.Files)
 	if opts.AllowUnsetVariables {
 		for name, decl := range decls {
 			if given.ByName[name] == nil && decl.Default == nil {
-				given.ByName[name] = &arguments.Value{Value: cty.UnknownVal(decl.Type.Type)}
+				given.ByName[name] = &inputvars.Value{Value: cty.UnknownVal(decl.Type.Type)}
 			}
 		}
 	}
@@ -349,25 +349,8 @@ func (op *operation) inputValues(opts arguments.Operation, saved *plans.Plan) (e
 	if opts.Input && inputAllowedByEnv() && !opts.AllowUnsetVariables {
 		ds = ds.Append(op.out.promptForVariables(decls, given))
 	}
-	ds = ds.Append(arguments.CheckRequired(decls, given))
-	for name, v := range given.ByName {
-		values[name] = &engine.InputValue{Value: v.Value, SourceType: engineSourceType(v.Source), SourceRange: v.Range}
-	}
-	return values, ds
-}
-
-func engineSourceType(source arguments.SourceType) engine.ValueSourceType {
-	switch source {
-	case arguments.SourceEnv:
-		return engine.ValueFromEnvVar
-	case arguments.SourceAutoFile:
-		return engine.ValueFromAutoFile
-	case arguments.SourceNamedFile:
-		return engine.ValueFromNamedFile
-	case arguments.SourceCLI:
-		return engine.ValueFromCLIArg
-	}
-	return engine.ValueFromUnknown
+	ds = ds.Append(inputvars.CheckRequired(decls, given))
+	return given.Engine(), ds
 }
 
 // planOpts translates the command line into the engine's terms.

@@ -9,6 +9,7 @@ import (
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/depsfile"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/inputvars"
 	"github.com/terrane/terrane/internal/modules"
 	"github.com/terrane/terrane/internal/plugin/cliconfig"
 	"github.com/terrane/terrane/internal/plugin/discovery"
@@ -93,7 +94,7 @@ func (job *providerJob) parsePlatforms(raw []string) diags.Diagnostics {
 
 // load reads the configuration (with installed modules), its provider
 // requirements, the CLI configuration and the lock file.
-func (job *providerJob) load(vars []arguments.VarOption) diags.Diagnostics {
+func (job *providerJob) load(vars []inputvars.VarOption) diags.Diagnostics {
 	parser := config.NewParser()
 	parser.Static = staticInputs(".", vars)
 	cfg, hclDiags := modules.LoadConfig(parser, ".")

@@ -3,9 +3,9 @@ package command
 import (
 	"os"
 
-	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/inputvars"
 	"github.com/terrane/terrane/internal/modules"
 	"github.com/terrane/terrane/internal/ui"
 )
@@ -17,7 +17,7 @@ import (
 // read by its absolute path, so the files are named by theirs. It returns
 // the files read, for the diagnostics' snippets. vars are the -var and
 // -var-file options, for module sources built from variables.
-func checkRequiredVersion(vars []arguments.VarOption) (diags.Diagnostics, ui.Sources) {
+func checkRequiredVersion(vars []inputvars.VarOption) (diags.Diagnostics, ui.Sources) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return diags.Diagnostics{diags.Errorf("Failed to read the working directory", "%s.", err)}, nil

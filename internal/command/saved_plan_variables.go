@@ -8,9 +8,9 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
-	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/engine"
+	"github.com/terrane/terrane/internal/inputvars"
 	"github.com/terrane/terrane/internal/plans"
 )
 
@@ -19,7 +19,7 @@ import (
 // records and which must be given again (-var, -var-file, files or the
 // environment). A -var or -var-file value for a recorded variable must be
 // the one the plan was made with: the plan's decisions rest on it.
-func (op *operation) savedPlanValues(saved *plans.Plan, given *arguments.Values, ds diags.Diagnostics) (engine.InputValues, diags.Diagnostics) {
+func (op *operation) savedPlanValues(saved *plans.Plan, given *inputvars.Values, ds diags.Diagnostics) (engine.InputValues, diags.Diagnostics) {
 	values := engine.InputValues{}
 	for name := range saved.VariableValues {
 		val, err := saved.VariableValue(name)
@@ -34,12 +34,12 @@ func (op *operation) savedPlanValues(saved *plans.Plan, given *arguments.Values,
 		value := given.ByName[name]
 		switch {
 		case decl.Ephemeral && value != nil:
-			values[name] = &engine.InputValue{Value: value.Value, SourceType: engineSourceType(value.Source), SourceRange: value.Range}
+			values[name] = value.Engine()
 		case decl.Ephemeral && slices.Contains(saved.ApplyTimeVariables, name):
 			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "No value for required variable",
 				Detail:  fmt.Sprintf("The ephemeral input variable %q was set during the plan phase, and so must also be set during the apply phase. Give it again with -var, -var-file or TF_VAR_%s.", name, name),
 				Subject: decl.DeclRange.Ptr()})
-		case !decl.Ephemeral && value != nil && (value.Source == arguments.SourceCLI || value.Source == arguments.SourceNamedFile):
+		case !decl.Ephemeral && value != nil && (value.Source == inputvars.SourceCLI || value.Source == inputvars.SourceNamedFile):
 			ds = ds.Append(changedSavedVariable(decl.Name, values[name], value))
 		}
 	}
@@ -48,7 +48,7 @@ func (op *operation) savedPlanValues(saved *plans.Plan, given *arguments.Values,
 
 // changedSavedVariable refuses a -var or -var-file value for a variable
 // the saved plan recorded, unless it is the value recorded.
-func changedSavedVariable(name string, planned *engine.InputValue, given *arguments.Value) diags.Diagnostics {
+func changedSavedVariable(name string, planned *engine.InputValue, given *inputvars.Value) diags.Diagnostics {
 	plannedVal := cty.NullVal(cty.DynamicPseudoType)
 	if planned != nil {
 		plannedVal = planned.Value

@@ -22,6 +22,7 @@ import (
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/engine"
+	"github.com/terrane/terrane/internal/inputvars"
 	"github.com/terrane/terrane/internal/modules"
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/plans/planfile"
@@ -90,7 +91,7 @@ type showArgs struct {
 	path                string
 	json, noColor, help bool
 	showSensitive       bool
-	vars                []arguments.VarOption
+	vars                []inputvars.VarOption
 }
 
 func parseShowArgs(args []string) (showArgs, diags.Diagnostics) {
@@ -164,7 +165,7 @@ type showLook struct {
 	color, showSensitive bool
 }
 
-func showState(streams Streams, vars []arguments.VarOption, asJSON bool, look showLook) diags.Diagnostics {
+func showState(streams Streams, vars []inputvars.VarOption, asJSON bool, look showLook) diags.Diagnostics {
 	ctx := context.Background()
 	snapshot, ds := loadWorkspaceState(ctx, ".", vars)
 	if ds.HasErrors() {
@@ -196,7 +197,7 @@ func showState(streams Streams, vars []arguments.VarOption, asJSON bool, look sh
 // showPath shows the file at path: a saved plan, or else a state file (as
 // `terrane state pull` writes one). When it is neither, the error says why
 // each reading failed, as OpenTofu's does.
-func showPath(streams Streams, path string, vars []arguments.VarOption, asJSON bool, look showLook) diags.Diagnostics {
+func showPath(streams Streams, path string, vars []inputvars.VarOption, asJSON bool, look showLook) diags.Diagnostics {
 	if isPlanFile(path) {
 		return showPlanFile(streams, path, vars, asJSON, look)
 	}
@@ -300,7 +301,7 @@ func showConfiguration(streams Streams) diags.Diagnostics {
 	return ds
 }
 
-func showPlanFile(streams Streams, path string, vars []arguments.VarOption, asJSON bool, look showLook) diags.Diagnostics {
+func showPlanFile(streams Streams, path string, vars []inputvars.VarOption, asJSON bool, look showLook) diags.Diagnostics {
 	ctx := context.Background()
 	_, reader, ds := savedPlanEncryption(path, ".", vars)
 	if ds.HasErrors() {

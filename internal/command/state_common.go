@@ -12,6 +12,7 @@ import (
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/encryption"
+	"github.com/terrane/terrane/internal/inputvars"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/stateedit"
 	"github.com/terrane/terrane/internal/ui"
@@ -29,7 +30,7 @@ type stateCommand struct {
 	closer    func() error
 	// vars are -var and -var-file options, for an encryption
 	// configuration that references variables.
-	vars   []arguments.VarOption
+	vars   []inputvars.VarOption
 	cipher *encryption.RecordCipher
 	// json is the -json message stream; nil for human output.
 	json *jsonview.View
@@ -48,7 +49,7 @@ func parseStateFlags(streams Streams, name string, args []string, setup func(*fl
 	}
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
 	asJSON := fs.Bool("json", false, "Write machine-readable JSON messages")
-	var vars []arguments.VarOption
+	var vars []inputvars.VarOption
 	arguments.AddVarFlags(fs, &vars)
 	err := fs.Parse(args)
 	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor) && !*asJSON, vars: vars}

@@ -8,9 +8,9 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/inputvars"
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/workdir"
 )
@@ -20,28 +20,28 @@ import (
 // variables' values from the command line (vars), variable files, the
 // environment and defaults, and the selected workspace. Values are
 // gathered once, when a source or version first needs one.
-func staticInputs(dir string, vars []arguments.VarOption) config.StaticInputs {
+func staticInputs(dir string, vars []inputvars.VarOption) config.StaticInputs {
 	workspace, _ := workdir.CurrentWorkspace(dir)
 	var (
 		once       sync.Once
-		given      *arguments.Values
+		given      *inputvars.Values
 		givenDiags diags.Diagnostics
 	)
 	return config.StaticInputs{Workspace: workspace, RootVariable: func(decls map[string]*config.Variable, name string) (cty.Value, hcl.Diagnostics) {
 		var reported diags.Diagnostics
 		once.Do(func() {
-			given, givenDiags = arguments.CollectValues(dir, decls, vars, os.Environ())
+			given, givenDiags = inputvars.CollectValues(dir, decls, vars, os.Environ())
 			for _, d := range givenDiags {
 				if d.Severity == diags.Error {
 					reported = append(reported, d)
 				}
 			}
 		})
-		var value *arguments.Value
+		var value *inputvars.Value
 		if given != nil {
 			value = given.ByName[name]
 		}
-		val, ds := arguments.ResolveOne(decls[name], value)
+		val, ds := inputvars.ResolveOne(decls[name], value)
 		return val, toHCLDiagnostics(append(reported, ds...))
 	}}
 }
@@ -53,7 +53,7 @@ func savedPlanStaticInputs(dir string, plan *plans.Plan) config.StaticInputs {
 	workspace, _ := workdir.CurrentWorkspace(dir)
 	return config.StaticInputs{Workspace: workspace, RootVariable: func(decls map[string]*config.Variable, name string) (cty.Value, hcl.Diagnostics) {
 		if _, ok := plan.VariableValues[name]; !ok {
-			val, ds := arguments.ResolveOne(decls[name], nil)
+			val, ds := inputvars.ResolveOne(decls[name], nil)
 			return val, toHCLDiagnostics(ds)
 		}
 		val, err := plan.VariableValue(name)

@@ -12,6 +12,7 @@ import (
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/inputvars"
 	"github.com/terrane/terrane/internal/logging"
 	"github.com/terrane/terrane/internal/modules"
 	"github.com/terrane/terrane/internal/moduletest"
@@ -75,7 +76,7 @@ func prepareTestSuite(out *operationOutput, opts *arguments.Test) (*moduletest.S
 		files = append(files, loader.Load(name))
 	}
 	out.addSources(loader.Sources())
-	raw, vds := arguments.CollectRawValues([]string{".", opts.TestDirectory}, opts.Vars, os.Environ())
+	raw, vds := inputvars.CollectRawValues([]string{".", opts.TestDirectory}, opts.Vars, os.Environ())
 	out.addSources(raw.Files)
 	ds = ds.Append(vds)
 	op := &operation{out: out, dir: ".", config: cfg}

@@ -11,6 +11,7 @@ import (
 	"github.com/terrane/terrane/internal/command/jsonvalidate"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/inputvars"
 	"github.com/terrane/terrane/internal/modules"
 	"github.com/terrane/terrane/internal/ui"
 	"github.com/terrane/terrane/internal/validate"
@@ -30,7 +31,7 @@ func runValidate(streams Streams, args []string) int {
 	asJSON := fs.Bool("json", false, "Print the result as a machine-readable JSON document")
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
 	compact := fs.Bool("compact-warnings", false, "Show warnings in a compact form")
-	var vars []arguments.VarOption
+	var vars []inputvars.VarOption
 	arguments.AddVarFlags(fs, &vars)
 	err := fs.Parse(args)
 	color := !*noColor && !*asJSON && os.Getenv("NO_COLOR") == ""

@@ -10,9 +10,9 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/inputvars"
 )
 
 // promptForVariables asks, in name order, for the value of each root
@@ -20,7 +20,7 @@ import (
 // does when input is enabled. Prompting is best effort: an answer that
 // cannot be read (no more input) leaves the variable unset, for the run
 // to report as missing.
-func (o *operationOutput) promptForVariables(decls map[string]*config.Variable, given *arguments.Values) diags.Diagnostics {
+func (o *operationOutput) promptForVariables(decls map[string]*config.Variable, given *inputvars.Values) diags.Diagnostics {
 	var needed []string
 	for name, decl := range decls {
 		if decl.Default == nil && given.ByName[name] == nil {
@@ -34,7 +34,7 @@ func (o *operationOutput) promptForVariables(decls map[string]*config.Variable, 
 		if !ok {
 			continue
 		}
-		val, file, parseDiags := arguments.ParseInteractive(decls[name], answer)
+		val, file, parseDiags := inputvars.ParseInteractive(decls[name], answer)
 		ds = ds.Append(parseDiags)
 		if file != nil {
 			given.Files[val.Range.Filename] = file

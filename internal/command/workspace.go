@@ -13,6 +13,7 @@ import (
 
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/inputvars"
 	"github.com/terrane/terrane/internal/resourceservice"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/workspaces"
@@ -31,7 +32,7 @@ type workspaceCommand struct {
 	overridden bool
 	service    *resourceservice.Service
 	closer     func() error
-	vars       []arguments.VarOption
+	vars       []inputvars.VarOption
 }
 
 // fail writes ds as OpenTofu's workspace commands do: errors on stderr,
@@ -98,7 +99,7 @@ func parseWorkspaceCommand(streams Streams, name string, args []string, wantArgs
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
 	// An encryption configuration that uses variables needs them to
 	// write a new workspace's record.
-	var vars []arguments.VarOption
+	var vars []inputvars.VarOption
 	arguments.AddVarFlags(fs, &vars)
 	if define != nil {
 		define(fs)

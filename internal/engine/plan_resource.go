@@ -3,7 +3,7 @@ package engine
 import (
 	"bytes"
 	"fmt"
-	"github.com/terrane/terrane/internal/lang/marks"
+	"github.com/terrane/terrane/internal/marks"
 
 	"github.com/zclconf/go-cty/cty"
 

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"sort"
 
-	"github.com/terrane/terrane/internal/lang/marks"
+	"github.com/terrane/terrane/internal/marks"
 )
 
 var sensitiveMark = marks.Sensitive

@@ -11,7 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/terrane/terrane/internal/addrs"
-	"github.com/terrane/terrane/internal/lang/marks"
+	"github.com/terrane/terrane/internal/marks"
 	"github.com/terrane/terrane/internal/schema"
 )
 

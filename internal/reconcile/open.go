@@ -5,10 +5,10 @@ import (
 	"context"
 
 	"github.com/terrane/terrane/internal/builtin/remotestate"
-	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/engine"
+	"github.com/terrane/terrane/internal/inputvars"
 	"github.com/terrane/terrane/internal/logging"
 	"github.com/terrane/terrane/internal/modules"
 	"github.com/terrane/terrane/internal/plugin/cliconfig"
@@ -79,19 +79,8 @@ func openEngine(ctx context.Context, ws Workspace, setup runSetup) (*engine.Engi
 // workspace's directory with its -var and -var-file options would.
 func inputValues(ws Workspace, cfg *config.Config) (engine.InputValues, diags.Diagnostics) {
 	decls := cfg.Module.Variables
-	given, ds := arguments.CollectValues(ws.Dir, decls, ws.varOptions(), ws.environ())
-	_, resolveDiags := arguments.Resolve(decls, given)
+	given, ds := inputvars.CollectValues(ws.Dir, decls, ws.varOptions(), ws.environ())
+	_, resolveDiags := inputvars.Resolve(decls, given)
 	ds = ds.Append(resolveDiags)
-	values := engine.InputValues{}
-	for name, v := range given.ByName {
-		values[name] = &engine.InputValue{Value: v.Value, SourceType: sourceTypes[v.Source], SourceRange: v.Range}
-	}
-	return values, ds
-}
-
-var sourceTypes = map[arguments.SourceType]engine.ValueSourceType{
-	arguments.SourceEnv:       engine.ValueFromEnvVar,
-	arguments.SourceAutoFile:  engine.ValueFromAutoFile,
-	arguments.SourceNamedFile: engine.ValueFromNamedFile,
-	arguments.SourceCLI:       engine.ValueFromCLIArg,
+	return given.Engine(), ds
 }

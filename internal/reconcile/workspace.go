@@ -12,8 +12,8 @@ import (
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclparse"
 
-	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/inputvars"
 )
 
 // AutoApplyDrift is the auto_apply setting that applies plans undoing
@@ -221,18 +221,18 @@ func rangeError(rng hcl.Range, summary, format string, args ...any) diags.Diagno
 }
 
 // varOptions are the workspace's variables as command-line options.
-func (w Workspace) varOptions() []arguments.VarOption {
+func (w Workspace) varOptions() []inputvars.VarOption {
 	names := make([]string, 0, len(w.Vars))
 	for name := range w.Vars {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	var options []arguments.VarOption
+	var options []inputvars.VarOption
 	for _, name := range names {
-		options = append(options, arguments.VarOption{Text: name + "=" + w.Vars[name]})
+		options = append(options, inputvars.VarOption{Text: name + "=" + w.Vars[name]})
 	}
 	for _, file := range w.VarFiles {
-		options = append(options, arguments.VarOption{File: true, Text: file})
+		options = append(options, inputvars.VarOption{File: true, Text: file})
 	}
 	return options
 }

@@ -1,7 +1,7 @@
 package schema
 
 import (
-	"github.com/terrane/terrane/internal/lang/marks"
+	"github.com/terrane/terrane/internal/marks"
 	"github.com/zclconf/go-cty/cty"
 )
 

@@ -3,7 +3,7 @@ package ui
 import (
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/terrane/terrane/internal/lang/marks"
+	"github.com/terrane/terrane/internal/marks"
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/schema"
 )

@@ -3,7 +3,7 @@ package ui
 import (
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/terrane/terrane/internal/lang/marks"
+	"github.com/terrane/terrane/internal/marks"
 )
 
 // An object is named in progress lines by the attribute most likely to

@@ -8,8 +8,8 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/terrane/terrane/internal/lang/marks"
 	"github.com/terrane/terrane/internal/lang/repl"
+	"github.com/terrane/terrane/internal/marks"
 )
 
 // ApplySummary is what an apply did, counted by the engine.

@@ -8,7 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/terrane/terrane/internal/addrs"
-	"github.com/terrane/terrane/internal/lang/marks"
+	"github.com/terrane/terrane/internal/marks"
 )
 
 // This file answers references during validation, with unknown values

@@ -9,6 +9,7 @@ import (
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/inputvars"
 )
 
 // View is how a command reports: colour, the machine-readable stream, and
@@ -25,7 +26,7 @@ type View struct {
 // Operation holds the options that shape a plan, shared by plan, apply,
 // destroy and refresh.
 type Operation struct {
-	Vars        []VarOption
+	Vars        []inputvars.VarOption
 	Targets     []Target
 	Excludes    []Target
 	Replace     []addrs.AbsResourceInstance
@@ -75,7 +76,7 @@ type Apply struct {
 // Console is `terrane console`'s command line.
 type Console struct {
 	View
-	Vars []VarOption
+	Vars []inputvars.VarOption
 }
 
 // DefaultParallelism is how many provider operations run at once unless
@@ -174,9 +175,9 @@ func (op *Operation) check() diags.Diagnostics {
 // their own flags: init and validate take root variable values for the
 // early evaluation of module sources and versions, and commands that read
 // or write state for an encryption configuration that uses variables.
-func AddVarFlags(fs *flag.FlagSet, vars *[]VarOption) { addVarFlags(fs, vars) }
+func AddVarFlags(fs *flag.FlagSet, vars *[]inputvars.VarOption) { addVarFlags(fs, vars) }
 
-func addVarFlags(fs *flag.FlagSet, vars *[]VarOption) {
+func addVarFlags(fs *flag.FlagSet, vars *[]inputvars.VarOption) {
 	fs.Var(varOptionFlag{vars: vars}, "var", "set a root module input variable: -var 'name=value' (repeatable)")
 	fs.Var(varOptionFlag{vars: vars, file: true}, "var-file", "load variable values from a .tfvars file (repeatable)")
 }
@@ -333,12 +334,12 @@ func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 // varOptionFlag appends -var and -var-file uses to one list, keeping their
 // relative order, which decides which wins.
 type varOptionFlag struct {
-	vars *[]VarOption
+	vars *[]inputvars.VarOption
 	file bool
 }
 
 func (v varOptionFlag) String() string { return "" }
 func (v varOptionFlag) Set(text string) error {
-	*v.vars = append(*v.vars, VarOption{File: v.file, Text: text})
+	*v.vars = append(*v.vars, inputvars.VarOption{File: v.file, Text: text})
 	return nil
 }

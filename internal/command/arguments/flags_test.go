@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/inputvars"
 )
 
 func TestParsePlanOptions(t *testing.T) {
@@ -23,7 +24,7 @@ func TestParsePlanOptions(t *testing.T) {
 	if plan.Out != "tfplan" || !plan.DetailedExitCode || !plan.NoColor || !plan.JSON || !plan.CompactWarnings {
 		t.Errorf("view/out options lost: %+v", plan)
 	}
-	wantVars := []VarOption{{Text: "a=1"}, {File: true, Text: "x.tfvars"}, {Text: "b=2"}}
+	wantVars := []inputvars.VarOption{{Text: "a=1"}, {File: true, Text: "x.tfvars"}, {Text: "b=2"}}
 	if len(plan.Vars) != len(wantVars) {
 		t.Fatalf("vars = %+v, want %+v", plan.Vars, wantVars)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/inputvars"
 )
 
 // Init holds `terrane init`'s options, as OpenTofu's init takes them.
@@ -33,7 +34,7 @@ type Init struct {
 	LockTimeout time.Duration
 	// JSONInto is a file that also receives the JSON messages.
 	JSONInto string
-	Vars     []VarOption
+	Vars     []inputvars.VarOption
 }
 
 // OutputView holds the view options init and get take out of their
@@ -145,7 +146,7 @@ type Get struct {
 	Update        bool
 	TestDirectory string
 	JSONInto      string
-	Vars          []VarOption
+	Vars          []inputvars.VarOption
 }
 
 // ParseGet parses get's arguments (after ExtractOutputView).

@@ -5,6 +5,7 @@ import (
 	"flag"
 
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/inputvars"
 )
 
 // ProviderJob holds the options `providers lock` and `providers mirror`
@@ -14,7 +15,7 @@ type ProviderJob struct {
 	// Help is set by -help: the command prints its help and succeeds.
 	Help      bool
 	Platforms []string
-	Vars      []VarOption
+	Vars      []inputvars.VarOption
 	JSON      bool
 	// JSONInto is a file that also receives the JSON messages.
 	JSONInto string

@@ -4,6 +4,7 @@ import (
 	"flag"
 
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/inputvars"
 )
 
 // DefaultTestParallelism is how many run blocks `terrane test` executes at
@@ -13,7 +14,7 @@ const DefaultTestParallelism = 4
 // Test is `terrane test`'s command line.
 type Test struct {
 	View
-	Vars []VarOption
+	Vars []inputvars.VarOption
 	// Filter lists the test files to run, as paths relative to the
 	// working directory; empty runs them all.
 	Filter []string

@@ -7,7 +7,7 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/terrane/terrane/internal/lang/marks"
+	"github.com/terrane/terrane/internal/marks"
 )
 
 // FormatValue renders v as console output: language syntax that also shows

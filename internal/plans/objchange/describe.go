@@ -2,7 +2,7 @@ package objchange
 
 import (
 	"fmt"
-	"github.com/terrane/terrane/internal/lang/marks"
+	"github.com/terrane/terrane/internal/marks"
 	"sort"
 	"strings"
 

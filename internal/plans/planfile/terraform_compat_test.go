@@ -9,7 +9,7 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/terrane/terrane/internal/lang/marks"
+	"github.com/terrane/terrane/internal/marks"
 	"github.com/terrane/terrane/internal/plans"
 )
 

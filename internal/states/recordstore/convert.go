@@ -8,7 +8,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/terrane/terrane/internal/addrs"
-	"github.com/terrane/terrane/internal/lang/marks"
+	"github.com/terrane/terrane/internal/marks"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/value"
 	"github.com/terrane/terrane/proto/terrane/recordsv1"
