@@ -79,8 +79,9 @@ func printCommandHelp(w io.Writer, name string) {
 	width := 0
 	for sub, info := range table {
 		rest, ok := strings.CutPrefix(sub, prefix)
-		// An alias of a command of the same group is not listed.
-		if !ok || strings.Contains(rest, " ") || strings.HasPrefix(info.aliasOf, prefix) {
+		// An alias of a command of the same group is not listed, nor a
+		// hidden command.
+		if !ok || strings.Contains(rest, " ") || strings.HasPrefix(info.aliasOf, prefix) || (info.hidden && info.aliasOf == "") {
 			continue
 		}
 		subs = append(subs, sub)

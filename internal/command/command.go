@@ -98,13 +98,14 @@ func commands() map[string]commandInfo {
 		"workspace select": {run: runWorkspaceSelect, synopsis: "Select a workspace"},
 		"workspace show":   {run: runWorkspaceShow, synopsis: "Show the name of the current workspace"},
 
-		// Terrane's own commands.
+		// Terrane's own commands, left out of the lists of commands so that
+		// the help reads as OpenTofu's does.
 		"serve": {run: func(s Streams, args []string) int { return runServe(args, s.Stdout, s.Stderr) },
-			synopsis: "Serve the state store over gRPC (Consul's ResourceService API)"},
+			synopsis: "Serve the state store over gRPC (Consul's ResourceService API)", hidden: true},
 		"watch": {run: func(s Streams, args []string) int { return runWatch(args, s.Stdout, s.Stderr) },
-			synopsis: "Stream changes to state records as they happen"},
-		"status":          {run: runStatus, synopsis: "Show the conditions a serve reconciler recorded for the workspace's resources"},
-		"state reencrypt": {run: runStateReencrypt, synopsis: "Write every record of the workspace again with the current encryption keys"},
+			synopsis: "Stream changes to state records as they happen", hidden: true},
+		"status":          {run: runStatus, synopsis: "Show the conditions a serve reconciler recorded for the workspace's resources", hidden: true},
+		"state reencrypt": {run: runStateReencrypt, synopsis: "Write every record of the workspace again with the current encryption keys", hidden: true},
 	}
 	// The env commands are the workspace commands under their old name,
 	// as in OpenTofu: hidden from the top-level help, and warning that the

@@ -1,6 +1,7 @@
 package command
 
 import (
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -105,6 +106,7 @@ func functionSignatureOf(name string, f function.Function) (*functionSignature, 
 	if vp := f.VarParam(); vp != nil {
 		out.VariadicParameter = parameterOf(*vp)
 	}
+	describe(out, strings.TrimPrefix(name, funcs.CoreNamespace))
 	switch name {
 	case "can", funcs.CoreNamespace + "can":
 		out.ReturnType = cty.Bool
@@ -132,4 +134,44 @@ func functionSignatureOf(name string, f function.Function) (*functionSignature, 
 
 func parameterOf(p function.Parameter) *signatureParameter {
 	return &signatureParameter{Name: p.Name, Description: p.Description, IsNullable: p.AllowNull, Type: p.Type}
+}
+
+// functionDescriptionsJSON holds the descriptions OpenTofu gives each
+// function and its parameters in this document, in place of those the
+// function library carries: name -> {description, params}, the params in
+// order, the variadic one last.
+//
+//go:embed function_descriptions.json
+var functionDescriptionsJSON []byte
+
+type functionDescription struct {
+	Description string   `json:"description"`
+	Params      []string `json:"params"`
+}
+
+var functionDescriptions = func() map[string]functionDescription {
+	var out map[string]functionDescription
+	if err := json.Unmarshal(functionDescriptionsJSON, &out); err != nil {
+		panic(fmt.Sprintf("function_descriptions.json: %s", err))
+	}
+	return out
+}()
+
+// describe replaces sig's descriptions with the ones OpenTofu gives the
+// function, when it gives any; a function it does not list keeps the
+// library's.
+func describe(sig *functionSignature, name string) {
+	desc, ok := functionDescriptions[name]
+	if !ok {
+		return
+	}
+	sig.Description = desc.Description
+	for i, p := range sig.Parameters {
+		if i < len(desc.Params) {
+			p.Description = desc.Params[i]
+		}
+	}
+	if sig.VariadicParameter != nil && len(desc.Params) > len(sig.Parameters) {
+		sig.VariadicParameter.Description = desc.Params[len(sig.Parameters)]
+	}
 }

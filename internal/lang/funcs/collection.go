@@ -462,3 +462,19 @@ func removedFunc(name, instead string) function.Function {
 		},
 	})
 }
+
+// ContainsFunc is cty's contains with a value that must not be null, as
+// in the cty release OpenTofu 1.12 is built with: contains(list, null) is
+// an error there, and the function's signature says so.
+var ContainsFunc = function.New(&function.Spec{
+	Description: stdlib.ContainsFunc.Description(),
+	Params: []function.Parameter{
+		{Name: "list", Type: cty.DynamicPseudoType},
+		{Name: "value", Type: cty.DynamicPseudoType},
+	},
+	Type:         function.StaticReturnType(cty.Bool),
+	RefineResult: refineNotNull,
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		return stdlib.ContainsFunc.Call(args)
+	},
+})

@@ -89,7 +89,7 @@ func baseTable(baseDir string) map[string]function.Function {
 
 		"alltrue": AllTrueFunc, "anytrue": AnyTrueFunc, "chunklist": stdlib.ChunklistFunc,
 		"coalesce": CoalesceFunc, "coalescelist": stdlib.CoalesceListFunc, "compact": stdlib.CompactFunc,
-		"concat": stdlib.ConcatFunc, "contains": stdlib.ContainsFunc, "distinct": stdlib.DistinctFunc,
+		"concat": stdlib.ConcatFunc, "contains": ContainsFunc, "distinct": stdlib.DistinctFunc,
 		"element": stdlib.ElementFunc, "flatten": stdlib.FlattenFunc, "index": IndexFunc,
 		"keys": stdlib.KeysFunc, "length": LengthFunc, "lookup": LookupFunc,
 		"matchkeys": MatchkeysFunc, "merge": stdlib.MergeFunc, "one": OneFunc,
