@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/config"
@@ -25,6 +26,9 @@ type graphOptions struct {
 	planFile   string
 	drawCycles bool
 	noColor    bool
+	// usage is set when the command line is wrong in a way that has the
+	// command's help follow the error.
+	usage bool
 	// vars are -var and -var-file: they do not change the graph, but an
 	// encryption configuration that uses variables needs them to read
 	// the state and a saved plan.
@@ -42,7 +46,11 @@ func runGraph(streams Streams, args []string) int {
 	}
 	out := newOperationOutput(streams, arguments.View{NoColor: opts.noColor})
 	if argDiags.HasErrors() {
-		return writeGraphFailure(out, argDiags)
+		code := writeGraphFailure(out, argDiags)
+		if opts.usage {
+			return runResultHelp
+		}
+		return code
 	}
 	g, kind, ds := operationGraph(out, opts)
 	if g == nil {
@@ -52,7 +60,9 @@ func runGraph(streams Streams, args []string) int {
 		return writeGraphFailure(out, ds.Append(diags.Errorf("Graph has cycles",
 			"Run terrane graph -draw-cycles to see the cycles drawn in red.")))
 	}
-	fmt.Fprint(streams.Stdout, drawGraph(g, kind, opts.drawCycles))
+	// OpenTofu prints the drawing with a line break after it, though the
+	// drawing ends with one.
+	fmt.Fprintln(streams.Stdout, drawGraph(g, kind, opts.drawCycles))
 	if ds.HasErrors() {
 		// The drawing is on stdout for -draw-cycles; the errors say why
 		// no operation could run on this graph.
@@ -62,21 +72,16 @@ func runGraph(streams Streams, args []string) int {
 }
 
 // writeGraphFailure writes ds to stderr, warnings included: stdout is
-// for the DOT text only, which a program may be reading.
+// for the DOT text only, which a program may be reading. Each diagnostic
+// has an empty line after it, as OpenTofu's graph command writes them.
 func writeGraphFailure(out *operationOutput, ds diags.Diagnostics) int {
-	ui.WriteDiagnostics(out.streams.Stderr, ds, out.sources, out.color)
+	ui.DiagnosticView{Color: out.color, ConsolidateWarnings: true, NewlineAfter: true}.Write(out.streams.Stderr, out.streams.Stderr, ds, out.sources)
 	return 1
 }
 
 func parseGraphArgs(streams Streams, args []string) (graphOptions, diags.Diagnostics) {
 	var opts graphOptions
 	fs := newFlagSet("graph", streams)
-	fs.Usage = func() {
-		fmt.Fprint(streams.Stderr, "Usage: terrane [global options] graph [options]\n\n"+
-			"  Prints the dependency graph of a plan or apply operation in the DOT\n"+
-			"  language, which GraphViz (dot -Tsvg) and many other tools draw.\n\nOptions:\n\n")
-		fs.PrintDefaults()
-	}
 	fs.StringVar(&opts.graphType, "type", "", "The operation to draw: plan, plan-refresh-only, plan-destroy or apply (the default with -plan)")
 	fs.StringVar(&opts.planFile, "plan", "", "Draw the apply graph of this saved plan")
 	fs.BoolVar(&opts.drawCycles, "draw-cycles", false, "Draw the graph even when it has cycles, their edges in red")
@@ -90,11 +95,13 @@ func parseGraphArgs(streams Streams, args []string) (graphOptions, diags.Diagnos
 		opts.help = true
 		return opts, nil
 	} else if err != nil {
-		return opts, diags.Diagnostics{diags.Errorf("Invalid command line", "%s. Run terrane graph -help for the options.", err)}
+		opts.usage = true
+		return opts, diags.Diagnostics{diags.Errorf("Failed to parse command-line flags", "%s", err)}
 	}
 	if fs.NArg() > 0 {
+		opts.usage = true
 		return opts, diags.Diagnostics{diags.Errorf("Unexpected argument",
-			"terrane graph takes no positional arguments (got %q); to graph a configuration in another directory, use the global -chdir=DIR option.", fs.Arg(0))}
+			"Too many command line arguments. Did you mean to use -chdir?")}
 	}
 	if opts.graphType == "" {
 		opts.graphType = "plan"
@@ -109,7 +116,7 @@ func parseGraphArgs(streams Streams, args []string) (graphOptions, diags.Diagnos
 			"The graph type %q is no longer available. Use -type=plan instead to get a similar result.", opts.graphType)}
 	default:
 		return opts, diags.Diagnostics{diags.Errorf("Unsupported graph type",
-			`The -type=... argument must be either "plan", "plan-refresh-only", "plan-destroy", or "apply", not %q.`, opts.graphType)}
+			`The -type=... argument must be either "plan", "plan-refresh-only", "plan-destroy", or "apply".`)}
 	}
 	return opts, nil
 }
@@ -149,6 +156,10 @@ func operationGraph(out *operationOutput, opts graphOptions) (*engine.OperationG
 // savedPlanGraph is the apply graph of the plan saved at path, refused,
 // as apply refuses it, when the configuration changed since.
 func savedPlanGraph(out *operationOutput, path string, vars []inputvars.VarOption) (*engine.OperationGraph, graphKind, diags.Diagnostics) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, 0, diags.Diagnostics{diags.Errorf("Failed loading the plan file",
+			"Encountered an error while opening the plan file %q: %s", path, err)}
+	}
 	plan, snapshot, lockFile, enc, ds := readSavedPlan(path, ".", vars)
 	if ds.HasErrors() {
 		return nil, 0, ds
