@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -164,6 +165,7 @@ func (n normalizer) text(s string) string {
 	s = commandPattern.ReplaceAllString(s, "$1<cmd>$3")
 	s = versionLinePattern.ReplaceAllString(s, "<product> v<version>")
 	s = dataDirPattern.ReplaceAllString(s, ".terraform")
+	s = sortCycleNames(s)
 	if stream, ok := jsonLines(s); ok {
 		return stream
 	}
@@ -171,6 +173,37 @@ func (n normalizer) text(s string) string {
 		return doc
 	}
 	return sortProgressRuns(sortProvidersTree(s))
+}
+
+// cyclePattern is OpenTofu's error for a dependency cycle, which names
+// the objects in the order its graph search met them: an order that
+// varies from run to run.
+var cyclePattern = regexp.MustCompile(`(?m)(Error: (?:⟨[^⟩]*⟩)?Cycle: )(.+)$`)
+
+// sortCycleNames sorts the names in each cycle error. A name may hold ", "
+// in parentheses ("var.n (expand, reference)"): only commas outside them
+// separate names.
+func sortCycleNames(s string) string {
+	return cyclePattern.ReplaceAllStringFunc(s, func(line string) string {
+		m := cyclePattern.FindStringSubmatch(line)
+		var names []string
+		depth, start := 0, 0
+		list := m[2]
+		for i, r := range list {
+			switch {
+			case r == '(':
+				depth++
+			case r == ')':
+				depth--
+			case r == ',' && depth == 0 && strings.HasPrefix(list[i:], ", "):
+				names = append(names, list[start:i])
+				start = i + 2
+			}
+		}
+		names = append(names, list[start:])
+		slices.Sort(names)
+		return m[1] + strings.Join(names, ", ")
+	})
 }
 
 // validateDocument sorts the diagnostics of a `validate -json` document:

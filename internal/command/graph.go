@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/config"
@@ -56,18 +58,17 @@ func runGraph(streams Streams, args []string) int {
 	if g == nil {
 		return writeGraphFailure(out, ds)
 	}
-	if len(g.Cycles) > 0 && !opts.drawCycles {
-		return writeGraphFailure(out, ds.Append(diags.Errorf("Graph has cycles",
-			"Run terrane graph -draw-cycles to see the cycles drawn in red.")))
+	if len(g.Cycles) > 0 {
+		// As in OpenTofu, a graph with cycles is not drawn, -draw-cycles
+		// or not: building it fails, naming the nodes of each cycle.
+		return writeGraphFailure(out, cycleErrors(g, ds))
+	}
+	if ds.HasErrors() {
+		return writeGraphFailure(out, ds)
 	}
 	// OpenTofu prints the drawing with a line break after it, though the
 	// drawing ends with one.
 	fmt.Fprintln(streams.Stdout, drawGraph(g, kind, opts.drawCycles))
-	if ds.HasErrors() {
-		// The drawing is on stdout for -draw-cycles; the errors say why
-		// no operation could run on this graph.
-		return writeGraphFailure(out, ds)
-	}
 	return 0
 }
 
@@ -221,3 +222,32 @@ func openGraphOperation(out *operationOutput, vars []inputvars.VarOption, enc *e
 	}
 	return op, ds
 }
+
+// cycleErrors replaces the engine's cycle errors in ds with OpenTofu's
+// graph error for each cycle: "Cycle: " and the names of its nodes, as
+// the drawing would name them.
+func cycleErrors(g *engine.OperationGraph, ds diags.Diagnostics) diags.Diagnostics {
+	var out diags.Diagnostics
+	for _, d := range ds {
+		if d.Summary != engineCycleSummary {
+			out = append(out, d)
+		}
+	}
+	byKey := map[string]engine.GraphVertex{}
+	for _, v := range g.Vertices {
+		byKey[v.Key] = v
+	}
+	for _, cycle := range g.Cycles {
+		names := make([]string, 0, len(cycle))
+		for _, key := range cycle {
+			ends := newDrawing().addVertex(byKey[key], graphOfPlan, nil, nil, false)
+			names = append(names, ends.to...)
+		}
+		slices.Sort(names)
+		out = append(out, diags.Errorf("Cycle: "+strings.Join(names, ", "), ""))
+	}
+	return out
+}
+
+// engineCycleSummary is the summary of the engine's error for a cycle.
+const engineCycleSummary = "Cycle in the configuration"

@@ -75,14 +75,18 @@ func drawGraph(g *engine.OperationGraph, kind graphKind, drawCycles bool) string
 	if kind != graphOfPlan {
 		vertices = withoutOrphans(vertices)
 	}
-	if kind == graphOfDestroy {
+	var refsDropped map[string]bool
+	switch kind {
+	case graphOfDestroy:
 		vertices = prunedForDestroy(vertices, g.Changes)
+	case graphOfApply:
+		vertices, refsDropped = prunedForApply(vertices, g.Changes)
 	}
 	d := newDrawing()
 	creates, destroys := instanceNodes(g.Changes)
 	ends := map[string]vertexEnds{}
 	for _, v := range vertices {
-		ends[v.Key] = d.addVertex(v, kind, creates[v.Resource.String()], destroys[v.Resource.String()])
+		ends[v.Key] = d.addVertex(v, kind, creates[v.Resource.String()], destroys[v.Resource.String()], refsDropped[v.Key])
 	}
 	destroying := map[string]bool{}
 	for _, v := range vertices {
@@ -119,7 +123,7 @@ func drawGraph(g *engine.OperationGraph, kind graphKind, drawCycles bool) string
 }
 
 // addVertex declares the nodes of v and returns them.
-func (d *drawing) addVertex(v engine.GraphVertex, kind graphKind, creates, destroys []string) vertexEnds {
+func (d *drawing) addVertex(v engine.GraphVertex, kind graphKind, creates, destroys []string, noReference bool) vertexEnds {
 	single := func(name string) vertexEnds {
 		d.node(name)
 		return vertexEnds{from: []string{name}, to: []string{name}}
@@ -129,14 +133,20 @@ func (d *drawing) addVertex(v engine.GraphVertex, kind graphKind, creates, destr
 		d.declare(v.Key, v.Key, "diamond")
 		return single(v.Key)
 	case engine.GraphVariable:
+		// OpenTofu draws a variable as two nodes: the one that takes its
+		// value (a root variable, or a module's "(expand, input)") and
+		// the "(expand, reference)" node the variable's users wait for.
+		input := v.Key + " (expand, input)"
 		if v.Module.IsRoot() {
-			d.declare(v.Key, v.Key, "note")
-			return single(v.Key)
+			input = v.Key
+			d.declare(input, v.Key, "note")
+			if noReference {
+				return single(input)
+			}
 		}
-		// OpenTofu names a module's input variable "(expand, input)"
-		// where Terraform says "(expand)" (internal/tofu/
-		// node_module_variable.go, nodeExpandModuleVariable.Name).
-		return single(v.Key + " (expand, input)")
+		reference := v.Key + " (expand, reference)"
+		d.connect(reference, input)
+		return vertexEnds{from: []string{input}, to: []string{reference}}
 	case engine.GraphResource:
 		expand := v.Key + " (expand)"
 		d.declare(expand, v.Key, "box")

@@ -127,3 +127,78 @@ func prunedForDestroy(vertices []engine.GraphVertex, changes []*plans.ResourceIn
 	}
 	return out
 }
+
+// prunedForApply drops from an apply graph what OpenTofu's apply prunes
+// as unused: a resource with no instance changes that no other expanding
+// object waits for (a root output does not keep it), values nothing refers
+// to any more, and providers no remaining object uses. A root variable's
+// value node stays; only its reference node goes (refsDropped).
+func prunedForApply(vertices []engine.GraphVertex, changes []*plans.ResourceInstanceChangeSrc) (kept []engine.GraphVertex, refsDropped map[string]bool) {
+	changing := map[string]bool{}
+	for _, c := range changes {
+		if c.Action != plans.NoOp {
+			changing[c.Addr.ContainingResource().Config().String()] = true
+		}
+	}
+	removed := map[string]bool{}
+	refsDropped = map[string]bool{}
+	dependents := func(key string) []engine.GraphVertex {
+		var out []engine.GraphVertex
+		for _, v := range vertices {
+			if !removed[v.Key] && slices.Contains(v.DependsOn, key) {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	for again := true; again; {
+		again = false
+		for _, v := range vertices {
+			if removed[v.Key] || refsDropped[v.Key] || keptOnApply(v, changing, dependents(v.Key)) {
+				continue
+			}
+			if v.Kind == engine.GraphVariable && v.Module.IsRoot() {
+				refsDropped[v.Key] = true
+			} else {
+				removed[v.Key] = true
+			}
+			again = true
+		}
+	}
+	for _, v := range vertices {
+		if !removed[v.Key] {
+			kept = append(kept, v)
+		}
+	}
+	return kept, refsDropped
+}
+
+// keptOnApply reports whether v survives OpenTofu's pruning of an apply
+// graph, given the remaining vertices that depend on it.
+func keptOnApply(v engine.GraphVertex, changing map[string]bool, dependents []engine.GraphVertex) bool {
+	switch v.Kind {
+	case engine.GraphVariable, engine.GraphLocal:
+		// Temporary values: kept while anything refers to them.
+		return len(dependents) > 0
+	case engine.GraphOutput:
+		return v.Module.IsRoot() || len(dependents) > 0
+	case engine.GraphProvider:
+		for _, d := range dependents {
+			if d.Kind != engine.GraphProvider {
+				return true
+			}
+		}
+		return false
+	case engine.GraphResource, engine.GraphModuleCall:
+		if v.Kind == engine.GraphResource && changing[v.Key] {
+			return true
+		}
+		for _, d := range dependents {
+			if d.Kind != engine.GraphOutput || !d.Module.IsRoot() {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
