@@ -28,7 +28,7 @@ import (
 // handles piped input: the first error ends the session with status 1.
 func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts, argDiags := arguments.ParseConsole(args)
-	color := !opts.NoColor && os.Getenv("NO_COLOR") == ""
+	color := !opts.NoColor
 	if opts.Help {
 		printCommandHelp(stdout, "console")
 		return 0

@@ -29,7 +29,7 @@ func runInit(streams Streams, args []string) int {
 	output, args := arguments.ExtractOutputView(args)
 	opts, ds := arguments.ParseInit(args)
 	view := &initView{out: streams.Stdout, errOut: streams.Stderr, global: streams.View, output: output, human: !opts.JSON,
-		color: !output.NoColor && !opts.JSON && os.Getenv("NO_COLOR") == ""}
+		color: !output.NoColor && !opts.JSON}
 	if opts.JSON {
 		view.json = append(view.json, jsonview.New(streams.Stdout))
 	}

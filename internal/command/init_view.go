@@ -3,6 +3,7 @@ package command
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/terrane/terrane/internal/command/arguments"
@@ -178,16 +179,23 @@ func (v *initView) success() {
 		"If you ever set or change modules or backend configuration for Terrane,\n" +
 		"rerun this command to reinitialize your working directory. If you forget, other\n" +
 		"commands will detect it and remind you to do so if necessary."
+	// In automation (TF_IN_AUTOMATION set) the next steps for a person at
+	// a shell are left out, as OpenTofu leaves them out.
+	automation := os.Getenv("TF_IN_AUTOMATION") != ""
 	if v.human {
 		fmt.Fprintln(v.out, v.style(sgrBold+sgrGreen, "Terrane has been successfully initialized!"))
 		text := "\n" + next
 		if v.color {
 			text = sgrReset + sgrGreen + text + sgrReset
 		}
-		fmt.Fprintln(v.out, text)
+		if !automation {
+			fmt.Fprintln(v.out, text)
+		}
 	}
 	v.message(jsonview.LevelInfo, "Terrane has been successfully initialized!")
-	v.message(jsonview.LevelInfo, strings.Join(strings.Fields(next), " "))
+	if !automation {
+		v.message(jsonview.LevelInfo, strings.Join(strings.Fields(next), " "))
+	}
 }
 
 // diagnostics prints warnings to stdout and errors to stderr, in

@@ -41,7 +41,7 @@ type providerJob struct {
 // -json-into. The returned function closes a -json-into file.
 func newProviderJob(streams Streams, output arguments.OutputView, opts arguments.ProviderJob) (*providerJob, func(), diags.Diagnostics) {
 	view := &initView{out: streams.Stdout, errOut: streams.Stderr, global: streams.View, output: output, human: !opts.JSON,
-		color: !output.NoColor && !opts.JSON && os.Getenv("NO_COLOR") == ""}
+		color: !output.NoColor && !opts.JSON}
 	job := &providerJob{view: view, sources: ui.Sources{}}
 	closer := func() {}
 	var ds diags.Diagnostics

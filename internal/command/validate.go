@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/command/jsonvalidate"
@@ -34,7 +33,7 @@ func runValidate(streams Streams, args []string) int {
 	var vars []inputvars.VarOption
 	arguments.AddVarFlags(fs, &vars)
 	err := fs.Parse(args)
-	color := !*noColor && !*asJSON && os.Getenv("NO_COLOR") == ""
+	color := !*noColor && !*asJSON
 	var argDiags diags.Diagnostics
 	switch {
 	case err != nil:

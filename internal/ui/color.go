@@ -1,16 +1,10 @@
 package ui
 
-import "os"
-
 // ColorEnabled reports whether human output should carry ANSI colour codes:
-// not when the user passed -no-color (noColorFlag) and not when the
-// NO_COLOR environment variable is set to anything non-empty, as
-// https://no-color.org asks of every program.
+// not when the user passed -no-color (noColorFlag). The NO_COLOR
+// environment variable changes nothing, as in OpenTofu.
 func ColorEnabled(noColorFlag bool) bool {
-	if noColorFlag {
-		return false
-	}
-	return os.Getenv("NO_COLOR") == ""
+	return !noColorFlag
 }
 
 // ANSI select graphic rendition codes used by the plan and progress

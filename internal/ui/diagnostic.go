@@ -28,7 +28,7 @@ func SourcesFromParser(p *hclparse.Parser) Sources {
 // WriteDiagnostics writes every diagnostic as OpenTofu's views do by
 // default: sorted (see SortDiagnostics), warnings with the same summary
 // shown once (see ConsolidateDiagnostics), with colour in its left-ruled
-// frame, without colour (-no-color, NO_COLOR) in its plain layout for
+// frame, without colour (-no-color) in its plain layout for
 // automation, the detail wrapped to w's width.
 func WriteDiagnostics(w io.Writer, ds diags.Diagnostics, sources Sources, color bool) {
 	DiagnosticView{Color: color, ConsolidateWarnings: true}.write(w, w, ds, sources, Width(w))

@@ -245,9 +245,10 @@ func TestColorEnabled(t *testing.T) {
 	if !ColorEnabled(false) || ColorEnabled(true) {
 		t.Errorf("without NO_COLOR, colour should follow the flag")
 	}
+	// OpenTofu keeps its colours when NO_COLOR is set.
 	t.Setenv("NO_COLOR", "1")
-	if ColorEnabled(false) {
-		t.Errorf("NO_COLOR=1 should turn colour off")
+	if !ColorEnabled(false) {
+		t.Errorf("NO_COLOR=1 should change nothing")
 	}
 }
 
