@@ -23,7 +23,7 @@ import (
 func (o *operationOutput) promptForVariables(decls map[string]*config.Variable, given *inputvars.Values) diags.Diagnostics {
 	var needed []string
 	for name, decl := range decls {
-		if decl.Default == nil && given.ByName[name] == nil {
+		if decl.Default == nil && given.ByName[name] == nil && !given.Unreadable[name] {
 			needed = append(needed, name)
 		}
 	}

@@ -67,7 +67,7 @@ func CollectRawValues(dirs []string, options []VarOption, env Environ) (*RawValu
 		key, text, ok := strings.Cut(entry, "=")
 		name, isVar := strings.CutPrefix(key, "TF_VAR_")
 		if ok && isVar && name != "" {
-			out.setText(name, text, SourceEnv, fmt.Sprintf("<value for var.%s from environment variable TF_VAR_%s>", name, name))
+			out.setText(name, text, SourceEnv, fmt.Sprintf("<value for var.%s>", name))
 		}
 	}
 	for _, dir := range dirs {

@@ -75,6 +75,9 @@ type VarOption struct {
 type Values struct {
 	ByName map[string]*Value
 	Files  map[string]*hcl.File
+	// Unreadable are the variables given a value that could not be read:
+	// they have no value, but are not prompted for either.
+	Unreadable map[string]bool
 }
 
 // Environ is os.Environ's shape; tests pass their own.
@@ -156,9 +159,8 @@ func (c *collector) fromEnv(env Environ) {
 			// at once, so Terraform ignores those a configuration lacks.
 			continue
 		}
-		val, rng, parseDiags := c.parseText(decl, text, fmt.Sprintf("<value for var.%s from environment variable TF_VAR_%s>", name, name))
-		c.diags = c.diags.Append(parseDiags)
-		c.values.ByName[name] = &Value{Value: val, Source: SourceEnv, Range: rng}
+		val, rng, parseDiags := c.parseText(decl, text, fmt.Sprintf("<value for var.%s>", name))
+		c.record(name, &Value{Value: val, Source: SourceEnv, Range: rng}, parseDiags)
 	}
 }
 
@@ -176,8 +178,24 @@ func (c *collector) fromVarOption(arg string) {
 		return
 	}
 	val, rng, parseDiags := c.parseText(decl, text, fmt.Sprintf("<value for var.%s>", name))
-	c.diags = c.diags.Append(parseDiags)
-	c.values.ByName[name] = &Value{Value: val, Source: SourceCLI, Range: rng}
+	c.record(name, &Value{Value: val, Source: SourceCLI, Range: rng}, parseDiags)
+}
+
+// record sets a variable's value, or, when reading it failed, leaves the
+// variable without one, as OpenTofu does: a required variable is then
+// also reported as not set, and an earlier value does not stand in.
+func (c *collector) record(name string, value *Value, readDiags hcl.Diagnostics) {
+	c.diags = c.diags.Append(readDiags)
+	if readDiags.HasErrors() {
+		delete(c.values.ByName, name)
+		if c.values.Unreadable == nil {
+			c.values.Unreadable = map[string]bool{}
+		}
+		c.values.Unreadable[name] = true
+		return
+	}
+	delete(c.values.Unreadable, name)
+	c.values.ByName[name] = value
 }
 
 // parseText reads a command-line or environment value: literally for
@@ -228,8 +246,7 @@ func (c *collector) fromFile(path string, source SourceType) {
 			continue
 		}
 		val, valDiags := attr.Expr.Value(nil)
-		c.diags = c.diags.Append(valDiags)
-		c.values.ByName[name] = &Value{Value: val, Source: source, Range: attr.Expr.Range()}
+		c.record(name, &Value{Value: val, Source: source, Range: attr.Expr.Range()}, valDiags)
 	}
 }
 

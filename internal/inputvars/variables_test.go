@@ -131,7 +131,7 @@ variable "required" {}
 		// them, and checked against the type when the plan evaluates them;
 		// others are expressions, read here.
 		{"bad -var expression", nil, []VarOption{{Text: "l=[1,"}}, nil, diags.Error, "", "var.l"},
-		{"bad env expression", nil, nil, Environ{"TF_VAR_l=}"}, diags.Error, "", "TF_VAR_l"},
+		{"bad env expression", nil, nil, Environ{"TF_VAR_l=}"}, diags.Error, "", "<value for var.l>"}, // OpenTofu names no variable source
 	}
 	for _, test := range tests {
 		t.Run(test.name, func(t *testing.T) {
