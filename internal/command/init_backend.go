@@ -120,7 +120,7 @@ func currentProjectAndWorkspace() (project, workspace string, d *diags.Diagnosti
 	}
 	workspace, err = workdir.CurrentWorkspace(".")
 	if err != nil {
-		diag := diags.Errorf("Invalid workspace", "%s.", err)
+		diag := currentWorkspaceError(err)
 		return "", "", &diag
 	}
 	return project, workspace, nil

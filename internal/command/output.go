@@ -280,7 +280,7 @@ func loadWorkspaceState(ctx context.Context, dir string, vars []inputvars.VarOpt
 	}
 	workspace, err := workdir.CurrentWorkspace(dir)
 	if err != nil {
-		return nil, diags.Diagnostics{diags.Errorf("Invalid workspace", "%s.", err)}
+		return nil, diags.Diagnostics{currentWorkspaceError(err)}
 	}
 	cipher, cipherDiags := stateCipher(dir, nil, vars)
 	if cipherDiags.HasErrors() {

@@ -268,7 +268,7 @@ func (op *operation) openStore() diags.Diagnostics {
 	}
 	workspace, err := workdir.CurrentWorkspace(op.dir)
 	if err != nil {
-		return diags.Diagnostics{diags.Errorf("Invalid workspace", "%s.", err)}
+		return diags.Diagnostics{currentWorkspaceError(err)}
 	}
 	store, closeStore, err := workdir.OpenStore(op.dir, project, workspace, op.cipher)
 	if err != nil {

@@ -147,7 +147,7 @@ func (c *stateCommand) open() *diags.Diagnostic {
 		return &d
 	}
 	if c.workspace, err = workdir.CurrentWorkspace("."); err != nil {
-		d := diags.Errorf("Invalid workspace", "%s.", err)
+		d := currentWorkspaceError(err)
 		return &d
 	}
 	if d := c.prepareCipher(); d != nil {

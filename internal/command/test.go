@@ -84,7 +84,7 @@ func prepareTestSuite(out *operationOutput, opts *arguments.Test) (*moduletest.S
 	ds = ds.Append(pds)
 	workspace, err := workdir.CurrentWorkspace(".")
 	if err != nil {
-		ds = ds.Append(diags.Errorf("Invalid workspace", "%s.", err))
+		ds = ds.Append(currentWorkspaceError(err))
 	}
 	if ds.HasErrors() {
 		return nil, nil, ds

@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -68,7 +69,11 @@ func (c *workspaceCommand) open() *diags.Diagnostic {
 		return &d
 	}
 	if c.current, err = workdir.CurrentWorkspace("."); err != nil {
-		d := diags.Errorf("Invalid workspace", "%s.", err)
+		// As OpenTofu's workspace commands word it.
+		d := diags.Errorf("Error getting the current workspace", "Failed getting the current workspace: %s", err)
+		if !errors.Is(err, workdir.ErrInvalidWorkspaceEnv) {
+			d = currentWorkspaceError(err)
+		}
 		return &d
 	}
 	c.overridden = os.Getenv(workdir.WorkspaceEnvVar) != ""
@@ -334,4 +339,14 @@ func runWorkspaceSelect(streams Streams, args []string) int {
 	}
 	c.say("[reset][green]Switched to workspace %q.", name)
 	return 0
+}
+
+// currentWorkspaceError is the error for a current workspace that cannot
+// be worked out. An invalid TF_WORKSPACE is reported as OpenTofu reports
+// it: its message alone, as the summary.
+func currentWorkspaceError(err error) diags.Diagnostic {
+	if errors.Is(err, workdir.ErrInvalidWorkspaceEnv) {
+		return diags.Diagnostic{Severity: diags.Error, Summary: err.Error()}
+	}
+	return diags.Errorf("Invalid workspace", "%s.", err)
 }

@@ -53,12 +53,16 @@ func LockFilePath(dir string) string { return filepath.Join(dir, depsfile.FileNa
 // become store tenancy names, so they stay within what those accept.
 var namePattern = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,62}$`)
 
+// ErrInvalidWorkspaceEnv is CurrentWorkspace's error when TF_WORKSPACE
+// names no valid workspace, in OpenTofu's words.
+var ErrInvalidWorkspaceEnv = errors.New("Invalid workspace name set using " + WorkspaceEnvVar)
+
 // CurrentWorkspace returns the workspace runs in dir use: TF_WORKSPACE when
 // set, else the one recorded by workspace selection, else "default".
 func CurrentWorkspace(dir string) (string, error) {
 	if name := os.Getenv(WorkspaceEnvVar); name != "" {
 		if !namePattern.MatchString(name) {
-			return "", fmt.Errorf("the workspace %q named by %s is not a valid workspace name: use letters, digits, '-', '_' and '.', starting with a letter or digit", name, WorkspaceEnvVar)
+			return "", ErrInvalidWorkspaceEnv
 		}
 		return name, nil
 	}
