@@ -13,6 +13,7 @@ import (
 
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/plugin/cliconfig"
 	"github.com/terrane/terrane/internal/ui"
 )
 
@@ -29,6 +30,7 @@ const envCLIArgs = "TF_CLI_ARGS"
 func Run(args []string, streams Streams) int {
 	routeStandardLog()
 	originalWorkingDir = ""
+	reportCLIConfigProblems(streams)
 	args, err := applyChdir(args)
 	if err != nil {
 		fmt.Fprintln(streams.Stderr, err)
@@ -265,4 +267,21 @@ func runPush(streams Streams, args []string) int {
 func flagParseError(w io.Writer, err error, color bool) int {
 	writeLegacyDiagnostics(w, diags.Diagnostics{diags.Errorf("Failed to parse command-line flags", "%s", err)}, color)
 	return runResultHelp
+}
+
+// reportCLIConfigProblems writes the problems of the CLI configuration
+// before any command runs, as OpenTofu does (before -chdir, so that a
+// relative TF_CLI_CONFIG_FILE names a file in the directory the command
+// was started in): without colour, warnings on stdout and errors on
+// stderr. The commands then go on with what could be read.
+func reportCLIConfigProblems(streams Streams) {
+	ds := cliconfig.LoadAtStartup()
+	if len(ds) == 0 {
+		return
+	}
+	fmt.Fprintln(streams.Stderr, "There are some problems with the CLI configuration:")
+	ui.DiagnosticView{}.Write(streams.Stdout, streams.Stderr, ds, nil)
+	if ds.HasErrors() {
+		fmt.Fprint(streams.Stderr, "As a result of the above problems, Terrane may not behave as intended.\n\n\n")
+	}
 }

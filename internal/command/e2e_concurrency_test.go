@@ -49,8 +49,18 @@ func buildCLI(t *testing.T) string {
 	return cliBuild.binary
 }
 
-// TestMain removes the shared terrane binary once every test has run.
+// TestMain removes the shared terrane binary once every test has run. A
+// CLI configuration file named by the environment that does not exist is
+// forgotten: each command would warn of it first, as OpenTofu does, and
+// tests that want a CLI configuration name their own.
 func TestMain(m *testing.M) {
+	for _, name := range []string{"TERRANE_CLI_CONFIG_FILE", "TF_CLI_CONFIG_FILE"} {
+		if file := os.Getenv(name); file != "" {
+			if _, err := os.Stat(file); err != nil {
+				os.Unsetenv(name)
+			}
+		}
+	}
 	code := m.Run()
 	if cliBuild.dir != "" {
 		os.RemoveAll(cliBuild.dir)

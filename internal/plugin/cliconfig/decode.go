@@ -1,11 +1,10 @@
 package cliconfig
 
 import (
-	"errors"
+	"fmt"
 
 	hclv1 "github.com/hashicorp/hcl"
 	"github.com/hashicorp/hcl/hcl/ast"
-	hclv1parser "github.com/hashicorp/hcl/hcl/parser"
 	"github.com/hashicorp/hcl/hcl/token"
 	"github.com/hashicorp/hcl/v2"
 
@@ -29,15 +28,10 @@ type decoder struct {
 func (d *decoder) parseSyntax(src []byte) *ast.ObjectList {
 	file, err := hclv1.ParseBytes(src)
 	if err != nil {
-		message, subject := err.Error(), (*hcl.Range)(nil)
-		var posErr *hclv1parser.PosError
-		if errors.As(err, &posErr) {
-			message, subject = posErr.Err.Error(), d.rangeAt(posErr.Pos)
-		}
-		diag := diags.Errorf("Invalid CLI configuration file",
-			"The file %s could not be parsed: %s. Fix the syntax, or point TF_CLI_CONFIG_FILE at another file.", d.filename, message)
-		diag.Subject = subject
-		d.diags = append(d.diags, diag)
+		// OpenTofu reports the parser's error as it is ("At 3:1: ..."),
+		// in the summary, with no source range.
+		d.diags = append(d.diags, diags.Diagnostic{Severity: diags.Error,
+			Summary: fmt.Sprintf("Error parsing %s: %s", d.filename, err)})
 		return nil
 	}
 	list, ok := file.Node.(*ast.ObjectList)

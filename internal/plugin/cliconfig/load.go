@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"github.com/terrane/terrane/internal/diags"
 )
@@ -68,7 +69,7 @@ func Load(env Environment) (*Config, diags.Diagnostics) {
 			// No ~/.terraformrc is the usual case, not a problem.
 		case errors.Is(err, fs.ErrNotExist):
 			result = result.Append(diags.Warnf("Unable to open CLI configuration file",
-				"The CLI configuration file %s does not exist. Create it, or unset the environment variable that names it.", filename))
+				"The CLI configuration file at %q does not exist.", filename))
 		default:
 			result = result.Append(diags.Errorf("Unable to read CLI configuration file",
 				"Reading %s failed: %s. Check its permissions.", filename, err))
@@ -79,7 +80,27 @@ func Load(env Environment) (*Config, diags.Diagnostics) {
 	if config.ProviderInstallation == nil {
 		config.ProviderInstallation = ImpliedProviderInstallation(env)
 	}
+	if env.Getenv == nil && reportedAtStartup.Load() {
+		// The process reported these when it started; the configuration
+		// is used as it is, as OpenTofu goes on with its defaults.
+		return config, nil
+	}
 	return config, result
+}
+
+// reportedAtStartup is set once LoadAtStartup has returned the real
+// environment's diagnostics for the process to report.
+var reportedAtStartup atomic.Bool
+
+// LoadAtStartup loads the CLI configuration of the real environment and
+// returns its problems, for the process to report once as it starts, as
+// OpenTofu does before running any command. Later Load calls of the real
+// environment return the configuration without them.
+func LoadAtStartup() diags.Diagnostics {
+	reportedAtStartup.Store(false)
+	_, ds := Load(Environment{})
+	reportedAtStartup.Store(true)
+	return ds
 }
 
 // configFilename returns the CLI configuration file to read and whether an

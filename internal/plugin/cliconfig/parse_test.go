@@ -111,6 +111,16 @@ func TestParseFullFile(t *testing.T) {
 	}
 }
 
+// TestParseSyntaxError reports a file that does not parse as OpenTofu
+// does: the parser's message, naming the file and position, as the summary.
+func TestParseSyntaxError(t *testing.T) {
+	_, diagnostics := Parse([]byte("provider_installation {\n  nosuch\n"), "/home/u/.terraformrc")
+	want := "Error parsing /home/u/.terraformrc: At 3:1: key 'nosuch' expected start of object ('{') or assignment ('=')"
+	if len(diagnostics) != 1 || diagnostics[0].Summary != want || diagnostics[0].Severity != diags.Error {
+		t.Errorf("diagnostics = %v, want one error %q", diagnostics, want)
+	}
+}
+
 // TestParseErrorsNameLine checks that each mistake is reported at its line
 // with a message that says what is wrong.
 func TestParseErrorsNameLine(t *testing.T) {
@@ -120,7 +130,6 @@ func TestParseErrorsNameLine(t *testing.T) {
 		wantSummary string
 		wantWarning bool
 	}{
-		{"syntax", "provider_installation {\n  direct {\n", 3, "Invalid CLI configuration file", false},
 		{"unknown method", "provider_installation {\n  ftp_mirror {}\n}\n", 2, "Unknown provider installation method", false},
 		{"mirror without path", "provider_installation {\n\n  filesystem_mirror {\n  }\n}\n", 3, "Missing filesystem mirror path", false},
 		{"bad pattern", "provider_installation {\n  direct {\n    include = [\"*/hashicorp/aws\"]\n  }\n}\n", 3, "Invalid provider pattern in include", false},
