@@ -221,15 +221,25 @@ func (in *initializer) installChosen(ctx context.Context, installer *discovery.P
 			return w.old, nil
 		}
 	}
-	in.view.progress("Installing %s v%s...", name, w.version)
+	// With a plugin cache, OpenTofu either links the cached package
+	// ("Using ... from the shared cache directory") or fetches it into
+	// the cache first, saying so; which one is known only once installed.
+	withCache := installer.CacheDir != ""
+	if !withCache {
+		in.view.progress("Installing %s v%s...", name, w.version)
+	}
 	installed, err := installer.Install(ctx, w.provider, w.version, prior)
+	if withCache && (err != nil || !installed.FromCache) {
+		in.view.progress("Installing %s v%s to the shared cache directory...", name, w.version)
+	}
 	if err != nil {
 		return nil, installDiagnostic(name, w.version, err)
 	}
-	if installed.FromCache {
-		in.view.progress("Using %s v%s from the shared cache directory", name, w.version)
-	} else {
+	if !installed.FromCache {
 		in.view.progress("Installed %s v%s (%s)", name, w.version, authentication(installed.Authentication))
+	}
+	if withCache {
+		in.view.progress("Using %s v%s from the shared cache directory", name, w.version)
 	}
 	// A package from a registry brings the zh: hashes its signed checksums
 	// list; one from a mirror only the hash computed here, which cannot
