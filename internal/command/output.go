@@ -52,6 +52,11 @@ func runOutput(streams Streams, args []string) int {
 		fmt.Fprint(streams.Stderr, "\nFor more help on using this command, run:\n  terrane output -help\n")
 		return 1
 	}
+	// As OpenTofu's backend checks before anything else.
+	if ds := workdir.CheckInstalledProviders("."); ds.HasErrors() {
+		writeDiags(ds)
+		return 1
+	}
 	var jsonInto io.Writer
 	if opts.jsonInto != "" {
 		f, err := os.OpenFile(opts.jsonInto, os.O_TRUNC|os.O_WRONLY|os.O_CREATE, 0o600)

@@ -193,6 +193,11 @@ type operation struct {
 // records and the installed providers, and returns an engine over them.
 func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.Plan, enc *encryption.Encryption) (*operation, diags.Diagnostics) {
 	op := &operation{out: out, dir: "."}
+	// As OpenTofu's backend does before anything else, a provider the lock
+	// file selects must be installed.
+	if ds := workdir.CheckInstalledProviders(op.dir); ds.HasErrors() {
+		return nil, ds
+	}
 	parser := config.NewParser()
 	parser.Static = staticInputs(op.dir, opts.Vars)
 	if saved != nil {

@@ -57,12 +57,17 @@ func runShow(streams Streams, args []string) int {
 		fmt.Fprint(streams.Stderr, "\nFor more help on using this command, run:\n  terrane show -help\n")
 		return 1
 	}
-	switch opts.target {
-	case showTargetState:
+	if opts.target != showTargetConfig {
+		// As OpenTofu's backend checks before anything else.
+		ds = workdir.CheckInstalledProviders(".")
+	}
+	switch {
+	case ds.HasErrors():
+	case opts.target == showTargetState:
 		ds = showState(streams, opts.vars, opts.json, showLook{color, opts.showSensitive})
-	case showTargetPlan:
+	case opts.target == showTargetPlan:
 		ds = showPlanFile(streams, opts.path, opts.vars, opts.json, showLook{color, opts.showSensitive})
-	case showTargetConfig:
+	case opts.target == showTargetConfig:
 		ds = showConfiguration(streams)
 	default:
 		ds = showPath(streams, opts.path, opts.vars, opts.json, showLook{color, opts.showSensitive})

@@ -169,7 +169,7 @@ func (w *installWalk) installCall(ctx context.Context, call *config.ModuleCall, 
 // installRemote installs a registry or remote module under Dir/KEY, or
 // keeps the copy installed before when it still fits.
 func (w *installWalk) installRemote(ctx context.Context, call *config.ModuleCall, source Source, key, moduleDir string) (Record, bool) {
-	packageDir := filepath.Join(Dir, key)
+	packageDir := filepath.Join(Dir(), key)
 	record := Record{Key: key, Source: call.SourceAddr, Dir: filepath.ToSlash(filepath.Join(packageDir, source.Subdir))}
 	if previous, reusable := w.reusable(call, key); reusable {
 		return previous, true

@@ -16,8 +16,15 @@ import (
 	"github.com/terrane/terrane/internal/config"
 )
 
-// Dir is where installed modules live, relative to the root module.
-var Dir = filepath.Join(".terrane", "modules")
+// Dir returns where installed modules live, relative to the root module:
+// the modules directory of the data directory, which TF_DATA_DIR moves as
+// it moves OpenTofu's.
+func Dir() string {
+	if dataDir := os.Getenv("TF_DATA_DIR"); dataDir != "" {
+		return filepath.Join(dataDir, "modules")
+	}
+	return filepath.Join(".terrane", "modules")
+}
 
 // ManifestFile is the manifest's name inside Dir.
 const ManifestFile = "modules.json"
@@ -46,7 +53,7 @@ type manifestFile struct {
 
 // ManifestPath returns the manifest's path for the root module in rootDir.
 func ManifestPath(rootDir string) string {
-	return filepath.Join(rootDir, Dir, ManifestFile)
+	return filepath.Join(rootDir, Dir(), ManifestFile)
 }
 
 // LoadManifest reads the manifest of rootDir; a missing manifest is an

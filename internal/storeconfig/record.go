@@ -37,8 +37,17 @@ type RecordBackend struct {
 	Config Settings `json:"config"`
 }
 
-// RecordPath returns the record file of the working directory dir.
-func RecordPath(dir string) string { return filepath.Join(dir, ".terrane", recordFile) }
+// RecordPath returns the record file of the working directory dir, in its
+// data directory (which TF_DATA_DIR moves, as OpenTofu's backend record).
+func RecordPath(dir string) string {
+	if dataDir := os.Getenv("TF_DATA_DIR"); dataDir != "" {
+		if filepath.IsAbs(dataDir) {
+			return filepath.Join(dataDir, recordFile)
+		}
+		return filepath.Join(dir, dataDir, recordFile)
+	}
+	return filepath.Join(dir, ".terrane", recordFile)
+}
 
 // ReadRecord returns the record of dir, or nil when init never wrote one.
 func ReadRecord(dir string) (*Record, error) {

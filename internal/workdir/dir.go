@@ -36,14 +36,26 @@ const (
 // as Terraform's .terraform/environment does.
 const environmentFile = "environment"
 
-// DataDir returns the .terrane directory of the configuration in dir.
-func DataDir(dir string) string { return filepath.Join(dir, DirName) }
+// DataDir returns the data directory of the configuration in dir: .terrane,
+// or the directory TF_DATA_DIR names (relative to dir unless absolute), as
+// OpenTofu's .terraform moves with it.
+func DataDir(dir string) string {
+	if dataDir := os.Getenv("TF_DATA_DIR"); dataDir != "" {
+		if filepath.IsAbs(dataDir) {
+			return dataDir
+		}
+		return filepath.Join(dir, dataDir)
+	}
+	return filepath.Join(dir, DirName)
+}
 
 // ProvidersDir returns where init installs provider packages for dir.
 func ProvidersDir(dir string) string { return filepath.Join(DataDir(dir), "providers") }
 
 // StatePath returns the embedded store's database file for dir.
-func StatePath(dir string) string { return filepath.Join(DataDir(dir), "state.db") }
+// It stays in .terrane when TF_DATA_DIR moves the data directory, as
+// OpenTofu's local state stays in the working directory.
+func StatePath(dir string) string { return filepath.Join(dir, DirName, "state.db") }
 
 // LockFilePath returns the dependency lock file of the configuration in
 // dir.
