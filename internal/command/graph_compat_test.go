@@ -97,13 +97,12 @@ output "value" {
 }
 
 // TestGraphMatchesTerraform draws the same configuration with Terrane and
-// with the terraform binary, when one is installed. The plan graph and the
-// apply graphs of saved plans that create and that replace must be
-// identical, byte for byte. In the
-// apply graph of a saved destroy plan, Terrane deletes a resource's objects
-// after every object of the resources that depend on it in any module
-// instance, where Terraform waits only within the same module instance; so
-// the nodes must be the same and every order Terraform keeps must be kept.
+// with OpenTofu, when its oracle is installed. The plan graph must be
+// identical, byte for byte. In the apply graphs of saved plans (create,
+// replace, destroy) Terrane orders a resource's instances after the whole
+// resource and its dependencies in every module instance, where OpenTofu
+// orders them within each module instance; so the nodes must be the same
+// and every order OpenTofu keeps must be kept.
 func TestGraphMatchesTerraform(t *testing.T) {
 	// The reference is OpenTofu, the installed oracle of the differential
 	// corpus (TERRANE_ORACLE_DIR).
@@ -151,28 +150,36 @@ func TestGraphMatchesTerraform(t *testing.T) {
 		}
 	}
 	compare("plan graph", []string{"graph", "-type=plan"}, []string{"graph"})
+	// Apply graphs: Terrane draws a resource's instances after the whole
+	// resource, where OpenTofu draws instance-to-instance edges within
+	// each module instance; so the nodes must be the same and every order
+	// OpenTofu keeps must be kept.
+	compareOrders := func(what string, args ...string) {
+		t.Helper()
+		want, got := terraform(args...), p.mustRun(args...)
+		if nodes, wantNodes := dotDeclarations(got), dotDeclarations(want); nodes != wantNodes {
+			t.Errorf("%s nodes differ from OpenTofu's:\n--- terrane\n%s--- tofu\n%s", what, nodes, wantNodes)
+		}
+		reach := dotReachability(got)
+		for _, edge := range dotEdges(want) {
+			if !reach(edge[0], edge[1]) {
+				t.Errorf("OpenTofu orders %s after %s in the %s; Terrane does not:\n%s", edge[0], edge[1], what, got)
+			}
+		}
+	}
 
 	terraform("plan", "-input=false", "-out=create.tfplan")
 	p.mustRun("plan", "-out=create.tfplan")
-	compare("apply graph of a saved plan", []string{"graph", "-plan=create.tfplan"}, []string{"graph", "-plan=create.tfplan"})
+	compareOrders("apply graph of a saved plan", "graph", "-plan=create.tfplan")
 
 	terraform("apply", "-input=false", "create.tfplan")
 	p.mustRun("apply", "create.tfplan")
 	terraform("plan", "-input=false", "-var", "greeting=bye", "-out=replace.tfplan")
 	p.mustRun("plan", "-var", "greeting=bye", "-out=replace.tfplan")
-	compare("apply graph of a saved plan that replaces", []string{"graph", "-plan=replace.tfplan"}, []string{"graph", "-plan=replace.tfplan"})
+	compareOrders("apply graph of a saved plan that replaces", "graph", "-plan=replace.tfplan")
 	terraform("plan", "-input=false", "-destroy", "-out=destroy.tfplan")
 	p.mustRun("plan", "-destroy", "-out=destroy.tfplan")
-	want, got := terraform("graph", "-plan=destroy.tfplan"), p.mustRun("graph", "-plan=destroy.tfplan")
-	if nodes, wantNodes := dotDeclarations(got), dotDeclarations(want); nodes != wantNodes {
-		t.Errorf("destroy graph nodes differ from terraform's:\n--- terrane\n%s--- terraform\n%s", nodes, wantNodes)
-	}
-	reach := dotReachability(got)
-	for _, edge := range dotEdges(want) {
-		if !reach(edge[0], edge[1]) {
-			t.Errorf("terraform orders %s after %s; the destroy graph does not:\n%s", edge[0], edge[1], got)
-		}
-	}
+	compareOrders("destroy graph", "graph", "-plan=destroy.tfplan")
 }
 
 // dotDeclarations are a DOT text's node declaration lines.

@@ -78,7 +78,7 @@ func drawGraph(g *engine.OperationGraph, kind graphKind, drawCycles bool) string
 	var refsDropped map[string]bool
 	switch kind {
 	case graphOfDestroy:
-		vertices = prunedForDestroy(vertices, g.Changes)
+		vertices, refsDropped = prunedForDestroy(vertices, g.Changes)
 	case graphOfApply:
 		vertices, refsDropped = prunedForApply(vertices, g.Changes)
 	}
@@ -115,6 +115,9 @@ func drawGraph(g *engine.OperationGraph, kind graphKind, drawCycles bool) string
 	}
 	d.addProviderCloses(vertices, ends)
 	d.addModuleCloses(vertices, ends)
+	if kind != graphOfPlan {
+		d.addAllModuleCloses(g.Vertices)
+	}
 	if len(g.Cycles) == 0 {
 		d.reduce()
 	}
@@ -272,6 +275,21 @@ func (d *drawing) addModuleCloses(vertices []engine.GraphVertex, ends map[string
 			if v.Kind == engine.GraphModuleCall {
 				d.connect(closeNode, v.Key+" (close)")
 			}
+		}
+	}
+}
+
+// addAllModuleCloses adds the "(close)" node of every module call to an
+// apply graph, as OpenTofu keeps them when it prunes the rest of the
+// module: each after the closes of the calls in its module.
+func (d *drawing) addAllModuleCloses(all []engine.GraphVertex) {
+	for _, v := range all {
+		if v.Kind != engine.GraphModuleCall {
+			continue
+		}
+		d.node(v.Key + " (close)")
+		if !v.Module.IsRoot() {
+			d.connect(v.Module.String()+" (close)", v.Key+" (close)")
 		}
 	}
 }

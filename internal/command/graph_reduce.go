@@ -88,21 +88,21 @@ func withoutOrphans(vertices []engine.GraphVertex) []engine.GraphVertex {
 // vertices, the providers they use and what those providers' blocks refer
 // to, and the root module's outputs (which a destroy removes without
 // evaluating). Everything else does no work in a destroy.
-func prunedForDestroy(vertices []engine.GraphVertex, changes []*plans.ResourceInstanceChangeSrc) []engine.GraphVertex {
+func prunedForDestroy(vertices []engine.GraphVertex, changes []*plans.ResourceInstanceChangeSrc) ([]engine.GraphVertex, map[string]bool) {
 	changing := map[string]bool{}
 	for _, c := range changes {
 		if c.Action != plans.Delete && c.Action != plans.NoOp {
 			changing[c.Addr.ContainingResource().Config().String()] = true
 		}
 	}
-	kept := map[string]bool{}
+	keptKeys := map[string]bool{}
 	byKey := map[string]engine.GraphVertex{}
 	var keep func(key string)
 	keep = func(key string) {
-		if kept[key] {
+		if keptKeys[key] {
 			return
 		}
-		kept[key] = true
+		keptKeys[key] = true
 		for _, dep := range byKey[key].DependsOn {
 			keep(dep)
 		}
@@ -114,18 +114,31 @@ func prunedForDestroy(vertices []engine.GraphVertex, changes []*plans.ResourceIn
 		byKey[v.Key] = v
 	}
 	for _, v := range vertices {
-		rootOutput := v.Kind == engine.GraphOutput && v.Module.IsRoot()
-		if v.Kind == engine.GraphDestroy || rootOutput || (v.Kind == engine.GraphResource && changing[v.Key]) {
+		// A root variable's value node is never pruned in OpenTofu.
+		rootValue := (v.Kind == engine.GraphOutput || v.Kind == engine.GraphVariable) && v.Module.IsRoot()
+		if v.Kind == engine.GraphDestroy || rootValue || (v.Kind == engine.GraphResource && changing[v.Key]) {
 			keep(v.Key)
+		}
+	}
+	// A root variable's reference node stays only while something kept
+	// refers to the variable.
+	refsDropped := map[string]bool{}
+	for _, v := range vertices {
+		if v.Kind == engine.GraphVariable && v.Module.IsRoot() {
+			refsDropped[v.Key] = true
 		}
 	}
 	var out []engine.GraphVertex
 	for _, v := range vertices {
-		if kept[v.Key] {
-			out = append(out, byKey[v.Key])
+		if !keptKeys[v.Key] {
+			continue
+		}
+		out = append(out, byKey[v.Key])
+		for _, dep := range byKey[v.Key].DependsOn {
+			delete(refsDropped, dep)
 		}
 	}
-	return out
+	return out, refsDropped
 }
 
 // prunedForApply drops from an apply graph what OpenTofu's apply prunes
