@@ -128,7 +128,7 @@ var (
 	versionLinePattern = regexp.MustCompile(`(?m)^<product> v\d+\.\d+\.\d+\S*$`)
 	stillPattern       = regexp.MustCompile(`(?m)^.*: Still [a-z]+\.\.\. \[.*elapsed\]\n`)
 	// A deposed object's key is chosen at random when it is deposed.
-	deposedPattern = regexp.MustCompile(`(deposed object |"deposed": ")[0-9a-f]{8}\b`)
+	deposedPattern = regexp.MustCompile(`(deposed object |"deposed(?:_key)?": ?")[0-9a-f]{8}\b`)
 	// progressPattern matches the lines that report one object's progress:
 	// objects are worked on in parallel, so a run of them comes in an
 	// order that varies from run to run in both programs.

@@ -219,7 +219,9 @@ func orphanReason(exp *expansion, key addrs.InstanceKey) (plans.ActionReason, bo
 		}
 	default:
 		if exp.mode == expandSingle {
-			return plans.DeleteBecauseNoResourceConfig, true
+			// A single resource without its one instance is one whose
+			// lifecycle enabled is false.
+			return plans.DeleteBecauseEnabledFalse, true
 		}
 	}
 	return plans.DeleteBecauseWrongRepetition, true

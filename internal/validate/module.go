@@ -253,9 +253,7 @@ func (m *moduleValidator) validateResource(ctx context.Context, r *config.Resour
 	if !known || s.Block == nil {
 		return append(ds, unsupportedTypeDiag(r, kind, types))
 	}
-	if r.Managed != nil {
-		ds = m.appendHCL(ds, s.Block.ValidateIgnoreChanges(r.Managed.IgnoreChanges, r.TypeRange))
-	}
+	ds = m.appendHCL(ds, m.validateLifecycle(r, s.Block))
 	val, evalDiags := m.evalBlock(scope, r.Config, s.Block)
 	ds = m.appendHCL(ds, evalDiags)
 	if evalDiags.HasErrors() {
