@@ -375,6 +375,7 @@ func (w *walker) callApply(work *resourceWork, addr addrs.AbsResourceInstance, c
 			ds = ds.Append(diags.Errorf("Cannot record the new object", "The new value of %s could not be encoded: %s.", addr, err))
 		} else {
 			w.prior.SetResourceInstanceCurrent(addr, src, work.provider.addr)
+			w.prior.SetResourceInstanceProviderKey(addr, work.provider.key)
 		}
 		w.values.set(w.values.instances, addr.String(), obj.Value)
 	} else if change.Action == plans.Create || change.Action.IsReplace() {

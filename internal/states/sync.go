@@ -61,6 +61,12 @@ func (s *SyncState) SetResourceInstanceCurrent(addr addrs.AbsResourceInstance, o
 	s.change(addr, func() { s.state.SetResourceInstanceCurrent(addr, obj.DeepCopy(), provider) })
 }
 
+// SetResourceInstanceProviderKey records the provider configuration
+// instance that manages the instance at addr.
+func (s *SyncState) SetResourceInstanceProviderKey(addr addrs.AbsResourceInstance, key addrs.InstanceKey) {
+	s.change(addr, func() { s.state.SetResourceInstanceProviderKey(addr, key) })
+}
+
 // SetResourceInstanceDeposed sets (or, with nil, removes) a deposed object
 // at addr. obj is copied.
 func (s *SyncState) SetResourceInstanceDeposed(addr addrs.AbsResourceInstance, key addrs.DeposedKey, obj *ResourceInstanceObjectSrc, provider addrs.AbsProviderConfig) {
