@@ -88,9 +88,20 @@ func (c *stateCommand) versionRefused() bool {
 	}
 	if c.json != nil {
 		c.json.Diagnostics(ds, sources)
-	} else {
-		writeLegacyDiagnosticsWithSources(c.streams.Stderr, ds, sources, c.color)
+		return true
 	}
+	// As OpenTofu's Meta.showDiagnostics: warnings on stdout, errors on
+	// stderr.
+	var warnings, errs diags.Diagnostics
+	for _, d := range ds {
+		if d.Severity == diags.Warning {
+			warnings = append(warnings, d)
+		} else {
+			errs = append(errs, d)
+		}
+	}
+	writeLegacyDiagnosticsWithSources(c.streams.Stdout, warnings, sources, c.color)
+	writeLegacyDiagnosticsWithSources(c.streams.Stderr, errs, sources, c.color)
 	return true
 }
 
