@@ -214,7 +214,7 @@ func orphanRepetition(key addrs.InstanceKey) repetition {
 func passedProviderKey(module *config.Config, local addrs.LocalProviderConfig) (hcl.Expression, int) {
 	provider := module.Module.ProviderForLocalName(local.LocalName)
 	for c := module; c.Parent != nil; c = c.Parent {
-		if _, ok := c.Module.ProviderConfigs[local]; ok {
+		if c.HasOwnProviderConfig(local) {
 			return nil, 0
 		}
 		call := c.Parent.Module.ModuleCalls[c.Path[len(c.Path)-1]]

@@ -244,7 +244,7 @@ func (s *providerSet) getInstance(inst addrs.AbsProviderConfigInstance) *configu
 func resolveProviderConfig(module *config.Config, local addrs.LocalProviderConfig) addrs.AbsProviderConfig {
 	provider := module.Module.ProviderForLocalName(local.LocalName)
 	for c := module; ; {
-		if _, ok := c.Module.ProviderConfigs[local]; ok {
+		if c.HasOwnProviderConfig(local) {
 			return addrs.AbsProviderConfig{Module: c.Path, Provider: provider, Alias: local.Alias}
 		}
 		if c.Parent == nil {
