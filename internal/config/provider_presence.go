@@ -68,7 +68,8 @@ func MissingProviderConfigs(root *Config, forValidate bool) hcl.Diagnostics {
 			if present[addr.String()] {
 				continue
 			}
-			name := addrs.ConfigResource{Module: c.Path, Resource: r.Addr()}.String()
+			// OpenTofu names the resource's graph node, which expands it.
+			name := addrs.ConfigResource{Module: c.Path, Resource: r.Addr()}.String() + " (expand)"
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Provider configuration not present",

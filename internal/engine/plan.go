@@ -77,7 +77,8 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	g, gds := w.buildGraph(snap.State)
 	ds = ds.Append(gds)
 	if gds.HasErrors() {
-		return plan, ds
+		// As in OpenTofu, a graph that cannot be built makes no plan.
+		return nil, ds
 	}
 	if !e.opts.KeepValues {
 		w.readResources = dependedOn(g)
