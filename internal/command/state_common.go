@@ -294,16 +294,3 @@ func readLine(r io.Reader) string {
 		}
 	}
 }
-
-// refuseDirectoryArgument reports, and returns true, when a command that
-// works on the working directory's configuration was given a positional
-// argument, which OpenTofu's older commands took as a directory: the
-// global -chdir option is the way now.
-func refuseDirectoryArgument(streams Streams, args []string, command, does string, color bool) bool {
-	if len(args) == 0 {
-		return false
-	}
-	writeLegacyDiagnostics(streams.Stderr, diags.Diagnostics{diags.Errorf("Unexpected argument",
-		"terrane %s %s; to use another, use the global -chdir=DIR option: terrane -chdir=%s %s.", command, does, args[0], command)}, color)
-	return true
-}
