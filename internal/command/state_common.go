@@ -48,7 +48,11 @@ func parseStateFlags(streams Streams, name string, args []string, setup func(*fl
 		setup(fs)
 	}
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
-	asJSON := fs.Bool("json", false, "Write machine-readable JSON messages")
+	asJSON := new(bool)
+	if name != "state pull" {
+		// OpenTofu's state pull has no -json flag: it already prints JSON.
+		fs.BoolVar(asJSON, "json", false, "Write machine-readable JSON messages")
+	}
 	var vars []inputvars.VarOption
 	arguments.AddVarFlags(fs, &vars)
 	err := fs.Parse(args)

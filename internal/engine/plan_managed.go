@@ -202,7 +202,7 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 		// change out of the plan without anyone noticing.
 		return ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Provider deferred a change",
 			Detail: fmt.Sprintf("The provider %s answered the plan of %s with a deferral, which Terrane did not allow and does not support. Nothing can be planned for this object; make the values it depends on known (for example with -target) and plan again.",
-				work.v.provider.Provider.ForDisplay(), addr),
+				addrs.ProviderForDisplay(work.v.provider.Provider), addr),
 			Subject: work.v.resource.DeclRange.Ptr(), Address: addr.String()})
 	}
 	var encoded []plans.KnownEncoding
