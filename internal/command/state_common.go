@@ -93,7 +93,8 @@ func (c *stateCommand) versionRefused() bool {
 	if c.json != nil {
 		c.json.Diagnostics(ds, sources)
 	} else {
-		writeLegacyDiagnosticsWithSources(c.streams.Stderr, ds, sources, c.color)
+		// Warnings on stdout, errors on stderr, as OpenTofu's views print them.
+		ui.DiagnosticView{Color: c.color, ConsolidateWarnings: true, NewlineAfter: true}.Write(c.streams.Stdout, c.streams.Stderr, ds, sources)
 	}
 	return true
 }
