@@ -121,7 +121,7 @@ func (e *Engine) newWalker(ctx context.Context, op walkOp, snap *recordstore.Sna
 		scopes: map[string]*lang.Scope{}, callSem: make(chan struct{}, e.opts.Parallelism),
 		instanceSlots: make(chan struct{}, instanceSlots(op, e.opts.Parallelism)), operationSlots: make(chan struct{}, e.opts.Parallelism),
 		prior: states.NewSyncState(workingState(op, snap.State)), snapshot: snap,
-		results:            &outputsAndChecks{outputs: map[string]*states.OutputValue{}},
+		results:            &outputsAndChecks{outputs: map[string]*states.OutputValue{}, nulls: map[string]bool{}},
 		failures:           newFailureSet(),
 		stateByConfig:      map[string][]*states.Resource{},
 		attrTriggerTargets: map[string]bool{},
