@@ -137,6 +137,14 @@ type PlanOpts struct {
 	Targets      []addrs.Targetable
 	Excludes     []addrs.Targetable
 	ForceReplace []addrs.AbsResourceInstance
+
+	// commandLineImport is the object `terrane import` asks for: the
+	// walk adopts it as if an import block named it.
+	commandLineImport *importTarget
+	// generating holds the addresses whose resource blocks are
+	// placeholders for configuration to generate: the walk imports and
+	// reads their objects and plans nothing for them.
+	generating *generatingImports
 }
 
 // Engine plans and applies one configuration against one workspace.

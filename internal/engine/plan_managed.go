@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"github.com/terrane/terrane/internal/marks"
 
@@ -218,7 +219,7 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 
 func (w *walker) validateResource(work *resourceWork, cfgVal cty.Value) diags.Diagnostics {
 	var resp providers.ValidateResourceConfigResponse
-	if err := w.providerCall(func(ctx contextT) {
+	if err := w.providerCall(func(ctx context.Context) {
 		resp = work.provider.iface.ValidateResourceConfig(ctx, providers.ValidateResourceConfigRequest{
 			TypeName: work.v.resource.Type, Config: cfgVal,
 			ClientCapabilities: providers.ClientCapabilities{WriteOnlyAttributesAllowed: true},
@@ -238,7 +239,7 @@ func (w *walker) planResourceChange(work *resourceWork, addr addrs.AbsResourceIn
 		return nil, mds
 	}
 	var resp providers.PlanResourceChangeResponse
-	if err := w.providerCall(func(ctx contextT) {
+	if err := w.providerCall(func(ctx context.Context) {
 		resp = work.provider.iface.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
 			TypeName: work.v.resource.Type, PriorState: priorVal, ProposedNewState: proposed, Config: cfgVal, ProviderMeta: meta,
 			ConfigSensitivePaths: sensitivePathsOf(cfgMarks), PriorPrivate: priorPrivate, PriorIdentity: identityOrNil(priorIdentity, work.types.Identity),

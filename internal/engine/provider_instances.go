@@ -160,7 +160,7 @@ func (w *walker) providerInstanceKey(scope *lang.Scope, keyExpr hcl.Expression, 
 		return ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid provider instance key", Detail: detail,
 			Subject: keyExpr.Range().Ptr(), Address: addr.String()})
 	}
-	if val.HasMark(sensitiveMark) {
+	if val.HasMark(marks.Sensitive) {
 		return nil, invalid("A provider instance key must not be derived from a sensitive value.")
 	}
 	if val.HasMark(marks.Ephemeral) {
