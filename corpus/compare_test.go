@@ -292,7 +292,9 @@ func jsonLines(s string) (string, bool) {
 		var message map[string]any
 		decoder := json.NewDecoder(strings.NewReader(line))
 		decoder.UseNumber()
-		if decoder.Decode(&message) != nil || message["@level"] == nil {
+		// A stream begins with a message; a later line may be a JSON
+		// document a command prints among its messages (state show -json).
+		if decoder.Decode(&message) != nil || (i == 0 && message["@level"] == nil) {
 			return "", false
 		}
 		delete(message, "@timestamp")

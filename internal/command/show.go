@@ -57,12 +57,18 @@ func runShow(streams Streams, args []string) int {
 		fmt.Fprint(streams.Stderr, "\nFor more help on using this command, run:\n  terrane show -help\n")
 		return 1
 	}
-	switch opts.target {
-	case showTargetState:
+	// As OpenTofu's show, whatever it shows, it reads the root module for
+	// its encryption first, and stops on the errors in it.
+	if _, loadDiags := loadRootModuleForEncryption("."); loadDiags.HasErrors() {
+		ds = ds.Append(loadDiags)
+	}
+	switch {
+	case ds.HasErrors():
+	case opts.target == showTargetState:
 		ds = showState(streams, opts.vars, opts.json, showLook{color, opts.showSensitive})
-	case showTargetPlan:
+	case opts.target == showTargetPlan:
 		ds = showPlanFile(streams, opts.path, opts.vars, opts.json, showLook{color, opts.showSensitive})
-	case showTargetConfig:
+	case opts.target == showTargetConfig:
 		ds = showConfiguration(streams)
 	default:
 		ds = showPath(streams, opts.path, opts.vars, opts.json, showLook{color, opts.showSensitive})

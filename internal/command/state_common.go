@@ -48,7 +48,11 @@ func parseStateFlags(streams Streams, name string, args []string, setup func(*fl
 		setup(fs)
 	}
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
-	asJSON := fs.Bool("json", false, "Write machine-readable JSON messages")
+	asJSON := new(bool)
+	if name != "state pull" {
+		// OpenTofu's state pull has no -json flag: it already prints JSON.
+		fs.BoolVar(asJSON, "json", false, "Write machine-readable JSON messages")
+	}
 	var vars []inputvars.VarOption
 	arguments.AddVarFlags(fs, &vars)
 	err := fs.Parse(args)
@@ -88,20 +92,10 @@ func (c *stateCommand) versionRefused() bool {
 	}
 	if c.json != nil {
 		c.json.Diagnostics(ds, sources)
-		return true
+	} else {
+		// Warnings on stdout, errors on stderr, as OpenTofu's views print them.
+		ui.DiagnosticView{Color: c.color, ConsolidateWarnings: true, NewlineAfter: true}.Write(c.streams.Stdout, c.streams.Stderr, ds, sources)
 	}
-	// As OpenTofu's Meta.showDiagnostics: warnings on stdout, errors on
-	// stderr.
-	var warnings, errs diags.Diagnostics
-	for _, d := range ds {
-		if d.Severity == diags.Warning {
-			warnings = append(warnings, d)
-		} else {
-			errs = append(errs, d)
-		}
-	}
-	writeLegacyDiagnosticsWithSources(c.streams.Stdout, warnings, sources, c.color)
-	writeLegacyDiagnosticsWithSources(c.streams.Stderr, errs, sources, c.color)
 	return true
 }
 

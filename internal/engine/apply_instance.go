@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"time"
 
 	"github.com/zclconf/go-cty/cty"
@@ -323,7 +324,7 @@ func (w *walker) callApply(work *resourceWork, addr addrs.AbsResourceInstance, c
 	}
 	var resp providers.ApplyResourceChangeResponse
 	meta, _ := w.providerMeta(addr.Module, work.v.provider.Provider) // planning reported any problem
-	callErr := w.providerCall(func(ctx contextT) {
+	callErr := w.providerCall(func(ctx context.Context) {
 		resp = work.provider.iface.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{
 			TypeName: addr.Resource.Resource.Type, PriorState: priorVal, PlannedState: planned.value, Config: cfgVal, ConfigSensitivePaths: sensitivePathsOf(cfgMarks), ProviderMeta: meta,
 			PlannedPrivate: planned.private, PlannedIdentity: identityOrNil(planned.identity, work.types.Identity),
@@ -406,7 +407,7 @@ func (w *walker) deleteObject(p *configuredProvider, types plans.ObjectTypes, ad
 	}
 	var resp providers.ApplyResourceChangeResponse
 	meta, _ := w.providerMeta(addr.Module, p.addr.Provider)
-	if err := w.providerCall(func(ctx contextT) {
+	if err := w.providerCall(func(ctx context.Context) {
 		resp = p.iface.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{
 			TypeName: addr.Resource.Resource.Type, PriorState: priorVal, PlannedState: cty.NullVal(types.Value),
 			Config: cty.NullVal(types.Value), PlannedPrivate: private, ProviderMeta: meta,

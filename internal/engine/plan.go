@@ -272,7 +272,7 @@ func (e *Engine) planOutputs(plan *plans.Plan, w *walker, prior *states.State) d
 			continue
 		}
 		if _, declared := e.opts.Config.Module.Outputs[name]; declared && plan.UIMode != plans.DestroyMode &&
-			w.results.outputs[name] == nil && prior.Outputs[name] == nil {
+			w.results.outputs[name] == nil && prior.Outputs[name] == nil && !w.results.nulls[name] {
 			// Its value could not be worked out (an error says why):
 			// as in OpenTofu, no change is planned for it.
 			continue

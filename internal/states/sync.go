@@ -11,7 +11,7 @@ import (
 // SyncState wraps a State for the engine's parallel walk: every method
 // locks, reads hand out deep copies, and every instance a method changes is
 // remembered until TakeChanged, so the engine commits exactly the records
-// that changed (DESIGN.md, "Writes are batched").
+// that changed (docs/architecture.md, "Writes are batched").
 type SyncState struct {
 	mu      sync.RWMutex
 	state   *State

@@ -400,7 +400,7 @@ func unsupportedTypeDiag(r *config.Resource, kind string, types map[string]schem
 	case addrs.EphemeralResourceMode:
 		summary = "Invalid ephemeral resource type"
 	}
-	detail := fmt.Sprintf("The provider %s does not support %s %q.", r.Provider.ForDisplay(), kind, r.Type)
+	detail := fmt.Sprintf("The provider %s does not support %s %q.", addrs.ProviderForDisplay(r.Provider), kind, r.Type)
 	if suggestion := nameSuggestion(r.Type, types); suggestion != "" {
 		detail += fmt.Sprintf(" Did you mean %q?", suggestion)
 	}
