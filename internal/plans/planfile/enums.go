@@ -22,20 +22,18 @@ var actionsToProto = map[plans.Action]tfplan.Action{
 }
 
 var reasonsToProto = map[plans.ActionReason]tfplan.ResourceInstanceActionReason{
-	plans.ReasonNone:                    tfplan.ResourceInstanceActionReason_NONE,
-	plans.ReplaceBecauseTainted:         tfplan.ResourceInstanceActionReason_REPLACE_BECAUSE_TAINTED,
-	plans.ReplaceByRequest:              tfplan.ResourceInstanceActionReason_REPLACE_BY_REQUEST,
-	plans.ReplaceByTriggers:             tfplan.ResourceInstanceActionReason_REPLACE_BY_TRIGGERS,
-	plans.ReplaceBecauseCannotUpdate:    tfplan.ResourceInstanceActionReason_REPLACE_BECAUSE_CANNOT_UPDATE,
-	plans.DeleteBecauseNoResourceConfig: tfplan.ResourceInstanceActionReason_DELETE_BECAUSE_NO_RESOURCE_CONFIG,
-	plans.DeleteBecauseWrongRepetition:  tfplan.ResourceInstanceActionReason_DELETE_BECAUSE_WRONG_REPETITION,
-	plans.DeleteBecauseCountIndex:       tfplan.ResourceInstanceActionReason_DELETE_BECAUSE_COUNT_INDEX,
-	plans.DeleteBecauseEachKey:          tfplan.ResourceInstanceActionReason_DELETE_BECAUSE_EACH_KEY,
-	plans.DeleteBecauseNoModule:         tfplan.ResourceInstanceActionReason_DELETE_BECAUSE_NO_MODULE,
-	plans.DeleteBecauseNoMoveTarget:     tfplan.ResourceInstanceActionReason_DELETE_BECAUSE_NO_MOVE_TARGET,
-	// DELETE_BECAUSE_ENABLED_FALSE is 14 in OpenTofu's planfile.proto; the
-	// enum is open, so the number round-trips without a generated name.
-	plans.DeleteBecauseEnabledFalse:             tfplan.ResourceInstanceActionReason(14),
+	plans.ReasonNone:                            tfplan.ResourceInstanceActionReason_NONE,
+	plans.ReplaceBecauseTainted:                 tfplan.ResourceInstanceActionReason_REPLACE_BECAUSE_TAINTED,
+	plans.ReplaceByRequest:                      tfplan.ResourceInstanceActionReason_REPLACE_BY_REQUEST,
+	plans.ReplaceByTriggers:                     tfplan.ResourceInstanceActionReason_REPLACE_BY_TRIGGERS,
+	plans.ReplaceBecauseCannotUpdate:            tfplan.ResourceInstanceActionReason_REPLACE_BECAUSE_CANNOT_UPDATE,
+	plans.DeleteBecauseNoResourceConfig:         tfplan.ResourceInstanceActionReason_DELETE_BECAUSE_NO_RESOURCE_CONFIG,
+	plans.DeleteBecauseWrongRepetition:          tfplan.ResourceInstanceActionReason_DELETE_BECAUSE_WRONG_REPETITION,
+	plans.DeleteBecauseCountIndex:               tfplan.ResourceInstanceActionReason_DELETE_BECAUSE_COUNT_INDEX,
+	plans.DeleteBecauseEachKey:                  tfplan.ResourceInstanceActionReason_DELETE_BECAUSE_EACH_KEY,
+	plans.DeleteBecauseNoModule:                 tfplan.ResourceInstanceActionReason_DELETE_BECAUSE_NO_MODULE,
+	plans.DeleteBecauseNoMoveTarget:             tfplan.ResourceInstanceActionReason_DELETE_BECAUSE_NO_MOVE_TARGET,
+	plans.DeleteBecauseEnabledFalse:             tfplan.ResourceInstanceActionReason_DELETE_BECAUSE_ENABLED_FALSE,
 	plans.ReadBecauseConfigUnknown:              tfplan.ResourceInstanceActionReason_READ_BECAUSE_CONFIG_UNKNOWN,
 	plans.ReadBecauseDependencyPending:          tfplan.ResourceInstanceActionReason_READ_BECAUSE_DEPENDENCY_PENDING,
 	plans.ReadBecauseCheckNested:                tfplan.ResourceInstanceActionReason_READ_BECAUSE_CHECK_NESTED,
