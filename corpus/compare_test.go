@@ -128,8 +128,12 @@ var (
 	// output, which names the program's own version.
 	versionLinePattern = regexp.MustCompile(`(?m)^<product> v\d+\.\d+\.\d+\S*$`)
 	stillPattern       = regexp.MustCompile(`(?m)^.*: Still [a-z]+\.\.\. \[.*elapsed\]\n`)
+	// OpenTofu checks required_providers entries in Go map order, so which
+	// of two local names for one provider its warning calls the duplicate
+	// (and where it points) varies from run to run.
+	duplicateProviderPattern = regexp.MustCompile(`(Duplicate required provider)(?s:.{0,600}?)previously(?s:.{0,60}?)required as(?s:.{0,300}?)required_providers\.`)
 	// A deposed object's key is chosen at random when it is deposed.
-	deposedPattern = regexp.MustCompile(`(deposed object |"deposed": ")[0-9a-f]{8}\b`)
+	deposedPattern = regexp.MustCompile(`(deposed object |"deposed(?:_key)?": ?")[0-9a-f]{8}\b`)
 	// progressPattern matches the lines that report one object's progress:
 	// objects are worked on in parallel, so a run of them comes in an
 	// order that varies from run to run in both programs.
@@ -159,6 +163,7 @@ func (n normalizer) text(s string) string {
 	s = uuidPattern.ReplaceAllString(s, "<uuid>")
 	s = hexIDPattern.ReplaceAllString(s, "<id>")
 	s = deposedPattern.ReplaceAllString(s, "${1}<deposed>")
+	s = duplicateProviderPattern.ReplaceAllString(s, "${1}: one provider under two local names")
 	s = timestampPattern.ReplaceAllString(s, "<timestamp>")
 	s = durationPattern.ReplaceAllString(s, "${1}<duration>")
 	s = productPattern.ReplaceAllString(s, "<product>")
@@ -320,7 +325,9 @@ func jsonLines(s string) (string, bool) {
 		var message map[string]any
 		decoder := json.NewDecoder(strings.NewReader(line))
 		decoder.UseNumber()
-		if decoder.Decode(&message) != nil || message["@level"] == nil {
+		// A stream begins with a message; a later line may be a JSON
+		// document a command prints among its messages (state show -json).
+		if decoder.Decode(&message) != nil || (i == 0 && message["@level"] == nil) {
 			return "", false
 		}
 		delete(message, "@timestamp")

@@ -199,7 +199,7 @@ func reportNothingToApply(op *operation, plan *plans.Plan, ds diags.Diagnostics)
 }
 
 // conflictBackoff is what -lock-timeout means without a lock: when a run
-// loses to another (DESIGN.md, "No global lock"), it waits, doubling the
+// loses to another (docs/architecture.md, "No global lock"), it waits, doubling the
 // pause each time, and the caller plans again, until the timeout is spent.
 type conflictBackoff struct {
 	deadline time.Time

@@ -253,6 +253,7 @@ func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.
 		Logger:               logging.Named("engine"),
 		Workspace:            op.workspace,
 		Applying:             opts.Applying,
+		RecordsRefreshState:  opts.RecordsRefreshState,
 		OriginalWorkingDir:   originalWorkingDir,
 		SuppressForgetErrors: opts.SuppressForgetErrors,
 		RemoteState:          &remotestate.DataSource{OpenWorkspace: remotestate.WorkingDirWorkspaces(op.dir), Project: op.project, Encryption: op.encryption},

@@ -81,7 +81,7 @@ func (job *providerJob) parsePlatforms(raw []string) diags.Diagnostics {
 		return nil
 	}
 	for _, text := range raw {
-		platform, err := discovery.ParsePlatform(text)
+		platform, err := discovery.ParsePlatformOption(text)
 		if err != nil {
 			ds = ds.Append(diags.Errorf("Invalid target platform",
 				"The string %q given in the -platform option is not a valid target platform: %s.", text, err))

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/apparentlymart/go-versions/versions"
+	tfaddr "github.com/hashicorp/terraform-registry-address"
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/command/arguments"
@@ -125,7 +126,12 @@ func (job *providerJob) limitTo(only []string) diags.Diagnostics {
 		for _, raw := range only {
 			provider, err := addrs.ParseProviderSource(raw)
 			if err != nil {
-				ds = ds.Append(diags.Errorf("Invalid provider source address", "%s", err))
+				summary, detail := "Invalid provider source string", err.Error()
+				var parserErr *tfaddr.ParserError
+				if errors.As(err, &parserErr) {
+					summary, detail = parserErr.Summary, parserErr.Detail
+				}
+				ds = ds.Append(diags.Errorf(summary, "%s", detail))
 				continue
 			}
 			named[provider] = true

@@ -28,7 +28,11 @@ func runProvidersTree(streams Streams, args []string) int {
 		return flagParseError(streams.Stderr, err, ui.ColorEnabled(*noColor))
 	}
 	color := ui.ColorEnabled(*noColor)
-	if refuseDirectoryArgument(streams, fs.Args(), "providers", "reads the configuration in the working directory", color) {
+	if fs.NArg() > 0 {
+		// As OpenTofu's providers: the error, then the command's help.
+		writeLegacyDiagnostics(streams.Stderr, diags.Diagnostics{diags.Errorf("Unexpected argument",
+			"Too many command line arguments. Did you mean to use -chdir?")}, color)
+		printCommandHelp(streams.Stdout, "providers")
 		return 1
 	}
 	parser := config.NewParser()

@@ -57,8 +57,14 @@ func runShow(streams Streams, args []string) int {
 		fmt.Fprint(streams.Stderr, "\nFor more help on using this command, run:\n  terrane show -help\n")
 		return 1
 	}
-	if opts.target != showTargetConfig {
-		// As OpenTofu's backend checks before anything else.
+	// As OpenTofu's show, whatever it shows, it reads the root module for
+	// its encryption first, and stops on the errors in it.
+	if _, loadDiags := loadRootModuleForEncryption("."); loadDiags.HasErrors() {
+		ds = ds.Append(loadDiags)
+	}
+	if !ds.HasErrors() && opts.target != showTargetConfig {
+		// Then, as OpenTofu's backend checks before anything else, the
+		// locked providers must be installed.
 		ds = workdir.CheckInstalledProviders(".")
 	}
 	switch {

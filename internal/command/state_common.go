@@ -48,7 +48,11 @@ func parseStateFlags(streams Streams, name string, args []string, setup func(*fl
 		setup(fs)
 	}
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
-	asJSON := fs.Bool("json", false, "Write machine-readable JSON messages")
+	asJSON := new(bool)
+	if name != "state pull" {
+		// OpenTofu's state pull has no -json flag: it already prints JSON.
+		fs.BoolVar(asJSON, "json", false, "Write machine-readable JSON messages")
+	}
 	var vars []inputvars.VarOption
 	arguments.AddVarFlags(fs, &vars)
 	err := fs.Parse(args)
@@ -89,7 +93,8 @@ func (c *stateCommand) versionRefused() bool {
 	if c.json != nil {
 		c.json.Diagnostics(ds, sources)
 	} else {
-		writeLegacyDiagnosticsWithSources(c.streams.Stderr, ds, sources, c.color)
+		// Warnings on stdout, errors on stderr, as OpenTofu's views print them.
+		ui.DiagnosticView{Color: c.color, ConsolidateWarnings: true, NewlineAfter: true}.Write(c.streams.Stdout, c.streams.Stderr, ds, sources)
 	}
 	return true
 }
@@ -282,17 +287,4 @@ func readLine(r io.Reader) string {
 			return line.String()
 		}
 	}
-}
-
-// refuseDirectoryArgument reports, and returns true, when a command that
-// works on the working directory's configuration was given a positional
-// argument, which OpenTofu's older commands took as a directory: the
-// global -chdir option is the way now.
-func refuseDirectoryArgument(streams Streams, args []string, command, does string, color bool) bool {
-	if len(args) == 0 {
-		return false
-	}
-	writeLegacyDiagnostics(streams.Stderr, diags.Diagnostics{diags.Errorf("Unexpected argument",
-		"terrane %s %s; to use another, use the global -chdir=DIR option: terrane -chdir=%s %s.", command, does, args[0], command)}, color)
-	return true
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states/statefile"
-	"github.com/terrane/terrane/internal/ui/jsonview"
 	"github.com/terrane/terrane/internal/version"
 )
 
@@ -25,10 +24,6 @@ func runStatePull(streams Streams, args []string) int {
 	}
 	if c.versionRefused() {
 		return 1
-	}
-	if c.json != nil {
-		c.json.Message(jsonview.LevelError, "printing the pulled state is not available in the JSON view. The `terrane state pull` should not be configured with the `-json` flag")
-		return 0
 	}
 	ctx := context.Background()
 	snap, d := c.load(ctx)

@@ -11,6 +11,7 @@ import (
 	"github.com/terrane/terrane/internal/providers"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/ui"
+	"github.com/terrane/terrane/internal/version"
 )
 
 // runStateShow is `terrane state show ADDR`: one resource instance's
@@ -56,7 +57,7 @@ func runStateShow(streams Streams, args []string) int {
 		if inst.Current != nil {
 			only.SetResourceInstanceCurrent(addr, inst.Current, res.ProviderConfig)
 		}
-		out, err := jsonstate.Marshal(only, schemas, "")
+		out, err := jsonstate.Marshal(only, schemas, version.OpenTofuVersion)
 		if err != nil {
 			return c.fail(diags.Errorf("Failed to marshal state to json", "Error while marshalling state to json: %s", err))
 		}

@@ -30,6 +30,8 @@ func runStatus(streams Streams, args []string) int {
 	flags.StringVar(&workspace, "workspace", "", "workspace to show; default: the selected one")
 	addStoreFlags(flags, &opts)
 	flags.BoolVar(&opts.jsonOutput, "json", false, "print the statuses as JSON")
+	// Taken as every command takes it; status writes no colour to take out.
+	flags.Bool("no-color", false, "disable colour in the output")
 	if err := flags.Parse(args); err != nil {
 		return 1
 	}

@@ -36,8 +36,8 @@ func decodeProviderBlock(block *hcl.Block) (*Provider, hcl.Diagnostics) {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagWarning,
 			Summary:  "Version constraints inside provider configuration blocks are deprecated",
-			Detail:   "Move this version constraint into the required_providers block of the terraform block.",
-			Subject:  attr.Range.Ptr(),
+			Detail:   "Terrane 0.13 and earlier allowed provider version constraints inside the provider configuration block, but that is now deprecated and will be removed in a future version of Terrane. To silence this warning, move the provider version constraint into the required_providers block.",
+			Subject:  attr.Expr.Range().Ptr(),
 		})
 	}
 	if attr, ok := content.Attributes["for_each"]; ok {
@@ -56,7 +56,7 @@ func decodeProviderBlock(block *hcl.Block) (*Provider, hcl.Diagnostics) {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Reserved argument name in provider block",
-				Detail:   "The provider argument name \"" + reserved + "\" is reserved for use by a future version of the language.",
+				Detail:   "The provider argument name \"" + reserved + "\" is reserved for use by Terrane in a future version.",
 				Subject:  attr.NameRange.Ptr(),
 			})
 		}

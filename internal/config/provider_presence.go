@@ -68,7 +68,12 @@ func MissingProviderConfigs(root *Config, forValidate bool) hcl.Diagnostics {
 			if present[addr.String()] {
 				continue
 			}
+			// OpenTofu names the resource's graph node: in a plan or apply,
+			// the node that expands it.
 			name := addrs.ConfigResource{Module: c.Path, Resource: r.Addr()}.String()
+			if !forValidate {
+				name += " (expand)"
+			}
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Provider configuration not present",

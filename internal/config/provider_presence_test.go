@@ -45,7 +45,7 @@ func TestMissingProviderConfigs(t *testing.T) {
 		want, wantValidate string
 	}{
 		{"root alias", map[string]string{"main.tf": tpfRequired + `resource "tpf_thing" "a" { provider = tpf.missing }`},
-			`Provider configuration not present; To work with tpf_thing.a its original provider configuration at provider["registry.terraform.io/terrane/tpf"].missing`, "Provider configuration not present"},
+			`Provider configuration not present; To work with tpf_thing.a (expand) its original provider configuration at provider["registry.terraform.io/terrane/tpf"].missing`, "Provider configuration not present"},
 		{"root configuration alias", map[string]string{"main.tf": `terraform {
   required_providers {
     tpf = { source = "registry.terraform.io/terrane/tpf", configuration_aliases = [tpf.west] }

@@ -98,7 +98,18 @@ func gatherModuleProviders(c *Config, parentCall *ModuleCall) (*moduleProviders,
 		mp.instanced[name] = p.ForEach
 	}
 	localTypes := map[addrs.Provider]bool{}
-	for _, name := range sortedKeys(mod.RequiredProviders) {
+	// OpenTofu takes the entries in Go map order, so which of two names
+	// for one provider it calls the duplicate varies; source order gives
+	// its usual answer, the later one.
+	names := sortedKeys(mod.RequiredProviders)
+	sort.SliceStable(names, func(i, j int) bool {
+		a, b := mod.RequiredProviders[names[i]].DeclRange, mod.RequiredProviders[names[j]].DeclRange
+		if a.Filename != b.Filename {
+			return a.Filename < b.Filename
+		}
+		return a.Start.Byte < b.Start.Byte
+	})
+	for _, name := range names {
 		req := mod.RequiredProviders[name]
 		if localTypes[req.Type] {
 			diags = append(diags, duplicateRequirementDiag(mp, req))
@@ -128,7 +139,7 @@ func isDefaultProvider(provider addrs.Provider) bool {
 func duplicateRequirementDiag(mp *moduleProviders, req *RequiredProvider) *hcl.Diagnostic {
 	prev := ""
 	for _, name := range sortedKeys(mp.localNames) {
-		if mp.localNames[name] == req.Type {
+		if mp.localNames[name] == req.Type && prev == "" {
 			prev = name
 		}
 	}

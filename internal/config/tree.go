@@ -271,3 +271,31 @@ func localModuleDir(parentDir string, call *ModuleCall) (string, hcl.Diagnostics
 		Subject:  call.SourceRange.Ptr(),
 	}}
 }
+
+// HasOwnProviderConfig reports whether the blocks of c's module that use
+// the provider configuration local use the module's own provider block
+// for it. As in OpenTofu, an empty block (nothing but an alias) in a
+// child module whose call passes a configuration under that name stands
+// in for the passed one, a proxy kept from before configuration_aliases.
+func (c *Config) HasOwnProviderConfig(local addrs.LocalProviderConfig) bool {
+	p, ok := c.Module.ProviderConfigs[local]
+	if !ok {
+		return false
+	}
+	if c.Parent == nil || len(c.Path) == 0 {
+		return true
+	}
+	if _, diags := p.Config.Content(&hcl.BodySchema{}); diags.HasErrors() {
+		return true // not empty: a configuration of its own
+	}
+	call := c.Parent.Module.ModuleCalls[c.Path[len(c.Path)-1]]
+	if call == nil {
+		return true
+	}
+	for _, pp := range call.Providers {
+		if pp.InChild == local {
+			return false
+		}
+	}
+	return true
+}

@@ -162,10 +162,11 @@ func (d Diagnostics) Err() error {
 // address or a source range gets addr: what a provider or a step of a run
 // says about an object, rather than about a piece of its configuration's
 // text (OpenTofu names the object only for those, under the summary).
+// Standalone and Sourceless diagnostics are left as they are.
 func (d Diagnostics) WithAddress(addr string) Diagnostics {
 	out := make(Diagnostics, len(d))
 	for i, diag := range d {
-		if diag.Address == "" && diag.Subject == nil && !diag.Standalone {
+		if diag.Address == "" && diag.Subject == nil && !diag.Standalone && !diag.Sourceless {
 			diag.Address = addr
 		}
 		out[i] = diag

@@ -161,6 +161,8 @@ func (e *Engine) apply(ctx context.Context, plan *plans.Plan) diags.Diagnostics 
 		}
 	case plan.UIMode == plans.DestroyMode:
 		w.results.outputs = map[string]*states.OutputValue{}
+	case plan.UIMode == plans.RefreshOnlyMode && e.opts.RecordsRefreshState:
+		ds = ds.Append(keepUnknownRefreshedOutputs(plan, snap.State, w.results.outputs))
 	}
 	if err := e.opts.State.WriteOutputs(context.WithoutCancel(ctx), knownOutputs(w.results.outputs)); err != nil {
 		ds = ds.Append(diags.Errorf("Cannot record the outputs", "Writing the root module outputs failed: %s", err))
@@ -330,6 +332,32 @@ func unrecordedResult(addr addrs.AbsResourceInstance, inst *states.ResourceInsta
 	return diags.Diagnostics{{Severity: diags.Error, Summary: "Cannot record a result", Address: addr.String(),
 		Detail: fmt.Sprintf("The provider call on %s finished, but the store refused its result: %s. The result, %s, is kept with this run's unrecorded results (%s).",
 			addr, err, entry, errored.FileName)}}
+}
+
+// keepUnknownRefreshedOutputs gives each root output the refresh-only plan
+// could not know in full its recorded value, or leaves it out when none
+// was recorded: OpenTofu's refresh records its plan's refreshed state,
+// which takes only the outputs known in full.
+func keepUnknownRefreshedOutputs(plan *plans.Plan, prior *states.State, outputs map[string]*states.OutputValue) diags.Diagnostics {
+	for _, src := range plan.Changes.Outputs {
+		if !src.Addr.Module.IsRoot() {
+			continue
+		}
+		change, err := src.Decode()
+		if err != nil {
+			return diags.Diagnostics{diags.Errorf("Cannot read the plan", "%s.", err)}
+		}
+		if after, _ := change.After.UnmarkDeep(); after.IsWhollyKnown() {
+			continue
+		}
+		name := src.Addr.OutputValue.Name
+		if old := prior.Outputs[name]; old != nil {
+			outputs[name] = old
+		} else {
+			delete(outputs, name)
+		}
+	}
+	return nil
 }
 
 // knownOutputs is what of the root outputs a state can hold, as OpenTofu

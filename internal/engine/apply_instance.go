@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"time"
 
 	"github.com/zclconf/go-cty/cty"
@@ -323,7 +324,7 @@ func (w *walker) callApply(work *resourceWork, addr addrs.AbsResourceInstance, c
 	}
 	var resp providers.ApplyResourceChangeResponse
 	meta, _ := w.providerMeta(addr.Module, work.v.provider.Provider) // planning reported any problem
-	callErr := w.providerCall(func(ctx contextT) {
+	callErr := w.providerCall(func(ctx context.Context) {
 		resp = work.provider.iface.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{
 			TypeName: addr.Resource.Resource.Type, PriorState: priorVal, PlannedState: planned.value, Config: cfgVal, ConfigSensitivePaths: sensitivePathsOf(cfgMarks), ProviderMeta: meta,
 			PlannedPrivate: planned.private, PlannedIdentity: identityOrNil(planned.identity, work.types.Identity),
@@ -375,6 +376,7 @@ func (w *walker) callApply(work *resourceWork, addr addrs.AbsResourceInstance, c
 			ds = ds.Append(diags.Errorf("Cannot record the new object", "The new value of %s could not be encoded: %s.", addr, err))
 		} else {
 			w.prior.SetResourceInstanceCurrent(addr, src, work.provider.addr)
+			w.prior.SetResourceInstanceProviderKey(addr, work.provider.key)
 		}
 		w.values.set(w.values.instances, addr.String(), obj.Value)
 	} else if change.Action == plans.Create || change.Action.IsReplace() {
@@ -405,7 +407,7 @@ func (w *walker) deleteObject(p *configuredProvider, types plans.ObjectTypes, ad
 	}
 	var resp providers.ApplyResourceChangeResponse
 	meta, _ := w.providerMeta(addr.Module, p.addr.Provider)
-	if err := w.providerCall(func(ctx contextT) {
+	if err := w.providerCall(func(ctx context.Context) {
 		resp = p.iface.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{
 			TypeName: addr.Resource.Resource.Type, PriorState: priorVal, PlannedState: cty.NullVal(types.Value),
 			Config: cty.NullVal(types.Value), PlannedPrivate: private, ProviderMeta: meta,

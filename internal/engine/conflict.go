@@ -22,7 +22,7 @@ const (
 )
 
 // ConflictError says a run met another run's changes to the same records.
-// Terrane takes no lock (DESIGN.md, "No global lock"): runs find out about
+// Terrane takes no lock (docs/architecture.md, "No global lock"): runs find out about
 // each other through compare-and-swap writes, plan generations and open
 // intents, and a command may wait and plan again when that happens.
 type ConflictError struct {

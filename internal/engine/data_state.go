@@ -154,6 +154,7 @@ func (w *walker) recordDataResult(work *resourceWork, addr addrs.AbsResourceInst
 		return nil
 	}
 	w.prior.SetResourceInstanceCurrent(addr, src, work.provider.addr)
+	w.prior.SetResourceInstanceProviderKey(addr, work.provider.key)
 	return asDataResultWarnings(w.writeInstance(addr, work.provider.addr, recordRefresh))
 }
 

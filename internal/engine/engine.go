@@ -101,6 +101,11 @@ type Options struct {
 	// and destroy commands, in their plan as in their apply. It is an
 	// ephemeral value, so nothing recorded can depend on it.
 	Applying bool
+	// RecordsRefreshState makes the apply of a refresh-only plan record
+	// the root outputs as OpenTofu's refresh command does, from its plan's
+	// refreshed state: an output the plan could not know keeps its
+	// recorded value (or stays absent) instead of being recorded as null.
+	RecordsRefreshState bool
 	// RemoteState is how terraform_remote_state reads the "terrane"
 	// backend's workspaces (remotestate.WorkingDirWorkspaces for the working
 	// directory's store, and its project); nil leaves only the "local"
@@ -132,6 +137,14 @@ type PlanOpts struct {
 	Targets      []addrs.Targetable
 	Excludes     []addrs.Targetable
 	ForceReplace []addrs.AbsResourceInstance
+
+	// commandLineImport is the object `terrane import` asks for: the
+	// walk adopts it as if an import block named it.
+	commandLineImport *importTarget
+	// generating holds the addresses whose resource blocks are
+	// placeholders for configuration to generate: the walk imports and
+	// reads their objects and plans nothing for them.
+	generating *generatingImports
 }
 
 // Engine plans and applies one configuration against one workspace.

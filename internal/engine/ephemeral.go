@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/terrane/terrane/internal/addrs"
@@ -96,7 +97,7 @@ func (w *walker) openEphemeralInstance(work *resourceWork, addr addrs.AbsResourc
 	}
 	cfgVal, cfgMarks := cfgVal.UnmarkDeepWithPaths()
 	var validate providers.ValidateEphemeralResourceConfigResponse
-	if err := w.providerCall(func(ctx contextT) {
+	if err := w.providerCall(func(ctx context.Context) {
 		validate = work.provider.iface.ValidateEphemeralResourceConfig(ctx, providers.ValidateEphemeralResourceConfigRequest{TypeName: addr.Resource.Resource.Type, Config: cfgVal})
 	}); err != nil {
 		return ds.Append(err)
@@ -127,7 +128,7 @@ func (w *walker) openEphemeralInstance(work *resourceWork, addr addrs.AbsResourc
 func (w *walker) openEphemeral(work *resourceWork, addr addrs.AbsResourceInstance, cfgVal cty.Value) (cty.Value, diags.Diagnostics) {
 	w.preEphemeralOp(addr, plans.Open)
 	var resp providers.OpenEphemeralResourceResponse
-	if err := w.providerCall(func(ctx contextT) {
+	if err := w.providerCall(func(ctx context.Context) {
 		resp = work.provider.iface.OpenEphemeralResource(ctx, providers.OpenEphemeralResourceRequest{TypeName: addr.Resource.Resource.Type, Config: cfgVal})
 	}); err != nil {
 		w.postEphemeralOp(addr, plans.Open, err)

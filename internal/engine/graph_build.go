@@ -226,6 +226,9 @@ func (w *walker) addModuleVertices(g *graph, c *config.Config) []pendingRefs {
 		add(&callVertex{module: c, call: call}, []hcl.Expression{call.Count, call.ForEach, call.Enabled}, call.DependsOn)
 	}
 	for _, p := range m.ProviderConfigs {
+		if !c.HasOwnProviderConfig(p.Addr()) {
+			continue // an empty block standing in for a passed configuration
+		}
 		addr := addrs.AbsProviderConfig{Module: c.Path, Provider: m.ProviderForLocalName(p.Name), Alias: p.Alias}
 		add(&providerVertex{addr: addr, module: c, block: p}, []hcl.Expression{p.ForEach}, nil, w.providerBody(addr.Provider, p.Config))
 	}

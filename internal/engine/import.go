@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"sync"
 
@@ -133,7 +134,7 @@ func importKeyExprs(expr hcl.Expression) []hcl.Expression {
 // importTargetFor returns the import planned for addr, evaluating the
 // import blocks naming its resource on first use.
 func (w *walker) importTargetFor(addr addrs.AbsResourceInstance) (*importTarget, diags.Diagnostics) {
-	if target := commandLineImport(w.ctx); target != nil && target.addr.String() == addr.String() {
+	if target := w.planOpts.commandLineImport; target != nil && target.addr.String() == addr.String() {
 		return target, nil
 	}
 	if w.refactor == nil {
@@ -283,7 +284,7 @@ func (w *walker) adoptInstance(work *resourceWork, addr addrs.AbsResourceInstanc
 		return nil, w.importForGeneration(work, addr)
 	}
 	if inst != nil && inst.Current != nil {
-		if t := commandLineImport(w.ctx); t != nil && t.addr.String() == addr.String() {
+		if t := w.planOpts.commandLineImport; t != nil && t.addr.String() == addr.String() {
 			return inst, w.importOverExisting(work, addr, t.id)
 		}
 		if m := w.refactor.moves.Moves[addr.String()]; m != nil && m.CrossType {
@@ -316,10 +317,10 @@ func (w *walker) adoptInstance(work *resourceWork, addr addrs.AbsResourceInstanc
 // Terraform does: the import gives a skeleton, the read fills it in.
 func (w *walker) importObject(work *resourceWork, addr addrs.AbsResourceInstance, id string) (*states.ResourceInstanceObject, diags.Diagnostics) {
 	typeName := addr.Resource.Resource.Type
-	commandLine := commandLineImport(w.ctx) != nil
+	commandLine := w.planOpts.commandLineImport != nil
 	w.importHooks(func(h ImportHook) { h.PreImport(addr, id, commandLine) })
 	var resp providers.ImportResourceStateResponse
-	if err := w.providerCall(func(ctx contextT) {
+	if err := w.providerCall(func(ctx context.Context) {
 		resp = work.provider.iface.ImportResourceState(ctx, providers.ImportResourceStateRequest{TypeName: typeName, ID: id})
 	}); err != nil {
 		return nil, diags.Diagnostics{}.Append(err)
@@ -352,7 +353,7 @@ func (w *walker) importObject(work *resourceWork, addr addrs.AbsResourceInstance
 	for _, h := range w.e.opts.Hooks {
 		h.PreRefresh(addr, addrs.NotDeposed, imported.State)
 	}
-	if err := w.providerCall(func(ctx contextT) {
+	if err := w.providerCall(func(ctx context.Context) {
 		read = work.provider.iface.ReadResource(ctx, providers.ReadResourceRequest{TypeName: typeName, PriorState: imported.State,
 			Private: imported.Private, CurrentIdentity: identityOrNil(imported.Identity, work.types.Identity), ProviderMeta: meta})
 	}); err != nil {

@@ -14,17 +14,6 @@ import (
 	"github.com/terrane/terrane/internal/version"
 )
 
-// commandLineImportKey carries the object `terrane import` asks for
-// through a plan walk, which then adopts it as if an import block named
-// it.
-type commandLineImportKey struct{}
-
-// commandLineImport is the import a plan walk was started for, or nil.
-func commandLineImport(ctx context.Context) *importTarget {
-	target, _ := ctx.Value(commandLineImportKey{}).(*importTarget)
-	return target
-}
-
 // ImportedObject is what ImportInstance recorded.
 type ImportedObject struct {
 	Addr   addrs.AbsResourceInstance
@@ -44,7 +33,7 @@ func (e *Engine) ImportInstance(ctx context.Context, addr addrs.AbsResourceInsta
 		return nil, diags.Diagnostics{*d}
 	}
 	target := &importTarget{addr: addr, id: id}
-	plan, ds := e.plan(context.WithValue(ctx, commandLineImportKey{}, target), PlanOpts{Targets: []addrs.Targetable{addr}, SkipRefresh: true})
+	plan, ds := e.plan(ctx, PlanOpts{Targets: []addrs.Targetable{addr}, SkipRefresh: true, commandLineImport: target})
 	ds = withoutTargetingWarning(ds, addr)
 	if ds.HasErrors() {
 		return nil, ds
@@ -120,7 +109,7 @@ func alreadyManagedDiag(addr addrs.AbsResourceInstance) diags.Diagnostic {
 func (w *walker) importOverExisting(work *resourceWork, addr addrs.AbsResourceInstance, id string) diags.Diagnostics {
 	w.importHooks(func(h ImportHook) { h.PreImport(addr, id, true) })
 	var resp providers.ImportResourceStateResponse
-	if err := w.providerCall(func(ctx contextT) {
+	if err := w.providerCall(func(ctx context.Context) {
 		resp = work.provider.iface.ImportResourceState(ctx, providers.ImportResourceStateRequest{TypeName: addr.Resource.Resource.Type, ID: id})
 	}); err != nil {
 		return diags.Diagnostics{}.Append(err)

@@ -27,27 +27,19 @@ type GeneratedImport struct {
 	Value  cty.Value
 }
 
-// generateConfigKey carries, through a plan walk, the addresses whose
-// resource blocks are placeholders: the walk imports and reads their
-// objects and plans nothing for them.
-type generateConfigKey struct{}
-
+// generatingImports are the addresses a plan walk generates configuration
+// for (PlanOpts.generating) and what it imported for them.
 type generatingImports struct {
 	addrs map[string]bool
 	mu    sync.Mutex
 	got   []GeneratedImport
 }
 
-func generatingFor(ctx context.Context) *generatingImports {
-	g, _ := ctx.Value(generateConfigKey{}).(*generatingImports)
-	return g
-}
-
 // onlyGeneratingConfig reports whether addr's resource block is a
 // placeholder for configuration still to be generated, so the walk must
 // stop after importing it.
 func (w *walker) onlyGeneratingConfig(addr addrs.AbsResourceInstance) bool {
-	g := generatingFor(w.ctx)
+	g := w.planOpts.generating
 	return g != nil && g.addrs[addr.String()]
 }
 
@@ -88,7 +80,7 @@ func (e *Engine) ImportForConfigGeneration(ctx context.Context) ([]GeneratedImpo
 	// The sub-plan's provider processes are its own: nothing returned
 	// needs them, and the engine's Close does not know of them.
 	defer sub.Close()
-	_, pds := sub.plan(context.WithValue(ctx, generateConfigKey{}, generating), PlanOpts{Targets: targets, SkipRefresh: true})
+	_, pds := sub.plan(ctx, PlanOpts{Targets: targets, SkipRefresh: true, generating: generating})
 	for _, d := range pds {
 		if d.Severity == diags.Warning && d.Summary == partialPlanWarning(PlanOpts{Targets: targets}).Summary {
 			continue
@@ -220,7 +212,7 @@ func (w *walker) importForGeneration(work *resourceWork, addr addrs.AbsResourceI
 	if ds = ds.Append(ids); ids.HasErrors() {
 		return ds.WithAddress(addr.String())
 	}
-	g := generatingFor(w.ctx)
+	g := w.planOpts.generating
 	g.mu.Lock()
 	g.got = append(g.got, GeneratedImport{Addr: addr, ID: target.id, Schema: work.schema.Block, Value: obj.Value})
 	g.mu.Unlock()

@@ -89,7 +89,7 @@ func (g *instanceGroup) wait() diags.Diagnostics {
 // until the result is queued for commit, so no more intents are open at
 // any moment than calls may run at once: after a crash, at most Parallelism
 // operations are uncertain, however many instances were waiting
-// (DESIGN.md, "Nothing is silently forgotten"). Only a result that fails
+// (docs/architecture.md, "Nothing is silently forgotten"). Only a result that fails
 // to be written lets one more intent open beside its own. The instance slots above only bound how much
 // work is evaluated ahead; none of it announces a call it is not making.
 //

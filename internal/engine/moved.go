@@ -137,7 +137,8 @@ func (rf *refactorState) finishPlan(plan *plans.Plan) diags.Diagnostics {
 func isOrphanReason(r plans.ActionReason) bool {
 	switch r {
 	case plans.DeleteBecauseNoResourceConfig, plans.DeleteBecauseWrongRepetition, plans.DeleteBecauseCountIndex,
-		plans.DeleteBecauseEachKey, plans.DeleteBecauseNoModule, plans.DeleteBecauseNoMoveTarget:
+		plans.DeleteBecauseEachKey, plans.DeleteBecauseNoModule, plans.DeleteBecauseNoMoveTarget,
+		plans.DeleteBecauseEnabledFalse:
 		return true
 	}
 	return false

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/terrane/terrane/internal/addrs"
@@ -23,7 +24,7 @@ func (w *walker) moveAcrossTypes(work *resourceWork, addr addrs.AbsResourceInsta
 		TargetTypeName: addr.Resource.Resource.Type,
 	}
 	var resp providers.MoveResourceStateResponse
-	if err := w.providerCall(func(ctx contextT) { resp = work.provider.iface.MoveResourceState(ctx, req) }); err != nil {
+	if err := w.providerCall(func(ctx context.Context) { resp = work.provider.iface.MoveResourceState(ctx, req) }); err != nil {
 		return nil, diags.Diagnostics{}.Append(err)
 	}
 	ds := resp.Diagnostics

@@ -77,7 +77,8 @@ func (e *Engine) plan(ctx context.Context, opts PlanOpts) (*plans.Plan, diags.Di
 	g, gds := w.buildGraph(snap.State)
 	ds = ds.Append(gds)
 	if gds.HasErrors() {
-		return plan, ds
+		// As in OpenTofu, a graph that cannot be built makes no plan.
+		return nil, ds
 	}
 	if !e.opts.KeepValues {
 		w.readResources = dependedOn(g)
@@ -271,7 +272,7 @@ func (e *Engine) planOutputs(plan *plans.Plan, w *walker, prior *states.State) d
 			continue
 		}
 		if _, declared := e.opts.Config.Module.Outputs[name]; declared && plan.UIMode != plans.DestroyMode &&
-			w.results.outputs[name] == nil && prior.Outputs[name] == nil {
+			w.results.outputs[name] == nil && prior.Outputs[name] == nil && !w.results.nulls[name] {
 			// Its value could not be worked out (an error says why):
 			// as in OpenTofu, no change is planned for it.
 			continue

@@ -122,7 +122,10 @@ func (w *walker) plannedAction(addr addrs.AbsResourceInstance) (plans.Action, bo
 type outputsAndChecks struct {
 	mu      sync.Mutex
 	outputs map[string]*states.OutputValue
-	checks  checkResults
+	// nulls are the root outputs evaluated to null: not recorded, but,
+	// unlike one whose evaluation failed, planned as OpenTofu plans them.
+	nulls  map[string]bool
+	checks checkResults
 }
 
 func (w *walker) recordRootOutput(o *config.Output, val cty.Value) {
@@ -137,8 +140,10 @@ func (w *walker) recordRootOutput(o *config.Output, val cty.Value) {
 		// As OpenTofu does, an output whose value is null is not recorded:
 		// it reads as not set.
 		delete(w.results.outputs, o.Name)
+		w.results.nulls[o.Name] = true
 		return
 	}
+	delete(w.results.nulls, o.Name)
 	if w.op == walkApply && !val.IsWhollyKnown() {
 		// What an apply still cannot know (an instance a -target left out
 		// and never made) is recorded as null, as OpenTofu records it
@@ -163,6 +168,7 @@ func (w *walker) keepPriorRootOutput(o *config.Output) {
 }
 
 func (w *walker) keepPriorRootOutputLocked(o *config.Output) {
+	delete(w.results.nulls, o.Name)
 	if prior := w.snapshot.State.Outputs[o.Name]; prior != nil {
 		w.results.outputs[o.Name] = prior
 	} else {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/zclconf/go-cty/cty"
@@ -75,7 +76,7 @@ func (w *walker) readData(work *resourceWork, addr addrs.AbsResourceInstance, cf
 	if mds.HasErrors() {
 		return cty.DynamicVal, mds
 	}
-	if err := w.providerCall(func(ctx contextT) {
+	if err := w.providerCall(func(ctx context.Context) {
 		vresp = work.provider.iface.ValidateDataResourceConfig(ctx, providers.ValidateDataResourceConfigRequest{TypeName: addr.Resource.Resource.Type, Config: cfgVal})
 		if vresp.Diagnostics.HasErrors() {
 			return

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"github.com/terrane/terrane/internal/marks"
 
@@ -202,7 +203,7 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 		// change out of the plan without anyone noticing.
 		return ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Provider deferred a change",
 			Detail: fmt.Sprintf("The provider %s answered the plan of %s with a deferral, which Terrane did not allow and does not support. Nothing can be planned for this object; make the values it depends on known (for example with -target) and plan again.",
-				work.v.provider.Provider.ForDisplay(), addr),
+				addrs.ProviderForDisplay(work.v.provider.Provider), addr),
 			Subject: work.v.resource.DeclRange.Ptr(), Address: addr.String()})
 	}
 	var encoded []plans.KnownEncoding
@@ -218,7 +219,7 @@ func (w *walker) planUpsert(work *resourceWork, addr addrs.AbsResourceInstance, 
 
 func (w *walker) validateResource(work *resourceWork, cfgVal cty.Value) diags.Diagnostics {
 	var resp providers.ValidateResourceConfigResponse
-	if err := w.providerCall(func(ctx contextT) {
+	if err := w.providerCall(func(ctx context.Context) {
 		resp = work.provider.iface.ValidateResourceConfig(ctx, providers.ValidateResourceConfigRequest{
 			TypeName: work.v.resource.Type, Config: cfgVal,
 			ClientCapabilities: providers.ClientCapabilities{WriteOnlyAttributesAllowed: true},
@@ -238,7 +239,7 @@ func (w *walker) planResourceChange(work *resourceWork, addr addrs.AbsResourceIn
 		return nil, mds
 	}
 	var resp providers.PlanResourceChangeResponse
-	if err := w.providerCall(func(ctx contextT) {
+	if err := w.providerCall(func(ctx context.Context) {
 		resp = work.provider.iface.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
 			TypeName: work.v.resource.Type, PriorState: priorVal, ProposedNewState: proposed, Config: cfgVal, ProviderMeta: meta,
 			ConfigSensitivePaths: sensitivePathsOf(cfgMarks), PriorPrivate: priorPrivate, PriorIdentity: identityOrNil(priorIdentity, work.types.Identity),

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"github.com/terrane/terrane/internal/marks"
 
@@ -219,7 +220,9 @@ func orphanReason(exp *expansion, key addrs.InstanceKey) (plans.ActionReason, bo
 		}
 	default:
 		if exp.mode == expandSingle {
-			return plans.DeleteBecauseNoResourceConfig, true
+			// A single resource without its one instance is one whose
+			// lifecycle enabled is false.
+			return plans.DeleteBecauseEnabledFalse, true
 		}
 	}
 	return plans.DeleteBecauseWrongRepetition, true
@@ -281,7 +284,7 @@ func (w *walker) refresh(p *configuredProvider, s schema.Schema, types plans.Obj
 	if ds = ds.Append(mds); mds.HasErrors() {
 		return nil, ds
 	}
-	if err := w.providerCall(func(ctx contextT) {
+	if err := w.providerCall(func(ctx context.Context) {
 		resp = p.iface.ReadResource(ctx, providers.ReadResourceRequest{
 			TypeName: addr.Resource.Resource.Type, PriorState: unmarked, Private: obj.Private, ProviderMeta: meta,
 			CurrentIdentity: identityOrNil(obj.Identity, types.Identity),
@@ -378,7 +381,7 @@ func sensitivePaths(block *schema.Block, val cty.Value) []cty.PathValueMarks {
 	paths := block.SensitivePaths(val)
 	out := make([]cty.PathValueMarks, len(paths))
 	for i, p := range paths {
-		out[i] = cty.PathValueMarks{Path: p, Marks: cty.NewValueMarks(sensitiveMark)}
+		out[i] = cty.PathValueMarks{Path: p, Marks: cty.NewValueMarks(marks.Sensitive)}
 	}
 	return out
 }
@@ -387,7 +390,7 @@ func sensitivePaths(block *schema.Block, val cty.Value) []cty.PathValueMarks {
 // protocol asks for on every object read from state, whatever its version.
 func (w *walker) upgrade(p *configuredProvider, s schema.Schema, types plans.ObjectTypes, typeName string, src *states.ResourceInstanceObjectSrc) (*states.ResourceInstanceObject, diags.Diagnostics) {
 	var resp providers.UpgradeResourceStateResponse
-	if err := w.providerCall(func(ctx contextT) {
+	if err := w.providerCall(func(ctx context.Context) {
 		resp = p.iface.UpgradeResourceState(ctx, providers.UpgradeResourceStateRequest{
 			TypeName: typeName, Version: int64(src.SchemaVersion), RawStateJSON: src.AttrsJSON, RawStateFlatmap: src.AttrsFlat,
 		})
@@ -406,7 +409,7 @@ func (w *walker) upgrade(p *configuredProvider, s schema.Schema, types plans.Obj
 	if len(src.SensitivePaths) > 0 {
 		pvm := make([]cty.PathValueMarks, len(src.SensitivePaths))
 		for i, path := range src.SensitivePaths {
-			pvm[i] = cty.PathValueMarks{Path: path, Marks: cty.NewValueMarks(sensitiveMark)}
+			pvm[i] = cty.PathValueMarks{Path: path, Marks: cty.NewValueMarks(marks.Sensitive)}
 		}
 		val = marks.MarkWithPaths(val, pvm)
 	}
@@ -476,7 +479,7 @@ func (w *walker) planDelete(p *configuredProvider, types plans.ObjectTypes, s sc
 		unmarked, _ := marks.UnmarkDeep(r.current.Value)
 		var resp providers.PlanResourceChangeResponse
 		meta, _ := w.providerMeta(addr.Module, p.addr.Provider)
-		if err := w.providerCall(func(ctx contextT) {
+		if err := w.providerCall(func(ctx context.Context) {
 			resp = p.iface.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
 				TypeName: addr.Resource.Resource.Type, PriorState: unmarked, ProposedNewState: cty.NullVal(types.Value), ProviderMeta: meta,
 				Config: cty.NullVal(types.Value), PriorPrivate: private, PriorIdentity: identityOrNil(r.identity, types.Identity),

@@ -59,7 +59,9 @@ func (w *walker) runProvider(v *providerVertex) diags.Diagnostics {
 
 func (w *walker) configureProviderInstance(v *providerVertex, inst addrs.ModuleInstance, key addrs.InstanceKey, rep repetition) diags.Diagnostics {
 	cfgVal := cty.EmptyObjectVal
+	var cfgBody hcl.Body
 	if v.block != nil {
+		cfgBody = v.block.Config
 		body := w.providerBody(v.addr.Provider, v.block.Config)
 		val, hd := w.scopeIn(v.module, inst, rep, nil).EvalBlock(body.body, body.spec)
 		if hd.HasErrors() {
@@ -75,7 +77,7 @@ func (w *walker) configureProviderInstance(v *providerVertex, inst addrs.ModuleI
 		// functions without configuring them.
 		return w.providers.startUnconfigured(w.ctx, configInst)
 	}
-	return w.providers.configure(w.ctx, configInst, cfgVal)
+	return w.providers.configure(w.ctx, configInst, cfgVal, cfgBody)
 }
 
 // setInstanceKeys remembers the instances of a configuration with
@@ -158,7 +160,7 @@ func (w *walker) providerInstanceKey(scope *lang.Scope, keyExpr hcl.Expression, 
 		return ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid provider instance key", Detail: detail,
 			Subject: keyExpr.Range().Ptr(), Address: addr.String()})
 	}
-	if val.HasMark(sensitiveMark) {
+	if val.HasMark(marks.Sensitive) {
 		return nil, invalid("A provider instance key must not be derived from a sensitive value.")
 	}
 	if val.HasMark(marks.Ephemeral) {
@@ -214,7 +216,7 @@ func orphanRepetition(key addrs.InstanceKey) repetition {
 func passedProviderKey(module *config.Config, local addrs.LocalProviderConfig) (hcl.Expression, int) {
 	provider := module.Module.ProviderForLocalName(local.LocalName)
 	for c := module; c.Parent != nil; c = c.Parent {
-		if _, ok := c.Module.ProviderConfigs[local]; ok {
+		if c.HasOwnProviderConfig(local) {
 			return nil, 0
 		}
 		call := c.Parent.Module.ModuleCalls[c.Path[len(c.Path)-1]]

@@ -17,19 +17,19 @@ func withProviderSensitive(val cty.Value, paths []cty.Path) cty.Value {
 	if len(paths) == 0 || val == cty.NilVal {
 		return val
 	}
-	marks := make([]cty.PathValueMarks, len(paths))
+	pvm := make([]cty.PathValueMarks, len(paths))
 	for i, path := range paths {
-		marks[i] = cty.PathValueMarks{Path: path, Marks: cty.NewValueMarks(sensitiveMark)}
+		pvm[i] = cty.PathValueMarks{Path: path, Marks: cty.NewValueMarks(marks.Sensitive)}
 	}
-	return val.MarkWithPaths(marks)
+	return val.MarkWithPaths(pvm)
 }
 
-// sensitivePathsOf lists the paths marks make sensitive, for requests
+// sensitivePathsOf lists the paths pathMarks make sensitive, for requests
 // that carry unmarked values with their sensitive paths beside them.
-func sensitivePathsOf(marks []cty.PathValueMarks) []cty.Path {
+func sensitivePathsOf(pathMarks []cty.PathValueMarks) []cty.Path {
 	var paths []cty.Path
-	for _, pvm := range marks {
-		if pvm.Marks.Has(sensitiveMark) {
+	for _, pvm := range pathMarks {
+		if pvm.Marks.Has(marks.Sensitive) {
 			paths = append(paths, pvm.Path)
 		}
 	}

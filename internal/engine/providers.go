@@ -165,7 +165,9 @@ func (s *providerSet) validationProviders() validate.Providers {
 // configure starts the process of one provider configuration (taking the
 // spare one when there is one), validates its configuration and
 // configures it. An unknown configuration still configures the provider.
-func (s *providerSet) configure(ctx context.Context, inst addrs.AbsProviderConfigInstance, cfgVal cty.Value) diags.Diagnostics {
+// The provider's diagnostics are placed in body, the configuration's block
+// (nil for a provider with none), as OpenTofu places them.
+func (s *providerSet) configure(ctx context.Context, inst addrs.AbsProviderConfigInstance, cfgVal cty.Value, body hcl.Body) diags.Diagnostics {
 	addr := inst.Config
 	p, ds := s.process(ctx, addr.Provider)
 	if ds.HasErrors() {
@@ -174,7 +176,7 @@ func (s *providerSet) configure(ctx context.Context, inst addrs.AbsProviderConfi
 	p = s.wrapConfiguration(addr, p)
 	unmarked, _ := cfgVal.UnmarkDeep()
 	validate := p.ValidateProviderConfig(ctx, providers.ValidateProviderConfigRequest{Config: unmarked})
-	ds = ds.Append(validate.Diagnostics)
+	ds = ds.Append(validate.Diagnostics.WithAddress(inst.String()).InConfigBody(body))
 	if ds.HasErrors() {
 		return ds.WithAddress(inst.String())
 	}
@@ -182,7 +184,7 @@ func (s *providerSet) configure(ctx context.Context, inst addrs.AbsProviderConfi
 		TerraformVersion: version.OpenTofuVersion, Config: unmarked,
 		ClientCapabilities: providers.ClientCapabilities{WriteOnlyAttributesAllowed: true},
 	})
-	ds = ds.Append(resp.Diagnostics)
+	ds = ds.Append(resp.Diagnostics.WithAddress(inst.String()).InConfigBody(body))
 	s.mu.Lock()
 	s.configured[inst.String()] = &configuredProvider{addr: addr, key: inst.Key, iface: p}
 	s.mu.Unlock()
@@ -244,7 +246,7 @@ func (s *providerSet) getInstance(inst addrs.AbsProviderConfigInstance) *configu
 func resolveProviderConfig(module *config.Config, local addrs.LocalProviderConfig) addrs.AbsProviderConfig {
 	provider := module.Module.ProviderForLocalName(local.LocalName)
 	for c := module; ; {
-		if _, ok := c.Module.ProviderConfigs[local]; ok {
+		if c.HasOwnProviderConfig(local) {
 			return addrs.AbsProviderConfig{Module: c.Path, Provider: provider, Alias: local.Alias}
 		}
 		if c.Parent == nil {

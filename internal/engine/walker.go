@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -121,7 +122,7 @@ func (e *Engine) newWalker(ctx context.Context, op walkOp, snap *recordstore.Sna
 		scopes: map[string]*lang.Scope{}, callSem: make(chan struct{}, e.opts.Parallelism),
 		instanceSlots: make(chan struct{}, instanceSlots(op, e.opts.Parallelism)), operationSlots: make(chan struct{}, e.opts.Parallelism),
 		prior: states.NewSyncState(workingState(op, snap.State)), snapshot: snap,
-		results:            &outputsAndChecks{outputs: map[string]*states.OutputValue{}},
+		results:            &outputsAndChecks{outputs: map[string]*states.OutputValue{}, nulls: map[string]bool{}},
 		failures:           newFailureSet(),
 		stateByConfig:      map[string][]*states.Resource{},
 		attrTriggerTargets: map[string]bool{},
@@ -317,7 +318,7 @@ func (w *walker) finalizeVariable(v *variableVertex, inst addrs.ModuleInstance, 
 		return cty.UnknownVal(decl.Type.Type), ds.Append(unsuitableVariableValue(decl, addr, from, rng, err))
 	}
 	if decl.Sensitive {
-		val = val.Mark(sensitiveMark)
+		val = val.Mark(marks.Sensitive)
 	}
 	switch {
 	case decl.Ephemeral:
@@ -388,8 +389,8 @@ func (w *walker) runOutput(v *outputVertex) diags.Diagnostics {
 		}
 		undeclaredSensitive := false
 		if v.output.Sensitive {
-			val = val.Mark(sensitiveMark)
-		} else if inst.IsRoot() && marks.Contains(val, sensitiveMark) {
+			val = val.Mark(marks.Sensitive)
+		} else if inst.IsRoot() && marks.Contains(val, marks.Sensitive) {
 			ds = ds.Append(lang.UndeclaredSensitiveOutput(v.output.DeclRange))
 			undeclaredSensitive = true
 		}
@@ -557,7 +558,7 @@ func sortedKeys[V any](m map[string]V) []string {
 	for k := range m {
 		keys = append(keys, k)
 	}
-	sortStrings(keys)
+	sort.Strings(keys)
 	return keys
 }
 

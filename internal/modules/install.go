@@ -151,6 +151,9 @@ func (w *installWalk) installCall(ctx context.Context, call *config.ModuleCall, 
 	case SourceLocal:
 		dir, ok := w.installLocal(call, key, moduleDir)
 		if !ok {
+			// As OpenTofu, the call is recorded without a directory, so
+			// later commands say its directory could not be read.
+			w.manifest.Records[key] = record
 			return "", false
 		}
 		record.Dir = dir
@@ -209,6 +212,9 @@ func (w *installWalk) installRemote(ctx context.Context, call *config.ModuleCall
 func (w *installWalk) reusable(call *config.ModuleCall, key string) (Record, bool) {
 	previous, found := w.previous.Records[key]
 	if w.installer.Upgrade || !found || previous.Source != call.SourceAddr || w.fresh[parentKey(key)] {
+		return Record{}, false
+	}
+	if previous.Dir == "" { // a failed installation
 		return Record{}, false
 	}
 	if info, err := os.Stat(filepath.Join(w.rootDir, filepath.FromSlash(previous.Dir))); err != nil || !info.IsDir() {

@@ -109,8 +109,16 @@ func (m *Manifest) ModuleDir(path []string) (string, bool) {
 }
 
 // Installed adapts the manifest for config.Parser.LoadConfigWithModules,
-// with directories resolved against rootDir.
+// with directories resolved against rootDir. When rootDir is the working
+// directory given by its absolute path, the directories stay as recorded,
+// relative: OpenTofu reads them relative to its working directory whatever
+// path it read the root module by, and its diagnostics name their files so.
 func (m *Manifest) Installed(rootDir string) config.InstalledModules {
+	if filepath.IsAbs(rootDir) {
+		if wd, err := os.Getwd(); err == nil && wd == filepath.Clean(rootDir) {
+			rootDir = "."
+		}
+	}
 	return func(path addrs.Module) (config.InstalledModule, bool) {
 		record, ok := m.Records[strings.Join(path, ".")]
 		if !ok {

@@ -104,6 +104,7 @@ const (
 	DeleteBecauseEachKey          ActionReason = 'E'
 	DeleteBecauseNoModule         ActionReason = 'M'
 	DeleteBecauseNoMoveTarget     ActionReason = 'A'
+	DeleteBecauseEnabledFalse     ActionReason = 'L'
 	ReadBecauseConfigUnknown      ActionReason = '?'
 	ReadBecauseDependencyPending  ActionReason = '!'
 	ReadBecauseCheckNested        ActionReason = '#'
@@ -126,6 +127,7 @@ var actionReasonNames = map[ActionReason]string{
 	DeleteBecauseEachKey:                  "delete_because_each_key",
 	DeleteBecauseNoModule:                 "delete_because_no_module",
 	DeleteBecauseNoMoveTarget:             "delete_because_no_move_target",
+	DeleteBecauseEnabledFalse:             "delete_because_enabled_false",
 	ReadBecauseConfigUnknown:              "read_because_config_unknown",
 	ReadBecauseDependencyPending:          "read_because_dependency_pending",
 	ReadBecauseCheckNested:                "read_because_check_nested",

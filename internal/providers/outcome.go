@@ -5,7 +5,7 @@ import "github.com/terrane/terrane/internal/diags"
 // The summaries of the diagnostics an adapter gives for a call that got no
 // answer from its provider. Whether such a call changed anything is
 // unknown, so the engine keeps its intent open for the next run to resolve
-// (DESIGN.md, "Nothing is silently forgotten"). Every other error is the
+// (docs/architecture.md, "Nothing is silently forgotten"). Every other error is the
 // provider's own answer that the call failed.
 const (
 	// SummaryCrashed: the provider's process stopped during the call.

@@ -50,7 +50,7 @@ func (op IntentOperation) String() string {
 // Intent announces a provider call that may create, replace or delete a
 // remote object. It is made durable before the call and replaced by the
 // call's result, so an intent still open after a run stopped says that call's
-// outcome is unknown (DESIGN.md, "Nothing is silently forgotten").
+// outcome is unknown (docs/architecture.md, "Nothing is silently forgotten").
 type Intent struct {
 	Operation IntentOperation
 	// PlannedMsgpack is the planned new value as msgpack of PlannedType; it

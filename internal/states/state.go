@@ -63,6 +63,10 @@ type ResourceInstance struct {
 	Current *ResourceInstanceObjectSrc
 	Deposed map[addrs.DeposedKey]*ResourceInstanceObjectSrc
 	Intent  *Intent
+	// ProviderKey is the instance of the resource's provider configuration
+	// (one with for_each) that manages the instance; addrs.NoKey for a
+	// configuration without instances.
+	ProviderKey addrs.InstanceKey
 }
 
 // OutputValue is a root module output. Value is unmarked; Sensitive says
@@ -153,6 +157,14 @@ func (s *State) SetResourceInstanceCurrent(addr addrs.AbsResourceInstance, obj *
 	s.pruneInstance(addr)
 }
 
+// SetResourceInstanceProviderKey records which instance of its provider
+// configuration manages the instance at addr, if it is in the state.
+func (s *State) SetResourceInstanceProviderKey(addr addrs.AbsResourceInstance, key addrs.InstanceKey) {
+	if inst := s.ResourceInstance(addr); inst != nil {
+		inst.ProviderKey = key
+	}
+}
+
 // SetResourceInstanceDeposed sets (or, with nil, removes) a deposed object
 // of the instance at addr.
 func (s *State) SetResourceInstanceDeposed(addr addrs.AbsResourceInstance, key addrs.DeposedKey, obj *ResourceInstanceObjectSrc, provider addrs.AbsProviderConfig) {
@@ -225,7 +237,7 @@ func (inst *ResourceInstance) DeepCopy() *ResourceInstance {
 	if inst == nil {
 		return nil
 	}
-	out := &ResourceInstance{Current: inst.Current.DeepCopy(), Intent: inst.Intent.DeepCopy()}
+	out := &ResourceInstance{Current: inst.Current.DeepCopy(), Intent: inst.Intent.DeepCopy(), ProviderKey: inst.ProviderKey}
 	if inst.Deposed != nil {
 		out.Deposed = make(map[addrs.DeposedKey]*ResourceInstanceObjectSrc, len(inst.Deposed))
 		for key, obj := range inst.Deposed {

@@ -11,7 +11,7 @@ import (
 // SyncState wraps a State for the engine's parallel walk: every method
 // locks, reads hand out deep copies, and every instance a method changes is
 // remembered until TakeChanged, so the engine commits exactly the records
-// that changed (DESIGN.md, "Writes are batched").
+// that changed (docs/architecture.md, "Writes are batched").
 type SyncState struct {
 	mu      sync.RWMutex
 	state   *State
@@ -59,6 +59,12 @@ func (s *SyncState) ResourceInstanceAddrs() []addrs.AbsResourceInstance {
 // at addr. obj is copied.
 func (s *SyncState) SetResourceInstanceCurrent(addr addrs.AbsResourceInstance, obj *ResourceInstanceObjectSrc, provider addrs.AbsProviderConfig) {
 	s.change(addr, func() { s.state.SetResourceInstanceCurrent(addr, obj.DeepCopy(), provider) })
+}
+
+// SetResourceInstanceProviderKey records the provider configuration
+// instance that manages the instance at addr.
+func (s *SyncState) SetResourceInstanceProviderKey(addr addrs.AbsResourceInstance, key addrs.InstanceKey) {
+	s.change(addr, func() { s.state.SetResourceInstanceProviderKey(addr, key) })
 }
 
 // SetResourceInstanceDeposed sets (or, with nil, removes) a deposed object

@@ -137,6 +137,8 @@ func deleteReason(h plans.ResourceInstanceChangeHeader) string {
 		return fmt.Sprintf("\n  # (because %s was moved to %s, which is not in configuration)", h.PrevRunAddr, h.Addr)
 	case plans.DeleteBecauseNoModule:
 		return fmt.Sprintf("\n  # (because %s is not in configuration)", h.Addr.Module)
+	case plans.DeleteBecauseEnabledFalse:
+		return "\n  # (because enabled is false)"
 	case plans.DeleteBecauseWrongRepetition:
 		switch resource.Key.(type) {
 		case addrs.IntKey:

@@ -253,9 +253,7 @@ func (m *moduleValidator) validateResource(ctx context.Context, r *config.Resour
 	if !known || s.Block == nil {
 		return append(ds, unsupportedTypeDiag(r, kind, types))
 	}
-	if r.Managed != nil {
-		ds = m.appendHCL(ds, s.Block.ValidateIgnoreChanges(r.Managed.IgnoreChanges, r.TypeRange))
-	}
+	ds = m.appendHCL(ds, m.validateLifecycle(r, s.Block))
 	val, evalDiags := m.evalBlock(scope, r.Config, s.Block)
 	ds = m.appendHCL(ds, evalDiags)
 	if evalDiags.HasErrors() {
@@ -402,7 +400,7 @@ func unsupportedTypeDiag(r *config.Resource, kind string, types map[string]schem
 	case addrs.EphemeralResourceMode:
 		summary = "Invalid ephemeral resource type"
 	}
-	detail := fmt.Sprintf("The provider %s does not support %s %q.", r.Provider.ForDisplay(), kind, r.Type)
+	detail := fmt.Sprintf("The provider %s does not support %s %q.", addrs.ProviderForDisplay(r.Provider), kind, r.Type)
 	if suggestion := nameSuggestion(r.Type, types); suggestion != "" {
 		detail += fmt.Sprintf(" Did you mean %q?", suggestion)
 	}

@@ -172,6 +172,7 @@ const (
 	ResourceInstanceActionReason_READ_BECAUSE_DEPENDENCY_PENDING            ResourceInstanceActionReason = 11
 	ResourceInstanceActionReason_READ_BECAUSE_CHECK_NESTED                  ResourceInstanceActionReason = 13
 	ResourceInstanceActionReason_DELETE_BECAUSE_NO_MOVE_TARGET              ResourceInstanceActionReason = 12
+	ResourceInstanceActionReason_DELETE_BECAUSE_ENABLED_FALSE               ResourceInstanceActionReason = 14
 	ResourceInstanceActionReason_FORGOT_BECAUSE_LIFECYCLE_DESTROY_IN_STATE  ResourceInstanceActionReason = 15
 	ResourceInstanceActionReason_FORGOT_BECAUSE_LIFECYCLE_DESTROY_IN_CONFIG ResourceInstanceActionReason = 16
 )
@@ -193,6 +194,7 @@ var (
 		11: "READ_BECAUSE_DEPENDENCY_PENDING",
 		13: "READ_BECAUSE_CHECK_NESTED",
 		12: "DELETE_BECAUSE_NO_MOVE_TARGET",
+		14: "DELETE_BECAUSE_ENABLED_FALSE",
 		15: "FORGOT_BECAUSE_LIFECYCLE_DESTROY_IN_STATE",
 		16: "FORGOT_BECAUSE_LIFECYCLE_DESTROY_IN_CONFIG",
 	}
@@ -211,6 +213,7 @@ var (
 		"READ_BECAUSE_DEPENDENCY_PENDING":            11,
 		"READ_BECAUSE_CHECK_NESTED":                  13,
 		"DELETE_BECAUSE_NO_MOVE_TARGET":              12,
+		"DELETE_BECAUSE_ENABLED_FALSE":               14,
 		"FORGOT_BECAUSE_LIFECYCLE_DESTROY_IN_STATE":  15,
 		"FORGOT_BECAUSE_LIFECYCLE_DESTROY_IN_CONFIG": 16,
 	}
@@ -1927,7 +1930,7 @@ const file_tfplan_planfile_proto_rawDesc = "" +
 	"\x06FORGET\x10\b\x12\x16\n" +
 	"\x12CREATE_THEN_FORGET\x10\t\x12\x16\n" +
 	"\x12FORGET_THEN_CREATE\x10\n" +
-	"*\xa7\x04\n" +
+	"*\xc9\x04\n" +
 	"\x1cResourceInstanceActionReason\x12\b\n" +
 	"\x04NONE\x10\x00\x12\x1b\n" +
 	"\x17REPLACE_BECAUSE_TAINTED\x10\x01\x12\x16\n" +
@@ -1943,7 +1946,8 @@ const file_tfplan_planfile_proto_rawDesc = "" +
 	"\x12#\n" +
 	"\x1fREAD_BECAUSE_DEPENDENCY_PENDING\x10\v\x12\x1d\n" +
 	"\x19READ_BECAUSE_CHECK_NESTED\x10\r\x12!\n" +
-	"\x1dDELETE_BECAUSE_NO_MOVE_TARGET\x10\f\x12-\n" +
+	"\x1dDELETE_BECAUSE_NO_MOVE_TARGET\x10\f\x12 \n" +
+	"\x1cDELETE_BECAUSE_ENABLED_FALSE\x10\x0e\x12-\n" +
 	")FORGOT_BECAUSE_LIFECYCLE_DESTROY_IN_STATE\x10\x0f\x12.\n" +
 	"*FORGOT_BECAUSE_LIFECYCLE_DESTROY_IN_CONFIG\x10\x10*\xbb\x01\n" +
 	"\x0eDeferredReason\x12\v\n" +

@@ -46,6 +46,10 @@ type Operation struct {
 	// Applying is set for the apply and destroy commands: what
 	// terraform.applying evaluates to, in their plan as in their apply.
 	Applying bool
+	// RecordsRefreshState is set for the refresh command, which records
+	// what its refresh-only plan found rather than applying the plan: a
+	// root output the plan could not know keeps its recorded value.
+	RecordsRefreshState bool
 	// SuppressForgetErrors is apply's and destroy's
 	// -suppress-forget-errors: a destroy that forgets objects (lifecycle
 	// destroy = false) succeeds without the error that says so.
@@ -246,6 +250,7 @@ func parseApplyLike(command string, args []string, forced Operation) (*Apply, di
 	apply.Destroy = apply.Destroy || forced.Destroy
 	apply.RefreshOnly = apply.RefreshOnly || forced.RefreshOnly
 	apply.Applying = command == "apply" || command == "destroy"
+	apply.RecordsRefreshState = command == "refresh"
 	rest := fs.Args()
 	if command == "apply" && len(rest) == 1 {
 		apply.PlanFile, rest = rest[0], nil

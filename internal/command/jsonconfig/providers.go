@@ -21,7 +21,7 @@ func providerKey(module addrs.Module, local addrs.LocalProviderConfig) string {
 // default configuration, inherited implicitly; a module with neither uses an
 // empty configuration of its own.
 func resolveProviderKey(cfg *config.Config, local addrs.LocalProviderConfig) string {
-	if _, declared := cfg.Module.ProviderConfigs[local]; declared || cfg.Parent == nil {
+	if cfg.HasOwnProviderConfig(local) || cfg.Parent == nil {
 		return providerKey(cfg.Path, local)
 	}
 	call := cfg.Parent.Module.ModuleCalls[cfg.Path[len(cfg.Path)-1]]

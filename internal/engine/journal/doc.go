@@ -9,10 +9,10 @@
 // object, the engine opens an intent on the instance's record (BeginCall);
 // after the call, it replaces the intent with the result (FinishCall). Both
 // block until the write is durable: there is no write-behind, so no caller
-// ever proceeds on a write the store could still lose (DESIGN.md, "Nothing is
+// ever proceeds on a write the store could still lose (docs/architecture.md, "Nothing is
 // silently forgotten"). A single committer goroutine takes every write queued
 // while the previous commit ran and commits them together, one transaction
-// and one fsync (DESIGN.md, "Writes are batched"). One write failing its
+// and one fsync (docs/architecture.md, "Writes are batched"). One write failing its
 // compare-and-swap fails only its own caller: the batch is retried without
 // it.
 //

@@ -20,7 +20,7 @@ const maxSummaryAttrs = 12
 
 // createDiagnostic reports an interrupted create: the object may exist, and
 // only the user can say whether it does. The protocol gives no way to find
-// an object whose create answer was lost (DESIGN.md, "Nothing is silently
+// an object whose create answer was lost (docs/architecture.md, "Nothing is silently
 // forgotten").
 func (r *resolver) createDiagnostic(intent *states.Intent) diags.Diagnostic {
 	addr := r.entry.Addr

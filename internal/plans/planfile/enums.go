@@ -33,6 +33,7 @@ var reasonsToProto = map[plans.ActionReason]tfplan.ResourceInstanceActionReason{
 	plans.DeleteBecauseEachKey:                  tfplan.ResourceInstanceActionReason_DELETE_BECAUSE_EACH_KEY,
 	plans.DeleteBecauseNoModule:                 tfplan.ResourceInstanceActionReason_DELETE_BECAUSE_NO_MODULE,
 	plans.DeleteBecauseNoMoveTarget:             tfplan.ResourceInstanceActionReason_DELETE_BECAUSE_NO_MOVE_TARGET,
+	plans.DeleteBecauseEnabledFalse:             tfplan.ResourceInstanceActionReason_DELETE_BECAUSE_ENABLED_FALSE,
 	plans.ReadBecauseConfigUnknown:              tfplan.ResourceInstanceActionReason_READ_BECAUSE_CONFIG_UNKNOWN,
 	plans.ReadBecauseDependencyPending:          tfplan.ResourceInstanceActionReason_READ_BECAUSE_DEPENDENCY_PENDING,
 	plans.ReadBecauseCheckNested:                tfplan.ResourceInstanceActionReason_READ_BECAUSE_CHECK_NESTED,

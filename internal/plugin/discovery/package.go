@@ -39,6 +39,23 @@ func ParsePlatform(raw string) (Platform, error) {
 	return Platform{OS: osName, Arch: arch}, nil
 }
 
+// ParsePlatformOption parses a platform given on the command line as
+// OpenTofu does: two words separated by an underscore, neither holding
+// whitespace. It is more lenient than ParsePlatform ("nonsense_" passes):
+// a platform no package has simply finds nothing.
+func ParsePlatformOption(raw string) (Platform, error) {
+	parts := strings.Split(raw, "_")
+	switch {
+	case len(parts) != 2:
+		return Platform{}, fmt.Errorf("must be two words separated by an underscore")
+	case strings.ContainsAny(parts[0], " \t\n\r"):
+		return Platform{}, fmt.Errorf("OS portion must not contain whitespace")
+	case strings.ContainsAny(parts[1], " \t\n\r"):
+		return Platform{}, fmt.Errorf("architecture portion must not contain whitespace")
+	}
+	return Platform{OS: parts[0], Arch: parts[1]}, nil
+}
+
 // String returns the OS_ARCH form.
 func (p Platform) String() string {
 	return p.OS + "_" + p.Arch

@@ -20,7 +20,7 @@ func InstanceToRecord(addr addrs.AbsResourceInstance, provider addrs.AbsProvider
 	rec := &recordsv1.ResourceInstance{
 		Type:     addr.Resource.Resource.Type,
 		Name:     addr.Resource.Resource.Name,
-		Provider: provider.String(),
+		Provider: provider.Instance(inst.ProviderKey).String(),
 		Mode:     recordsv1.ResourceMode_RESOURCE_MODE_MANAGED,
 	}
 	if !addr.Module.IsRoot() {
@@ -62,11 +62,14 @@ func InstanceFromRecord(rec *recordsv1.ResourceInstance) (addrs.AbsResourceInsta
 	if err != nil {
 		return addr, addrs.AbsProviderConfig{}, nil, err
 	}
-	provider, diags := addrs.ParseAbsProviderConfigStr(rec.GetProvider())
+	// The record names the provider configuration instance that manages
+	// the resource instance.
+	providerInst, diags := addrs.ParseAbsProviderConfigInstanceStr(rec.GetProvider())
+	provider := providerInst.Config
 	if diags.HasErrors() {
 		return addr, provider, nil, fmt.Errorf("%s: invalid provider configuration address %q: %s", addr, rec.GetProvider(), diags.Error())
 	}
-	inst := &states.ResourceInstance{}
+	inst := &states.ResourceInstance{ProviderKey: providerInst.Key}
 	if inst.Current, err = objectFromRecord(rec.GetCurrent()); err != nil {
 		return addr, provider, nil, fmt.Errorf("%s: %w", addr, err)
 	}

@@ -25,12 +25,14 @@ type outputV4 struct {
 }
 
 type resourceV4 struct {
-	Module    string       `json:"module,omitempty"`
-	Mode      string       `json:"mode"`
-	Type      string       `json:"type"`
-	Name      string       `json:"name"`
-	Each      string       `json:"each,omitempty"`
-	Provider  string       `json:"provider"`
+	Module string `json:"module,omitempty"`
+	Mode   string `json:"mode"`
+	Type   string `json:"type"`
+	Name   string `json:"name"`
+	Each   string `json:"each,omitempty"`
+	// Provider is empty when the instances name their own provider
+	// configuration instances (a configuration with for_each).
+	Provider  string       `json:"provider,omitempty"`
 	Instances []instanceV4 `json:"instances"`
 }
 
@@ -39,6 +41,9 @@ type instanceV4 struct {
 	IndexKey json.RawMessage `json:"index_key,omitempty"`
 	Status   string          `json:"status,omitempty"`
 	Deposed  string          `json:"deposed,omitempty"`
+	// Provider is the instance's provider configuration instance, written
+	// instead of the resource's when any instance has a key.
+	Provider string `json:"provider,omitempty"`
 
 	SchemaVersion       uint64            `json:"schema_version"`
 	Attributes          json.RawMessage   `json:"attributes,omitempty"`

@@ -207,12 +207,27 @@ func resourceAddrs(raw *resourceV4) (addrs.AbsResource, addrs.AbsProviderConfig,
 	default:
 		return addr, addrs.AbsProviderConfig{}, fmt.Errorf("resource %s: unknown each mode %q", addr, raw.Each)
 	}
+	if raw.Provider == "" {
+		// The instances name their provider configuration instances.
+		return addr, instancesProvider(raw), nil
+	}
 	provider, diags := addrs.ParseAbsProviderConfigStr(raw.Provider)
 	if diags.HasErrors() {
 		return addr, addrs.AbsProviderConfig{}, fmt.Errorf("resource %s: invalid provider configuration address %q (%s); "+
 			"files written before Terraform 0.13 use legacy provider addresses: upgrade the state with terraform 1.x first", addr, raw.Provider, diags.Error())
 	}
 	return addr, provider, nil
+}
+
+// instancesProvider is the provider configuration the first instance of a
+// resource without one names; the zero address when none does.
+func instancesProvider(raw *resourceV4) addrs.AbsProviderConfig {
+	for _, inst := range raw.Instances {
+		if p, diags := addrs.ParseAbsProviderConfigInstanceStr(inst.Provider); inst.Provider != "" && !diags.HasErrors() {
+			return p.Config
+		}
+	}
+	return addrs.AbsProviderConfig{}
 }
 
 func readInstance(state *states.State, res *states.Resource, raw *instanceV4) error {
@@ -225,6 +240,15 @@ func readInstance(state *states.State, res *states.Resource, raw *instanceV4) er
 	if err != nil {
 		return fmt.Errorf("resource instance %s: %w", addr, err)
 	}
+	providerKey := addrs.NoKey
+	if raw.Provider != "" {
+		provider, diags := addrs.ParseAbsProviderConfigInstanceStr(raw.Provider)
+		if diags.HasErrors() {
+			return fmt.Errorf("resource instance %s: invalid provider configuration address %q: %s", addr, raw.Provider, diags.Error())
+		}
+		providerKey = provider.Key
+	}
+	defer state.SetResourceInstanceProviderKey(addr, providerKey)
 	inst := state.ResourceInstance(addr)
 	if raw.Deposed == "" {
 		if inst != nil && inst.Current != nil {

@@ -104,22 +104,43 @@ func encodeResource(res *states.Resource) (resourceV4, error) {
 	if res.Addr.Resource.Mode == addrs.DataResourceMode {
 		raw.Mode = "data"
 	}
+	// As OpenTofu, a resource whose instances use instances of a provider
+	// configuration with for_each names the provider with each instance.
+	keyed := hasProviderKeys(res)
+	if keyed {
+		raw.Provider = ""
+	}
 	var errs []error
 	for _, key := range res.SortedInstanceKeys() {
 		inst := res.Instances[key]
 		addr := res.Addr.Instance(key)
+		provider := ""
+		if keyed {
+			provider = res.ProviderConfig.Instance(inst.ProviderKey).String()
+		}
 		if inst.Current != nil {
 			encoded, err := encodeObject(inst.Current, key, addrs.NotDeposed)
+			encoded.Provider = provider
 			errs = append(errs, wrapInstanceErr(addr, err))
 			raw.Instances = append(raw.Instances, encoded)
 		}
 		for _, deposedKey := range inst.SortedDeposedKeys() {
 			encoded, err := encodeObject(inst.Deposed[deposedKey], key, deposedKey)
+			encoded.Provider = provider
 			errs = append(errs, wrapInstanceErr(addr, err))
 			raw.Instances = append(raw.Instances, encoded)
 		}
 	}
 	return raw, errors.Join(errs...)
+}
+
+func hasProviderKeys(res *states.Resource) bool {
+	for _, inst := range res.Instances {
+		if inst.ProviderKey != addrs.NoKey {
+			return true
+		}
+	}
+	return false
 }
 
 func wrapInstanceErr(addr addrs.AbsResourceInstance, err error) error {

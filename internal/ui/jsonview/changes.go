@@ -74,6 +74,7 @@ var changeReasons = map[plans.ActionReason]string{
 	plans.DeleteBecauseEachKey:          "delete_because_each_key",
 	plans.DeleteBecauseNoModule:         "delete_because_no_module",
 	plans.DeleteBecauseNoMoveTarget:     "delete_because_no_move_target",
+	plans.DeleteBecauseEnabledFalse:     "delete_because_enabled_false",
 	plans.ReadBecauseConfigUnknown:      "read_because_config_unknown",
 	plans.ReadBecauseDependencyPending:  "read_because_dependency_pending",
 	plans.ReadBecauseCheckNested:        "read_because_check_nested",
