@@ -229,7 +229,7 @@ func openGraphOperation(out *operationOutput, vars []inputvars.VarOption, enc *e
 func cycleErrors(g *engine.OperationGraph, ds diags.Diagnostics) diags.Diagnostics {
 	var out diags.Diagnostics
 	for _, d := range ds {
-		if d.Summary != engineCycleSummary {
+		if !strings.HasPrefix(d.Summary, engine.CycleSummaryPrefix) {
 			out = append(out, d)
 		}
 	}
@@ -249,5 +249,3 @@ func cycleErrors(g *engine.OperationGraph, ds diags.Diagnostics) diags.Diagnosti
 	return out
 }
 
-// engineCycleSummary is the summary of the engine's error for a cycle.
-const engineCycleSummary = "Cycle in the configuration"

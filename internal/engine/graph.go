@@ -141,6 +141,10 @@ func (g *graph) cycles() [][]string {
 	return result
 }
 
+// CycleSummaryPrefix begins the summary of the error for a cycle, which
+// then names its objects.
+const CycleSummaryPrefix = "Cycle: "
+
 func describeCycle(component []string) string {
 	return strings.Join(component, ", ")
 }

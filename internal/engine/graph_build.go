@@ -125,8 +125,9 @@ func (w *walker) buildGraph(prior *states.State) (*graph, diags.Diagnostics) {
 		}
 	}
 	for _, cycle := range g.cycles() {
-		ds = ds.Append(diags.Errorf("Cycle in the configuration",
-			"These objects depend on one another, so none can be worked out first: %s. Break the cycle by removing one of the references or depends_on entries.", describeCycle(cycle)))
+		// OpenTofu's graph error: the summary names the cycle, and there is
+		// no detail.
+		ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: CycleSummaryPrefix + describeCycle(cycle)})
 	}
 	return g, ds
 }
