@@ -29,7 +29,22 @@ go vet ./...
 for module in "${testprovider_modules[@]}"; do (cd "$module" && CGO_ENABLED=0 go vet ./...); done
 
 echo "== go test (race)"
-go test -race -count=1 -timeout 60m ./...
+# internal/command's end-to-end tests run one after another (they change
+# the process's directory and environment), so the package would take as
+# long as all the others together: its tests are shared out between two
+# processes, which run beside the other packages.
+command_pkg=github.com/terrane/terrane/internal/command
+command_tests=$(go test -race -list '.*' "$command_pkg" | grep -E '^(Test|Fuzz|Example)')
+[ -n "$command_tests" ] || { echo "no tests listed in $command_pkg" >&2; exit 1; }
+shard() { awk -v n="$1" 'NR % 2 == n' <<<"$command_tests" | paste -sd'|' -; }
+pids=()
+go test -race -count=1 -timeout 60m $(go list ./... | grep -vx "$command_pkg") & pids+=($!)
+for n in 0 1; do
+  go test -race -count=1 -timeout 60m -run "^($(shard "$n"))\$" "$command_pkg" & pids+=($!)
+done
+failed=0
+for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+[ "$failed" = 0 ] || { echo "go test failed" >&2; exit 1; }
 
 echo "== fuzz targets, briefly, from their seed corpora"
 ./scripts/fuzz.sh

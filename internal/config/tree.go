@@ -299,3 +299,21 @@ func (c *Config) HasOwnProviderConfig(local addrs.LocalProviderConfig) bool {
 	}
 	return true
 }
+
+// CallArgument is the expression the call of module c gives the child's
+// variable name; nil for the root module or an argument the call leaves
+// unset.
+func (c *Config) CallArgument(name string) hcl.Expression {
+	if c.Parent == nil {
+		return nil
+	}
+	call := c.Parent.Module.ModuleCalls[c.Path[len(c.Path)-1]]
+	if call == nil || call.Config == nil {
+		return nil
+	}
+	attrs, _ := call.Config.JustAttributes()
+	if attr, ok := attrs[name]; ok {
+		return attr.Expr
+	}
+	return nil
+}

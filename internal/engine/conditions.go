@@ -105,7 +105,7 @@ func (w *walker) checkRules(scope *lang.Scope, set ruleSet) diags.Diagnostics {
 		if out.sensitiveMessage {
 			ds = ds.Append(sensitiveMessageWarning(rule))
 		}
-		status = worseStatus(status, out.status)
+		status = validate.WorseStatus(status, out.status)
 		if out.status == plans.CheckFail {
 			failures = append(failures, out.failureMessages()...)
 			if out.ephemeralMessage {
@@ -223,7 +223,7 @@ func (w *walker) recordCheckObject(kind plans.CheckableKind, configAddr string, 
 		byObject[obj.ObjectAddr] = &obj
 		return
 	}
-	prev.Status = worseStatus(prev.Status, obj.Status)
+	prev.Status = validate.WorseStatus(prev.Status, obj.Status)
 	prev.FailureMessages = append(prev.FailureMessages, obj.FailureMessages...)
 }
 
@@ -238,34 +238,13 @@ func (c *checkResults) list() []plans.CheckResult {
 		}
 		for _, objAddr := range sortedKeys(c.objects[configAddr]) {
 			obj := c.objects[configAddr][objAddr]
-			result.Status = worseStatus(result.Status, obj.Status)
+			result.Status = validate.WorseStatus(result.Status, obj.Status)
 			result.Objects = append(result.Objects, *obj)
 		}
 		out = append(out, result)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].ConfigAddr < out[j].ConfigAddr })
 	return out
-}
-
-// worseStatus combines two outcomes as Terraform aggregates checks: any
-// error makes an error, else any failure a failure, else anything unknown
-// leaves the whole unknown.
-func worseStatus(a, b plans.CheckStatus) plans.CheckStatus {
-	rank := func(s plans.CheckStatus) int {
-		switch s {
-		case plans.CheckError:
-			return 3
-		case plans.CheckFail:
-			return 2
-		case plans.CheckUnknown:
-			return 1
-		}
-		return 0
-	}
-	if rank(b) > rank(a) {
-		return b
-	}
-	return a
 }
 
 func outputRules(module *config.Config, inst addrs.ModuleInstance, o *config.Output) ruleSet {

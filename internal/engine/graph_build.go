@@ -207,7 +207,7 @@ func (w *walker) addModuleVertices(g *graph, c *config.Config) []pendingRefs {
 		vv := &variableVertex{module: c, variable: v}
 		if c.Parent != nil {
 			// The argument is written in the caller: resolve it there.
-			arg := callArgument(c, v.Name)
+			arg := c.CallArgument(v.Name)
 			r, _ := lang.ReferencesInExpr(arg)
 			out = append(out, pendingRefs{from: vv.key(), module: c.Parent, refs: r, functions: lang.ProviderFunctionsInExpr(arg)})
 		}
@@ -322,20 +322,6 @@ func (w *walker) ensureProviderVertex(g *graph, addr addrs.AbsProviderConfig) {
 		module = w.cfg
 	}
 	g.add(&providerVertex{addr: addr, module: module})
-}
-
-// callArgument is the expression a module call gives the child's variable
-// name, or nil when the call leaves it unset.
-func callArgument(child *config.Config, name string) hcl.Expression {
-	call := child.Parent.Module.ModuleCalls[child.Path[len(child.Path)-1]]
-	if call == nil || call.Config == nil {
-		return nil
-	}
-	attrs, _ := call.Config.JustAttributes()
-	if attr, ok := attrs[name]; ok {
-		return attr.Expr
-	}
-	return nil
 }
 
 // addOrphanVertices adds a vertex for each resource in state that the

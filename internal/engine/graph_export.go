@@ -223,7 +223,7 @@ func wholeModuleReferences(v vertex) []string {
 			return nil
 		}
 		// The argument is written in, and refers from, the caller.
-		module, exprs = v.module.Parent, []hcl.Expression{callArgument(v.module, v.variable.Name)}
+		module, exprs = v.module.Parent, []hcl.Expression{v.module.CallArgument(v.variable.Name)}
 	case *localVertex:
 		module, exprs = v.module, []hcl.Expression{v.local.Expr}
 	case *outputVertex:

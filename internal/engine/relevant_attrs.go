@@ -161,7 +161,7 @@ func (a *relevanceAnalyzer) follow(r scopedReference) {
 		if r.module.IsRoot() || !a.visit(r.module.String()+".var."+s.Name) {
 			return // a root variable's value comes from outside the configuration
 		}
-		a.enqueueExpr(r.module.Parent(), callArgument(module, s.Name))
+		a.enqueueExpr(r.module.Parent(), module.CallArgument(s.Name))
 	case addrs.LocalValue:
 		if l := module.Module.Locals[s.Name]; l != nil && a.visit(r.module.String()+".local."+s.Name) {
 			a.enqueueExpr(r.module, l.Expr)

@@ -263,7 +263,7 @@ func (w *walker) runVariable(v *variableVertex) diags.Diagnostics {
 					rng = in.SourceRange
 				}
 			}
-		} else if expr := callArgument(v.module, v.variable.Name); expr != nil {
+		} else if expr := v.module.CallArgument(v.variable.Name); expr != nil {
 			parentInst := inst.Parent()
 			scope := w.scopeIn(v.module.Parent, parentInst, w.values.moduleRepetition(inst), nil)
 			val, hd := scope.EvalExpr(expr, cty.DynamicPseudoType)
@@ -345,7 +345,7 @@ func (w *walker) validateVariable(v *variableVertex, inst addrs.ModuleInstance) 
 	addr := addrs.InputVariable{Name: v.variable.Name}.Absolute(inst).String()
 	subject := v.variable.DeclRange
 	if v.module.Parent != nil {
-		if expr := callArgument(v.module, v.variable.Name); expr != nil {
+		if expr := v.module.CallArgument(v.variable.Name); expr != nil {
 			subject = expr.Range()
 		}
 	}
@@ -527,7 +527,7 @@ func (w *walker) runCheck(v *checkVertex) diags.Diagnostics {
 			if out.sensitiveMessage {
 				ds = ds.Append(sensitiveMessageWarning(rule))
 			}
-			status = worseStatus(status, out.status)
+			status = validate.WorseStatus(status, out.status)
 			if out.status == plans.CheckFail {
 				failures = append(failures, out.failureMessages()...)
 				if out.ephemeralMessage {

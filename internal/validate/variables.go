@@ -1,7 +1,6 @@
 package validate
 
 import (
-	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
@@ -88,7 +87,7 @@ func (m *moduleValidator) validateVariables() {
 		validating := &variableUnderValidation{name: name, value: validatedValue(m.cfg, decl, val, ok)}
 		scope := m.scope.WithData(&validationData{module: m, validating: validating}, nil)
 		subject := decl.DeclRange
-		if expr := callArgument(m.cfg, name); expr != nil {
+		if expr := m.cfg.CallArgument(name); expr != nil {
 			subject = expr.Range()
 		}
 		addr := addrs.InputVariable{Name: name}.Absolute(addrs.RootModuleInstance).String()
@@ -98,21 +97,4 @@ func (m *moduleValidator) validateVariables() {
 		_, _, ds := VariableValidations(scope, decl, addr, subject)
 		m.report.add(ds)
 	}
-}
-
-// callArgument is the expression module c's call gives variable name; nil
-// for the root module or an argument the call does not set.
-func callArgument(c *config.Config, name string) hcl.Expression {
-	if c.Parent == nil {
-		return nil
-	}
-	call := c.Parent.Module.ModuleCalls[c.Path[len(c.Path)-1]]
-	if call == nil || call.Config == nil {
-		return nil
-	}
-	attrs, _ := call.Config.JustAttributes()
-	if attr, ok := attrs[name]; ok {
-		return attr.Expr
-	}
-	return nil
 }
