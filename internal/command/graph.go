@@ -248,4 +248,3 @@ func cycleErrors(g *engine.OperationGraph, ds diags.Diagnostics) diags.Diagnosti
 	}
 	return out
 }
-
