@@ -209,7 +209,11 @@ func resourceAddrs(raw *resourceV4) (addrs.AbsResource, addrs.AbsProviderConfig,
 	}
 	if raw.Provider == "" {
 		// The instances name their provider configuration instances.
-		return addr, instancesProvider(raw), nil
+		provider := instancesProvider(raw)
+		if provider.Provider.IsZero() {
+			return addr, provider, fmt.Errorf("resource %s: no provider configuration: the resource and its instances name none", addr)
+		}
+		return addr, provider, nil
 	}
 	provider, diags := addrs.ParseAbsProviderConfigStr(raw.Provider)
 	if diags.HasErrors() {
