@@ -155,9 +155,15 @@ func TestStatusAndWatchShowTheReconcilersConditions(t *testing.T) {
 		Summary   statusView   `json:"summary"`
 		Instances []statusView `json:"instances"`
 	}
-	if err := json.Unmarshal([]byte(status("-json", "tpf_thing.web")), &doc); err != nil {
-		t.Fatal(err)
-	}
+	// The run writes the workspace's summary after its instances'
+	// statuses: wait for the summary of the run that found the drift.
+	eventually(t, "the workspace summary of the run that found the drift", func() bool {
+		doc.Summary, doc.Instances = statusView{}, nil
+		if err := json.Unmarshal([]byte(status("-json", "tpf_thing.web")), &doc); err != nil {
+			t.Fatal(err)
+		}
+		return hasTrue(doc.Summary, "Drifted")
+	})
 	if len(doc.Instances) != 1 || doc.Instances[0].ObservedGeneration != doc.Instances[0].Generation || !hasTrue(doc.Instances[0], "Drifted") {
 		t.Errorf("status -json: %+v", doc.Instances)
 	}
