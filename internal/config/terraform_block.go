@@ -162,7 +162,7 @@ func makeSubpackageRequirement(req *RequiredProvider) hcl.Diagnostics {
 		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Sub-package named like its provider",
-			Detail:   fmt.Sprintf("The requirement %q has parameters, so it declares a sub-package of %s, and a sub-package is named by its local name. Use the sub-package's name as the local name (its resource types start with it).", req.Name, base.ForDisplay()),
+			Detail:   fmt.Sprintf("The requirement %q has parameters, so it declares a sub-package of %s, and a sub-package is named by its local name. Use the sub-package's name as the local name (its resource types start with it).", req.Name, addrs.ProviderForDisplay(base)),
 			Subject:  req.DeclRange.Ptr(),
 		}}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/plugin/discovery"
 )
@@ -20,7 +21,7 @@ func (l *ProviderLock) VerifyPackage(location discovery.PackageLocation) *diags.
 	if err != nil {
 		diag := diags.Errorf("Cannot verify provider package",
 			"Checking %s v%s at %s against the dependency lock file failed: %s. Run terrane init to reinstall it.",
-			l.provider.ForDisplay(), l.version, location, err)
+			addrs.ProviderForDisplay(l.provider), l.version, location, err)
 		diag.Address = l.provider.String()
 		return &diag
 	}
@@ -40,7 +41,7 @@ func (l *ProviderLock) VerifyPackage(location discovery.PackageLocation) *diags.
 		"The package of %s v%s at %s has the checksum %s, which is not one of those %s records:%s\n\n"+
 			"The package may have been changed since it was installed, or be a different build of that version. "+
 			"If you trust this package (a provider you rebuilt, say), remove its block from %s and run terrane init to record the new checksum; otherwise reinstall it from a trusted source with terrane init.",
-		l.provider.ForDisplay(), l.version, location, actualText, FileName, strings.Join(recorded, ""), FileName)
+		addrs.ProviderForDisplay(l.provider), l.version, location, actualText, FileName, strings.Join(recorded, ""), FileName)
 	diag.Address = l.provider.String()
 	return &diag
 }

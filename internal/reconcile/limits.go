@@ -112,7 +112,7 @@ func (p *limitedProvider) ReadResource(ctx context.Context, req providers.ReadRe
 	}
 	if err := p.bucket.Wait(wait); err != nil {
 		return providers.ReadResourceResponse{Diagnostics: diags.Diagnostics{diags.Errorf("Refresh not started",
-			"Waiting for the read rate limit of %s (provider_limit): %s.", p.provider.ForDisplay(), err)}}
+			"Waiting for the read rate limit of %s (provider_limit): %s.", addrs.ProviderForDisplay(p.provider), err)}}
 	}
 	return p.Interface.ReadResource(ctx, req)
 }

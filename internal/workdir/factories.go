@@ -62,7 +62,7 @@ func ProviderFactories(ctx context.Context, dir string, locks *depsfile.Locks, c
 		if err != nil {
 			diag := diags.Errorf("Invalid provider development override",
 				"The CLI configuration's dev_overrides points %s at %s, but %s. Build the provider into that directory or fix the path.",
-				provider.ForDisplay(), overrideDir, err)
+				addrs.ProviderForDisplay(provider), overrideDir, err)
 			diag.Address = provider.String()
 			ds = append(ds, diag)
 			continue
@@ -150,7 +150,7 @@ func installedExecutable(dir string, lock *depsfile.ProviderLock, verifier *veri
 		diag := diags.Errorf("Required provider is not installed",
 			"The dependency lock file selects %s v%s, but no package of it for %s is installed in %s: %s.\n\n"+
 				"Run terrane init to install the providers the configuration needs.",
-			provider.ForDisplay(), lock.Version(), platform, ProvidersDir(dir), err)
+			addrs.ProviderForDisplay(provider), lock.Version(), platform, ProvidersDir(dir), err)
 		diag.Address = lock.Provider().String()
 		return "", &diag
 	}

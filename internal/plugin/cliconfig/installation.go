@@ -65,7 +65,7 @@ func (d *decoder) devOverrides(item *ast.ObjectItem, into *ProviderInstallation)
 			continue
 		}
 		if _, seen := into.DevOverrides[provider]; seen {
-			d.errorAt(entry.Pos(), "Duplicate dev_overrides entry", "%s is overridden more than once; keep one entry.", provider.ForDisplay())
+			d.errorAt(entry.Pos(), "Duplicate dev_overrides entry", "%s is overridden more than once; keep one entry.", addrs.ProviderForDisplay(provider))
 			continue
 		}
 		into.DevOverrides[provider] = dir

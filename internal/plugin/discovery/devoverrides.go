@@ -7,6 +7,7 @@ import (
 
 	tfaddr "github.com/hashicorp/terraform-registry-address"
 
+	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/diags"
 )
 
@@ -30,7 +31,7 @@ func (o DevOverrides) Warning() *diags.Diagnostic {
 	sort.Slice(providers, func(i, j int) bool { return providers[i].LessThan(providers[j]) })
 	var lines strings.Builder
 	for _, provider := range providers {
-		fmt.Fprintf(&lines, "\n - %s in %s", provider.ForDisplay(), o[provider])
+		fmt.Fprintf(&lines, "\n - %s in %s", addrs.ProviderForDisplay(provider), o[provider])
 	}
 	diag := diags.Warnf("Provider development overrides are in effect",
 		"The CLI configuration overrides these providers with local builds:%s\n\n"+

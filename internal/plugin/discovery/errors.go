@@ -6,6 +6,8 @@ import (
 
 	"github.com/apparentlymart/go-versions/versions"
 	tfaddr "github.com/hashicorp/terraform-registry-address"
+
+	"github.com/terrane/terrane/internal/addrs"
 )
 
 // ErrProviderNotFound means no source had the provider.
@@ -24,7 +26,7 @@ type ErrProviderNotFound struct {
 
 func (e *ErrProviderNotFound) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "provider %s was not found", e.Provider.ForDisplay())
+	fmt.Fprintf(&b, "provider %s was not found", addrs.ProviderForDisplay(e.Provider))
 	if len(e.LookedIn) > 0 {
 		fmt.Fprintf(&b, " in %s", strings.Join(e.LookedIn, ", "))
 	}
@@ -55,7 +57,7 @@ func (e *ErrPlatformNotSupported) Error() string {
 		found = strings.Join(names, ", ")
 	}
 	return fmt.Sprintf("provider %s v%s has no package for %s; packages found for: %s",
-		e.Provider.ForDisplay(), e.Version, e.Platform, found)
+		addrs.ProviderForDisplay(e.Provider), e.Version, e.Platform, found)
 }
 
 // ErrSourceUnavailable means an installation method is configured that this
@@ -67,5 +69,5 @@ type ErrSourceUnavailable struct {
 }
 
 func (e *ErrSourceUnavailable) Error() string {
-	return fmt.Sprintf("%s cannot be used to find %s: %s", e.Source, e.Provider.ForDisplay(), e.Reason)
+	return fmt.Sprintf("%s cannot be used to find %s: %s", e.Source, addrs.ProviderForDisplay(e.Provider), e.Reason)
 }

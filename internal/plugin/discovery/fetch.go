@@ -12,6 +12,8 @@ import (
 
 	"github.com/apparentlymart/go-versions/versions"
 	tfaddr "github.com/hashicorp/terraform-registry-address"
+
+	"github.com/terrane/terrane/internal/addrs"
 )
 
 // PackageRemoteArchive is a package zip at a URL, with the checks its
@@ -76,7 +78,7 @@ type ErrChecksumMismatch struct {
 
 func (e *ErrChecksumMismatch) Error() string {
 	return fmt.Sprintf("the package of %s v%s from %s has checksum %s, but %s expects %s; it may have been corrupted or tampered with, so it was not installed",
-		e.Provider.ForDisplay(), e.Version, e.Location, joinHashes(e.Got), e.Against, joinHashes(e.Want))
+		addrs.ProviderForDisplay(e.Provider), e.Version, e.Location, joinHashes(e.Got), e.Against, joinHashes(e.Want))
 }
 
 // Fetch downloads a remote package into a temporary directory and verifies
@@ -136,20 +138,20 @@ func (n *Network) verifySums(ctx context.Context, meta PackageMeta, checks Packa
 	}
 	sums, err := n.getDocument(ctx, checks.SumsURL)
 	if err != nil {
-		return "", fmt.Errorf("fetching the checksums of %s v%s: %w", meta.Provider.ForDisplay(), meta.Version, err)
+		return "", fmt.Errorf("fetching the checksums of %s v%s: %w", addrs.ProviderForDisplay(meta.Provider), meta.Version, err)
 	}
 	switch {
 	case len(checks.SigningKeys) == 0:
 		// The OpenTofu registry serves some providers whose authors never
 		// published a key; OpenTofu installs those with a warning.
-		fetched.Warnings = append(fetched.Warnings, fmt.Sprintf("the registry gives no signing key for %s, so its checksums could not be authenticated", meta.Provider.ForDisplay()))
+		fetched.Warnings = append(fetched.Warnings, fmt.Sprintf("the registry gives no signing key for %s, so its checksums could not be authenticated", addrs.ProviderForDisplay(meta.Provider)))
 		fetched.Authentication = "unsigned"
 	case checks.SignatureURL == "":
 		return "", &ErrBadSignature{Provider: meta.Provider, SumsURL: checks.SumsURL, Err: fmt.Errorf("the registry gives no signature URL")}
 	default:
 		signature, err := n.getDocument(ctx, checks.SignatureURL)
 		if err != nil {
-			return "", fmt.Errorf("fetching the checksum signature of %s v%s: %w", meta.Provider.ForDisplay(), meta.Version, err)
+			return "", fmt.Errorf("fetching the checksum signature of %s v%s: %w", addrs.ProviderForDisplay(meta.Provider), meta.Version, err)
 		}
 		keyID, err := checkSignature(meta.Provider, checks.SumsURL, sums, signature, checks.SigningKeys)
 		if err != nil {

@@ -13,6 +13,8 @@ import (
 
 	"github.com/apparentlymart/go-versions/versions"
 	tfaddr "github.com/hashicorp/terraform-registry-address"
+
+	"github.com/terrane/terrane/internal/addrs"
 )
 
 // UnpackedDir returns where a package lives in a directory of the unpacked
@@ -104,7 +106,7 @@ func InstallPackage(ctx context.Context, meta PackageMeta, targetDir string, acc
 		}
 		if !matched {
 			return "", fmt.Errorf("the package %s for %s v%s does not match any checksum the dependency lock file records (%s); it may have been changed or be a different build",
-				meta.Location, meta.Provider.ForDisplay(), meta.Version, joinHashes(acceptable))
+				meta.Location, addrs.ProviderForDisplay(meta.Provider), meta.Version, joinHashes(acceptable))
 		}
 	}
 	finalDir := UnpackedDir(targetDir, meta.Provider, meta.Version, meta.Platform)
@@ -121,7 +123,7 @@ func InstallPackage(ctx context.Context, meta PackageMeta, targetDir string, acc
 		err = fmt.Errorf("cannot install a package from %s", meta.Location)
 	}
 	if err != nil {
-		return "", fmt.Errorf("installing %s v%s into %s: %w", meta.Provider.ForDisplay(), meta.Version, finalDir, err)
+		return "", fmt.Errorf("installing %s v%s into %s: %w", addrs.ProviderForDisplay(meta.Provider), meta.Version, finalDir, err)
 	}
 	return FindExecutable(finalDir, meta.Provider.Type)
 }

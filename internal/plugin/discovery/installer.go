@@ -6,6 +6,8 @@ import (
 
 	"github.com/apparentlymart/go-versions/versions"
 	tfaddr "github.com/hashicorp/terraform-registry-address"
+
+	"github.com/terrane/terrane/internal/addrs"
 )
 
 // ProviderInstaller installs providers into a working directory the way
@@ -70,7 +72,7 @@ func (i *ProviderInstaller) Ensure(ctx context.Context, provider tfaddr.Provider
 	}
 	version, err := SelectVersion(available, constraints)
 	if err != nil {
-		return InstalledProvider{Warnings: warnings}, fmt.Errorf("for %s, %w", provider.ForDisplay(), err)
+		return InstalledProvider{Warnings: warnings}, fmt.Errorf("for %s, %w", addrs.ProviderForDisplay(provider), err)
 	}
 	var acceptable []Hash
 	if version.Same(locked) {
@@ -93,7 +95,7 @@ func (i *ProviderInstaller) Install(ctx context.Context, provider tfaddr.Provide
 		return InstalledProvider{}, err
 	}
 	if _, isRemote := meta.Location.(PackageRemoteArchive); isRemote && i.Network == nil {
-		return InstalledProvider{}, fmt.Errorf("%s v%s is at %s, which cannot be fetched without the network", provider.ForDisplay(), version, meta.Location)
+		return InstalledProvider{}, fmt.Errorf("%s v%s is at %s, which cannot be fetched without the network", addrs.ProviderForDisplay(provider), version, meta.Location)
 	}
 	network := i.Network
 	if network == nil {

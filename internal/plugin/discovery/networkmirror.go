@@ -9,6 +9,8 @@ import (
 
 	"github.com/apparentlymart/go-versions/versions"
 	tfaddr "github.com/hashicorp/terraform-registry-address"
+
+	"github.com/terrane/terrane/internal/addrs"
 )
 
 // NetworkMirror is a provider network mirror: a static or dynamic HTTP
@@ -67,7 +69,7 @@ func (m *NetworkMirror) AvailableVersions(ctx context.Context, provider tfaddr.P
 	for raw := range index.Versions {
 		version, err := versions.ParseVersion(raw)
 		if err != nil {
-			warnings = append(warnings, fmt.Sprintf("%s lists %q for %s, which is not a version", m, raw, provider.ForDisplay()))
+			warnings = append(warnings, fmt.Sprintf("%s lists %q for %s, which is not a version", m, raw, addrs.ProviderForDisplay(provider)))
 			continue
 		}
 		list = append(list, version)

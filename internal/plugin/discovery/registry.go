@@ -10,6 +10,8 @@ import (
 
 	"github.com/apparentlymart/go-versions/versions"
 	tfaddr "github.com/hashicorp/terraform-registry-address"
+
+	"github.com/terrane/terrane/internal/addrs"
 )
 
 // RegistrySource is a provider's origin registry, reached with the
@@ -83,7 +85,7 @@ func (r *RegistrySource) AvailableVersions(ctx context.Context, provider tfaddr.
 	for _, entry := range answer.Versions {
 		version, err := versions.ParseVersion(entry.Version)
 		if err != nil {
-			warnings = append(warnings, fmt.Sprintf("the registry %s lists %q for %s, which is not a version", provider.Hostname.ForDisplay(), entry.Version, provider.ForDisplay()))
+			warnings = append(warnings, fmt.Sprintf("the registry %s lists %q for %s, which is not a version", provider.Hostname.ForDisplay(), entry.Version, addrs.ProviderForDisplay(provider)))
 			continue
 		}
 		list = append(list, version)
@@ -193,7 +195,7 @@ type ErrProtocolIncompatible struct {
 
 func (e *ErrProtocolIncompatible) Error() string {
 	return fmt.Sprintf("%s v%s speaks plugin protocol %s, but Terrane speaks 5 and 6; require a version built for protocol 5 or 6",
-		e.Provider.ForDisplay(), e.Version, strings.Join(e.Protocols, ", "))
+		addrs.ProviderForDisplay(e.Provider), e.Version, strings.Join(e.Protocols, ", "))
 }
 
 // checkProtocols accepts a package speaking protocol 5 or 6, or one whose

@@ -118,7 +118,7 @@ func resolveOverride(provider tfaddr.Provider, dir string) (ResolvedPackage, *di
 	if err != nil {
 		diag := diags.Errorf("Invalid provider development override",
 			"The CLI configuration's dev_overrides points %s at %s, but %s. Build the provider into that directory or fix the path.",
-			provider.ForDisplay(), dir, err)
+			addrs.ProviderForDisplay(provider), dir, err)
 		return ResolvedPackage{}, &diag
 	}
 	return ResolvedPackage{Provider: provider, DevOverride: true, Dir: dir, Executable: executable, Origin: "the development override " + dir}, nil
@@ -133,7 +133,7 @@ func (r *Resolver) resolveFromSource(ctx context.Context, source MultiSource, pr
 	if err != nil {
 		diag := diags.Errorf("No provider version matches the constraints",
 			"For %s, %s. Change the version constraint in required_providers, or add a matching version to a filesystem mirror.",
-			provider.ForDisplay(), err)
+			addrs.ProviderForDisplay(provider), err)
 		return ResolvedPackage{}, &diag
 	}
 	platform := r.platform()
@@ -151,7 +151,7 @@ func (r *Resolver) resolveFromSource(ctx context.Context, source MultiSource, pr
 	}
 	if err != nil {
 		diag := diags.Errorf("Unusable provider package", "The package of %s v%s at %s cannot be used: %s.",
-			provider.ForDisplay(), version, meta.Location, err)
+			addrs.ProviderForDisplay(provider), version, meta.Location, err)
 		return ResolvedPackage{}, &diag
 	}
 	return pkg, nil
@@ -199,7 +199,7 @@ func (r *Resolver) lookupDiagnostic(ctx context.Context, source MultiSource, pro
 			capitalize(unsupported.Error()), unsupported.Platform)
 	case errors.As(err, &notFound):
 		var detail strings.Builder
-		fmt.Fprintf(&detail, "Terrane could not find %s. It looked in:", provider.ForDisplay())
+		fmt.Fprintf(&detail, "Terrane could not find %s. It looked in:", addrs.ProviderForDisplay(provider))
 		for _, place := range notFound.LookedIn {
 			fmt.Fprintf(&detail, "\n - %s", place)
 		}
@@ -209,7 +209,7 @@ func (r *Resolver) lookupDiagnostic(ctx context.Context, source MultiSource, pro
 		detail.WriteString("\n\nPut the provider into one of these places, or change provider_installation in the CLI configuration.")
 		diag = diags.Errorf("Provider not found", "%s", detail.String())
 	default:
-		diag = diags.Errorf("Cannot look up provider", "Looking for %s failed: %s.", provider.ForDisplay(), err)
+		diag = diags.Errorf("Cannot look up provider", "Looking for %s failed: %s.", addrs.ProviderForDisplay(provider), err)
 	}
 	return &diag
 }

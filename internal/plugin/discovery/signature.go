@@ -9,6 +9,8 @@ import (
 
 	"github.com/ProtonMail/go-crypto/openpgp"
 	tfaddr "github.com/hashicorp/terraform-registry-address"
+
+	"github.com/terrane/terrane/internal/addrs"
 )
 
 // ErrBadSignature means a checksum file's signature is not from any of the
@@ -26,7 +28,7 @@ func (e *ErrBadSignature) Error() string {
 		keys = "any of the registry's signing keys (" + strings.Join(e.KeyIDs, ", ") + ")"
 	}
 	return fmt.Sprintf("the checksums of %s at %s are not signed by %s: %s; the package may have been tampered with, so it was not installed",
-		e.Provider.ForDisplay(), e.SumsURL, keys, e.Err)
+		addrs.ProviderForDisplay(e.Provider), e.SumsURL, keys, e.Err)
 }
 
 func (e *ErrBadSignature) Unwrap() error { return e.Err }
