@@ -47,7 +47,7 @@ resource "tpf_thing" "b" { name = "b" }
 		}
 		for _, addr := range []string{"tpf_thing.a", "tpf_thing.b"} {
 			c := condition(t, p.instanceRecord(service, addr))
-			if c.GetType() == reconcile.ConditionFailed && !strings.Contains(c.GetMessage(), "read rate limit of terrane/tpf") {
+			if c.GetType() == reconcile.ConditionFailed && !strings.Contains(c.GetMessage(), "read rate limit of registry.terraform.io/terrane/tpf") {
 				t.Errorf("%s %s: Failed with %q, which does not name the limit", p.name, addr, c.GetMessage())
 			}
 		}
