@@ -120,10 +120,12 @@ var (
 	uuidPattern      = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 	hexIDPattern     = regexp.MustCompile(`\b[0-9a-f]{16}\b`)
 	timestampPattern = regexp.MustCompile(`\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})`)
-	durationPattern  = regexp.MustCompile(`\b(after )(\d+h)?(\d+m)?\d+(\.\d+)?(ms|s)\b`)
-	productPattern   = regexp.MustCompile(`\b(OpenTofu|Terrane)\b`)
-	commandPattern   = regexp.MustCompile("(?m)(^|[\\s\"'`(⟩])(tofu|terrane)([\\s\"'`).,:;]|$)")
-	dataDirPattern   = regexp.MustCompile(`\.terrane\b`)
+	// elapsedPattern is a -json hook's duration, in whole seconds.
+	elapsedPattern  = regexp.MustCompile(`"elapsed_seconds":\s*\d+`)
+	durationPattern = regexp.MustCompile(`\b(after )(\d+h)?(\d+m)?\d+(\.\d+)?(ms|s)\b`)
+	productPattern  = regexp.MustCompile(`\b(OpenTofu|Terrane)\b`)
+	commandPattern  = regexp.MustCompile("(?m)(^|[\\s\"'`(⟩])(tofu|terrane)([\\s\"'`).,:;]|$)")
+	dataDirPattern  = regexp.MustCompile(`\.terrane\b`)
 	// versionLinePattern matches the first line of the version command's
 	// output, which names the program's own version.
 	versionLinePattern = regexp.MustCompile(`(?m)^<product> v\d+\.\d+\.\d+\S*$`)
@@ -166,6 +168,7 @@ func (n normalizer) text(s string) string {
 	s = duplicateProviderPattern.ReplaceAllString(s, "${1}: one provider under two local names")
 	s = timestampPattern.ReplaceAllString(s, "<timestamp>")
 	s = durationPattern.ReplaceAllString(s, "${1}<duration>")
+	s = elapsedPattern.ReplaceAllString(s, `"elapsed_seconds":0`)
 	s = productPattern.ReplaceAllString(s, "<product>")
 	s = commandPattern.ReplaceAllString(s, "$1<cmd>$3")
 	s = versionLinePattern.ReplaceAllString(s, "<product> v<version>")
