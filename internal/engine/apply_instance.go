@@ -10,6 +10,7 @@ import (
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/plans"
+	"github.com/terrane/terrane/internal/plans/objchange"
 	"github.com/terrane/terrane/internal/providers"
 	"github.com/terrane/terrane/internal/states"
 )
@@ -482,20 +483,5 @@ func (w *walker) resourceInState(addr addrs.AbsResourceInstance) bool {
 func sameSensitivity(change *plans.ResourceInstanceChange) bool {
 	_, before := change.Before.UnmarkDeepWithPaths()
 	_, after := change.After.UnmarkDeepWithPaths()
-	if len(before) != len(after) {
-		return false
-	}
-	for _, b := range before {
-		found := false
-		for _, a := range after {
-			if a.Path.Equals(b.Path) && a.Marks.Equal(b.Marks) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return false
-		}
-	}
-	return true
+	return objchange.SameMarkedPaths(before, after)
 }

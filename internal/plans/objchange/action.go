@@ -26,15 +26,15 @@ func ActionForChange(prior, planned cty.Value) plans.Action {
 	if eq := unmarkedPrior.Equals(unmarkedPlanned); !eq.IsKnown() || eq.False() {
 		return plans.Update
 	}
-	if !sameMarkedPaths(priorMarks, plannedMarks) {
+	if !SameMarkedPaths(priorMarks, plannedMarks) {
 		return plans.Update
 	}
 	return plans.NoOp
 }
 
-// sameMarkedPaths reports whether two values carry the same marks at the
+// SameMarkedPaths reports whether two values carry the same marks at the
 // same paths, in whatever order they were listed.
-func sameMarkedPaths(a, b []cty.PathValueMarks) bool {
+func SameMarkedPaths(a, b []cty.PathValueMarks) bool {
 	if len(a) != len(b) {
 		return false
 	}
