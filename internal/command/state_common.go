@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"unicode"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/inputvars"
+	"github.com/terrane/terrane/internal/run"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/stateedit"
 	"github.com/terrane/terrane/internal/ui"
@@ -152,7 +154,7 @@ func (c *stateCommand) open() *diags.Diagnostic {
 		return &d
 	}
 	if c.workspace, err = workdir.CurrentWorkspace("."); err != nil {
-		d := currentWorkspaceError(err)
+		d := run.CurrentWorkspaceError(err)
 		return &d
 	}
 	if d := c.prepareCipher(); d != nil {
@@ -171,7 +173,7 @@ func (c *stateCommand) prepareCipher() *diags.Diagnostic {
 	if c.cipher != nil {
 		return nil
 	}
-	cipher, ds := stateCipher(".", nil, c.vars)
+	cipher, ds := run.StateCipher(".", nil, c.vars, os.Environ())
 	if ds.HasErrors() {
 		d := firstError(ds)
 		return &d

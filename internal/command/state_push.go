@@ -83,7 +83,7 @@ func runStatePush(streams Streams, args []string) int {
 func takeInState(ctx context.Context, st *recordstore.Store, workspace string, snap *recordstore.Snapshot, file *statefile.File, serial int64) (int64, diags.Diagnostics) {
 	changes, err := stateedit.PlanPush(snap, file.State)
 	if err != nil {
-		return 0, diags.Diagnostics{diags.Errorf("Invalid state file", "%s.", capitalizeFirst(err.Error()))}
+		return 0, diags.Diagnostics{diags.Errorf("Invalid state file", "%s.", diags.Capitalize(err.Error()))}
 	}
 	// The instances' records are owned by the workspace record, which a
 	// workspace taken in for the first time does not have yet.

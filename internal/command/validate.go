@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/command/jsonvalidate"
@@ -12,6 +13,7 @@ import (
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/inputvars"
 	"github.com/terrane/terrane/internal/modules"
+	"github.com/terrane/terrane/internal/run"
 	"github.com/terrane/terrane/internal/ui"
 	"github.com/terrane/terrane/internal/validate"
 )
@@ -53,7 +55,7 @@ func runValidate(streams Streams, args []string) int {
 	}
 
 	parser := config.NewParser()
-	parser.Static = staticInputs(".", vars)
+	parser.Static = run.StaticInputs(".", vars, os.Environ())
 	cfg, loadDiags := modules.LoadConfig(parser, ".")
 	ds := diags.Diagnostics{}.Append(loadDiags)
 	if cfg != nil && !ds.HasErrors() {

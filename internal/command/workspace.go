@@ -16,6 +16,7 @@ import (
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/inputvars"
 	"github.com/terrane/terrane/internal/resourceservice"
+	"github.com/terrane/terrane/internal/run"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/workspaces"
 	"github.com/terrane/terrane/internal/ui"
@@ -72,12 +73,12 @@ func (c *workspaceCommand) open() *diags.Diagnostic {
 		// As OpenTofu's workspace commands word it.
 		d := diags.Errorf("Error getting the current workspace", "Failed getting the current workspace: %s", err)
 		if !errors.Is(err, workdir.ErrInvalidWorkspaceEnv) {
-			d = currentWorkspaceError(err)
+			d = run.CurrentWorkspaceError(err)
 		}
 		return &d
 	}
 	c.overridden = os.Getenv(workdir.WorkspaceEnvVar) != ""
-	cipher, cipherDiags := stateCipher(".", nil, c.vars)
+	cipher, cipherDiags := run.StateCipher(".", nil, c.vars, os.Environ())
 	if cipherDiags.HasErrors() {
 		d := firstError(cipherDiags)
 		return &d
@@ -339,14 +340,4 @@ func runWorkspaceSelect(streams Streams, args []string) int {
 	}
 	c.say("[reset][green]Switched to workspace %q.", name)
 	return 0
-}
-
-// currentWorkspaceError is the error for a current workspace that cannot
-// be worked out. An invalid TF_WORKSPACE is reported as OpenTofu reports
-// it: its message alone, as the summary.
-func currentWorkspaceError(err error) diags.Diagnostic {
-	if errors.Is(err, workdir.ErrInvalidWorkspaceEnv) {
-		return diags.Diagnostic{Severity: diags.Error, Summary: err.Error()}
-	}
-	return diags.Errorf("Invalid workspace", "%s.", err)
 }
