@@ -44,6 +44,9 @@ func runStatePush(streams Streams, args []string) int {
 	ctx := context.Background()
 	// The file is read (and decrypted) before the store is opened, so a
 	// file that cannot be read leaves even a new workspace unmade.
+	if d := c.checkProviders(); d != nil {
+		return c.fail(*d)
+	}
 	if d := c.prepareCipher(); d != nil {
 		return c.fail(*d)
 	}

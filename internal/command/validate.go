@@ -16,6 +16,7 @@ import (
 	"github.com/terrane/terrane/internal/run"
 	"github.com/terrane/terrane/internal/ui"
 	"github.com/terrane/terrane/internal/validate"
+	"github.com/terrane/terrane/internal/workdir"
 )
 
 // validateParallelism bounds how many blocks are checked at once; the
@@ -59,7 +60,15 @@ func runValidate(streams Streams, args []string) int {
 	cfg, loadDiags := modules.LoadConfig(parser, ".")
 	ds := diags.Diagnostics{}.Append(loadDiags)
 	if cfg != nil && !ds.HasErrors() {
-		ds = ds.Append(validateConfig(context.Background(), cfg))
+		// As OpenTofu's validate, which needs the providers' schemas:
+		// each provider the lock file selects that is not installed is
+		// an error of its own, and nothing is validated.
+		for _, missing := range workdir.MissingProviders(".") {
+			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: missing})
+		}
+		if !ds.HasErrors() {
+			ds = ds.Append(validateConfig(context.Background(), cfg))
+		}
 	}
 	sources := ui.Sources(parser.Files())
 	if *asJSON {

@@ -26,6 +26,7 @@ import (
 // workspaceCommand is what the workspace subcommands share: the project's
 // records in the working directory's store.
 type workspaceCommand struct {
+	name    string // show, list, new, select or delete
 	streams Streams
 	color   bool
 	project string
@@ -64,6 +65,14 @@ func (c *workspaceCommand) say(format string, args ...any) {
 // Workspaces are tenancies of one store, so listing them needs the
 // service rather than one workspace's records.
 func (c *workspaceCommand) open() *diags.Diagnostic {
+	// As OpenTofu's backend checks before anything else; workspace show
+	// reads only the selection, and opens no backend.
+	if c.name != "show" {
+		if ds := workdir.CheckInstalledProviders("."); ds.HasErrors() {
+			d := firstError(ds)
+			return &d
+		}
+	}
 	var err error
 	if c.project, err = workdir.Project(); err != nil {
 		d := diags.Errorf("Invalid project", "%s.", err)
@@ -111,7 +120,7 @@ func parseWorkspaceCommand(streams Streams, name string, args []string, wantArgs
 		define(fs)
 	}
 	err := fs.Parse(args)
-	c := &workspaceCommand{streams: streams, color: ui.ColorEnabled(*noColor), vars: vars}
+	c := &workspaceCommand{name: name, streams: streams, color: ui.ColorEnabled(*noColor), vars: vars}
 	// As OpenTofu's parsers do, the arguments are checked after a flag
 	// error too, and both are reported.
 	var ds diags.Diagnostics
