@@ -3,10 +3,13 @@ package command
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/terrane/terrane/internal/testing/providertest"
@@ -148,4 +151,98 @@ func assertContains(t *testing.T, what, text string, wants ...string) {
 			t.Errorf("%s lacks %q:\n%s", what, want, text)
 		}
 	}
+}
+
+// lifecycleHeader declares the tpf test provider, keeping its objects in
+// the project's cloud directory.
+const lifecycleHeader = `
+terraform {
+  required_providers {
+    tpf = { source = "registry.terraform.io/terrane/tpf" }
+  }
+}
+
+provider "tpf" {
+  root_dir = "CLOUD"
+}
+`
+
+// expectNoChanges fails the test unless a plan finds nothing to change.
+func (p *e2eProject) expectNoChanges(what string) {
+	p.t.Helper()
+	out, errOut, code := p.run("plan", "-no-color", "-detailed-exitcode")
+	if code != 0 {
+		p.t.Fatalf("%s: exit %d, want 0 (no changes)\n%s\n%s", what, code, out, errOut)
+	}
+}
+
+// cliBuild is the terrane binary the tests of this package share: linking
+// it takes seconds, so it is built once.
+var cliBuild struct {
+	once   sync.Once
+	dir    string
+	binary string
+	err    error
+}
+
+// buildCLI compiles the terrane binary (once per test binary) and returns
+// its path. The first call must come before the test changes directory.
+func buildCLI(t *testing.T) string {
+	t.Helper()
+	cliBuild.once.Do(func() {
+		wd, err := os.Getwd()
+		if err != nil {
+			cliBuild.err = err
+			return
+		}
+		if cliBuild.dir, err = os.MkdirTemp("", "terrane-cli-"); err != nil {
+			cliBuild.err = err
+			return
+		}
+		cliBuild.binary = filepath.Join(cliBuild.dir, "terrane")
+		build := exec.Command("go", "build", "-o", cliBuild.binary, "./cmd/terrane")
+		build.Dir = filepath.Join(wd, "..", "..")
+		if out, err := build.CombinedOutput(); err != nil {
+			cliBuild.err = fmt.Errorf("building terrane: %v\n%s", err, out)
+		}
+	})
+	if cliBuild.err != nil {
+		t.Fatal(cliBuild.err)
+	}
+	return cliBuild.binary
+}
+
+// TestMain removes the shared terrane binary once every test has run. A
+// CLI configuration file named by the environment that does not exist is
+// forgotten: each command would warn of it first, as OpenTofu does, and
+// tests that want a CLI configuration name their own.
+func TestMain(m *testing.M) {
+	for _, name := range []string{"TERRANE_CLI_CONFIG_FILE", "TF_CLI_CONFIG_FILE"} {
+		if file := os.Getenv(name); file != "" {
+			if _, err := os.Stat(file); err != nil {
+				os.Unsetenv(name)
+			}
+		}
+	}
+	code := m.Run()
+	if cliBuild.dir != "" {
+		os.RemoveAll(cliBuild.dir)
+	}
+	os.Exit(code)
+}
+
+// startCLI starts the terrane binary in dir; exited receives what Wait
+// returns.
+func startCLI(t *testing.T, binary, dir string, args ...string) (cmd *exec.Cmd, stdout, stderr *syncBuffer, exited <-chan error) {
+	t.Helper()
+	cmd = exec.Command(binary, args...)
+	cmd.Dir = dir
+	stdout, stderr = &syncBuffer{}, &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	return cmd, stdout, stderr, done
 }

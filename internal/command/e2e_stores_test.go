@@ -13,15 +13,14 @@ import (
 	"github.com/terrane/terrane/internal/workdir"
 )
 
-// storeSuite is the CLI end-to-end suite TestE2EStores runs against each
-// shared store: init, plan, apply, show, output, state, import, workspaces
-// and destroy. Each test also runs on its own against the embedded store.
+// storeSuite is the CLI suite TestE2EStores runs against each shared
+// store: show, output, state, import and workspaces (the end-to-end
+// lifecycle and saved plan run against them in package e2etest). Each
+// test also runs on its own against the embedded store.
 var storeSuite = []struct {
 	name string
 	test func(*testing.T)
 }{
-	{"lifecycle", TestE2ELifecycle},
-	{"saved plan", TestE2ESavedPlan},
 	{"import", TestImportAdoptsAnExistingObject},
 	{"show and output", TestShowAndOutputAfterApply},
 	{"workspaces", TestWorkspaceLifecycle},
