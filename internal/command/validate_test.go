@@ -25,7 +25,6 @@ var validateCorpus = []struct {
 }{
 	{"bad-default", "Invalid default value for variable", "main.tf:3:13"},
 	{"check-assert-no-refs", "Invalid assert expression", "main.tf:3:21"},
-	{"import-to-data", "Invalid import address", "main.tf:2:3"},
 	{"precondition-without-references", "Invalid precondition expression", "main.tf:4:23"},
 	{"removed-instance-key", "Resource instance address with keys is not allowed", "main.tf:2:26"},
 	{"validation-no-refs", "Invalid validation expression", "main.tf:4:21"},
