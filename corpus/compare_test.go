@@ -355,6 +355,12 @@ func jsonLines(s string) (string, bool) {
 		if strings.Contains(line, `"type":"planned_change"`) || strings.Contains(line, `"type":"resource_drift"`) {
 			return true
 		}
+		// The warnings a walk gathers (check blocks' among them) come in
+		// the order its parallel work met them: OpenTofu's -json view
+		// does not sort them as its text view does.
+		if strings.Contains(line, `"type":"diagnostic"`) && strings.Contains(line, `"@level":"warn"`) {
+			return true
+		}
 		for _, suffix := range []string{`_start"`, `_progress"`, `_complete"`, `_errored"`} {
 			if strings.Contains(line, `"type":"`) && strings.Contains(line, suffix) && strings.Contains(line, `"hook":`) {
 				return true
