@@ -3,13 +3,14 @@ package command
 import (
 	"context"
 	"fmt"
-	"github.com/terrane/terrane/internal/inputvars"
-	"github.com/terrane/terrane/internal/modules"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/terrane/terrane/internal/inputvars"
+	"github.com/terrane/terrane/internal/modules"
 
 	"github.com/oklog/ulid/v2"
 	"github.com/zclconf/go-cty/cty"
