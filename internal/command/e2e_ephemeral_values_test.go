@@ -36,8 +36,8 @@ resource "tpf_thing" "a" {
 		want     string
 	}{
 		{[]string{"plan", "-out=saved.tfplan", "-var", "password=first", "-var", "label=one"}, 0, ""},
-		{[]string{"apply", "saved.tfplan"}, 1, `The ephemeral input variable "password" was set during the plan phase, and so must also be set during the apply phase.`},
-		{[]string{"apply", "-var", "label=two", "-var", "password=x", "saved.tfplan"}, 1, "Can't change variable when applying a saved plan"},
+		{[]string{"apply", "saved.tfplan"}, 1, "Variable \"password\" is configured as ephemeral. This type of variables need to be given a value during `terrane plan` and also during `terrane apply`."},
+		{[]string{"apply", "-var", "label=two", "-var", "password=x", "saved.tfplan"}, 1, "Mismatch between input and plan variable value"},
 		{[]string{"apply", "-var", "label=one", "-var", "password=second", "saved.tfplan"}, 0, ""},
 	}
 	p := newE2EProject(t, config)
