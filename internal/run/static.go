@@ -1,8 +1,7 @@
-package command
+package run
 
 import (
 	"fmt"
-	"os"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
@@ -15,12 +14,12 @@ import (
 	"github.com/terrane/terrane/internal/workdir"
 )
 
-// staticInputs gives the early evaluation of module sources and versions
+// StaticInputs gives the early evaluation of module sources and versions
 // (OpenTofu 1.8+) what it reads beyond the configuration: the root
 // variables' values from the command line (vars), variable files, the
 // environment and defaults, and the selected workspace. Values are
 // gathered once, when a source or version first needs one.
-func staticInputs(dir string, vars []inputvars.VarOption) config.StaticInputs {
+func StaticInputs(dir string, vars []inputvars.VarOption, environ []string) config.StaticInputs {
 	workspace, _ := workdir.CurrentWorkspace(dir)
 	var (
 		once       sync.Once
@@ -30,7 +29,7 @@ func staticInputs(dir string, vars []inputvars.VarOption) config.StaticInputs {
 	return config.StaticInputs{Workspace: workspace, RootVariable: func(decls map[string]*config.Variable, name string) (cty.Value, hcl.Diagnostics) {
 		var reported diags.Diagnostics
 		once.Do(func() {
-			given, givenDiags = inputvars.CollectValues(dir, decls, vars, os.Environ())
+			given, givenDiags = inputvars.CollectValues(dir, decls, vars, environ)
 			for _, d := range givenDiags {
 				if d.Severity == diags.Error {
 					reported = append(reported, d)
@@ -42,19 +41,19 @@ func staticInputs(dir string, vars []inputvars.VarOption) config.StaticInputs {
 			value = given.ByName[name]
 		}
 		val, ds := inputvars.ResolveOne(decls[name], value)
-		return val, toHCLDiagnostics(append(reported, ds...))
+		return val, append(reported, ds...).ToHCL()
 	}}
 }
 
-// savedPlanStaticInputs gives the early evaluation of module sources and
+// SavedPlanStaticInputs gives the early evaluation of module sources and
 // versions the root variables' values a saved plan was made with, which
 // applying it uses for everything else too.
-func savedPlanStaticInputs(dir string, plan *plans.Plan) config.StaticInputs {
+func SavedPlanStaticInputs(dir string, plan *plans.Plan) config.StaticInputs {
 	workspace, _ := workdir.CurrentWorkspace(dir)
 	return config.StaticInputs{Workspace: workspace, RootVariable: func(decls map[string]*config.Variable, name string) (cty.Value, hcl.Diagnostics) {
 		if _, ok := plan.VariableValues[name]; !ok {
 			val, ds := inputvars.ResolveOne(decls[name], nil)
-			return val, toHCLDiagnostics(ds)
+			return val, ds.ToHCL()
 		}
 		val, err := plan.VariableValue(name)
 		if err != nil {
@@ -63,18 +62,4 @@ func savedPlanStaticInputs(dir string, plan *plans.Plan) config.StaticInputs {
 		}
 		return val, nil
 	}}
-}
-
-// toHCLDiagnostics turns Terrane's diagnostics into HCL's, for code that
-// reports through the configuration loader.
-func toHCLDiagnostics(ds diags.Diagnostics) hcl.Diagnostics {
-	out := make(hcl.Diagnostics, 0, len(ds))
-	for _, d := range ds {
-		severity := hcl.DiagWarning
-		if d.Severity == diags.Error {
-			severity = hcl.DiagError
-		}
-		out = append(out, &hcl.Diagnostic{Severity: severity, Summary: d.Summary, Detail: d.Detail, Subject: d.Subject, Context: d.Context})
-	}
-	return out
 }
