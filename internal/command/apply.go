@@ -174,9 +174,8 @@ func reportNothingToApply(op *operation, plan *plans.Plan, ds diags.Diagnostics)
 			ds = ds.Append(diags.Errorf("Cannot start the run", "Updating workspace %q failed: %s", op.Workspace, err))
 		}
 	}
-	if !op.out.outputsOnly {
-		ds = ds.Append(op.Engine.RecordPlannedChecks(ctx, plan))
-	}
+	// The engine knows what each kind of run records: refresh, none.
+	ds = ds.Append(op.Engine.RecordPlannedChecks(ctx, plan))
 	op.out.diagnostics(ds)
 	op.out.renderApplySummary(plan, op, false)
 	return 0

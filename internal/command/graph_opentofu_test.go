@@ -96,21 +96,17 @@ output "value" {
 `,
 }
 
-// TestGraphMatchesTerraform draws the same configuration with Terrane and
-// with OpenTofu, when its oracle is installed. The plan graph must be
+// TestGraphMatchesOpenTofu draws the same configuration with Terrane and
+// with OpenTofu, when the corpus's oracle is installed. The plan graph must be
 // identical, byte for byte. In the apply graphs of saved plans (create,
 // replace, destroy) Terrane orders a resource's instances after the whole
 // resource and its dependencies in every module instance, where OpenTofu
 // orders them within each module instance; so the nodes must be the same
 // and every order OpenTofu keeps must be kept.
-func TestGraphMatchesTerraform(t *testing.T) {
+func TestGraphMatchesOpenTofu(t *testing.T) {
 	// The reference is OpenTofu, the installed oracle of the differential
 	// corpus (TERRANE_ORACLE_DIR).
-	oracle := os.Getenv("TERRANE_ORACLE_DIR")
-	terraformBin := filepath.Join(oracle, "bin", "tofu")
-	if _, err := os.Stat(terraformBin); oracle == "" || err != nil {
-		t.Skip("no OpenTofu oracle installed (TERRANE_ORACLE_DIR)")
-	}
+	terraformBin := oracleTofu(t)
 	work := t.TempDir()
 	tfDir, terraneDir := filepath.Join(work, "terraform"), filepath.Join(work, "terrane")
 	for _, dir := range []string{tfDir, terraneDir} {

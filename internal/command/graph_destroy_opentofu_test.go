@@ -86,17 +86,15 @@ resource "terraform_data" "b" {
 	},
 }
 
-// TestDestroyOrderMatchesTerraform applies each configuration with Terrane
-// and with the terraform binary, when one is installed, plans the change
-// (or a destroy) and compares the apply graphs of the saved plans: the same
-// nodes, and every order Terraform keeps kept. Terraform draws a node that
-// drops each data source from state in a destroy; Terrane drops them
-// without one, so those nodes are left out of the comparison.
-func TestDestroyOrderMatchesTerraform(t *testing.T) {
-	terraformBin, err := exec.LookPath("terraform")
-	if err != nil {
-		t.Skip("no terraform binary on PATH")
-	}
+// TestDestroyOrderMatchesOpenTofu applies each configuration with Terrane
+// and with OpenTofu, when the corpus's oracle is installed
+// (TERRANE_ORACLE_DIR), plans the change (or a destroy) and compares the
+// apply graphs of the saved plans: the same nodes, and every order
+// OpenTofu keeps kept. OpenTofu draws a node that drops each data source
+// from state in a destroy; Terrane drops them without one, so those nodes
+// are left out of the comparison.
+func TestDestroyOrderMatchesOpenTofu(t *testing.T) {
+	terraformBin := oracleTofu(t)
 	work := t.TempDir()
 	emptyRC := filepath.Join(work, "empty.rc")
 	writeFile(t, emptyRC, "")
