@@ -218,7 +218,7 @@ resource "tpf_thing" "a" {
   name        = "a"
   description = "one"
 }
-`)
+`, env...)
 	p.mustRun("apply", "-auto-approve")
 	p.write(lifecycleHeader + `
 resource "tpf_thing" "a" {

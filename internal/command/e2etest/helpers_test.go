@@ -19,7 +19,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/terrane/terrane/internal/config"
+	"github.com/terrane/terrane/internal/plugin/discovery"
+	"github.com/terrane/terrane/internal/resourceservice"
+	"github.com/terrane/terrane/internal/resourceservice/records"
+	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/store/etcd/etcdtest"
+	"github.com/terrane/terrane/internal/storeconfig"
 	"github.com/terrane/terrane/internal/testing/providertest"
 	"github.com/terrane/terrane/internal/testing/sharedstore"
 	"github.com/terrane/terrane/internal/workdir"
@@ -475,7 +481,7 @@ func sharedStoreKinds(server *etcdtest.Server, serveBackend func(t *testing.T) s
 	return []storeKind{
 		{"etcd", func(*testing.T) *sharedstore.Store { return sharedstore.EtcdOn(server) }},
 		{"serve", func(t *testing.T) *sharedstore.Store {
-			return sharedstore.Serve(t, terraneBinary, terraneBinary, serveBackend(t))
+			return sharedstore.Serve(t, terraneBinary, serveBackend(t))
 		}},
 	}
 }
@@ -532,10 +538,7 @@ func (p *e2eProject) editObject(obj cloudObject, change func(map[string]any)) {
 // hold, read straight from the store.
 func (p *e2eProject) recordedInstances() []string {
 	p.t.Helper()
-	store, closeStore, err := workdir.OpenStore(p.dir, workdir.DefaultProject, workdir.DefaultWorkspace, nil)
-	if err != nil {
-		p.t.Fatal(err)
-	}
+	store, closeStore := p.openRecords()
 	defer closeStore()
 	snapshot, err := store.Load(context.Background())
 	if err != nil {
@@ -547,6 +550,40 @@ func (p *e2eProject) recordedInstances() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// openRecords opens the default workspace's records of the project's
+// store as its commands do (workdir.OpenStore), with the store and its
+// credentials named by the project's environment rather than this
+// process's.
+func (p *e2eProject) openRecords() (*recordstore.Store, func() error) {
+	p.t.Helper()
+	mod, hclDiags := config.NewParser().LoadModuleSelective(p.dir, config.SelectBackend)
+	if hclDiags.HasErrors() {
+		p.t.Fatal(hclDiags.Error())
+	}
+	var block *config.Backend
+	if mod != nil {
+		block = mod.Backend
+	}
+	settings, ds := storeconfig.ForCommand(p.dir, block, p.env)
+	if ds.HasErrors() {
+		p.t.Fatal(ds.Err())
+	}
+	backend, err := storeconfig.Open(p.dir, settings, storeconfig.TokenLookup(discovery.NewCredentials(nil, p.env).Token))
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	registry := resourceservice.NewRegistry()
+	if err := records.Register(registry); err != nil {
+		p.t.Fatal(err)
+	}
+	store := recordstore.New(resourceservice.New(backend, registry), workdir.DefaultProject, workdir.DefaultWorkspace)
+	if _, err := store.EnsureWorkspace(context.Background()); err != nil {
+		_ = backend.Close()
+		p.t.Fatal(err)
+	}
+	return store, backend.Close
 }
 
 func sortedNames[V any](m map[string]V) []string {

@@ -1,4 +1,4 @@
-package command
+package e2etest
 
 import (
 	"bytes"

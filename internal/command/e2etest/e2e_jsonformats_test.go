@@ -1,4 +1,4 @@
-package command
+package e2etest
 
 import (
 	"encoding/json"
@@ -43,7 +43,6 @@ const (
 // stream along the way.
 func runJSONFormatsScenario(t *testing.T) *jsonFormatsRun {
 	t.Helper()
-	// Read before newE2EProject changes the working directory.
 	v1, v2 := readJSONFormatsConfig(t, "v1.tf"), readJSONFormatsConfig(t, "v2.tf")
 	p := newE2EProject(t, v1)
 	run := &jsonFormatsRun{p: p, outputs: map[string]string{}}
@@ -98,6 +97,7 @@ var planLosses = []knownLoss{
 // decode, through the documented message format), and says what Terraform
 // would say about each kind of change.
 func TestE2EJSONFormats(t *testing.T) {
+	t.Parallel()
 	run := runJSONFormatsScenario(t)
 
 	t.Run("state round trip", func(t *testing.T) {

@@ -1,4 +1,4 @@
-package command
+package e2etest
 
 import (
 	"bytes"
@@ -540,6 +540,7 @@ func assertOrder(t *testing.T, what string, types []string, wanted ...string) {
 // apply whose provider rejects one object, and a configuration validation
 // rejects, through validate -json and plan -json.
 func TestE2EJSONFormatsFailures(t *testing.T) {
+	t.Parallel()
 	failing, invalid := readJSONFormatsConfig(t, "failing.tf"), readJSONFormatsConfig(t, "invalid.tf")
 	p := newE2EProject(t, failing)
 
