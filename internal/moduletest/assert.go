@@ -7,7 +7,6 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
-	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/engine"
@@ -17,13 +16,17 @@ import (
 
 // assertScope is what a run's assertions can refer to: everything in the
 // root module of the configuration it ran (through the engine's values
-// after the plan or apply), its outputs as output.NAME, the test's own
-// variables, and the outputs of earlier runs as run.NAME.
+// after the plan or apply), its outputs as output.NAME and the test's own
+// variables.
 type assertScope struct {
 	cfg      *config.Config
 	eval     *engine.Evaluation
 	testVars map[string]cty.Value
-	runs     map[string]cty.Value
+	// stored are the root outputs in state, for those the walk did not
+	// evaluate (left out by targeting, or after an error upstream).
+	stored map[string]cty.Value
+	// applied is set after an apply: the outputs are the state's.
+	applied bool
 }
 
 // evaluate checks every assertion of run, as OpenTofu does: false fails the
@@ -54,32 +57,34 @@ func (s *assertScope) evaluate(run *Run) (Status, diags.Diagnostics) {
 		case val.IsNull():
 			status = status.Merge(Error)
 			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid condition run",
-				Detail: "Condition expression must return either true or false, not null.", Subject: rng})
+				Detail: "Condition expression must return either true or false, not null.", Subject: rng, Expression: rule.Condition, EvalContext: ctx})
 			continue
 		case !val.IsKnown():
 			status = status.Merge(Error)
 			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Unknown condition run",
-				Detail: "Condition expression could not be evaluated at this time.", Subject: rng})
+				Detail: "Condition expression could not be evaluated at this time.", Subject: rng, Expression: rule.Condition, EvalContext: ctx})
 			continue
 		}
 		b, err := convert.Convert(val, cty.Bool)
 		if err != nil {
 			status = status.Merge(Error)
 			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid condition run",
-				Detail: fmt.Sprintf("Invalid condition run value: %s.", err), Subject: rng})
+				Detail: fmt.Sprintf("Invalid condition run value: %s.", err), Subject: rng, Expression: rule.Condition, EvalContext: ctx})
 			continue
 		}
 		if b.False() {
 			status = status.Merge(Fail)
-			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Test assertion failed", Detail: message, Subject: rng})
+			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Test assertion failed", Detail: message, Subject: rng, Expression: rule.Condition, EvalContext: ctx})
 		}
 	}
 	return status, ds
 }
 
-// context gathers the values rule refers to. References to run outputs,
-// root outputs and variables only the test sets are the test's own; the
-// rest are resolved by the engine's scope of the root module.
+// context gathers the values rule refers to. References to root outputs
+// and variables only the test sets are the test's own; the rest are
+// resolved by the engine's scope of the root module. run.NAME is not
+// among them: OpenTofu reads it as a reference to a resource of type
+// "run", which the module does not declare.
 func (s *assertScope) context(rule *config.CheckRule) (*hcl.EvalContext, diags.Diagnostics) {
 	var traversals, forScope []hcl.Traversal
 	traversals = append(traversals, rule.Condition.Variables()...)
@@ -90,8 +95,6 @@ func (s *assertScope) context(rule *config.CheckRule) (*hcl.EvalContext, diags.D
 	for _, t := range traversals {
 		name, _ := attrStep(t, 1)
 		switch t.RootName() {
-		case "run":
-			continue
 		case "output":
 			val, ok := s.output(name)
 			if !ok {
@@ -111,15 +114,18 @@ func (s *assertScope) context(rule *config.CheckRule) (*hcl.EvalContext, diags.D
 		}
 		forScope = append(forScope, t)
 	}
-	// The engine's scope takes references to what the module does not
-	// declare as values not known yet; report them as OpenTofu does.
-	if undeclared := s.cfg.CheckTraversals(forScope); undeclared.HasErrors() {
-		// OpenTofu evaluates the condition all the same, in a context
-		// without the resource types the module does not declare: each
-		// such type is first an unknown variable.
-		return nil, ds.Append(s.unknownResourceTypes(forScope)).Append(undeclared)
-	}
 	calls := append(lang.ProviderFunctionsInExpr(rule.Condition), lang.ProviderFunctionsInExpr(rule.ErrorMessage)...)
+	if undeclared := s.cfg.CheckTraversals(forScope); undeclared.HasErrors() {
+		// OpenTofu evaluates the message and the condition all the same,
+		// in a context with functions and no values at all: each
+		// reference is then an unknown variable.
+		ctx, hd := s.eval.Scope().EvalContext(nil, calls)
+		ds = ds.Append(undeclared).Append(hd)
+		ctx.Variables = map[string]cty.Value{}
+		_, md := rule.ErrorMessage.Value(ctx)
+		_, cd := rule.Condition.Value(ctx)
+		return nil, ds.Append(md).Append(cd)
+	}
 	ctx, hd := s.eval.Scope().EvalContext(forScope, calls)
 	ds = ds.Append(hd)
 	if ctx.Variables == nil {
@@ -134,7 +140,6 @@ func (s *assertScope) context(rule *config.CheckRule) (*hcl.EvalContext, diags.D
 		ctx.Variables["var"] = cty.ObjectVal(vars)
 	}
 	ctx.Variables["output"] = cty.ObjectVal(outputs)
-	ctx.Variables["run"] = cty.ObjectVal(s.runs)
 	return ctx, ds
 }
 
@@ -142,9 +147,20 @@ func (s *assertScope) output(name string) (cty.Value, bool) {
 	if _, declared := s.cfg.Module.Outputs[name]; !declared {
 		return cty.NilVal, false
 	}
+	if s.applied {
+		if stored, ok := s.stored[name]; ok {
+			return stored, true
+		}
+		return cty.NullVal(cty.DynamicPseudoType), true
+	}
 	val, ok := s.eval.Output(name)
 	if !ok {
-		return cty.DynamicVal, true
+		// OpenTofu reads the outputs from the state the run left: one the
+		// walk did not reach keeps its value there, or is null.
+		if stored, ok := s.stored[name]; ok {
+			return stored, true
+		}
+		return cty.NullVal(cty.DynamicPseudoType), true
 	}
 	return val, true
 }
@@ -170,41 +186,4 @@ func errorMessage(rule *config.CheckRule, ctx *hcl.EvalContext) (string, diags.D
 		return "", ds
 	}
 	return str.AsString(), ds
-}
-
-// nonResourceRoots are the roots of references that are not to managed
-// resources.
-var nonResourceRoots = map[string]bool{"count": true, "each": true, "local": true, "path": true, "terraform": true, "tofu": true,
-	"var": true, "self": true, "module": true, "data": true, "resource": true, "ephemeral": true, "run": true, "output": true}
-
-// unknownResourceTypes reports, as HCL does in OpenTofu's evaluation of
-// a condition, each traversal to a managed resource type none of whose
-// referenced resources the module declares: the evaluation context has
-// the types of the resources referred to, and no others.
-func (s *assertScope) unknownResourceTypes(traversals []hcl.Traversal) diags.Diagnostics {
-	declared := func(t hcl.Traversal) bool {
-		name, _ := attrStep(t, 1)
-		_, ok := s.cfg.Module.Resources[addrs.Resource{Mode: addrs.ManagedResourceMode, Type: t.RootName(), Name: name}]
-		return ok
-	}
-	present := map[string]bool{}
-	for _, t := range traversals {
-		if !nonResourceRoots[t.RootName()] && declared(t) {
-			present[t.RootName()] = true
-		}
-	}
-	var ds diags.Diagnostics
-	for _, t := range traversals {
-		name := t.RootName()
-		if present[name] || nonResourceRoots[name] {
-			continue
-		}
-		root, ok := t[0].(hcl.TraverseRoot)
-		if !ok {
-			continue
-		}
-		ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Unknown variable",
-			Detail: fmt.Sprintf("There is no variable named %q.", name), Subject: root.SrcRange.Ptr()})
-	}
-	return ds
 }
