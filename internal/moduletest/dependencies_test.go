@@ -81,6 +81,10 @@ func TestExpectFailures(t *testing.T) {
 	failed := func(addr string, sev diags.Severity) diags.Diagnostic {
 		return diags.Diagnostic{Severity: sev, Summary: "failed", Object: addr, FailedCheck: true}
 	}
+	fromCheck := func(d diags.Diagnostic) diags.Diagnostic {
+		d.FromCheckBlock = true
+		return d
+	}
 	f := loadSource(t, "main.tftest.hcl", `
 run "r" {
   expect_failures = [var.v, tpf_thing.all, tpf_thing.one[1], check.c, output.never]
@@ -96,8 +100,8 @@ run "r" {
 		failed("tpf_thing.all[1]", diags.Error),
 		failed("tpf_thing.one[0]", diags.Error),
 		failed("tpf_thing.one[1]", diags.Error),
-		failed("check.c", diags.Warning),
-		failed("check.other", diags.Warning),
+		fromCheck(failed("check.c", diags.Warning)),
+		fromCheck(failed("check.other", diags.Warning)),
 		failed("module.m.var.v", diags.Error),
 		failed("output.o", diags.Warning),
 		{Severity: diags.Error, Summary: "unrelated", Address: "var.v"},
