@@ -43,9 +43,11 @@ func decodeMockProvider(block *hcl.Block) (*MockProvider, diags.Diagnostics) {
 		}
 	}
 	if attr, ok := content.Attributes["for_each"]; ok {
-		ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "for_each is not supported in mock_provider blocks",
-			Detail:  "Terrane mocks one provider configuration per mock_provider block and does not expand mock providers with for_each. Write one mock_provider block, with its own alias, for each configuration to mock.",
-			Subject: attr.NameRange.Ptr()})
+		m.ForEach = attr.Expr
+		if m.Alias == "" {
+			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: `Alias required when using "for_each"`,
+				Detail: "The for_each argument is allowed only for provider configurations with an alias.", Subject: attr.Expr.Range().Ptr()})
+		}
 	}
 	seen := map[string]hcl.Range{}
 	for _, inner := range content.Blocks {

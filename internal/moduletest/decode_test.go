@@ -123,7 +123,7 @@ func TestDecodeRefusesWhatItDoesNotImplement(t *testing.T) {
     version = "1.0.0"
   }
 }`, "Module versions are not supported in run blocks"},
-		"mock for_each": {`mock_provider "p" { for_each = {} }`, "for_each is not supported in mock_provider blocks"},
+		"mock for_each": {`mock_provider "p" { for_each = {} }`, `Alias required when using "for_each"`},
 		"bad command":   {`run "r" { command = destroy }`, `Invalid "command" keyword`},
 		"bad mode": {`run "r" {
   plan_options {

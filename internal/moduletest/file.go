@@ -87,8 +87,11 @@ type RunModule struct {
 // resources and data sources are answered with generated values, without
 // calling the provider.
 type MockProvider struct {
-	Name      string
-	Alias     string
+	Name  string
+	Alias string
+	// ForEach expands the mocked configuration as the provider block's
+	// for_each does; evaluated in the test file's context.
+	ForEach   hcl.Expression
 	DeclRange hcl.Range
 	Mocks     []*MockResource
 	Overrides []*OverrideResource

@@ -84,8 +84,12 @@ func setTestProviders(root *config.Config, file *File, run *Run, ctx *hcl.EvalCo
 			return true
 		}
 		if m, ok := file.MockProviders[from]; ok {
-			mod.ProviderConfigs[as] = &config.Provider{Name: as.LocalName, Alias: as.Alias, NameRange: m.DeclRange,
+			mp := &config.Provider{Name: as.LocalName, Alias: as.Alias, NameRange: m.DeclRange,
 				Config: hcl.EmptyBody(), DeclRange: m.DeclRange}
+			if m.ForEach != nil {
+				mp.ForEach = &fixedContextExpr{Expression: m.ForEach, ctx: ctx}
+			}
+			mod.ProviderConfigs[as] = mp
 			f.mocked[rootProviderAddr(root, as).String()] = m
 			return true
 		}
