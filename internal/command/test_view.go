@@ -130,7 +130,7 @@ func (v *testView) verbose(r *moduletest.Run, f *moduletest.File) diags.Diagnost
 	vb := r.Verbose
 	if v.out.json != nil {
 		if r.Command == moduletest.ApplyCommand {
-			doc, err := jsonstate.Marshal(vb.State, vb.Schemas, version.Version)
+			doc, err := jsonstate.Marshal(vb.State, vb.Schemas, version.OpenTofuVersion)
 			if err != nil {
 				return diags.Diagnostics{diags.Warnf("Failed to render test state", "Terrane could not marshal the state for display: %s", err)}
 			}
@@ -144,18 +144,13 @@ func (v *testView) verbose(r *moduletest.Run, f *moduletest.File) diags.Diagnost
 		v.out.json.TestPlan(f.Name, r.Name, json.RawMessage(doc))
 		return nil
 	}
-	// A blank line sets the state or plan apart from the lines around it,
-	// as in OpenTofu (the plan's rendering starts with one of its own).
+	// Printed as OpenTofu's renderer prints them, with no blank lines
+	// around (the plan's rendering starts with one of its own).
 	w := v.out.streams.Stdout
-	var ds diags.Diagnostics
 	if r.Command == moduletest.ApplyCommand {
-		fmt.Fprintln(w)
-		ds = ui.RenderState(w, vb.State, vb.Schemas, ui.StateOptions{Color: v.out.color})
-	} else {
-		ds = ui.RenderPlan(w, vb.Plan, vb.Schemas, ui.PlanOptions{Color: v.out.color})
+		return ui.RenderState(w, vb.State, vb.Schemas, ui.StateOptions{Color: v.out.color})
 	}
-	fmt.Fprintln(w)
-	return ds
+	return ui.RenderPlan(w, vb.Plan, vb.Schemas, ui.PlanOptions{Color: v.out.color})
 }
 
 func (v *testView) DestroySummary(ds diags.Diagnostics, run *moduletest.Run, f *moduletest.File, left *states.State) {

@@ -47,9 +47,10 @@ type Run struct {
 	Command   Command
 	Options   RunOptions
 	Variables map[string]hcl.Expression
-	// Providers, when set (HasProviders), lists the test file's provider
+	// Providers, when not empty, lists the test file's provider
 	// configurations this run uses, under the names the module knows them
-	// by; otherwise every one of the file's is used.
+	// by; otherwise every one of the file's is used. HasProviders tells
+	// whether the run had a providers argument at all.
 	Providers    []config.PassedProviderConfig
 	HasProviders bool
 	Asserts      []*config.CheckRule

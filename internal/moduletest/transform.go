@@ -96,7 +96,9 @@ func setTestProviders(root *config.Config, file *File, run *Run, ctx *hcl.EvalCo
 		return false
 	}
 	var ds diags.Diagnostics
-	if !run.HasProviders {
+	// An empty providers map is no map at all to OpenTofu: the run gets
+	// every provider block of the file.
+	if len(run.Providers) == 0 {
 		used, types := usedProviderConfigs(root)
 		for _, k := range append(sortedProviderKeys(file.Providers), sortedMockKeys(file.MockProviders)...) {
 			// A configuration nothing uses is left out: OpenTofu never
@@ -156,12 +158,16 @@ func rootProviderAddr(root *config.Config, local addrs.LocalProviderConfig) addr
 	return addrs.AbsProviderConfig{Module: addrs.RootModule, Provider: root.Module.ProviderForLocalName(local.LocalName), Alias: local.Alias}
 }
 
+// withFixedContext is a test file's provider block as the run's module
+// sees it. As OpenTofu does, its arguments are evaluated in the test's
+// context once an earlier run has left outputs to refer to, and otherwise
+// in the module's, like the module's own provider blocks (var.NAME is then
+// a variable the module declares); its for_each always in the module's.
 func withFixedContext(p *config.Provider, as addrs.LocalProviderConfig, ctx *hcl.EvalContext) *config.Provider {
 	n := *p
 	n.Name, n.Alias = as.LocalName, as.Alias
-	n.Config = &fixedContextBody{body: p.Config, ctx: ctx}
-	if p.ForEach != nil {
-		n.ForEach = &fixedContextExpr{Expression: p.ForEach, ctx: ctx}
+	if runs := ctx.Variables["run"]; !runs.IsNull() && runs.LengthInt() > 0 {
+		n.Config = &fixedContextBody{body: p.Config, ctx: ctx}
 	}
 	return &n
 }
@@ -201,7 +207,7 @@ func mergeOverrides[T any](inRun, inFile []T, addr func(T) string, duplicate fun
 func mergeResourceOverrides(inRun, inFile []*OverrideResource) ([]*OverrideResource, diags.Diagnostics) {
 	return mergeOverrides(inRun, inFile, func(o *OverrideResource) string { return o.Addr.String() }, func(o *OverrideResource) diags.Diagnostic {
 		return diags.Diagnostic{Severity: diags.Warning, Summary: fmt.Sprintf("Multiple `%s` blocks for the same address", o.blockName()),
-			Detail:  fmt.Sprintf("`%s` is overridden in both global file and local run blocks. The declaration in global file block is ignored.", o.Addr),
+			Detail:  fmt.Sprintf("`%s` is overridden in both global file and local run blocks. The declaration in global file block will be ignored.", o.Addr),
 			Subject: o.Target.SourceRange().Ptr()}
 	})
 }
@@ -209,7 +215,7 @@ func mergeResourceOverrides(inRun, inFile []*OverrideResource) ([]*OverrideResou
 func mergeModuleOverrides(inRun, inFile []*OverrideModule) ([]*OverrideModule, diags.Diagnostics) {
 	return mergeOverrides(inRun, inFile, func(o *OverrideModule) string { return o.Addr.String() }, func(o *OverrideModule) diags.Diagnostic {
 		return diags.Diagnostic{Severity: diags.Warning, Summary: "Multiple `override_module` blocks for the same address",
-			Detail:  fmt.Sprintf("Module `%s` is overridden in both global file and local run blocks. The declaration in global file block is ignored.", o.Addr),
+			Detail:  fmt.Sprintf("Module `%s` is overridden in both global file and local run blocks. The declaration in global file block will be ignored.", o.Addr),
 			Subject: o.Target.SourceRange().Ptr()}
 	})
 }
