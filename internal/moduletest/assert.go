@@ -162,7 +162,10 @@ func (s *assertScope) output(name string) (cty.Value, bool) {
 		}
 		return cty.NullVal(cty.DynamicPseudoType), true
 	}
-	return val, true
+	// OpenTofu reads even a plan's outputs from the state it leaves,
+	// where what is not known yet is null.
+	unmarked, pvm := val.UnmarkDeepWithPaths()
+	return cty.UnknownAsNull(unmarked).MarkWithPaths(pvm), true
 }
 
 // errorMessage evaluates an assertion's error message, which must be a
