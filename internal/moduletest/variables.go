@@ -1,6 +1,8 @@
 package moduletest
 
 import (
+	"fmt"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
@@ -71,17 +73,34 @@ func inputValues(cfg *config.Config, file *File, run *Run, globals map[string]Gl
 		}
 		if ok {
 			val, hd := expr.Value(ctx)
-			ds = ds.Append(hd)
-			values[name] = &engine.InputValue{Value: val, SourceType: engine.ValueFromCaller, SourceRange: expr.Range()}
-			continue
-		}
-		if g, ok := globals[name]; ok {
+			if ds = ds.Append(hd); !hd.HasErrors() {
+				values[name] = &engine.InputValue{Value: val, SourceType: engine.ValueFromCaller, SourceRange: expr.Range()}
+			}
+		} else if g, ok := globals[name]; ok {
 			val, rng, gd := g.Parse(decl)
-			ds = ds.Append(gd)
-			values[name] = &engine.InputValue{Value: val, SourceType: engine.ValueFromCaller, SourceRange: rng}
+			if ds = ds.Append(gd); !gd.HasErrors() {
+				values[name] = &engine.InputValue{Value: val, SourceType: engine.ValueFromCaller, SourceRange: rng}
+			}
 		}
 	}
-	return values, ds
+	return values, ds.Append(unsetRequired(cfg, values))
+}
+
+// unsetRequired reports the required variables that have no value, as
+// OpenTofu does before planning: a value that could not be worked out is
+// no value.
+func unsetRequired(cfg *config.Config, values engine.InputValues) diags.Diagnostics {
+	var ds diags.Diagnostics
+	for _, name := range sortedNames(cfg.Module.Variables) {
+		decl := cfg.Module.Variables[name]
+		if values[name] != nil || decl.Default != nil {
+			continue
+		}
+		ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "No value for required variable",
+			Detail:  fmt.Sprintf("The root module input variable %q is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.", name),
+			Subject: decl.DeclRange.Ptr()})
+	}
+	return ds
 }
 
 // providerContext is ctx with the run's own values of the variables the
