@@ -103,7 +103,6 @@ run "parallel_run" {
 }
 
 mock_provider "tpf" {
-  alias    = "many"
   for_each = toset(["a"])
 }
 `,
@@ -162,7 +161,7 @@ Failure! 1 passed, 3 failed, 1 skipped.
 	assertContains(t, "stderr", stderr,
 		"on b_syntax.tftest.hcl line 4, in run \"broken\":",
 		"Unsupported argument", `An argument named "parallel" is not expected here.`,
-		"for_each is not supported in mock_provider blocks", "on c_unsupported.tftest.hcl line 8, in mock_provider \"tpf\":",
+		`Alias required when using "for_each"`, "on c_unsupported.tftest.hcl line 7, in mock_provider \"tpf\":",
 		"Unknown resource type in mock_resource block", `Provider registry.terraform.io/terrane/tpf has no resource type "tpf_nothing"`,
 		"on d_runtime.tftest.hcl line 3, in mock_provider \"tpf\":",
 		"Unknown condition run", "on e_unknown.tftest.hcl line 5, in run \"unknown_value\":",

@@ -45,14 +45,15 @@ run "targeted" {
 
 run "without_refresh" {
   command = plan
-  variables {
-    fail = "read_error"
-  }
   plan_options {
     refresh = false
   }
+  variables {
+    fail   = "read_error"
+    old_id = run.targeted.a_id
+  }
   assert {
-    condition     = tpf_thing.a.id == run.targeted.a_id
+    condition     = tpf_thing.a.id == var.old_id
     error_message = "planning without refresh changed the object"
   }
 }
@@ -85,8 +86,11 @@ run "replaced" {
   plan_options {
     replace = [tpf_thing.a]
   }
+  variables {
+    old_id = run.repair_without_refresh.a_id
+  }
   assert {
-    condition     = output.a_id != run.repair_without_refresh.a_id
+    condition     = output.a_id != var.old_id
     error_message = "tpf_thing.a was not replaced"
   }
 }
@@ -108,9 +112,10 @@ run "replaced" {
 	// ... and the plan of a plan run.
 	planned := stdout[strings.Index(stdout, `run "without_refresh"`):strings.Index(stdout, `run "repair_without_refresh"`)]
 	assertContains(t, "the plan run's plan", planned, "# tpf_thing.b will be created", "Plan: 1 to add, 0 to change, 0 to destroy.")
-	// A blank line sets each state or plan apart, as in OpenTofu.
-	assertContains(t, "stdout", stdout, "run \"targeted\"... pass\n\n# tpf_thing.a:\n", "\n  run \"without_refresh\"... pass\n\nTerrane used",
-		"\n\n  run \"repair_without_refresh\"... pass\n\n#")
+	// The state follows its run's line directly, as in OpenTofu; a plan
+	// starts with a blank line of its own.
+	assertContains(t, "stdout", stdout, "run \"targeted\"... pass\n# tpf_thing.a:\n", "\n  run \"without_refresh\"... pass\n\nTerrane used",
+		"\n  run \"repair_without_refresh\"... pass\n#")
 	p.cloudIsEmpty()
 }
 
@@ -146,7 +151,7 @@ run "main" {
     parent = run.setup.id
   }
   assert {
-    condition     = tpf_thing.main.description == run.setup.id
+    condition     = tpf_thing.main.description == var.parent
     error_message = "the setup module's output was not passed on"
   }
 }
@@ -156,8 +161,11 @@ run "setup_again" {
   module {
     source = "./setup"
   }
+  variables {
+    setup_id = run.setup.id
+  }
   assert {
-    condition     = tpf_thing.base.id == run.setup.id
+    condition     = tpf_thing.base.id == var.setup_id
     error_message = "the setup module's state was not kept apart"
   }
 }

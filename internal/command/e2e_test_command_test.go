@@ -204,7 +204,7 @@ run "run_level_wins" {
     parent = run.globals.id
   }
   assert {
-    condition     = output.full_name == "cli-run" && tpf_thing.t.description == run.globals.id
+    condition     = output.full_name == "cli-run" && tpf_thing.t.description == var.parent
     error_message = "got ${output.full_name} with parent ${tpf_thing.t.description}"
   }
 }
