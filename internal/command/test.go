@@ -16,6 +16,7 @@ import (
 	"github.com/terrane/terrane/internal/logging"
 	"github.com/terrane/terrane/internal/modules"
 	"github.com/terrane/terrane/internal/moduletest"
+	"github.com/terrane/terrane/internal/run"
 	"github.com/terrane/terrane/internal/workdir"
 )
 
@@ -79,12 +80,11 @@ func prepareTestSuite(out *operationOutput, opts *arguments.Test) (*moduletest.S
 	raw, vds := inputvars.CollectRawValues([]string{".", opts.TestDirectory}, opts.Vars, os.Environ())
 	out.addSources(raw.Files)
 	ds = ds.Append(vds)
-	op := &operation{out: out, dir: ".", config: cfg}
-	factories, pds := op.providerFactories()
+	factories, _, pds := run.ProviderFactories(context.Background(), ".", cfg, os.Environ(), out.addSources)
 	ds = ds.Append(pds)
 	workspace, err := workdir.CurrentWorkspace(".")
 	if err != nil {
-		ds = ds.Append(currentWorkspaceError(err))
+		ds = ds.Append(run.CurrentWorkspaceError(err))
 	}
 	if ds.HasErrors() {
 		return nil, nil, ds
