@@ -147,9 +147,6 @@ func TestDecodeRefusesWhatItDoesNotImplement(t *testing.T) {
     defaults = "x"
   }
 }`, "Object expected"},
-		"duplicate overrides": {`
-override_module { target = module.a }
-override_module { target = module.a }`, "Duplicated `override_module` block"},
 		"duplicate mocks": {`
 mock_provider "p" {}
 mock_provider "p" {}`, "Duplicated `mock_provider` block"},

@@ -122,3 +122,30 @@ run "r" {
 		t.Errorf("got\n%q\nwant\n%q", out, want)
 	}
 }
+
+// Overrides of one target twice are an error of each run, the file's
+// first, as OpenTofu reports them when a run starts.
+func TestValidateRunReportsDuplicateOverrides(t *testing.T) {
+	f := loadSource(t, "main.tftest.hcl", `
+override_module { target = module.a }
+override_module { target = module.a }
+
+run "r" {
+  override_resource { target = terraform_data.t }
+  override_resource { target = terraform_data.t }
+}
+`)
+	if f.Diagnostics.HasErrors() {
+		t.Fatalf("reading the file: %s", f.Diagnostics.Err())
+	}
+	fr := newFileRunner(&Suite{}, f)
+	_, ds := fr.validateRun(f.Runs[0])
+	var got []string
+	for _, d := range ds {
+		got = append(got, d.Summary)
+	}
+	want := []string{"Duplicated `override_module` block", "Duplicated `override_resource` block"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

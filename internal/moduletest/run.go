@@ -75,7 +75,7 @@ func (fr *fileRunner) executeRun(ctx context.Context, run *Run) {
 		run.Diagnostics = run.Diagnostics.Append(ds)
 		run.Status = run.Status.Merge(Error)
 	}
-	expected, ds := parseExpectedFailures(run.ExpectFailures)
+	expected, ds := fr.validateRun(run)
 	if ds.HasErrors() {
 		fail(ds)
 		return
@@ -116,6 +116,15 @@ func (fr *fileRunner) executeRun(ctx context.Context, run *Run) {
 		return
 	}
 	fr.applyRun(ctx, run, setup, st, eng, plan, planDiags, expected)
+}
+
+// validateRun checks what OpenTofu checks as each run starts: the file's
+// overrides, then the run's expect_failures and overrides.
+func (fr *fileRunner) validateRun(run *Run) ([]*expectedFailure, diags.Diagnostics) {
+	ds := duplicateOverrides(fr.file.Overrides, fr.file.ModuleMocks)
+	expected, eds := parseExpectedFailures(run.ExpectFailures)
+	ds = ds.Append(eds).Append(duplicateOverrides(run.Overrides, run.ModuleMocks))
+	return expected, ds
 }
 
 // applyRun carries out an apply run once its plan is made.
