@@ -137,7 +137,6 @@ func TestDecodeRefusesWhatItDoesNotImplement(t *testing.T) {
   }
 }`, "Incompatible plan options"},
 		"instance override":  {`override_resource { target = a.b[0] }`, "Invalid override target"},
-		"data with resource": {`override_resource { target = data.a.b }`, "Unsupported `data` target in `override_resource` block"},
 		"values with refs": {`override_resource {
   target = a.b
   values = { x = var.y }

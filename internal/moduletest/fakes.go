@@ -42,7 +42,7 @@ func (f *fakes) WrapResource(resource addrs.ConfigResource, provider addrs.AbsPr
 	if o == nil {
 		if m := f.mocked[provider.String()]; m != nil {
 			for _, mo := range m.Overrides {
-				if mo.Addr.String() == resource.String() {
+				if mo.Addr.String() == resource.String() && mo.Mode == resource.Resource.Mode {
 					o = mo
 				}
 			}

@@ -116,15 +116,18 @@ type MockResource struct {
 // resource whose objects are not planned, read or created by its provider
 // but given these values.
 type OverrideResource struct {
-	Target    hcl.Traversal
-	Addr      addrs.ConfigResource
+	Target hcl.Traversal
+	Addr   addrs.ConfigResource
+	// Mode is the block's: data for override_data. A target of the other
+	// mode is an error when a run uses the block.
+	Mode      addrs.ResourceMode
 	Values    map[string]cty.Value
 	DeclRange hcl.Range
 }
 
 // blockName is the block type that declared the override.
 func (o *OverrideResource) blockName() string {
-	if o.Addr.Resource.Mode == addrs.DataResourceMode {
+	if o.Mode == addrs.DataResourceMode {
 		return "override_data"
 	}
 	return "override_resource"

@@ -43,11 +43,6 @@ func transformConfig(cfg *config.Config, file *File, run *Run, providerCtx *hcl.
 		}
 		f.overrides[o.Addr.String()] = o
 	}
-	for _, m := range f.mocked {
-		for _, o := range m.Overrides {
-			ds = ds.Append(checkOverrideTarget(out, o))
-		}
-	}
 	return &runConfig{config: out, fakes: f}, ds
 }
 
@@ -220,6 +215,10 @@ func mergeModuleOverrides(inRun, inFile []*OverrideModule) ([]*OverrideModule, d
 	})
 }
 
+// checkOverrideTarget reports an override_resource or override_data block
+// of the file or the run whose target the configuration lacks or is of the
+// other mode. (Those of a mock_provider block that match nothing are left
+// alone, as OpenTofu leaves them.)
 func checkOverrideTarget(root *config.Config, o *OverrideResource) diags.Diagnostics {
 	module := root.Descendant(o.Addr.Module)
 	if module == nil {
@@ -229,6 +228,9 @@ func checkOverrideTarget(root *config.Config, o *OverrideResource) diags.Diagnos
 	if module.Module.Resources[o.Addr.Resource] == nil {
 		return diags.Diagnostics{{Severity: diags.Error, Summary: fmt.Sprintf("Resource not found: %s", o.Addr),
 			Detail: "Target points to undefined resource. Please, ensure resource exists.", Subject: o.Target.SourceRange().Ptr()}}
+	}
+	if o.Addr.Resource.Mode != o.Mode {
+		return diags.Diagnostics{modeMismatch(o)}
 	}
 	return nil
 }
