@@ -136,7 +136,7 @@ func TestDecodeRefusesWhatItDoesNotImplement(t *testing.T) {
     refresh = false
   }
 }`, "Incompatible plan options"},
-		"instance override":  {`override_resource { target = a.b[0] }`, "Invalid override target"},
+		"instance override": {`override_resource { target = a.b[0] }`, "Invalid override target"},
 		"values with refs": {`override_resource {
   target = a.b
   values = { x = var.y }
