@@ -119,14 +119,14 @@ func (s *assertScope) context(rule *config.CheckRule) (*hcl.EvalContext, diags.D
 		// OpenTofu evaluates the message and the condition all the same,
 		// in a context with functions and no values at all: each
 		// reference is then an unknown variable.
-		ctx, hd := s.eval.Scope().EvalContext(nil, calls)
+		ctx, hd := s.scope().EvalContext(nil, calls)
 		ds = ds.Append(undeclared).Append(hd)
 		ctx.Variables = map[string]cty.Value{}
 		_, md := rule.ErrorMessage.Value(ctx)
 		_, cd := rule.Condition.Value(ctx)
 		return nil, ds.Append(md).Append(cd)
 	}
-	ctx, hd := s.eval.Scope().EvalContext(forScope, calls)
+	ctx, hd := s.scope().EvalContext(forScope, calls)
 	ds = ds.Append(hd)
 	if ctx.Variables == nil {
 		ctx.Variables = map[string]cty.Value{}
@@ -141,6 +141,15 @@ func (s *assertScope) context(rule *config.CheckRule) (*hcl.EvalContext, diags.D
 	}
 	ctx.Variables["output"] = cty.ObjectVal(outputs)
 	return ctx, ds
+}
+
+// scope is the engine's scope of the root module, with file functions
+// resolving paths against the working directory, where OpenTofu's test
+// runner evaluates assertions (not the directory of a run's module).
+func (s *assertScope) scope() *lang.Scope {
+	in := s.eval.Scope()
+	return &lang.Scope{Data: in.Data, BaseDir: ".", PlanTimestamp: in.PlanTimestamp, PureOnly: in.PureOnly,
+		ProviderFunctions: in.ProviderFunctions}
 }
 
 func (s *assertScope) output(name string) (cty.Value, bool) {
