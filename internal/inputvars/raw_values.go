@@ -12,6 +12,7 @@ import (
 
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/engine"
 )
 
 // RawValue is a variable value as given before it is known which
@@ -27,6 +28,10 @@ type RawValue struct {
 	filename string
 	expr     hcl.Expression
 }
+
+// EngineSource is where the value came from, as the engine names it in
+// messages about the value.
+func (v *RawValue) EngineSource() engine.ValueSourceType { return v.Source.Engine() }
 
 // Parse returns the value for a variable declared as decl, or, with no
 // declaration, the text read literally as a string and an expression
@@ -95,8 +100,9 @@ func CollectRawValues(dirs []string, options []VarOption, env Environ) (*RawValu
 }
 
 func (v *RawValues) setText(name, text string, source SourceType, filename string) {
+	// The text's synthetic file is not a source diagnostics can quote:
+	// OpenTofu shows "(source code not available)" for it.
 	v.ByName[name] = &RawValue{Source: source, text: text, isText: true, filename: filename}
-	v.Files[filename] = &hcl.File{Bytes: []byte(text)}
 }
 
 func (v *RawValues) fromFile(parser *hclparse.Parser, path string, source SourceType) diags.Diagnostics {
@@ -113,6 +119,9 @@ func (v *RawValues) fromFile(parser *hclparse.Parser, path string, source Source
 		file, hd = parser.ParseHCL(src, path)
 	}
 	ds := diags.Diagnostics{}.Append(hd)
+	if file != nil {
+		v.Files[path] = file
+	}
 	if file == nil || hd.HasErrors() {
 		return ds
 	}

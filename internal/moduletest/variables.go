@@ -20,6 +20,9 @@ type GlobalValue interface {
 	// Parse reads the value for a variable declared as decl; nil decl
 	// means the configuration does not declare it.
 	Parse(decl *config.Variable) (cty.Value, hcl.Range, diags.Diagnostics)
+	// EngineSource is where the value came from (-var, a file, the
+	// environment), which messages about it name.
+	EngineSource() engine.ValueSourceType
 }
 
 // testContext is where a run's variables blocks and the test file's
@@ -44,13 +47,16 @@ func testContext(cfg *config.Config, globals map[string]GlobalValue, runs map[st
 }
 
 // globalValues reads every global value, with the optional-attribute
-// defaults of the declaration where there is one.
+// defaults of the declaration where there is one. As in OpenTofu's test
+// context, the text of a -var option or TF_VAR_ variable is a string here
+// whatever the declared type (the run's value for the module is read as
+// the type asks, see inputValues).
 func globalValues(cfg *config.Config, globals map[string]GlobalValue) (map[string]cty.Value, diags.Diagnostics) {
 	var ds diags.Diagnostics
 	vars := make(map[string]cty.Value, len(globals))
 	for name, g := range globals {
 		decl := cfg.Module.Variables[name]
-		val, _, gd := g.Parse(decl)
+		val, _, gd := g.Parse(nil)
 		ds = ds.Append(gd)
 		if decl != nil && decl.Type.Defaults != nil && !val.IsNull() && val.IsKnown() {
 			val = decl.Type.Defaults.Apply(val)
@@ -79,7 +85,7 @@ func inputValues(cfg *config.Config, file *File, run *Run, globals map[string]Gl
 		} else if g, ok := globals[name]; ok {
 			val, rng, gd := g.Parse(decl)
 			if ds = ds.Append(gd); !gd.HasErrors() {
-				values[name] = &engine.InputValue{Value: val, SourceType: engine.ValueFromCaller, SourceRange: rng}
+				values[name] = &engine.InputValue{Value: val, SourceType: g.EngineSource(), SourceRange: rng}
 			}
 		}
 	}
