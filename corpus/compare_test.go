@@ -340,6 +340,13 @@ func jsonLines(s string) (string, bool) {
 			message["@message"] = "<product> <version>"
 			delete(message, "<cmd>")
 		}
+		// A test's -verbose messages carry a state or plan document, whose
+		// terraform_version names the program's version.
+		for _, key := range []string{"test_state", "test_plan"} {
+			if doc, ok := message[key].(map[string]any); ok && doc["terraform_version"] != nil {
+				doc["terraform_version"] = "<version>"
+			}
+		}
 		encoded, err := json.Marshal(message)
 		if err != nil {
 			return "", false

@@ -4,8 +4,6 @@ import (
 	"context"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"sort"
 	"syscall"
 	"time"
 
@@ -16,6 +14,7 @@ import (
 	"github.com/terrane/terrane/internal/logging"
 	"github.com/terrane/terrane/internal/modules"
 	"github.com/terrane/terrane/internal/moduletest"
+	"github.com/terrane/terrane/internal/ui/jsonview"
 	"github.com/terrane/terrane/internal/workdir"
 )
 
@@ -25,17 +24,34 @@ import (
 // file created once it is done. It exits 0 when every run passed.
 func runTest(streams Streams, args []string) int {
 	opts, ds := arguments.ParseTest(args)
-	out := newOperationOutput(streams, opts.View)
 	if opts.Help {
 		printCommandHelp(streams.Stdout, "test")
 		return 0
 	}
 	if ds.HasErrors() {
+		// The command line's errors are told in words, -json or not, as
+		// OpenTofu tells them.
+		human := opts.View
+		human.JSON = false
+		out := newOperationOutput(streams, human)
 		out.diagnostics(ds)
 		out.helpPrompt("test")
 		return 1
 	}
+	out := newOperationOutput(streams, opts.View)
 	view := &testView{out: out}
+	if opts.JSONInto != "" {
+		file, err := os.OpenFile(opts.JSONInto, os.O_TRUNC|os.O_WRONLY|os.O_CREATE, 0o600)
+		if err != nil {
+			view.diagnostics(diags.Diagnostics{diags.Errorf("Invalid argument",
+				"Unable to open the file %q specified by -json-into for writing: %s", opts.JSONInto, err)}, nil, nil)
+			out.helpPrompt("test")
+			return 1
+		}
+		defer file.Close()
+		view.into = jsonview.New(file)
+		view.into.Version()
+	}
 	suite, files, ds := prepareTestSuite(out, opts)
 	if ds.HasErrors() {
 		view.diagnostics(ds, nil, nil)
@@ -56,29 +72,30 @@ func runTest(streams Streams, args []string) int {
 	return 0
 }
 
-// prepareTestSuite loads the configuration, the test files -filter
-// selects, the global variable values and the installed providers.
+// prepareTestSuite loads the configuration with its test files and their
+// run blocks' modules, as OpenTofu loads them before running anything,
+// then keeps the files -filter selects, and gathers the global variable
+// values and the installed providers.
 func prepareTestSuite(out *operationOutput, opts *arguments.Test) (*moduletest.Suite, []*moduletest.File, diags.Diagnostics) {
+	raw, ds := inputvars.CollectRawValues(".", opts.TestDirectory, opts.Vars, os.Environ())
+	out.addSources(raw.Files)
+	if ds.HasErrors() {
+		return nil, nil, ds
+	}
 	parser := config.NewParser()
 	cfg, hd := modules.LoadConfig(parser, ".")
+	ds = ds.Append(hd)
+	all, sources, fds := loadTestFiles(opts.TestDirectory)
+	out.addSources(sources)
+	ds = ds.Append(fds)
+	testModules, mds := loadTestModules(parser, all)
+	ds = ds.Append(mds)
 	out.addSources(parser.Files())
-	ds := diags.Diagnostics{}.Append(hd)
 	if cfg == nil || ds.HasErrors() {
 		return nil, nil, ds
 	}
-	names, fds := moduletest.FindFiles(opts.TestDirectory)
+	files, fds := filterTestFiles(all, opts.Filter)
 	ds = ds.Append(fds)
-	names, fds = filterTestFiles(names, opts.Filter)
-	ds = ds.Append(fds)
-	loader := moduletest.NewLoader()
-	files := make([]*moduletest.File, 0, len(names))
-	for _, name := range names {
-		files = append(files, loader.Load(name))
-	}
-	out.addSources(loader.Sources())
-	raw, vds := inputvars.CollectRawValues([]string{".", opts.TestDirectory}, opts.Vars, os.Environ())
-	out.addSources(raw.Files)
-	ds = ds.Append(vds)
 	op := &operation{out: out, dir: ".", config: cfg}
 	factories, pds := op.providerFactories()
 	ds = ds.Append(pds)
@@ -93,46 +110,33 @@ func prepareTestSuite(out *operationOutput, opts *arguments.Test) (*moduletest.S
 	for name, v := range raw.ByName {
 		globals[name] = v
 	}
-	suite := &moduletest.Suite{Config: cfg, Files: files, Globals: globals, Providers: factories,
+	suite := &moduletest.Suite{Config: cfg, Files: files, Globals: globals, Providers: factories, Modules: testModules,
 		Parallelism: opts.Parallelism, Verbose: opts.Verbose, Workspace: workspace, Logger: logging.Named("test")}
 	return suite, files, ds
 }
 
 // filterTestFiles keeps the files -filter names (paths relative to the
-// working directory), warning of names that are no test file.
-func filterTestFiles(names, filter []string) ([]string, diags.Diagnostics) {
+// working directory), in name order. As in OpenTofu, a name that is no
+// test file is passed over without a word, unless no file is left.
+func filterTestFiles(files []*moduletest.File, filter []string) ([]*moduletest.File, diags.Diagnostics) {
 	if len(filter) == 0 {
-		return names, nil
+		return files, nil
 	}
-	present := map[string]bool{}
-	for _, name := range names {
-		present[name] = true
-	}
-	var kept []string
-	var ds diags.Diagnostics
-	seen := map[string]bool{}
+	wanted := map[string]bool{}
 	for _, f := range filter {
-		name := filepath.ToSlash(filepath.Clean(f))
-		if !present[name] {
-			ds = ds.Append(diags.Warnf("Unknown test file", "The specified test file, %s, could not be found.", f))
-			continue
-		}
-		if !seen[name] {
-			seen[name] = true
-			kept = append(kept, name)
+		wanted[f] = true
+	}
+	var kept []*moduletest.File
+	for _, f := range files {
+		if wanted[f.Name] {
+			kept = append(kept, f)
 		}
 	}
 	if len(kept) == 0 {
-		ds = ds.Append(diags.Warnf("No tests were found",
-			"-filter is being used but no tests were found. Make sure you're using a relative path to the current working directory."))
+		return nil, diags.Diagnostics{diags.Warnf("No tests were found",
+			"-filter is being used but no tests were found. Make sure you're using a relative path to the current working directory.")}
 	}
-	return sortedStrings(kept), ds
-}
-
-func sortedStrings(in []string) []string {
-	out := append([]string{}, in...)
-	sort.Strings(out)
-	return out
+	return kept, nil
 }
 
 // runSuiteWithInterrupts runs the suite; the first interrupt lets the runs

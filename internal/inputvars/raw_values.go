@@ -3,6 +3,7 @@ package inputvars
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -55,11 +56,13 @@ type RawValues struct {
 	Files  map[string]*hcl.File
 }
 
-// CollectRawValues gathers variable values in Terraform's order of
-// increasing precedence without checking them against declarations:
-// TF_VAR_ environment variables, then terraform.tfvars and *.auto.tfvars
-// in each of dirs in turn, then -var and -var-file options in order.
-func CollectRawValues(dirs []string, options []VarOption, env Environ) (*RawValues, diags.Diagnostics) {
+// CollectRawValues gathers variable values in OpenTofu's order of
+// increasing precedence for `tofu test`, without checking them against
+// declarations: TF_VAR_ environment variables, then terraform.tfvars and
+// *.auto.tfvars in rootDir, then -var and -var-file options in order, then
+// terraform.tfvars and *.auto.tfvars in testDir (so the test directory's
+// files win over the command line, unlike Terraform's order).
+func CollectRawValues(rootDir, testDir string, options []VarOption, env Environ) (*RawValues, diags.Diagnostics) {
 	out := &RawValues{ByName: map[string]*RawValue{}, Files: map[string]*hcl.File{}}
 	parser := hclparse.NewParser()
 	var ds diags.Diagnostics
@@ -70,10 +73,8 @@ func CollectRawValues(dirs []string, options []VarOption, env Environ) (*RawValu
 			out.setText(name, text, SourceEnv, fmt.Sprintf("<value for var.%s>", name))
 		}
 	}
-	for _, dir := range dirs {
-		for _, path := range autoVarFiles(dir) {
-			ds = ds.Append(out.fromFile(parser, path, SourceAutoFile))
-		}
+	for _, path := range autoVarFiles(rootDir) {
+		ds = ds.Append(out.fromFile(parser, path, SourceAutoFile))
 	}
 	for _, opt := range options {
 		if opt.File {
@@ -87,6 +88,11 @@ func CollectRawValues(dirs []string, options []VarOption, env Environ) (*RawValu
 			continue
 		}
 		out.setText(name, text, SourceCLI, fmt.Sprintf("<value for var.%s>", name))
+	}
+	if testDir != "" && filepath.Clean(testDir) != filepath.Clean(rootDir) {
+		for _, path := range autoVarFiles(testDir) {
+			ds = ds.Append(out.fromFile(parser, path, SourceAutoFile))
+		}
 	}
 	for name, file := range parser.Files() {
 		out.Files[name] = file
