@@ -92,4 +92,3 @@ func loadTestModules(parser *config.Parser, files []*moduletest.File) (map[strin
 	}
 	return out, ds
 }
-

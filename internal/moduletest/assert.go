@@ -71,7 +71,10 @@ func (s *assertScope) evaluate(run *Run) (Status, diags.Diagnostics) {
 		}
 		if b.False() {
 			status = status.Merge(Fail)
-			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Test assertion failed", Detail: message, Subject: rng})
+			// The condition and its context go with the failure, so that the
+			// values it compared are shown as OpenTofu shows them.
+			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Test assertion failed", Detail: message, Subject: rng,
+				Expression: rule.Condition, EvalContext: ctx})
 		}
 	}
 	return status, ds
@@ -149,25 +152,40 @@ func (s *assertScope) output(name string) (cty.Value, bool) {
 	return val, true
 }
 
-// errorMessage evaluates an assertion's error message, which must be a
-// known string and may not reveal a sensitive value.
+// errorMessage evaluates an assertion's error message as OpenTofu does: it
+// must be a string, not null; an unknown one is empty; one that refers to
+// sensitive or ephemeral values is withheld, with a warning.
 func errorMessage(rule *config.CheckRule, ctx *hcl.EvalContext) (string, diags.Diagnostics) {
-	val, hd := rule.ErrorMessage.Value(ctx)
+	expr := rule.ErrorMessage
+	val, hd := expr.Value(ctx)
 	ds := diags.Diagnostics{}.Append(hd)
 	if hd.HasErrors() {
 		return "", ds
 	}
-	if marks.Contains(val, marks.Sensitive) {
-		return "The error message included a sensitive value, so it will not be displayed.", ds
+	invalid := func(detail string) diags.Diagnostics {
+		return ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid error message", Detail: detail,
+			Subject: expr.Range().Ptr(), Expression: expr, EvalContext: ctx})
 	}
-	val, _ = val.UnmarkDeep()
 	str, err := convert.Convert(val, cty.String)
 	if err != nil {
-		return "", ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid error message",
-			Detail: fmt.Sprintf("Unsuitable value for error message: %s.", err), Subject: rule.ErrorMessage.Range().Ptr()})
+		return "", invalid(fmt.Sprintf("Unsuitable value for error message: %s.", err))
 	}
-	if !str.IsKnown() || str.IsNull() {
+	if !str.IsKnown() {
 		return "", ds
+	}
+	if str.IsNull() {
+		return "", invalid("Unsuitable value for error message: must not be null.")
+	}
+	str, valMarks := str.Unmark()
+	if _, sensitive := valMarks[marks.Sensitive]; sensitive {
+		return "", ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Error message refers to sensitive values",
+			Detail:  "The error expression used to explain this condition refers to sensitive values, so Terrane will not display the resulting message.\n\nYou can correct this by removing references to sensitive values, or by carefully using the nonsensitive() function if the expression will not reveal the sensitive data.",
+			Subject: expr.Range().Ptr(), Expression: expr, EvalContext: ctx})
+	}
+	if _, ephemeral := valMarks[marks.Ephemeral]; ephemeral {
+		return "", ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Error message refers to ephemeral values",
+			Detail:  "The error expression used to explain this condition refers to ephemeral values, so Terrane will not display the resulting message.\n\nYou can correct this by removing references to ephemeral values or by utilizing the builtin ephemeralasnull() function.",
+			Subject: expr.Range().Ptr(), Expression: expr, EvalContext: ctx})
 	}
 	return str.AsString(), ds
 }

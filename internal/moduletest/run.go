@@ -49,7 +49,11 @@ func (fr *fileRunner) prepare(run *Run, visibleBefore int) (*runSetup, diags.Dia
 	inputs, ids := inputValues(setup.cfg, fr.file, run, fr.s.Globals, ctx)
 	ds = ds.Append(ids)
 	setup.inputs = inputs
-	rc, tds := transformConfig(setup.cfg, fr.file, run, providerContext(ctx, inputs))
+	var carried *carriedOverrides
+	if run.Module == nil {
+		carried = &fr.s.carried
+	}
+	rc, tds := transformConfig(setup.cfg, fr.file, run, providerContext(ctx, inputs), carried)
 	setup.rc = rc
 	return setup, ds.Append(tds)
 }

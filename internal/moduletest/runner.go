@@ -148,6 +148,7 @@ func (fr *fileRunner) execute(stop, cancel context.Context) {
 	}
 	fr.reportRuns()
 	fr.cleanup(cancel)
+	fr.s.carried.fileDone(f)
 	fr.mu.Lock()
 	fr.finished = cancel.Err() == nil
 	fr.mu.Unlock()

@@ -69,6 +69,7 @@ type Suite struct {
 	runners   []*fileRunner
 	modules   moduleCache
 	sources   sourceSet
+	carried   carriedOverrides
 }
 
 // Run executes the files one after another, as OpenTofu does: a file's

@@ -1,6 +1,8 @@
 package moduletest
 
 import (
+	"fmt"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
@@ -79,6 +81,14 @@ func inputValues(cfg *config.Config, file *File, run *Run, globals map[string]Gl
 			val, rng, gd := g.Parse(decl)
 			ds = ds.Append(gd)
 			values[name] = &engine.InputValue{Value: val, SourceType: engine.ValueFromCaller, SourceRange: rng}
+			continue
+		}
+		if decl.Default == nil {
+			// As OpenTofu, a root variable nothing sets is reported before
+			// the run plans, in the words of the command line's check.
+			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "No value for required variable",
+				Detail:  fmt.Sprintf("The root module input variable %q is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.", name),
+				Subject: decl.DeclRange.Ptr()})
 		}
 	}
 	return values, ds
