@@ -13,6 +13,9 @@ import (
 	"github.com/terrane/terrane/internal/engine"
 	"github.com/terrane/terrane/internal/lang"
 	"github.com/terrane/terrane/internal/marks"
+	"github.com/terrane/terrane/internal/providers"
+	"github.com/terrane/terrane/internal/schema"
+	"github.com/terrane/terrane/internal/validate"
 )
 
 // assertScope is what a run's assertions can refer to: everything in the
@@ -21,6 +24,7 @@ import (
 // variables, and the outputs of earlier runs as run.NAME.
 type assertScope struct {
 	cfg      *config.Config
+	schemas  *providers.Schemas
 	eval     *engine.Evaluation
 	testVars map[string]cty.Value
 	runs     map[string]cty.Value
@@ -34,7 +38,7 @@ func (s *assertScope) evaluate(run *Run) (Status, diags.Diagnostics) {
 	var ds diags.Diagnostics
 	for _, rule := range run.Asserts {
 		ctx, cds := s.context(rule)
-		if cds.HasErrors() {
+		if ctx == nil {
 			status = status.Merge(Error)
 			ds = ds.Append(cds)
 			continue
@@ -114,17 +118,25 @@ func (s *assertScope) context(rule *config.CheckRule) (*hcl.EvalContext, diags.D
 		}
 		forScope = append(forScope, t)
 	}
+	calls := append(lang.ProviderFunctionsInExpr(rule.Condition), lang.ProviderFunctionsInExpr(rule.ErrorMessage)...)
+	if static := s.staticCheck(forScope); static.HasErrors() {
+		// As OpenTofu, references that fail its static validation leave
+		// the assertion a context with functions and no values at all,
+		// in which the condition and message are evaluated all the same:
+		// each of their references is then an unknown variable too.
+		ctx, _ := s.eval.Scope().EvalContext(nil, calls)
+		ctx.Variables = map[string]cty.Value{}
+		return ctx, static
+	}
 	// The engine's scope takes references to what the module does not
 	// declare as values not known yet; report them as OpenTofu does.
 	if undeclared := s.cfg.CheckTraversals(forScope); undeclared.HasErrors() {
-		// OpenTofu evaluates the condition all the same, in a context
-		// without the resource types the module does not declare: each
-		// such type is first an unknown variable.
-		return nil, ds.Append(s.unknownResourceTypes(forScope)).Append(undeclared)
+		return nil, ds.Append(undeclared)
 	}
-	calls := append(lang.ProviderFunctionsInExpr(rule.Condition), lang.ProviderFunctionsInExpr(rule.ErrorMessage)...)
 	ctx, hd := s.eval.Scope().EvalContext(forScope, calls)
-	ds = ds.Append(hd)
+	if ds = ds.Append(hd); ds.HasErrors() {
+		return nil, ds
+	}
 	if ctx.Variables == nil {
 		ctx.Variables = map[string]cty.Value{}
 	}
@@ -190,39 +202,33 @@ func errorMessage(rule *config.CheckRule, ctx *hcl.EvalContext) (string, diags.D
 	return str.AsString(), ds
 }
 
-// nonResourceRoots are the roots of references that are not to managed
-// resources.
-var nonResourceRoots = map[string]bool{"count": true, "each": true, "local": true, "path": true, "terraform": true, "tofu": true,
-	"var": true, "self": true, "module": true, "data": true, "resource": true, "ephemeral": true, "run": true, "output": true}
-
-// unknownResourceTypes reports, as HCL does in OpenTofu's evaluation of
-// a condition, each traversal to a managed resource type none of whose
-// referenced resources the module declares: the evaluation context has
-// the types of the resources referred to, and no others.
-func (s *assertScope) unknownResourceTypes(traversals []hcl.Traversal) diags.Diagnostics {
-	declared := func(t hcl.Traversal) bool {
-		name, _ := attrStep(t, 1)
-		_, ok := s.cfg.Module.Resources[addrs.Resource{Mode: addrs.ManagedResourceMode, Type: t.RootName(), Name: name}]
-		return ok
-	}
-	present := map[string]bool{}
+// staticCheck is OpenTofu's static validation of references for an
+// assertion: resources and module calls the module must declare, and the
+// attributes read from resources, which their schemas must have.
+func (s *assertScope) staticCheck(traversals []hcl.Traversal) diags.Diagnostics {
+	var static []hcl.Traversal
+	var refs []*addrs.Reference
 	for _, t := range traversals {
-		if !nonResourceRoots[t.RootName()] && declared(t) {
-			present[t.RootName()] = true
-		}
-	}
-	var ds diags.Diagnostics
-	for _, t := range traversals {
-		name := t.RootName()
-		if present[name] || nonResourceRoots[name] {
+		ref, hd := addrs.ParseRef(t)
+		if hd.HasErrors() || ref == nil {
 			continue
 		}
-		root, ok := t[0].(hcl.TraverseRoot)
+		switch ref.Subject.(type) {
+		case addrs.Resource, addrs.ResourceInstance, addrs.ModuleCall, addrs.ModuleCallInstance, addrs.ModuleCallInstanceOutput:
+			static = append(static, t)
+			refs = append(refs, ref)
+		}
+	}
+	ds := diags.Diagnostics{}.Append(s.cfg.CheckTraversals(static))
+	if ds.HasErrors() {
+		return ds
+	}
+	schemaOf := func(r *config.Resource) *schema.Block {
+		sch, ok := s.schemas.ResourceType(r.Provider, r.Mode == addrs.DataResourceMode, r.Type)
 		if !ok {
-			continue
+			return nil
 		}
-		ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Unknown variable",
-			Detail: fmt.Sprintf("There is no variable named %q.", name), Subject: root.SrcRange.Ptr()})
+		return sch.Block
 	}
-	return ds
+	return ds.Append(validate.ResourceReferences(s.cfg, schemaOf, refs))
 }

@@ -166,7 +166,7 @@ func (fr *fileRunner) assert(run *Run, setup *runSetup, eng *engine.Engine) {
 		run.Status = run.Status.Merge(Error)
 		return
 	}
-	scope := &assertScope{cfg: setup.rc.config, eval: ev, testVars: testVars, runs: setup.runs}
+	scope := &assertScope{cfg: setup.rc.config, schemas: eng.Schemas(), eval: ev, testVars: testVars, runs: setup.runs}
 	status, ds := scope.evaluate(run)
 	run.Status = run.Status.Merge(status)
 	run.Diagnostics = run.Diagnostics.Append(ds)
