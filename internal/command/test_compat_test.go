@@ -100,6 +100,11 @@ func TestTestCommandWithProviderMatchesTerraform(t *testing.T) {
 	writeFile(t, rc, "provider_installation {\n  filesystem_mirror {\n    path = \""+mirror.Dir+"\"\n  }\n}\n")
 	want, got := runTestScenarioWithBoth(t, terraform, "test-compat-provider", rc, "-no-color", "-var-file=values.tfvars",
 		"-filter=providers.tftest.hcl", "-filter=mocks.tftest.hcl", "-filter=tests/cleanup.tftest.hcl")
+	// Terraform fails a file whose clean-up leaves objects behind; OpenTofu,
+	// which Terrane follows, lists them and leaves the file's status alone.
+	if want.files["tests/cleanup.tftest.hcl"] == "fail" {
+		want.files["tests/cleanup.tftest.hcl"] = "pass"
+	}
 	compareTestOutcomes(t, got, want, 3)
 	if strings.Join(want.leftBehind, ",") != "tpf_thing.a" {
 		t.Errorf("terraform's clean-up left %v, want tpf_thing.a", want.leftBehind)
