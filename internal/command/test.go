@@ -4,16 +4,24 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/config"
+	"github.com/terrane/terrane/internal/depsfile"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/inputvars"
 	"github.com/terrane/terrane/internal/logging"
 	"github.com/terrane/terrane/internal/modules"
 	"github.com/terrane/terrane/internal/moduletest"
+	"github.com/terrane/terrane/internal/plugin"
+	"github.com/terrane/terrane/internal/plugin/cliconfig"
+	"github.com/terrane/terrane/internal/providers"
 	"github.com/terrane/terrane/internal/ui/jsonview"
 	"github.com/terrane/terrane/internal/workdir"
 )
@@ -78,7 +86,14 @@ func runTest(streams Streams, args []string) int {
 // values and the installed providers.
 func prepareTestSuite(out *operationOutput, opts *arguments.Test) (*moduletest.Suite, []*moduletest.File, diags.Diagnostics) {
 	raw, ds := inputvars.CollectRawValues(".", opts.TestDirectory, opts.Vars, os.Environ())
-	out.addSources(raw.Files)
+	// The text of -var options and TF_VAR_ variables is not shown in
+	// diagnostics, as OpenTofu's test command does not show it; the
+	// files' is.
+	for name, file := range raw.Files {
+		if !strings.HasPrefix(name, "<") {
+			out.addSources(map[string]*hcl.File{name: file})
+		}
+	}
 	if ds.HasErrors() {
 		return nil, nil, ds
 	}
@@ -96,8 +111,7 @@ func prepareTestSuite(out *operationOutput, opts *arguments.Test) (*moduletest.S
 	}
 	files, fds := filterTestFiles(all, opts.Filter)
 	ds = ds.Append(fds)
-	op := &operation{out: out, dir: ".", config: cfg}
-	factories, pds := op.providerFactories()
+	factories, pds := testProviderFactories(out)
 	ds = ds.Append(pds)
 	workspace, err := workdir.CurrentWorkspace(".")
 	if err != nil {
@@ -113,6 +127,27 @@ func prepareTestSuite(out *operationOutput, opts *arguments.Test) (*moduletest.S
 	suite := &moduletest.Suite{Config: cfg, Files: files, Globals: globals, Providers: factories, Modules: testModules,
 		Parallelism: opts.Parallelism, Verbose: opts.Verbose, Workspace: workspace, Logger: logging.Named("test")}
 	return suite, files, ds
+}
+
+// testProviderFactories are the factories of the providers the lock file
+// selects. As in OpenTofu, the lock file is not checked against the
+// configuration first: a run that needs a provider init did not install
+// fails by itself.
+func testProviderFactories(out *operationOutput) (map[addrs.Provider]providers.Factory, diags.Diagnostics) {
+	cli, ds := cliconfig.Load(cliconfig.Environment{WorkingDir: "."})
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	locks, lds := depsfile.LoadFile(workdir.LockFilePath("."))
+	out.addSources(locks.Sources())
+	if ds = ds.Append(lds); ds.HasErrors() {
+		return nil, ds
+	}
+	// Without a schema cache every run asks each provider for its schema,
+	// which is slower but correct, so a broken cache directory is no error.
+	schemas, _ := plugin.DefaultSchemaStore()
+	factories, fds := workdir.ProviderFactories(context.Background(), ".", locks, cli, schemas)
+	return factories, ds.Append(fds)
 }
 
 // filterTestFiles keeps the files -filter names (paths relative to the

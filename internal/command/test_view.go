@@ -111,7 +111,8 @@ func (v *testView) Abstract(files []*moduletest.File) {
 	abstract := map[string][]string{}
 	runs := 0
 	for _, f := range files {
-		names := []string{}
+		// A file without runs has null for its list, as in OpenTofu.
+		var names []string
 		for _, r := range f.Runs {
 			names = append(names, r.Name)
 		}

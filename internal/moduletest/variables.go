@@ -27,7 +27,10 @@ type GlobalValue interface {
 // defaults of the configuration under test, run the outputs of the runs
 // that last changed each state, and every built-in function is there.
 func testContext(cfg *config.Config, globals map[string]GlobalValue, runs map[string]cty.Value) (*hcl.EvalContext, diags.Diagnostics) {
-	vars, ds := globalValues(cfg, globals)
+	// As in OpenTofu, what is wrong with a global value is reported where
+	// a run's variables are worked out (inputValues), not here as well.
+	vars, _ := globalValues(cfg, globals)
+	var ds diags.Diagnostics
 	for name, decl := range cfg.Module.Variables {
 		if _, given := vars[name]; given || decl.Default == nil {
 			continue
@@ -80,8 +83,12 @@ func inputValues(cfg *config.Config, file *File, run *Run, globals map[string]Gl
 		if g, ok := globals[name]; ok {
 			val, rng, gd := g.Parse(decl)
 			ds = ds.Append(gd)
-			values[name] = &engine.InputValue{Value: val, SourceType: engine.ValueFromCaller, SourceRange: rng}
-			continue
+			if !gd.HasErrors() {
+				values[name] = &engine.InputValue{Value: val, SourceType: engine.ValueFromCaller, SourceRange: rng}
+				continue
+			}
+			// A value that cannot be read leaves the variable unset, as
+			// in OpenTofu.
 		}
 		if decl.Default == nil {
 			// As OpenTofu, a root variable nothing sets is reported before
