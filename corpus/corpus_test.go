@@ -256,6 +256,12 @@ func (s *side) run(c *caseFile) []observation {
 			obs = append(obs, s.checksAfter(args, tfStep)...)
 		case "stdin":
 			stdin = strings.ReplaceAll(strings.Join(st.args, " "), `\n`, "\n")
+		case "stdinfile":
+			obs = append(obs, s.fileOp(st, func() error {
+				src, err := os.ReadFile(filepath.Join(s.dir, st.args[0]))
+				stdin = string(src)
+				return err
+			})...)
 		case "env":
 			s.env = append(s.env, s.expand(st.args)...)
 		case "cp":

@@ -21,7 +21,7 @@ type caseFile struct {
 // A step is one line of a script.
 type step struct {
 	line int
-	verb string // tf, stdin, env, cp, rm, mkdir, write
+	verb string // tf, stdin, stdinfile, env, cp, rm, mkdir, keep
 	args []string
 }
 
@@ -38,13 +38,14 @@ type keep struct {
 // verbs lists what a script may say, with the number of arguments each
 // takes (-1: any, at least one; anyArgs: any, none too).
 var verbs = map[string]int{
-	"tf":    anyArgs, // run both programs with these arguments (none: the bare command)
-	"stdin": -1,      // the standard input of the next tf step (\n for a newline)
-	"env":   -1,      // NAME=VALUE for every later step
-	"cp":    2,       // copy a file of the working directory
-	"rm":    -1,      // remove files or directories of the working directory
-	"mkdir": 1,       // make a directory in the working directory
-	"keep":  -1,      // keep STEP STREAM REASON...: a difference kept on purpose
+	"tf":        anyArgs, // run both programs with these arguments (none: the bare command)
+	"stdin":     -1,      // the standard input of the next tf step (\n for a newline)
+	"stdinfile": 1,       // a file of the working directory as the standard input of the next tf step
+	"env":       -1,      // NAME=VALUE for every later step
+	"cp":        2,       // copy a file of the working directory
+	"rm":        -1,      // remove files or directories of the working directory
+	"mkdir":     1,       // make a directory in the working directory
+	"keep":      -1,      // keep STEP STREAM REASON...: a difference kept on purpose
 }
 
 // anyArgs is the argument count of a verb that takes any number of

@@ -111,7 +111,7 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 	}
 	op, plan, ds := openAndPlan(out, opts.Operation)
 	if op != nil {
-		defer op.close()
+		defer op.Close()
 	}
 	if plan == nil {
 		return 1
@@ -122,8 +122,8 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 	if !plan.CanApply() {
 		return reportNothingToApply(op, plan, ds)
 	}
-	if op.workspace != "default" && ask.questionInWorkspace != "" {
-		ask.question = fmt.Sprintf(ask.questionInWorkspace, op.workspace)
+	if op.Workspace != "default" && ask.questionInWorkspace != "" {
+		ask.question = fmt.Sprintf(ask.questionInWorkspace, op.Workspace)
 	}
 	backoff := newConflictBackoff(opts.LockTimeout)
 	for {
@@ -140,7 +140,7 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 			}
 		}
 		applyDiags, aborted := withInterrupts(op.out, func(ctx context.Context) diags.Diagnostics {
-			return op.engine.Apply(ctx, plan)
+			return op.Engine.Apply(ctx, plan)
 		})
 		if aborted || !backoff.retry(out, applyDiags) {
 			return reportApply(op, plan, withoutCheckBlockWarnings(ds), applyDiags, aborted)
@@ -185,13 +185,13 @@ func reportNothingToApply(op *operation, plan *plans.Plan, ds diags.Diagnostics)
 	// workspace then has a state, if an empty one: count this as its first
 	// run when it is.
 	ctx := context.Background()
-	if ws, err := op.store.EnsureWorkspace(ctx); err == nil && ws.Serial == 0 {
-		if _, err := op.store.BeginRun(ctx, version.Version); err != nil {
-			ds = ds.Append(diags.Errorf("Cannot start the run", "Updating workspace %q failed: %s", op.workspace, err))
+	if ws, err := op.Store.EnsureWorkspace(ctx); err == nil && ws.Serial == 0 {
+		if _, err := op.Store.BeginRun(ctx, version.Version); err != nil {
+			ds = ds.Append(diags.Errorf("Cannot start the run", "Updating workspace %q failed: %s", op.Workspace, err))
 		}
 	}
 	if !op.out.outputsOnly {
-		ds = ds.Append(op.engine.RecordPlannedChecks(ctx, plan))
+		ds = ds.Append(op.Engine.RecordPlannedChecks(ctx, plan))
 	}
 	op.out.diagnostics(ds)
 	op.out.renderApplySummary(plan, op, false)
@@ -241,7 +241,7 @@ func (b *conflictBackoff) retry(out *operationOutput, ds diags.Diagnostics) bool
 // every diagnostic of the run.
 func applyAndReport(op *operation, plan *plans.Plan, ds diags.Diagnostics) int {
 	applyDiags, aborted := withInterrupts(op.out, func(ctx context.Context) diags.Diagnostics {
-		return op.engine.Apply(ctx, plan)
+		return op.Engine.Apply(ctx, plan)
 	})
 	return reportApply(op, plan, ds, applyDiags, aborted)
 }
@@ -260,7 +260,7 @@ func reportApply(op *operation, plan *plans.Plan, ds, applyDiags diags.Diagnosti
 		// it has no reminder that a targeted apply may be incomplete.
 		applyDiags = withoutDiagnostic(applyDiags, engine.IncompleteApplyWarning(plan))
 	}
-	ds = claimsLeftAlone(ds.Append(applyDiags, staleRecordsNotice(op.cipher))).Append(op.keepUnrecorded(false))
+	ds = claimsLeftAlone(ds.Append(applyDiags, staleRecordsNotice(op.Cipher))).Append(op.keepUnrecorded(false))
 	// As OpenTofu does, the run's warnings come before the summary and the
 	// outputs, in the -json stream and in text alike.
 	op.out.stopProgress()
@@ -303,7 +303,7 @@ func applySavedPlan(out *operationOutput, opts *arguments.Apply) int {
 	op, openDiags := openOperation(out, opts.Operation, plan, enc)
 	ds = ds.Append(openDiags)
 	if op != nil {
-		defer op.close()
+		defer op.Close()
 	}
 	if ds.HasErrors() {
 		out.diagnostics(ds)
@@ -357,7 +357,7 @@ func readSavedPlan(path, dir string, vars []inputvars.VarOption) (*plans.Plan, *
 // the plan was made with.
 func (op *operation) checkSavedPlanInputs(path string, saved *planfile.ConfigSnapshot, savedLock []byte) diags.Diagnostics {
 	var ds diags.Diagnostics
-	current, err := configSnapshot(op.config)
+	current, err := configSnapshot(op.Config)
 	if err != nil {
 		return ds.Append(diags.Errorf("Failed to read the configuration", "Comparing it with the saved plan %s: %s.", path, err))
 	}
@@ -366,7 +366,7 @@ func (op *operation) checkSavedPlanInputs(path string, saved *planfile.ConfigSna
 			"The saved plan %s was made from a different configuration: %s changed. Make a new plan with \"terrane plan -out=%s\".",
 			path, strings.Join(changed, ", "), path))
 	}
-	if !bytes.Equal(savedLock, op.lockFile) {
+	if !bytes.Equal(savedLock, op.LockFile) {
 		ds = ds.Append(diags.Errorf("Dependency lock file changed since the plan was made",
 			"The providers selected in .terraform.lock.hcl differ from those the saved plan %s was made with. Make a new plan.", path))
 	}
@@ -623,7 +623,7 @@ func (o *operationOutput) renderApplySummary(plan *plans.Plan, op *operation, fa
 
 // recordedOutputs reads the root module's outputs from the store.
 func (op *operation) recordedOutputs() (map[string]*states.OutputValue, error) {
-	snapshot, err := op.store.Load(context.Background())
+	snapshot, err := op.Store.Load(context.Background())
 	if err != nil {
 		return nil, err
 	}

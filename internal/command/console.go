@@ -44,15 +44,15 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		ui.WriteDiagnostics(stderr, ds, out.sources, color)
 		return 1
 	}
-	defer op.close()
-	scope, evalDiags := op.engine.Eval(context.Background())
+	defer op.Close()
+	scope, evalDiags := op.Engine.Eval(context.Background())
 	if ds = ds.Append(evalDiags); len(ds) > 0 {
 		ui.WriteDiagnostics(stderr, ds, out.sources, color)
 	}
 	if ds.HasErrors() {
 		return 1
 	}
-	scope.Data = &consoleData{mod: op.config.Module, recorded: scope.Data}
+	scope.Data = &consoleData{mod: op.Config.Module, recorded: scope.Data}
 	session := &repl.Session{Scope: scope}
 	return consoleLoop(session, stdin, stdout, func(d hcl.Diagnostics) {
 		ui.WriteDiagnostics(stderr, diags.Diagnostics{}.Append(d), out.sources, color)

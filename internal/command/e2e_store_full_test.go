@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/terrane/terrane/internal/run"
 	"github.com/terrane/terrane/internal/states/errored"
 )
 
@@ -113,7 +114,7 @@ func applyUntilStoreFull(t *testing.T, binary, dir string) string {
 // returns the printed entries, sorted.
 func checkUnrecordedKept(t *testing.T, p *e2eProject, stderr string, kept [][]string, objectName func(addr string) string) []string {
 	t.Helper()
-	assertContains(t, "the failed apply's errors", stderr, unrecordedSummary, "terrane state push errored.tfstate")
+	assertContains(t, "the failed apply's errors", stderr, run.UnrecordedSummary, "terrane state push errored.tfstate")
 	printed := uniqueSorted(kept, 0)
 	cloud := p.objects("tpf_thing")
 	for _, m := range kept {
@@ -141,7 +142,7 @@ func takeUnrecordedIn(t *testing.T, p *e2eProject, printed []string) {
 	if code != 1 {
 		t.Fatalf("plan with results not taken in: exit %d, want 1\n%s", code, planErr)
 	}
-	assertContains(t, "the next plan's errors", planErr, append(printed, unrecordedSummary, "terrane state push errored.tfstate")...)
+	assertContains(t, "the next plan's errors", planErr, append(printed, run.UnrecordedSummary, "terrane state push errored.tfstate")...)
 	if strings.Contains(planErr, "Unfinished create") || strings.Contains(planErr, "terrane import") {
 		t.Errorf("the next plan gives other advice than the failed apply:\n%s", planErr)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/modules"
+	"github.com/terrane/terrane/internal/run"
 	"github.com/terrane/terrane/internal/ui"
 	"github.com/terrane/terrane/internal/ui/jsonview"
 )
@@ -48,7 +49,7 @@ func runGet(streams Streams, args []string) int {
 		return 1
 	}
 	parser := config.NewParser()
-	parser.Static = staticInputs(".", opts.Vars)
+	parser.Static = run.StaticInputs(".", opts.Vars, os.Environ())
 	installer := &modules.Installer{Parser: parser, Upgrade: opts.Update, Events: view.moduleInstalled}
 	_, ds = installer.Install(context.Background(), ".")
 	view.diagnostics(ds, ui.Sources(parser.Files()))

@@ -10,14 +10,13 @@ import (
 	"strings"
 
 	"github.com/terrane/terrane/internal/command/arguments"
-	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/engine"
 	"github.com/terrane/terrane/internal/inputvars"
 	"github.com/terrane/terrane/internal/logging"
-	"github.com/terrane/terrane/internal/modules"
 	"github.com/terrane/terrane/internal/plans"
+	"github.com/terrane/terrane/internal/run"
 	"github.com/terrane/terrane/internal/ui"
 )
 
@@ -132,23 +131,23 @@ func operationGraph(out *operationOutput, opts graphOptions) (*engine.OperationG
 	if op == nil {
 		return nil, 0, ds
 	}
-	defer op.close()
+	defer op.Close()
 	ctx := context.Background()
 	var g *engine.OperationGraph
 	var gds diags.Diagnostics
 	kind := graphOfPlan
 	switch opts.graphType {
 	case "plan":
-		g, gds = op.engine.PlanGraph(ctx, plans.NormalMode)
+		g, gds = op.Engine.PlanGraph(ctx, plans.NormalMode)
 	case "plan-refresh-only":
-		g, gds = op.engine.PlanGraph(ctx, plans.RefreshOnlyMode)
+		g, gds = op.Engine.PlanGraph(ctx, plans.RefreshOnlyMode)
 	case "plan-destroy":
-		g, gds = op.engine.DestroyGraph(ctx)
+		g, gds = op.Engine.DestroyGraph(ctx)
 		kind = graphOfDestroy
 	case "apply":
 		// As in OpenTofu, an apply graph without a plan is the graph of
 		// applying a plan that changes nothing.
-		g, gds = op.engine.ApplyGraph(ctx, nil)
+		g, gds = op.Engine.ApplyGraph(ctx, nil)
 		kind = graphOfApply
 	}
 	return g, kind, ds.Append(gds)
@@ -169,11 +168,11 @@ func savedPlanGraph(out *operationOutput, path string, vars []inputvars.VarOptio
 	if op == nil {
 		return nil, 0, ds
 	}
-	defer op.close()
+	defer op.Close()
 	if ds = ds.Append(op.checkSavedPlanInputs(path, snapshot, lockFile)); ds.HasErrors() {
 		return nil, 0, ds
 	}
-	g, gds := op.engine.ApplyGraph(context.Background(), plan)
+	g, gds := op.Engine.ApplyGraph(context.Background(), plan)
 	return g, applyGraphKind(plan), ds.Append(gds)
 }
 
@@ -191,36 +190,17 @@ func applyGraphKind(plan *plans.Plan) graphKind {
 // when not nil, is the encryption a saved plan was read with. It returns
 // nil, with the diagnostics, on failure.
 func openGraphOperation(out *operationOutput, vars []inputvars.VarOption, enc *encryption.Encryption) (*operation, diags.Diagnostics) {
-	op := &operation{out: out, dir: "."}
-	parser := config.NewParser()
-	parser.Static = staticInputs(op.dir, nil)
-	cfg, hclDiags := modules.LoadConfig(parser, op.dir)
-	out.addSources(parser.Files())
-	ds := diags.Diagnostics{}.Append(hclDiags)
-	if cfg == nil || ds.HasErrors() {
+	r, ds := run.Open(context.Background(), run.Options{
+		Dir:        ".",
+		Vars:       vars,
+		Encryption: enc,
+		Sources:    out.addSources,
+		Engine:     engine.Options{Logger: logging.Named("engine"), OriginalWorkingDir: originalWorkingDir},
+	})
+	if r == nil {
 		return nil, ds
 	}
-	op.config = cfg
-	factories, factoryDiags := op.providerFactories()
-	if ds = ds.Append(factoryDiags); ds.HasErrors() {
-		return nil, ds
-	}
-	// Reading encrypted records needs the variables the encryption
-	// configuration uses, from the command line, files and the environment.
-	if ds = ds.Append(op.loadEncryption(arguments.Operation{Vars: vars}, nil, enc)); ds.HasErrors() {
-		return nil, ds
-	}
-	if storeDiags := op.openStore(); storeDiags.HasErrors() {
-		return nil, ds.Append(storeDiags)
-	}
-	eng, engineDiags := engine.New(engine.Options{Config: cfg, Providers: factories, State: op.store,
-		Logger: logging.Named("engine"), Workspace: op.workspace, OriginalWorkingDir: originalWorkingDir})
-	op.engine = eng
-	if ds = ds.Append(engineDiags); ds.HasErrors() {
-		op.close()
-		return nil, ds
-	}
-	return op, ds
+	return &operation{Run: r, out: out}, ds
 }
 
 // cycleErrors replaces the engine's cycle errors in ds with OpenTofu's

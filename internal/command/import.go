@@ -53,7 +53,7 @@ func runImport(streams Streams, args []string) int {
 		out.legacyDiagnostics(ds)
 		return 1
 	}
-	defer op.close()
+	defer op.Close()
 	if importTargetMissing(out, op, addr) {
 		return 1
 	}
@@ -63,7 +63,7 @@ func runImport(streams Streams, args []string) int {
 		diags    diags.Diagnostics
 	}
 	r, aborted := withInterrupts(out, func(ctx context.Context) result {
-		imported, importDiags := op.engine.ImportInstance(ctx, addr, id)
+		imported, importDiags := op.Engine.ImportInstance(ctx, addr, id)
 		return result{imported, importDiags}
 	})
 	if aborted {
@@ -118,7 +118,7 @@ func parseImportAddress(out *operationOutput, text string) (addrs.AbsResourceIns
 // importTargetMissing reports, as OpenTofu does, an import into a module
 // or a resource the configuration does not have, and returns true.
 func importTargetMissing(out *operationOutput, op *operation, addr addrs.AbsResourceInstance) bool {
-	module := op.config.Descendant(addr.Module.Module())
+	module := op.Config.Descendant(addr.Module.Module())
 	if module == nil {
 		out.legacyDiagnostics(diags.Diagnostics{diags.Errorf("Import to non-existent module",
 			"%s is not defined in the configuration. Please add configuration for this module before importing into it.", addr.Module)})

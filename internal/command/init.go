@@ -17,6 +17,7 @@ import (
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/modules"
 	"github.com/terrane/terrane/internal/plugin/cliconfig"
+	"github.com/terrane/terrane/internal/run"
 	"github.com/terrane/terrane/internal/ui"
 	"github.com/terrane/terrane/internal/ui/jsonview"
 	"github.com/terrane/terrane/internal/workdir"
@@ -97,7 +98,7 @@ func (in *initializer) run(ctx context.Context) int {
 		return 0
 	}
 	parser := config.NewParser()
-	parser.Static = staticInputs(".", in.opts.Vars)
+	parser.Static = run.StaticInputs(".", in.opts.Vars, os.Environ())
 	root, rootDiags := parser.LoadModule(".")
 	if root != nil && !rootDiags.HasErrors() {
 		// Reading the root module works out what is static in it, as

@@ -13,6 +13,7 @@ import (
 	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/resourceservice"
 	"github.com/terrane/terrane/internal/resourceservice/records"
+	"github.com/terrane/terrane/internal/run"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/workspaces"
 	"github.com/terrane/terrane/internal/store"
@@ -74,7 +75,7 @@ func (in *initializer) initBackend(ctx context.Context, root *config.Module) dia
 	// Records this init writes — the workspace's, and state taken in from
 	// Terraform or OpenTofu — pass through the state encryption; records
 	// copied between stores above stay as they were stored.
-	enc, encDiags := loadEncryption(".", root, in.opts.Vars, nil)
+	enc, encDiags := run.LoadEncryption(".", root, in.opts.Vars, nil, os.Environ())
 	if ds = ds.Append(encDiags); ds.HasErrors() {
 		return ds
 	}
@@ -99,7 +100,7 @@ func (in *initializer) initBackend(ctx context.Context, root *config.Module) dia
 		}
 	}
 	if err := storeconfig.WriteRecord(".", &choice.Record); err != nil {
-		return ds.Append(diags.Errorf("Cannot record the backend", "%s. Check that %s can be written to.", capitalizeFirst(err.Error()), workdir.DataDir(".")))
+		return ds.Append(diags.Errorf("Cannot record the backend", "%s. Check that %s can be written to.", diags.Capitalize(err.Error()), workdir.DataDir(".")))
 	}
 	// OpenTofu says nothing of the default local state; Terrane says which
 	// store and workspace it uses only when they are not the defaults.
@@ -120,7 +121,7 @@ func currentProjectAndWorkspace() (project, workspace string, d *diags.Diagnosti
 	}
 	workspace, err = workdir.CurrentWorkspace(".")
 	if err != nil {
-		diag := currentWorkspaceError(err)
+		diag := run.CurrentWorkspaceError(err)
 		return "", "", &diag
 	}
 	return project, workspace, nil

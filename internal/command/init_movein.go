@@ -10,6 +10,7 @@ import (
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/resourceservice"
+	"github.com/terrane/terrane/internal/run"
 	"github.com/terrane/terrane/internal/states/foreignstate"
 	"github.com/terrane/terrane/internal/states/recordstore"
 )
@@ -82,10 +83,10 @@ func findPendingState(ctx context.Context, root *config.Module, service *resourc
 	if ds.HasErrors() {
 		return nil, ds
 	}
-	loc.Decrypt = decryptForeignState(enc)
+	loc.Decrypt = run.DecryptForeignState(enc)
 	sources, err := foreignstate.Find(ctx, ".", loc)
 	if err != nil {
-		return nil, ds.Append(diags.Errorf("Cannot read state kept outside Terrane", "%s.", capitalizeFirst(err.Error())))
+		return nil, ds.Append(diags.Errorf("Cannot read state kept outside Terrane", "%s.", diags.Capitalize(err.Error())))
 	}
 	var pending []pendingState
 	for _, source := range sources {

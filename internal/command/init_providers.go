@@ -356,7 +356,7 @@ func (in *initializer) writeLocks(incomplete []string) diags.Diagnostics {
 		in.view.lockFileChanged(depsfile.FileName)
 	}
 	if err := in.newLocks.WriteFile(workdir.LockFilePath(".")); err != nil {
-		return ds.Append(diags.Errorf("Failed to write the dependency lock file", "%s. Check that the configuration directory can be written to.", capitalizeFirst(err.Error())))
+		return ds.Append(diags.Errorf("Failed to write the dependency lock file", "%s. Check that the configuration directory can be written to.", diags.Capitalize(err.Error())))
 	}
 	return ds
 }
@@ -397,11 +397,4 @@ func installDiagnostic(name string, version versions.Version, err error) *diags.
 	}
 	diag := diags.Errorf("Failed to install provider", "Installing %s v%s failed: %s.", name, version, err)
 	return &diag
-}
-
-func capitalizeFirst(text string) string {
-	if text == "" {
-		return text
-	}
-	return strings.ToUpper(text[:1]) + text[1:]
 }

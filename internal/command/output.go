@@ -18,6 +18,7 @@ import (
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/inputvars"
 	"github.com/terrane/terrane/internal/lang/repl"
+	"github.com/terrane/terrane/internal/run"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/ui"
@@ -285,9 +286,9 @@ func loadWorkspaceState(ctx context.Context, dir string, vars []inputvars.VarOpt
 	}
 	workspace, err := workdir.CurrentWorkspace(dir)
 	if err != nil {
-		return nil, diags.Diagnostics{currentWorkspaceError(err)}
+		return nil, diags.Diagnostics{run.CurrentWorkspaceError(err)}
 	}
-	cipher, cipherDiags := stateCipher(dir, nil, vars)
+	cipher, cipherDiags := run.StateCipher(dir, nil, vars, os.Environ())
 	if cipherDiags.HasErrors() {
 		return nil, cipherDiags
 	}

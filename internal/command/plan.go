@@ -3,19 +3,19 @@ package command
 import (
 	"context"
 	"fmt"
-	"github.com/terrane/terrane/internal/inputvars"
-	"github.com/terrane/terrane/internal/modules"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/terrane/terrane/internal/inputvars"
+	"github.com/terrane/terrane/internal/run"
+
 	"github.com/oklog/ulid/v2"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/terrane/terrane/internal/addrs"
-	"github.com/terrane/terrane/internal/builtin/remotestate"
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
@@ -24,12 +24,9 @@ import (
 	"github.com/terrane/terrane/internal/logging"
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/plans/planfile"
-	"github.com/terrane/terrane/internal/plugin/cliconfig"
 	"github.com/terrane/terrane/internal/providers"
 	"github.com/terrane/terrane/internal/reconcile"
-	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/ui"
-	"github.com/terrane/terrane/internal/workdir"
 )
 
 // runPlan is `terrane plan`: it shows what apply would do and, with -out,
@@ -58,7 +55,7 @@ func runPlan(streams Streams, args []string) int {
 	}
 	op, plan, ds := openAndPlan(out, opts.Operation)
 	if op != nil {
-		defer op.close()
+		defer op.Close()
 	}
 	if plan == nil {
 		return 1
@@ -70,7 +67,7 @@ func runPlan(streams Streams, args []string) int {
 		ds = ds.Append(diags.Warnf("Config generation is experimental",
 			"Generating configuration during import is currently experimental, and the generated configuration format may change in future versions."))
 	}
-	ds = ds.Append(staleRecordsNotice(op.cipher))
+	ds = ds.Append(staleRecordsNotice(op.Cipher))
 	out.diagnostics(ds)
 	if !ds.HasErrors() && plan.CanApply() {
 		generated := ""
@@ -145,7 +142,7 @@ func planAndShow(op *operation, opts arguments.Operation, backoff *conflictBacko
 			continue
 		}
 		if plan != nil && !aborted {
-			op.out.renderPlan(plan, op.engine)
+			op.out.renderPlan(plan, op.Engine)
 		}
 		if aborted || ds.HasErrors() || plan == nil {
 			op.out.diagnostics(ds)
@@ -164,173 +161,50 @@ func planHasChanges(plan *plans.Plan) bool {
 	return plan.UIMode == plans.RefreshOnlyMode && len(plan.DriftedResources) > 0
 }
 
-// operation is what plan and apply commands work with: the loaded
-// configuration, the variable values, the workspace's records and an engine
-// over them.
+// operation is what plan and apply commands work with: an open run (the
+// loaded configuration, the variable values, the workspace's records and
+// an engine over them) and the command's output.
 type operation struct {
-	out        *operationOutput
-	dir        string
-	config     *config.Config
-	lockFile   []byte
-	workspace  string
-	project    string
-	store      *recordstore.Store
-	closeStore func() error
-	engine     *engine.Engine
-	// retryFor is the store's retry_timeout; 0 means the default.
-	retryFor time.Duration
-	// encryption is the configuration's state and plan encryption;
-	// cipher applies its state target to the workspace's records.
-	encryption *encryption.Encryption
-	cipher     *encryption.RecordCipher
+	*run.Run
+	out *operationOutput
 	// generatedConfig is plan -generate-config-out's block for each
 	// address it wrote one for.
 	generatedConfig map[string]string
 }
 
-// openOperation loads the configuration in the working directory, gathers
-// variable values (or takes them from a saved plan), opens the workspace's
-// records and the installed providers, and returns an engine over them.
+// openOperation opens a run over the working directory: its variable
+// values from the command line, files and the environment (or a saved
+// plan's), its encryption (enc, when the caller read a saved plan with
+// it), records and installed providers.
 func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.Plan, enc *encryption.Encryption) (*operation, diags.Diagnostics) {
-	op := &operation{out: out, dir: "."}
-	// As OpenTofu's backend does before anything else, a provider the lock
-	// file selects must be installed.
-	if ds := workdir.CheckInstalledProviders(op.dir); ds.HasErrors() {
-		return nil, ds
-	}
-	parser := config.NewParser()
-	parser.Static = staticInputs(op.dir, opts.Vars)
-	if saved != nil {
-		parser.Static = savedPlanStaticInputs(op.dir, saved)
-	}
-	cfg, hclDiags := modules.LoadConfig(parser, op.dir)
-	out.addSources(parser.Files())
-	if opts.GenerateConfigOut != "" {
-		hclDiags = withoutUndeclaredImportTargets(cfg, hclDiags)
-	}
-	ds := diags.Diagnostics{}.Append(hclDiags)
-	if cfg == nil || ds.HasErrors() {
-		return nil, ds
-	}
-	op.config = cfg
-	variables, varDiags := op.inputValues(opts, saved)
-	ds = ds.Append(varDiags)
-	if ds.HasErrors() {
-		return nil, ds
-	}
-	encDiags := op.loadEncryption(opts, saved, enc)
-	ds = ds.Append(encDiags)
-	if ds.HasErrors() {
-		return nil, ds
-	}
-	factories, factoryDiags := op.providerFactories()
-	ds = ds.Append(factoryDiags)
-	if ds.HasErrors() {
-		return nil, ds
-	}
-	if storeDiags := op.openStore(); storeDiags.HasErrors() {
-		return nil, ds.Append(storeDiags)
-	}
-	if unrecordedDiags := op.checkUnrecorded(); unrecordedDiags.HasErrors() {
-		op.closeStore()
-		return nil, ds.Append(unrecordedDiags)
-	}
-	if saved == nil {
-		if refused := op.refuseUntakenState(context.Background(), opts); refused.HasErrors() {
-			op.closeStore()
-			return nil, ds.Append(refused)
-		}
-	}
-	eng, engineDiags := engine.New(engine.Options{
-		Config:               cfg,
-		Providers:            factories,
-		State:                op.store,
-		RetryFor:             op.retryFor,
-		Variables:            variables,
-		Parallelism:          opts.Parallelism,
-		Hooks:                out.hooks(),
-		RunID:                ulid.Make().String(),
-		Logger:               logging.Named("engine"),
-		Workspace:            op.workspace,
-		Applying:             opts.Applying,
-		RecordsRefreshState:  opts.RecordsRefreshState,
-		OriginalWorkingDir:   originalWorkingDir,
-		SuppressForgetErrors: opts.SuppressForgetErrors,
-		RemoteState:          &remotestate.DataSource{OpenWorkspace: remotestate.WorkingDirWorkspaces(op.dir), Project: op.project, Encryption: op.encryption},
+	const dir = "."
+	r, ds := run.Open(context.Background(), run.Options{
+		Dir:        dir,
+		Vars:       opts.Vars,
+		Saved:      saved,
+		Encryption: enc,
+		Values: func(cfg *config.Config) (engine.InputValues, diags.Diagnostics) {
+			return inputValues(out, dir, cfg, opts, saved)
+		},
+		Plans:            true,
+		MayCreate:        !opts.Destroy && !opts.RefreshOnly,
+		GeneratingConfig: opts.GenerateConfigOut != "",
+		Sources:          out.addSources,
+		Engine: engine.Options{
+			Parallelism:          opts.Parallelism,
+			Hooks:                out.hooks(),
+			RunID:                ulid.Make().String(),
+			Logger:               logging.Named("engine"),
+			Applying:             opts.Applying,
+			RecordsRefreshState:  opts.RecordsRefreshState,
+			OriginalWorkingDir:   originalWorkingDir,
+			SuppressForgetErrors: opts.SuppressForgetErrors,
+		},
 	})
-	ds = ds.Append(engineDiags)
-	op.engine = eng
-	if ds.HasErrors() {
-		op.close()
+	if r == nil {
 		return nil, ds
 	}
-	return op, ds
-}
-
-func (op *operation) openStore() diags.Diagnostics {
-	project, err := workdir.Project()
-	if err != nil {
-		return diags.Diagnostics{diags.Errorf("Invalid project", "%s.", err)}
-	}
-	workspace, err := workdir.CurrentWorkspace(op.dir)
-	if err != nil {
-		return diags.Diagnostics{currentWorkspaceError(err)}
-	}
-	store, closeStore, err := workdir.OpenStore(op.dir, project, workspace, op.cipher)
-	if err != nil {
-		return diags.Diagnostics{}.Append(err)
-	}
-	op.store, op.closeStore, op.workspace, op.project = store, closeStore, workspace, project
-	// OpenStore has read and checked these settings already.
-	if settings, ds := workdir.StoreSettings(op.dir); !ds.HasErrors() {
-		op.retryFor = settings.RetryFor()
-	}
-	return nil
-}
-
-// loadEncryption prepares the configuration's state and plan encryption:
-// enc when the caller has it already (the one a saved plan was read with),
-// else one evaluated with the run's variables — from the command line,
-// variable files and the environment, or those of the saved plan.
-func (op *operation) loadEncryption(opts arguments.Operation, saved *plans.Plan, enc *encryption.Encryption) diags.Diagnostics {
-	var ds diags.Diagnostics
-	if enc == nil {
-		if enc, ds = loadEncryption(op.dir, op.config.Module, opts.Vars, saved); ds.HasErrors() {
-			return ds
-		}
-	}
-	op.encryption, op.cipher = enc, encryption.NewRecordCipher(enc.State())
-	return ds.Append(childEncryptionWarnings(op.config))
-}
-
-// childEncryptionWarnings says that encryption blocks of called modules do
-// nothing: only the root module's encryption applies.
-func childEncryptionWarnings(cfg *config.Config) diags.Diagnostics {
-	var ds diags.Diagnostics
-	cfg.DeepEach(func(c *config.Config) {
-		if c.Parent == nil || c.Module.Encryption == nil {
-			return
-		}
-		ds = ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Encryption block in a called module",
-			Detail:  fmt.Sprintf("Only the root module's encryption block configures encryption; this one, in module.%s, has no effect. Move it to the root module, or remove it.", strings.Join(c.Path, ".module.")),
-			Subject: c.Module.Encryption.DeclRange.Ptr()})
-	})
-	return ds
-}
-
-// providerFactories returns a factory for every provider the configuration
-// needs, each an installed package that matches the dependency lock file.
-func (op *operation) providerFactories() (map[addrs.Provider]providers.Factory, diags.Diagnostics) {
-	if raw, err := os.ReadFile(workdir.LockFilePath(op.dir)); err == nil {
-		op.lockFile = raw
-	}
-	cli, ds := cliconfig.Load(cliconfig.Environment{WorkingDir: op.dir})
-	if ds.HasErrors() {
-		return nil, ds
-	}
-	factories, locks, factoryDiags := workdir.ConfiguredProviderFactories(context.Background(), op.dir, op.config, cli)
-	op.out.addSources(locks.Sources())
-	return factories, ds.Append(factoryDiags)
+	return &operation{Run: r, out: out}, ds
 }
 
 // inputValues gathers the root module's variable values from the command
@@ -338,10 +212,10 @@ func (op *operation) providerFactories() (map[addrs.Provider]providers.Factory, 
 // here for presence only, as OpenTofu checks them before a run: whether
 // a value suits its variable the run finds once the configuration is
 // validated.
-func (op *operation) inputValues(opts arguments.Operation, saved *plans.Plan) (engine.InputValues, diags.Diagnostics) {
-	decls := op.config.Module.Variables
-	given, ds := inputvars.CollectValues(op.dir, decls, opts.Vars, os.Environ())
-	op.out.addSources(given.Files)
+func inputValues(out *operationOutput, dir string, cfg *config.Config, opts arguments.Operation, saved *plans.Plan) (engine.InputValues, diags.Diagnostics) {
+	decls := cfg.Module.Variables
+	given, ds := inputvars.CollectValues(dir, decls, opts.Vars, os.Environ())
+	out.addSources(given.Files)
 	if opts.AllowUnsetVariables {
 		for name, decl := range decls {
 			if given.ByName[name] == nil && decl.Default == nil {
@@ -350,10 +224,10 @@ func (op *operation) inputValues(opts arguments.Operation, saved *plans.Plan) (e
 		}
 	}
 	if saved != nil {
-		return op.savedPlanValues(saved, given, ds)
+		return savedPlanValues(cfg, saved, given, ds)
 	}
 	if opts.Input && inputAllowedByEnv() && !opts.AllowUnsetVariables {
-		ds = ds.Append(op.out.promptForVariables(decls, given))
+		ds = ds.Append(out.promptForVariables(decls, given))
 	}
 	ds = ds.Append(inputvars.CheckRequired(decls, given))
 	return given.Engine(), ds
@@ -380,17 +254,17 @@ func planOpts(opts arguments.Operation) engine.PlanOpts {
 // savePlan writes plan to path with the configuration it was made from and
 // the dependency lock file, so apply can carry it out exactly.
 func (op *operation) savePlan(plan *plans.Plan, path string) diags.Diagnostics {
-	snapshot, err := configSnapshot(op.config)
+	snapshot, err := configSnapshot(op.Config)
 	if err != nil {
 		return diags.Diagnostics{diags.Errorf("Failed to save the plan", "Reading the configuration for the plan file: %s.", err)}
 	}
-	if err := plan.EncodeValuesAsMsgpack(changeValueTypes(op.engine.Schemas())); err != nil {
+	if err := plan.EncodeValuesAsMsgpack(changeValueTypes(op.Engine.Schemas())); err != nil {
 		return diags.Diagnostics{diags.Errorf("Failed to save the plan", "%s. Make a new plan with the providers this configuration uses now.", err)}
 	}
-	if err := planfile.CreateSealed(path, planfile.Contents{Plan: plan, Config: snapshot, LockFile: op.lockFile}, planSeal(op.encryption)); err != nil {
+	if err := planfile.CreateSealed(path, planfile.Contents{Plan: plan, Config: snapshot, LockFile: op.LockFile}, planSeal(op.Encryption)); err != nil {
 		return diags.Diagnostics{diags.Errorf("Failed to save the plan", "Writing %s: %s. Check that its directory exists and is writable.", path, err)}
 	}
-	if !op.encryption.State().WritesPlain() && op.encryption.Plan().WritesPlain() {
+	if !op.Encryption.State().WritesPlain() && op.Encryption.Plan().WritesPlain() {
 		return diags.Diagnostics{diags.Warnf("Plan file not encrypted",
 			"State is encrypted, but %s is not: a plan file holds the values of the state it was made from and of the planned changes. Configure the plan target of the encryption block to encrypt plan files too.", path)}
 	}
@@ -435,15 +309,6 @@ func configSnapshot(cfg *config.Config) (*planfile.ConfigSnapshot, error) {
 	return snapshot, firstErr
 }
 
-func (op *operation) close() {
-	if op.engine != nil {
-		op.engine.Close()
-	}
-	if op.closeStore != nil {
-		op.closeStore()
-	}
-}
-
 // planWithInterrupts runs the engine's plan, cancelling it on the first
 // interrupt and giving up on the second.
 func planWithInterrupts(op *operation, opts arguments.Operation) (*plans.Plan, diags.Diagnostics, bool) {
@@ -454,14 +319,14 @@ func planWithInterrupts(op *operation, opts arguments.Operation) (*plans.Plan, d
 	r, aborted := withInterrupts(op.out, func(ctx context.Context) result {
 		po := planOpts(opts)
 		if opts.RefreshMaxAge > 0 && opts.Refresh {
-			project, workspace := op.store.Tenancy()
-			fresh, err := reconcile.FreshInstances(ctx, op.store.Service(), project, workspace, opts.RefreshMaxAge, time.Now())
+			project, workspace := op.Store.Tenancy()
+			fresh, err := reconcile.FreshInstances(ctx, op.Store.Service(), project, workspace, opts.RefreshMaxAge, time.Now())
 			if err != nil {
 				return result{nil, diags.Diagnostics{diags.Errorf("Cannot read the reconciler's status", "Reading the statuses -refresh-max-age relies on failed: %s.", err)}}
 			}
 			po.Fresh = fresh
 		}
-		plan, ds := op.engine.Plan(ctx, po)
+		plan, ds := op.Engine.Plan(ctx, po)
 		op.markGeneratedConfig(plan)
 		return result{plan, ds}
 	})

@@ -6,11 +6,8 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/hashicorp/hcl/v2"
-
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/command/genconfig"
-	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/engine"
 	"github.com/terrane/terrane/internal/plans"
@@ -32,7 +29,7 @@ func openGeneratingConfig(out *operationOutput, opts arguments.Operation) (*oper
 	if ds.HasErrors() {
 		return op, ds
 	}
-	imported, ids := op.engine.ImportForConfigGeneration(context.Background())
+	imported, ids := op.Engine.ImportForConfigGeneration(context.Background())
 	ds = ds.Append(ids)
 	if len(imported) == 0 {
 		return op, ds
@@ -41,7 +38,7 @@ func openGeneratingConfig(out *operationOutput, opts arguments.Operation) (*oper
 	if wds := writeGeneratedConfig(path, imported); wds.HasErrors() || ids.HasErrors() {
 		return op, ds.Append(wds)
 	}
-	op.close()
+	op.Close()
 	op, ods := openOperation(out, opts, nil, nil)
 	if op != nil {
 		op.generatedConfig = generatedBlocks(imported)
@@ -87,31 +84,4 @@ func (op *operation) markGeneratedConfig(plan *plans.Plan) {
 			change.GeneratedConfig = block
 		}
 	}
-}
-
-// withoutUndeclaredImportTargets drops the loader's complaints that an
-// import block's target is undeclared: with -generate-config-out those
-// are the targets whose blocks are about to be written.
-func withoutUndeclaredImportTargets(cfg *config.Config, ds hcl.Diagnostics) hcl.Diagnostics {
-	if cfg == nil {
-		return ds
-	}
-	out := make(hcl.Diagnostics, 0, len(ds))
-	for _, d := range ds {
-		if d.Summary == "Reference to undeclared resource" && d.Subject != nil && inImportTarget(cfg.Module.Import, *d.Subject) {
-			continue
-		}
-		out = append(out, d)
-	}
-	return out
-}
-
-func inImportTarget(blocks []*config.Import, rng hcl.Range) bool {
-	for _, block := range blocks {
-		to := block.To.Range()
-		if to.Filename == rng.Filename && to.ContainsOffset(rng.Start.Byte) {
-			return true
-		}
-	}
-	return false
 }

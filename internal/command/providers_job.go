@@ -13,6 +13,7 @@ import (
 	"github.com/terrane/terrane/internal/modules"
 	"github.com/terrane/terrane/internal/plugin/cliconfig"
 	"github.com/terrane/terrane/internal/plugin/discovery"
+	"github.com/terrane/terrane/internal/run"
 	"github.com/terrane/terrane/internal/ui"
 	"github.com/terrane/terrane/internal/ui/jsonview"
 	"github.com/terrane/terrane/internal/workdir"
@@ -96,7 +97,7 @@ func (job *providerJob) parsePlatforms(raw []string) diags.Diagnostics {
 // requirements, the CLI configuration and the lock file.
 func (job *providerJob) load(vars []inputvars.VarOption) diags.Diagnostics {
 	parser := config.NewParser()
-	parser.Static = staticInputs(".", vars)
+	parser.Static = run.StaticInputs(".", vars, os.Environ())
 	cfg, hclDiags := modules.LoadConfig(parser, ".")
 	for name, file := range parser.Files() {
 		job.sources[name] = file

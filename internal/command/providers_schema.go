@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"sort"
 	"sync"
 
 	"github.com/terrane/terrane/internal/modules"
+	"github.com/terrane/terrane/internal/run"
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/command/jsonprovider"
@@ -42,7 +44,7 @@ func runProvidersSchema(streams Streams, args []string) int {
 	}
 	ctx := context.Background()
 	parser := config.NewParser()
-	parser.Static = staticInputs(".", nil)
+	parser.Static = run.StaticInputs(".", nil, os.Environ())
 	cfg, hclDiags := modules.LoadConfig(parser, ".")
 	var ds diags.Diagnostics
 	ds = ds.Append(hclDiags)

@@ -47,6 +47,11 @@ func runProvidersTree(streams Streams, args []string) int {
 		ui.WriteDiagnostics(streams.Stderr, ds, ui.Sources(parser.Files()), color)
 		return 1
 	}
+	// As OpenTofu's backend checks before anything else.
+	if ds = ds.Append(workdir.CheckInstalledProviders(".")); ds.HasErrors() {
+		ui.WriteDiagnostics(streams.Stderr, ds, ui.Sources(parser.Files()), color)
+		return 1
+	}
 	fmt.Fprintln(streams.Stdout, "\nProviders required by configuration:")
 	fmt.Fprintln(streams.Stdout, ".")
 	tree.write(streams.Stdout, "")

@@ -30,7 +30,7 @@ var refreshApproval = approval{
 // emptyStateWarning is OpenTofu's warning for a refresh of a state that
 // tracks no managed object, or nothing when it tracks some.
 func emptyStateWarning(op *operation) diags.Diagnostics {
-	snap, err := op.store.Load(context.Background())
+	snap, err := op.Store.Load(context.Background())
 	if err != nil {
 		return nil
 	}

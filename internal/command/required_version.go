@@ -7,6 +7,7 @@ import (
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/inputvars"
 	"github.com/terrane/terrane/internal/modules"
+	"github.com/terrane/terrane/internal/run"
 	"github.com/terrane/terrane/internal/ui"
 )
 
@@ -23,7 +24,7 @@ func checkRequiredVersion(vars []inputvars.VarOption) (diags.Diagnostics, ui.Sou
 		return diags.Diagnostics{diags.Errorf("Failed to read the working directory", "%s.", err)}, nil
 	}
 	parser := config.NewParser()
-	parser.Static = staticInputs(dir, vars)
+	parser.Static = run.StaticInputs(dir, vars, os.Environ())
 	_, hclDiags := modules.LoadConfig(parser, dir)
 	ds := diags.Diagnostics{}.Append(hclDiags)
 	if !ds.HasErrors() {

@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
+	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/engine"
 	"github.com/terrane/terrane/internal/inputvars"
@@ -19,7 +20,7 @@ import (
 // records and which must be given again (-var, -var-file, files or the
 // environment). A -var or -var-file value for a recorded variable must be
 // the one the plan was made with: the plan's decisions rest on it.
-func (op *operation) savedPlanValues(saved *plans.Plan, given *inputvars.Values, ds diags.Diagnostics) (engine.InputValues, diags.Diagnostics) {
+func savedPlanValues(cfg *config.Config, saved *plans.Plan, given *inputvars.Values, ds diags.Diagnostics) (engine.InputValues, diags.Diagnostics) {
 	values := engine.InputValues{}
 	for name := range saved.VariableValues {
 		val, err := saved.VariableValue(name)
@@ -29,8 +30,8 @@ func (op *operation) savedPlanValues(saved *plans.Plan, given *inputvars.Values,
 		}
 		values[name] = &engine.InputValue{Value: val, SourceType: engine.ValueFromPlan}
 	}
-	for _, name := range sortedKeys(op.config.Module.Variables) {
-		decl := op.config.Module.Variables[name]
+	for _, name := range sortedKeys(cfg.Module.Variables) {
+		decl := cfg.Module.Variables[name]
 		value := given.ByName[name]
 		switch {
 		case decl.Ephemeral && value != nil:

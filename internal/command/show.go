@@ -30,6 +30,7 @@ import (
 	"github.com/terrane/terrane/internal/plugin/cliconfig"
 	"github.com/terrane/terrane/internal/providers"
 	"github.com/terrane/terrane/internal/resourceservice/records"
+	"github.com/terrane/terrane/internal/run"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/statefile"
@@ -59,7 +60,7 @@ func runShow(streams Streams, args []string) int {
 	}
 	// As OpenTofu's show, whatever it shows, it reads the root module for
 	// its encryption first, and stops on the errors in it.
-	if _, loadDiags := loadRootModuleForEncryption("."); loadDiags.HasErrors() {
+	if _, loadDiags := run.LoadRootModuleForEncryption("."); loadDiags.HasErrors() {
 		ds = ds.Append(loadDiags)
 	}
 	if !ds.HasErrors() && opts.target != showTargetConfig {
@@ -288,7 +289,7 @@ func planReadError(path string) string {
 // JSON representation plans carry.
 func showConfiguration(streams Streams) diags.Diagnostics {
 	parser := config.NewParser()
-	parser.Static = staticInputs(".", nil)
+	parser.Static = run.StaticInputs(".", nil, os.Environ())
 	cfg, hclDiags := modules.LoadConfig(parser, ".")
 	ds := diags.Diagnostics{}.Append(hclDiags)
 	if cfg == nil || ds.HasErrors() {

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"unicode"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/inputvars"
+	"github.com/terrane/terrane/internal/run"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/stateedit"
 	"github.com/terrane/terrane/internal/ui"
@@ -34,6 +36,10 @@ type stateCommand struct {
 	cipher *encryption.RecordCipher
 	// json is the -json message stream; nil for human output.
 	json *jsonview.View
+	// loadsThroughState says the command opens the state as OpenTofu's
+	// state rm, mv and replace-provider do, which report a backend that
+	// cannot be opened as the cause of an error loading the state.
+	loadsThroughState bool
 }
 
 // parseStateFlags parses a state subcommand's options: -no-color, -var and
@@ -56,7 +62,8 @@ func parseStateFlags(streams Streams, name string, args []string, setup func(*fl
 	var vars []inputvars.VarOption
 	arguments.AddVarFlags(fs, &vars)
 	err := fs.Parse(args)
-	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor) && !*asJSON, vars: vars}
+	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor) && !*asJSON, vars: vars,
+		loadsThroughState: name == "state rm" || name == "state mv" || name == "state replace-provider"}
 	if *asJSON {
 		c.json = jsonview.New(streams.Stdout)
 		c.json.Version()
@@ -146,13 +153,16 @@ func writeLegacyDiagnosticsWithSources(w io.Writer, ds diags.Diagnostics, source
 
 // open opens the current workspace's records in the working directory.
 func (c *stateCommand) open() *diags.Diagnostic {
+	if d := c.checkProviders(); d != nil {
+		return d
+	}
 	project, err := workdir.Project()
 	if err != nil {
 		d := diags.Errorf("Invalid project", "%s.", err)
 		return &d
 	}
 	if c.workspace, err = workdir.CurrentWorkspace("."); err != nil {
-		d := currentWorkspaceError(err)
+		d := run.CurrentWorkspaceError(err)
 		return &d
 	}
 	if d := c.prepareCipher(); d != nil {
@@ -166,12 +176,28 @@ func (c *stateCommand) open() *diags.Diagnostic {
 	return nil
 }
 
+// checkProviders refuses to open the state while a provider the lock file
+// selects is not installed, as OpenTofu's backend checks before anything
+// else.
+func (c *stateCommand) checkProviders() *diags.Diagnostic {
+	ds := workdir.CheckInstalledProviders(".")
+	if !ds.HasErrors() {
+		return nil
+	}
+	d := firstError(ds)
+	if c.loadsThroughState {
+		d = diags.Errorf("Error loading the state",
+			"Please ensure that your Terrane state exists and that you've configured it properly. You can use the \"-state\" flag to point Terrane at another state file.\n\nCause: %s: %s", d.Summary, d.Detail)
+	}
+	return &d
+}
+
 // prepareCipher loads the state encryption of the working directory, once.
 func (c *stateCommand) prepareCipher() *diags.Diagnostic {
 	if c.cipher != nil {
 		return nil
 	}
-	cipher, ds := stateCipher(".", nil, c.vars)
+	cipher, ds := run.StateCipher(".", nil, c.vars, os.Environ())
 	if ds.HasErrors() {
 		d := firstError(ds)
 		return &d

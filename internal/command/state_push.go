@@ -44,6 +44,9 @@ func runStatePush(streams Streams, args []string) int {
 	ctx := context.Background()
 	// The file is read (and decrypted) before the store is opened, so a
 	// file that cannot be read leaves even a new workspace unmade.
+	if d := c.checkProviders(); d != nil {
+		return c.fail(*d)
+	}
 	if d := c.prepareCipher(); d != nil {
 		return c.fail(*d)
 	}
@@ -83,7 +86,7 @@ func runStatePush(streams Streams, args []string) int {
 func takeInState(ctx context.Context, st *recordstore.Store, workspace string, snap *recordstore.Snapshot, file *statefile.File, serial int64) (int64, diags.Diagnostics) {
 	changes, err := stateedit.PlanPush(snap, file.State)
 	if err != nil {
-		return 0, diags.Diagnostics{diags.Errorf("Invalid state file", "%s.", capitalizeFirst(err.Error()))}
+		return 0, diags.Diagnostics{diags.Errorf("Invalid state file", "%s.", diags.Capitalize(err.Error()))}
 	}
 	// The instances' records are owned by the workspace record, which a
 	// workspace taken in for the first time does not have yet.

@@ -22,6 +22,7 @@ import (
 	"github.com/terrane/terrane/internal/plugin"
 	"github.com/terrane/terrane/internal/plugin/cliconfig"
 	"github.com/terrane/terrane/internal/providers"
+	"github.com/terrane/terrane/internal/run"
 	"github.com/terrane/terrane/internal/ui/jsonview"
 	"github.com/terrane/terrane/internal/workdir"
 )
@@ -115,7 +116,7 @@ func prepareTestSuite(out *operationOutput, opts *arguments.Test) (*moduletest.S
 	ds = ds.Append(pds)
 	workspace, err := workdir.CurrentWorkspace(".")
 	if err != nil {
-		ds = ds.Append(currentWorkspaceError(err))
+		ds = ds.Append(run.CurrentWorkspaceError(err))
 	}
 	if ds.HasErrors() {
 		return nil, nil, ds

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/run"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/errored"
 	"github.com/terrane/terrane/internal/states/statefile"
@@ -29,7 +30,7 @@ terraform {
 `+pbkdf2Encryption("main", encryptedTargets)+`
 }
 `)
-	enc, ds := loadEncryption(dir, nil, nil, nil)
+	enc, ds := run.LoadEncryption(dir, nil, nil, nil, os.Environ())
 	if ds.HasErrors() {
 		t.Fatal(ds.Err())
 	}
@@ -42,7 +43,7 @@ terraform {
 		AttrsJSON: []byte(`{"id":"abc123","secret":"` + encSecret + `","description":"` + encDescription + `"}`), Status: states.ObjectReady}})
 	notADir := filepath.Join(dir, "main.tf")
 
-	out := keepResults(results, notADir, erroredSealing(enc), false)
+	out := keepResults(results, notADir, run.ErroredSealing(enc), false)
 	if len(out) != 1 {
 		t.Fatalf("diagnostics: %v", out)
 	}
@@ -68,7 +69,7 @@ terraform {
 	if err := os.WriteFile(notADir, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	plain := keepResults(results, notADir, erroredSealing(nil), false)
+	plain := keepResults(results, notADir, run.ErroredSealing(nil), false)
 	if len(plain) != 1 || !strings.Contains(plain[0].Detail, encDescription) {
 		t.Errorf("the unencrypted dump does not hold the results: %v", plain)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/command/jsonvalidate"
@@ -12,8 +13,10 @@ import (
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/inputvars"
 	"github.com/terrane/terrane/internal/modules"
+	"github.com/terrane/terrane/internal/run"
 	"github.com/terrane/terrane/internal/ui"
 	"github.com/terrane/terrane/internal/validate"
+	"github.com/terrane/terrane/internal/workdir"
 )
 
 // validateParallelism bounds how many blocks are checked at once; the
@@ -53,11 +56,19 @@ func runValidate(streams Streams, args []string) int {
 	}
 
 	parser := config.NewParser()
-	parser.Static = staticInputs(".", vars)
+	parser.Static = run.StaticInputs(".", vars, os.Environ())
 	cfg, loadDiags := modules.LoadConfig(parser, ".")
 	ds := diags.Diagnostics{}.Append(loadDiags)
 	if cfg != nil && !ds.HasErrors() {
-		ds = ds.Append(validateConfig(context.Background(), cfg))
+		// As OpenTofu's validate, which needs the providers' schemas:
+		// each provider the lock file selects that is not installed is
+		// an error of its own, and nothing is validated.
+		for _, missing := range workdir.MissingProviders(".") {
+			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: missing})
+		}
+		if !ds.HasErrors() {
+			ds = ds.Append(validateConfig(context.Background(), cfg))
+		}
 	}
 	sources := ui.Sources(parser.Files())
 	if *asJSON {

@@ -16,6 +16,7 @@ import (
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/inputvars"
 	"github.com/terrane/terrane/internal/resourceservice"
+	"github.com/terrane/terrane/internal/run"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/workspaces"
 	"github.com/terrane/terrane/internal/ui"
@@ -25,6 +26,7 @@ import (
 // workspaceCommand is what the workspace subcommands share: the project's
 // records in the working directory's store.
 type workspaceCommand struct {
+	name    string // show, list, new, select or delete
 	streams Streams
 	color   bool
 	project string
@@ -63,6 +65,14 @@ func (c *workspaceCommand) say(format string, args ...any) {
 // Workspaces are tenancies of one store, so listing them needs the
 // service rather than one workspace's records.
 func (c *workspaceCommand) open() *diags.Diagnostic {
+	// As OpenTofu's backend checks before anything else; workspace show
+	// reads only the selection, and opens no backend.
+	if c.name != "show" {
+		if ds := workdir.CheckInstalledProviders("."); ds.HasErrors() {
+			d := firstError(ds)
+			return &d
+		}
+	}
 	var err error
 	if c.project, err = workdir.Project(); err != nil {
 		d := diags.Errorf("Invalid project", "%s.", err)
@@ -72,12 +82,12 @@ func (c *workspaceCommand) open() *diags.Diagnostic {
 		// As OpenTofu's workspace commands word it.
 		d := diags.Errorf("Error getting the current workspace", "Failed getting the current workspace: %s", err)
 		if !errors.Is(err, workdir.ErrInvalidWorkspaceEnv) {
-			d = currentWorkspaceError(err)
+			d = run.CurrentWorkspaceError(err)
 		}
 		return &d
 	}
 	c.overridden = os.Getenv(workdir.WorkspaceEnvVar) != ""
-	cipher, cipherDiags := stateCipher(".", nil, c.vars)
+	cipher, cipherDiags := run.StateCipher(".", nil, c.vars, os.Environ())
 	if cipherDiags.HasErrors() {
 		d := firstError(cipherDiags)
 		return &d
@@ -110,7 +120,7 @@ func parseWorkspaceCommand(streams Streams, name string, args []string, wantArgs
 		define(fs)
 	}
 	err := fs.Parse(args)
-	c := &workspaceCommand{streams: streams, color: ui.ColorEnabled(*noColor), vars: vars}
+	c := &workspaceCommand{name: name, streams: streams, color: ui.ColorEnabled(*noColor), vars: vars}
 	// As OpenTofu's parsers do, the arguments are checked after a flag
 	// error too, and both are reported.
 	var ds diags.Diagnostics
@@ -339,14 +349,4 @@ func runWorkspaceSelect(streams Streams, args []string) int {
 	}
 	c.say("[reset][green]Switched to workspace %q.", name)
 	return 0
-}
-
-// currentWorkspaceError is the error for a current workspace that cannot
-// be worked out. An invalid TF_WORKSPACE is reported as OpenTofu reports
-// it: its message alone, as the summary.
-func currentWorkspaceError(err error) diags.Diagnostic {
-	if errors.Is(err, workdir.ErrInvalidWorkspaceEnv) {
-		return diags.Diagnostic{Severity: diags.Error, Summary: err.Error()}
-	}
-	return diags.Errorf("Invalid workspace", "%s.", err)
 }

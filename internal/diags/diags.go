@@ -139,6 +139,29 @@ func FromHCL(hd *hcl.Diagnostic) Diagnostic {
 		Expression: hd.Expression, EvalContext: hd.EvalContext, Extra: hd.Extra}
 }
 
+// ToHCL converts the diagnostics to HCL's, for code that reports through
+// the configuration loader.
+func (d Diagnostics) ToHCL() hcl.Diagnostics {
+	out := make(hcl.Diagnostics, 0, len(d))
+	for _, diag := range d {
+		severity := hcl.DiagWarning
+		if diag.Severity == Error {
+			severity = hcl.DiagError
+		}
+		out = append(out, &hcl.Diagnostic{Severity: severity, Summary: diag.Summary, Detail: diag.Detail, Subject: diag.Subject, Context: diag.Context})
+	}
+	return out
+}
+
+// Capitalize starts text, such as an error's message made into a
+// diagnostic's sentence, with a capital letter.
+func Capitalize(text string) string {
+	if text == "" {
+		return text
+	}
+	return strings.ToUpper(text[:1]) + text[1:]
+}
+
 // HasErrors reports whether any diagnostic is an error.
 func (d Diagnostics) HasErrors() bool {
 	for _, diag := range d {

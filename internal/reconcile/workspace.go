@@ -237,7 +237,8 @@ func (w Workspace) varOptions() []inputvars.VarOption {
 	return options
 }
 
-// environ is the process environment with the workspace's Env over it.
+// environ is the process environment with the workspace's Env, and its
+// CLI configuration file, over it.
 func (w Workspace) environ() []string {
 	env := os.Environ()
 	names := make([]string, 0, len(w.Env))
@@ -248,19 +249,10 @@ func (w Workspace) environ() []string {
 	for _, name := range names {
 		env = append(env, name+"="+w.Env[name])
 	}
+	if w.CLIConfigFile != "" {
+		env = append(env, "TERRANE_CLI_CONFIG_FILE="+w.CLIConfigFile)
+	}
 	return env
-}
-
-// getenv looks a variable up in environ: the workspace's CLI configuration
-// file and Env first.
-func (w Workspace) getenv(name string) string {
-	if name == "TERRANE_CLI_CONFIG_FILE" && w.CLIConfigFile != "" {
-		return w.CLIConfigFile
-	}
-	if v, ok := w.Env[name]; ok {
-		return v
-	}
-	return os.Getenv(name)
 }
 
 func (w Workspace) String() string {

@@ -13,11 +13,11 @@ import (
 	"github.com/terrane/terrane/internal/plugin/discovery"
 )
 
-// CheckInstalledProviders reports, as OpenTofu does before a command
-// uses its backend, the providers the dependency lock file selects that
-// have no package installed in the data directory of dir. Providers a dev
-// override or a reattachment supplies need none.
-func CheckInstalledProviders(dir string) diags.Diagnostics {
+// MissingProviders lists each provider the dependency lock file of dir
+// selects that is not installed, as "ADDRESS: there is no package for
+// ADDRESS VERSION cached in DIR", sorted. Development overrides and
+// reattached providers need no package.
+func MissingProviders(dir string) []string {
 	locks, ds := depsfile.LoadFile(LockFilePath(dir))
 	if ds.HasErrors() || locks == nil {
 		return nil
@@ -37,19 +37,28 @@ func CheckInstalledProviders(dir string) diags.Diagnostics {
 		if _, err := os.Stat(packageDir); err == nil {
 			continue
 		}
-		problems = append(problems, fmt.Sprintf("\n  - %s: there is no package for %s %s cached in %s",
+		problems = append(problems, fmt.Sprintf("%s: there is no package for %s %s cached in %s",
 			provider, pkg, lock.Version(), ProvidersDir(dir)))
 	}
+	sort.Strings(problems)
+	return problems
+}
+
+// CheckInstalledProviders reports, as OpenTofu does before a command
+// uses its backend, the providers the dependency lock file selects that
+// have no package installed in the data directory of dir. Providers a dev
+// override or a reattachment supplies need none.
+func CheckInstalledProviders(dir string) diags.Diagnostics {
+	problems := MissingProviders(dir)
 	if len(problems) == 0 {
 		return nil
 	}
-	sort.Strings(problems)
 	suggestion := "To download the plugins required for this configuration, run:\n  terrane init"
 	if os.Getenv("TF_IN_AUTOMATION") != "" {
 		suggestion = "You must install the required plugins before running Terrane operations."
 	}
 	return diags.Diagnostics{diags.Errorf("Required plugins are not installed",
-		"The installed provider plugins are not consistent with the packages selected in the dependency lock file:%s\n\n"+
+		"The installed provider plugins are not consistent with the packages selected in the dependency lock file:\n  - %s\n\n"+
 			"Terrane uses external plugins to integrate with a variety of different infrastructure services. %s",
-		strings.Join(problems, ""), suggestion)}
+		strings.Join(problems, "\n  - "), suggestion)}
 }

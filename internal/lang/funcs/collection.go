@@ -446,6 +446,12 @@ var TransposeFunc = function.New(&function.Spec{
 	},
 })
 
+// removedFuncError says which removed function was called and what to
+// write instead, in the words OpenTofu uses.
+func removedFuncError(name, instead string) error {
+	return fmt.Errorf("the %q function was deprecated in Terraform v0.12 and is not available in Terrane; use %s syntax to write a literal %s", name, instead, name)
+}
+
 // removedFunc stands in for a function the language no longer has, so a
 // configuration using it gets an explanation instead of "unknown function".
 func removedFunc(name, instead string) function.Function {
@@ -455,10 +461,10 @@ func removedFunc(name, instead string) function.Function {
 			AllowUnknown: true, AllowDynamicType: true, AllowNull: true,
 		},
 		Type: func(args []cty.Value) (cty.Type, error) {
-			return cty.DynamicPseudoType, fmt.Errorf("the %q function was deprecated in Terraform v0.12 and is no longer available; use %s syntax to write a literal %s", name, instead, name)
+			return cty.DynamicPseudoType, removedFuncError(name, instead)
 		},
 		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
-			return cty.DynamicVal, fmt.Errorf("the %q function is no longer available", name)
+			return cty.DynamicVal, removedFuncError(name, instead)
 		},
 	})
 }

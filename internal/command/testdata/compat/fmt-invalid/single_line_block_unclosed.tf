@@ -1,2 +1,0 @@
-module "vpc" {source="./vpc"
-}

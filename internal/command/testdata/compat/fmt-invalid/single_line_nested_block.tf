@@ -1,1 +1,0 @@
-resource "x" "w" { nested { a = 1 } }

@@ -1,2 +1,0 @@
-resource "x" {
-  a = 1

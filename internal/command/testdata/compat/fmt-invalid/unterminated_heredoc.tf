@@ -1,2 +1,0 @@
-x = <<EOT
-no end

@@ -1,1 +1,0 @@
-# only a comment

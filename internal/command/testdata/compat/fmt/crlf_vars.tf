@@ -1,8 +1,0 @@
-a = 1
-bb = "x"
-nested = {
-  k = "v"
-    kk = <<EOT
-x
-EOT
-}

@@ -1,3 +1,0 @@
-resource "x" "y" {
-z=1
-}

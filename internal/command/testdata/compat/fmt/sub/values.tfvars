@@ -1,2 +1,0 @@
-region="eu-west-1"
-zones = ["a","b"]

@@ -1,7 +1,0 @@
-locals {
-	a = 1
-		bb = 2
-  	ccc = "	x"
-}
-
-	# tab comment

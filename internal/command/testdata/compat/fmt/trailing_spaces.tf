@@ -1,4 +1,0 @@
-locals {
-  a = 1   
-  b = "trailing spaces"    
-}   
