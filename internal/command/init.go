@@ -159,6 +159,9 @@ func (in *initializer) run(ctx context.Context) int {
 	testModules, moreDiags := loadTestModules(parser, testFiles)
 	in.addSources(parser)
 	if moreDiags.HasErrors() {
+		if !installing {
+			in.view.configError()
+		}
 		return in.fail(ds.Append(moreDiags))
 	}
 	ds = ds.Append(stateNotices(cfg.Module))

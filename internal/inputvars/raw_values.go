@@ -84,7 +84,7 @@ func CollectRawValues(rootDir, testDir string, options []VarOption, env Environ)
 		name, text, ok := strings.Cut(opt.Text, "=")
 		if !ok || name == "" {
 			ds = ds.Append(diags.Errorf("Invalid -var option",
-				"The given -var option %q is not correctly specified. It must be a variable name and value separated by an equals sign, like -var=\"key=value\".", opt.Text))
+				"The given -var option %q is not correctly specified. Must be a variable name and value separated by an equals sign, like -var=\"key=value\".", opt.Text))
 			continue
 		}
 		out.setText(name, text, SourceCLI, fmt.Sprintf("<value for var.%s>", name))
@@ -108,8 +108,11 @@ func (v *RawValues) setText(name, text string, source SourceType, filename strin
 func (v *RawValues) fromFile(parser *hclparse.Parser, path string, source SourceType) diags.Diagnostics {
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return diags.Diagnostics{diags.Errorf("Failed to read variables file",
-			"Given variables file %s does not exist or cannot be read: %s.", path, err)}
+		detail := fmt.Sprintf("Given variables file %s does not exist.", path)
+		if !os.IsNotExist(err) {
+			detail = fmt.Sprintf("Error while reading %s: %s.", path, err)
+		}
+		return diags.Diagnostics{diags.Errorf("Failed to read variables file", "%s", detail)}
 	}
 	var file *hcl.File
 	var hd hcl.Diagnostics
