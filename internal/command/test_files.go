@@ -23,7 +23,7 @@ const defaultTestDirectory = "tests"
 // directory other than the default that does not exist is warned of.
 func loadTestFiles(testDir string) ([]*moduletest.File, map[string]*hcl.File, diags.Diagnostics) {
 	var ds diags.Diagnostics
-	if testDir != "" && filepath.Clean(testDir) != defaultTestDirectory {
+	if testDir != "" && testDir != defaultTestDirectory {
 		if _, err := os.Stat(testDir); os.IsNotExist(err) {
 			ds = ds.Append(diags.Warnf("Test directory does not exist", "Requested test directory %s does not exist.", filepath.ToSlash(filepath.Clean(testDir))))
 		}
