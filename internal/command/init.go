@@ -165,7 +165,13 @@ func (in *initializer) run(ctx context.Context) int {
 		return in.fail(ds.Append(moreDiags))
 	}
 	ds = ds.Append(stateNotices(cfg.Module))
-	ds = ds.Append(in.initProviders(ctx, cfg, testModules))
+	// The test files' provider blocks and their run blocks' modules need
+	// providers too.
+	extra := []*config.Config{testProviderBlocks(cfg.Module, testFiles)}
+	for _, source := range sortedKeys(testModules) {
+		extra = append(extra, testModules[source])
+	}
+	ds = ds.Append(in.initProviders(ctx, cfg, extra))
 	if ds.HasErrors() || in.aborted {
 		return in.fail(ds)
 	}

@@ -45,12 +45,11 @@ type providerWork struct {
 // file. As OpenTofu does, it first checks the built-in providers and the
 // locked versions, then chooses every version, then installs every
 // package, so that its lines come in the same order.
-func (in *initializer) initProviders(ctx context.Context, cfg *config.Config, testModules map[string]*config.Config) diags.Diagnostics {
+func (in *initializer) initProviders(ctx context.Context, cfg *config.Config, extra []*config.Config) diags.Diagnostics {
 	requirements, ds := workdir.AllProviderRequirements(cfg)
-	// The providers that only test files' run block modules need are
-	// installed too.
-	for _, source := range sortedKeys(testModules) {
-		more, moreDiags := workdir.AllProviderRequirements(testModules[source])
+	// The providers that only the test files need are installed too.
+	for _, more := range extra {
+		more, moreDiags := workdir.AllProviderRequirements(more)
 		ds = ds.Append(moreDiags)
 		for provider, constraints := range more {
 			requirements[provider] = append(requirements[provider], constraints...)

@@ -92,3 +92,17 @@ func loadTestModules(parser *config.Parser, files []*moduletest.File) (map[strin
 	}
 	return out, ds
 }
+
+// testProviderBlocks stands for the provider blocks of the test files, as
+// a module beside the root one whose providers init installs too: each is
+// the provider its local name means in the root module, as OpenTofu
+// counts them (mock_provider blocks need no provider).
+func testProviderBlocks(root *config.Module, files []*moduletest.File) *config.Config {
+	mod := &config.Module{RequiredProviders: root.RequiredProviders, ProviderConfigs: map[addrs.LocalProviderConfig]*config.Provider{}}
+	for _, f := range files {
+		for key, block := range f.Providers {
+			mod.ProviderConfigs[key] = block
+		}
+	}
+	return &config.Config{Module: mod}
+}
