@@ -161,11 +161,7 @@ func (fr *fileRunner) assert(run *Run, setup *runSetup, eng *engine.Engine) {
 		run.Diagnostics = run.Diagnostics.Append(diags.Errorf("No values to check", "The run's plan or apply ended before its values were worked out, so its assertions cannot be evaluated."))
 		return
 	}
-	testVars, ds := assertionVariables(setup.cfg, fr.file, run, fr.s.Globals, setup.ctx)
-	if run.Diagnostics = run.Diagnostics.Append(ds); ds.HasErrors() {
-		run.Status = run.Status.Merge(Error)
-		return
-	}
+	testVars := assertionVariables(setup.cfg, fr.file, run, fr.s.Globals, setup.ctx)
 	scope := &assertScope{cfg: setup.rc.config, schemas: eng.Schemas(), eval: ev, testVars: testVars, runs: setup.runs}
 	status, ds := scope.evaluate(run)
 	run.Status = run.Status.Merge(status)

@@ -121,14 +121,15 @@ func providerContext(ctx *hcl.EvalContext, inputs engine.InputValues) *hcl.EvalC
 // assertionVariables are the values var.NAME has in a run's assertions for
 // variables the configuration does not declare: the test file may set
 // variables only the assertions read (declared ones read the engine's
-// values, converted to their types).
-func assertionVariables(cfg *config.Config, file *File, run *Run, globals map[string]GlobalValue, ctx *hcl.EvalContext) (map[string]cty.Value, diags.Diagnostics) {
+// values, converted to their types). As in OpenTofu, what goes wrong
+// working them out is not reported (a value that cannot be worked out is
+// unknown): a file's variables meant for another module, or naming a run
+// still to come, do not fail the run.
+func assertionVariables(cfg *config.Config, file *File, run *Run, globals map[string]GlobalValue, ctx *hcl.EvalContext) map[string]cty.Value {
 	out := map[string]cty.Value{}
-	var ds diags.Diagnostics
 	for name, g := range globals {
 		if cfg.Module.Variables[name] == nil {
-			val, _, gd := g.Parse(nil)
-			ds = ds.Append(gd)
+			val, _, _ := g.Parse(nil)
 			out[name] = val
 		}
 	}
@@ -137,10 +138,9 @@ func assertionVariables(cfg *config.Config, file *File, run *Run, globals map[st
 			if cfg.Module.Variables[name] != nil {
 				continue
 			}
-			val, hd := expr.Value(ctx)
-			ds = ds.Append(hd)
+			val, _ := expr.Value(ctx)
 			out[name] = val
 		}
 	}
-	return out, ds
+	return out
 }
