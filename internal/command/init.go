@@ -149,12 +149,14 @@ func (in *initializer) run(ctx context.Context) int {
 		}
 		return in.fail(ds.Append(hclDiags))
 	}
-	ds = ds.Append(hclDiags)
+	// The test files are read with the tree each time, and their warnings
+	// come with its own.
+	ds = ds.Append(hclDiags).Append(testDiags)
 	if installing {
 		// OpenTofu reads the tree twice when it installs modules, and each
 		// time warns of what it finds: its warnings come twice, and are
 		// shown once with a count of the others.
-		ds = ds.Append(hclDiags)
+		ds = ds.Append(hclDiags).Append(testDiags)
 	}
 	testModules, moreDiags := loadTestModules(parser, testFiles)
 	in.addSources(parser)
