@@ -368,6 +368,12 @@ func jsonLines(s string) (string, bool) {
 		if strings.Contains(line, `"type":"planned_change"`) || strings.Contains(line, `"type":"resource_drift"`) {
 			return true
 		}
+		// The warnings a walk gathers (check blocks' among them) come in
+		// the order its parallel work met them: OpenTofu's -json view
+		// does not sort them as its text view does.
+		if strings.Contains(line, `"type":"diagnostic"`) && strings.Contains(line, `"@level":"warn"`) {
+			return true
+		}
 		for _, suffix := range []string{`_start"`, `_progress"`, `_complete"`, `_errored"`} {
 			if strings.Contains(line, `"type":"`) && strings.Contains(line, suffix) && strings.Contains(line, `"hook":`) {
 				return true
@@ -408,6 +414,7 @@ func canonicalJSON(s string) (string, bool) {
 		return "", false
 	}
 	sortCheckResults(doc)
+	sortRelevantAttributes(doc)
 	var out bytes.Buffer
 	encoder := json.NewEncoder(&out)
 	encoder.SetEscapeHTML(false)
@@ -445,6 +452,27 @@ func sortCheckResults(doc any) {
 			}
 		}
 	}
+}
+
+// sortRelevantAttributes orders a plan's relevant attributes by resource
+// and then attribute: OpenTofu sorts them by resource address only, and
+// the attributes of one resource come in the order of a Go map, which
+// varies from run to run.
+func sortRelevantAttributes(doc any) {
+	top, ok := doc.(map[string]any)
+	if !ok {
+		return
+	}
+	attrs, ok := top["relevant_attributes"].([]any)
+	if !ok {
+		return
+	}
+	key := func(v any) string {
+		m, _ := v.(map[string]any)
+		path, _ := json.Marshal(m["attribute"])
+		return fmt.Sprint(m["resource"]) + " " + string(path)
+	}
+	sort.SliceStable(attrs, func(i, j int) bool { return key(attrs[i]) < key(attrs[j]) })
 }
 
 // compareText compares normalised outputs. Line breaks may differ only in a

@@ -54,10 +54,8 @@ func commands() map[string]commandInfo {
 		"apply":    {run: runApply, synopsis: "Create or update infrastructure"},
 		"destroy":  {run: runDestroy, synopsis: "Destroy previously-created infrastructure"},
 
-		"console": {run: func(s Streams, args []string) int { return runConsole(args, s.Stdin, s.Stdout, s.Stderr) },
-			synopsis: "Try Terrane expressions at an interactive command prompt"},
-		"fmt": {run: func(s Streams, args []string) int { return runFmt(args, s.Stdin, s.Stdout, s.Stderr) },
-			synopsis: "Reformat your configuration in the standard style"},
+		"console":            {run: runConsole, synopsis: "Try Terrane expressions at an interactive command prompt"},
+		"fmt":                {run: runFmt, synopsis: "Reformat your configuration in the standard style"},
 		"force-unlock":       {run: runForceUnlock, synopsis: "Release a stuck lock on the current workspace"},
 		"get":                {run: runGet, synopsis: "Install or upgrade remote Terrane modules"},
 		"graph":              {run: runGraph, synopsis: "Generate a Graphviz graph of the steps in an operation"},
@@ -100,10 +98,8 @@ func commands() map[string]commandInfo {
 
 		// Terrane's own commands, left out of the lists of commands so that
 		// the help reads as OpenTofu's does.
-		"serve": {run: func(s Streams, args []string) int { return runServe(args, s.Stdout, s.Stderr) },
-			synopsis: "Serve the state store over gRPC (Consul's ResourceService API)", hidden: true},
-		"watch": {run: func(s Streams, args []string) int { return runWatch(args, s.Stdout, s.Stderr) },
-			synopsis: "Stream changes to state records as they happen", hidden: true},
+		"serve":           {run: runServe, synopsis: "Serve the state store over gRPC (Consul's ResourceService API)", hidden: true},
+		"watch":           {run: runWatch, synopsis: "Stream changes to state records as they happen", hidden: true},
 		"status":          {run: runStatus, synopsis: "Show the conditions a serve reconciler recorded for the workspace's resources", hidden: true},
 		"state reencrypt": {run: runStateReencrypt, synopsis: "Write every record of the workspace again with the current encryption keys", hidden: true},
 	}

@@ -26,7 +26,8 @@ import (
 // the configuration in the working directory and prints the result as
 // `tofu console` does. Input that is not a terminal is handled as OpenTofu
 // handles piped input: the first error ends the session with status 1.
-func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runConsole(streams Streams, args []string) int {
+	stdin, stdout, stderr := streams.Stdin, streams.Stdout, streams.Stderr
 	opts, argDiags := arguments.ParseConsole(args)
 	color := !opts.NoColor
 	if opts.Help {

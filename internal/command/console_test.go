@@ -52,7 +52,7 @@ func runConsoleIn(t *testing.T, input string, args ...string) (string, string, i
 	}
 	t.Chdir(dir)
 	var stdout, stderr bytes.Buffer
-	code := runConsole(append([]string{"-no-color"}, args...), strings.NewReader(input), &stdout, &stderr)
+	code := runConsole(Streams{Stdin: strings.NewReader(input), Stdout: &stdout, Stderr: &stderr}, append([]string{"-no-color"}, args...))
 	return stdout.String(), stderr.String(), code
 }
 

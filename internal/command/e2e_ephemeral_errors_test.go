@@ -1,9 +1,6 @@
 package command
 
 import (
-	"io/fs"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,14 +9,11 @@ import (
 )
 
 // ephemeralErrorCase is a configuration that gives an ephemeral value to a
-// place that persists, and the error it must get. terraformToo says
-// Terraform also refuses it, so the test checks that as well; the wording
-// is OpenTofu's.
+// place that persists, and the error it must get, in OpenTofu's words.
 type ephemeralErrorCase struct {
-	files        map[string]string
-	summary      string
-	detail       string
-	terraformToo bool
+	files   map[string]string
+	summary string
+	detail  string
 	// planOnly says validate cannot know of the error: it needs the
 	// values a plan works out.
 	planOnly bool
@@ -34,7 +28,7 @@ var ephemeralErrorCases = map[string]ephemeralErrorCase{
 resource "tpf_thing" "a" {
   name = var.secret
 }
-`}, summary: "Ephemeral value used in non-ephemeral context", detail: `Attribute ".name" is referencing an ephemeral value but ephemeral values can be referenced only by other ephemeral attributes or by write-only ones.`, terraformToo: true},
+`}, summary: "Ephemeral value used in non-ephemeral context", detail: `Attribute ".name" is referencing an ephemeral value but ephemeral values can be referenced only by other ephemeral attributes or by write-only ones.`},
 	"nested resource argument": {files: map[string]string{"main.tf": `
 ephemeral "tpf_token" "t" {
   name = "t"
@@ -44,7 +38,7 @@ resource "tpf_thing" "a" {
   name = "a"
   tags = { token = ephemeral.tpf_token.t.value }
 }
-`}, summary: "Ephemeral value used in non-ephemeral context", detail: `Attribute ".tags[\"token\"]" is referencing an ephemeral value`, terraformToo: true},
+`}, summary: "Ephemeral value used in non-ephemeral context", detail: `Attribute ".tags[\"token\"]" is referencing an ephemeral value`},
 	"data source argument": {files: map[string]string{"main.tf": `
 ephemeral "tpf_token" "t" {
   name = "t"
@@ -53,19 +47,19 @@ ephemeral "tpf_token" "t" {
 data "tpf_thing" "d" {
   id = ephemeral.tpf_token.t.value
 }
-`}, summary: "Ephemeral value used in non-ephemeral context", detail: `Attribute ".id" is referencing an ephemeral value`, terraformToo: true},
+`}, summary: "Ephemeral value used in non-ephemeral context", detail: `Attribute ".id" is referencing an ephemeral value`},
 	"count": {files: map[string]string{"main.tf": `
 resource "tpf_thing" "a" {
   count = length(var.secret)
   name  = "a"
 }
-`}, summary: "Invalid count argument", detail: "Ephemeral values, or values derived from ephemeral values, cannot be used as count arguments.", terraformToo: true},
+`}, summary: "Invalid count argument", detail: "Ephemeral values, or values derived from ephemeral values, cannot be used as count arguments."},
 	"for_each": {files: map[string]string{"main.tf": `
 resource "tpf_thing" "a" {
   for_each = toset([var.secret])
   name     = "a"
 }
-`}, summary: "Invalid for_each argument", detail: "Ephemeral values, or values derived from ephemeral values, cannot be used as for_each arguments. If used, the ephemeral value could be exposed as a resource instance key.", terraformToo: true},
+`}, summary: "Invalid for_each argument", detail: "Ephemeral values, or values derived from ephemeral values, cannot be used as for_each arguments. If used, the ephemeral value could be exposed as a resource instance key."},
 	"module for_each": {files: map[string]string{"main.tf": `
 module "m" {
   source   = "./m"
@@ -75,7 +69,7 @@ module "m" {
 output "o" {
   value = "x"
 }
-`}, summary: "Invalid for_each argument", detail: "cannot be used as for_each arguments", terraformToo: true},
+`}, summary: "Invalid for_each argument", detail: "cannot be used as for_each arguments"},
 	"enabled": {files: map[string]string{"main.tf": `
 resource "tpf_thing" "a" {
   name = "a"
@@ -93,7 +87,7 @@ module "m" {
 variable "value" {
   type = string
 }
-`}, summary: "Variable does not allow ephemeral value", detail: `The value used for the variable "value" is ephemeral, but it is not configured to allow one.`, terraformToo: true},
+`}, summary: "Variable does not allow ephemeral value", detail: `The value used for the variable "value" is ephemeral, but it is not configured to allow one.`},
 	"child output": {files: map[string]string{"main.tf": `
 module "m" {
   source = "./m"
@@ -108,18 +102,18 @@ variable "value" {
 output "o" {
   value = var.value
 }
-`}, summary: "Output does not allow ephemeral value", detail: "The value that was generated for the output is ephemeral, but it is not configured to allow one.", terraformToo: true},
+`}, summary: "Output does not allow ephemeral value", detail: "The value that was generated for the output is ephemeral, but it is not configured to allow one."},
 	"root output": {files: map[string]string{"main.tf": `
 output "o" {
   value = "prefix-${var.secret}"
 }
-`}, summary: "Output does not allow ephemeral value", detail: "The value that was generated for the output is ephemeral, but it is not configured to allow one.", terraformToo: true},
+`}, summary: "Output does not allow ephemeral value", detail: "The value that was generated for the output is ephemeral, but it is not configured to allow one."},
 	"ephemeral root output": {files: map[string]string{"main.tf": `
 output "o" {
   value     = var.secret
   ephemeral = true
 }
-`}, summary: "Invalid output configuration", detail: "Root modules are not allowed to have outputs defined as ephemeral", terraformToo: true},
+`}, summary: "Invalid output configuration", detail: "Root modules are not allowed to have outputs defined as ephemeral"},
 	"import id": {files: map[string]string{"main.tf": `
 import {
   to = tpf_thing.a
@@ -129,12 +123,12 @@ import {
 resource "tpf_thing" "a" {
   name = "a"
 }
-`}, summary: "Invalid import id argument", detail: "Ephemeral values, or values derived from ephemeral values, cannot be used as import IDs", terraformToo: true, planOnly: true},
+`}, summary: "Invalid import id argument", detail: "Ephemeral values, or values derived from ephemeral values, cannot be used as import IDs", planOnly: true},
 	"terraform.applying": {files: map[string]string{"main.tf": `
 resource "tpf_thing" "a" {
   name = terraform.applying ? "apply" : "plan"
 }
-`}, summary: "Ephemeral value used in non-ephemeral context", detail: `Attribute ".name" is referencing an ephemeral value`, terraformToo: true},
+`}, summary: "Ephemeral value used in non-ephemeral context", detail: `Attribute ".name" is referencing an ephemeral value`},
 	"managed lifecycle argument": {files: map[string]string{"main.tf": `
 ephemeral "tpf_token" "t" {
   name = "t"
@@ -142,7 +136,7 @@ ephemeral "tpf_token" "t" {
     prevent_destroy = true
   }
 }
-`}, summary: "Invalid lifecycle configuration for ephemeral resource", detail: `The lifecycle argument "prevent_destroy" cannot be used in ephemeral resources.`, terraformToo: true},
+`}, summary: "Invalid lifecycle configuration for ephemeral resource", detail: `The lifecycle argument "prevent_destroy" cannot be used in ephemeral resources.`},
 	"precondition message": {files: map[string]string{"main.tf": `
 resource "tpf_thing" "a" {
   name = "a"
@@ -153,7 +147,7 @@ resource "tpf_thing" "a" {
     }
   }
 }
-`}, summary: "Resource precondition failed", detail: "This check failed, but has an invalid error message as described in the other accompanying messages.", terraformToo: true, planOnly: true,
+`}, summary: "Resource precondition failed", detail: "This check failed, but has an invalid error message as described in the other accompanying messages.", planOnly: true,
 		also: []string{"Warning: Error message refers to ephemeral values", "The error expression used to explain this condition refers to ephemeral values, so Terrane will not display the resulting message."}},
 	"validation message": {files: map[string]string{"main.tf": `
 variable "checked" {
@@ -165,7 +159,7 @@ variable "checked" {
     error_message = "too long: ${var.checked}"
   }
 }
-`}, summary: "Invalid value for variable", detail: "The error expression used to explain this condition refers to ephemeral values. Terrane will not display the resulting message.", terraformToo: true, planOnly: true},
+`}, summary: "Invalid value for variable", detail: "The error expression used to explain this condition refers to ephemeral values. Terrane will not display the resulting message.", planOnly: true},
 }
 
 // ephemeralErrorHeader declares the provider and an ephemeral variable
@@ -183,10 +177,6 @@ variable "secret" {
 // without planning. Where Terraform refuses the configuration too, the
 // test checks that it does.
 func TestEphemeralValueErrors(t *testing.T) {
-	terraform, _ := exec.LookPath("terraform")
-	if testing.Short() {
-		terraform = ""
-	}
 	for name, test := range ephemeralErrorCases {
 		t.Run(name, func(t *testing.T) {
 			files := map[string]string{}
@@ -218,11 +208,6 @@ func TestEphemeralValueErrors(t *testing.T) {
 			if leases := p.objects("tpf_token"); len(leases) > 0 {
 				t.Errorf("the failed plan left tokens open: %v", sortedNames(leases))
 			}
-			if terraform != "" && test.terraformToo {
-				if code, output := terraformPlan(t, terraform, p.dir); code == 0 {
-					t.Errorf("terraform accepts what terrane refuses:\n%s", output)
-				}
-			}
 		})
 	}
 }
@@ -240,47 +225,4 @@ func newE2EProjectFiles(t *testing.T, files map[string]string) *e2eProject {
 		}
 	}
 	return p
-}
-
-// terraformPlan copies the configuration files of dir into a terraform
-// project and runs init and plan there, returning the first failing
-// command's exit status and output, or plan's.
-func terraformPlan(t *testing.T, terraform, dir string) (int, string) {
-	t.Helper()
-	tf := newTerraformProject(t, terraform, "")
-	copyConfiguration(t, dir, tf.dir)
-	if code, output := tf.run("init"); code != 0 {
-		return code, output // a configuration error stops init already
-	}
-	return tf.run("plan", "-var", "secret="+ephemeralSecret)
-}
-
-// copyConfiguration copies the .tf files under from (the working
-// directory's data left out) to the same places under to.
-func copyConfiguration(t *testing.T, from, to string) {
-	t.Helper()
-	err := filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && d.Name() == ".terrane" {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".tf") {
-			return nil
-		}
-		rel, err := filepath.Rel(from, path)
-		if err != nil {
-			return err
-		}
-		content, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		writeFile(t, filepath.Join(to, rel), string(content))
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }

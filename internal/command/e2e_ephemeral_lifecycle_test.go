@@ -2,7 +2,6 @@ package command
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -191,7 +190,8 @@ func ephemeralProgress(output string) []string {
 // TestEphemeralResourceOpenWhileItsProviderWorks configures a provider
 // with an ephemeral resource's value: the resource stays open until every
 // object that provider works on is done, as a credential it hands out
-// must, and only then is closed; terraform orders it the same way.
+// must, and only then is closed (the corpus case
+// lifecycle/ephemeral_open_while_provider_works compares this with OpenTofu).
 func TestEphemeralResourceOpenWhileItsProviderWorks(t *testing.T) {
 	elsewhere := t.TempDir()
 	config := lifecycleHeader + `
@@ -231,14 +231,29 @@ resource "tpf_thing" "second" {
 	if leases := p.objects("tpf_token"); len(leases) != 0 {
 		t.Errorf("tokens left open: %v", sortedNames(leases))
 	}
-	terraform, err := exec.LookPath("terraform")
-	if err != nil || testing.Short() {
-		return
-	}
-	tf := newTerraformProject(t, terraform, config)
-	code, output := tf.run("apply", "-auto-approve")
-	if code != 0 {
-		t.Fatalf("terraform apply: exit %d\n%s", code, output)
-	}
-	closedLast("terraform", output)
 }
+
+// multisetDifference returns what each side has more of than the other.
+func multisetDifference(a, b []string) (onlyA, onlyB []string) {
+	counts := map[string]int{}
+	for _, line := range a {
+		counts[line]++
+	}
+	for _, line := range b {
+		counts[line]--
+	}
+	for line, n := range counts {
+		for ; n > 0; n-- {
+			onlyA = append(onlyA, line)
+		}
+		for ; n < 0; n++ {
+			onlyB = append(onlyB, line)
+		}
+	}
+	slices.Sort(onlyA)
+	slices.Sort(onlyB)
+	return onlyA, onlyB
+}
+
+// streamElapsedPattern matches the time a progress line says its work took.
+var streamElapsedPattern = regexp.MustCompile(`after \d+s`)

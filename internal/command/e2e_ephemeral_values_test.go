@@ -2,20 +2,16 @@ package command
 
 import (
 	"encoding/json"
-	"errors"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/terrane/terrane/internal/testing/providertest"
 )
 
 // TestEphemeralVariablesAndSavedPlans checks what applying a saved plan
 // takes from the command line: an ephemeral variable set while planning
 // must be given again (and may differ), while a variable the plan
-// recorded may be given only with the value it recorded. Terraform, where
-// installed, behaves the same on every step.
+// recorded may be given only with the value it recorded (the corpus case
+// variables/ephemeral_variable_saved_plan compares this with OpenTofu).
 func TestEphemeralVariablesAndSavedPlans(t *testing.T) {
 	config := lifecycleHeader + `
 variable "password" {
@@ -40,8 +36,8 @@ resource "tpf_thing" "a" {
 		want     string
 	}{
 		{[]string{"plan", "-out=saved.tfplan", "-var", "password=first", "-var", "label=one"}, 0, ""},
-		{[]string{"apply", "saved.tfplan"}, 1, `The ephemeral input variable "password" was set during the plan phase, and so must also be set during the apply phase.`},
-		{[]string{"apply", "-var", "label=two", "-var", "password=x", "saved.tfplan"}, 1, "Can't change variable when applying a saved plan"},
+		{[]string{"apply", "saved.tfplan"}, 1, "Variable \"password\" is configured as ephemeral. This type of variables need to be given a value during `terrane plan` and also during `terrane apply`."},
+		{[]string{"apply", "-var", "label=two", "-var", "password=x", "saved.tfplan"}, 1, "Mismatch between input and plan variable value"},
 		{[]string{"apply", "-var", "label=one", "-var", "password=second", "saved.tfplan"}, 0, ""},
 	}
 	p := newE2EProject(t, config)
@@ -58,19 +54,6 @@ resource "tpf_thing" "a" {
 		t.Errorf("password_wo = %v, want the value given to apply", got)
 	}
 
-	terraform, err := exec.LookPath("terraform")
-	if err != nil || testing.Short() {
-		return
-	}
-	tf := newTerraformProject(t, terraform, config)
-	for _, step := range steps {
-		if code, output := tf.run(step.args...); code != step.wantCode {
-			t.Errorf("terraform %s: exit %d, want %d\n%s", strings.Join(step.args, " "), code, step.wantCode, output)
-		}
-	}
-	if got := tf.objects("tpf_thing")["a"].attrs["password_wo"]; got != "second" {
-		t.Errorf("under terraform, password_wo = %v", got)
-	}
 }
 
 // TestEphemeralValuesFlowWhereAllowed passes ephemeral values through
@@ -192,7 +175,8 @@ output "root" {
 // CLI: the value reaches the provider on create, is null in the plan, the
 // state and show's JSON, shows as "(write-only attribute)", a new value
 // alone changes nothing, and bumping its version argument sends the new
-// one. Terraform, where installed, plans the same actions.
+// one (the corpus case rendering/write_only_attributes compares the
+// commands with OpenTofu).
 func TestWriteOnlyAttributes(t *testing.T) {
 	version := func(password string, v int) string {
 		return lifecycleHeader + `
@@ -227,63 +211,4 @@ resource "tpf_thing" "db" {
 		t.Errorf("after the version bump the provider has password_wo %v", got)
 	}
 
-	terraform, err := exec.LookPath("terraform")
-	if err != nil || testing.Short() {
-		return
-	}
-	tf := newTerraformProject(t, terraform, version("first-password", 1))
-	if code, output := tf.run("apply", "-auto-approve"); code != 0 {
-		t.Fatalf("terraform apply: %s", output)
-	}
-	tf.write(version("second-password", 1))
-	if code, output := tf.run("plan", "-detailed-exitcode"); code != 0 {
-		t.Errorf("terraform plans a change for a new write-only value alone (exit %d):\n%s", code, output)
-	}
-	tf.write(version("second-password", 2))
-	if code, output := tf.run("plan", "-detailed-exitcode"); code != 2 {
-		t.Errorf("terraform plans no change for a version bump (exit %d):\n%s", code, output)
-	}
-}
-
-// terraformProject is an e2eProject that terraform works in, with the
-// test providers' mirror and its own cloud directory.
-type terraformProject struct {
-	*e2eProject
-	terraform string
-	env       []string
-}
-
-func newTerraformProject(t *testing.T, terraform, mainTF string) *terraformProject {
-	t.Helper()
-	mirror := providertest.Build(t)
-	rc := filepath.Join(t.TempDir(), "terraformrc")
-	writeFile(t, rc, "provider_installation {\n  filesystem_mirror {\n    path = \""+mirror.Dir+"\"\n  }\n}\n")
-	tf := &terraformProject{e2eProject: &e2eProject{t: t, dir: t.TempDir(), cloud: t.TempDir()}, terraform: terraform,
-		env: append(terraformEnv(t), "TF_CLI_CONFIG_FILE="+rc)}
-	tf.write(mainTF)
-	if code, output := tf.run("init"); code != 0 {
-		t.Fatalf("terraform init: exit %d\n%s", code, output)
-	}
-	return tf
-}
-
-// run runs terraform with args (and -no-color, -input=false after the
-// command name) and returns its exit status and combined output.
-func (tf *terraformProject) run(args ...string) (int, string) {
-	tf.t.Helper()
-	full := append([]string{args[0], "-no-color"}, args[1:]...)
-	if args[0] != "init" {
-		full = append([]string{args[0], "-no-color", "-input=false"}, args[1:]...)
-	}
-	cmd := exec.Command(tf.terraform, full...)
-	cmd.Dir, cmd.Env = tf.dir, tf.env
-	output, err := cmd.CombinedOutput()
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		return exit.ExitCode(), string(output)
-	}
-	if err != nil {
-		tf.t.Fatalf("terraform %s: %v\n%s", strings.Join(args, " "), err, output)
-	}
-	return 0, string(output)
 }

@@ -135,7 +135,6 @@ output "root" {
   value = provider::tpf::sqrt(16)
 }
 `})
-	o.tfEnv = append(o.tfEnv, "TESTCLOUD_DIR="+cloud)
 	res := o.agree("apply", "-no-color", "-auto-approve")
 	o.expectCode("apply", res, 0)
 	assertContains(t, "apply", res.stdout, `reversed = "zyx"`, "root = 4")
@@ -154,12 +153,8 @@ resource "tpf_thing" "t" {
 	o := newOracleProject(t, map[string]string{"main.tf": thing})
 	o.expectCode("apply", o.agree("apply", "-no-color", "-auto-approve"), 0)
 	o.expectCode("state rm", o.agree("state", "rm", `tpf_thing.t["a"]`, `tpf_thing.t["b"]`), 0)
-	for _, p := range []*e2eProject{o.e2eProject, o.tf} {
-		if p == nil {
-			continue
-		}
-		objects := p.objects("tpf_thing")
-		o.writeFiles(p, map[string]string{"main.tf": thing + `
+	objects := o.objects("tpf_thing")
+	o.writeFiles(o.e2eProject, map[string]string{"main.tf": thing + `
 locals {
   existing = [
     { key = "a", id = "` + objects["a"].attrs["id"].(string) + `" },
@@ -173,7 +168,6 @@ import {
   id       = each.value.id
 }
 `})
-	}
 	res := o.agree("apply", "-no-color", "-auto-approve")
 	o.expectCode("apply with imports", res, 0)
 	assertContains(t, "apply", res.stdout, "Resources: 2 imported, 0 added, 0 changed, 0 destroyed.")

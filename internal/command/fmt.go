@@ -40,7 +40,8 @@ type fmtRun struct {
 // configuration files in the canonical style. Exit status is 0 on success,
 // 1 for bad flags, 2 for errors such as syntax errors, and with -check 3
 // when some input is not formatted.
-func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runFmt(streams Streams, args []string) int {
+	stdin, stdout, stderr := streams.Stdin, streams.Stdout, streams.Stderr
 	fs := flag.NewFlagSet("fmt", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	opts := fmtOptions{}

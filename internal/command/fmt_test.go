@@ -19,7 +19,7 @@ func fmtIn(t *testing.T, dir string, stdin string, args ...string) (stdout, stde
 	}
 	defer os.Chdir(wd)
 	var out, errOut bytes.Buffer
-	code = runFmt(args, strings.NewReader(stdin), &out, &errOut)
+	code = runFmt(Streams{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut}, args)
 	return out.String(), errOut.String(), code
 }
 

@@ -4,7 +4,6 @@ import (
 	"archive/zip"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -309,34 +308,6 @@ terraform {
 	}
 }
 
-// TestInitLockFileMatchesTerraform runs terraform init on the same
-// configuration and mirror and expects the same lock file, byte for byte.
-func TestInitLockFileMatchesTerraform(t *testing.T) {
-	if _, err := exec.LookPath("terraform"); err != nil {
-		t.Skip("terraform is not installed")
-	}
-	mirror := providertest.Build(t)
-	config := `
-terraform {
-  required_providers {
-    tpf   = { source = "registry.terraform.io/terrane/tpf", version = "< 1, ~> 0.1" }
-    tpsdk = { source = "registry.terraform.io/terrane/tpsdk", version = "0.1.0" }
-    tpraw = { source = "registry.terraform.io/terrane/tpraw" }
-  }
-}
-
-resource "tpraw_thing" "x" {}
-`
-	useMirror(t, mirror.Dir, config)
-	runInitOK(t)
-	_, ours := readLocks(t)
-
-	want, _ := terraformInitLockFile(t, config)
-	if string(ours) != string(want) {
-		t.Errorf("lock files differ.\nterrane:\n%s\nterraform:\n%s", ours, want)
-	}
-}
-
 // zipMirror packs one test provider into a mirror in the packed layout, as
 // `terraform providers mirror` writes it.
 func zipMirror(t *testing.T, mirror *providertest.Mirror, typeName string) string {
@@ -388,7 +359,7 @@ terraform {
 `
 	useMirror(t, mirrorDir, config)
 	runInitOK(t)
-	locks, ours := readLocks(t)
+	locks, _ := readLocks(t)
 	lock := locks.Provider(mustProvider(t, mirror.Source("tpf")))
 	want, _ := discovery.PackageHashV1(discovery.PackageLocalDir(filepath.Dir(mirror.Executable("tpf"))))
 	if hashes := lock.Hashes(); len(hashes) != 1 || hashes[0] != want {
@@ -396,14 +367,6 @@ terraform {
 	}
 	if _, ds := workdir.ProviderFactories(context.Background(), ".", locks, nil, nil); ds.HasErrors() {
 		t.Errorf("the unpacked package does not verify: %v", ds.Err())
-	}
-
-	theirLocks, ok := terraformInitLockFile(t, config)
-	if !ok {
-		return
-	}
-	if string(ours) != string(theirLocks) {
-		t.Errorf("lock files differ.\nterrane:\n%s\nterraform:\n%s", ours, theirLocks)
 	}
 }
 
@@ -427,31 +390,6 @@ func TestInitLeavesDevOverridesOutOfTheLockFile(t *testing.T) {
 	if locks.Provider(mustProvider(t, mirror.Source("tpf5"))) == nil {
 		t.Error("the provider without an override was not locked")
 	}
-}
-
-// terraformInitLockFile runs the real terraform init on config with the
-// test's CLI configuration and returns the lock file it writes, with the
-// header OpenTofu writes in place of Terraform's ("tofu init" maintains
-// it); ok is false when terraform is not installed.
-func terraformInitLockFile(t *testing.T, config string) (lockFile []byte, ok bool) {
-	t.Helper()
-	terraform, err := exec.LookPath("terraform")
-	if err != nil {
-		return nil, false
-	}
-	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "main.tf"), config)
-	cmd := exec.Command(terraform, "init", "-input=false", "-no-color")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+os.Getenv("TERRANE_CLI_CONFIG_FILE"), "CHECKPOINT_DISABLE=1")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("terraform init: %v\n%s", err, out)
-	}
-	lockFile, err = os.ReadFile(filepath.Join(dir, depsfile.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return []byte(strings.Replace(string(lockFile), `by "terraform init"`, `by "tofu init"`, 1)), true
 }
 
 func TestInitEmptyDirectory(t *testing.T) {

@@ -38,7 +38,7 @@ func savedPlanValues(cfg *config.Config, saved *plans.Plan, given *inputvars.Val
 			values[name] = value.Engine()
 		case decl.Ephemeral && slices.Contains(saved.ApplyTimeVariables, name):
 			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "No value for required variable",
-				Detail:  fmt.Sprintf("The ephemeral input variable %q was set during the plan phase, and so must also be set during the apply phase. Give it again with -var, -var-file or TF_VAR_%s.", name, name),
+				Detail:  fmt.Sprintf("Variable %q is configured as ephemeral. This type of variables need to be given a value during `terrane plan` and also during `terrane apply`.", name),
 				Subject: decl.DeclRange.Ptr()})
 		case !decl.Ephemeral && value != nil && (value.Source == inputvars.SourceCLI || value.Source == inputvars.SourceNamedFile):
 			ds = ds.Append(changedSavedVariable(decl.Name, values[name], value))
@@ -48,7 +48,8 @@ func savedPlanValues(cfg *config.Config, saved *plans.Plan, given *inputvars.Val
 }
 
 // changedSavedVariable refuses a -var or -var-file value for a variable
-// the saved plan recorded, unless it is the value recorded.
+// the saved plan recorded, unless it is the value recorded, in OpenTofu's
+// words.
 func changedSavedVariable(name string, planned *engine.InputValue, given *inputvars.Value) diags.Diagnostics {
 	plannedVal := cty.NullVal(cty.DynamicPseudoType)
 	if planned != nil {
@@ -57,13 +58,8 @@ func changedSavedVariable(name string, planned *engine.InputValue, given *inputv
 	if resolved, err := convert.Convert(given.Value, plannedVal.Type()); err == nil && resolved.RawEquals(plannedVal) {
 		return nil
 	}
-	d := diags.Diagnostic{Severity: diags.Error, Summary: "Can't change variable when applying a saved plan",
-		Detail: fmt.Sprintf("The variable %s cannot be set using the -var and -var-file options when applying a saved plan file, because a saved plan includes the variable values that were set when it was created. "+
-			"The value given by the %s differs from the one the plan was made with. Make a new plan with the new value, or declare the variable with ephemeral = true to give it anew on every run.", name, given.Source)}
-	if given.Range.Filename != "" {
-		d.Subject = given.Range.Ptr()
-	}
-	return diags.Diagnostics{d}
+	return diags.Diagnostics{diags.Errorf("Mismatch between input and plan variable value",
+		"Value saved in the plan file for variable %q is different from the one given to the current command.", name)}
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -42,10 +42,10 @@ type serveOptions struct {
 
 // runServe implements `terrane serve`: it serves a store as Consul's
 // ResourceService (plus Terrane's BatchService) until interrupted.
-func runServe(args []string, stdout, stderr io.Writer) int {
+func runServe(streams Streams, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return serveUntil(ctx, args, stdout, stderr)
+	return serveUntil(ctx, args, streams.Stdout, streams.Stderr)
 }
 
 func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) int {

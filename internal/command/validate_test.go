@@ -4,9 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -25,7 +23,6 @@ var validateCorpus = []struct {
 }{
 	{"bad-default", "Invalid default value for variable", "main.tf:3:13"},
 	{"check-assert-no-refs", "Invalid assert expression", "main.tf:3:21"},
-	{"import-to-data", "Invalid import address", "main.tf:2:3"},
 	{"precondition-without-references", "Invalid precondition expression", "main.tf:4:23"},
 	{"removed-instance-key", "Resource instance address with keys is not allowed", "main.tf:2:26"},
 	{"validation-no-refs", "Invalid validation expression", "main.tf:4:21"},
@@ -93,56 +90,6 @@ func TestValidateCorpus(t *testing.T) {
 			}
 		})
 	}
-}
-
-// TestValidateMatchesTerraform runs terraform validate -json on the same
-// configurations: every diagnostic it reports must appear in Terrane's
-// output with the same summary, detail, range and snippet.
-func TestValidateMatchesTerraform(t *testing.T) {
-	terraform, err := exec.LookPath("terraform")
-	if err != nil {
-		t.Skip("terraform is not installed")
-	}
-	for _, tc := range validateCorpus {
-		t.Run(tc.dir, func(t *testing.T) {
-			if reason, ok := wordedAsOpenTofu[tc.dir]; ok {
-				t.Skip(reason)
-			}
-			dir := copyCorpusCase(t, tc.dir)
-			t.Chdir(t.TempDir())
-			cmd := exec.Command(terraform, "validate", "-json")
-			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+os.DevNull, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
-			out, _ := cmd.Output()
-			var want tfjson.ValidateOutput
-			if err := json.Unmarshal(out, &want); err != nil {
-				t.Fatalf("terraform output: %v\n%s", err, out)
-			}
-			got, _, _ := runValidateJSON(t, dir)
-			for _, wd := range want.Diagnostics {
-				if !containsDiagnostic(got.Diagnostics, wd) {
-					wantJSON, _ := json.MarshalIndent(wd, "", "  ")
-					gotJSON, _ := json.MarshalIndent(got.Diagnostics, "", "  ")
-					t.Errorf("terraform reports\n%s\nnot among Terrane's\n%s", wantJSON, gotJSON)
-				}
-			}
-		})
-	}
-}
-
-// wordedAsOpenTofu are the corpus cases whose diagnostic Terrane words as
-// OpenTofu does, where Terraform's words differ.
-var wordedAsOpenTofu = map[string]string{
-	"removed-instance-key": "OpenTofu says \"Resource instance address with keys is not allowed\"",
-}
-
-func containsDiagnostic(list []tfjson.Diagnostic, want tfjson.Diagnostic) bool {
-	for _, d := range list {
-		if reflect.DeepEqual(d, want) {
-			return true
-		}
-	}
-	return false
 }
 
 func TestValidateSuccessHuman(t *testing.T) {

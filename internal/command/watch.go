@@ -32,10 +32,10 @@ type watchOptions struct {
 // runWatch implements `terrane watch`: it prints the records of a type as
 // they are now, then every change as it happens, with sensitive values
 // redacted, until interrupted.
-func runWatch(args []string, stdout, stderr io.Writer) int {
+func runWatch(streams Streams, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return watchUntil(ctx, args, stdout, stderr)
+	return watchUntil(ctx, args, streams.Stdout, streams.Stderr)
 }
 
 func watchUntil(ctx context.Context, args []string, stdout, stderr io.Writer) int {

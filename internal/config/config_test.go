@@ -39,7 +39,6 @@ func TestInvalidConfigurations(t *testing.T) {
 		{"duplicate-variable", "Duplicate variable declaration", "main.tf:2:1"},
 		{"each-outside-for-each", "Reference to \"each\" in context without for_each", "main.tf:2:11"},
 		{"experiments", "Unknown experiment keyword", "main.tf:2:18"},
-		{"import-to-data", "Invalid import address", "main.tf:2:3"},
 		{"invalid-count-attr", "Invalid \"count\" attribute", "main.tf:4:9"},
 		{"invalid-resource-name", "Invalid resource name", "main.tf:1:26"},
 		{"invalid-variable-name", "Invalid variable name", "main.tf:1:10"},

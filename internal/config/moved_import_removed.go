@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/terrane/terrane/internal/addrs"
 )
@@ -69,7 +68,6 @@ func decodeImportBlock(block *hcl.Block) (*Import, hcl.Diagnostics) {
 	imp := &Import{DeclRange: block.DefRange}
 	if attr, ok := content.Attributes["to"]; ok {
 		imp.To = attr.Expr
-		diags = append(diags, checkImportTarget(attr)...)
 	}
 	if attr, ok := content.Attributes["id"]; ok {
 		imp.ID = attr.Expr
@@ -246,30 +244,6 @@ func checkMovedEndpoint(traversal hcl.Traversal) hcl.Diagnostics {
 		}}
 	}
 	return nil
-}
-
-// checkImportTarget reports an import block whose target is a data
-// source or an ephemeral resource: only managed resources have remote
-// objects to adopt.
-func checkImportTarget(to *hcl.Attribute) hcl.Diagnostics {
-	expr := to.Expr
-	for {
-		index, ok := expr.(*hclsyntax.IndexExpr)
-		if !ok {
-			break
-		}
-		expr = index.Collection
-	}
-	traversal, ok := expr.(*hclsyntax.ScopeTraversalExpr)
-	if !ok || (traversal.Traversal.RootName() != "data" && traversal.Traversal.RootName() != "ephemeral") {
-		return nil
-	}
-	return hcl.Diagnostics{{
-		Severity: hcl.DiagError,
-		Summary:  "Invalid import address",
-		Detail:   "Only managed resources can be imported.",
-		Subject:  to.Range.Ptr(),
-	}}
 }
 
 // checkRemovedHasNoInstanceKey reports an instance key in a removed

@@ -464,7 +464,10 @@ func (w *walker) dependenciesOf(work *resourceWork) []addrs.ConfigResource {
 	}
 	var out []addrs.ConfigResource
 	for _, k := range sortedKeys(w.applier.resourceDeps[work.v.key()]) {
-		if v, ok := w.applier.graph.vertices[k].(*resourceVertex); ok {
+		switch v := w.applier.graph.vertices[k].(type) {
+		case *resourceVertex:
+			out = append(out, addrs.ConfigResource{Module: v.module.Path, Resource: v.resource.Addr()})
+		case *ephemeralVertex:
 			out = append(out, addrs.ConfigResource{Module: v.module.Path, Resource: v.resource.Addr()})
 		}
 	}

@@ -40,13 +40,20 @@ func stateCheckResultsJSON(results []plans.CheckResult) ([]byte, error) {
 }
 
 // recordCheckResults keeps an apply's check results with the workspace,
-// as Terraform's state keeps them, so that show -json and state pull
+// as OpenTofu's state keeps them, so that show -json and state pull
 // report them. The checks of objects the apply left alone (their rules
 // were evaluated only by the plan) keep the plan's results. A destroy
-// leaves none: nothing is left to check.
+// checks nothing: it records what its walk declared, every checkable
+// object of the configuration as unknown. The refresh command records
+// none: OpenTofu writes the refreshed state of its plan walk, which
+// discards the previous results and records no new ones.
 func (e *Engine) recordCheckResults(ctx context.Context, plan *plans.Plan, applied []plans.CheckResult) diags.Diagnostics {
 	var results []plans.CheckResult
-	if plan.UIMode != plans.DestroyMode {
+	switch {
+	case plan.UIMode == plans.DestroyMode:
+		results = applied
+	case plan.UIMode == plans.RefreshOnlyMode && e.opts.RecordsRefreshState:
+	default:
 		results = mergeCheckResults(plan.Checks, applied)
 	}
 	raw, err := stateCheckResultsJSON(results)

@@ -126,9 +126,9 @@ func (w *walker) configResourceOf(key string) addrs.ConfigResource {
 
 // resourceDependencies maps each resource of the configuration to every
 // resource it depends on, directly or through other resources, data
-// sources, locals, variables, outputs and module calls: what Terraform and
-// OpenTofu record as an object's dependencies. A provider configuration's
-// own references are not followed.
+// sources, locals, variables, outputs, module calls and the configuration
+// of its provider: what OpenTofu records as an object's dependencies (its
+// graph's ancestors, the provider's references among them).
 func (w *walker) resourceDependencies(g *graph) map[string]map[string]bool {
 	closure := newResourceClosure(g)
 	out := map[string]map[string]bool{}
@@ -167,8 +167,19 @@ func (w *walker) withRecordedDependencies(deps map[string]map[string]bool) map[s
 	return out
 }
 
+// dependable reports whether a vertex is a resource an object's recorded
+// dependencies name: managed, data and, as OpenTofu records them,
+// ephemeral.
+func dependable(v any) bool {
+	switch v.(type) {
+	case *resourceVertex, *ephemeralVertex:
+		return true
+	}
+	return false
+}
+
 // reachableResources are the resources from depends on, directly or
-// through anything but a provider configuration.
+// through anything, its provider's configuration included.
 func (w *walker) reachableResources(g *graph, from string) map[string]bool {
 	return newResourceClosure(g).of(from)
 }
@@ -194,10 +205,7 @@ func (c *resourceClosure) of(key string) map[string]bool {
 	set := map[string]bool{}
 	c.memo[key] = set
 	for dep := range c.g.deps[key] {
-		switch c.g.vertices[dep].(type) {
-		case *providerVertex:
-			continue
-		case *resourceVertex:
+		if dependable(c.g.vertices[dep]) {
 			set[dep] = true
 		}
 		for k := range c.of(dep) {

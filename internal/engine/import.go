@@ -71,7 +71,10 @@ func findImportTargets(cfg *config.Config) (*importTargets, diags.Diagnostics) {
 			continue
 		}
 		module := cfg.Descendant(static.Module)
-		if module == nil || module.Module.Resources[static.Resource] == nil {
+		// Only a managed resource's configuration can take an import; as
+		// in OpenTofu, a data source's or an ephemeral resource's counts
+		// as none.
+		if module == nil || static.Resource.Mode != addrs.ManagedResourceMode || module.Module.Resources[static.Resource] == nil {
 			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Configuration for import target does not exist",
 				Detail:  fmt.Sprintf("The configuration for the given import %s does not exist. All target instances must have an associated configuration to be imported.", static),
 				Subject: block.DeclRange.Ptr()})

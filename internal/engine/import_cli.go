@@ -68,11 +68,40 @@ func (e *Engine) ImportInstance(ctx context.Context, addr addrs.AbsResourceInsta
 		return nil, ds.Append(diags.Errorf("Cannot record the imported object",
 			"The object with ID %q was imported, but recording it at %s failed: %s. Nothing was recorded; run the import again.", id, addr, err))
 	}
+	if err := e.settleAfterImport(ctx); err != nil {
+		return nil, ds.Append(diags.Errorf("Cannot record the imported object", "The object with ID %q was recorded at %s, but updating workspace %q failed: %s.", id, addr, e.opts.Workspace, err))
+	}
 	// Written, the state moves to its next serial, as OpenTofu's does.
 	if _, err := e.opts.State.BeginRun(ctx, version.Version); err != nil {
 		return nil, ds.Append(diags.Errorf("Cannot record the imported object", "The object with ID %q was recorded at %s, but updating workspace %q failed: %s.", id, addr, e.opts.Workspace, err))
 	}
 	return &ImportedObject{Addr: addr, ID: id, Object: obj}, ds
+}
+
+// settleAfterImport leaves the workspace as OpenTofu's import leaves its
+// state, which is the outcome of a walk over the whole configuration: that
+// walk starts a new set of check results and records none, so the last
+// apply's are discarded, and it removes the root outputs the configuration
+// no longer declares.
+func (e *Engine) settleAfterImport(ctx context.Context) error {
+	if err := e.opts.State.SetCheckResults(ctx, nil); err != nil {
+		return err
+	}
+	snap, err := e.opts.State.Load(ctx)
+	if err != nil {
+		return err
+	}
+	declared := e.opts.Config.Module.Outputs
+	kept := make(map[string]*states.OutputValue, len(snap.State.Outputs))
+	for name, output := range snap.State.Outputs {
+		if declared[name] != nil {
+			kept[name] = output
+		}
+	}
+	if len(kept) == len(snap.State.Outputs) {
+		return nil
+	}
+	return e.opts.State.WriteOutputs(ctx, kept)
 }
 
 // checkImportTargetDeclared refuses an address whose resource block is

@@ -40,7 +40,7 @@ func (w *walker) plannedDependencies(g *graph, plan *plans.Plan, state *states.S
 		}
 		deps := map[string]bool{}
 		for k := range closure.of(key) {
-			if _, ok := g.vertices[k].(*resourceVertex); ok {
+			if dependable(g.vertices[k]) {
 				deps[k] = true
 			}
 		}

@@ -3,7 +3,6 @@ package storeconfig
 import (
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
@@ -41,7 +40,7 @@ func ForCommand(dir string, block *config.Backend, environ []string) (Settings, 
 	}
 	rec, err := ReadRecord(dir)
 	if err != nil {
-		return Settings{}, ds.Append(diags.Errorf("Cannot read the recorded backend", "%s.", capitalize(err.Error())))
+		return Settings{}, ds.Append(diags.Errorf("Cannot read the recorded backend", "%s.", diags.Capitalize(err.Error())))
 	}
 	if rec == nil {
 		chosen := Settings{}
@@ -129,7 +128,7 @@ func ForInit(dir string, block *config.Backend, overrides []string, environ []st
 	}
 	rec, err := ReadRecord(dir)
 	if err != nil {
-		ds = ds.Append(diags.Errorf("Cannot read the recorded backend", "%s.", capitalize(err.Error())))
+		ds = ds.Append(diags.Errorf("Cannot read the recorded backend", "%s.", diags.Capitalize(err.Error())))
 	}
 	if ds.HasErrors() {
 		return InitChoice{}, ds
@@ -140,7 +139,7 @@ func ForInit(dir string, block *config.Backend, overrides []string, environ []st
 	}
 	choice := InitChoice{New: base.Merge(fromEnv).Merge(fromFlags)}
 	if err := choice.New.Validate(); err != nil {
-		return InitChoice{}, ds.Append(diags.Errorf("Invalid backend configuration", "%s.", capitalize(err.Error())))
+		return InitChoice{}, ds.Append(diags.Errorf("Invalid backend configuration", "%s.", diags.Capitalize(err.Error())))
 	}
 	choice.Record.Backend.Block = written
 	choice.Record.Backend.Config = base.Merge(fromEnv.withoutSecrets()).Merge(fromFlags)
@@ -148,11 +147,4 @@ func ForInit(dir string, block *config.Backend, overrides []string, environ []st
 		choice.Previous, choice.Recorded = rec.Backend.Config.WithCredentialsFrom(fromEnv), true
 	}
 	return choice, ds
-}
-
-func capitalize(text string) string {
-	if text == "" {
-		return text
-	}
-	return strings.ToUpper(text[:1]) + text[1:]
 }

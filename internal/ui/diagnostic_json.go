@@ -209,9 +209,12 @@ func codeLines(src []byte, filename string, rng hcl.Range) (int, string) {
 }
 
 // functionCallInfo is what HCL's native syntax puts in the Extra of a
-// diagnostic about a failed function call.
+// diagnostic about a failed function call. A call to an unknown function
+// carries only the name, without FunctionCallError, and, as in OpenTofu,
+// has no function_call.
 type functionCallInfo interface {
 	CalledFunctionName() string
+	FunctionCallError() error
 }
 
 // functionCall describes the function call d reports the failure of, with

@@ -105,12 +105,10 @@ func diffBlock(c change, block *schema.Block) diffNode {
 	}
 	attributes, action := diffAttributes(c, block.Attributes, true, func(child *change, attr *schema.Attribute) diffNode {
 		// Providers built on the legacy SDK cannot tell an empty string
-		// from null, so an empty string that goes away, or becomes a value
-		// known only after apply, was never set. Terraform shows every other
-		// empty string as it is: created, kept or changed.
-		if absent(child.after) || !child.after.IsKnown() {
-			child.before = emptyStringIsNull(child.before)
-		}
+		// from null, so OpenTofu shows an empty string in a block's own
+		// attribute as no value at all, on either side of the change.
+		child.before = emptyStringIsNull(child.before)
+		child.after = emptyStringIsNull(child.after)
 		return diffAttribute(*child, attr)
 	})
 	view := blockView{attributes: attributes}

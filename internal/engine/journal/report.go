@@ -34,7 +34,7 @@ func (r *resolver) createDiagnostic(intent *states.Intent) diags.Diagnostic {
 			"Terrane leaves %s alone until you say what happened:\n"+
 			"  - if the object exists, adopt it with: terrane import %s ID\n"+
 			"  - if it does not, forget the attempt with: terrane state rm %s",
-		capitalize(describeRun(intent)), addr, formatTime(intent.StartedAt),
+		diags.Capitalize(describeRun(intent)), addr, formatTime(intent.StartedAt),
 		plannedSummary(intent, block), addr, ShellQuote(addr.String()), ShellQuote(addr.String()))
 	d.Address = addr.String()
 	return d
@@ -45,7 +45,7 @@ func claimDiagnostic(addr addrs.AbsResourceInstance, intent *states.Intent) diag
 	d := diags.Warnf("Another run is changing "+addr.String(),
 		"%s began %s of %s at %s and is still running, so this run leaves %s alone. "+
 			"Plan again once that run has finished; if it was stopped for good, its claim lapses once its process is gone (same host) or after %s, or \"terrane force-unlock %s\" releases it now.",
-		capitalize(describeRun(intent)), withArticle(operationNoun(intent.Operation)), addr, formatTime(intent.StartedAt), addr, DefaultClaimTTL, intent.RunID)
+		diags.Capitalize(describeRun(intent)), withArticle(operationNoun(intent.Operation)), addr, formatTime(intent.StartedAt), addr, DefaultClaimTTL, intent.RunID)
 	d.Address = addr.String()
 	return d
 }
@@ -61,7 +61,7 @@ func unreadDiagnostic(addr addrs.AbsResourceInstance, intent *states.Intent, cau
 	d := diags.Errorf("Cannot resolve the interrupted "+operationNoun(intent.Operation)+" of "+addr.String(),
 		"%s stopped during a %s of %s at %s. Reading the object back to learn its outcome failed:\n  %s\n\n"+
 			"This run leaves %s alone. Fix the cause and run again; the object is read back then.",
-		capitalize(describeRun(intent)), operationNoun(intent.Operation), addr, formatTime(intent.StartedAt),
+		diags.Capitalize(describeRun(intent)), operationNoun(intent.Operation), addr, formatTime(intent.StartedAt),
 		strings.Join(reasons, "\n  "), addr)
 	d.Address = addr.String()
 	return d
@@ -168,11 +168,4 @@ func ShellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }

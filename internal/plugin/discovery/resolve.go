@@ -196,7 +196,7 @@ func (r *Resolver) lookupDiagnostic(ctx context.Context, source MultiSource, pro
 	case errors.As(err, &unsupported):
 		diag = diags.Errorf("Provider not available for this platform",
 			"%s. Add a %s package of that version to a filesystem mirror, or require a version that has one.",
-			capitalize(unsupported.Error()), unsupported.Platform)
+			diags.Capitalize(unsupported.Error()), unsupported.Platform)
 	case errors.As(err, &notFound):
 		var detail strings.Builder
 		fmt.Fprintf(&detail, "Terrane could not find %s. It looked in:", addrs.ProviderForDisplay(provider))
@@ -232,11 +232,4 @@ func (r *Resolver) otherRegistryNote(ctx context.Context, source MultiSource, pr
 		return nil
 	}
 	return []string{fmt.Sprintf("%s is available there; to use it, write source = %q in required_providers", other, other.String())}
-}
-
-func capitalize(text string) string {
-	if text == "" {
-		return text
-	}
-	return strings.ToUpper(text[:1]) + text[1:]
 }

@@ -1,4 +1,0 @@
-import {
-  to = data.terraform_remote_state.a
-  id = "x"
-}
