@@ -58,19 +58,22 @@ func (s *assertScope) evaluate(run *Run) (Status, diags.Diagnostics) {
 		case val.IsNull():
 			status = status.Merge(Error)
 			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid condition run",
-				Detail: "Condition expression must return either true or false, not null.", Subject: rng})
+				Detail: "Condition expression must return either true or false, not null.", Subject: rng,
+				Expression: rule.Condition, EvalContext: ctx})
 			continue
 		case !val.IsKnown():
 			status = status.Merge(Error)
 			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Unknown condition run",
-				Detail: "Condition expression could not be evaluated at this time.", Subject: rng})
+				Detail: "Condition expression could not be evaluated at this time.", Subject: rng,
+				Expression: rule.Condition, EvalContext: ctx})
 			continue
 		}
 		b, err := convert.Convert(val, cty.Bool)
 		if err != nil {
 			status = status.Merge(Error)
 			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid condition run",
-				Detail: fmt.Sprintf("Invalid condition run value: %s.", err), Subject: rng})
+				Detail: fmt.Sprintf("Invalid condition run value: %s.", err), Subject: rng,
+				Expression: rule.Condition, EvalContext: ctx})
 			continue
 		}
 		if b.False() {
