@@ -28,6 +28,7 @@ type assertScope struct {
 	eval     *engine.Evaluation
 	testVars map[string]cty.Value
 	runs     map[string]cty.Value
+	lang     *lang.Scope
 }
 
 // evaluate checks every assertion of run, as OpenTofu does: false fails the
@@ -127,7 +128,7 @@ func (s *assertScope) context(rule *config.CheckRule) (*hcl.EvalContext, diags.D
 		// the assertion a context with functions and no values at all,
 		// in which the condition and message are evaluated all the same:
 		// each of their references is then an unknown variable too.
-		ctx, _ := s.eval.Scope().EvalContext(nil, calls)
+		ctx, _ := s.scope().EvalContext(nil, calls)
 		ctx.Variables = map[string]cty.Value{}
 		return ctx, static
 	}
@@ -136,7 +137,7 @@ func (s *assertScope) context(rule *config.CheckRule) (*hcl.EvalContext, diags.D
 	if undeclared := s.cfg.CheckTraversals(forScope); undeclared.HasErrors() {
 		return nil, ds.Append(undeclared)
 	}
-	ctx, hd := s.eval.Scope().EvalContext(forScope, calls)
+	ctx, hd := s.scope().EvalContext(forScope, calls)
 	if ds = ds.Append(hd); ds.HasErrors() {
 		return nil, ds
 	}
@@ -154,6 +155,18 @@ func (s *assertScope) context(rule *config.CheckRule) (*hcl.EvalContext, diags.D
 	ctx.Variables["output"] = cty.ObjectVal(outputs)
 	ctx.Variables["run"] = cty.ObjectVal(s.runs)
 	return ctx, ds
+}
+
+// scope is the engine's scope of the root module with file functions
+// resolving relative paths from the working directory, as OpenTofu's
+// assertions do, even in a run of another module.
+func (s *assertScope) scope() *lang.Scope {
+	if s.lang == nil {
+		base := s.eval.Scope()
+		s.lang = &lang.Scope{Data: base.Data, BaseDir: ".", PlanTimestamp: base.PlanTimestamp, PureOnly: base.PureOnly,
+			ProviderFunctions: base.ProviderFunctions}
+	}
+	return s.lang
 }
 
 func (s *assertScope) output(name string) (cty.Value, bool) {
