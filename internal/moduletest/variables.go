@@ -20,6 +20,9 @@ type GlobalValue interface {
 	// Parse reads the value for a variable declared as decl; nil decl
 	// means the configuration does not declare it.
 	Parse(decl *config.Variable) (cty.Value, hcl.Range, diags.Diagnostics)
+	// EngineSource is where the value came from, which the engine's
+	// messages about it name.
+	EngineSource() engine.ValueSourceType
 }
 
 // testContext is where a run's variables blocks and the test file's
@@ -84,7 +87,7 @@ func inputValues(cfg *config.Config, file *File, run *Run, globals map[string]Gl
 			val, rng, gd := g.Parse(decl)
 			ds = ds.Append(gd)
 			if !gd.HasErrors() {
-				values[name] = &engine.InputValue{Value: val, SourceType: engine.ValueFromCaller, SourceRange: rng}
+				values[name] = &engine.InputValue{Value: val, SourceType: g.EngineSource(), SourceRange: rng}
 				continue
 			}
 			// A value that cannot be read leaves the variable unset, as
