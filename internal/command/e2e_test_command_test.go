@@ -186,11 +186,11 @@ output "full_name" {
 		"cli.tfvars":              "name = \"var-file\"\n",
 		"tests/vars.tftest.hcl": `
 variables {
-  expected = "cli-var-file"
+  expected = "cli-tests-dir"
 }
 
-# OpenTofu's order: -var and -var-file over the test directory's tfvars
-# files, and those over the ones beside the configuration.
+# OpenTofu's order: the test directory's tfvars files over -var and
+# -var-file, and those over the ones beside the configuration.
 run "globals" {
   assert {
     condition     = output.full_name == var.expected && output.suffix == "tests-dir"

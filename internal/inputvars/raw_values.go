@@ -3,6 +3,7 @@ package inputvars
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -12,7 +13,6 @@ import (
 
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
-	"github.com/terrane/terrane/internal/engine"
 )
 
 // RawValue is a variable value as given before it is known which
@@ -28,10 +28,6 @@ type RawValue struct {
 	filename string
 	expr     hcl.Expression
 }
-
-// EngineSource is where the value came from, as the engine names it in
-// messages about the value.
-func (v *RawValue) EngineSource() engine.ValueSourceType { return v.Source.Engine() }
 
 // Parse returns the value for a variable declared as decl, or, with no
 // declaration, the text read literally as a string and an expression
@@ -60,11 +56,13 @@ type RawValues struct {
 	Files  map[string]*hcl.File
 }
 
-// CollectRawValues gathers variable values in Terraform's order of
-// increasing precedence without checking them against declarations:
-// TF_VAR_ environment variables, then terraform.tfvars and *.auto.tfvars
-// in each of dirs in turn, then -var and -var-file options in order.
-func CollectRawValues(dirs []string, options []VarOption, env Environ) (*RawValues, diags.Diagnostics) {
+// CollectRawValues gathers variable values in OpenTofu's order of
+// increasing precedence for `tofu test`, without checking them against
+// declarations: TF_VAR_ environment variables, then terraform.tfvars and
+// *.auto.tfvars in rootDir, then -var and -var-file options in order, then
+// terraform.tfvars and *.auto.tfvars in testDir (so the test directory's
+// files win over the command line, unlike Terraform's order).
+func CollectRawValues(rootDir, testDir string, options []VarOption, env Environ) (*RawValues, diags.Diagnostics) {
 	out := &RawValues{ByName: map[string]*RawValue{}, Files: map[string]*hcl.File{}}
 	parser := hclparse.NewParser()
 	var ds diags.Diagnostics
@@ -75,10 +73,8 @@ func CollectRawValues(dirs []string, options []VarOption, env Environ) (*RawValu
 			out.setText(name, text, SourceEnv, fmt.Sprintf("<value for var.%s>", name))
 		}
 	}
-	for _, dir := range dirs {
-		for _, path := range autoVarFiles(dir) {
-			ds = ds.Append(out.fromFile(parser, path, SourceAutoFile))
-		}
+	for _, path := range autoVarFiles(rootDir) {
+		ds = ds.Append(out.fromFile(parser, path, SourceAutoFile))
 	}
 	for _, opt := range options {
 		if opt.File {
@@ -88,10 +84,15 @@ func CollectRawValues(dirs []string, options []VarOption, env Environ) (*RawValu
 		name, text, ok := strings.Cut(opt.Text, "=")
 		if !ok || name == "" {
 			ds = ds.Append(diags.Errorf("Invalid -var option",
-				"The given -var option %q is not correctly specified. It must be a variable name and value separated by an equals sign, like -var=\"key=value\".", opt.Text))
+				"The given -var option %q is not correctly specified. Must be a variable name and value separated by an equals sign, like -var=\"key=value\".", opt.Text))
 			continue
 		}
 		out.setText(name, text, SourceCLI, fmt.Sprintf("<value for var.%s>", name))
+	}
+	if testDir != "" && filepath.Clean(testDir) != filepath.Clean(rootDir) {
+		for _, path := range autoVarFiles(testDir) {
+			ds = ds.Append(out.fromFile(parser, path, SourceAutoFile))
+		}
 	}
 	for name, file := range parser.Files() {
 		out.Files[name] = file
@@ -108,8 +109,11 @@ func (v *RawValues) setText(name, text string, source SourceType, filename strin
 func (v *RawValues) fromFile(parser *hclparse.Parser, path string, source SourceType) diags.Diagnostics {
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return diags.Diagnostics{diags.Errorf("Failed to read variables file",
-			"Given variables file %s does not exist or cannot be read: %s.", path, err)}
+		detail := fmt.Sprintf("Given variables file %s does not exist.", path)
+		if !os.IsNotExist(err) {
+			detail = fmt.Sprintf("Error while reading %s: %s.", path, err)
+		}
+		return diags.Diagnostics{diags.Errorf("Failed to read variables file", "%s", detail)}
 	}
 	var file *hcl.File
 	var hd hcl.Diagnostics

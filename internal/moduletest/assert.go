@@ -7,11 +7,15 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
+	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/engine"
 	"github.com/terrane/terrane/internal/lang"
 	"github.com/terrane/terrane/internal/marks"
+	"github.com/terrane/terrane/internal/providers"
+	"github.com/terrane/terrane/internal/schema"
+	"github.com/terrane/terrane/internal/validate"
 )
 
 // assertScope is what a run's assertions can refer to: everything in the
@@ -20,6 +24,7 @@ import (
 // variables.
 type assertScope struct {
 	cfg      *config.Config
+	schemas  *providers.Schemas
 	eval     *engine.Evaluation
 	testVars map[string]cty.Value
 	// stored are the root outputs in state, for those the walk did not
@@ -27,6 +32,8 @@ type assertScope struct {
 	stored map[string]cty.Value
 	// applied is set after an apply: the outputs are the state's.
 	applied bool
+	// lang is scope's result, made once.
+	lang *lang.Scope
 }
 
 // evaluate checks every assertion of run, as OpenTofu does: false fails the
@@ -37,7 +44,7 @@ func (s *assertScope) evaluate(run *Run) (Status, diags.Diagnostics) {
 	var ds diags.Diagnostics
 	for _, rule := range run.Asserts {
 		ctx, cds := s.context(rule)
-		if cds.HasErrors() {
+		if ctx == nil {
 			status = status.Merge(Error)
 			ds = ds.Append(cds)
 			continue
@@ -115,19 +122,24 @@ func (s *assertScope) context(rule *config.CheckRule) (*hcl.EvalContext, diags.D
 		forScope = append(forScope, t)
 	}
 	calls := append(lang.ProviderFunctionsInExpr(rule.Condition), lang.ProviderFunctionsInExpr(rule.ErrorMessage)...)
-	if undeclared := s.cfg.CheckTraversals(forScope); undeclared.HasErrors() {
-		// OpenTofu evaluates the message and the condition all the same,
-		// in a context with functions and no values at all: each
-		// reference is then an unknown variable.
-		ctx, hd := s.scope().EvalContext(nil, calls)
-		ds = ds.Append(undeclared).Append(hd)
+	if static := s.staticCheck(forScope); static.HasErrors() {
+		// As OpenTofu, references that fail its static validation leave
+		// the assertion a context with functions and no values at all,
+		// in which the condition and message are evaluated all the same:
+		// each of their references is then an unknown variable too.
+		ctx, _ := s.scope().EvalContext(nil, calls)
 		ctx.Variables = map[string]cty.Value{}
-		_, md := rule.ErrorMessage.Value(ctx)
-		_, cd := rule.Condition.Value(ctx)
-		return nil, ds.Append(md).Append(cd)
+		return ctx, static
+	}
+	// The engine's scope takes references to what the module does not
+	// declare as values not known yet; report them as OpenTofu does.
+	if undeclared := s.cfg.CheckTraversals(forScope); undeclared.HasErrors() {
+		return nil, ds.Append(undeclared)
 	}
 	ctx, hd := s.scope().EvalContext(forScope, calls)
-	ds = ds.Append(hd)
+	if ds = ds.Append(hd); ds.HasErrors() {
+		return nil, ds
+	}
 	if ctx.Variables == nil {
 		ctx.Variables = map[string]cty.Value{}
 	}
@@ -143,13 +155,16 @@ func (s *assertScope) context(rule *config.CheckRule) (*hcl.EvalContext, diags.D
 	return ctx, ds
 }
 
-// scope is the engine's scope of the root module, with file functions
-// resolving paths against the working directory, where OpenTofu's test
-// runner evaluates assertions (not the directory of a run's module).
+// scope is the engine's scope of the root module with file functions
+// resolving relative paths from the working directory, as OpenTofu's
+// assertions do, even in a run of another module.
 func (s *assertScope) scope() *lang.Scope {
-	in := s.eval.Scope()
-	return &lang.Scope{Data: in.Data, BaseDir: ".", PlanTimestamp: in.PlanTimestamp, PureOnly: in.PureOnly,
-		ProviderFunctions: in.ProviderFunctions}
+	if s.lang == nil {
+		base := s.eval.Scope()
+		s.lang = &lang.Scope{Data: base.Data, BaseDir: ".", PlanTimestamp: base.PlanTimestamp, PureOnly: base.PureOnly,
+			ProviderFunctions: base.ProviderFunctions}
+	}
+	return s.lang
 }
 
 func (s *assertScope) output(name string) (cty.Value, bool) {
@@ -177,25 +192,71 @@ func (s *assertScope) output(name string) (cty.Value, bool) {
 	return cty.UnknownAsNull(unmarked).MarkWithPaths(pvm), true
 }
 
-// errorMessage evaluates an assertion's error message, which must be a
-// known string and may not reveal a sensitive value.
+// errorMessage evaluates an assertion's error message as OpenTofu does: it
+// must be a string, not null; an unknown one is empty; one that refers to
+// sensitive or ephemeral values is withheld, with a warning.
 func errorMessage(rule *config.CheckRule, ctx *hcl.EvalContext) (string, diags.Diagnostics) {
-	val, hd := rule.ErrorMessage.Value(ctx)
+	expr := rule.ErrorMessage
+	val, hd := expr.Value(ctx)
 	ds := diags.Diagnostics{}.Append(hd)
 	if hd.HasErrors() {
 		return "", ds
 	}
-	if marks.Contains(val, marks.Sensitive) {
-		return "The error message included a sensitive value, so it will not be displayed.", ds
+	invalid := func(detail string) diags.Diagnostics {
+		return ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid error message", Detail: detail,
+			Subject: expr.Range().Ptr(), Expression: expr, EvalContext: ctx})
 	}
-	val, _ = val.UnmarkDeep()
 	str, err := convert.Convert(val, cty.String)
 	if err != nil {
-		return "", ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "Invalid error message",
-			Detail: fmt.Sprintf("Unsuitable value for error message: %s.", err), Subject: rule.ErrorMessage.Range().Ptr()})
+		return "", invalid(fmt.Sprintf("Unsuitable value for error message: %s.", err))
 	}
-	if !str.IsKnown() || str.IsNull() {
+	if !str.IsKnown() {
 		return "", ds
 	}
+	if str.IsNull() {
+		return "", invalid("Unsuitable value for error message: must not be null.")
+	}
+	str, valMarks := str.Unmark()
+	if _, sensitive := valMarks[marks.Sensitive]; sensitive {
+		return "", ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Error message refers to sensitive values",
+			Detail:  "The error expression used to explain this condition refers to sensitive values, so Terrane will not display the resulting message.\n\nYou can correct this by removing references to sensitive values, or by carefully using the nonsensitive() function if the expression will not reveal the sensitive data.",
+			Subject: expr.Range().Ptr(), Expression: expr, EvalContext: ctx})
+	}
+	if _, ephemeral := valMarks[marks.Ephemeral]; ephemeral {
+		return "", ds.Append(diags.Diagnostic{Severity: diags.Warning, Summary: "Error message refers to ephemeral values",
+			Detail:  "The error expression used to explain this condition refers to ephemeral values, so Terrane will not display the resulting message.\n\nYou can correct this by removing references to ephemeral values or by utilizing the builtin ephemeralasnull() function.",
+			Subject: expr.Range().Ptr(), Expression: expr, EvalContext: ctx})
+	}
 	return str.AsString(), ds
+}
+
+// staticCheck is OpenTofu's static validation of references for an
+// assertion: resources and module calls the module must declare, and the
+// attributes read from resources, which their schemas must have.
+func (s *assertScope) staticCheck(traversals []hcl.Traversal) diags.Diagnostics {
+	var static []hcl.Traversal
+	var refs []*addrs.Reference
+	for _, t := range traversals {
+		ref, hd := addrs.ParseRef(t)
+		if hd.HasErrors() || ref == nil {
+			continue
+		}
+		switch ref.Subject.(type) {
+		case addrs.Resource, addrs.ResourceInstance, addrs.ModuleCall, addrs.ModuleCallInstance, addrs.ModuleCallInstanceOutput:
+			static = append(static, t)
+			refs = append(refs, ref)
+		}
+	}
+	ds := diags.Diagnostics{}.Append(s.cfg.CheckTraversals(static))
+	if ds.HasErrors() {
+		return ds
+	}
+	schemaOf := func(r *config.Resource) *schema.Block {
+		sch, ok := s.schemas.ResourceType(r.Provider, r.Mode == addrs.DataResourceMode, r.Type)
+		if !ok {
+			return nil
+		}
+		return sch.Block
+	}
+	return ds.Append(validate.ResourceReferences(s.cfg, schemaOf, refs))
 }

@@ -1,6 +1,9 @@
 package moduletest
 
 import (
+	"path/filepath"
+	"strings"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
@@ -75,6 +78,18 @@ type RunOptions struct {
 	Refresh     bool
 	Replace     []hcl.Traversal
 	Target      []hcl.Traversal
+}
+
+// ModulePath is where init installs the module of run, a run of the test
+// file named name, and records it: "test", the file's directory, its name
+// without ".tftest.hcl", and the run's name, as OpenTofu keys it
+// (tests/main.tftest.hcl's run "setup" is test.tests.main.setup).
+func ModulePath(name string, run *Run) []string {
+	path := []string{"test"}
+	if dir := filepath.ToSlash(filepath.Dir(name)); dir != "." {
+		path = append(path, strings.Split(dir, "/")...)
+	}
+	return append(path, strings.TrimSuffix(filepath.Base(name), ".tftest.hcl"), run.Name)
 }
 
 // RunModule is a run's module block.

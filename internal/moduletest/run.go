@@ -49,7 +49,11 @@ func (fr *fileRunner) prepare(run *Run, visibleBefore int) (*runSetup, diags.Dia
 	inputs, ids := inputValues(setup.cfg, fr.file, run, fr.s.Globals, ctx)
 	ds = ds.Append(ids)
 	setup.inputs = inputs
-	rc, tds := transformConfig(setup.cfg, fr.file, run, providerContext(ctx, inputs))
+	var carried *carriedOverrides
+	if run.Module == nil {
+		carried = &fr.s.carried
+	}
+	rc, tds := transformConfig(setup.cfg, fr.file, run, providerContext(ctx, inputs), carried)
 	setup.rc = rc
 	return setup, ds.Append(tds)
 }
@@ -188,12 +192,8 @@ func (fr *fileRunner) assert(run *Run, setup *runSetup, eng *engine.Engine, stor
 		run.Diagnostics = run.Diagnostics.Append(diags.Errorf("No values to check", "The run's plan or apply ended before its values were worked out, so its assertions cannot be evaluated."))
 		return
 	}
-	testVars, ds := assertionVariables(setup.cfg, fr.file, run, fr.s.Globals, setup.ctx)
-	if run.Diagnostics = run.Diagnostics.Append(ds); ds.HasErrors() {
-		run.Status = run.Status.Merge(Error)
-		return
-	}
-	scope := &assertScope{cfg: setup.rc.config, eval: ev, testVars: testVars, stored: stored, applied: applied}
+	testVars := assertionVariables(setup.cfg, fr.file, run, fr.s.Globals, setup.ctx)
+	scope := &assertScope{cfg: setup.rc.config, schemas: eng.Schemas(), eval: ev, testVars: testVars, stored: stored, applied: applied}
 	status, ds := scope.evaluate(run)
 	run.Status = run.Status.Merge(status)
 	run.Diagnostics = run.Diagnostics.Append(ds)

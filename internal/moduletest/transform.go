@@ -25,17 +25,28 @@ type runConfig struct {
 // cfg, which other runs share. providerCtx evaluates the test file's
 // provider blocks: their var and run references are the test's, not the
 // module's.
-func transformConfig(cfg *config.Config, file *File, run *Run, providerCtx *hcl.EvalContext) (*runConfig, diags.Diagnostics) {
+//
+// carried are the overrides earlier files left on the configuration under
+// test (nil for a run block's own module): they hold where neither the
+// run nor its file overrides the same target.
+func transformConfig(cfg *config.Config, file *File, run *Run, providerCtx *hcl.EvalContext, carried *carriedOverrides) (*runConfig, diags.Diagnostics) {
 	out := copyTree(cfg, nil, nil)
 	f := &fakes{mocked: map[string]*MockProvider{}, overrides: map[string]*OverrideResource{}}
 	ds := setTestProviders(out, file, run, providerCtx, f)
 	modules, mds := mergeModuleOverrides(run.ModuleMocks, file.ModuleMocks)
 	ds = ds.Append(mds)
+	resources, rds := mergeResourceOverrides(run.Overrides, file.Overrides)
+	ds = ds.Append(rds)
+	if carried != nil {
+		oldResources, oldModules := carried.snapshot()
+		modules = withCarried(modules, oldModules, func(o *OverrideModule) string { return o.Addr.String() },
+			func(o *OverrideModule) bool { return out.Descendant(o.Addr) != nil })
+		resources = withCarried(resources, oldResources, func(o *OverrideResource) string { return o.Addr.String() },
+			func(o *OverrideResource) bool { return !checkOverrideTarget(out, o).HasErrors() })
+	}
 	for _, o := range modules {
 		ds = ds.Append(overrideModule(out, o))
 	}
-	resources, rds := mergeResourceOverrides(run.Overrides, file.Overrides)
-	ds = ds.Append(rds)
 	for _, o := range resources {
 		if od := checkOverrideTarget(out, o); od.HasErrors() {
 			ds = ds.Append(od)
@@ -197,6 +208,21 @@ func mergeOverrides[T any](inRun, inFile []T, addr func(T) string, duplicate fun
 		out = append(out, o)
 	}
 	return out, ds
+}
+
+// withCarried adds to current the carried overrides of targets current
+// does not name and that exist (applies).
+func withCarried[T any](current, carried []T, addr func(T) string, applies func(T) bool) []T {
+	named := map[string]bool{}
+	for _, o := range current {
+		named[addr(o)] = true
+	}
+	for _, o := range carried {
+		if !named[addr(o)] && applies(o) {
+			current = append(current, o)
+		}
+	}
+	return current
 }
 
 func mergeResourceOverrides(inRun, inFile []*OverrideResource) ([]*OverrideResource, diags.Diagnostics) {

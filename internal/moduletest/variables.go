@@ -20,8 +20,8 @@ type GlobalValue interface {
 	// Parse reads the value for a variable declared as decl; nil decl
 	// means the configuration does not declare it.
 	Parse(decl *config.Variable) (cty.Value, hcl.Range, diags.Diagnostics)
-	// EngineSource is where the value came from (-var, a file, the
-	// environment), which messages about it name.
+	// EngineSource is where the value came from, which the engine's
+	// messages about it name.
 	EngineSource() engine.ValueSourceType
 }
 
@@ -30,7 +30,10 @@ type GlobalValue interface {
 // defaults of the configuration under test, run the outputs of the runs
 // that last changed each state, and every built-in function is there.
 func testContext(cfg *config.Config, globals map[string]GlobalValue, runs map[string]cty.Value) (*hcl.EvalContext, diags.Diagnostics) {
-	vars, ds := globalValues(cfg, globals)
+	// As in OpenTofu, what is wrong with a global value is reported where
+	// a run's variables are worked out (inputValues), not here as well.
+	vars, _ := globalValues(cfg, globals)
+	var ds diags.Diagnostics
 	for name, decl := range cfg.Module.Variables {
 		if _, given := vars[name]; given || decl.Default == nil {
 			continue
@@ -129,14 +132,15 @@ func providerContext(ctx *hcl.EvalContext, inputs engine.InputValues) *hcl.EvalC
 // assertionVariables are the values var.NAME has in a run's assertions for
 // variables the configuration does not declare: the test file may set
 // variables only the assertions read (declared ones read the engine's
-// values, converted to their types).
-func assertionVariables(cfg *config.Config, file *File, run *Run, globals map[string]GlobalValue, ctx *hcl.EvalContext) (map[string]cty.Value, diags.Diagnostics) {
+// values, converted to their types). As in OpenTofu, what goes wrong
+// working them out is not reported (a value that cannot be worked out is
+// unknown): a file's variables meant for another module, or naming a run
+// still to come, do not fail the run.
+func assertionVariables(cfg *config.Config, file *File, run *Run, globals map[string]GlobalValue, ctx *hcl.EvalContext) map[string]cty.Value {
 	out := map[string]cty.Value{}
-	var ds diags.Diagnostics
 	for name, g := range globals {
 		if cfg.Module.Variables[name] == nil {
-			val, _, gd := g.Parse(nil)
-			ds = ds.Append(gd)
+			val, _, _ := g.Parse(nil)
 			out[name] = val
 		}
 	}
@@ -145,10 +149,9 @@ func assertionVariables(cfg *config.Config, file *File, run *Run, globals map[st
 			if cfg.Module.Variables[name] != nil {
 				continue
 			}
-			val, hd := expr.Value(ctx)
-			ds = ds.Append(hd)
+			val, _ := expr.Value(ctx)
 			out[name] = val
 		}
 	}
-	return out, ds
+	return out
 }
