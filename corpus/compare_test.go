@@ -146,9 +146,14 @@ var (
 	// which OpenTofu looks up and installs in parallel.
 	initProgressPattern = regexp.MustCompile(`^- ` + initProgressMessage)
 	initMessagePattern  = regexp.MustCompile(`"@message":"` + initProgressMessage)
-	provisionerPattern  = regexp.MustCompile(`^\S.*? \((local-exec|remote-exec|file)\): `)
-	versionField        = regexp.MustCompile(`"terraform_version": "[^"]*"`)
-	serialField         = regexp.MustCompile(`"serial": \d+`)
+	// testModulePattern matches init's lines about the modules of test
+	// files' run blocks, which OpenTofu installs going through the test
+	// files in Go map order.
+	testModulePattern        = regexp.MustCompile(`^- test\.\S+ in `)
+	testModuleMessagePattern = regexp.MustCompile(`"@message":"test\.\S+ in `)
+	provisionerPattern       = regexp.MustCompile(`^\S.*? \((local-exec|remote-exec|file)\): `)
+	versionField             = regexp.MustCompile(`"terraform_version": "[^"]*"`)
+	serialField              = regexp.MustCompile(`"serial": \d+`)
 )
 
 const initProgressMessage = `(Finding .* versions matching .*\.\.\.|Finding latest version of .*\.\.\.|` +
@@ -297,6 +302,7 @@ func sortProgressRuns(s string) string {
 		return progressPattern.MatchString(line) || provisionerPattern.MatchString(line)
 	}
 	sortRuns(lines, initProgressPattern.MatchString)
+	sortRuns(lines, testModulePattern.MatchString)
 	sortRuns(lines, isProgress)
 	return strings.Join(lines, "\n")
 }
@@ -340,6 +346,13 @@ func jsonLines(s string) (string, bool) {
 			message["@message"] = "<product> <version>"
 			delete(message, "<cmd>")
 		}
+		// A test's -verbose messages carry a state or plan document, whose
+		// terraform_version names the program's version.
+		for _, key := range []string{"test_state", "test_plan"} {
+			if doc, ok := message[key].(map[string]any); ok && doc["terraform_version"] != nil {
+				doc["terraform_version"] = "<version>"
+			}
+		}
 		encoded, err := json.Marshal(message)
 		if err != nil {
 			return "", false
@@ -347,7 +360,7 @@ func jsonLines(s string) (string, bool) {
 		out[i] = string(encoded)
 	}
 	sortRuns(out, func(line string) bool {
-		if initMessagePattern.MatchString(line) && !strings.Contains(line, `"type":`) {
+		if (initMessagePattern.MatchString(line) || testModuleMessagePattern.MatchString(line)) && !strings.Contains(line, `"type":`) {
 			return true
 		}
 		// A plan lists its changes in the order its walk planned them,

@@ -50,9 +50,17 @@ func runGet(streams Streams, args []string) int {
 	}
 	parser := config.NewParser()
 	parser.Static = run.StaticInputs(".", opts.Vars, os.Environ())
-	installer := &modules.Installer{Parser: parser, Upgrade: opts.Update, Events: view.moduleInstalled}
+	// The modules of test files' run blocks are installed too, as OpenTofu
+	// installs them.
+	testFiles, testSources, testDiags := loadTestFiles(opts.TestDirectory)
+	installer := &modules.Installer{Parser: parser, Upgrade: opts.Update, Events: view.moduleInstalled, TestCalls: testModuleCalls(testFiles)}
 	_, ds = installer.Install(context.Background(), ".")
-	view.diagnostics(ds, ui.Sources(parser.Files()))
+	ds = testDiags.Append(ds)
+	sources := ui.Sources(parser.Files())
+	for name, file := range testSources {
+		sources[name] = file
+	}
+	view.diagnostics(ds, sources)
 	if ds.HasErrors() {
 		return 1
 	}

@@ -106,14 +106,22 @@ func (in *initializer) run(ctx context.Context) int {
 		rootDiags = append(rootDiags, parser.StaticRoot(root, ".").EvaluateStatic()...)
 	}
 	in.addSources(parser)
-	if rootDiags.HasErrors() {
+	// Test files are read with the root module, as OpenTofu reads them:
+	// their run blocks' modules are installed too, and a file that cannot
+	// be decoded is an error of the configuration.
+	testFiles, testSources, testDiags := loadTestFiles(in.opts.TestDirectory)
+	for name, file := range testSources {
+		in.sources[name] = file
+	}
+	if rootDiags.HasErrors() || testDiags.HasErrors() {
 		in.view.configError()
-		in.view.diagnostics(diags.Diagnostics(nil).Append(rootDiags), in.sources)
+		in.view.diagnostics(diags.Diagnostics(nil).Append(rootDiags).Append(testDiags), in.sources)
 		return 1
 	}
 	// The root module's warnings are reported with the whole tree's below,
 	// which hold them again, as OpenTofu reports both loads.
-	ds := diags.Diagnostics(nil).Append(rootDiags)
+	ds := diags.Diagnostics(nil).Append(rootDiags).Append(testDiags)
+	testCalls := testModuleCalls(testFiles)
 	if in.opts.Backend {
 		in.view.heading("Initializing the backend...", true)
 		ds = ds.Append(in.initBackend(ctx, root))
@@ -121,9 +129,9 @@ func (in *initializer) run(ctx context.Context) int {
 			return in.fail(ds)
 		}
 	}
-	installing := in.opts.Get && len(root.ModuleCalls) > 0
+	installing := in.opts.Get && (len(root.ModuleCalls) > 0 || len(testCalls) > 0)
 	if installing {
-		moreDiags := in.installModules(ctx, parser)
+		moreDiags := in.installModules(ctx, parser, testCalls)
 		in.addSources(parser)
 		if moreDiags.HasErrors() {
 			return in.fail(ds.Append(moreDiags))
@@ -141,15 +149,31 @@ func (in *initializer) run(ctx context.Context) int {
 		}
 		return in.fail(ds.Append(hclDiags))
 	}
-	ds = ds.Append(hclDiags)
+	// The test files are read with the tree each time, and their warnings
+	// come with its own.
+	ds = ds.Append(hclDiags).Append(testDiags)
 	if installing {
 		// OpenTofu reads the tree twice when it installs modules, and each
 		// time warns of what it finds: its warnings come twice, and are
 		// shown once with a count of the others.
-		ds = ds.Append(hclDiags)
+		ds = ds.Append(hclDiags).Append(testDiags)
+	}
+	testModules, moreDiags := loadTestModules(parser, testFiles)
+	in.addSources(parser)
+	if moreDiags.HasErrors() {
+		if !installing {
+			in.view.configError()
+		}
+		return in.fail(ds.Append(moreDiags))
 	}
 	ds = ds.Append(stateNotices(cfg.Module))
-	ds = ds.Append(in.initProviders(ctx, cfg))
+	// The test files' provider blocks and their run blocks' modules need
+	// providers too.
+	extra := []*config.Config{testProviderBlocks(cfg.Module, testFiles)}
+	for _, source := range sortedKeys(testModules) {
+		extra = append(extra, testModules[source])
+	}
+	ds = ds.Append(in.initProviders(ctx, cfg, extra))
 	if ds.HasErrors() || in.aborted {
 		return in.fail(ds)
 	}
@@ -198,13 +222,13 @@ func stateNotices(root *config.Module) diags.Diagnostics {
 // installModules installs every module the configuration calls into
 // .terrane/modules, reusing unchanged ones unless -upgrade, and prints
 // OpenTofu's progress lines.
-func (in *initializer) installModules(ctx context.Context, parser *config.Parser) diags.Diagnostics {
+func (in *initializer) installModules(ctx context.Context, parser *config.Parser, testCalls []modules.TestCall) diags.Diagnostics {
 	heading := "Initializing modules..."
 	if in.opts.Upgrade {
 		heading = "Upgrading modules..."
 	}
 	in.view.heading(heading, false)
-	installer := &modules.Installer{Parser: parser, Upgrade: in.opts.Upgrade, Events: func(ev modules.Event) {
+	installer := &modules.Installer{Parser: parser, Upgrade: in.opts.Upgrade, TestCalls: testCalls, Events: func(ev modules.Event) {
 		in.view.moduleInstalled(ev)
 	}}
 	_, ds := installer.Install(ctx, ".")

@@ -45,8 +45,16 @@ type providerWork struct {
 // file. As OpenTofu does, it first checks the built-in providers and the
 // locked versions, then chooses every version, then installs every
 // package, so that its lines come in the same order.
-func (in *initializer) initProviders(ctx context.Context, cfg *config.Config) diags.Diagnostics {
+func (in *initializer) initProviders(ctx context.Context, cfg *config.Config, extra []*config.Config) diags.Diagnostics {
 	requirements, ds := workdir.AllProviderRequirements(cfg)
+	// The providers that only the test files need are installed too.
+	for _, more := range extra {
+		more, moreDiags := workdir.AllProviderRequirements(more)
+		ds = ds.Append(moreDiags)
+		for provider, constraints := range more {
+			requirements[provider] = append(requirements[provider], constraints...)
+		}
+	}
 	for _, provider := range in.stateProviders {
 		// As OpenTofu, a provider of registry.terraform.io that only the
 		// state names is taken to be the same one on OpenTofu's registry.

@@ -4,19 +4,26 @@ import (
 	"context"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"sort"
+	"strings"
 	"syscall"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/config"
+	"github.com/terrane/terrane/internal/depsfile"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/inputvars"
 	"github.com/terrane/terrane/internal/logging"
 	"github.com/terrane/terrane/internal/modules"
 	"github.com/terrane/terrane/internal/moduletest"
+	"github.com/terrane/terrane/internal/plugin"
+	"github.com/terrane/terrane/internal/plugin/cliconfig"
+	"github.com/terrane/terrane/internal/providers"
 	"github.com/terrane/terrane/internal/run"
+	"github.com/terrane/terrane/internal/ui/jsonview"
 	"github.com/terrane/terrane/internal/workdir"
 )
 
@@ -26,17 +33,34 @@ import (
 // file created once it is done. It exits 0 when every run passed.
 func runTest(streams Streams, args []string) int {
 	opts, ds := arguments.ParseTest(args)
-	out := newOperationOutput(streams, opts.View)
 	if opts.Help {
 		printCommandHelp(streams.Stdout, "test")
 		return 0
 	}
 	if ds.HasErrors() {
+		// The command line's errors are told in words, -json or not, as
+		// OpenTofu tells them.
+		human := opts.View
+		human.JSON = false
+		out := newOperationOutput(streams, human)
 		out.diagnostics(ds)
 		out.helpPrompt("test")
 		return 1
 	}
+	out := newOperationOutput(streams, opts.View)
 	view := &testView{out: out}
+	if opts.JSONInto != "" {
+		file, err := os.OpenFile(opts.JSONInto, os.O_TRUNC|os.O_WRONLY|os.O_CREATE, 0o600)
+		if err != nil {
+			view.diagnostics(diags.Diagnostics{diags.Errorf("Invalid argument",
+				"Unable to open the file %q specified by -json-into for writing: %s", opts.JSONInto, err)}, nil, nil)
+			out.helpPrompt("test")
+			return 1
+		}
+		defer file.Close()
+		view.into = jsonview.New(file)
+		view.into.Version()
+	}
 	suite, files, ds := prepareTestSuite(out, opts)
 	if ds.HasErrors() {
 		view.diagnostics(ds, nil, nil)
@@ -57,30 +81,38 @@ func runTest(streams Streams, args []string) int {
 	return 0
 }
 
-// prepareTestSuite loads the configuration, the test files -filter
-// selects, the global variable values and the installed providers.
+// prepareTestSuite loads the configuration with its test files and their
+// run blocks' modules, as OpenTofu loads them before running anything,
+// then keeps the files -filter selects, and gathers the global variable
+// values and the installed providers.
 func prepareTestSuite(out *operationOutput, opts *arguments.Test) (*moduletest.Suite, []*moduletest.File, diags.Diagnostics) {
+	raw, ds := inputvars.CollectRawValues(".", opts.TestDirectory, opts.Vars, os.Environ())
+	// The text of -var options and TF_VAR_ variables is not shown in
+	// diagnostics, as OpenTofu's test command does not show it; the
+	// files' is.
+	for name, file := range raw.Files {
+		if !strings.HasPrefix(name, "<") {
+			out.addSources(map[string]*hcl.File{name: file})
+		}
+	}
+	if ds.HasErrors() {
+		return nil, nil, ds
+	}
 	parser := config.NewParser()
 	cfg, hd := modules.LoadConfig(parser, ".")
+	ds = ds.Append(hd)
+	all, sources, fds := loadTestFiles(opts.TestDirectory)
+	out.addSources(sources)
+	ds = ds.Append(fds)
+	testModules, mds := loadTestModules(parser, all)
+	ds = ds.Append(mds)
 	out.addSources(parser.Files())
-	ds := diags.Diagnostics{}.Append(hd)
 	if cfg == nil || ds.HasErrors() {
 		return nil, nil, ds
 	}
-	names, fds := moduletest.FindFiles(opts.TestDirectory)
+	files, fds := filterTestFiles(all, opts.Filter)
 	ds = ds.Append(fds)
-	names, fds = filterTestFiles(names, opts.Filter)
-	ds = ds.Append(fds)
-	loader := moduletest.NewLoader()
-	files := make([]*moduletest.File, 0, len(names))
-	for _, name := range names {
-		files = append(files, loader.Load(name))
-	}
-	out.addSources(loader.Sources())
-	raw, vds := inputvars.CollectRawValues([]string{".", opts.TestDirectory}, opts.Vars, os.Environ())
-	out.addSources(raw.Files)
-	ds = ds.Append(vds)
-	factories, _, pds := run.ProviderFactories(context.Background(), ".", cfg, os.Environ(), out.addSources)
+	factories, pds := testProviderFactories(out)
 	ds = ds.Append(pds)
 	workspace, err := workdir.CurrentWorkspace(".")
 	if err != nil {
@@ -93,46 +125,54 @@ func prepareTestSuite(out *operationOutput, opts *arguments.Test) (*moduletest.S
 	for name, v := range raw.ByName {
 		globals[name] = v
 	}
-	suite := &moduletest.Suite{Config: cfg, Files: files, Globals: globals, Providers: factories,
+	suite := &moduletest.Suite{Config: cfg, Files: files, Globals: globals, Providers: factories, Modules: testModules,
 		Parallelism: opts.Parallelism, Verbose: opts.Verbose, Workspace: workspace, Logger: logging.Named("test")}
 	return suite, files, ds
 }
 
+// testProviderFactories are the factories of the providers the lock file
+// selects. As in OpenTofu, the lock file is not checked against the
+// configuration first: a run that needs a provider init did not install
+// fails by itself.
+func testProviderFactories(out *operationOutput) (map[addrs.Provider]providers.Factory, diags.Diagnostics) {
+	cli, ds := cliconfig.Load(cliconfig.Environment{WorkingDir: "."})
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	locks, lds := depsfile.LoadFile(workdir.LockFilePath("."))
+	out.addSources(locks.Sources())
+	if ds = ds.Append(lds); ds.HasErrors() {
+		return nil, ds
+	}
+	// Without a schema cache every run asks each provider for its schema,
+	// which is slower but correct, so a broken cache directory is no error.
+	schemas, _ := plugin.DefaultSchemaStore()
+	factories, fds := workdir.ProviderFactories(context.Background(), ".", locks, cli, schemas)
+	return factories, ds.Append(fds)
+}
+
 // filterTestFiles keeps the files -filter names (paths relative to the
-// working directory), warning of names that are no test file.
-func filterTestFiles(names, filter []string) ([]string, diags.Diagnostics) {
+// working directory), in name order. As in OpenTofu, a name that is no
+// test file is passed over without a word, unless no file is left.
+func filterTestFiles(files []*moduletest.File, filter []string) ([]*moduletest.File, diags.Diagnostics) {
 	if len(filter) == 0 {
-		return names, nil
+		return files, nil
 	}
-	present := map[string]bool{}
-	for _, name := range names {
-		present[name] = true
-	}
-	var kept []string
-	var ds diags.Diagnostics
-	seen := map[string]bool{}
+	wanted := map[string]bool{}
 	for _, f := range filter {
-		name := filepath.ToSlash(filepath.Clean(f))
-		if !present[name] {
-			ds = ds.Append(diags.Warnf("Unknown test file", "The specified test file, %s, could not be found.", f))
-			continue
-		}
-		if !seen[name] {
-			seen[name] = true
-			kept = append(kept, name)
+		wanted[f] = true
+	}
+	var kept []*moduletest.File
+	for _, f := range files {
+		if wanted[f.Name] {
+			kept = append(kept, f)
 		}
 	}
 	if len(kept) == 0 {
-		ds = ds.Append(diags.Warnf("No tests were found",
-			"-filter is being used but no tests were found. Make sure you're using a relative path to the current working directory."))
+		return nil, diags.Diagnostics{diags.Warnf("No tests were found",
+			"-filter is being used but no tests were found. Make sure you're using a relative path to the current working directory.")}
 	}
-	return sortedStrings(kept), ds
-}
-
-func sortedStrings(in []string) []string {
-	out := append([]string{}, in...)
-	sort.Strings(out)
-	return out
+	return kept, nil
 }
 
 // runSuiteWithInterrupts runs the suite; the first interrupt lets the runs

@@ -24,10 +24,13 @@ import (
 // testView prints `terrane test`'s results as OpenTofu's test command
 // does: a line per file and per run, their diagnostics, what the clean-up
 // left behind, and a closing summary; or, with -json, OpenTofu's test
-// messages.
+// messages; or, with -json-into, both, the messages to a file.
 type testView struct {
 	out   *operationOutput
 	suite *moduletest.Suite
+	// into receives the test messages beside the human output under
+	// -json-into.
+	into *jsonview.View
 }
 
 var _ moduletest.View = (*testView)(nil)
@@ -36,7 +39,22 @@ var _ moduletest.View = (*testView)(nil)
 // written, for the user to clean up by hand.
 const erroredStateFile = "errored_test.tfstate"
 
-// statusWord is a status as the human output and messages show it.
+// human reports whether the human output is written (not under -json).
+func (v *testView) human() bool { return v.out.json == nil }
+
+// jsons are the streams the test messages go to: stdout under -json, the
+// -json-into file, or none.
+func (v *testView) jsons() []*jsonview.View {
+	if v.out.json != nil {
+		return []*jsonview.View{v.out.json}
+	}
+	if v.into != nil {
+		return []*jsonview.View{v.into}
+	}
+	return nil
+}
+
+// statusWord is a status as the human output shows it.
 func (v *testView) statusWord(s moduletest.Status) string {
 	pal := func(code, text string) string {
 		if !v.out.color {
@@ -72,9 +90,8 @@ func (v *testView) sources() ui.Sources {
 
 func (v *testView) diagnostics(ds diags.Diagnostics, file *moduletest.File, run *moduletest.Run) {
 	sources := v.sources()
-	if v.out.json == nil {
+	if v.human() {
 		v.out.diagnostics(ds)
-		return
 	}
 	path, name := "", ""
 	if file != nil {
@@ -83,79 +100,85 @@ func (v *testView) diagnostics(ds diags.Diagnostics, file *moduletest.File, run 
 	if run != nil {
 		name = run.Name
 	}
-	v.out.json.TestDiagnostics(ds, sources, path, name)
+	for _, j := range v.jsons() {
+		j.TestDiagnostics(ds, sources, path, name)
+	}
 }
 
-// Abstract announces the files and runs about to be executed (-json only).
+// Abstract announces the files and runs about to be executed (in the
+// test messages only).
 func (v *testView) Abstract(files []*moduletest.File) {
-	if v.out.json == nil {
-		return
-	}
 	abstract := map[string][]string{}
 	runs := 0
 	for _, f := range files {
-		names := []string{}
+		// A file without runs has null for its list, as in OpenTofu.
+		var names []string
 		for _, r := range f.Runs {
 			names = append(names, r.Name)
 		}
 		runs += len(f.Runs)
 		abstract[f.Name] = names
 	}
-	v.out.json.TestAbstract(abstract, len(files), runs)
+	for _, j := range v.jsons() {
+		j.TestAbstract(abstract, len(files), runs)
+	}
 }
 
 func (v *testView) File(f *moduletest.File) {
-	if v.out.json != nil {
-		v.out.json.TestFile(f.Name, strings.ToLower(f.Status.String()), plainStatus(f.Status))
-	} else {
+	if v.human() {
 		fmt.Fprintf(v.out.streams.Stdout, "%s... %s\n", f.Name, v.statusWord(f.Status))
+	}
+	for _, j := range v.jsons() {
+		j.TestFile(f.Name, strings.ToLower(f.Status.String()), plainStatus(f.Status))
 	}
 	v.diagnostics(f.Diagnostics, f, nil)
 }
 
 func (v *testView) Run(r *moduletest.Run, f *moduletest.File) {
-	if v.out.json != nil {
-		v.out.json.TestRun(f.Name, r.Name, strings.ToLower(r.Status.String()), plainStatus(r.Status))
-	} else {
+	ds := r.Diagnostics
+	if v.human() {
 		fmt.Fprintf(v.out.streams.Stdout, "  run %q... %s\n", r.Name, v.statusWord(r.Status))
+		if r.Verbose != nil {
+			ds = ds.Append(v.verboseHuman(r))
+		}
 	}
-	if r.Verbose != nil {
-		r.Diagnostics = r.Diagnostics.Append(v.verbose(r, f))
+	for _, j := range v.jsons() {
+		j.TestRun(f.Name, r.Name, strings.ToLower(r.Status.String()), plainStatus(r.Status))
+		if r.Verbose != nil {
+			ds = ds.Append(verboseJSON(j, r, f))
+		}
 	}
-	v.diagnostics(r.Diagnostics, f, r)
+	v.diagnostics(ds, f, r)
 }
 
-// verbose shows a run's plan, or for an apply the state it left.
-func (v *testView) verbose(r *moduletest.Run, f *moduletest.File) diags.Diagnostics {
+// verboseJSON writes a run's plan, or for an apply the state it left, as
+// a test message.
+func verboseJSON(j *jsonview.View, r *moduletest.Run, f *moduletest.File) diags.Diagnostics {
 	vb := r.Verbose
-	if v.out.json != nil {
-		if r.Command == moduletest.ApplyCommand {
-			doc, err := jsonstate.Marshal(vb.State, vb.Schemas, version.Version)
-			if err != nil {
-				return diags.Diagnostics{diags.Warnf("Failed to render test state", "Terrane could not marshal the state for display: %s", err)}
-			}
-			v.out.json.TestState(f.Name, r.Name, doc)
-			return nil
-		}
-		doc, err := jsonplan.Marshal(jsonplan.Input{Plan: vb.Plan, Config: vb.Config, Schemas: vb.Schemas})
+	if r.Command == moduletest.ApplyCommand {
+		doc, err := jsonstate.Marshal(vb.State, vb.Schemas, version.OpenTofuVersion)
 		if err != nil {
-			return diags.Diagnostics{diags.Warnf("Failed to render test plan", "Terrane could not marshal the plan for display: %s", err)}
+			return diags.Diagnostics{diags.Warnf("Failed to render test state", "Terrane could not marshal the state for display: %s", err)}
 		}
-		v.out.json.TestPlan(f.Name, r.Name, json.RawMessage(doc))
+		j.TestState(f.Name, r.Name, doc)
 		return nil
 	}
-	// A blank line sets the state or plan apart from the lines around it,
-	// as in OpenTofu (the plan's rendering starts with one of its own).
-	w := v.out.streams.Stdout
-	var ds diags.Diagnostics
-	if r.Command == moduletest.ApplyCommand {
-		fmt.Fprintln(w)
-		ds = ui.RenderState(w, vb.State, vb.Schemas, ui.StateOptions{Color: v.out.color})
-	} else {
-		ds = ui.RenderPlan(w, vb.Plan, vb.Schemas, ui.PlanOptions{Color: v.out.color})
+	doc, err := jsonplan.Marshal(jsonplan.Input{Plan: vb.Plan, Config: vb.Config, Schemas: vb.Schemas})
+	if err != nil {
+		return diags.Diagnostics{diags.Warnf("Failed to render test plan", "Terrane could not marshal the plan for display: %s", err)}
 	}
-	fmt.Fprintln(w)
-	return ds
+	j.TestPlan(f.Name, r.Name, json.RawMessage(doc))
+	return nil
+}
+
+// verboseHuman shows a run's plan, or for an apply the state it left.
+func (v *testView) verboseHuman(r *moduletest.Run) diags.Diagnostics {
+	vb := r.Verbose
+	w := v.out.streams.Stdout
+	if r.Command == moduletest.ApplyCommand {
+		return ui.RenderState(w, vb.State, vb.Schemas, ui.StateOptions{Color: v.out.color})
+	}
+	return ui.RenderPlan(w, vb.Plan, vb.Schemas, ui.PlanOptions{Color: v.out.color, Width: ui.Width(w)})
 }
 
 func (v *testView) DestroySummary(ds diags.Diagnostics, run *moduletest.Run, f *moduletest.File, left *states.State) {
@@ -167,26 +190,22 @@ func (v *testView) DestroySummary(ds diags.Diagnostics, run *moduletest.Run, f *
 	}
 	objects := leftObjects(left)
 	message := fmt.Sprintf("Terrane left the following resources in state after executing %s, these left-over resources can be viewed by reading the statefile written to disk(%s) and they need to be cleaned up manually:", identifier, erroredStateFile)
-	if v.out.json != nil {
-		if len(objects) > 0 {
-			v.out.json.TestCleanup(f.Name, runName, strings.Replace(message, "the following", "some", 1), objects)
-		}
-		v.diagnostics(ds, f, run)
-	} else {
+	if v.human() {
+		width := ui.Width(v.out.streams.Stderr)
 		if ds.HasErrors() {
-			fmt.Fprintf(v.out.streams.Stderr, "Terrane encountered an error destroying resources created while executing %s.\n", identifier)
+			fmt.Fprint(v.out.streams.Stderr, ui.WordWrap(fmt.Sprintf("Terrane encountered an error destroying resources created while executing %s.\n", identifier), width))
 		}
-		v.diagnostics(ds, f, run)
+		v.out.diagnostics(ds)
 		if len(objects) > 0 {
-			fmt.Fprintf(v.out.streams.Stderr, "\n%s\n", message)
-			for _, o := range objects {
-				if o.DeposedKey != "" {
-					fmt.Fprintf(v.out.streams.Stderr, "  - %s (%s)\n", o.Instance, o.DeposedKey)
-				} else {
-					fmt.Fprintf(v.out.streams.Stderr, "  - %s\n", o.Instance)
-				}
-			}
+			fmt.Fprint(v.out.streams.Stderr, ui.WordWrap("\n"+message+"\n", width))
+			printAddresses(v.out.streams.Stderr, objects)
 		}
+	}
+	for _, j := range v.jsons() {
+		if len(objects) > 0 {
+			j.TestCleanup(f.Name, runName, strings.Replace(message, "the following", "some", 1), objects)
+		}
+		j.TestDiagnostics(ds, v.sources(), f.Name, runName)
 	}
 	if len(objects) > 0 {
 		v.diagnostics(v.saveErroredState(left), f, run)
@@ -220,12 +239,14 @@ func leftObjects(state *states.State) []jsonview.TestFailedResource {
 }
 
 // saveErroredState writes what a clean-up left behind to
-// errored_test.tfstate, as OpenTofu does, so it can be cleaned up.
+// errored_test.tfstate, as OpenTofu does, so it can be cleaned up. As in
+// OpenTofu, the notice that it does so is left out under -json-into.
 func (v *testView) saveErroredState(state *states.State) diags.Diagnostics {
-	if v.out.json != nil {
-		v.out.json.Log(jsonview.LevelInfo, "Writing state to file: "+erroredStateFile)
-	} else {
-		v.notice("\nWriting state to file: " + erroredStateFile + "\n")
+	switch {
+	case v.out.json != nil:
+		v.out.json.Message(jsonview.LevelInfo, "Writing state to file: "+erroredStateFile)
+	case v.into == nil:
+		fmt.Fprint(v.out.streams.Stderr, ui.WordWrap("\nWriting state to file: "+erroredStateFile+"\n", ui.Width(v.out.streams.Stderr)))
 	}
 	var buf bytes.Buffer
 	err := statefile.Write(&statefile.File{State: state, TerraformVersion: version.OpenTofuVersion, Lineage: "terrane-test"}, &buf)
@@ -273,8 +294,10 @@ func (v *testView) Conclusion(files []*moduletest.File, status moduletest.Status
 	} else {
 		message.WriteString(".")
 	}
-	if v.out.json != nil {
-		v.out.json.TestSummaryMessage(message.String(), summary)
+	for _, j := range v.jsons() {
+		j.TestSummaryMessage(message.String(), summary)
+	}
+	if !v.human() {
 		return
 	}
 	text := message.String()
@@ -300,13 +323,15 @@ func (v *testView) FatalInterrupt() {
 	v.notice("\nTwo interrupts received. Exiting immediately. Note that data loss may have occurred.\n")
 }
 
-// notice writes a message to stderr, or a log message with -json.
+// notice writes a message to stderr, and a log message to the test
+// messages' streams.
 func (v *testView) notice(message string) {
-	if v.out.json != nil {
-		v.out.json.Log(jsonview.LevelInfo, message)
-		return
+	for _, j := range v.jsons() {
+		j.Log(jsonview.LevelInfo, message)
 	}
-	fmt.Fprint(v.out.streams.Stderr, message)
+	if v.human() {
+		fmt.Fprint(v.out.streams.Stderr, ui.WordWrap(message, ui.Width(v.out.streams.Stderr)))
+	}
 }
 
 // FatalInterruptSummary lists what the files a second interrupt stopped
@@ -322,8 +347,10 @@ func (v *testView) FatalInterruptSummary(unfinished []moduletest.Unfinished) {
 		byFile[u.File.Name] = append(byFile[u.File.Name], u)
 	}
 	for _, name := range files {
-		if v.out.json != nil {
-			v.out.json.TestInterrupt(name, interruptedObjects(byFile[name]))
+		for _, j := range v.jsons() {
+			j.TestInterrupt(name, interruptedObjects(byFile[name]))
+		}
+		if !v.human() {
 			continue
 		}
 		w := v.out.streams.Stderr

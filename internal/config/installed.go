@@ -42,7 +42,15 @@ func childModuleDir(parent *Config, call *ModuleCall, installed InstalledModules
 	if installed == nil {
 		return localModuleDir(parent.Module.SourceDir, call)
 	}
-	record, ok := installed(parent.Path.Child(call.Name))
+	return InstalledCallDir(call, parent.Path.Child(call.Name), installed)
+}
+
+// InstalledCallDir is the directory init recorded for call at path, with
+// OpenTofu's errors for a call init did not install or whose directory
+// cannot be read. It serves calls outside a configuration's tree too, such
+// as a test file's run block modules.
+func InstalledCallDir(call *ModuleCall, path addrs.Module, installed InstalledModules) (string, hcl.Diagnostics) {
+	record, ok := installed(path)
 	if !ok {
 		return "", hcl.Diagnostics{{
 			Severity: hcl.DiagError,

@@ -26,6 +26,9 @@ type refChecker struct {
 	diags  hcl.Diagnostics
 	// functions are the provider-defined functions the expressions call.
 	functions []lang.ProviderFunctionRef
+	// outside is set for expressions written in no block of the module,
+	// from where a check block's scoped data sources are not available.
+	outside bool
 }
 
 // validateReferences reports references to things the module does not
@@ -302,15 +305,19 @@ func (rc *refChecker) contextualRef(ref *addrs.Reference, scope refScope) {
 }
 
 func (rc *refChecker) resourceRef(resource addrs.Resource, rng hcl.Range) {
-	if _, ok := rc.config.Module.Resources[resource]; ok {
-		return
-	}
 	kind := "managed"
 	switch resource.Mode {
 	case addrs.DataResourceMode:
 		kind = "data"
 	case addrs.EphemeralResourceMode:
 		kind = "ephemeral"
+	}
+	if r, ok := rc.config.Module.Resources[resource]; ok {
+		if rc.outside && r.ScopedToCheck != "" {
+			rc.report("Reference to scoped resource",
+				fmt.Sprintf("The referenced %s resource %q %q is not available from this context.", kind, resource.Type, resource.Name), rng)
+		}
+		return
 	}
 	rc.report("Reference to undeclared resource",
 		fmt.Sprintf("There is no %s resource %q %q definition in %s.%s", kind, resource.Type, resource.Name, rc.moduleDisplay(), rc.otherModeSuggestion(resource)), rng)
@@ -431,9 +438,10 @@ func sortedSyntaxAttributes(attrs hclsyntax.Attributes) []*hclsyntax.Attribute {
 // CheckTraversals reports the traversals that refer to something the
 // module does not declare, as validation reports the module's own
 // expressions: a test file's assertions, written outside the module, are
-// checked this way before they are evaluated.
+// checked this way before they are evaluated. A check block's scoped data
+// source is not available from outside it.
 func (c *Config) CheckTraversals(traversals []hcl.Traversal) hcl.Diagnostics {
-	checker := &refChecker{config: c}
+	checker := &refChecker{config: c, outside: true}
 	for _, traversal := range traversals {
 		ref, diags := addrs.ParseRef(traversal)
 		checker.diags = append(checker.diags, diags...)

@@ -59,6 +59,11 @@ type Diagnostic struct {
 	// its scoped data source): applying a plan evaluates check blocks
 	// again, so the plan's reports are not shown twice.
 	FromCheckBlock bool
+	// DemotedError marks an error reported as a warning because a check
+	// block's scoped data source raised it (Object names the check):
+	// `terrane test` makes it an error again, as OpenTofu's test runner
+	// does.
+	DemotedError bool
 	// FailedCheck marks the diagnostic that reports a custom condition of
 	// the checkable object named by Address failing: a precondition, a
 	// postcondition, a variable validation or a check block assertion

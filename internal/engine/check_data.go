@@ -36,17 +36,18 @@ func checkAddrs(work *resourceWork, addr addrs.AbsResourceInstance) (configAddr,
 func (w *walker) settleCheckScopedRead(work *resourceWork, addr addrs.AbsResourceInstance, cfgVal, val cty.Value, rds diags.Diagnostics) (cty.Value, diags.Diagnostics, bool) {
 	warnings := make(diags.Diagnostics, 0, len(rds))
 	var messages []string
+	configAddr, objectAddr := checkAddrs(work, addr)
 	for _, d := range rds {
 		if d.Severity == diags.Error {
 			messages = append(messages, d.Summary+": "+d.Detail)
+			d.DemotedError = true
 		}
-		d.Severity, d.FromCheckBlock = diags.Warning, true
+		d.Severity, d.FromCheckBlock, d.Object = diags.Warning, true, objectAddr
 		warnings = append(warnings, d)
 	}
 	if len(messages) == 0 {
 		return val, warnings, false
 	}
-	configAddr, objectAddr := checkAddrs(work, addr)
 	w.recordCheckObject(plans.CheckableCheck, configAddr,
 		plans.CheckObjectResult{ObjectAddr: objectAddr, Status: plans.CheckFail, FailureMessages: []string{strings.Join(messages, "\n")}})
 	return objchange.PlannedDataResourceObject(work.schema.Block, cfgVal), warnings, true

@@ -138,6 +138,16 @@ func (w *walker) refreshDataBeforeDestroy(work *resourceWork, addr addrs.AbsReso
 		return ds
 	}
 	val, rds := w.readData(work, addr, unmarked, cfgMarks)
+	if work.v.resource.ScopedToCheck != "" {
+		// OpenTofu refreshes before destroying with a normal plan, where
+		// what a check's data source raises is a warning, and it shows
+		// none of that plan's warnings: nothing of the read is reported.
+		if rds.HasErrors() {
+			val = objchange.PlannedDataResourceObject(work.schema.Block, unmarked)
+		}
+		w.values.set(w.values.instances, addr.String(), val.MarkWithPaths(cfgMarks))
+		return ds
+	}
 	if ds = ds.Append(rds); rds.HasErrors() {
 		return ds
 	}

@@ -86,7 +86,7 @@ func (e *Engine) start(ctx context.Context, provider addrs.Provider) (providers.
 	f, ok := e.factory(provider)
 	if !ok {
 		return nil, diags.Diagnostics{diags.Errorf("Missing required provider",
-			"This configuration needs provider %s, which is not installed; run \"terrane init\" to install it.", addrs.ProviderForDisplay(provider))}
+			"This configuration requires provider %s, but that provider isn't available. You may be able to install it automatically by running:\n  terrane init", provider)}
 	}
 	p, err := f(ctx)
 	if err != nil {

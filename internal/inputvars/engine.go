@@ -30,3 +30,9 @@ func (v *Values) Engine() engine.InputValues {
 	}
 	return out
 }
+
+// EngineSource is where the value came from, as the engine names sources
+// in its messages.
+func (v *RawValue) EngineSource() engine.ValueSourceType {
+	return v.Source.Engine()
+}

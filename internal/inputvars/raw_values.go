@@ -3,6 +3,7 @@ package inputvars
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -55,11 +56,13 @@ type RawValues struct {
 	Files  map[string]*hcl.File
 }
 
-// CollectRawValues gathers variable values in Terraform's order of
-// increasing precedence without checking them against declarations:
-// TF_VAR_ environment variables, then terraform.tfvars and *.auto.tfvars
-// in each of dirs in turn, then -var and -var-file options in order.
-func CollectRawValues(dirs []string, options []VarOption, env Environ) (*RawValues, diags.Diagnostics) {
+// CollectRawValues gathers variable values in OpenTofu's order of
+// increasing precedence for `tofu test`, without checking them against
+// declarations: TF_VAR_ environment variables, then terraform.tfvars and
+// *.auto.tfvars in rootDir, then -var and -var-file options in order, then
+// terraform.tfvars and *.auto.tfvars in testDir (so the test directory's
+// files win over the command line, unlike Terraform's order).
+func CollectRawValues(rootDir, testDir string, options []VarOption, env Environ) (*RawValues, diags.Diagnostics) {
 	out := &RawValues{ByName: map[string]*RawValue{}, Files: map[string]*hcl.File{}}
 	parser := hclparse.NewParser()
 	var ds diags.Diagnostics
@@ -70,10 +73,8 @@ func CollectRawValues(dirs []string, options []VarOption, env Environ) (*RawValu
 			out.setText(name, text, SourceEnv, fmt.Sprintf("<value for var.%s>", name))
 		}
 	}
-	for _, dir := range dirs {
-		for _, path := range autoVarFiles(dir) {
-			ds = ds.Append(out.fromFile(parser, path, SourceAutoFile))
-		}
+	for _, path := range autoVarFiles(rootDir) {
+		ds = ds.Append(out.fromFile(parser, path, SourceAutoFile))
 	}
 	for _, opt := range options {
 		if opt.File {
@@ -83,10 +84,15 @@ func CollectRawValues(dirs []string, options []VarOption, env Environ) (*RawValu
 		name, text, ok := strings.Cut(opt.Text, "=")
 		if !ok || name == "" {
 			ds = ds.Append(diags.Errorf("Invalid -var option",
-				"The given -var option %q is not correctly specified. It must be a variable name and value separated by an equals sign, like -var=\"key=value\".", opt.Text))
+				"The given -var option %q is not correctly specified. Must be a variable name and value separated by an equals sign, like -var=\"key=value\".", opt.Text))
 			continue
 		}
 		out.setText(name, text, SourceCLI, fmt.Sprintf("<value for var.%s>", name))
+	}
+	if testDir != "" && filepath.Clean(testDir) != filepath.Clean(rootDir) {
+		for _, path := range autoVarFiles(testDir) {
+			ds = ds.Append(out.fromFile(parser, path, SourceAutoFile))
+		}
 	}
 	for name, file := range parser.Files() {
 		out.Files[name] = file
@@ -95,15 +101,19 @@ func CollectRawValues(dirs []string, options []VarOption, env Environ) (*RawValu
 }
 
 func (v *RawValues) setText(name, text string, source SourceType, filename string) {
+	// The text's synthetic file is not a source diagnostics can quote:
+	// OpenTofu shows "(source code not available)" for it.
 	v.ByName[name] = &RawValue{Source: source, text: text, isText: true, filename: filename}
-	v.Files[filename] = &hcl.File{Bytes: []byte(text)}
 }
 
 func (v *RawValues) fromFile(parser *hclparse.Parser, path string, source SourceType) diags.Diagnostics {
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return diags.Diagnostics{diags.Errorf("Failed to read variables file",
-			"Given variables file %s does not exist or cannot be read: %s.", path, err)}
+		detail := fmt.Sprintf("Given variables file %s does not exist.", path)
+		if !os.IsNotExist(err) {
+			detail = fmt.Sprintf("Error while reading %s: %s.", path, err)
+		}
+		return diags.Diagnostics{diags.Errorf("Failed to read variables file", "%s", detail)}
 	}
 	var file *hcl.File
 	var hd hcl.Diagnostics
@@ -113,6 +123,9 @@ func (v *RawValues) fromFile(parser *hclparse.Parser, path string, source Source
 		file, hd = parser.ParseHCL(src, path)
 	}
 	ds := diags.Diagnostics{}.Append(hd)
+	if file != nil {
+		v.Files[path] = file
+	}
 	if file == nil || hd.HasErrors() {
 		return ds
 	}

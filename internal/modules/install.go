@@ -28,6 +28,16 @@ type Installer struct {
 	Upgrade bool
 	// Events, when set, is told what is installed, for init's output.
 	Events func(Event)
+	// TestCalls are the modules of test files' run blocks, installed after
+	// the configuration's own, each under the key its Path gives
+	// ("test.main.setup"), as OpenTofu installs them.
+	TestCalls []TestCall
+}
+
+// TestCall is the module block of a test file's run block.
+type TestCall struct {
+	Path []string
+	Call *config.ModuleCall
 }
 
 // Event is one module installed, as OpenTofu's installer reports it: a
@@ -68,7 +78,12 @@ func (i *Installer) Install(ctx context.Context, rootDir string) (*Manifest, dia
 	root, hclDiags := i.Parser.LoadModule(rootDir)
 	walk.diags = walk.diags.Append(hclDiags)
 	if root != nil {
-		walk.installCalls(ctx, root, i.Parser.StaticRoot(root, rootDir), nil, rootDir, []string{filepath.Clean(rootDir)})
+		static := i.Parser.StaticRoot(root, rootDir)
+		stack := []string{filepath.Clean(rootDir)}
+		walk.installCalls(ctx, root, static, nil, rootDir, stack)
+		for _, tc := range i.TestCalls {
+			walk.installTree(ctx, tc.Call, static, tc.Path, rootDir, stack)
+		}
 	}
 	// As OpenTofu, what was installed is recorded even when something
 	// failed: later commands then say which call is not installed.
@@ -109,26 +124,36 @@ func (w *installWalk) installCalls(ctx context.Context, mod *config.Module, stat
 			continue
 		}
 		callPath := append(append([]string(nil), path...), name)
-		dir, ok := w.installCall(ctx, call, callPath, moduleDir)
-		if !ok {
-			continue
-		}
-		absolute := filepath.Clean(filepath.Join(w.rootDir, dir))
-		for _, seen := range stack {
-			if seen == absolute {
-				w.diags = w.diags.Append(callError(call, "Module call cycle",
-					fmt.Sprintf("Module %q calls %s, which is already being installed higher up the tree. A module cannot call itself.", call.Name, call.SourceAddr)))
-				return
-			}
-		}
-		child, hclDiags := w.installer.Parser.LoadModule(absolute)
-		w.diags = w.diags.Append(hclDiags)
-		if child != nil {
-			childStatic := static.Child(call, child)
-			w.diags = w.diags.Append(childStatic.CheckConstVariables())
-			w.installCalls(ctx, child, childStatic, callPath, absolute, append(stack, absolute))
+		if !w.installTree(ctx, call, static, callPath, moduleDir, stack) {
+			return
 		}
 	}
+}
+
+// installTree installs one call, recorded under callPath, and the modules
+// it calls in turn; false when the call closes a cycle, after which its
+// caller's other calls are left alone.
+func (w *installWalk) installTree(ctx context.Context, call *config.ModuleCall, static *config.StaticModule, callPath []string, moduleDir string, stack []string) bool {
+	dir, ok := w.installCall(ctx, call, callPath, moduleDir)
+	if !ok {
+		return true
+	}
+	absolute := filepath.Clean(filepath.Join(w.rootDir, dir))
+	for _, seen := range stack {
+		if seen == absolute {
+			w.diags = w.diags.Append(callError(call, "Module call cycle",
+				fmt.Sprintf("Module %q calls %s, which is already being installed higher up the tree. A module cannot call itself.", call.Name, call.SourceAddr)))
+			return false
+		}
+	}
+	child, hclDiags := w.installer.Parser.LoadModule(absolute)
+	w.diags = w.diags.Append(hclDiags)
+	if child != nil {
+		childStatic := static.Child(call, child)
+		w.diags = w.diags.Append(childStatic.CheckConstVariables())
+		w.installCalls(ctx, child, childStatic, callPath, absolute, append(stack, absolute))
+	}
+	return true
 }
 
 // installCall installs one call and records it, returning its directory

@@ -114,13 +114,22 @@ func (m *Manifest) ModuleDir(path []string) (string, bool) {
 // relative: OpenTofu reads them relative to its working directory whatever
 // path it read the root module by, and its diagnostics name their files so.
 func (m *Manifest) Installed(rootDir string) config.InstalledModules {
+	return m.InstalledUnder(rootDir, nil)
+}
+
+// InstalledUnder is Installed for a configuration whose root is itself the
+// installed module call at prefix, such as a test file's run block
+// module ("test.main.setup"), with directories resolved against rootDir,
+// the working directory's root module.
+func (m *Manifest) InstalledUnder(rootDir string, prefix []string) config.InstalledModules {
 	if filepath.IsAbs(rootDir) {
 		if wd, err := os.Getwd(); err == nil && wd == filepath.Clean(rootDir) {
 			rootDir = "."
 		}
 	}
 	return func(path addrs.Module) (config.InstalledModule, bool) {
-		record, ok := m.Records[strings.Join(path, ".")]
+		full := append(append([]string(nil), prefix...), path...)
+		record, ok := m.Records[strings.Join(full, ".")]
 		if !ok {
 			return config.InstalledModule{}, false
 		}

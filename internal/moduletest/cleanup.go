@@ -11,15 +11,10 @@ import (
 	"github.com/terrane/terrane/internal/states"
 )
 
-// leftovers is a state after its clean-up: what could not be destroyed.
-type leftovers struct {
-	state *states.State
-}
-
 // cleanup destroys what the file's runs created, one state at a time, the
 // state changed last first, each with the configuration and variables of
-// the run that changed it last, as OpenTofu cleans up. Whatever stops a
-// destroy is reported with what it left behind.
+// the run that changed it last, as OpenTofu cleans up. Each destroy is
+// reported, with whatever stopped it and what it left behind, as it ends.
 func (fr *fileRunner) cleanup(ctx context.Context) {
 	fr.mu.Lock()
 	var pending []*testState
@@ -37,7 +32,10 @@ func (fr *fileRunner) cleanup(ctx context.Context) {
 		}
 		ds, left := fr.destroy(ctx, st, last(st))
 		fr.s.release()
-		fr.cleanups = append(fr.cleanups, cleanupResult{diags: ds, run: last(st), left: &leftovers{state: left}})
+		if ctx.Err() != nil {
+			return // cancelled: see Suite.Unfinished
+		}
+		fr.s.View.DestroySummary(ds, last(st), fr.file, left)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
+	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/schema"
 )
 
@@ -25,8 +26,11 @@ type composer struct {
 }
 
 // problem is something wrong with the values given to a mock or an
-// override.
-type problem struct{ summary, detail string }
+// override: an error unless severity says otherwise.
+type problem struct {
+	summary, detail string
+	severity        diags.Severity
+}
 
 func newComposer(typeName string) *composer {
 	h := fnv.New32()
@@ -49,11 +53,9 @@ func (c *composer) compose(block *schema.Block, cfg cty.Value, given map[string]
 	out := map[string]cty.Value{}
 	var problems []problem
 	for _, name := range sortedNames(block.Attributes) {
-		val, p := c.attribute(name, block.Attributes[name], cfgMap[name], given)
+		val, more := c.attribute(name, block.Attributes[name], cfgMap[name], given)
 		out[name] = val
-		if p.summary != "" {
-			problems = append(problems, p)
-		}
+		problems = append(problems, more...)
 	}
 	for _, name := range sortedNames(block.BlockTypes) {
 		val, more := c.nestedBlock(name, block.BlockTypes[name], cfgMap[name], given)
@@ -62,38 +64,66 @@ func (c *composer) compose(block *schema.Block, cfg cty.Value, given map[string]
 	}
 	for _, name := range sortedNames(given) {
 		if block.Attributes[name] == nil && block.BlockTypes[name] == nil {
-			problems = append(problems, problem{fmt.Sprintf("Invalid override for block field `%s`", name), "The field is unknown. Please, ensure it is a part of resource definition."})
+			problems = append(problems, problem{summary: fmt.Sprintf("Invalid override for block field `%s`", name), detail: "The field is unknown. Please, ensure it is a part of resource definition."})
 		}
 	}
 	return cty.ObjectVal(out), problems
 }
 
-func (c *composer) attribute(name string, attr *schema.Attribute, cfgVal cty.Value, given map[string]cty.Value) (cty.Value, problem) {
+// attribute makes one attribute's value by OpenTofu's rules: the
+// configuration's value where there is one, else the given value for an
+// optional or computed attribute, else a generated one for a computed
+// attribute; given values for configured or non-computed attributes, and
+// values of the wrong type, are errors.
+func (c *composer) attribute(name string, attr *schema.Attribute, cfgVal cty.Value, given map[string]cty.Value) (cty.Value, []problem) {
 	ty := attr.ImpliedType()
 	want, hasGiven := given[name]
+	hasConfig := cfgVal != cty.NilVal && !cfgVal.IsNull()
+	var problems []problem
+	invalid := func(detail string) {
+		problems = append(problems, problem{summary: fmt.Sprintf("Invalid mock/override field `%s`", name), detail: detail})
+	}
+	var converted cty.Value
+	if hasGiven {
+		if hasConfig {
+			invalid("The field is ignored since overriding configuration values is not allowed.")
+		}
+		if !attr.Computed {
+			problems = append(problems, problem{summary: fmt.Sprintf("Non-computed field `%s` is not allowed to be overridden", name), detail: "Overriding non-computed fields is not allowed, so this field cannot be processed."})
+		}
+		var err error
+		if converted, err = convert.Convert(want, ty); err != nil {
+			invalid(fmt.Sprintf("Values provided for override / mock must match resource fields types: %s.", err))
+		}
+	}
 	switch {
-	case cfgVal != cty.NilVal && !cfgVal.IsNull():
+	case attr.WriteOnly:
 		if hasGiven {
-			return cfgVal, problem{fmt.Sprintf("Invalid mock/override field `%s`", name), "The field is ignored since overriding configuration values is not allowed."}
+			problems = append(problems, problem{severity: diags.Warning, summary: fmt.Sprintf("Encountered override for write-only attribute `%s`", name),
+				detail: "Override values for write-only attributes have no impact since the write-only attributes will always be null in the provider response."})
 		}
-		return cfgVal, problem{}
-	case !attr.Computed:
-		if hasGiven {
-			return cty.NullVal(ty), problem{fmt.Sprintf("Non-computed field `%s` is not allowed to be overridden", name), "Overriding non-computed fields is not allowed, so this field cannot be processed."}
+		return cty.NullVal(ty), problems
+	case attr.Required:
+		if !hasConfig {
+			invalid("Required field in configuration not provided")
 		}
-		return cty.NullVal(ty), problem{}
+		return cfgVal, problems
+	case hasConfig && attr.Optional:
+		return cfgVal, problems
+	case hasConfig:
+		invalid("Config value can not be specified for computed field")
+	}
+	switch {
 	case hasGiven:
-		converted, err := convert.Convert(want, ty)
-		if err != nil {
-			return cty.NullVal(ty), problem{fmt.Sprintf("Invalid mock/override field `%s`", name), fmt.Sprintf("Values provided for override / mock must match resource fields types: %s.", err)}
-		}
-		return converted, problem{}
+		return converted, problems
+	case !attr.Computed:
+		return cty.NullVal(ty), problems
 	}
 	val, ok := c.generate(ty)
 	if !ok {
-		return cty.NullVal(ty), problem{"Failed to generate mock value", fmt.Sprintf("Mock value cannot be generated for dynamic type. Please specify the `%s` field explicitly in the configuration.", name)}
+		return cty.NullVal(ty), append(problems, problem{summary: "Failed to generate mock value", detail: fmt.Sprintf("Mock value cannot be generated for dynamic type. Please specify the `%s` field explicitly in the configuration.", name)})
 	}
-	return val, problem{}
+	return val, problems
 }
 
 // nestedBlock keeps blocks as configuration wrote them (a provider's
@@ -101,13 +131,13 @@ func (c *composer) attribute(name string, attr *schema.Attribute, cfgVal cty.Val
 func (c *composer) nestedBlock(name string, nb *schema.NestedBlock, cfgVal cty.Value, given map[string]cty.Value) (cty.Value, []problem) {
 	want, hasGiven := given[name]
 	if hasGiven && !want.Type().IsObjectType() {
-		return nb.EmptyValue(), []problem{{fmt.Sprintf("Invalid override for block field `%s`", name), fmt.Sprintf("Blocks can be overridden only by objects, got `%s`.", want.Type().FriendlyName())}}
+		return nb.EmptyValue(), []problem{{summary: fmt.Sprintf("Invalid override for block field `%s`", name), detail: fmt.Sprintf("Blocks can be overridden only by objects, got `%s`.", want.Type().FriendlyName())}}
 	}
 	present := cfgVal != cty.NilVal && !cfgVal.IsNull() && cfgVal.IsKnown() &&
 		!(cfgVal.Type().IsCollectionType() && cfgVal.LengthInt() == 0)
 	if !present {
 		if hasGiven {
-			return nb.EmptyValue(), []problem{{fmt.Sprintf("Invalid override for block field `%s`", name), "Cannot override block value, because it's not present in configuration."}}
+			return nb.EmptyValue(), []problem{{summary: fmt.Sprintf("Invalid override for block field `%s`", name), detail: "Cannot override block value, because it's not present in configuration."}}
 		}
 		return nb.EmptyValue(), nil
 	}
@@ -143,7 +173,7 @@ func (c *composer) nestedBlock(name string, nb *schema.NestedBlock, cfgVal cty.V
 		}
 		return cty.SetVal(elems), problems
 	}
-	return cfgVal, append(problems, problem{fmt.Sprintf("Unexpected block type: %s", ty.FriendlyName()), fmt.Sprintf("Failed to generate mock value for the block `%s`.", name)})
+	return cfgVal, append(problems, problem{summary: fmt.Sprintf("Unexpected block type: %s", ty.FriendlyName()), detail: fmt.Sprintf("Failed to generate mock value for the block `%s`.", name)})
 }
 
 // generate makes a value of type ty by OpenTofu's rules; false for types

@@ -33,15 +33,16 @@ func TestComposerMakesOpenTofusValues(t *testing.T) {
 		},
 	}
 	cfg := cty.ObjectVal(map[string]cty.Value{
-		"configured": cty.StringVal("from config"),
-		"nested":     cty.ListVal([]cty.Value{cty.ObjectVal(map[string]cty.Value{"x": cty.NullVal(cty.String)})}),
+		"required-only": cty.StringVal("required"),
+		"configured":    cty.StringVal("from config"),
+		"nested":        cty.ListVal([]cty.Value{cty.ObjectVal(map[string]cty.Value{"x": cty.NullVal(cty.String)})}),
 	})
 	got, problems := newSeededComposer(42).compose(block, cfg, map[string]cty.Value{"given": cty.StringVal("from defaults")})
 	if len(problems) > 0 {
 		t.Fatalf("problems: %v", problems)
 	}
 	want := map[string]cty.Value{
-		"required-only":     cty.NullVal(cty.String),
+		"required-only":     cty.StringVal("required"),
 		"optional":          cty.NullVal(cty.String),
 		"computed-only":     cty.StringVal("l3INvNSQT"),
 		"configured":        cty.StringVal("from config"),

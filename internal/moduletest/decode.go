@@ -84,7 +84,8 @@ func decodeFile(name string, body hcl.Body) *File {
 			ds = ds.Append(f.addMockProvider(block))
 		}
 	}
-	ds = ds.Append(duplicateOverrides(f.Overrides, f.ModuleMocks))
+	// Overrides of one target twice are reported by each run (see
+	// validateRun), as OpenTofu reports them.
 	f.Diagnostics = ds
 	return f
 }
@@ -139,7 +140,6 @@ func decodeRun(block *hcl.Block) (*Run, diags.Diagnostics) {
 		ds = ds.Append(run.decodeBlock(inner))
 	}
 	ds = ds.Append(run.decodeAttributes(content.Attributes))
-	ds = ds.Append(duplicateOverrides(run.Overrides, run.ModuleMocks))
 	if ds.HasErrors() {
 		return nil, ds
 	}

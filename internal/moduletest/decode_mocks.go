@@ -43,9 +43,11 @@ func decodeMockProvider(block *hcl.Block) (*MockProvider, diags.Diagnostics) {
 		}
 	}
 	if attr, ok := content.Attributes["for_each"]; ok {
-		ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "for_each is not supported in mock_provider blocks",
-			Detail:  "Terrane mocks one provider configuration per mock_provider block and does not expand mock providers with for_each. Write one mock_provider block, with its own alias, for each configuration to mock.",
-			Subject: attr.NameRange.Ptr()})
+		m.ForEach = attr.Expr
+		if m.Alias == "" {
+			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: `Alias required when using "for_each"`,
+				Detail: "The for_each argument is allowed only for provider configurations with an alias.", Subject: attr.Expr.Range().Ptr()})
+		}
 	}
 	seen := map[string]hcl.Range{}
 	for _, inner := range content.Blocks {
@@ -100,20 +102,14 @@ func decodeMockResource(block *hcl.Block) (*MockResource, diags.Diagnostics) {
 func decodeOverrideResource(block *hcl.Block) (*OverrideResource, diags.Diagnostics) {
 	content, hd := block.Body.Content(overrideResourceSchema)
 	ds := diags.Diagnostics{}.Append(hd)
-	o := &OverrideResource{DeclRange: block.DefRange}
+	o := &OverrideResource{DeclRange: block.DefRange, Mode: addrs.ManagedResourceMode}
+	if block.Type == "override_data" {
+		o.Mode = addrs.DataResourceMode
+	}
 	if attr, ok := content.Attributes["target"]; ok {
 		var td diags.Diagnostics
 		o.Target, o.Addr, td = configResourceTarget(attr)
 		ds = ds.Append(td)
-		if !td.HasErrors() {
-			want := addrs.ManagedResourceMode
-			if block.Type == "override_data" {
-				want = addrs.DataResourceMode
-			}
-			if o.Addr.Resource.Mode != want {
-				ds = ds.Append(modeMismatch(block.Type, o, attr))
-			}
-		}
 	}
 	if attr, ok := content.Attributes["values"]; ok {
 		var vd diags.Diagnostics
@@ -126,14 +122,14 @@ func decodeOverrideResource(block *hcl.Block) (*OverrideResource, diags.Diagnost
 	return o, ds
 }
 
-func modeMismatch(blockType string, o *OverrideResource, attr *hcl.Attribute) diags.Diagnostic {
+func modeMismatch(o *OverrideResource) diags.Diagnostic {
 	targetMode := "data"
 	if o.Addr.Resource.Mode == addrs.ManagedResourceMode {
 		targetMode = "resource"
 	}
-	return diags.Diagnostic{Severity: diags.Error, Summary: fmt.Sprintf("Unsupported `%s` target in `%s` block", targetMode, blockType),
-		Detail:  fmt.Sprintf("Target `%s` is `%s` block itself and cannot be overridden with `%s`.", o.Addr, targetMode, blockType),
-		Subject: attr.Expr.Range().Ptr()}
+	return diags.Diagnostic{Severity: diags.Error, Summary: fmt.Sprintf("Unsupported `%s` target in `%s` block", targetMode, o.blockName()),
+		Detail:  fmt.Sprintf("Target `%s` is `%s` block itself and cannot be overridden with `%s`.", o.Addr, targetMode, o.blockName()),
+		Subject: o.Target.SourceRange().Ptr()}
 }
 
 // configResourceTarget reads the target of an override: a resource in a

@@ -123,7 +123,7 @@ func TestDecodeRefusesWhatItDoesNotImplement(t *testing.T) {
     version = "1.0.0"
   }
 }`, "Module versions are not supported in run blocks"},
-		"mock for_each": {`mock_provider "p" { for_each = {} }`, "for_each is not supported in mock_provider blocks"},
+		"mock for_each": {`mock_provider "p" { for_each = {} }`, `Alias required when using "for_each"`},
 		"bad command":   {`run "r" { command = destroy }`, `Invalid "command" keyword`},
 		"bad mode": {`run "r" {
   plan_options {
@@ -136,8 +136,7 @@ func TestDecodeRefusesWhatItDoesNotImplement(t *testing.T) {
     refresh = false
   }
 }`, "Incompatible plan options"},
-		"instance override":  {`override_resource { target = a.b[0] }`, "Invalid override target"},
-		"data with resource": {`override_resource { target = data.a.b }`, "Unsupported `data` target in `override_resource` block"},
+		"instance override": {`override_resource { target = a.b[0] }`, "Invalid override target"},
 		"values with refs": {`override_resource {
   target = a.b
   values = { x = var.y }
@@ -147,9 +146,6 @@ func TestDecodeRefusesWhatItDoesNotImplement(t *testing.T) {
     defaults = "x"
   }
 }`, "Object expected"},
-		"duplicate overrides": {`
-override_module { target = module.a }
-override_module { target = module.a }`, "Duplicated `override_module` block"},
 		"duplicate mocks": {`
 mock_provider "p" {}
 mock_provider "p" {}`, "Duplicated `mock_provider` block"},

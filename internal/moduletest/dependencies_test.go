@@ -81,6 +81,10 @@ func TestExpectFailures(t *testing.T) {
 	failed := func(addr string, sev diags.Severity) diags.Diagnostic {
 		return diags.Diagnostic{Severity: sev, Summary: "failed", Object: addr, FailedCheck: true}
 	}
+	fromCheck := func(d diags.Diagnostic) diags.Diagnostic {
+		d.FromCheckBlock = true
+		return d
+	}
 	f := loadSource(t, "main.tftest.hcl", `
 run "r" {
   expect_failures = [var.v, tpf_thing.all, tpf_thing.one[1], check.c, output.never]
@@ -96,8 +100,8 @@ run "r" {
 		failed("tpf_thing.all[1]", diags.Error),
 		failed("tpf_thing.one[0]", diags.Error),
 		failed("tpf_thing.one[1]", diags.Error),
-		failed("check.c", diags.Warning),
-		failed("check.other", diags.Warning),
+		fromCheck(failed("check.c", diags.Warning)),
+		fromCheck(failed("check.other", diags.Warning)),
 		failed("module.m.var.v", diags.Error),
 		failed("output.o", diags.Warning),
 		{Severity: diags.Error, Summary: "unrelated", Address: "var.v"},
@@ -116,5 +120,32 @@ run "r" {
 	}
 	if fmt.Sprint(out) != fmt.Sprint(want) {
 		t.Errorf("got\n%q\nwant\n%q", out, want)
+	}
+}
+
+// Overrides of one target twice are an error of each run, the file's
+// first, as OpenTofu reports them when a run starts.
+func TestValidateRunReportsDuplicateOverrides(t *testing.T) {
+	f := loadSource(t, "main.tftest.hcl", `
+override_module { target = module.a }
+override_module { target = module.a }
+
+run "r" {
+  override_resource { target = terraform_data.t }
+  override_resource { target = terraform_data.t }
+}
+`)
+	if f.Diagnostics.HasErrors() {
+		t.Fatalf("reading the file: %s", f.Diagnostics.Err())
+	}
+	fr := newFileRunner(&Suite{}, f)
+	_, ds := fr.validateRun(f.Runs[0])
+	var got []string
+	for _, d := range ds {
+		got = append(got, d.Summary)
+	}
+	want := []string{"Duplicated `override_module` block", "Duplicated `override_resource` block"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

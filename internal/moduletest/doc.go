@@ -5,7 +5,9 @@
 // evaluates the assertions and expected failures, and destroys what each
 // file created when the file is done.
 //
-// Runs that do not depend on one another, and separate files, run in
-// parallel; results are reported in file and run order through a View, so
-// the output reads as if everything ran one after another.
+// Files run one after another, as OpenTofu runs them, each cleaned up
+// before the next starts; within a file, runs that do not depend on one
+// another may run in parallel when the suite allows it, and results are
+// reported in run order through a View, so the output reads as if they
+// ran one after another.
 package moduletest

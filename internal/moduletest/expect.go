@@ -125,22 +125,40 @@ func addrsKeyString(s hcl.TraverseIndex) string {
 
 // failedCheckOf tells which checkable object a diagnostic reports a failed
 // condition of, and whether that object is in the root module: only those
-// can be expected to fail.
+// can be expected to fail. A check block's findings count whatever their
+// kind: a failed assertion, one known only after apply, and an error its
+// scoped data source raised (see checkFinding).
 func failedCheckOf(d diags.Diagnostic) (checkableKind, bool) {
+	addr := d.Object
+	root := !strings.HasPrefix(addr, "module.")
+	if checkFinding(d) {
+		return checkableCheck, root
+	}
 	if !d.FailedCheck {
 		return checkableNone, false
 	}
-	addr := d.Object
-	root := !strings.HasPrefix(addr, "module.")
 	switch {
-	case strings.HasPrefix(addr, "check.") || strings.Contains(addr, ".check."):
-		return checkableCheck, root
 	case strings.HasPrefix(addr, "var.") || strings.Contains(addr, ".var."):
 		return checkableVariable, root
 	case strings.HasPrefix(addr, "output.") || strings.Contains(addr, ".output."):
 		return checkableOutput, root
 	}
 	return checkableResource, root
+}
+
+// checkFinding reports whether d is what a check block found and OpenTofu's
+// test runner treats as the check's failure: an assertion that failed or
+// is known only after apply, or an error of its scoped data source (a
+// warning that was a warning from the start is not).
+func checkFinding(d diags.Diagnostic) bool {
+	if !d.FromCheckBlock || !isCheckAddr(d.Object) {
+		return false
+	}
+	return d.FailedCheck || d.DemotedError || strings.HasPrefix(d.Summary, "Check block assertion")
+}
+
+func isCheckAddr(addr string) bool {
+	return strings.HasPrefix(addr, "check.") || strings.Contains(addr, ".check.")
 }
 
 // matches reports whether the failure d reports is the one e expects.
@@ -168,11 +186,12 @@ func expectFailures(expected []*expectedFailure, in diags.Diagnostics) diags.Dia
 			out = append(out, d)
 			continue
 		}
+		if kind == checkableCheck {
+			// Reported as warnings, they fail the run.
+			d.Severity, d.DemotedError = diags.Error, false
+		}
 		if root && markExpected(expected, kind, d) {
 			continue
-		}
-		if kind == checkableCheck {
-			d.Severity = diags.Error
 		}
 		out = append(out, d)
 	}

@@ -6,7 +6,6 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/terrane/terrane/internal/addrs"
-	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/engine"
 	"github.com/terrane/terrane/internal/providers"
 )
@@ -35,9 +34,6 @@ func (f *fakes) WrapConfiguration(addr addrs.AbsProviderConfig, schemas provider
 		valuesFor: func(mode addrs.ResourceMode, typeName string) (map[string]cty.Value, bool) {
 			return defaults[mockKey(mode, typeName)], true
 		},
-		check: func(schemas providers.GetProviderSchemaResponse) diags.Diagnostics {
-			return checkMockTypes(m, addr, schemas)
-		},
 	}
 }
 
@@ -46,7 +42,7 @@ func (f *fakes) WrapResource(resource addrs.ConfigResource, provider addrs.AbsPr
 	if o == nil {
 		if m := f.mocked[provider.String()]; m != nil {
 			for _, mo := range m.Overrides {
-				if mo.Addr.String() == resource.String() {
+				if mo.Addr.String() == resource.String() && mo.Mode == resource.Resource.Mode {
 					o = mo
 				}
 			}
@@ -67,22 +63,4 @@ func (f *fakes) WrapResource(resource addrs.ConfigResource, provider addrs.AbsPr
 
 func mockKey(mode addrs.ResourceMode, typeName string) string {
 	return fmt.Sprintf("%d %s", mode, typeName)
-}
-
-// checkMockTypes reports mock_resource and mock_data blocks for types the
-// provider does not have: their defaults would apply to nothing.
-func checkMockTypes(m *MockProvider, addr addrs.AbsProviderConfig, schemas providers.GetProviderSchemaResponse) diags.Diagnostics {
-	var ds diags.Diagnostics
-	for _, r := range m.Mocks {
-		types, kind, block := schemas.ResourceTypes, "resource type", "mock_resource"
-		if r.Mode == addrs.DataResourceMode {
-			types, kind, block = schemas.DataSources, "data source", "mock_data"
-		}
-		if _, ok := types[r.Type]; !ok {
-			ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: fmt.Sprintf("Unknown %s in %s block", kind, block),
-				Detail:  fmt.Sprintf("Provider %s has no %s %q, so this mock would apply to nothing. Check the type name against the provider's schema.", addrs.ProviderForDisplay(addr.Provider), kind, r.Type),
-				Subject: r.DeclRange.Ptr()})
-		}
-	}
-	return ds
 }

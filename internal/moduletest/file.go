@@ -1,6 +1,9 @@
 package moduletest
 
 import (
+	"path/filepath"
+	"strings"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
@@ -47,9 +50,10 @@ type Run struct {
 	Command   Command
 	Options   RunOptions
 	Variables map[string]hcl.Expression
-	// Providers, when set (HasProviders), lists the test file's provider
+	// Providers, when not empty, lists the test file's provider
 	// configurations this run uses, under the names the module knows them
-	// by; otherwise every one of the file's is used.
+	// by; otherwise every one of the file's is used. HasProviders tells
+	// whether the run had a providers argument at all.
 	Providers    []config.PassedProviderConfig
 	HasProviders bool
 	Asserts      []*config.CheckRule
@@ -76,6 +80,18 @@ type RunOptions struct {
 	Target      []hcl.Traversal
 }
 
+// ModulePath is where init installs the module of run, a run of the test
+// file named name, and records it: "test", the file's directory, its name
+// without ".tftest.hcl", and the run's name, as OpenTofu keys it
+// (tests/main.tftest.hcl's run "setup" is test.tests.main.setup).
+func ModulePath(name string, run *Run) []string {
+	path := []string{"test"}
+	if dir := filepath.ToSlash(filepath.Dir(name)); dir != "." {
+		path = append(path, strings.Split(dir, "/")...)
+	}
+	return append(path, strings.TrimSuffix(filepath.Base(name), ".tftest.hcl"), run.Name)
+}
+
 // RunModule is a run's module block.
 type RunModule struct {
 	Source      string
@@ -87,8 +103,11 @@ type RunModule struct {
 // resources and data sources are answered with generated values, without
 // calling the provider.
 type MockProvider struct {
-	Name      string
-	Alias     string
+	Name  string
+	Alias string
+	// ForEach expands the mocked configuration as the provider block's
+	// for_each does; evaluated in the test file's context.
+	ForEach   hcl.Expression
 	DeclRange hcl.Range
 	Mocks     []*MockResource
 	Overrides []*OverrideResource
@@ -112,15 +131,18 @@ type MockResource struct {
 // resource whose objects are not planned, read or created by its provider
 // but given these values.
 type OverrideResource struct {
-	Target    hcl.Traversal
-	Addr      addrs.ConfigResource
+	Target hcl.Traversal
+	Addr   addrs.ConfigResource
+	// Mode is the block's: data for override_data. A target of the other
+	// mode is an error when a run uses the block.
+	Mode      addrs.ResourceMode
 	Values    map[string]cty.Value
 	DeclRange hcl.Range
 }
 
 // blockName is the block type that declared the override.
 func (o *OverrideResource) blockName() string {
-	if o.Addr.Resource.Mode == addrs.DataResourceMode {
+	if o.Mode == addrs.DataResourceMode {
 		return "override_data"
 	}
 	return "override_resource"

@@ -33,9 +33,6 @@ type fakeProvider struct {
 	valuesFor func(mode addrs.ResourceMode, typeName string) (map[string]cty.Value, bool)
 	// origin is the block that asked for the fake, for diagnostics.
 	origin hcl.Range
-	// check validates the mock against the provider's schemas when the
-	// configuration is configured; nil for a single resource's override.
-	check func(providers.GetProviderSchemaResponse) diags.Diagnostics
 }
 
 var _ providers.Interface = (*fakeProvider)(nil)
@@ -60,7 +57,13 @@ func (p *fakeProvider) composeObject(mode addrs.ResourceMode, typeName string, c
 	val, problems := newComposer(typeName).compose(block, cfg, given)
 	var ds diags.Diagnostics
 	for _, pr := range problems {
-		ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: pr.summary, Detail: pr.detail, Subject: p.origin.Ptr()})
+		// About the whole object: the engine places it at the resource's
+		// block, as OpenTofu does.
+		severity := diags.Error
+		if pr.severity == diags.Warning {
+			severity = diags.Warning
+		}
+		ds = ds.Append(diags.Diagnostic{Severity: severity, Summary: pr.summary, Detail: pr.detail})
 	}
 	return val, ds
 }
@@ -107,16 +110,10 @@ func (p *fakeProvider) UpgradeResourceIdentity(ctx context.Context, req provider
 }
 
 func (p *fakeProvider) ConfigureProvider(ctx context.Context, req providers.ConfigureProviderRequest) providers.ConfigureProviderResponse {
-	var ds diags.Diagnostics
-	if p.check != nil {
-		ds = p.check(p.schemas)
-	}
 	if p.mocked {
-		return providers.ConfigureProviderResponse{Diagnostics: ds}
+		return providers.ConfigureProviderResponse{}
 	}
-	resp := p.inner.ConfigureProvider(ctx, req)
-	resp.Diagnostics = ds.Append(resp.Diagnostics)
-	return resp
+	return p.inner.ConfigureProvider(ctx, req)
 }
 
 func (p *fakeProvider) ReadResource(ctx context.Context, req providers.ReadResourceRequest) providers.ReadResourceResponse {

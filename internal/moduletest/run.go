@@ -3,7 +3,6 @@ package moduletest
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/oklog/ulid/v2"
@@ -13,6 +12,7 @@ import (
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/engine"
+	"github.com/terrane/terrane/internal/marks"
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/states"
 )
@@ -49,7 +49,11 @@ func (fr *fileRunner) prepare(run *Run, visibleBefore int) (*runSetup, diags.Dia
 	inputs, ids := inputValues(setup.cfg, fr.file, run, fr.s.Globals, ctx)
 	ds = ds.Append(ids)
 	setup.inputs = inputs
-	rc, tds := transformConfig(setup.cfg, fr.file, run, providerContext(ctx, inputs))
+	var carried *carriedOverrides
+	if run.Module == nil {
+		carried = &fr.s.carried
+	}
+	rc, tds := transformConfig(setup.cfg, fr.file, run, providerContext(ctx, inputs), carried)
 	setup.rc = rc
 	return setup, ds.Append(tds)
 }
@@ -75,7 +79,7 @@ func (fr *fileRunner) executeRun(ctx context.Context, run *Run) {
 		run.Diagnostics = run.Diagnostics.Append(ds)
 		run.Status = run.Status.Merge(Error)
 	}
-	expected, ds := parseExpectedFailures(run.ExpectFailures)
+	expected, ds := fr.validateRun(run)
 	if ds.HasErrors() {
 		fail(ds)
 		return
@@ -105,10 +109,26 @@ func (fr *fileRunner) executeRun(ctx context.Context, run *Run) {
 			return
 		}
 		fr.verbose(run, setup, eng, plan, nil)
-		fr.assert(run, setup, eng)
+		// A plan changes nothing: the outputs it did not work out are
+		// still the state's.
+		snap, err := st.store.Load(context.WithoutCancel(ctx))
+		if err != nil {
+			fail(diags.Diagnostics{diags.Errorf("Cannot read the test state", "Reading the state for the assertions failed: %s.", err)})
+			return
+		}
+		fr.assert(run, setup, eng, stateOutputs(snap.State), false)
 		return
 	}
 	fr.applyRun(ctx, run, setup, st, eng, plan, planDiags, expected)
+}
+
+// validateRun checks what OpenTofu checks as each run starts: the file's
+// overrides, then the run's expect_failures and overrides.
+func (fr *fileRunner) validateRun(run *Run) ([]*expectedFailure, diags.Diagnostics) {
+	ds := duplicateOverrides(fr.file.Overrides, fr.file.ModuleMocks)
+	expected, eds := parseExpectedFailures(run.ExpectFailures)
+	ds = ds.Append(eds).Append(duplicateOverrides(run.Overrides, run.ModuleMocks))
+	return expected, ds
 }
 
 // applyRun carries out an apply run once its plan is made.
@@ -127,6 +147,8 @@ func (fr *fileRunner) applyRun(ctx context.Context, run *Run, setup *runSetup, s
 	} else {
 		// Nothing to change: the plan's findings stand for the apply's.
 		applyDiags, run.Diagnostics = checkFindings(run.Diagnostics), withoutCheckFindings(run.Diagnostics)
+		// OpenTofu applies it all the same, which warns about targeting.
+		applyDiags = applyDiags.Append(engine.IncompleteApplyWarning(plan))
 	}
 	applyDiags = expectFailures(expected, applyDiags)
 	run.Diagnostics = run.Diagnostics.Append(applyDiags)
@@ -136,33 +158,42 @@ func (fr *fileRunner) applyRun(ctx context.Context, run *Run, setup *runSetup, s
 		run.Status = Error
 		return
 	}
-	outputs := map[string]cty.Value{}
-	for name, out := range snap.State.Outputs {
-		outputs[name] = out.Value
-	}
+	outputs := stateOutputs(snap.State)
 	fr.recordUpdate(setup.key, run, cty.ObjectVal(outputs))
 	if applyDiags.HasErrors() {
 		run.Status = Error
 		return
 	}
 	fr.verbose(run, setup, eng, plan, snap.State)
-	fr.assert(run, setup, eng)
+	fr.assert(run, setup, eng, outputs, true)
 }
 
-// assert evaluates run's assertions against the engine's last walk.
-func (fr *fileRunner) assert(run *Run, setup *runSetup, eng *engine.Engine) {
+// stateOutputs are the root output values recorded in state, those
+// declared sensitive marked so.
+func stateOutputs(state *states.State) map[string]cty.Value {
+	outputs := map[string]cty.Value{}
+	for name, out := range state.Outputs {
+		val := out.Value
+		if out.Sensitive && !val.HasMark(marks.Sensitive) {
+			val = val.Mark(marks.Sensitive)
+		}
+		outputs[name] = val
+	}
+	return outputs
+}
+
+// assert evaluates run's assertions against the engine's last walk;
+// stored are the state's outputs: after an apply, the ones OpenTofu's
+// assertions read; after a plan, the ones the plan did not work out.
+func (fr *fileRunner) assert(run *Run, setup *runSetup, eng *engine.Engine, stored map[string]cty.Value, applied bool) {
 	ev := eng.LastEvaluation()
 	if ev == nil {
 		run.Status = run.Status.Merge(Error)
 		run.Diagnostics = run.Diagnostics.Append(diags.Errorf("No values to check", "The run's plan or apply ended before its values were worked out, so its assertions cannot be evaluated."))
 		return
 	}
-	testVars, ds := assertionVariables(setup.cfg, fr.file, run, fr.s.Globals, setup.ctx)
-	if run.Diagnostics = run.Diagnostics.Append(ds); ds.HasErrors() {
-		run.Status = run.Status.Merge(Error)
-		return
-	}
-	scope := &assertScope{cfg: setup.rc.config, eval: ev, testVars: testVars, runs: setup.runs}
+	testVars := assertionVariables(setup.cfg, fr.file, run, fr.s.Globals, setup.ctx)
+	scope := &assertScope{cfg: setup.rc.config, schemas: eng.Schemas(), eval: ev, testVars: testVars, stored: stored, applied: applied}
 	status, ds := scope.evaluate(run)
 	run.Status = run.Status.Merge(status)
 	run.Diagnostics = run.Diagnostics.Append(ds)
@@ -176,13 +207,10 @@ func (fr *fileRunner) verbose(run *Run, setup *runSetup, eng *engine.Engine, pla
 	}
 }
 
-// isCheckFinding reports whether d is what a check block found: a failed
-// assertion, or one that is known only after apply.
+// isCheckFinding reports whether d is something a check block reported
+// (an apply evaluates check blocks again).
 func isCheckFinding(d diags.Diagnostic) bool {
-	if kind, _ := failedCheckOf(d); kind == checkableCheck {
-		return true
-	}
-	return d.Severity == diags.Warning && strings.HasPrefix(d.Summary, "Check block assertion")
+	return d.FromCheckBlock && isCheckAddr(d.Object)
 }
 
 func checkFindings(ds diags.Diagnostics) diags.Diagnostics {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/resourceservice"
 	"github.com/terrane/terrane/internal/resourceservice/records"
 	"github.com/terrane/terrane/internal/states/recordstore"
@@ -26,9 +25,6 @@ type fileRunner struct {
 
 	mu     sync.Mutex
 	states map[string]*testState
-	// cleanups are the results of destroying each state, in the order
-	// they were destroyed.
-	cleanups []cleanupResult
 	// finished is set once the file's clean-up is over, uninterrupted.
 	finished bool
 }
@@ -47,12 +43,6 @@ type testState struct {
 type stateUpdate struct {
 	run     *Run
 	outputs cty.Value
-}
-
-type cleanupResult struct {
-	diags diags.Diagnostics
-	run   *Run
-	left  *leftovers
 }
 
 func newFileRunner(s *Suite, f *File) *fileRunner {
@@ -118,7 +108,10 @@ func (fr *fileRunner) visibleRuns(before int) map[string]cty.Value {
 	return out
 }
 
-// execute runs the file's runs and then destroys what they created.
+// execute runs the file's runs, reports them, and then destroys what they
+// created and reports that. A clean-up that leaves objects behind does
+// not change the file's status, as in OpenTofu: the objects are listed
+// and written to a state file instead.
 func (fr *fileRunner) execute(stop, cancel context.Context) {
 	f := fr.file
 	if f.Diagnostics.HasErrors() {
@@ -126,6 +119,7 @@ func (fr *fileRunner) execute(stop, cancel context.Context) {
 		for _, run := range f.Runs {
 			run.Status = Skip
 		}
+		fr.reportRuns()
 		return
 	}
 	f.Status = Pass
@@ -150,20 +144,14 @@ func (fr *fileRunner) execute(stop, cancel context.Context) {
 	wg.Wait()
 	fr.settle()
 	if cancel.Err() != nil {
-		return // nothing is destroyed: see Suite.Unfinished
+		return // nothing is reported or destroyed: see Suite.Unfinished
 	}
+	fr.reportRuns()
 	fr.cleanup(cancel)
+	fr.s.carried.fileDone(f)
 	fr.mu.Lock()
 	fr.finished = cancel.Err() == nil
 	fr.mu.Unlock()
-	for _, c := range fr.cleanups {
-		// Objects left behind fail the file, as Terraform fails it: an
-		// exit status of 0 would tell a pipeline all is well. (OpenTofu
-		// reports them but leaves the status alone.)
-		if c.diags.HasErrors() || hasManagedObjects(c.left.state) {
-			f.Status = f.Status.Merge(Error)
-		}
-	}
 }
 
 // earlierRunErrored reports whether a run before run i has already ended
@@ -197,14 +185,11 @@ func (fr *fileRunner) settle() {
 	}
 }
 
-// report hands the file's results to the view, in OpenTofu's order.
-func (fr *fileRunner) report() {
+// reportRuns hands the file and its runs to the view.
+func (fr *fileRunner) reportRuns() {
 	v := fr.s.View
 	v.File(fr.file)
 	for _, run := range fr.file.Runs {
 		v.Run(run, fr.file)
-	}
-	for _, c := range fr.cleanups {
-		v.DestroySummary(c.diags, c.run, fr.file, c.left.state)
 	}
 }

@@ -50,8 +50,12 @@ type Suite struct {
 	// Providers has a factory for every provider the configuration and
 	// the test files need.
 	Providers map[addrs.Provider]providers.Factory
-	// Parallelism bounds the runs executing at once across all files; 1
-	// runs everything one after another, as OpenTofu does.
+	// Modules are the run blocks' modules, loaded as init installed them,
+	// by their source.
+	Modules map[string]*config.Config
+	// Parallelism bounds the runs of a file executing at once; 1 runs
+	// them one after another, as OpenTofu does. Files always run one
+	// after another.
 	Parallelism int
 	Verbose     bool
 	// Workspace is what terraform.workspace evaluates to.
@@ -65,13 +69,17 @@ type Suite struct {
 	runners   []*fileRunner
 	modules   moduleCache
 	sources   sourceSet
+	carried   carriedOverrides
 }
 
-// Run executes every file, reporting each through View as soon as it and
-// every file before it are done, and returns the suite's status. Once
-// stop is cancelled no further run starts (they are skipped) but each
-// file still destroys what it created; once cancel is cancelled the
-// operations in flight are interrupted and nothing is destroyed.
+// Run executes the files one after another, as OpenTofu does: a file's
+// runs, then its report through View, then its clean-up and the clean-up's
+// report, before the next file starts, so that files sharing objects
+// outside their state (paths on disk, remote objects) do not meet. It
+// returns the suite's status. Once stop is cancelled no further run starts
+// (they are skipped) but each file still destroys what it created; once
+// cancel is cancelled the operations in flight are interrupted and nothing
+// is destroyed.
 func (s *Suite) Run(stop, cancel context.Context) Status {
 	if s.Parallelism < 1 {
 		s.Parallelism = 1
@@ -83,29 +91,17 @@ func (s *Suite) Run(stop, cancel context.Context) Status {
 	pool := newProcessPool(s.Providers)
 	defer pool.close()
 	s.factories = pool.Factories()
-	done := make([]chan struct{}, len(s.Files))
-	runners := make([]*fileRunner, len(s.Files))
-	for i, f := range s.Files {
-		done[i] = make(chan struct{})
-		runners[i] = newFileRunner(s, f)
-	}
-	s.runnersMu.Lock()
-	s.runners = runners
-	s.runnersMu.Unlock()
-	for i := range s.Files {
-		go func() {
-			defer close(done[i])
-			runners[i].execute(stop, cancel)
-		}()
-	}
 	// With no files the suite passed, as OpenTofu's does.
 	status := Pass
-	for i, f := range s.Files {
-		<-done[i]
+	for _, f := range s.Files {
+		fr := newFileRunner(s, f)
+		s.runnersMu.Lock()
+		s.runners = append(s.runners, fr)
+		s.runnersMu.Unlock()
+		fr.execute(stop, cancel)
 		if cancel.Err() != nil {
 			return Error
 		}
-		runners[i].report()
 		status = status.Merge(f.Status)
 	}
 	return status
@@ -146,6 +142,9 @@ type loadedModule struct {
 // directory.
 func (s *Suite) loadModule(source string) (*config.Config, diags.Diagnostics) {
 	key := filepath.Clean(source)
+	if cfg := s.Modules[key]; cfg != nil {
+		return cfg, nil
+	}
 	s.modules.mu.Lock()
 	if s.modules.loaded == nil {
 		s.modules.loaded = map[string]*loadedModule{}

@@ -25,28 +25,34 @@ type runConfig struct {
 // cfg, which other runs share. providerCtx evaluates the test file's
 // provider blocks: their var and run references are the test's, not the
 // module's.
-func transformConfig(cfg *config.Config, file *File, run *Run, providerCtx *hcl.EvalContext) (*runConfig, diags.Diagnostics) {
+//
+// carried are the overrides earlier files left on the configuration under
+// test (nil for a run block's own module): they hold where neither the
+// run nor its file overrides the same target.
+func transformConfig(cfg *config.Config, file *File, run *Run, providerCtx *hcl.EvalContext, carried *carriedOverrides) (*runConfig, diags.Diagnostics) {
 	out := copyTree(cfg, nil, nil)
 	f := &fakes{mocked: map[string]*MockProvider{}, overrides: map[string]*OverrideResource{}}
 	ds := setTestProviders(out, file, run, providerCtx, f)
 	modules, mds := mergeModuleOverrides(run.ModuleMocks, file.ModuleMocks)
 	ds = ds.Append(mds)
+	resources, rds := mergeResourceOverrides(run.Overrides, file.Overrides)
+	ds = ds.Append(rds)
+	if carried != nil {
+		oldResources, oldModules := carried.snapshot()
+		modules = withCarried(modules, oldModules, func(o *OverrideModule) string { return o.Addr.String() },
+			func(o *OverrideModule) bool { return out.Descendant(o.Addr) != nil })
+		resources = withCarried(resources, oldResources, func(o *OverrideResource) string { return o.Addr.String() },
+			func(o *OverrideResource) bool { return !checkOverrideTarget(out, o).HasErrors() })
+	}
 	for _, o := range modules {
 		ds = ds.Append(overrideModule(out, o))
 	}
-	resources, rds := mergeResourceOverrides(run.Overrides, file.Overrides)
-	ds = ds.Append(rds)
 	for _, o := range resources {
 		if od := checkOverrideTarget(out, o); od.HasErrors() {
 			ds = ds.Append(od)
 			continue
 		}
 		f.overrides[o.Addr.String()] = o
-	}
-	for _, m := range f.mocked {
-		for _, o := range m.Overrides {
-			ds = ds.Append(checkOverrideTarget(out, o))
-		}
 	}
 	return &runConfig{config: out, fakes: f}, ds
 }
@@ -84,15 +90,21 @@ func setTestProviders(root *config.Config, file *File, run *Run, ctx *hcl.EvalCo
 			return true
 		}
 		if m, ok := file.MockProviders[from]; ok {
-			mod.ProviderConfigs[as] = &config.Provider{Name: as.LocalName, Alias: as.Alias, NameRange: m.DeclRange,
+			mp := &config.Provider{Name: as.LocalName, Alias: as.Alias, NameRange: m.DeclRange,
 				Config: hcl.EmptyBody(), DeclRange: m.DeclRange}
+			if m.ForEach != nil {
+				mp.ForEach = &fixedContextExpr{Expression: m.ForEach, ctx: ctx}
+			}
+			mod.ProviderConfigs[as] = mp
 			f.mocked[rootProviderAddr(root, as).String()] = m
 			return true
 		}
 		return false
 	}
 	var ds diags.Diagnostics
-	if !run.HasProviders {
+	// An empty providers map is no map at all to OpenTofu: the run gets
+	// every provider block of the file.
+	if len(run.Providers) == 0 {
 		used, types := usedProviderConfigs(root)
 		for _, k := range append(sortedProviderKeys(file.Providers), sortedMockKeys(file.MockProviders)...) {
 			// A configuration nothing uses is left out: OpenTofu never
@@ -152,12 +164,16 @@ func rootProviderAddr(root *config.Config, local addrs.LocalProviderConfig) addr
 	return addrs.AbsProviderConfig{Module: addrs.RootModule, Provider: root.Module.ProviderForLocalName(local.LocalName), Alias: local.Alias}
 }
 
+// withFixedContext is a test file's provider block as the run's module
+// sees it. As OpenTofu does, its arguments are evaluated in the test's
+// context once an earlier run has left outputs to refer to, and otherwise
+// in the module's, like the module's own provider blocks (var.NAME is then
+// a variable the module declares); its for_each always in the module's.
 func withFixedContext(p *config.Provider, as addrs.LocalProviderConfig, ctx *hcl.EvalContext) *config.Provider {
 	n := *p
 	n.Name, n.Alias = as.LocalName, as.Alias
-	n.Config = &fixedContextBody{body: p.Config, ctx: ctx}
-	if p.ForEach != nil {
-		n.ForEach = &fixedContextExpr{Expression: p.ForEach, ctx: ctx}
+	if runs := ctx.Variables["run"]; !runs.IsNull() && runs.LengthInt() > 0 {
+		n.Config = &fixedContextBody{body: p.Config, ctx: ctx}
 	}
 	return &n
 }
@@ -194,10 +210,25 @@ func mergeOverrides[T any](inRun, inFile []T, addr func(T) string, duplicate fun
 	return out, ds
 }
 
+// withCarried adds to current the carried overrides of targets current
+// does not name and that exist (applies).
+func withCarried[T any](current, carried []T, addr func(T) string, applies func(T) bool) []T {
+	named := map[string]bool{}
+	for _, o := range current {
+		named[addr(o)] = true
+	}
+	for _, o := range carried {
+		if !named[addr(o)] && applies(o) {
+			current = append(current, o)
+		}
+	}
+	return current
+}
+
 func mergeResourceOverrides(inRun, inFile []*OverrideResource) ([]*OverrideResource, diags.Diagnostics) {
 	return mergeOverrides(inRun, inFile, func(o *OverrideResource) string { return o.Addr.String() }, func(o *OverrideResource) diags.Diagnostic {
 		return diags.Diagnostic{Severity: diags.Warning, Summary: fmt.Sprintf("Multiple `%s` blocks for the same address", o.blockName()),
-			Detail:  fmt.Sprintf("`%s` is overridden in both global file and local run blocks. The declaration in global file block is ignored.", o.Addr),
+			Detail:  fmt.Sprintf("`%s` is overridden in both global file and local run blocks. The declaration in global file block will be ignored.", o.Addr),
 			Subject: o.Target.SourceRange().Ptr()}
 	})
 }
@@ -205,11 +236,15 @@ func mergeResourceOverrides(inRun, inFile []*OverrideResource) ([]*OverrideResou
 func mergeModuleOverrides(inRun, inFile []*OverrideModule) ([]*OverrideModule, diags.Diagnostics) {
 	return mergeOverrides(inRun, inFile, func(o *OverrideModule) string { return o.Addr.String() }, func(o *OverrideModule) diags.Diagnostic {
 		return diags.Diagnostic{Severity: diags.Warning, Summary: "Multiple `override_module` blocks for the same address",
-			Detail:  fmt.Sprintf("Module `%s` is overridden in both global file and local run blocks. The declaration in global file block is ignored.", o.Addr),
+			Detail:  fmt.Sprintf("Module `%s` is overridden in both global file and local run blocks. The declaration in global file block will be ignored.", o.Addr),
 			Subject: o.Target.SourceRange().Ptr()}
 	})
 }
 
+// checkOverrideTarget reports an override_resource or override_data block
+// of the file or the run whose target the configuration lacks or is of the
+// other mode. (Those of a mock_provider block that match nothing are left
+// alone, as OpenTofu leaves them.)
 func checkOverrideTarget(root *config.Config, o *OverrideResource) diags.Diagnostics {
 	module := root.Descendant(o.Addr.Module)
 	if module == nil {
@@ -219,6 +254,9 @@ func checkOverrideTarget(root *config.Config, o *OverrideResource) diags.Diagnos
 	if module.Module.Resources[o.Addr.Resource] == nil {
 		return diags.Diagnostics{{Severity: diags.Error, Summary: fmt.Sprintf("Resource not found: %s", o.Addr),
 			Detail: "Target points to undefined resource. Please, ensure resource exists.", Subject: o.Target.SourceRange().Ptr()}}
+	}
+	if o.Addr.Resource.Mode != o.Mode {
+		return diags.Diagnostics{modeMismatch(o)}
 	}
 	return nil
 }

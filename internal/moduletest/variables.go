@@ -1,6 +1,8 @@
 package moduletest
 
 import (
+	"fmt"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
@@ -18,6 +20,9 @@ type GlobalValue interface {
 	// Parse reads the value for a variable declared as decl; nil decl
 	// means the configuration does not declare it.
 	Parse(decl *config.Variable) (cty.Value, hcl.Range, diags.Diagnostics)
+	// EngineSource is where the value came from, which the engine's
+	// messages about it name.
+	EngineSource() engine.ValueSourceType
 }
 
 // testContext is where a run's variables blocks and the test file's
@@ -25,7 +30,10 @@ type GlobalValue interface {
 // defaults of the configuration under test, run the outputs of the runs
 // that last changed each state, and every built-in function is there.
 func testContext(cfg *config.Config, globals map[string]GlobalValue, runs map[string]cty.Value) (*hcl.EvalContext, diags.Diagnostics) {
-	vars, ds := globalValues(cfg, globals)
+	// As in OpenTofu, what is wrong with a global value is reported where
+	// a run's variables are worked out (inputValues), not here as well.
+	vars, _ := globalValues(cfg, globals)
+	var ds diags.Diagnostics
 	for name, decl := range cfg.Module.Variables {
 		if _, given := vars[name]; given || decl.Default == nil {
 			continue
@@ -42,13 +50,16 @@ func testContext(cfg *config.Config, globals map[string]GlobalValue, runs map[st
 }
 
 // globalValues reads every global value, with the optional-attribute
-// defaults of the declaration where there is one.
+// defaults of the declaration where there is one. As in OpenTofu's test
+// context, the text of a -var option or TF_VAR_ variable is a string here
+// whatever the declared type (the run's value for the module is read as
+// the type asks, see inputValues).
 func globalValues(cfg *config.Config, globals map[string]GlobalValue) (map[string]cty.Value, diags.Diagnostics) {
 	var ds diags.Diagnostics
 	vars := make(map[string]cty.Value, len(globals))
 	for name, g := range globals {
 		decl := cfg.Module.Variables[name]
-		val, _, gd := g.Parse(decl)
+		val, _, gd := g.Parse(nil)
 		ds = ds.Append(gd)
 		if decl != nil && decl.Type.Defaults != nil && !val.IsNull() && val.IsKnown() {
 			val = decl.Type.Defaults.Apply(val)
@@ -71,17 +82,34 @@ func inputValues(cfg *config.Config, file *File, run *Run, globals map[string]Gl
 		}
 		if ok {
 			val, hd := expr.Value(ctx)
-			ds = ds.Append(hd)
-			values[name] = &engine.InputValue{Value: val, SourceType: engine.ValueFromCaller, SourceRange: expr.Range()}
-			continue
-		}
-		if g, ok := globals[name]; ok {
+			if ds = ds.Append(hd); !hd.HasErrors() {
+				values[name] = &engine.InputValue{Value: val, SourceType: engine.ValueFromCaller, SourceRange: expr.Range()}
+			}
+		} else if g, ok := globals[name]; ok {
 			val, rng, gd := g.Parse(decl)
-			ds = ds.Append(gd)
-			values[name] = &engine.InputValue{Value: val, SourceType: engine.ValueFromCaller, SourceRange: rng}
+			if ds = ds.Append(gd); !gd.HasErrors() {
+				values[name] = &engine.InputValue{Value: val, SourceType: g.EngineSource(), SourceRange: rng}
+			}
 		}
 	}
-	return values, ds
+	return values, ds.Append(unsetRequired(cfg, values))
+}
+
+// unsetRequired reports the required variables that have no value, as
+// OpenTofu does before planning: a value that could not be worked out is
+// no value.
+func unsetRequired(cfg *config.Config, values engine.InputValues) diags.Diagnostics {
+	var ds diags.Diagnostics
+	for _, name := range sortedNames(cfg.Module.Variables) {
+		decl := cfg.Module.Variables[name]
+		if values[name] != nil || decl.Default != nil {
+			continue
+		}
+		ds = ds.Append(diags.Diagnostic{Severity: diags.Error, Summary: "No value for required variable",
+			Detail:  fmt.Sprintf("The root module input variable %q is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.", name),
+			Subject: decl.DeclRange.Ptr()})
+	}
+	return ds
 }
 
 // providerContext is ctx with the run's own values of the variables the
@@ -104,14 +132,15 @@ func providerContext(ctx *hcl.EvalContext, inputs engine.InputValues) *hcl.EvalC
 // assertionVariables are the values var.NAME has in a run's assertions for
 // variables the configuration does not declare: the test file may set
 // variables only the assertions read (declared ones read the engine's
-// values, converted to their types).
-func assertionVariables(cfg *config.Config, file *File, run *Run, globals map[string]GlobalValue, ctx *hcl.EvalContext) (map[string]cty.Value, diags.Diagnostics) {
+// values, converted to their types). As in OpenTofu, what goes wrong
+// working them out is not reported (a value that cannot be worked out is
+// unknown): a file's variables meant for another module, or naming a run
+// still to come, do not fail the run.
+func assertionVariables(cfg *config.Config, file *File, run *Run, globals map[string]GlobalValue, ctx *hcl.EvalContext) map[string]cty.Value {
 	out := map[string]cty.Value{}
-	var ds diags.Diagnostics
 	for name, g := range globals {
 		if cfg.Module.Variables[name] == nil {
-			val, _, gd := g.Parse(nil)
-			ds = ds.Append(gd)
+			val, _, _ := g.Parse(nil)
 			out[name] = val
 		}
 	}
@@ -120,10 +149,9 @@ func assertionVariables(cfg *config.Config, file *File, run *Run, globals map[st
 			if cfg.Module.Variables[name] != nil {
 				continue
 			}
-			val, hd := expr.Value(ctx)
-			ds = ds.Append(hd)
+			val, _ := expr.Value(ctx)
 			out[name] = val
 		}
 	}
-	return out, ds
+	return out
 }

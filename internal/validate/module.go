@@ -306,6 +306,15 @@ func (m *moduleValidator) evalExpr(scope *lang.Scope, expr hcl.Expression) (cty.
 // resources against the resource types' schemas. References whose shape
 // depends on count or for_each are left to evaluation.
 func (m *moduleValidator) checkResourceReferences(refs []*addrs.Reference) hcl.Diagnostics {
+	return ResourceReferences(m.cfg, m.resourceSchema, refs)
+}
+
+// ResourceReferences checks the attribute steps of references to the
+// resources of cfg's module against their types' schemas (schemaOf, nil
+// where unknown), as OpenTofu's static validation of references does.
+// References whose shape depends on count or for_each are left to
+// evaluation.
+func ResourceReferences(cfg *config.Config, schemaOf func(*config.Resource) *schema.Block, refs []*addrs.Reference) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, ref := range refs {
 		var addr addrs.Resource
@@ -318,7 +327,7 @@ func (m *moduleValidator) checkResourceReferences(refs []*addrs.Reference) hcl.D
 		default:
 			continue
 		}
-		r := m.cfg.Module.Resources[addr]
+		r := cfg.Module.Resources[addr]
 		if r == nil {
 			continue
 		}
@@ -326,7 +335,7 @@ func (m *moduleValidator) checkResourceReferences(refs []*addrs.Reference) hcl.D
 			diags = append(diags, keyDiags...)
 			continue
 		}
-		if block := m.resourceSchema(r); block != nil {
+		if block := schemaOf(r); block != nil {
 			diags = append(diags, block.StaticValidateTraversal(ref.Remaining)...)
 		}
 	}

@@ -7,9 +7,10 @@ import (
 	"github.com/terrane/terrane/internal/inputvars"
 )
 
-// DefaultTestParallelism is how many run blocks `terrane test` executes at
-// once, across files, unless -parallelism says otherwise.
-const DefaultTestParallelism = 4
+// DefaultTestParallelism is how many run blocks of one file `terrane test`
+// executes at once unless -parallelism says otherwise: one, as OpenTofu
+// runs them (files always run one after another).
+const DefaultTestParallelism = 1
 
 // Test is `terrane test`'s command line.
 type Test struct {
@@ -23,6 +24,9 @@ type Test struct {
 	TestDirectory string
 	Verbose       bool
 	Parallelism   int
+	// JSONInto is a file that receives the -json messages beside the
+	// human output.
+	JSONInto string
 }
 
 func addTestFlags(fs *flag.FlagSet, test *Test, filter *stringList) {
@@ -31,7 +35,8 @@ func addTestFlags(fs *flag.FlagSet, test *Test, filter *stringList) {
 	fs.Var(filter, "filter", "run only this test file, given relative to the working directory (repeatable)")
 	fs.StringVar(&test.TestDirectory, "test-directory", "tests", "the directory searched for test files besides the working directory")
 	fs.BoolVar(&test.Verbose, "verbose", false, "print the plan or state of each run block")
-	fs.IntVar(&test.Parallelism, "parallelism", DefaultTestParallelism, "number of run blocks executed at once; 1 runs them one after another")
+	fs.StringVar(&test.JSONInto, "json-into", "", "also write the -json messages to this file")
+	fs.IntVar(&test.Parallelism, "parallelism", DefaultTestParallelism, "number of run blocks of a file executed at once when they do not depend on each other")
 }
 
 // ParseTest parses `terrane test`'s arguments.
@@ -45,8 +50,10 @@ func ParseTest(args []string) (*Test, diags.Diagnostics) {
 		return test, ds
 	}
 	test.Filter = filter
-	if fs.NArg() > 0 {
-		ds = ds.Append(tooManyArguments("test", fs.Args()))
+	// Positional arguments are ignored, as OpenTofu's test command ignores
+	// them.
+	if test.JSON && test.JSONInto != "" {
+		ds = ds.Append(diags.Errorf("Invalid output format", "The -json and -json-into arguments are mutually exclusive"))
 	}
 	if test.Parallelism < 1 {
 		ds = ds.Append(diags.Errorf("Invalid -parallelism option",

@@ -173,11 +173,11 @@ output "full_name" {
 		"cli.tfvars":              "name = \"var-file\"\n",
 		"tests/vars.tftest.hcl": `
 variables {
-  expected = "cli-var-file"
+  expected = "cli-tests-dir"
 }
 
-# OpenTofu's order: -var and -var-file over the test directory's tfvars
-# files, and those over the ones beside the configuration.
+# OpenTofu's order: the test directory's tfvars files over -var and
+# -var-file, and those over the ones beside the configuration.
 run "globals" {
   assert {
     condition     = output.full_name == var.expected && output.suffix == "tests-dir"
@@ -191,7 +191,7 @@ run "run_level_wins" {
     parent = run.globals.id
   }
   assert {
-    condition     = output.full_name == "cli-run" && tpf_thing.t.description == run.globals.id
+    condition     = output.full_name == "cli-run" && tpf_thing.t.description == var.parent
     error_message = "got ${output.full_name} with parent ${tpf_thing.t.description}"
   }
 }
