@@ -161,6 +161,7 @@ Failure! 2 passed, 2 failed, 1 skipped.
 // read with the configuration, so one that cannot be decoded makes init
 // fail and test stop before any file runs.
 func TestTestCommandStaticErrorsStopEverything(t *testing.T) {
+	t.Parallel()
 	p := newTestCommandProject(t, basicTestConfig, nil)
 	files := map[string]string{
 		"a_good.tftest.hcl": `
