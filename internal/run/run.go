@@ -98,7 +98,7 @@ func Open(ctx context.Context, opts Options) (*Run, diags.Diagnostics) {
 	r := &Run{Dir: opts.Dir}
 	// As OpenTofu's backend does before anything else, a provider the
 	// lock file selects must be installed.
-	if ds := workdir.CheckInstalledProviders(r.Dir); ds.HasErrors() {
+	if ds := workdir.CheckInstalledProvidersIn(r.Dir, func(name string) string { return getenv(opts.Environ, name) }); ds.HasErrors() {
 		return nil, ds
 	}
 	ds := r.loadConfig(opts)

@@ -17,14 +17,16 @@ import (
 // selects that is not installed, as "ADDRESS: there is no package for
 // ADDRESS VERSION cached in DIR", sorted. Development overrides and
 // reattached providers need no package.
-func MissingProviders(dir string) []string {
+func MissingProviders(dir string) []string { return missingProviders(dir, os.Getenv) }
+
+func missingProviders(dir string, getenv func(string) string) []string {
 	locks, ds := depsfile.LoadFile(LockFilePath(dir))
 	if ds.HasErrors() || locks == nil {
 		return nil
 	}
-	cli, _ := cliconfig.Load(cliconfig.Environment{WorkingDir: dir})
+	cli, _ := cliconfig.Load(cliconfig.Environment{WorkingDir: dir, Getenv: getenv})
 	overrides := devOverrides(cli)
-	reattached, _ := plugin.ParseReattachProviders(os.Getenv(plugin.EnvReattachProviders))
+	reattached, _ := plugin.ParseReattachProviders(getenv(plugin.EnvReattachProviders))
 	var problems []string
 	for _, provider := range locks.SortedProviders() {
 		_, overridden := overrides[provider]
@@ -49,12 +51,19 @@ func MissingProviders(dir string) []string {
 // have no package installed in the data directory of dir. Providers a dev
 // override or a reattachment supplies need none.
 func CheckInstalledProviders(dir string) diags.Diagnostics {
-	problems := MissingProviders(dir)
+	return CheckInstalledProvidersIn(dir, os.Getenv)
+}
+
+// CheckInstalledProvidersIn is CheckInstalledProviders for a run whose
+// environment is not the process's (a reconciled workspace's): its CLI
+// configuration's development overrides and reattached providers count.
+func CheckInstalledProvidersIn(dir string, getenv func(string) string) diags.Diagnostics {
+	problems := missingProviders(dir, getenv)
 	if len(problems) == 0 {
 		return nil
 	}
 	suggestion := "To download the plugins required for this configuration, run:\n  terrane init"
-	if os.Getenv("TF_IN_AUTOMATION") != "" {
+	if getenv("TF_IN_AUTOMATION") != "" {
 		suggestion = "You must install the required plugins before running Terrane operations."
 	}
 	return diags.Diagnostics{diags.Errorf("Required plugins are not installed",
