@@ -261,11 +261,11 @@ func runPush(streams Streams, args []string) int {
 	return 1
 }
 
-// flagParseError writes OpenTofu's error for an option a command does not
-// define, with the empty line after it that OpenTofu's older commands
-// write, and returns runResultHelp so that the command's help follows.
-func flagParseError(w io.Writer, err error, color bool) int {
-	writeLegacyDiagnostics(w, diags.Diagnostics{diags.Errorf("Failed to parse command-line flags", "%s", err)}, color)
+// usageFailure writes the errors of a command line a command refused,
+// each with the empty line after it that OpenTofu's older commands write,
+// and returns runResultHelp so that the command's help follows.
+func usageFailure(w io.Writer, ds diags.Diagnostics, color bool) int {
+	writeLegacyDiagnostics(w, ds, color)
 	return runResultHelp
 }
 

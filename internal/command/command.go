@@ -1,7 +1,6 @@
 package command
 
 import (
-	"flag"
 	"io"
 	"log"
 
@@ -148,15 +147,6 @@ func viewFlagsFirst(args []string) []string {
 		return args
 	}
 	return append(flags, rest...)
-}
-
-// newFlagSet returns a flag set that does not exit the process and
-// writes nothing itself: the command reports a parse error in OpenTofu's
-// words, and -help is the runner's.
-func newFlagSet(name string, _ Streams) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	return fs
 }
 
 // routeStandardLog sends what libraries write through the standard log

@@ -3,7 +3,6 @@ package command
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/config/format"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/ui"
@@ -23,14 +23,10 @@ import (
 // left alone.
 var fmtExtensions = []string{".tf", ".tofu", ".tfvars", ".tftest.hcl", ".tofutest.hcl"}
 
-type fmtOptions struct {
-	list, write, diff, check, recursive bool
-}
-
 // fmtRun carries the options and collects diagnostics and source files for
 // rendering them.
 type fmtRun struct {
-	opts  fmtOptions
+	opts  arguments.Fmt
 	out   io.Writer
 	files map[string]*hcl.File
 	diags hcl.Diagnostics
@@ -42,45 +38,30 @@ type fmtRun struct {
 // when some input is not formatted.
 func runFmt(streams Streams, args []string) int {
 	stdin, stdout, stderr := streams.Stdin, streams.Stdout, streams.Stderr
-	fs := flag.NewFlagSet("fmt", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	opts := fmtOptions{}
-	fs.BoolVar(&opts.list, "list", true, "List files whose formatting differs")
-	fs.BoolVar(&opts.write, "write", true, "Write the result to source files")
-	fs.BoolVar(&opts.diff, "diff", false, "Display diffs of formatting changes")
-	fs.BoolVar(&opts.check, "check", false, "Exit non-zero if any input is not formatted")
-	fs.BoolVar(&opts.recursive, "recursive", false, "Also process subdirectories")
-	noColor := fs.Bool("no-color", false, "Disable color output")
-	if err := fs.Parse(args); err != nil {
-		return flagParseError(stderr, err, ui.ColorEnabled(*noColor))
+	opts, argDiags := arguments.ParseFmt(args)
+	if argDiags.HasErrors() {
+		return usageFailure(stderr, argDiags, ui.ColorEnabled(opts.NoColor))
 	}
-	paths := fs.Args()
-	fromStdin := len(paths) == 1 && paths[0] == "-"
-	if fromStdin {
-		opts.list, opts.write = false, false
-	} else if len(paths) == 0 {
-		paths = []string{"."}
-	}
-	listRequested := opts.list
+	listRequested := opts.List
 	var checkOutput bytes.Buffer
-	run := &fmtRun{opts: opts, out: stdout, files: map[string]*hcl.File{}}
-	if opts.check {
+	run := &fmtRun{opts: *opts, out: stdout, files: map[string]*hcl.File{}}
+	if opts.Check {
 		// -check lists what differs into a buffer and never writes.
-		run.opts.list, run.opts.write = true, false
+		run.opts.List, run.opts.Write = true, false
 		run.out = &checkOutput
 	}
-	if fromStdin {
+	if opts.Stdin {
 		run.processFile("<stdin>", stdin)
 	} else {
-		run.processPaths(paths)
+		run.processPaths(opts.Paths)
 	}
 	if len(run.diags) > 0 {
-		writeLegacyDiagnosticsWithSources(stderr, diags.Diagnostics{}.Append(run.diags), run.files, ui.ColorEnabled(*noColor))
+		writeLegacyDiagnosticsWithSources(stderr, diags.Diagnostics{}.Append(run.diags), run.files, ui.ColorEnabled(opts.NoColor))
 	}
 	if run.diags.HasErrors() {
 		return 2
 	}
-	if opts.check {
+	if opts.Check {
 		unformatted := checkOutput.Len() > 0
 		if listRequested {
 			_, _ = io.Copy(stdout, &checkOutput)
@@ -145,7 +126,7 @@ func (r *fmtRun) processDir(dir string) {
 		path := filepath.Join(dir, name)
 		if entry.IsDir() {
 			// Like plan, fmt works on one module at a time unless asked.
-			if r.opts.recursive {
+			if r.opts.Recursive {
 				r.processDir(path)
 			}
 			continue
@@ -184,7 +165,7 @@ func (r *fmtRun) processFile(path string, input io.Reader) {
 	if !bytes.Equal(src, result) {
 		r.reportChange(path, src, result)
 	}
-	if !r.opts.list && !r.opts.write && !r.opts.diff {
+	if !r.opts.List && !r.opts.Write && !r.opts.Diff {
 		// Terraform and OpenTofu print the result as one UI message, which
 		// ends in exactly one newline whatever the file ended with.
 		printed := append(bytes.TrimSuffix(result, []byte("\n")), '\n')
@@ -195,16 +176,16 @@ func (r *fmtRun) processFile(path string, input io.Reader) {
 }
 
 func (r *fmtRun) reportChange(path string, src, result []byte) {
-	if r.opts.list {
+	if r.opts.List {
 		fmt.Fprintln(r.out, path)
 	}
-	if r.opts.write {
+	if r.opts.Write {
 		if err := os.WriteFile(path, result, 0o644); err != nil {
 			r.errorf("Writing formatted file failed", "Failed to write %s: %s", path, err)
 			return
 		}
 	}
-	if r.opts.diff {
+	if r.opts.Diff {
 		diff, err := unifiedDiff(src, result, path)
 		if err != nil {
 			r.errorf("Failed to generate diff", "Failed to generate diff for %s: %s", path, err)

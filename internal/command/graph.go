@@ -2,8 +2,6 @@ package command
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"slices"
@@ -20,35 +18,19 @@ import (
 	"github.com/terrane/terrane/internal/ui"
 )
 
-// graphOptions is `terrane graph`'s command line.
-type graphOptions struct {
-	help       bool   // -help: the usage is printed, nothing else done
-	graphType  string // "" picks plan, or apply with planFile
-	planFile   string
-	drawCycles bool
-	noColor    bool
-	// usage is set when the command line is wrong in a way that has the
-	// command's help follow the error.
-	usage bool
-	// vars are -var and -var-file: they do not change the graph, but an
-	// encryption configuration that uses variables needs them to read
-	// the state and a saved plan.
-	vars []inputvars.VarOption
-}
-
 // runGraph is `terrane graph`: the dependency graph of a plan or apply
 // operation in the DOT language, shaped as OpenTofu's graph command draws
 // it. The graph is the one the engine walks, so what it shows is the order
 // Terrane works in.
 func runGraph(streams Streams, args []string) int {
-	opts, argDiags := parseGraphArgs(streams, args)
-	if opts.help {
+	opts, argDiags := arguments.ParseGraph(args)
+	if opts.Help {
 		return 0
 	}
-	out := newOperationOutput(streams, arguments.View{NoColor: opts.noColor})
+	out := newOperationOutput(streams, arguments.View{NoColor: opts.NoColor})
 	if argDiags.HasErrors() {
 		code := writeGraphFailure(out, argDiags)
-		if opts.usage {
+		if opts.UsageError {
 			return runResultHelp
 		}
 		return code
@@ -67,7 +49,7 @@ func runGraph(streams Streams, args []string) int {
 	}
 	// OpenTofu prints the drawing with a line break after it, though the
 	// drawing ends with one.
-	fmt.Fprintln(streams.Stdout, drawGraph(g, kind, opts.drawCycles))
+	fmt.Fprintln(streams.Stdout, drawGraph(g, kind, opts.DrawCycles))
 	return 0
 }
 
@@ -79,55 +61,13 @@ func writeGraphFailure(out *operationOutput, ds diags.Diagnostics) int {
 	return 1
 }
 
-func parseGraphArgs(streams Streams, args []string) (graphOptions, diags.Diagnostics) {
-	var opts graphOptions
-	fs := newFlagSet("graph", streams)
-	fs.StringVar(&opts.graphType, "type", "", "The operation to draw: plan, plan-refresh-only, plan-destroy or apply (the default with -plan)")
-	fs.StringVar(&opts.planFile, "plan", "", "Draw the apply graph of this saved plan")
-	fs.BoolVar(&opts.drawCycles, "draw-cycles", false, "Draw the graph even when it has cycles, their edges in red")
-	fs.Int("module-depth", -1, "Accepted for compatibility; modules are always drawn whole")
-	fs.Bool("verbose", false, "Accepted for compatibility")
-	fs.BoolVar(&opts.noColor, "no-color", false, "Disable colour in diagnostics")
-	// Variable values do not change the graph: references, not values,
-	// make its edges. Only the encryption configuration uses them.
-	arguments.AddVarFlags(fs, &opts.vars)
-	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
-		opts.help = true
-		return opts, nil
-	} else if err != nil {
-		opts.usage = true
-		return opts, diags.Diagnostics{diags.Errorf("Failed to parse command-line flags", "%s", err)}
-	}
-	if fs.NArg() > 0 {
-		opts.usage = true
-		return opts, diags.Diagnostics{diags.Errorf("Unexpected argument",
-			"Too many command line arguments. Did you mean to use -chdir?")}
-	}
-	if opts.graphType == "" {
-		opts.graphType = "plan"
-		if opts.planFile != "" {
-			opts.graphType = "apply"
-		}
-	}
-	switch opts.graphType {
-	case "plan", "plan-refresh-only", "plan-destroy", "apply":
-	case "eval", "validate":
-		return opts, diags.Diagnostics{diags.Errorf("Graph type no longer available",
-			"The graph type %q is no longer available. Use -type=plan instead to get a similar result.", opts.graphType)}
-	default:
-		return opts, diags.Diagnostics{diags.Errorf("Unsupported graph type",
-			`The -type=... argument must be either "plan", "plan-refresh-only", "plan-destroy", or "apply".`)}
-	}
-	return opts, nil
-}
-
 // operationGraph builds the graph opts ask for. The graph is nil when it
 // could not be built; otherwise ds may still hold its cycles as errors.
-func operationGraph(out *operationOutput, opts graphOptions) (*engine.OperationGraph, graphKind, diags.Diagnostics) {
-	if opts.graphType == "apply" && opts.planFile != "" {
-		return savedPlanGraph(out, opts.planFile, opts.vars)
+func operationGraph(out *operationOutput, opts *arguments.Graph) (*engine.OperationGraph, graphKind, diags.Diagnostics) {
+	if opts.Type == "apply" && opts.PlanFile != "" {
+		return savedPlanGraph(out, opts.PlanFile, opts.Vars)
 	}
-	op, ds := openGraphOperation(out, opts.vars, nil)
+	op, ds := openGraphOperation(out, opts.Vars, nil)
 	if op == nil {
 		return nil, 0, ds
 	}
@@ -136,7 +76,7 @@ func operationGraph(out *operationOutput, opts graphOptions) (*engine.OperationG
 	var g *engine.OperationGraph
 	var gds diags.Diagnostics
 	kind := graphOfPlan
-	switch opts.graphType {
+	switch opts.Type {
 	case "plan":
 		g, gds = op.Engine.PlanGraph(ctx, plans.NormalMode)
 	case "plan-refresh-only":

@@ -3,7 +3,6 @@ package command
 import (
 	"context"
 	"fmt"
-	"io"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -12,7 +11,6 @@ import (
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/engine"
-	"github.com/terrane/terrane/internal/inputvars"
 	"github.com/terrane/terrane/internal/ui"
 )
 
@@ -20,35 +18,16 @@ import (
 // remote object into the workspace's records at ADDR, whose resource block
 // must already be written, as `tofu import` does.
 func runImport(streams Streams, args []string) int {
-	fs := newFlagSet("import", streams)
-	fs.SetOutput(io.Discard)
-	var opts arguments.Operation
-	var view arguments.View
-	fs.Var(importVarFlag{vars: &opts.Vars}, "var", "Set a root module input variable: -var 'name=value' (repeatable)")
-	fs.Var(importVarFlag{vars: &opts.Vars, file: true}, "var-file", "Load variable values from a .tfvars file (repeatable)")
-	fs.BoolVar(&view.NoColor, "no-color", false, "Disable colour in the output")
-	fs.BoolVar(&opts.Input, "input", true, "Accepted for compatibility; Terrane does not prompt for variables here")
-	fs.BoolVar(&opts.Lock, "lock", true, "Accepted for compatibility; records are written with compare-and-swap, never locked")
-	fs.Duration("lock-timeout", 0, "Accepted for compatibility; records are written with compare-and-swap, never locked")
-	fs.IntVar(&opts.Parallelism, "parallelism", engine.DefaultParallelism, "Limit the number of concurrent provider calls")
-	err := fs.Parse(args)
-	out := newOperationOutput(streams, view)
-	usage := func(d diags.Diagnostic) int {
-		writeLegacyDiagnostics(streams.Stderr, diags.Diagnostics{d}, out.color)
-		printCommandHelp(streams.Stdout, "import")
-		return 1
+	opts, argDiags := arguments.ParseImport(args)
+	out := newOperationOutput(streams, opts.View)
+	if argDiags.HasErrors() {
+		return usageFailure(streams.Stderr, argDiags, out.color)
 	}
-	if err != nil {
-		return usage(diags.Errorf("Failed to parse command-line flags", "%s", err))
-	}
-	if fs.NArg() != 2 {
-		return usage(diags.Errorf("Invalid number of arguments", "The import command expects two arguments"))
-	}
-	addr, d := parseImportAddress(out, fs.Arg(0))
+	addr, d := parseImportAddress(out, opts.Addr)
 	if d {
 		return 1
 	}
-	op, ds := openOperation(out, opts, nil, nil)
+	op, ds := openOperation(out, opts.Operation, nil, nil)
 	if ds.HasErrors() {
 		out.legacyDiagnostics(ds)
 		return 1
@@ -57,7 +36,7 @@ func runImport(streams Streams, args []string) int {
 	if importTargetMissing(out, op, addr) {
 		return 1
 	}
-	id := fs.Arg(1)
+	id := opts.ID
 	type result struct {
 		imported *engine.ImportedObject
 		diags    diags.Diagnostics
@@ -138,22 +117,6 @@ func importTargetMissing(out *operationOutput, op *operation, addr addrs.AbsReso
 		"resource %q %q {\n  # (resource arguments)\n}\n", addr, where, res.Type, res.Name)
 	fmt.Fprintln(out.streams.Stderr, ui.Colorize(text, out.color))
 	return true
-}
-
-// importVarFlag collects -var and -var-file in command-line order, which
-// decides which of them wins.
-type importVarFlag struct {
-	vars *[]inputvars.VarOption
-	file bool
-}
-
-func (f importVarFlag) String() string { return "" }
-func (f importVarFlag) Set(text string) error {
-	if text == "" {
-		return fmt.Errorf("a value is required")
-	}
-	*f.vars = append(*f.vars, inputvars.VarOption{File: f.file, Text: text})
-	return nil
 }
 
 // legacyDiagnostics writes diagnostics as OpenTofu's import and state

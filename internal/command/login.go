@@ -25,6 +25,7 @@ import (
 	"github.com/hashicorp/terraform-svchost/disco"
 	"golang.org/x/oauth2"
 
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/plugin/cliconfig"
 	"github.com/terrane/terrane/internal/ui"
@@ -56,27 +57,25 @@ func runLogin(streams Streams, args []string) int {
 }
 
 func (c *loginCommand) run(args []string) int {
-	fs := newFlagSet("login", c.streams)
-	noColor := fs.Bool("no-color", false, "Disable colour in the output")
-	input := fs.Bool("input", true, "Ask for input; login cannot work without it")
-	if err := fs.Parse(args); err != nil {
-		return flagParseError(c.streams.Stderr, err, ui.ColorEnabled(*noColor))
+	opts, argDiags := arguments.ParseLogin(args)
+	color := ui.ColorEnabled(opts.NoColor)
+	if argDiags.HasErrors() {
+		return usageFailure(c.streams.Stderr, argDiags, color)
 	}
-	color := ui.ColorEnabled(*noColor)
 	fail := func(ds ...diags.Diagnostic) int {
 		writeLegacyDiagnostics(c.streams.Stderr, ds, color)
 		return 1
 	}
-	if fs.NArg() > 1 {
+	if len(opts.Args) > 1 {
 		return fail(diags.Errorf("Too many arguments", "The login command expects at most one argument: the host to log in to."))
 	}
-	if !*input {
+	if !opts.Input {
 		return fail(diags.Errorf("Login is an interactive command",
 			"The \"terrane login\" command uses interactive prompts to obtain and record credentials, so it can't be run with input disabled.\n\nTo configure credentials in a non-interactive context, write existing credentials directly to a CLI configuration file."))
 	}
 	given := defaultLoginHost
-	if fs.NArg() == 1 {
-		given = fs.Arg(0)
+	if len(opts.Args) == 1 {
+		given = opts.Args[0]
 	}
 	hostname, err := svchost.ForComparison(given)
 	if err != nil {

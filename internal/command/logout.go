@@ -5,6 +5,7 @@ import (
 
 	svchost "github.com/hashicorp/terraform-svchost"
 
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/plugin/cliconfig"
 	"github.com/terrane/terrane/internal/ui"
@@ -18,22 +19,21 @@ func runLogout(streams Streams, args []string) int {
 }
 
 func logout(streams Streams, args []string, env cliconfig.Environment) int {
-	fs := newFlagSet("logout", streams)
-	noColor := fs.Bool("no-color", false, "Disable colour in the output")
-	if err := fs.Parse(args); err != nil {
-		return flagParseError(streams.Stderr, err, ui.ColorEnabled(*noColor))
+	opts, argDiags := arguments.ParseLogout(args)
+	color := ui.ColorEnabled(opts.NoColor)
+	if argDiags.HasErrors() {
+		return usageFailure(streams.Stderr, argDiags, color)
 	}
-	color := ui.ColorEnabled(*noColor)
 	fail := func(ds ...diags.Diagnostic) int {
 		writeLegacyDiagnostics(streams.Stderr, ds, color)
 		return 1
 	}
-	if fs.NArg() != 1 {
+	if len(opts.Args) != 1 {
 		return fail(diags.Errorf("Host required", "The logout command expects exactly one argument: the host to log out of."))
 	}
-	hostname, err := svchost.ForComparison(fs.Arg(0))
+	hostname, err := svchost.ForComparison(opts.Args[0])
 	if err != nil {
-		return fail(diags.Errorf("Invalid hostname", "The given hostname %q is not valid: %s.", fs.Arg(0), err))
+		return fail(diags.Errorf("Invalid hostname", "The given hostname %q is not valid: %s.", opts.Args[0], err))
 	}
 	display := hostname.ForDisplay()
 	cfg, ds := cliconfig.Load(env)

@@ -9,6 +9,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/lang/funcs"
 	"github.com/terrane/terrane/internal/ui"
@@ -20,16 +21,9 @@ import (
 // Descriptions are those the function library carries, where it carries
 // one.
 func runMetadataFunctions(streams Streams, args []string) int {
-	fs := newFlagSet("metadata functions", streams)
-	asJSON := fs.Bool("json", false, "Print the function signatures as JSON (required)")
-	noColor := fs.Bool("no-color", false, "Disable colour in the output")
-	if err := fs.Parse(args); err != nil {
-		ui.WriteDiagnostics(streams.Stderr, diags.Diagnostics{diags.Errorf("Failed to parse command-line flags", "%s", err)}, nil, ui.ColorEnabled(*noColor))
-		return runResultHelp
-	}
-	if !*asJSON {
-		ui.WriteDiagnostics(streams.Stderr, diags.Diagnostics{diags.Errorf("Invalid arguments",
-			"The `terrane metadata functions` command requires the `-json` flag.")}, nil, ui.ColorEnabled(*noColor))
+	opts, argDiags := arguments.ParseMetadataFunctions(args)
+	if argDiags.HasErrors() {
+		ui.WriteDiagnostics(streams.Stderr, argDiags, nil, ui.ColorEnabled(opts.NoColor))
 		return runResultHelp
 	}
 	out, d := marshalFunctionSignatures(funcs.Table(funcs.Options{}))

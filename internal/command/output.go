@@ -3,7 +3,6 @@ package command
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -30,12 +29,12 @@ import (
 // shows them. Listing all of them hides sensitive values (unless
 // -show-sensitive); asking for one by name, -json and -raw show it.
 func runOutput(streams Streams, args []string) int {
-	opts, ds := parseOutputArgs(args)
-	if opts.help {
+	opts, ds := arguments.ParseOutput(args)
+	if opts.Help {
 		printCommandHelp(streams.Stdout, "output")
 		return 0
 	}
-	color := ui.ColorEnabled(opts.noColor)
+	color := ui.ColorEnabled(opts.NoColor)
 	writeDiags := func(ds diags.Diagnostics) {
 		var warnings, errs diags.Diagnostics
 		for _, d := range ds {
@@ -59,17 +58,17 @@ func runOutput(streams Streams, args []string) int {
 		return 1
 	}
 	var jsonInto io.Writer
-	if opts.jsonInto != "" {
-		f, err := os.OpenFile(opts.jsonInto, os.O_TRUNC|os.O_WRONLY|os.O_CREATE, 0o600)
+	if opts.JSONInto != "" {
+		f, err := os.OpenFile(opts.JSONInto, os.O_TRUNC|os.O_WRONLY|os.O_CREATE, 0o600)
 		if err != nil {
 			writeDiags(diags.Diagnostics{diags.Errorf("Invalid argument",
-				"Unable to open the file %q specified by -json-into for writing: %s", opts.jsonInto, err)})
+				"Unable to open the file %q specified by -json-into for writing: %s", opts.JSONInto, err)})
 			return 1
 		}
 		defer f.Close()
 		jsonInto = f
 	}
-	snapshot, loadDiags := loadWorkspaceState(context.Background(), ".", opts.vars)
+	snapshot, loadDiags := loadWorkspaceState(context.Background(), ".", opts.Vars)
 	if loadDiags.HasErrors() {
 		ui.DiagnosticView{Color: color, ConsolidateWarnings: true}.Write(streams.Stdout, streams.Stderr, loadDiags, rootModuleSources("."))
 		return 1
@@ -77,73 +76,21 @@ func runOutput(streams Streams, args []string) int {
 	outputs := snapshot.State.Outputs
 	var viewDiags diags.Diagnostics
 	switch {
-	case opts.json:
-		viewDiags = writeOutputJSON(streams.Stdout, outputs, opts.name)
-	case opts.raw:
-		viewDiags = writeOutputRaw(streams.Stdout, outputs, opts.name)
+	case opts.JSON:
+		viewDiags = writeOutputJSON(streams.Stdout, outputs, opts.Name)
+	case opts.Raw:
+		viewDiags = writeOutputRaw(streams.Stdout, outputs, opts.Name)
 	default:
-		viewDiags = writeOutputHuman(streams.Stdout, outputs, opts.name, opts.showSensitive)
+		viewDiags = writeOutputHuman(streams.Stdout, outputs, opts.Name, opts.ShowSensitive)
 	}
 	if jsonInto != nil {
-		viewDiags = viewDiags.Append(writeOutputJSON(jsonInto, outputs, opts.name))
+		viewDiags = viewDiags.Append(writeOutputJSON(jsonInto, outputs, opts.Name))
 	}
 	writeDiags(viewDiags)
 	if viewDiags.HasErrors() {
 		return 1
 	}
 	return 0
-}
-
-// outputArgs are the output command's options.
-type outputArgs struct {
-	name                     string
-	json, raw, showSensitive bool
-	noColor, help            bool
-	jsonInto, statePath      string
-	vars                     []inputvars.VarOption
-}
-
-func parseOutputArgs(args []string) (outputArgs, diags.Diagnostics) {
-	var opts outputArgs
-	var ds diags.Diagnostics
-	fs := flag.NewFlagSet("output", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.BoolVar(&opts.json, "json", false, "")
-	fs.BoolVar(&opts.raw, "raw", false, "")
-	fs.BoolVar(&opts.showSensitive, "show-sensitive", false, "")
-	fs.BoolVar(&opts.noColor, "no-color", false, "")
-	fs.StringVar(&opts.jsonInto, "json-into", "", "")
-	fs.StringVar(&opts.statePath, "state", "", "")
-	arguments.AddVarFlags(fs, &opts.vars)
-	if err := fs.Parse(args); err == flag.ErrHelp {
-		opts.help = true
-		return opts, nil
-	} else if err != nil {
-		ds = ds.Append(diags.Errorf("Failed to parse command-line flags", "%s", err))
-	}
-	if opts.statePath != "" {
-		// Terrane keeps state in its store, never in a local state file.
-		ds = ds.Append(diags.Errorf("Unsupported option -state",
-			"Terrane reads outputs from the workspace's records in its store, not from a state file, so -state=%q cannot be used. Leave it out to read the selected workspace.", opts.statePath))
-	}
-	if fs.NArg() > 1 {
-		ds = ds.Append(diags.Errorf("Unexpected argument",
-			"The output command expects exactly one argument with the name of an output variable or no arguments to show all outputs."))
-	}
-	if opts.json && opts.jsonInto != "" {
-		ds = ds.Append(diags.Errorf("Invalid output format", "The -json and -json-into arguments are mutually exclusive"))
-	}
-	if opts.raw && opts.json {
-		ds = ds.Append(diags.Errorf("Invalid output format", "The -raw and -json options are mutually-exclusive."))
-		opts.raw, opts.json = false, false
-	}
-	if fs.NArg() > 0 {
-		opts.name = fs.Arg(0)
-	}
-	if opts.raw && opts.name == "" {
-		ds = ds.Append(diags.Errorf("Output name required", "You must give the name of a single output value when using the -raw option."))
-	}
-	return opts, ds
 }
 
 // noOutputsWarning is OpenTofu's warning for a state with no outputs: in

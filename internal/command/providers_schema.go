@@ -12,6 +12,7 @@ import (
 	"github.com/terrane/terrane/internal/run"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/command/jsonprovider"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/depsfile"
@@ -26,20 +27,9 @@ import (
 // in the working directory needs, in the shape of
 // `terraform providers schema -json`.
 func runProvidersSchema(streams Streams, args []string) int {
-	fs := newFlagSet("providers schema", streams)
-	asJSON := fs.Bool("json", false, "Print the schemas as JSON (required)")
-	noColor := fs.Bool("no-color", false, "Disable colour in the output")
-	err := fs.Parse(args)
-	var argDiags diags.Diagnostics
-	if err != nil {
-		argDiags = argDiags.Append(diags.Errorf("Failed to parse command-line flags", "%s", err))
-	}
-	if !*asJSON {
-		argDiags = argDiags.Append(diags.Errorf("Output only in json is allowed",
-			"The `terrane providers schema` command requires the `-json` flag."))
-	}
+	opts, argDiags := arguments.ParseProvidersSchema(args)
 	if len(argDiags) > 0 {
-		ui.WriteDiagnostics(streams.Stderr, argDiags, nil, ui.ColorEnabled(*noColor))
+		ui.WriteDiagnostics(streams.Stderr, argDiags, nil, ui.ColorEnabled(opts.NoColor))
 		return runResultHelp
 	}
 	ctx := context.Background()

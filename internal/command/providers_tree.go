@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/depsfile"
 	"github.com/terrane/terrane/internal/diags"
@@ -22,18 +23,11 @@ import (
 // lists a module's providers and child modules in map order; Terrane lists
 // them sorted.
 func runProvidersTree(streams Streams, args []string) int {
-	fs := newFlagSet("providers", streams)
-	noColor := fs.Bool("no-color", false, "Disable colour in the output")
-	if err := fs.Parse(args); err != nil {
-		return flagParseError(streams.Stderr, err, ui.ColorEnabled(*noColor))
-	}
-	color := ui.ColorEnabled(*noColor)
-	if fs.NArg() > 0 {
+	opts, argDiags := arguments.ParseProviders(args)
+	color := ui.ColorEnabled(opts.NoColor)
+	if argDiags.HasErrors() {
 		// As OpenTofu's providers: the error, then the command's help.
-		writeLegacyDiagnostics(streams.Stderr, diags.Diagnostics{diags.Errorf("Unexpected argument",
-			"Too many command line arguments. Did you mean to use -chdir?")}, color)
-		printCommandHelp(streams.Stdout, "providers")
-		return 1
+		return usageFailure(streams.Stderr, argDiags, color)
 	}
 	parser := config.NewParser()
 	cfg, hclDiags := modules.LoadConfig(parser, ".")

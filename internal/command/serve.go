@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -14,31 +13,14 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/resourceservice"
 	"github.com/terrane/terrane/internal/resourceservice/records"
 	"github.com/terrane/terrane/internal/store"
 	"github.com/terrane/terrane/internal/store/etcd"
 	"github.com/terrane/terrane/internal/store/sqlite"
 )
-
-// tokenEnvVar supplies the serve token, or the client token of watch, without
-// putting it on a command line other users can read.
-const tokenEnvVar = "TERRANE_TOKEN"
-
-// stringList is a repeatable string flag.
-type stringList []string
-
-func (l *stringList) String() string     { return strings.Join(*l, ",") }
-func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
-
-type serveOptions struct {
-	listen, backend, tlsCert, tlsKey string
-	tokens                           stringList
-	// insecure allows serving beyond loopback without TLS or a token.
-	insecure bool
-	watches  resourceservice.WatchLimits
-	controlPlaneOptions
-}
 
 // runServe implements `terrane serve`: it serves a store as Consul's
 // ResourceService (plus Terrane's BatchService) until interrupted.
@@ -49,23 +31,9 @@ func runServe(streams Streams, args []string) int {
 }
 
 func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	var opts serveOptions
-	flags := flag.NewFlagSet("serve", flag.ContinueOnError)
-	flags.SetOutput(stderr)
-	flags.StringVar(&opts.listen, "listen", "127.0.0.1:8502", "address to listen on (host:port)")
-	flags.StringVar(&opts.backend, "backend", "sqlite://.terrane/state.db", "store to serve: sqlite://PATH or etcd://HOST:PORT,...")
-	flags.Var(&opts.tokens, "token", "bearer token clients must send (repeatable; TOKEN@PROJECT/WORKSPACE limits it to one tenancy); default $"+tokenEnvVar)
-	flags.StringVar(&opts.tlsCert, "tls-cert", "", "PEM certificate file for TLS")
-	flags.StringVar(&opts.tlsKey, "tls-key", "", "PEM private key file for TLS")
-	flags.BoolVar(&opts.insecure, "insecure", false, "serve on an address other machines can reach without TLS or without a -token (trusted networks only)")
-	flags.IntVar(&opts.watches.PerToken, "max-watches-per-token", resourceservice.DefaultWatchesPerToken, "most WatchList streams one token may hold open")
-	flags.IntVar(&opts.watches.PerConnection, "max-watches-per-connection", resourceservice.DefaultWatchesPerConnection, "most WatchList streams one client connection may hold open")
-	addControlPlaneFlags(flags, &opts.controlPlaneOptions)
-	if err := flags.Parse(args); err != nil {
-		return 1
-	}
-	if len(opts.tokens) == 0 && os.Getenv(tokenEnvVar) != "" {
-		opts.tokens = stringList{os.Getenv(tokenEnvVar)}
+	opts, ds := arguments.ParseServe(args)
+	if ds.HasErrors() {
+		return writeArgumentFailure(stderr, opts.FlagOutput, ds)
 	}
 	if err := serve(ctx, opts, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
@@ -74,16 +42,16 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	return 0
 }
 
-func serve(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) error {
-	tokens, err := resourceservice.ParseTokens(opts.tokens)
+func serve(ctx context.Context, opts *arguments.Serve, stdout, stderr io.Writer) error {
+	tokens, err := resourceservice.ParseTokens(opts.Tokens)
 	if err != nil {
 		return fmt.Errorf("-token: %w", err)
 	}
-	tlsConfig, err := loadServerTLS(opts.tlsCert, opts.tlsKey)
+	tlsConfig, err := loadServerTLS(opts.TLSCert, opts.TLSKey)
 	if err != nil {
 		return err
 	}
-	backend, err := openBackend(opts.backend)
+	backend, err := openBackend(opts.Backend)
 	if err != nil {
 		return err
 	}
@@ -93,21 +61,21 @@ func serve(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) err
 		return err
 	}
 	service := resourceservice.New(backend, registry)
-	listener, err := net.Listen("tcp", opts.listen)
+	listener, err := net.Listen("tcp", opts.Listen)
 	if err != nil {
-		return fmt.Errorf("-listen %s: %w", opts.listen, err)
+		return fmt.Errorf("-listen %s: %w", opts.Listen, err)
 	}
-	if err := checkExposure(listener.Addr(), tlsConfig, len(opts.tokens) > 0, opts.insecure, stderr); err != nil {
+	if err := checkExposure(listener.Addr(), tlsConfig, len(opts.Tokens) > 0, opts.Insecure, stderr); err != nil {
 		listener.Close()
 		return err
 	}
-	stopControlPlane, err := startControlPlane(ctx, opts.controlPlaneOptions, controlPlaneDeps{service: service, tokens: tokens, tls: tlsConfig, insecure: opts.insecure}, stdout, stderr)
+	stopControlPlane, err := startControlPlane(ctx, opts.ControlPlane, controlPlaneDeps{service: service, tokens: tokens, tls: tlsConfig, insecure: opts.Insecure}, stdout, stderr)
 	if err != nil {
 		listener.Close()
 		return err
 	}
 	defer stopControlPlane()
-	server := resourceservice.NewGRPCServer(service, tokens, resourceservice.ServerOptions{TLS: tlsConfig, Watches: opts.watches})
+	server := resourceservice.NewGRPCServer(service, tokens, resourceservice.ServerOptions{TLS: tlsConfig, Watches: opts.Watches})
 	reaperCtx, stopReaper := context.WithCancel(ctx)
 	defer stopReaper()
 	go func() {
@@ -116,7 +84,7 @@ func serve(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) err
 			fmt.Fprintf(stderr, "Warning: %v\n", err)
 		}
 	}()
-	fmt.Fprintf(stdout, "Terrane store serving %s on %s\n", opts.backend, listener.Addr())
+	fmt.Fprintf(stdout, "Terrane store serving %s on %s\n", opts.Backend, listener.Addr())
 	served := make(chan error, 1)
 	go func() { served <- server.Serve(listener) }()
 	select {
@@ -167,6 +135,22 @@ func checkExposure(addr net.Addr, tlsConfig *tls.Config, hasTokens, insecure boo
 		fmt.Fprintf(stderr, "Warning: %s is reachable from other machines and %s (-insecure).\n", addr, problem)
 	}
 	return nil
+}
+
+// writeArgumentFailure writes why serve, watch or status refused its
+// command line, and returns the exit code: what the flag package wrote
+// (the error and every flag's usage), or the error alone.
+func writeArgumentFailure(w io.Writer, flagOutput string, ds diags.Diagnostics) int {
+	if flagOutput != "" {
+		fmt.Fprint(w, flagOutput)
+		return 1
+	}
+	for _, d := range ds {
+		if d.Severity == diags.Error {
+			fmt.Fprintf(w, "Error: %s\n", d.Detail)
+		}
+	}
+	return 1
 }
 
 // openBackend opens the store named by a -backend URL.

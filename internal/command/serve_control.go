@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -12,24 +11,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/reconcile"
 	"github.com/terrane/terrane/internal/resourceservice"
 	"github.com/terrane/terrane/internal/web"
 )
-
-// controlPlaneOptions are serve's flags for the reconciler and the web
-// view.
-type controlPlaneOptions struct {
-	reconcileFile string
-	ui            bool
-	uiListen      string
-}
-
-func addControlPlaneFlags(flags *flag.FlagSet, opts *controlPlaneOptions) {
-	flags.StringVar(&opts.reconcileFile, "reconcile", "", "file of workspace blocks to refresh and report drift on (see terrane status)")
-	flags.BoolVar(&opts.ui, "ui", false, "serve the web view on -ui-listen")
-	flags.StringVar(&opts.uiListen, "ui-listen", "127.0.0.1:8503", "address the web view listens on (host:port), with serve's TLS and tokens")
-}
 
 // controlPlaneDeps are what serve has made that the control plane shares.
 type controlPlaneDeps struct {
@@ -43,17 +29,17 @@ type controlPlaneDeps struct {
 
 // startControlPlane starts the reconciler and the web view that opts ask
 // for, and returns the function that stops both and waits for them.
-func startControlPlane(ctx context.Context, opts controlPlaneOptions, deps controlPlaneDeps, stdout, stderr io.Writer) (func(), error) {
+func startControlPlane(ctx context.Context, opts arguments.ControlPlane, deps controlPlaneDeps, stdout, stderr io.Writer) (func(), error) {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	stop := func() { cancel(); wg.Wait() }
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }
 	var reconciler *reconcile.Reconciler
-	if opts.reconcileFile != "" {
-		regs, ds := reconcile.LoadFile(opts.reconcileFile)
+	if opts.Reconcile != "" {
+		regs, ds := reconcile.LoadFile(opts.Reconcile)
 		if ds.HasErrors() {
 			cancel()
-			return nil, fmt.Errorf("-reconcile %s: %w", opts.reconcileFile, ds.Err())
+			return nil, fmt.Errorf("-reconcile %s: %w", opts.Reconcile, ds.Err())
 		}
 		var err error
 		if reconciler, err = reconcile.New(deps.service, reconcile.Options{Limits: regs.Limits, Logf: logf}); err != nil {
@@ -68,15 +54,15 @@ func startControlPlane(ctx context.Context, opts controlPlaneOptions, deps contr
 		}
 		wg.Add(1)
 		go func() { defer wg.Done(); reconciler.Run(ctx) }()
-		fmt.Fprintf(stdout, "Reconciling %d workspaces from %s\n", len(regs.Workspaces), opts.reconcileFile)
+		fmt.Fprintf(stdout, "Reconciling %d workspaces from %s\n", len(regs.Workspaces), opts.Reconcile)
 	}
-	if !opts.ui {
+	if !opts.UI {
 		return stop, nil
 	}
-	listener, err := net.Listen("tcp", opts.uiListen)
+	listener, err := net.Listen("tcp", opts.UIListen)
 	if err != nil {
 		stop()
-		return nil, fmt.Errorf("-ui-listen %s: %w", opts.uiListen, err)
+		return nil, fmt.Errorf("-ui-listen %s: %w", opts.UIListen, err)
 	}
 	if err := checkExposure(listener.Addr(), deps.tls, deps.tokens != nil && !deps.tokens.Open(), deps.insecure, stderr); err != nil {
 		listener.Close()

@@ -5,9 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -47,14 +45,14 @@ import (
 // show; without them a path is probed as a plan file, then as a state
 // file.
 func runShow(streams Streams, args []string) int {
-	opts, ds := parseShowArgs(args)
-	color := ui.ColorEnabled(opts.noColor) && !opts.json
-	if opts.help {
+	opts, ds := arguments.ParseShow(args)
+	color := ui.ColorEnabled(opts.NoColor) && !opts.JSON
+	if opts.Help {
 		printCommandHelp(streams.Stdout, "show")
 		return 0
 	}
 	if ds.HasErrors() {
-		ui.WriteDiagnostics(streams.Stderr, ds, nil, ui.ColorEnabled(opts.noColor))
+		ui.WriteDiagnostics(streams.Stderr, ds, nil, ui.ColorEnabled(opts.NoColor))
 		fmt.Fprint(streams.Stderr, "\nFor more help on using this command, run:\n  terrane show -help\n")
 		return 1
 	}
@@ -63,113 +61,30 @@ func runShow(streams Streams, args []string) int {
 	if _, loadDiags := run.LoadRootModuleForEncryption("."); loadDiags.HasErrors() {
 		ds = ds.Append(loadDiags)
 	}
-	if !ds.HasErrors() && opts.target != showTargetConfig {
+	if !ds.HasErrors() && opts.Target != arguments.ShowConfig {
 		// Then, as OpenTofu's backend checks before anything else, the
 		// locked providers must be installed.
 		ds = workdir.CheckInstalledProviders(".")
 	}
 	switch {
 	case ds.HasErrors():
-	case opts.target == showTargetState:
-		ds = showState(streams, opts.vars, opts.json, showLook{color, opts.showSensitive})
-	case opts.target == showTargetPlan:
-		ds = showPlanFile(streams, opts.path, opts.vars, opts.json, showLook{color, opts.showSensitive})
-	case opts.target == showTargetConfig:
+	case opts.Target == arguments.ShowState:
+		ds = showState(streams, opts.Vars, opts.JSON, showLook{color, opts.ShowSensitive})
+	case opts.Target == arguments.ShowPlan:
+		ds = showPlanFile(streams, opts.Path, opts.Vars, opts.JSON, showLook{color, opts.ShowSensitive})
+	case opts.Target == arguments.ShowConfig:
 		ds = showConfiguration(streams)
 	default:
-		ds = showPath(streams, opts.path, opts.vars, opts.json, showLook{color, opts.showSensitive})
+		ds = showPath(streams, opts.Path, opts.Vars, opts.JSON, showLook{color, opts.ShowSensitive})
 	}
 	// As OpenTofu's show, warnings are shown only beside an error (they
 	// would spoil a JSON document), and in colour unless -no-color, even
 	// with -json.
 	if ds.HasErrors() {
-		ui.DiagnosticView{Color: ui.ColorEnabled(opts.noColor), ConsolidateWarnings: true}.Write(streams.Stdout, streams.Stderr, ds, rootModuleSources("."))
+		ui.DiagnosticView{Color: ui.ColorEnabled(opts.NoColor), ConsolidateWarnings: true}.Write(streams.Stdout, streams.Stderr, ds, rootModuleSources("."))
 		return 1
 	}
 	return 0
-}
-
-type showTarget int
-
-const (
-	showTargetUnknown showTarget = iota // a path: a plan file or a state file
-	showTargetState
-	showTargetPlan
-	showTargetConfig
-)
-
-type showArgs struct {
-	target              showTarget
-	path                string
-	json, noColor, help bool
-	showSensitive       bool
-	vars                []inputvars.VarOption
-}
-
-func parseShowArgs(args []string) (showArgs, diags.Diagnostics) {
-	var opts showArgs
-	var ds diags.Diagnostics
-	var stateTarget, configTarget bool
-	var planTarget, moduleTarget string
-	fs := flag.NewFlagSet("show", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.BoolVar(&opts.json, "json", false, "")
-	fs.BoolVar(&opts.noColor, "no-color", false, "")
-	fs.BoolVar(&opts.showSensitive, "show-sensitive", false, "")
-	fs.BoolVar(&stateTarget, "state", false, "")
-	fs.StringVar(&planTarget, "plan", "", "")
-	fs.BoolVar(&configTarget, "config", false, "")
-	fs.StringVar(&moduleTarget, "module", "", "")
-	arguments.AddVarFlags(fs, &opts.vars)
-	if err := fs.Parse(args); err == flag.ErrHelp {
-		opts.help = true
-		return opts, nil
-	} else if err != nil {
-		ds = ds.Append(diags.Errorf("Failed to parse command-line options", "%s", err))
-	}
-	if configTarget && !opts.json {
-		return opts, ds.Append(diags.Errorf("JSON output required for configuration", "The -config option requires -json to be specified."))
-	}
-	if moduleTarget != "" && !opts.json {
-		return opts, ds.Append(diags.Errorf("JSON output required for module", "The -module=DIR option requires -json to be specified."))
-	}
-	if planTarget == "" && moduleTarget == "" && !stateTarget && !configTarget {
-		switch fs.NArg() {
-		case 0:
-			opts.target = showTargetState
-		case 1:
-			opts.target, opts.path = showTargetUnknown, fs.Arg(0)
-		default:
-			ds = ds.Append(diags.Errorf("Too many command line arguments", "Expected at most one positional argument for the legacy positional argument mode."))
-		}
-		return opts, ds
-	}
-	if fs.NArg() != 0 {
-		return opts, ds.Append(diags.Errorf("Unexpected command line arguments", "This command does not expect any positional arguments when using a target-selection option."))
-	}
-	targets := 0
-	if stateTarget {
-		targets++
-		opts.target = showTargetState
-	}
-	if planTarget != "" {
-		targets++
-		opts.target, opts.path = showTargetPlan, planTarget
-	}
-	if configTarget {
-		targets++
-		opts.target = showTargetConfig
-	}
-	if moduleTarget != "" {
-		// Terrane has no per-module metadata view: refuse it by name.
-		return opts, ds.Append(diags.Errorf("Unsupported option -module",
-			"Terrane cannot show the metadata of a single module (-module=%s). Use \"terrane show -json -config\" for the whole configuration.", moduleTarget))
-	}
-	if targets != 1 {
-		ds = ds.Append(diags.Errorf("Conflicting object types to show",
-			"The -state, -plan=FILENAME, -config, and -module=DIR options are mutually-exclusive, to specify which kind of object to show."))
-	}
-	return opts, ds
 }
 
 // showLook is how show draws what it shows.

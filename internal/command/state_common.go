@@ -3,7 +3,6 @@ package command
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -42,47 +41,22 @@ type stateCommand struct {
 	loadsThroughState bool
 }
 
-// parseStateFlags parses a state subcommand's options: -no-color, -var and
-// -var-file (for an encryption configuration that uses variables), which
-// every one takes, and those setup adds. It returns a nil command when the
-// options are wrong, after printing OpenTofu's error and the command's
-// help.
-func parseStateFlags(streams Streams, name string, args []string, setup func(*flag.FlagSet)) (*stateCommand, *flag.FlagSet) {
-	fs := newFlagSet(name, streams)
-	fs.SetOutput(io.Discard)
-	if setup != nil {
-		setup(fs)
-	}
-	noColor := fs.Bool("no-color", false, "Disable colour in the output")
-	asJSON := new(bool)
-	if name != "state pull" {
-		// OpenTofu's state pull has no -json flag: it already prints JSON.
-		fs.BoolVar(asJSON, "json", false, "Write machine-readable JSON messages")
-	}
-	var vars []inputvars.VarOption
-	arguments.AddVarFlags(fs, &vars)
-	err := fs.Parse(args)
-	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor) && !*asJSON, vars: vars,
+// newStateCommand makes the command for a state subcommand's options:
+// with -json, the message stream starts with its version message.
+func newStateCommand(streams Streams, name string, opts arguments.StateOptions) *stateCommand {
+	c := &stateCommand{streams: streams, color: ui.ColorEnabled(opts.NoColor) && !opts.JSON, vars: opts.Vars,
 		loadsThroughState: name == "state rm" || name == "state mv" || name == "state replace-provider"}
-	if *asJSON {
+	if opts.JSON {
 		c.json = jsonview.New(streams.Stdout)
 		c.json.Version()
 	}
-	if err != nil {
-		summary := "Failed to parse command-line flags"
-		if name == "state replace-provider" {
-			summary = "Error parsing command-line flags" // as OpenTofu words it there
-		}
-		c.usageError(name, diags.Errorf(summary, "%s", err))
-		return nil, fs
-	}
-	return c, fs
+	return c
 }
 
-// usageError prints d and the command's help, as OpenTofu does for wrong
+// usageError prints ds and the command's help, as OpenTofu does for wrong
 // arguments (with -json, the error alone), and returns the exit code.
-func (c *stateCommand) usageError(name string, d diags.Diagnostic) int {
-	c.fail(d)
+func (c *stateCommand) usageError(name string, ds ...diags.Diagnostic) int {
+	c.fail(ds...)
 	if c.json == nil {
 		printCommandHelp(c.streams.Stdout, name)
 	}

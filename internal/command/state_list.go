@@ -3,10 +3,10 @@ package command
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/stateedit"
@@ -17,12 +17,10 @@ import (
 // the workspace's resource instances, those the addresses select when
 // given, one a line.
 func runStateList(streams Streams, args []string) int {
-	var id *string
-	c, fs := parseStateFlags(streams, "state list", args, func(fs *flag.FlagSet) {
-		id = fs.String("id", "", "List only the instances whose object has this id")
-	})
-	if c == nil {
-		return 1
+	opts, argDiags := arguments.ParseStateList(args)
+	c := newStateCommand(streams, "state list", opts.StateOptions)
+	if argDiags.HasErrors() {
+		return c.usageError("state list", argDiags...)
 	}
 	ctx := context.Background()
 	snap, d := c.load(ctx)
@@ -35,10 +33,10 @@ func runStateList(streams Streams, args []string) int {
 	}
 	var found []addrs.AbsResourceInstance
 	var ds diags.Diagnostics
-	if fs.NArg() == 0 {
+	if len(opts.Addrs) == 0 {
 		found = stateedit.AllInstances(snap.State)
 	} else {
-		targets, parseDiags := parseTargets(fs.Args())
+		targets, parseDiags := parseTargets(opts.Addrs)
 		if parseDiags.HasErrors() {
 			return c.fail(parseDiags...)
 		}
@@ -48,7 +46,7 @@ func runStateList(streams Streams, args []string) int {
 		return c.fail(ds...)
 	}
 	for _, addr := range found {
-		if *id != "" && objectID(snap.State.ResourceInstance(addr)) != *id {
+		if opts.ID != "" && objectID(snap.State.ResourceInstance(addr)) != opts.ID {
 			continue
 		}
 		if c.json != nil {

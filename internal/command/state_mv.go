@@ -2,10 +2,9 @@ package command
 
 import (
 	"context"
-	"flag"
 	"fmt"
 
-	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/states/stateedit"
 )
 
@@ -13,16 +12,10 @@ import (
 // SOURCE selects moves to DESTINATION in one commit, so that a renamed
 // resource or module keeps its remote objects instead of being replaced.
 func runStateMv(streams Streams, args []string) int {
-	var dryRun *bool
-	c, fs := parseStateFlags(streams, "state mv", args, func(fs *flag.FlagSet) {
-		dryRun = fs.Bool("dry-run", false, "Print what would move without changing the state")
-		addLockFlags(fs)
-	})
-	if c == nil {
-		return 1
-	}
-	if fs.NArg() != 2 {
-		return c.usageError("state mv", diags.Errorf("Invalid number of arguments", "Exactly two arguments expected"))
+	opts, argDiags := arguments.ParseStateMv(args)
+	c := newStateCommand(streams, "state mv", opts.StateOptions)
+	if argDiags.HasErrors() {
+		return c.usageError("state mv", argDiags...)
 	}
 	if c.versionRefused() {
 		return 1
@@ -36,16 +29,16 @@ func runStateMv(streams Streams, args []string) int {
 	if !stateExists(snap) {
 		return c.fail(errStateNotFound())
 	}
-	targets, ds := parseTargets(fs.Args())
+	targets, ds := parseTargets([]string{opts.Source, opts.Destination})
 	if ds.HasErrors() {
 		return c.fail(ds...)
 	}
-	lines, changes, ds := stateedit.Mv(snap, targets[0], targets[1], fs.Arg(1))
+	lines, changes, ds := stateedit.Mv(snap, targets[0], targets[1], opts.Destination)
 	if ds.HasErrors() {
 		return c.fail(ds...)
 	}
 	verb := "Move"
-	if *dryRun {
+	if opts.DryRun {
 		verb = "Would move"
 	}
 	var moves []stateedit.Move
@@ -54,7 +47,7 @@ func runStateMv(streams Streams, args []string) int {
 		c.info(text, text)
 		moves = append(moves, line.Instances...)
 	}
-	if *dryRun {
+	if opts.DryRun {
 		if len(lines) == 0 {
 			c.info("Would have moved nothing.", "Would have moved nothing")
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states/statefile"
 	"github.com/terrane/terrane/internal/version"
@@ -15,12 +16,10 @@ import (
 func runStatePull(streams Streams, args []string) int {
 	// The state is written decrypted, as OpenTofu's state pull writes it
 	// whatever the encryption configuration: stdout is not at rest.
-	c, fs := parseStateFlags(streams, "state pull", args, nil)
-	if c == nil {
-		return 1
-	}
-	if fs.NArg() > 0 {
-		return c.usageError("state pull", diags.Errorf("Unexpected argument", "Too many command line arguments. Did you mean to use -chdir?"))
+	opts, argDiags := arguments.ParseStatePull(args)
+	c := newStateCommand(streams, "state pull", opts.StateOptions)
+	if argDiags.HasErrors() {
+		return c.usageError("state pull", argDiags...)
 	}
 	if c.versionRefused() {
 		return 1

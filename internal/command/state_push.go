@@ -3,7 +3,6 @@ package command
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/states/errored"
@@ -27,16 +27,10 @@ import (
 // The instances change in one commit; then the outputs and the workspace's
 // lineage and serial follow.
 func runStatePush(streams Streams, args []string) int {
-	var force *bool
-	c, fs := parseStateFlags(streams, "state push", args, func(fs *flag.FlagSet) {
-		force = fs.Bool("force", false, "Push even if the lineage differs or the serial is lower")
-		addLockFlags(fs)
-	})
-	if c == nil {
-		return 1
-	}
-	if fs.NArg() != 1 {
-		return c.usageError("state push", diags.Errorf("Invalid number of arguments", "Exactly one argument expected"))
+	opts, argDiags := arguments.ParseStatePush(args)
+	c := newStateCommand(streams, "state push", opts.StateOptions)
+	if argDiags.HasErrors() {
+		return c.usageError("state push", argDiags...)
 	}
 	if c.versionRefused() {
 		return 1
@@ -50,7 +44,7 @@ func runStatePush(streams Streams, args []string) int {
 	if d := c.prepareCipher(); d != nil {
 		return c.fail(*d)
 	}
-	file, d := readPushedState(ctx, streams, fs.Arg(0), c.cipher.Target())
+	file, d := readPushedState(ctx, streams, opts.Path, c.cipher.Target())
 	if d != nil {
 		return c.fail(*d)
 	}
@@ -60,9 +54,9 @@ func runStatePush(streams Streams, args []string) int {
 		return c.fail(*d)
 	}
 	if file.Unrecorded != nil {
-		return c.pushUnrecorded(ctx, snap, file, fs.Arg(0), *force)
+		return c.pushUnrecorded(ctx, snap, file, opts.Path, opts.Force)
 	}
-	if err := stateedit.PushCheck(snap, file); err != nil && !*force {
+	if err := stateedit.PushCheck(snap, file); err != nil && !opts.Force {
 		return c.fail(diags.Errorf("Failed to write the imported state", "%s", err))
 	}
 	if d := c.backupBeforePush(ctx, snap); d != nil {

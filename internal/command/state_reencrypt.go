@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/resourceservice/records"
 	"github.com/terrane/terrane/internal/store/encrypted"
@@ -19,12 +20,11 @@ import (
 // job for those no run writes. Every record is decrypted before any is
 // written, so one that cannot be read leaves all of them as they were.
 func runStateReencrypt(streams Streams, args []string) int {
-	c, fs := parseStateFlags(streams, "state reencrypt", args, nil)
-	if c == nil {
-		return 1
-	}
-	if fs.NArg() > 0 {
-		return c.fail(diags.Errorf("Unexpected argument", "terrane state reencrypt takes no arguments; it rewrites the current workspace's records."))
+	opts, argDiags := arguments.ParseStateReencrypt(args)
+	c := newStateCommand(streams, "state reencrypt", opts.StateOptions)
+	if argDiags.HasErrors() {
+		// The command has no help to follow the error.
+		return c.fail(argDiags...)
 	}
 	if d := c.open(); d != nil {
 		return c.fail(*d)

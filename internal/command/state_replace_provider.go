@@ -2,10 +2,10 @@ package command
 
 import (
 	"context"
-	"flag"
 	"fmt"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states/stateedit"
 	"github.com/terrane/terrane/internal/ui"
@@ -15,25 +15,19 @@ import (
 // FROM TO`: every resource managed by provider FROM is handed to TO, as
 // when a provider moves to another namespace or registry.
 func runStateReplaceProvider(streams Streams, args []string) int {
-	var autoApprove *bool
-	c, fs := parseStateFlags(streams, "state replace-provider", args, func(fs *flag.FlagSet) {
-		autoApprove = fs.Bool("auto-approve", false, "Skip the interactive approval")
-		addLockFlags(fs)
-	})
-	if c == nil {
-		return 1
-	}
-	if fs.NArg() != 2 {
-		return c.usageError("state replace-provider", diags.Errorf("Invalid number of arguments", "Exactly two arguments expected"))
+	opts, argDiags := arguments.ParseStateReplaceProvider(args)
+	c := newStateCommand(streams, "state replace-provider", opts.StateOptions)
+	if argDiags.HasErrors() {
+		return c.usageError("state replace-provider", argDiags...)
 	}
 	var ds diags.Diagnostics
-	from, fromErr := addrs.ParseProviderSource(fs.Arg(0))
+	from, fromErr := addrs.ParseProviderSource(opts.From)
 	if fromErr != nil {
-		ds = ds.Append(diags.Errorf(fmt.Sprintf(`Invalid "from" provider %q`, fs.Arg(0)), "%s", fromErr))
+		ds = ds.Append(diags.Errorf(fmt.Sprintf(`Invalid "from" provider %q`, opts.From), "%s", fromErr))
 	}
-	to, toErr := addrs.ParseProviderSource(fs.Arg(1))
+	to, toErr := addrs.ParseProviderSource(opts.To)
 	if toErr != nil {
-		ds = ds.Append(diags.Errorf(fmt.Sprintf(`Invalid "to" provider %q`, fs.Arg(1)), "%s", toErr))
+		ds = ds.Append(diags.Errorf(fmt.Sprintf(`Invalid "to" provider %q`, opts.To), "%s", toErr))
 	}
 	if ds.HasErrors() {
 		return c.fail(ds...)
@@ -64,7 +58,7 @@ func runStateReplaceProvider(streams Streams, args []string) int {
 	for _, addr := range resources {
 		out(fmt.Sprintf("  %s", addr))
 	}
-	if !*autoApprove && askInput(streams, c.color, "\nDo you want to make these changes?", "Only 'yes' will be accepted to continue.") != "yes" {
+	if !opts.AutoApprove && askInput(streams, c.color, "\nDo you want to make these changes?", "Only 'yes' will be accepted to continue.") != "yes" {
 		fmt.Fprintln(streams.Stdout, "Cancelled replacing providers.")
 		return 0
 	}

@@ -2,10 +2,10 @@ package command
 
 import (
 	"context"
-	"flag"
 	"fmt"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/stateedit"
@@ -16,16 +16,10 @@ import (
 // resolves an open create intent left by an interrupted run, for an object
 // that does not exist or that will be imported again.
 func runStateRm(streams Streams, args []string) int {
-	var dryRun *bool
-	c, fs := parseStateFlags(streams, "state rm", args, func(fs *flag.FlagSet) {
-		dryRun = fs.Bool("dry-run", false, "Print what would be removed without changing the state")
-		addLockFlags(fs)
-	})
-	if c == nil {
-		return 1
-	}
-	if fs.NArg() == 0 {
-		return c.usageError("state rm", diags.Errorf("Invalid number of arguments", "At least one address is required"))
+	opts, argDiags := arguments.ParseStateRm(args)
+	c := newStateCommand(streams, "state rm", opts.StateOptions)
+	if argDiags.HasErrors() {
+		return c.usageError("state rm", argDiags...)
 	}
 	if c.versionRefused() {
 		return 1
@@ -41,20 +35,20 @@ func runStateRm(streams Streams, args []string) int {
 	}
 	// As in OpenTofu, addresses that match nothing are not errors one by
 	// one; only when nothing at all matched.
-	targets, ds := parseTargets(fs.Args())
+	targets, ds := parseTargets(opts.Addrs)
 	found, lookupDiags := stateedit.LookupAll(snap.State, targets, true)
 	if ds = ds.Append(lookupDiags); ds.HasErrors() {
 		return c.fail(ds...)
 	}
 	verb := "Removed"
-	if *dryRun {
+	if opts.DryRun {
 		verb = "Would remove"
 	}
 	for _, addr := range found {
 		text := fmt.Sprintf("%s %s", verb, addr)
 		c.info(text, text)
 	}
-	if *dryRun {
+	if opts.DryRun {
 		if len(found) == 0 {
 			c.info("Would have removed nothing.", "Would have removed nothing")
 		}

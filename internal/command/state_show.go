@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/command/jsonstate"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/providers"
@@ -17,16 +18,14 @@ import (
 // runStateShow is `terrane state show ADDR`: one resource instance's
 // current and deposed objects as resource blocks, sensitive values hidden.
 func runStateShow(streams Streams, args []string) int {
-	c, fs := parseStateFlags(streams, "state show", args, nil)
-	if c == nil {
-		return 1
+	opts, argDiags := arguments.ParseStateShow(args)
+	c := newStateCommand(streams, "state show", opts.StateOptions)
+	if argDiags.HasErrors() {
+		return c.usageError("state show", argDiags...)
 	}
-	if fs.NArg() != 1 {
-		return c.usageError("state show", diags.Errorf("Invalid number of arguments", "Exactly one argument expected"))
-	}
-	addr, parseDiags := addrs.ParseAbsResourceInstanceStr(fs.Arg(0))
+	addr, parseDiags := addrs.ParseAbsResourceInstanceStr(opts.Addr)
 	if parseDiags.HasErrors() {
-		return c.fail(errParsingAddress(fs.Arg(0)))
+		return c.fail(errParsingAddress(opts.Addr))
 	}
 	ctx := context.Background()
 	snap, d := c.load(ctx)

@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"flag"
 	"fmt"
 
 	"github.com/terrane/terrane/internal/diags"
@@ -37,14 +36,6 @@ func errNoInstanceFound() diags.Diagnostic {
 func errParsingAddress(text string) diags.Diagnostic {
 	return diags.Errorf(fmt.Sprintf("Error parsing instance address %q", text),
 		`This command requires that the address references one specific instance. To view the available instances, use "terrane state list". Please modify the address to reference a specific instance.`)
-}
-
-// addLockFlags adds -lock and -lock-timeout, which OpenTofu's state
-// commands take. Terrane writes records with compare-and-swap and holds no
-// lock on the state, so they change nothing.
-func addLockFlags(fs *flag.FlagSet) {
-	fs.Bool("lock", true, "Accepted for compatibility; records are written with compare-and-swap, never locked")
-	fs.Duration("lock-timeout", 0, "Accepted for compatibility; records are written with compare-and-swap, never locked")
 }
 
 // commitEdit writes a state command's changes and, as OpenTofu's persisting

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"sort"
@@ -12,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/reconcile"
 	"github.com/terrane/terrane/internal/resourceservice/records"
 	"github.com/terrane/terrane/internal/store"
@@ -23,23 +23,11 @@ import (
 // reconciler of a `terrane serve` last recorded for the workspace and its
 // resource instances (all of them, or those at or under ADDR).
 func runStatus(streams Streams, args []string) int {
-	var opts watchOptions
-	var workspace string
-	flags := flag.NewFlagSet("status", flag.ContinueOnError)
-	flags.SetOutput(streams.Stderr)
-	flags.StringVar(&workspace, "workspace", "", "workspace to show; default: the selected one")
-	addStoreFlags(flags, &opts)
-	flags.BoolVar(&opts.jsonOutput, "json", false, "print the statuses as JSON")
-	// Taken as every command takes it; status writes no colour to take out.
-	flags.Bool("no-color", false, "disable colour in the output")
-	if err := flags.Parse(args); err != nil {
-		return 1
+	opts, ds := arguments.ParseStatus(args)
+	if ds.HasErrors() {
+		return writeArgumentFailure(streams.Stderr, opts.FlagOutput, ds)
 	}
-	if flags.NArg() > 1 {
-		fmt.Fprintf(streams.Stderr, "Error: status takes at most one resource address, got %q\n", strings.Join(flags.Args(), " "))
-		return 1
-	}
-	if err := showStatus(context.Background(), opts, workspace, flags.Arg(0), streams.Stdout); err != nil {
+	if err := showStatus(context.Background(), opts, streams.Stdout); err != nil {
 		fmt.Fprintf(streams.Stderr, "Error: %v\n", err)
 		return 1
 	}
@@ -85,17 +73,18 @@ func newKeyStatusView(res *pbresource.Resource, key string) statusView {
 	return view
 }
 
-func showStatus(ctx context.Context, opts watchOptions, workspace, prefix string, out io.Writer) error {
+func showStatus(ctx context.Context, opts *arguments.Status, out io.Writer) error {
 	project, err := workdir.Project()
 	if err != nil {
 		return err
 	}
+	workspace, prefix := opts.Workspace, opts.Address
 	if workspace == "" {
 		if workspace, err = workdir.CurrentWorkspace("."); err != nil {
 			return err
 		}
 	}
-	backend, err := openWatchBackend(opts)
+	backend, err := openWatchBackend(opts.WatchStore)
 	if err != nil {
 		return err
 	}
@@ -113,7 +102,7 @@ func showStatus(ctx context.Context, opts watchOptions, workspace, prefix string
 	if prefix != "" && len(instances) == 0 {
 		return fmt.Errorf("no resource instance at %s in workspace %q", prefix, workspace)
 	}
-	if opts.jsonOutput {
+	if opts.JSON {
 		doc := map[string]any{"project": project, "workspace": workspace, "instances": []statusView{}}
 		if wsRecord != nil {
 			doc["summary"] = newStatusView(wsRecord)

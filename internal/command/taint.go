@@ -2,10 +2,10 @@ package command
 
 import (
 	"context"
-	"flag"
 	"fmt"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/recordstore"
@@ -24,7 +24,8 @@ type taintEdit struct {
 // object is marked tainted, so the next plan replaces it, as `tofu taint`
 // does. Nothing changes remotely.
 func runTaint(streams Streams, args []string) int {
-	return runTaintEdit(streams, args, taintEdit{
+	opts, argDiags := arguments.ParseTaint(args)
+	return runTaintEdit(streams, opts, argDiags, taintEdit{
 		name: "taint",
 		apply: func(addr addrs.AbsResourceInstance, obj *states.ResourceInstanceObjectSrc) *diags.Diagnostic {
 			obj.Status = states.ObjectTainted
@@ -38,7 +39,8 @@ func runTaint(streams Streams, args []string) int {
 // object is trusted again, so the next plan keeps it, as `tofu untaint`
 // does.
 func runUntaint(streams Streams, args []string) int {
-	return runTaintEdit(streams, args, taintEdit{
+	opts, argDiags := arguments.ParseUntaint(args)
+	return runTaintEdit(streams, opts, argDiags, taintEdit{
 		name: "untaint",
 		apply: func(addr addrs.AbsResourceInstance, obj *states.ResourceInstanceObjectSrc) *diags.Diagnostic {
 			if obj.Status != states.ObjectTainted {
@@ -53,19 +55,12 @@ func runUntaint(streams Streams, args []string) int {
 	})
 }
 
-func runTaintEdit(streams Streams, args []string, edit taintEdit) int {
-	var allowMissing *bool
-	c, fs := parseStateFlags(streams, edit.name, args, func(fs *flag.FlagSet) {
-		allowMissing = fs.Bool("allow-missing", false, "Succeed, with a warning, when the instance does not exist")
-		addLockFlags(fs)
-	})
-	if c == nil {
-		return 1
+func runTaintEdit(streams Streams, opts *arguments.Taint, argDiags diags.Diagnostics, edit taintEdit) int {
+	c := newStateCommand(streams, edit.name, opts.StateOptions)
+	if argDiags.HasErrors() {
+		return c.usageError(edit.name, argDiags...)
 	}
-	if fs.NArg() != 1 {
-		return c.usageError(edit.name, diags.Errorf("Invalid arguments", "The %s command expects exactly one argument.", edit.name))
-	}
-	addr, hds := addrs.ParseAbsResourceInstanceStr(fs.Arg(0))
+	addr, hds := addrs.ParseAbsResourceInstanceStr(opts.Addr)
 	if hds.HasErrors() {
 		return c.usageError(edit.name, diags.FromHCL(hds[0]))
 	}
@@ -80,7 +75,7 @@ func runTaintEdit(streams Streams, args []string, edit taintEdit) int {
 	}
 	change, missing, d := taintChange(snap, addr, edit)
 	if d != nil {
-		if missing && *allowMissing {
+		if missing && opts.AllowMissing {
 			c.diagnostics(diags.Diagnostics{missingAllowed(addr)})
 			return 0
 		}

@@ -11,7 +11,6 @@ import (
 	"github.com/terrane/terrane/internal/command/jsonvalidate"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
-	"github.com/terrane/terrane/internal/inputvars"
 	"github.com/terrane/terrane/internal/modules"
 	"github.com/terrane/terrane/internal/run"
 	"github.com/terrane/terrane/internal/ui"
@@ -29,34 +28,18 @@ const validateParallelism = 10
 // (with unknown values for whatever is only known during a run) and asks
 // the provider to validate the result.
 func runValidate(streams Streams, args []string) int {
-	fs := newFlagSet("validate", streams)
-	asJSON := fs.Bool("json", false, "Print the result as a machine-readable JSON document")
-	noColor := fs.Bool("no-color", false, "Disable colour in the output")
-	compact := fs.Bool("compact-warnings", false, "Show warnings in a compact form")
-	var vars []inputvars.VarOption
-	arguments.AddVarFlags(fs, &vars)
-	err := fs.Parse(args)
-	color := !*noColor && !*asJSON
-	var argDiags diags.Diagnostics
-	switch {
-	case err != nil:
-		argDiags = argDiags.Append(diags.Errorf("Failed to parse command-line flags", "%s", err))
-	case fs.NArg() > 1:
-		argDiags = argDiags.Append(diags.Errorf("Too many command line arguments", "Expected at most one positional argument."))
-	case fs.NArg() == 1:
-		argDiags = argDiags.Append(diags.Errorf("Directory argument not supported",
-			"Terrane validates the configuration in the working directory only, not %q. Use the global -chdir option instead: terrane -chdir=%s validate.", fs.Arg(0), fs.Arg(0)))
-	}
+	opts, argDiags := arguments.ParseValidate(args)
+	color := !opts.NoColor && !opts.JSON
 	if argDiags.HasErrors() {
 		ui.WriteDiagnostics(streams.Stderr, argDiags, nil, color)
-		if !*asJSON {
+		if !opts.JSON {
 			fmt.Fprint(streams.Stderr, "\nFor more help on using this command, run:\n  terrane validate -help\n")
 		}
 		return 1
 	}
 
 	parser := config.NewParser()
-	parser.Static = run.StaticInputs(".", vars, os.Environ())
+	parser.Static = run.StaticInputs(".", opts.Vars, os.Environ())
 	cfg, loadDiags := modules.LoadConfig(parser, ".")
 	ds := diags.Diagnostics{}.Append(loadDiags)
 	if cfg != nil && !ds.HasErrors() {
@@ -71,10 +54,10 @@ func runValidate(streams Streams, args []string) int {
 		}
 	}
 	sources := ui.Sources(parser.Files())
-	if *asJSON {
+	if opts.JSON {
 		return writeValidateJSON(streams.Stdout, ds, sources)
 	}
-	view := diagnosticView(streams, arguments.View{CompactWarnings: *compact}, color)
+	view := diagnosticView(streams, opts.View, color)
 	return writeValidateHuman(streams, view, ds, sources)
 }
 

@@ -3,12 +3,11 @@ package command
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"runtime"
 	"sort"
 
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/depsfile"
-	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/ui"
 	"github.com/terrane/terrane/internal/version"
 )
@@ -18,25 +17,17 @@ import (
 // one; -json writes OpenTofu's document, in which "terraform_version" is
 // the OpenTofu version Terrane implements.
 func runVersion(streams Streams, args []string) int {
-	fs := newFlagSet("version", streams)
-	fs.SetOutput(io.Discard)
-	noColor := fs.Bool("no-color", false, "Disable colour in the output")
-	asJSON := fs.Bool("json", false, "Print the version information as JSON")
-	// -v and -version brought the command line here; they mean nothing
-	// more to it.
-	fs.Bool("v", true, "version")
-	fs.Bool("version", true, "version")
-	if err := fs.Parse(args); err != nil {
-		writeLegacyDiagnostics(streams.Stderr, diags.Diagnostics{diags.Errorf("Failed to parse command-line flags", "%s", err)},
-			ui.ColorEnabled(*noColor) && !*asJSON)
-		if *asJSON {
+	opts, argDiags := arguments.ParseVersion(args)
+	if argDiags.HasErrors() {
+		writeLegacyDiagnostics(streams.Stderr, argDiags, ui.ColorEnabled(opts.NoColor) && !opts.JSON)
+		if opts.JSON {
 			return 1
 		}
 		return runResultHelp
 	}
 	platform := runtime.GOOS + "_" + runtime.GOARCH
 	selections := lockedProviderVersions()
-	if *asJSON {
+	if opts.JSON {
 		out, _ := json.MarshalIndent(struct {
 			Version            string            `json:"terraform_version"`
 			Platform           string            `json:"platform"`

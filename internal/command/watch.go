@@ -5,7 +5,6 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/resourceservice/records"
 	"github.com/terrane/terrane/internal/resourceservice/records/recordview"
 	"github.com/terrane/terrane/internal/store"
@@ -21,13 +21,6 @@ import (
 	"github.com/terrane/terrane/internal/workdir"
 	"github.com/terrane/terrane/proto/pbresource"
 )
-
-type watchOptions struct {
-	resType, tenancy, prefix string
-	address, backend, token  string
-	tlsCA                    string
-	jsonOutput               bool
-}
 
 // runWatch implements `terrane watch`: it prints the records of a type as
 // they are now, then every change as it happens, with sensitive values
@@ -39,16 +32,9 @@ func runWatch(streams Streams, args []string) int {
 }
 
 func watchUntil(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	var opts watchOptions
-	flags := flag.NewFlagSet("watch", flag.ContinueOnError)
-	flags.SetOutput(stderr)
-	flags.StringVar(&opts.resType, "type", "ResourceInstance", "record kind (Workspace, ResourceInstance, Output) or group.version.kind")
-	flags.StringVar(&opts.tenancy, "tenancy", "*/*", "PROJECT/WORKSPACE to watch; \"*\" matches all")
-	flags.StringVar(&opts.prefix, "prefix", "", "only records whose name (instance address) starts with this")
-	addStoreFlags(flags, &opts)
-	flags.BoolVar(&opts.jsonOutput, "json", false, "print one JSON object per event")
-	if err := flags.Parse(args); err != nil {
-		return 1
+	opts, ds := arguments.ParseWatch(args)
+	if ds.HasErrors() {
+		return writeArgumentFailure(stderr, opts.FlagOutput, ds)
 	}
 	if err := watchRecords(ctx, opts, stdout); err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
@@ -57,30 +43,21 @@ func watchUntil(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	return 0
 }
 
-// addStoreFlags adds the flags that choose the store a reading command
-// (watch, status) opens.
-func addStoreFlags(flags *flag.FlagSet, opts *watchOptions) {
-	flags.StringVar(&opts.address, "address", "", "host:port of a `terrane serve` endpoint; default: the working directory's store")
-	flags.StringVar(&opts.backend, "backend", "", "sqlite://PATH or etcd://HOST:PORT,...; default: the working directory's store (as init recorded it)")
-	flags.StringVar(&opts.token, "token", os.Getenv(tokenEnvVar), "token for -address (default $"+tokenEnvVar+")")
-	flags.StringVar(&opts.tlsCA, "tls-ca", "", "PEM CA certificate: connect to -address with TLS, trusting this CA")
-}
-
-func watchRecords(ctx context.Context, opts watchOptions, stdout io.Writer) error {
-	resType, err := parseWatchType(opts.resType)
+func watchRecords(ctx context.Context, opts *arguments.Watch, stdout io.Writer) error {
+	resType, err := parseWatchType(opts.Type)
 	if err != nil {
 		return err
 	}
-	project, workspace, ok := strings.Cut(opts.tenancy, "/")
+	project, workspace, ok := strings.Cut(opts.Tenancy, "/")
 	if !ok || project == "" || workspace == "" {
-		return fmt.Errorf("-tenancy %q: expected PROJECT/WORKSPACE, e.g. myproject/default or */*", opts.tenancy)
+		return fmt.Errorf("-tenancy %q: expected PROJECT/WORKSPACE, e.g. myproject/default or */*", opts.Tenancy)
 	}
-	backend, err := openWatchBackend(opts)
+	backend, err := openWatchBackend(opts.WatchStore)
 	if err != nil {
 		return err
 	}
 	defer backend.Close()
-	watch, err := backend.WatchList(ctx, resType, records.Tenancy(project, workspace), opts.prefix)
+	watch, err := backend.WatchList(ctx, resType, records.Tenancy(project, workspace), opts.Prefix)
 	if err != nil {
 		return fmt.Errorf("watching %s records: %w", resType.GetKind(), err)
 	}
@@ -93,7 +70,7 @@ func watchRecords(ctx context.Context, opts watchOptions, stdout io.Writer) erro
 			}
 			return fmt.Errorf("watch ended: %w", err)
 		}
-		if err := printEvent(stdout, event, opts.jsonOutput); err != nil {
+		if err := printEvent(stdout, event, opts.JSON); err != nil {
 			return err
 		}
 	}
@@ -112,8 +89,8 @@ func parseWatchType(spec string) (*pbresource.Type, error) {
 	return &pbresource.Type{Group: parts[0], GroupVersion: parts[1], Kind: parts[2]}, nil
 }
 
-func openWatchBackend(opts watchOptions) (store.Backend, error) {
-	if opts.address == "" && opts.backend == "" {
+func openWatchBackend(opts arguments.WatchStore) (store.Backend, error) {
+	if opts.Address == "" && opts.Backend == "" {
 		// The store every other command in this directory uses.
 		settings, ds := workdir.StoreSettings(".")
 		if ds.HasErrors() {
@@ -125,18 +102,18 @@ func openWatchBackend(opts watchOptions) (store.Backend, error) {
 		}
 		return backend, nil
 	}
-	if opts.address == "" {
-		return openBackend(opts.backend)
+	if opts.Address == "" {
+		return openBackend(opts.Backend)
 	}
-	cfg := remote.Config{Address: opts.address, Token: opts.token}
-	if opts.tlsCA != "" {
-		pem, err := os.ReadFile(opts.tlsCA)
+	cfg := remote.Config{Address: opts.Address, Token: opts.Token}
+	if opts.TLSCA != "" {
+		pem, err := os.ReadFile(opts.TLSCA)
 		if err != nil {
 			return nil, fmt.Errorf("-tls-ca: %w", err)
 		}
 		pool := x509.NewCertPool()
 		if !pool.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("-tls-ca %s holds no PEM certificate", opts.tlsCA)
+			return nil, fmt.Errorf("-tls-ca %s holds no PEM certificate", opts.TLSCA)
 		}
 		cfg.TLS = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
 	}

@@ -3,9 +3,7 @@ package command
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"net/url"
 	"os"
 	"slices"
@@ -105,44 +103,21 @@ func (c *workspaceCommand) close() {
 	}
 }
 
-// parseWorkspaceCommand parses flags, checks for exactly wantArgs names
-// and opens the store. Wrong arguments print OpenTofu's error and the
+// openWorkspaceCommand opens the store for a workspace subcommand whose
+// arguments were parsed. Wrong arguments print OpenTofu's error and the
 // command's help.
-func parseWorkspaceCommand(streams Streams, name string, args []string, wantArgs int, define func(*flag.FlagSet)) (*workspaceCommand, []string, int) {
-	fs := newFlagSet("workspace "+name, streams)
-	fs.SetOutput(io.Discard)
-	noColor := fs.Bool("no-color", false, "Disable colour in the output")
-	// An encryption configuration that uses variables needs them to
-	// write a new workspace's record.
-	var vars []inputvars.VarOption
-	arguments.AddVarFlags(fs, &vars)
-	if define != nil {
-		define(fs)
-	}
-	err := fs.Parse(args)
-	c := &workspaceCommand{name: name, streams: streams, color: ui.ColorEnabled(*noColor), vars: vars}
-	// As OpenTofu's parsers do, the arguments are checked after a flag
-	// error too, and both are reported.
-	var ds diags.Diagnostics
-	if err != nil {
-		ds = ds.Append(diags.Errorf("Failed to parse command-line flags", "%s", err))
-	}
-	switch {
-	case wantArgs == 0 && fs.NArg() > 0:
-		ds = ds.Append(diags.Errorf("Unexpected argument", "Too many command line arguments. Did you mean to use -chdir?"))
-	case wantArgs == 1 && fs.NArg() != 1:
-		ds = ds.Append(diags.Errorf("Invalid arguments list", "Expected a single argument: NAME."))
-	}
-	if len(ds) > 0 {
-		c.diagnostics(ds...)
+func openWorkspaceCommand(streams Streams, name string, opts *arguments.Workspace, argDiags diags.Diagnostics) (*workspaceCommand, int) {
+	c := &workspaceCommand{name: name, streams: streams, color: ui.ColorEnabled(opts.NoColor), vars: opts.Vars}
+	if len(argDiags) > 0 {
+		c.diagnostics(argDiags...)
 		printCommandHelp(streams.Stdout, "workspace "+name)
-		return nil, nil, 1
+		return nil, 1
 	}
 	c.warnWhenUsedAsEnv()
 	if d := c.open(); d != nil {
-		return nil, nil, c.fail(*d)
+		return nil, c.fail(*d)
 	}
-	return c, fs.Args(), 0
+	return c, 0
 }
 
 // warnWhenUsedAsEnv warns, as OpenTofu does, when a workspace command was
@@ -157,17 +132,11 @@ func (c *workspaceCommand) warnWhenUsedAsEnv() {
 // runWorkspaceGroup is `terrane workspace` (and `terrane env`) without a
 // subcommand: its help, after an error for any argument.
 func runWorkspaceGroup(streams Streams, args []string) int {
-	fs := newFlagSet("workspace", streams)
-	fs.SetOutput(io.Discard)
-	noColor := fs.Bool("no-color", false, "Disable colour in the output")
-	err := fs.Parse(args)
-	c := &workspaceCommand{streams: streams, color: ui.ColorEnabled(*noColor)}
-	switch {
-	case err != nil:
-		c.diagnostics(diags.Errorf("Failed to parse command-line flags", "%s", err))
-	case fs.NArg() > 0:
-		c.diagnostics(diags.Errorf("Unexpected argument", "Too many command line arguments. Did you mean to use -chdir?"))
-	default:
+	opts, argDiags := arguments.ParseWorkspaceGroup(args)
+	c := &workspaceCommand{streams: streams, color: ui.ColorEnabled(opts.NoColor)}
+	if len(argDiags) > 0 {
+		c.diagnostics(argDiags...)
+	} else {
 		c.warnWhenUsedAsEnv()
 	}
 	return runResultHelp
@@ -209,7 +178,8 @@ func workspaceDoesNotExist(name string) diags.Diagnostic {
 
 // runWorkspaceShow is `terrane workspace show`: the selected workspace.
 func runWorkspaceShow(streams Streams, args []string) int {
-	c, _, code := parseWorkspaceCommand(streams, "show", args, 0, nil)
+	opts, argDiags := arguments.ParseWorkspaceShow(args)
+	c, code := openWorkspaceCommand(streams, "show", opts, argDiags)
 	if c == nil {
 		return code
 	}
@@ -221,7 +191,8 @@ func runWorkspaceShow(streams Streams, args []string) int {
 // runWorkspaceList is `terrane workspace list`: every workspace of the
 // project, the selected one marked with an asterisk.
 func runWorkspaceList(streams Streams, args []string) int {
-	c, _, code := parseWorkspaceCommand(streams, "list", args, 0, nil)
+	opts, argDiags := arguments.ParseWorkspaceList(args)
+	c, code := openWorkspaceCommand(streams, "list", opts, argDiags)
 	if c == nil {
 		return code
 	}
@@ -249,16 +220,13 @@ func runWorkspaceList(streams Streams, args []string) int {
 // empty workspace (or one holding a copy of a state file), which becomes
 // the selected one.
 func runWorkspaceNew(streams Streams, args []string) int {
-	var statePath string
-	c, names, code := parseWorkspaceCommand(streams, "new", args, 1, func(fs *flag.FlagSet) {
-		addLockFlags(fs)
-		fs.StringVar(&statePath, "state", "", "Copy an existing state file into the new workspace")
-	})
+	opts, argDiags := arguments.ParseWorkspaceNew(args)
+	c, code := openWorkspaceCommand(streams, "new", opts, argDiags)
 	if c == nil {
 		return code
 	}
 	defer c.close()
-	name := names[0]
+	name := opts.Name
 	if !validWorkspaceName(name) {
 		return c.fail(invalidWorkspaceName(name))
 	}
@@ -281,10 +249,10 @@ func runWorkspaceNew(streams Streams, args []string) int {
 		"You're now on a new, empty workspace. Workspaces isolate their state,\n"+
 		"so if you run \"terrane plan\" Terrane will not see any existing state\n"+
 		"for this configuration.", name)
-	if statePath == "" {
+	if opts.State == "" {
 		return 0
 	}
-	return c.copyStateInto(ctx, name, statePath)
+	return c.copyStateInto(ctx, name, opts.State)
 }
 
 // createAndSelect creates workspace name's record and selects it.
@@ -306,10 +274,8 @@ func (c *workspaceCommand) selectWorkspace(name string) *diags.Diagnostic {
 
 // runWorkspaceSelect is `terrane workspace select [-or-create] NAME`.
 func runWorkspaceSelect(streams Streams, args []string) int {
-	var orCreate bool
-	c, names, code := parseWorkspaceCommand(streams, "select", args, 1, func(fs *flag.FlagSet) {
-		fs.BoolVar(&orCreate, "or-create", false, "Create the workspace if it does not exist")
-	})
+	opts, argDiags := arguments.ParseWorkspaceSelect(args)
+	c, code := openWorkspaceCommand(streams, "select", opts, argDiags)
 	if c == nil {
 		return code
 	}
@@ -318,7 +284,7 @@ func runWorkspaceSelect(streams Streams, args []string) int {
 		return c.fail(diags.Errorf("The selected workspace is overridden using the TF_WORKSPACE environment variable",
 			"To select a new workspace, either update this environment variable or unset it and then run this command again."))
 	}
-	name := names[0]
+	name := opts.Name
 	if !validWorkspaceName(name) {
 		return c.fail(invalidWorkspaceName(name))
 	}
@@ -331,7 +297,7 @@ func runWorkspaceSelect(streams Streams, args []string) int {
 		return 0
 	}
 	if !slices.Contains(existing, name) {
-		if !orCreate {
+		if !opts.OrCreate {
 			return c.fail(workspaceDoesNotExist(name))
 		}
 		if d := c.createAndSelect(ctx, name); d != nil {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/statefile"
@@ -23,16 +23,13 @@ import (
 // workspace that still tracks objects is kept unless forced, because
 // deleting it forgets objects that still exist.
 func runWorkspaceDelete(streams Streams, args []string) int {
-	var force bool
-	c, names, code := parseWorkspaceCommand(streams, "delete", args, 1, func(fs *flag.FlagSet) {
-		addLockFlags(fs)
-		fs.BoolVar(&force, "force", false, "Delete even if the workspace holds resource instances, forgetting them")
-	})
+	opts, argDiags := arguments.ParseWorkspaceDelete(args)
+	c, code := openWorkspaceCommand(streams, "delete", opts, argDiags)
 	if c == nil {
 		return code
 	}
 	defer c.close()
-	name := names[0]
+	name := opts.Name
 	ctx := context.Background()
 	existing, d := c.list(ctx)
 	if d != nil {
@@ -46,7 +43,7 @@ func runWorkspaceDelete(streams Streams, args []string) int {
 			"You cannot delete the currently active workspace. Please switch to another workspace and try again."))
 	}
 	objects := c.trackedObjects(ctx, name)
-	if len(objects) > 0 && !force {
+	if len(objects) > 0 && !opts.Force {
 		return c.fail(diags.Errorf("Workspace is not empty",
 			"Workspace %q is currently tracking the following resource instances:%s\n\nDeleting this workspace would cause Terrane to lose track of any associated remote objects, which would then require you to delete them manually outside of Terrane. You should destroy these objects with Terrane before deleting the workspace.\n\nIf you want to delete this workspace anyway, and have Terrane forget about these managed objects, use the -force option to disable this safety check.",
 			name, "\n  - "+strings.Join(objects, "\n  - ")))

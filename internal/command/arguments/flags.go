@@ -175,12 +175,10 @@ func (op *Operation) check() diags.Diagnostics {
 	return ds
 }
 
-// AddVarFlags registers -var and -var-file on fs, for commands that parse
-// their own flags: init and validate take root variable values for the
-// early evaluation of module sources and versions, and commands that read
-// or write state for an encryption configuration that uses variables.
-func AddVarFlags(fs *flag.FlagSet, vars *[]inputvars.VarOption) { addVarFlags(fs, vars) }
-
+// addVarFlags registers -var and -var-file on fs: init and validate take
+// root variable values for the early evaluation of module sources and
+// versions, and commands that read or write state for an encryption
+// configuration that uses variables.
 func addVarFlags(fs *flag.FlagSet, vars *[]inputvars.VarOption) {
 	fs.Var(varOptionFlag{vars: vars}, "var", "set a root module input variable: -var 'name=value' (repeatable)")
 	fs.Var(varOptionFlag{vars: vars, file: true}, "var-file", "load variable values from a .tfvars file (repeatable)")
@@ -315,9 +313,40 @@ func parseFlags(fs *flag.FlagSet, command string, args []string, view *View) dia
 		return nil
 	}
 	if err != nil {
-		return diags.Diagnostics{diags.Errorf("Failed to parse command-line flags", "%s", err)}
+		return diags.Diagnostics{flagsError(err)}
 	}
 	return nil
+}
+
+// parseFlagsRefusingHelp runs fs.Parse for a command whose help the runner
+// prints before the command runs: a -help that still reaches it (--h,
+// -help=x) is refused as the flag package refuses it, as any unknown flag.
+func parseFlagsRefusingHelp(fs *flag.FlagSet, args []string) diags.Diagnostics {
+	if err := fs.Parse(args); err != nil {
+		return diags.Diagnostics{flagsError(err)}
+	}
+	return nil
+}
+
+// flagsError is OpenTofu's diagnostic for a command line the flag package
+// refused.
+func flagsError(err error) diags.Diagnostic {
+	return diags.Errorf("Failed to parse command-line flags", "%s", err)
+}
+
+// unexpectedArgument is OpenTofu's error for positional arguments a
+// command that takes none was given.
+func unexpectedArgument() diags.Diagnostic {
+	return diags.Errorf("Unexpected argument", "Too many command line arguments. Did you mean to use -chdir?")
+}
+
+// addLockFlags registers -lock and -lock-timeout, which OpenTofu's state
+// and workspace commands take. Terrane writes records with compare-and-swap
+// and holds no lock on the state, so their values are not kept; a value
+// the flag package cannot read is still refused.
+func addLockFlags(fs *flag.FlagSet) {
+	fs.Bool("lock", true, "")
+	fs.Duration("lock-timeout", 0, "")
 }
 
 // tooManyArguments reports positional arguments a command does not take,

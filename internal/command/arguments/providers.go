@@ -105,3 +105,44 @@ func ParseProvidersMirror(args []string) (*ProvidersMirror, diags.Diagnostics) {
 	}
 	return mirror, ds.Append(mirror.checkView())
 }
+
+// ProvidersSchema is `terrane providers schema -json`'s command line.
+type ProvidersSchema struct {
+	View
+}
+
+// ParseProvidersSchema parses `terrane providers schema`'s arguments: -json
+// is required, and its absence is reported beside a flag error.
+// Positional arguments are ignored, as OpenTofu ignores them.
+func ParseProvidersSchema(args []string) (*ProvidersSchema, diags.Diagnostics) {
+	schema := &ProvidersSchema{}
+	fs := newFlagSet("providers schema")
+	fs.BoolVar(&schema.JSON, "json", false, "")
+	fs.BoolVar(&schema.NoColor, "no-color", false, "")
+	ds := parseFlagsRefusingHelp(fs, args)
+	if !schema.JSON {
+		ds = ds.Append(diags.Errorf("Output only in json is allowed",
+			"The `terrane providers schema` command requires the `-json` flag."))
+	}
+	return schema, ds
+}
+
+// Providers is `terrane providers`'s command line: -no-color only.
+type Providers struct {
+	View
+}
+
+// ParseProviders parses `terrane providers`'s arguments, which take no
+// positional argument.
+func ParseProviders(args []string) (*Providers, diags.Diagnostics) {
+	providers := &Providers{}
+	fs := newFlagSet("providers")
+	fs.BoolVar(&providers.NoColor, "no-color", false, "")
+	if ds := parseFlagsRefusingHelp(fs, args); ds.HasErrors() {
+		return providers, ds
+	}
+	if fs.NArg() > 0 {
+		return providers, diags.Diagnostics{unexpectedArgument()}
+	}
+	return providers, nil
+}
