@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/engine/journal"
 	"github.com/terrane/terrane/internal/states/recordstore"
@@ -21,7 +22,7 @@ import (
 // so the next plan resolves them as any interrupted run's. The intents
 // themselves stay until then: whether their calls happened is not known
 // yet. A run whose process is still alive on this host is never released.
-func runForceUnlock(streams Streams, args []string) int {
+func runForceUnlock(streams views.Streams, args []string) int {
 	fs := newFlagSet("force-unlock", streams)
 	force := fs.Bool("force", false, "Do not ask for confirmation")
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")

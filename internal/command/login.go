@@ -25,6 +25,7 @@ import (
 	"github.com/hashicorp/terraform-svchost/disco"
 	"golang.org/x/oauth2"
 
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/plugin/cliconfig"
 	"github.com/terrane/terrane/internal/ui"
@@ -41,7 +42,7 @@ const defaultLoginHost = "app.terraform.io"
 // generates in the host's web UI (tfe.v2), and stores it in the
 // credentials file as OpenTofu does. Later commands send it to that host.
 type loginCommand struct {
-	streams Streams
+	streams views.Streams
 	// client makes every request to the host; nil means the default.
 	client *http.Client
 	// openBrowser shows the user a URL; nil launches $BROWSER or the
@@ -51,7 +52,7 @@ type loginCommand struct {
 	stdin       *bufio.Reader
 }
 
-func runLogin(streams Streams, args []string) int {
+func runLogin(streams views.Streams, args []string) int {
 	return (&loginCommand{streams: streams}).run(args)
 }
 
@@ -195,7 +196,7 @@ func (c *loginCommand) ask(query, description string) string {
 	if description != "" {
 		fmt.Fprintf(c.streams.Stdout, "  %s\n\n", description)
 	}
-	return readAnswer(c.streams, &c.stdin, false)
+	return views.ReadAnswer(c.streams, &c.stdin, false)
 }
 
 // consent says what login is about to do and where the token will be

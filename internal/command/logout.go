@@ -5,6 +5,7 @@ import (
 
 	svchost "github.com/hashicorp/terraform-svchost"
 
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/plugin/cliconfig"
 	"github.com/terrane/terrane/internal/ui"
@@ -13,11 +14,11 @@ import (
 // runLogout is `terrane logout HOSTNAME`: the token login stored for the
 // host is removed from the credentials file, as `tofu logout` removes it.
 // The token stays valid at the host until revoked there.
-func runLogout(streams Streams, args []string) int {
+func runLogout(streams views.Streams, args []string) int {
 	return logout(streams, args, cliconfig.Environment{})
 }
 
-func logout(streams Streams, args []string, env cliconfig.Environment) int {
+func logout(streams views.Streams, args []string, env cliconfig.Environment) int {
 	fs := newFlagSet("logout", streams)
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
 	if err := fs.Parse(args); err != nil {

@@ -15,6 +15,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/inputvars"
 	"github.com/terrane/terrane/internal/lang/repl"
@@ -29,7 +30,7 @@ import (
 // the last apply recorded in the workspace, as OpenTofu's output command
 // shows them. Listing all of them hides sensitive values (unless
 // -show-sensitive); asking for one by name, -json and -raw show it.
-func runOutput(streams Streams, args []string) int {
+func runOutput(streams views.Streams, args []string) int {
 	opts, ds := parseOutputArgs(args)
 	if opts.help {
 		printCommandHelp(streams.Stdout, "output")

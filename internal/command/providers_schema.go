@@ -8,6 +8,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/modules"
 	"github.com/terrane/terrane/internal/run"
 
@@ -25,7 +26,7 @@ import (
 // runProvidersSchema prints the schemas of every provider the configuration
 // in the working directory needs, in the shape of
 // `terraform providers schema -json`.
-func runProvidersSchema(streams Streams, args []string) int {
+func runProvidersSchema(streams views.Streams, args []string) int {
 	fs := newFlagSet("providers schema", streams)
 	asJSON := fs.Bool("json", false, "Print the schemas as JSON (required)")
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/depsfile"
 	"github.com/terrane/terrane/internal/diags"
@@ -21,7 +22,7 @@ import (
 // objects belong to, laid out as `tofu providers` lays them out. OpenTofu
 // lists a module's providers and child modules in map order; Terrane lists
 // them sorted.
-func runProvidersTree(streams Streams, args []string) int {
+func runProvidersTree(streams views.Streams, args []string) int {
 	fs := newFlagSet("providers", streams)
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
 	if err := fs.Parse(args); err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/terrane/terrane/internal/command/jsonconfig"
 	"github.com/terrane/terrane/internal/command/jsonplan"
 	"github.com/terrane/terrane/internal/command/jsonstate"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/depsfile"
 	"github.com/terrane/terrane/internal/diags"
@@ -46,7 +47,7 @@ import (
 // messages are OpenTofu's: -state, -plan=FILE and -config choose what to
 // show; without them a path is probed as a plan file, then as a state
 // file.
-func runShow(streams Streams, args []string) int {
+func runShow(streams views.Streams, args []string) int {
 	opts, ds := parseShowArgs(args)
 	color := ui.ColorEnabled(opts.noColor) && !opts.json
 	if opts.help {
@@ -177,7 +178,7 @@ type showLook struct {
 	color, showSensitive bool
 }
 
-func showState(streams Streams, vars []inputvars.VarOption, asJSON bool, look showLook) diags.Diagnostics {
+func showState(streams views.Streams, vars []inputvars.VarOption, asJSON bool, look showLook) diags.Diagnostics {
 	ctx := context.Background()
 	snapshot, ds := loadWorkspaceState(ctx, ".", vars)
 	if ds.HasErrors() {
@@ -209,7 +210,7 @@ func showState(streams Streams, vars []inputvars.VarOption, asJSON bool, look sh
 // showPath shows the file at path: a saved plan, or else a state file (as
 // `terrane state pull` writes one). When it is neither, the error says why
 // each reading failed, as OpenTofu's does.
-func showPath(streams Streams, path string, vars []inputvars.VarOption, asJSON bool, look showLook) diags.Diagnostics {
+func showPath(streams views.Streams, path string, vars []inputvars.VarOption, asJSON bool, look showLook) diags.Diagnostics {
 	if isPlanFile(path) {
 		return showPlanFile(streams, path, vars, asJSON, look)
 	}
@@ -287,7 +288,7 @@ func planReadError(path string) string {
 
 // showConfiguration is `show -json -config`: the configuration in the
 // JSON representation plans carry.
-func showConfiguration(streams Streams) diags.Diagnostics {
+func showConfiguration(streams views.Streams) diags.Diagnostics {
 	parser := config.NewParser()
 	parser.Static = run.StaticInputs(".", nil, os.Environ())
 	cfg, hclDiags := modules.LoadConfig(parser, ".")
@@ -313,7 +314,7 @@ func showConfiguration(streams Streams) diags.Diagnostics {
 	return ds
 }
 
-func showPlanFile(streams Streams, path string, vars []inputvars.VarOption, asJSON bool, look showLook) diags.Diagnostics {
+func showPlanFile(streams views.Streams, path string, vars []inputvars.VarOption, asJSON bool, look showLook) diags.Diagnostics {
 	ctx := context.Background()
 	_, reader, ds := savedPlanEncryption(path, ".", vars)
 	if ds.HasErrors() {

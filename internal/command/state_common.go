@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/inputvars"
@@ -25,7 +26,7 @@ import (
 // stateCommand is what every state subcommand shares: its streams, colour
 // choice and the current workspace's records.
 type stateCommand struct {
-	streams   Streams
+	streams   views.Streams
 	color     bool
 	workspace string
 	store     *recordstore.Store
@@ -47,7 +48,7 @@ type stateCommand struct {
 // every one takes, and those setup adds. It returns a nil command when the
 // options are wrong, after printing OpenTofu's error and the command's
 // help.
-func parseStateFlags(streams Streams, name string, args []string, setup func(*flag.FlagSet)) (*stateCommand, *flag.FlagSet) {
+func parseStateFlags(streams views.Streams, name string, args []string, setup func(*flag.FlagSet)) (*stateCommand, *flag.FlagSet) {
 	fs := newFlagSet(name, streams)
 	fs.SetOutput(io.Discard)
 	if setup != nil {
@@ -273,14 +274,14 @@ func parseTargets(texts []string) ([]stateedit.Target, diags.Diagnostics) {
 }
 
 // confirm asks the user to type "yes", as Terraform's prompts do.
-func confirm(streams Streams, question, detail string) bool {
+func confirm(streams views.Streams, question, detail string) bool {
 	return askInput(streams, false, question, detail+"\nOnly 'yes' will be accepted to confirm.") == "yes"
 }
 
 // askInput asks a question as OpenTofu's UIInput does: the query in bold,
 // the description indented below it, then "Enter a value:"; it ends the
 // line after the answer and returns the answer without trailing space.
-func askInput(streams Streams, color bool, query, description string) string {
+func askInput(streams views.Streams, color bool, query, description string) string {
 	var b strings.Builder
 	b.WriteString("[reset][bold]" + query + "[reset]\n")
 	if description != "" {

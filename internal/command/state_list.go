@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/stateedit"
@@ -16,7 +17,7 @@ import (
 // runStateList is `terrane state list [-id=ID] [ADDR...]`: the addresses of
 // the workspace's resource instances, those the addresses select when
 // given, one a line.
-func runStateList(streams Streams, args []string) int {
+func runStateList(streams views.Streams, args []string) int {
 	var id *string
 	c, fs := parseStateFlags(streams, "state list", args, func(fs *flag.FlagSet) {
 		id = fs.String("id", "", "List only the instances whose object has this id")

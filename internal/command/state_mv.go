@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states/stateedit"
 )
@@ -12,7 +13,7 @@ import (
 // runStateMv is `terrane state mv [-dry-run] SOURCE DESTINATION`: what
 // SOURCE selects moves to DESTINATION in one commit, so that a renamed
 // resource or module keeps its remote objects instead of being replaced.
-func runStateMv(streams Streams, args []string) int {
+func runStateMv(streams views.Streams, args []string) int {
 	var dryRun *bool
 	c, fs := parseStateFlags(streams, "state mv", args, func(fs *flag.FlagSet) {
 		dryRun = fs.Bool("dry-run", false, "Print what would move without changing the state")

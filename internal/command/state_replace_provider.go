@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states/stateedit"
 	"github.com/terrane/terrane/internal/ui"
@@ -14,7 +15,7 @@ import (
 // runStateReplaceProvider is `terrane state replace-provider [-auto-approve]
 // FROM TO`: every resource managed by provider FROM is handed to TO, as
 // when a provider moves to another namespace or registry.
-func runStateReplaceProvider(streams Streams, args []string) int {
+func runStateReplaceProvider(streams views.Streams, args []string) int {
 	var autoApprove *bool
 	c, fs := parseStateFlags(streams, "state replace-provider", args, func(fs *flag.FlagSet) {
 		autoApprove = fs.Bool("auto-approve", false, "Skip the interactive approval")

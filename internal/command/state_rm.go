@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/stateedit"
@@ -15,7 +16,7 @@ import (
 // selected instances without destroying their remote objects. It also
 // resolves an open create intent left by an interrupted run, for an object
 // that does not exist or that will be imported again.
-func runStateRm(streams Streams, args []string) int {
+func runStateRm(streams views.Streams, args []string) int {
 	var dryRun *bool
 	c, fs := parseStateFlags(streams, "state rm", args, func(fs *flag.FlagSet) {
 		dryRun = fs.Bool("dry-run", false, "Print what would be removed without changing the state")

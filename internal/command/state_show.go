@@ -7,6 +7,7 @@ import (
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/command/jsonstate"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/providers"
 	"github.com/terrane/terrane/internal/states"
@@ -16,7 +17,7 @@ import (
 
 // runStateShow is `terrane state show ADDR`: one resource instance's
 // current and deposed objects as resource blocks, sensitive values hidden.
-func runStateShow(streams Streams, args []string) int {
+func runStateShow(streams views.Streams, args []string) int {
 	c, fs := parseStateFlags(streams, "state show", args, nil)
 	if c == nil {
 		return 1

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sort"
 
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/depsfile"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/ui"
@@ -17,7 +18,7 @@ import (
 // reports the providers the dependency lock file selects, when there is
 // one; -json writes OpenTofu's document, in which "terraform_version" is
 // the OpenTofu version Terrane implements.
-func runVersion(streams Streams, args []string) int {
+func runVersion(streams views.Streams, args []string) int {
 	fs := newFlagSet("version", streams)
 	fs.SetOutput(io.Discard)
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")

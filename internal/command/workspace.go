@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/inputvars"
 	"github.com/terrane/terrane/internal/resourceservice"
@@ -27,7 +28,7 @@ import (
 // records in the working directory's store.
 type workspaceCommand struct {
 	name    string // show, list, new, select or delete
-	streams Streams
+	streams views.Streams
 	color   bool
 	project string
 	current string
@@ -108,7 +109,7 @@ func (c *workspaceCommand) close() {
 // parseWorkspaceCommand parses flags, checks for exactly wantArgs names
 // and opens the store. Wrong arguments print OpenTofu's error and the
 // command's help.
-func parseWorkspaceCommand(streams Streams, name string, args []string, wantArgs int, define func(*flag.FlagSet)) (*workspaceCommand, []string, int) {
+func parseWorkspaceCommand(streams views.Streams, name string, args []string, wantArgs int, define func(*flag.FlagSet)) (*workspaceCommand, []string, int) {
 	fs := newFlagSet("workspace "+name, streams)
 	fs.SetOutput(io.Discard)
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
@@ -156,7 +157,7 @@ func (c *workspaceCommand) warnWhenUsedAsEnv() {
 
 // runWorkspaceGroup is `terrane workspace` (and `terrane env`) without a
 // subcommand: its help, after an error for any argument.
-func runWorkspaceGroup(streams Streams, args []string) int {
+func runWorkspaceGroup(streams views.Streams, args []string) int {
 	fs := newFlagSet("workspace", streams)
 	fs.SetOutput(io.Discard)
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
@@ -208,7 +209,7 @@ func workspaceDoesNotExist(name string) diags.Diagnostic {
 }
 
 // runWorkspaceShow is `terrane workspace show`: the selected workspace.
-func runWorkspaceShow(streams Streams, args []string) int {
+func runWorkspaceShow(streams views.Streams, args []string) int {
 	c, _, code := parseWorkspaceCommand(streams, "show", args, 0, nil)
 	if c == nil {
 		return code
@@ -220,7 +221,7 @@ func runWorkspaceShow(streams Streams, args []string) int {
 
 // runWorkspaceList is `terrane workspace list`: every workspace of the
 // project, the selected one marked with an asterisk.
-func runWorkspaceList(streams Streams, args []string) int {
+func runWorkspaceList(streams views.Streams, args []string) int {
 	c, _, code := parseWorkspaceCommand(streams, "list", args, 0, nil)
 	if c == nil {
 		return code
@@ -248,7 +249,7 @@ func runWorkspaceList(streams Streams, args []string) int {
 // runWorkspaceNew is `terrane workspace new [-state=PATH] NAME`: a new,
 // empty workspace (or one holding a copy of a state file), which becomes
 // the selected one.
-func runWorkspaceNew(streams Streams, args []string) int {
+func runWorkspaceNew(streams views.Streams, args []string) int {
 	var statePath string
 	c, names, code := parseWorkspaceCommand(streams, "new", args, 1, func(fs *flag.FlagSet) {
 		addLockFlags(fs)
@@ -305,7 +306,7 @@ func (c *workspaceCommand) selectWorkspace(name string) *diags.Diagnostic {
 }
 
 // runWorkspaceSelect is `terrane workspace select [-or-create] NAME`.
-func runWorkspaceSelect(streams Streams, args []string) int {
+func runWorkspaceSelect(streams views.Streams, args []string) int {
 	var orCreate bool
 	c, names, code := parseWorkspaceCommand(streams, "select", args, 1, func(fs *flag.FlagSet) {
 		fs.BoolVar(&orCreate, "or-create", false, "Create the workspace if it does not exist")

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/statefile"
@@ -22,7 +23,7 @@ import (
 // runWorkspaceDelete is `terrane workspace delete [-force] NAME`. A
 // workspace that still tracks objects is kept unless forced, because
 // deleting it forgets objects that still exist.
-func runWorkspaceDelete(streams Streams, args []string) int {
+func runWorkspaceDelete(streams views.Streams, args []string) int {
 	var force bool
 	c, names, code := parseWorkspaceCommand(streams, "delete", args, 1, func(fs *flag.FlagSet) {
 		addLockFlags(fs)

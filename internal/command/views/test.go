@@ -1,11 +1,9 @@
-package command
+package views
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 
@@ -15,36 +13,56 @@ import (
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/moduletest"
 	"github.com/terrane/terrane/internal/states"
-	"github.com/terrane/terrane/internal/states/statefile"
 	"github.com/terrane/terrane/internal/ui"
 	"github.com/terrane/terrane/internal/ui/jsonview"
 	"github.com/terrane/terrane/internal/version"
 )
 
-// testView prints `terrane test`'s results as OpenTofu's test command
-// does: a line per file and per run, their diagnostics, what the clean-up
-// left behind, and a closing summary; or, with -json, OpenTofu's test
+// Test shows `terrane test`'s results as OpenTofu's test command does: a
+// line per file and per run, their diagnostics, what the clean-up left
+// behind, and a closing summary; or, with -json, OpenTofu's test
 // messages; or, with -json-into, both, the messages to a file.
-type testView struct {
-	out   *operationOutput
+type Test struct {
+	out   *Operation
 	suite *moduletest.Suite
 	// into receives the test messages beside the human output under
 	// -json-into.
 	into *jsonview.View
+	// persist writes a state a clean-up left behind to
+	// ErroredTestStateFile.
+	persist func(*states.State) error
 }
 
-var _ moduletest.View = (*testView)(nil)
+var _ moduletest.View = (*Test)(nil)
 
-// erroredStateFile is where the objects a clean-up could not destroy are
-// written, for the user to clean up by hand.
-const erroredStateFile = "errored_test.tfstate"
+// ErroredTestStateFile is where the objects a clean-up could not destroy
+// are written, for the user to clean up by hand.
+const ErroredTestStateFile = "errored_test.tfstate"
+
+// NewTest is the test command's view over out, whose view options it
+// follows; persist writes what a clean-up left behind to
+// ErroredTestStateFile.
+func NewTest(out *Operation, persist func(*states.State) error) *Test {
+	return &Test{out: out, persist: persist}
+}
+
+// JSONInto sends the test messages to w as well, as -json-into asks.
+func (v *Test) JSONInto(w io.Writer) {
+	v.into = jsonview.New(w)
+	v.into.Version()
+}
+
+// SetSuite gives the view the suite whose files diagnostics may quote.
+func (v *Test) SetSuite(suite *moduletest.Suite) {
+	v.suite = suite
+}
 
 // human reports whether the human output is written (not under -json).
-func (v *testView) human() bool { return v.out.json == nil }
+func (v *Test) human() bool { return v.out.json == nil }
 
 // jsons are the streams the test messages go to: stdout under -json, the
 // -json-into file, or none.
-func (v *testView) jsons() []*jsonview.View {
+func (v *Test) jsons() []*jsonview.View {
 	if v.out.json != nil {
 		return []*jsonview.View{v.out.json}
 	}
@@ -55,7 +73,7 @@ func (v *testView) jsons() []*jsonview.View {
 }
 
 // statusWord is a status as the human output shows it.
-func (v *testView) statusWord(s moduletest.Status) string {
+func (v *Test) statusWord(s moduletest.Status) string {
 	pal := func(code, text string) string {
 		if !v.out.color {
 			return text
@@ -81,17 +99,18 @@ func plainStatus(s moduletest.Status) string {
 	return strings.ToLower(s.String())
 }
 
-func (v *testView) sources() ui.Sources {
+func (v *Test) sources() ui.Sources {
 	if v.suite != nil {
-		v.out.addSources(v.suite.Sources())
+		v.out.AddSources(v.suite.Sources())
 	}
 	return v.out.sources
 }
 
-func (v *testView) diagnostics(ds diags.Diagnostics, file *moduletest.File, run *moduletest.Run) {
+// Diagnostics shows ds, of file and run when they are not nil.
+func (v *Test) Diagnostics(ds diags.Diagnostics, file *moduletest.File, run *moduletest.Run) {
 	sources := v.sources()
 	if v.human() {
-		v.out.diagnostics(ds)
+		v.out.Diagnostics(ds)
 	}
 	path, name := "", ""
 	if file != nil {
@@ -107,7 +126,7 @@ func (v *testView) diagnostics(ds diags.Diagnostics, file *moduletest.File, run 
 
 // Abstract announces the files and runs about to be executed (in the
 // test messages only).
-func (v *testView) Abstract(files []*moduletest.File) {
+func (v *Test) Abstract(files []*moduletest.File) {
 	abstract := map[string][]string{}
 	runs := 0
 	for _, f := range files {
@@ -124,17 +143,17 @@ func (v *testView) Abstract(files []*moduletest.File) {
 	}
 }
 
-func (v *testView) File(f *moduletest.File) {
+func (v *Test) File(f *moduletest.File) {
 	if v.human() {
 		fmt.Fprintf(v.out.streams.Stdout, "%s... %s\n", f.Name, v.statusWord(f.Status))
 	}
 	for _, j := range v.jsons() {
 		j.TestFile(f.Name, strings.ToLower(f.Status.String()), plainStatus(f.Status))
 	}
-	v.diagnostics(f.Diagnostics, f, nil)
+	v.Diagnostics(f.Diagnostics, f, nil)
 }
 
-func (v *testView) Run(r *moduletest.Run, f *moduletest.File) {
+func (v *Test) Run(r *moduletest.Run, f *moduletest.File) {
 	ds := r.Diagnostics
 	if v.human() {
 		fmt.Fprintf(v.out.streams.Stdout, "  run %q... %s\n", r.Name, v.statusWord(r.Status))
@@ -148,7 +167,7 @@ func (v *testView) Run(r *moduletest.Run, f *moduletest.File) {
 			ds = ds.Append(verboseJSON(j, r, f))
 		}
 	}
-	v.diagnostics(ds, f, r)
+	v.Diagnostics(ds, f, r)
 }
 
 // verboseJSON writes a run's plan, or for an apply the state it left, as
@@ -172,7 +191,7 @@ func verboseJSON(j *jsonview.View, r *moduletest.Run, f *moduletest.File) diags.
 }
 
 // verboseHuman shows a run's plan, or for an apply the state it left.
-func (v *testView) verboseHuman(r *moduletest.Run) diags.Diagnostics {
+func (v *Test) verboseHuman(r *moduletest.Run) diags.Diagnostics {
 	vb := r.Verbose
 	w := v.out.streams.Stdout
 	if r.Command == moduletest.ApplyCommand {
@@ -181,7 +200,7 @@ func (v *testView) verboseHuman(r *moduletest.Run) diags.Diagnostics {
 	return ui.RenderPlan(w, vb.Plan, vb.Schemas, ui.PlanOptions{Color: v.out.color, Width: ui.Width(w)})
 }
 
-func (v *testView) DestroySummary(ds diags.Diagnostics, run *moduletest.Run, f *moduletest.File, left *states.State) {
+func (v *Test) DestroySummary(ds diags.Diagnostics, run *moduletest.Run, f *moduletest.File, left *states.State) {
 	identifier := f.Name
 	runName := ""
 	if run != nil {
@@ -189,13 +208,13 @@ func (v *testView) DestroySummary(ds diags.Diagnostics, run *moduletest.Run, f *
 		runName = run.Name
 	}
 	objects := leftObjects(left)
-	message := fmt.Sprintf("Terrane left the following resources in state after executing %s, these left-over resources can be viewed by reading the statefile written to disk(%s) and they need to be cleaned up manually:", identifier, erroredStateFile)
+	message := fmt.Sprintf("Terrane left the following resources in state after executing %s, these left-over resources can be viewed by reading the statefile written to disk(%s) and they need to be cleaned up manually:", identifier, ErroredTestStateFile)
 	if v.human() {
 		width := ui.Width(v.out.streams.Stderr)
 		if ds.HasErrors() {
 			fmt.Fprint(v.out.streams.Stderr, ui.WordWrap(fmt.Sprintf("Terrane encountered an error destroying resources created while executing %s.\n", identifier), width))
 		}
-		v.out.diagnostics(ds)
+		v.out.Diagnostics(ds)
 		if len(objects) > 0 {
 			fmt.Fprint(v.out.streams.Stderr, ui.WordWrap("\n"+message+"\n", width))
 			printAddresses(v.out.streams.Stderr, objects)
@@ -208,7 +227,7 @@ func (v *testView) DestroySummary(ds diags.Diagnostics, run *moduletest.Run, f *
 		j.TestDiagnostics(ds, v.sources(), f.Name, runName)
 	}
 	if len(objects) > 0 {
-		v.diagnostics(v.saveErroredState(left), f, run)
+		v.Diagnostics(v.saveErroredState(left), f, run)
 	}
 }
 
@@ -238,30 +257,25 @@ func leftObjects(state *states.State) []jsonview.TestFailedResource {
 	return out
 }
 
-// saveErroredState writes what a clean-up left behind to
+// saveErroredState has what a clean-up left behind written to
 // errored_test.tfstate, as OpenTofu does, so it can be cleaned up. As in
 // OpenTofu, the notice that it does so is left out under -json-into.
-func (v *testView) saveErroredState(state *states.State) diags.Diagnostics {
+func (v *Test) saveErroredState(state *states.State) diags.Diagnostics {
 	switch {
 	case v.out.json != nil:
-		v.out.json.Message(jsonview.LevelInfo, "Writing state to file: "+erroredStateFile)
+		v.out.json.Message(jsonview.LevelInfo, "Writing state to file: "+ErroredTestStateFile)
 	case v.into == nil:
-		fmt.Fprint(v.out.streams.Stderr, ui.WordWrap("\nWriting state to file: "+erroredStateFile+"\n", ui.Width(v.out.streams.Stderr)))
+		fmt.Fprint(v.out.streams.Stderr, ui.WordWrap("\nWriting state to file: "+ErroredTestStateFile+"\n", ui.Width(v.out.streams.Stderr)))
 	}
-	var buf bytes.Buffer
-	err := statefile.Write(&statefile.File{State: state, TerraformVersion: version.OpenTofuVersion, Lineage: "terrane-test"}, &buf)
-	if err == nil {
-		err = os.WriteFile(erroredStateFile, buf.Bytes(), 0o600)
-	}
-	if err != nil {
+	if err := v.persist(state); err != nil {
 		return diags.Diagnostics{diags.Errorf("Failed to persist state",
-			"Writing %s failed: %s. The objects listed above were left behind by the tests and must be cleaned up by hand.", erroredStateFile, err)}
+			"Writing %s failed: %s. The objects listed above were left behind by the tests and must be cleaned up by hand.", ErroredTestStateFile, err)}
 	}
 	return nil
 }
 
 // Conclusion ends the output with the counts of runs by outcome.
-func (v *testView) Conclusion(files []*moduletest.File, status moduletest.Status) {
+func (v *Test) Conclusion(files []*moduletest.File, status moduletest.Status) {
 	var summary jsonview.TestSummary
 	summary.Status = strings.ToLower(status.String())
 	for _, f := range files {
@@ -314,18 +328,18 @@ func (v *testView) Conclusion(files []*moduletest.File, status moduletest.Status
 }
 
 // Interrupted says a first interrupt was received.
-func (v *testView) Interrupted() {
+func (v *Test) Interrupted() {
 	v.notice("\nInterrupt received.\nPlease wait for Terrane to exit or data loss may occur.\nGracefully shutting down...\n")
 }
 
 // FatalInterrupt says a second interrupt was received.
-func (v *testView) FatalInterrupt() {
+func (v *Test) FatalInterrupt() {
 	v.notice("\nTwo interrupts received. Exiting immediately. Note that data loss may have occurred.\n")
 }
 
 // notice writes a message to stderr, and a log message to the test
 // messages' streams.
-func (v *testView) notice(message string) {
+func (v *Test) notice(message string) {
 	for _, j := range v.jsons() {
 		j.Log(jsonview.LevelInfo, message)
 	}
@@ -337,7 +351,7 @@ func (v *testView) notice(message string) {
 // FatalInterruptSummary lists what the files a second interrupt stopped
 // still hold: created objects, and objects whose creation was under way
 // (an open intent) and may exist.
-func (v *testView) FatalInterruptSummary(unfinished []moduletest.Unfinished) {
+func (v *Test) FatalInterruptSummary(unfinished []moduletest.Unfinished) {
 	byFile := map[string][]moduletest.Unfinished{}
 	var files []string
 	for _, u := range unfinished {

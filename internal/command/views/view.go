@@ -1,0 +1,93 @@
+package views
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/diags"
+	"github.com/terrane/terrane/internal/ui"
+)
+
+// View is what every command's view shares: the streams, whether colour
+// is on, the source files diagnostics may quote, and how diagnostics are
+// shown for a person.
+type View struct {
+	streams Streams
+	options arguments.View
+	color   bool
+	sources ui.Sources
+}
+
+// NewView is the view of a command whose own view options are options.
+func NewView(streams Streams, options arguments.View) *View {
+	return &View{
+		streams: streams,
+		options: options,
+		color:   ui.ColorEnabled(options.NoColor),
+		sources: ui.Sources{},
+	}
+}
+
+// Streams are the streams the view writes to.
+func (v *View) Streams() Streams { return v.streams }
+
+// Color reports whether the view writes in colour.
+func (v *View) Color() bool { return v.color }
+
+// Sources are the files diagnostics may quote, as gathered so far.
+func (v *View) Sources() ui.Sources { return v.sources }
+
+// AddSources adds files that later diagnostics may quote.
+func (v *View) AddSources(files map[string]*hcl.File) {
+	for name, file := range files {
+		v.sources[name] = file
+	}
+}
+
+// Diagnostics writes warnings to stdout and errors to stderr, as the
+// command line's view options say (see DiagnosticView).
+func (v *View) Diagnostics(ds diags.Diagnostics) {
+	DiagnosticView(v.streams, v.options, v.color).Write(v.streams.Stdout, v.streams.Stderr, ds, v.sources)
+}
+
+// LegacyDiagnostics writes diagnostics as OpenTofu's import and state
+// commands do: warnings on stdout, errors on stderr, each followed by an
+// empty line.
+func (v *View) LegacyDiagnostics(ds diags.Diagnostics) {
+	for _, d := range ui.SortDiagnostics(ds) {
+		w := v.streams.Stderr
+		if d.Severity == diags.Warning {
+			w = v.streams.Stdout
+		}
+		ui.WriteDiagnostic(w, d, v.sources, v.color)
+		fmt.Fprintln(w)
+	}
+}
+
+// HelpPrompt follows the errors in a command line, as OpenTofu's views
+// of plan, apply, destroy, refresh and test do.
+func (v *View) HelpPrompt(command string) {
+	fmt.Fprintf(v.streams.Stderr, "\nFor more help on using this command, run:\n  terrane %s -help\n", command)
+}
+
+// Bold is text in bold when colour is on.
+func (v *View) Bold(text string) string {
+	if !v.color {
+		return text
+	}
+	return "\x1b[1m" + text + "\x1b[0m"
+}
+
+// DiagnosticView is how a command shows diagnostics, from its own view
+// options and the global ones.
+func DiagnosticView(streams Streams, options arguments.View, color bool) ui.DiagnosticView {
+	return ui.DiagnosticView{
+		Color:               color,
+		ConsolidateWarnings: !streams.View.KeepWarningsApart,
+		ConsolidateErrors:   streams.View.ConsolidateErrors,
+		CompactWarnings:     options.CompactWarnings,
+		Deprecation:         streams.View.Deprecation,
+	}
+}
