@@ -76,7 +76,7 @@ func runFmt(streams views.Streams, args []string) int {
 		run.processPaths(paths)
 	}
 	if len(run.diags) > 0 {
-		writeLegacyDiagnosticsWithSources(stderr, diags.Diagnostics{}.Append(run.diags), run.files, ui.ColorEnabled(*noColor))
+		views.WriteLegacyDiagnostics(stderr, diags.Diagnostics{}.Append(run.diags), run.files, ui.ColorEnabled(*noColor))
 	}
 	if run.diags.HasErrors() {
 		return 2

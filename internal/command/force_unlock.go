@@ -29,7 +29,8 @@ func runForceUnlock(streams views.Streams, args []string) int {
 	if err := fs.Parse(args); err != nil {
 		return flagParseError(streams.Stderr, err, ui.ColorEnabled(*noColor))
 	}
-	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor)}
+	color := ui.ColorEnabled(*noColor)
+	c := &stateCommand{streams: streams, color: color, view: views.NewState(streams, color, false)}
 	if fs.NArg() != 1 {
 		return c.fail(diags.Errorf("Run ID required",
 			"terrane force-unlock takes the ID of the run whose claims to release, as the warning \"Another run is changing ...\" names it: terrane force-unlock RUN_ID."))
@@ -56,7 +57,7 @@ func runForceUnlock(streams views.Streams, args []string) int {
 	for i, change := range changes {
 		addresses[i] = change.Addr.String()
 	}
-	if !*force && !confirm(streams, "Do you really want to force-unlock?",
+	if !*force && !views.Confirm(streams, "Do you really want to force-unlock?",
 		fmt.Sprintf("Terrane will release the claims of run %s on:\n    %s\n  Another run may then change these objects, even if run %s is in fact\n  still working on them.", runID, strings.Join(addresses, "\n    "), runID)) {
 		fmt.Fprintln(streams.Stdout, "force-unlock cancelled.")
 		return 1

@@ -14,7 +14,6 @@ import (
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/engine"
 	"github.com/terrane/terrane/internal/inputvars"
-	"github.com/terrane/terrane/internal/ui"
 )
 
 // runImport is `terrane import [options] ADDR ID`: it adopts an existing
@@ -33,7 +32,7 @@ func runImport(streams views.Streams, args []string) int {
 	fs.Duration("lock-timeout", 0, "Accepted for compatibility; records are written with compare-and-swap, never locked")
 	fs.IntVar(&opts.Parallelism, "parallelism", engine.DefaultParallelism, "Limit the number of concurrent provider calls")
 	err := fs.Parse(args)
-	out := views.NewOperation(streams, view)
+	out := views.NewImport(streams, view)
 	usage := func(d diags.Diagnostic) int {
 		writeLegacyDiagnostics(streams.Stderr, diags.Diagnostics{d}, out.Color())
 		printCommandHelp(streams.Stdout, "import")
@@ -49,9 +48,9 @@ func runImport(streams views.Streams, args []string) int {
 	if d {
 		return 1
 	}
-	op, ds := openOperation(out, opts, nil, nil)
+	op, ds := openOperation(out.Operation, opts, nil, nil)
 	if ds.HasErrors() {
-		out.LegacyDiagnostics(ds)
+		out.Diagnostics(ds)
 		return 1
 	}
 	defer op.Close()
@@ -63,28 +62,26 @@ func runImport(streams views.Streams, args []string) int {
 		imported *engine.ImportedObject
 		diags    diags.Diagnostics
 	}
-	r, aborted := withInterrupts(out, func(ctx context.Context) result {
+	r, aborted := withInterrupts(out.Operation, func(ctx context.Context) result {
 		imported, importDiags := op.Engine.ImportInstance(ctx, addr, id)
 		return result{imported, importDiags}
 	})
 	if aborted {
-		out.LegacyDiagnostics(ds.Append(abortedDiag()))
+		out.Diagnostics(ds.Append(abortedDiag()))
 		return 1
 	}
 	if ds = ds.Append(r.diags); ds.HasErrors() {
-		out.LegacyDiagnostics(ds)
+		out.Diagnostics(ds)
 		return 1
 	}
-	fmt.Fprintln(streams.Stdout, ui.Colorize("\n[reset][green]Import successful!\n\n"+
-		"The resources that were imported are shown above. These resources are now in\n"+
-		"your Terrane state and will henceforth be managed by Terrane.\n", out.Color()))
-	out.LegacyDiagnostics(ds)
+	out.Succeeded()
+	out.Diagnostics(ds)
 	return 0
 }
 
 // parseImportAddress reads the address to import to, reporting a bad one
 // as OpenTofu does (with the argument as its source) and returning true.
-func parseImportAddress(out *views.Operation, text string) (addrs.AbsResourceInstance, bool) {
+func parseImportAddress(out *views.Import, text string) (addrs.AbsResourceInstance, bool) {
 	const filename = "<import-address>"
 	traversal, hclDiags := hclsyntax.ParseTraversalAbs([]byte(text), filename, hcl.Pos{Line: 1, Column: 1})
 	var addr addrs.AbsResourceInstance
@@ -100,8 +97,8 @@ func parseImportAddress(out *views.Operation, text string) (addrs.AbsResourceIns
 		} else {
 			out.AddSources(map[string]*hcl.File{filename: {Bytes: []byte(text)}})
 		}
-		out.LegacyDiagnostics(diags.Diagnostics{}.Append(hclDiags))
-		fmt.Fprintln(out.Streams().Stdout, "For information on valid syntax, see:\nhttps://opentofu.org/docs/cli/state/resource-addressing/")
+		out.Diagnostics(diags.Diagnostics{}.Append(hclDiags))
+		out.AddressSyntaxHelp()
 		return addr, true
 	}
 	if mode := addr.Resource.Resource.Mode; mode != addrs.ManagedResourceMode {
@@ -109,7 +106,7 @@ func parseImportAddress(out *views.Operation, text string) (addrs.AbsResourceIns
 		if mode == addrs.EphemeralResourceMode {
 			what = "an ephemeral resource"
 		}
-		out.LegacyDiagnostics(diags.Diagnostics{diags.Errorf("Invalid target resource address",
+		out.Diagnostics(diags.Diagnostics{diags.Errorf("Invalid target resource address",
 			"A managed resource address is required. Importing into %s is not allowed.", what)})
 		return addr, true
 	}
@@ -118,10 +115,10 @@ func parseImportAddress(out *views.Operation, text string) (addrs.AbsResourceIns
 
 // importTargetMissing reports, as OpenTofu does, an import into a module
 // or a resource the configuration does not have, and returns true.
-func importTargetMissing(out *views.Operation, op *operation, addr addrs.AbsResourceInstance) bool {
+func importTargetMissing(out *views.Import, op *operation, addr addrs.AbsResourceInstance) bool {
 	module := op.Config.Descendant(addr.Module.Module())
 	if module == nil {
-		out.LegacyDiagnostics(diags.Diagnostics{diags.Errorf("Import to non-existent module",
+		out.Diagnostics(diags.Diagnostics{diags.Errorf("Import to non-existent module",
 			"%s is not defined in the configuration. Please add configuration for this module before importing into it.", addr.Module)})
 		return true
 	}
@@ -133,11 +130,7 @@ func importTargetMissing(out *views.Operation, op *operation, addr addrs.AbsReso
 	if where == "" {
 		where = "the root module"
 	}
-	// Not a diagnostic in OpenTofu either: its detail holds an example.
-	text := fmt.Sprintf("[reset][bold][red]Error:[reset][bold] resource address %q does not exist in the configuration.[reset]\n\n"+
-		"Before importing this resource, please create its configuration in %s. For example:\n\n"+
-		"resource %q %q {\n  # (resource arguments)\n}\n", addr, where, res.Type, res.Name)
-	fmt.Fprintln(out.Streams().Stderr, ui.Colorize(text, out.Color()))
+	out.TargetMissing(addr, where)
 	return true
 }
 

@@ -214,7 +214,7 @@ func (in *initializer) ask(question, detail string) (bool, *diags.Diagnostic) {
 			"%s\n\nIf non-interactive operation is desired, add the \"-force-copy\" option. Otherwise, remove the \"-input=false\" option and try again.", detail)
 		return false, &d
 	}
-	return confirm(views.Streams{Stdin: in.stdin, Stdout: in.stdout}, question, detail), nil
+	return views.Confirm(views.Streams{Stdin: in.stdin, Stdout: in.stdout}, question, detail), nil
 }
 
 func quoteList(names []string) string {

@@ -4,14 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
-	"fmt"
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/stateedit"
-	"github.com/terrane/terrane/internal/ui/jsonview"
 )
 
 // runStateList is `terrane state list [-id=ID] [ADDR...]`: the addresses of
@@ -52,13 +50,9 @@ func runStateList(streams views.Streams, args []string) int {
 		if *id != "" && objectID(snap.State.ResourceInstance(addr)) != *id {
 			continue
 		}
-		if c.json != nil {
-			c.json.Typed(jsonview.LevelInfo, "resource_address", addr.String(), nil)
-		} else {
-			fmt.Fprintln(streams.Stdout, addr)
-		}
+		c.view.ResourceAddress(addr)
 	}
-	c.diagnostics(ds)
+	c.view.Diagnostics(ds)
 	return 0
 }
 

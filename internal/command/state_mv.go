@@ -52,12 +52,12 @@ func runStateMv(streams views.Streams, args []string) int {
 	var moves []stateedit.Move
 	for _, line := range lines {
 		text := fmt.Sprintf("%s %q to %q", verb, line.From, line.To)
-		c.info(text, text)
+		c.view.Info(text, text)
 		moves = append(moves, line.Instances...)
 	}
 	if *dryRun {
 		if len(lines) == 0 {
-			c.info("Would have moved nothing.", "Would have moved nothing")
+			c.view.Info("Would have moved nothing.", "Would have moved nothing")
 		}
 		return 0
 	}
@@ -65,11 +65,11 @@ func runStateMv(streams views.Streams, args []string) int {
 		return c.fail(*d)
 	}
 	c.relocateComponentChildren(ctx, movedComponents(moves))
-	c.diagnostics(ds)
+	c.view.Diagnostics(ds)
 	if len(lines) == 0 {
-		c.info("No matching objects found.", "No matching objects found")
+		c.view.Info("No matching objects found.", "No matching objects found")
 		return 0
 	}
-	c.info(fmt.Sprintf("Successfully moved %d object(s).", len(lines)), fmt.Sprintf("Successfully moved %d object(s)", len(lines)))
+	c.view.Info(fmt.Sprintf("Successfully moved %d object(s).", len(lines)), fmt.Sprintf("Successfully moved %d object(s)", len(lines)))
 	return 0
 }

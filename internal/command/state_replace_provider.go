@@ -9,7 +9,6 @@ import (
 	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states/stateedit"
-	"github.com/terrane/terrane/internal/ui"
 )
 
 // runStateReplaceProvider is `terrane state replace-provider [-auto-approve]
@@ -56,16 +55,8 @@ func runStateReplaceProvider(streams views.Streams, args []string) int {
 		fmt.Fprintln(streams.Stdout, "No matching resources found.")
 		return 0
 	}
-	out := func(text string) { fmt.Fprintln(streams.Stdout, ui.Colorize(text, c.color)) }
-	out("Terrane will perform the following actions:\n")
-	out("  [yellow]~[reset] Updating provider:")
-	out(fmt.Sprintf("    [red]-[reset] %s", from))
-	out(fmt.Sprintf("    [green]+[reset] %s\n", to))
-	out(fmt.Sprintf("[bold]Changing[reset] %d resources:\n", len(resources)))
-	for _, addr := range resources {
-		out(fmt.Sprintf("  %s", addr))
-	}
-	if !*autoApprove && askInput(streams, c.color, "\nDo you want to make these changes?", "Only 'yes' will be accepted to continue.") != "yes" {
+	c.view.ReplaceProviderPlan(from, to, resources)
+	if !*autoApprove && views.AskInput(streams, c.color, "\nDo you want to make these changes?", "Only 'yes' will be accepted to continue.") != "yes" {
 		fmt.Fprintln(streams.Stdout, "Cancelled replacing providers.")
 		return 0
 	}

@@ -53,11 +53,11 @@ func runStateRm(streams views.Streams, args []string) int {
 	}
 	for _, addr := range found {
 		text := fmt.Sprintf("%s %s", verb, addr)
-		c.info(text, text)
+		c.view.Info(text, text)
 	}
 	if *dryRun {
 		if len(found) == 0 {
-			c.info("Would have removed nothing.", "Would have removed nothing")
+			c.view.Info("Would have removed nothing.", "Would have removed nothing")
 		}
 		return 0
 	}
@@ -69,8 +69,8 @@ func runStateRm(streams views.Streams, args []string) int {
 		return c.fail(*d)
 	}
 	c.relocateComponentChildren(ctx, removedComponents(found))
-	c.diagnostics(ds)
-	c.info(fmt.Sprintf("Successfully removed %d resource instance(s).", len(found)), fmt.Sprintf("Successfully removed %d resource instance(s)", len(found)))
+	c.view.Diagnostics(ds)
+	c.view.Info(fmt.Sprintf("Successfully removed %d resource instance(s).", len(found)), fmt.Sprintf("Successfully removed %d resource instance(s)", len(found)))
 	return 0
 }
 

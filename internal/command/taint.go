@@ -82,7 +82,7 @@ func runTaintEdit(streams views.Streams, args []string, edit taintEdit) int {
 	change, missing, d := taintChange(snap, addr, edit)
 	if d != nil {
 		if missing && *allowMissing {
-			c.diagnostics(diags.Diagnostics{missingAllowed(addr)})
+			c.view.Diagnostics(diags.Diagnostics{missingAllowed(addr)})
 			return 0
 		}
 		return c.fail(*d)
@@ -91,7 +91,7 @@ func runTaintEdit(streams views.Streams, args []string, edit taintEdit) int {
 		return c.fail(*d)
 	}
 	done := fmt.Sprintf(edit.done, addr)
-	c.info(done, done)
+	c.view.Info(done, done)
 	return 0
 }
 

@@ -47,19 +47,12 @@ func (c *workspaceCommand) fail(ds ...diags.Diagnostic) int {
 }
 
 func (c *workspaceCommand) diagnostics(ds ...diags.Diagnostic) {
-	for _, d := range ds {
-		w := c.streams.Stderr
-		if d.Severity == diags.Warning {
-			w = c.streams.Stdout
-		}
-		writeLegacyDiagnostics(w, diags.Diagnostics{d}, c.color)
-	}
+	c.view().Diagnostics(ds...)
 }
 
-// say writes one of OpenTofu's coloured messages, the format marked up and
-// the values put in after.
-func (c *workspaceCommand) say(format string, args ...any) {
-	fmt.Fprintln(c.streams.Stdout, fmt.Sprintf(ui.Colorize(format, c.color), args...))
+// view shows what the command reports.
+func (c *workspaceCommand) view() *views.Workspace {
+	return views.NewWorkspace(c.streams, c.color)
 }
 
 // open opens the store of the configuration in the working directory.
@@ -215,7 +208,7 @@ func runWorkspaceShow(streams views.Streams, args []string) int {
 		return code
 	}
 	defer c.close()
-	fmt.Fprintln(streams.Stdout, c.current)
+	c.view().Current(c.current)
 	return 0
 }
 
@@ -231,18 +224,7 @@ func runWorkspaceList(streams views.Streams, args []string) int {
 	if d != nil {
 		return c.fail(*d)
 	}
-	var b strings.Builder
-	for _, name := range names {
-		marker := "  "
-		if name == c.current {
-			marker = "* "
-		}
-		b.WriteString(marker + name + "\n")
-	}
-	fmt.Fprintln(streams.Stdout, b.String())
-	if c.overridden {
-		fmt.Fprint(streams.Stdout, "\n\nThe active workspace is being overridden using the TF_WORKSPACE environment\nvariable.\n\n")
-	}
+	c.view().List(names, c.current, c.overridden)
 	return 0
 }
 
@@ -278,10 +260,7 @@ func runWorkspaceNew(streams views.Streams, args []string) int {
 	if d := c.createAndSelect(ctx, name); d != nil {
 		return c.fail(*d)
 	}
-	c.say("[reset][green][bold]Created and switched to workspace %q![reset][green]\n\n"+
-		"You're now on a new, empty workspace. Workspaces isolate their state,\n"+
-		"so if you run \"terrane plan\" Terrane will not see any existing state\n"+
-		"for this configuration.", name)
+	c.view().Created(name)
 	if statePath == "" {
 		return 0
 	}
@@ -338,16 +317,13 @@ func runWorkspaceSelect(streams views.Streams, args []string) int {
 		if d := c.createAndSelect(ctx, name); d != nil {
 			return c.fail(*d)
 		}
-		c.say("[reset][green][bold]Created and switched to workspace %q![reset][green]\n\n"+
-			"You're now on a new, empty workspace. Workspaces isolate their state,\n"+
-			"so if you run \"terrane plan\" Terrane will not see any existing state\n"+
-			"for this configuration.", name)
+		c.view().Created(name)
 		return 0
 	}
 	if d := c.selectWorkspace(name); d != nil {
 		d.Summary, d.Detail = "Error setting workspace", strings.Replace(d.Detail, "Failed selecting the new workspace "+name, "Could not set the requested workspace", 1)
 		return c.fail(*d)
 	}
-	c.say("[reset][green]Switched to workspace %q.", name)
+	c.view().Switched(name)
 	return 0
 }

@@ -58,7 +58,7 @@ func runWorkspaceDelete(streams views.Streams, args []string) int {
 	if err := workspaces.Delete(ctx, c.service, c.project, name, true); err != nil {
 		return c.fail(diags.Errorf("Workspace deletion failed", "Failed to delete the given workspace: %s", err))
 	}
-	c.say("[reset][green]Deleted workspace %q!", name)
+	c.view().Deleted(name)
 	if len(objects) > 0 {
 		c.diagnostics(diags.Warnf(fmt.Sprintf("%q was non-empty", name),
 			"The resources managed by the deleted workspace may still exist, but are no longer manageable by Terrane since the state has been deleted."))

@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -52,20 +53,6 @@ func (v *View) Diagnostics(ds diags.Diagnostics) {
 	DiagnosticView(v.streams, v.options, v.color).Write(v.streams.Stdout, v.streams.Stderr, ds, v.sources)
 }
 
-// LegacyDiagnostics writes diagnostics as OpenTofu's import and state
-// commands do: warnings on stdout, errors on stderr, each followed by an
-// empty line.
-func (v *View) LegacyDiagnostics(ds diags.Diagnostics) {
-	for _, d := range ui.SortDiagnostics(ds) {
-		w := v.streams.Stderr
-		if d.Severity == diags.Warning {
-			w = v.streams.Stdout
-		}
-		ui.WriteDiagnostic(w, d, v.sources, v.color)
-		fmt.Fprintln(w)
-	}
-}
-
 // HelpPrompt follows the errors in a command line, as OpenTofu's views
 // of plan, apply, destroy, refresh and test do.
 func (v *View) HelpPrompt(command string) {
@@ -90,4 +77,12 @@ func DiagnosticView(streams Streams, options arguments.View, color bool) ui.Diag
 		CompactWarnings:     options.CompactWarnings,
 		Deprecation:         streams.View.Deprecation,
 	}
+}
+
+// WriteLegacyDiagnostics writes diagnostics as OpenTofu's older commands
+// (state, taint, workspace and the like) do through Meta.showDiagnostics:
+// each followed by an empty line, the newline its Ui adds. They may quote
+// the files in sources.
+func WriteLegacyDiagnostics(w io.Writer, ds diags.Diagnostics, sources ui.Sources, color bool) {
+	ui.DiagnosticView{Color: color, ConsolidateWarnings: true, NewlineAfter: true}.Write(w, w, ds, sources)
 }
