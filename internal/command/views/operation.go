@@ -84,7 +84,7 @@ func (o *Operation) Diagnostics(ds diags.Diagnostics) {
 // Confirm asks question, with detail below it, and reports whether the
 // answer was "yes".
 func (o *Operation) Confirm(question, detail string) bool {
-	fmt.Fprintf(o.streams.Stdout, "\n%s\n", o.Bold(question))
+	fmt.Fprintf(o.streams.Stdout, "\n%s\n", o.bold(question))
 	for _, line := range strings.Split(detail, "\n") {
 		fmt.Fprintf(o.streams.Stdout, "  %s\n", line)
 	}

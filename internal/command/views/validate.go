@@ -39,7 +39,7 @@ func (v *Validate) Result(ds diags.Diagnostics, sources ui.Sources) bool {
 	if v.options.JSON {
 		return v.resultJSON(ds, sources)
 	}
-	DiagnosticView(v.streams, arguments.View{CompactWarnings: v.options.CompactWarnings}, v.color).Write(v.streams.Stdout, v.streams.Stderr, ds, sources)
+	diagnosticView(v.streams, arguments.View{CompactWarnings: v.options.CompactWarnings}, v.color).Write(v.streams.Stdout, v.streams.Stderr, ds, sources)
 	if ds.HasErrors() {
 		return true
 	}

@@ -18,14 +18,14 @@ func (o *Operation) AskVariable(decl *config.Variable) (answer string, ok bool) 
 	if decl.Ephemeral {
 		query += " (ephemeral)"
 	}
-	b.WriteString(o.Bold(query) + "\n")
+	b.WriteString(o.bold(query) + "\n")
 	if description := inputPrompt(decl); description != "" {
 		for _, line := range strings.Split(description, "\n") {
 			b.WriteString("  " + line + "\n")
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("  " + o.Bold("Enter a value:") + " ")
+	b.WriteString("  " + o.bold("Enter a value:") + " ")
 	fmt.Fprint(o.streams.Stdout, b.String())
 	// Each prompt reads through a buffer of its own, as OpenTofu's does:
 	// what that buffer read beyond the first line is lost, so piped input

@@ -48,9 +48,9 @@ func (v *View) AddSources(files map[string]*hcl.File) {
 }
 
 // Diagnostics writes warnings to stdout and errors to stderr, as the
-// command line's view options say (see DiagnosticView).
+// command line's view options say (see diagnosticView).
 func (v *View) Diagnostics(ds diags.Diagnostics) {
-	DiagnosticView(v.streams, v.options, v.color).Write(v.streams.Stdout, v.streams.Stderr, ds, v.sources)
+	diagnosticView(v.streams, v.options, v.color).Write(v.streams.Stdout, v.streams.Stderr, ds, v.sources)
 }
 
 // HelpPrompt follows the errors in a command line, as OpenTofu's views
@@ -59,17 +59,17 @@ func (v *View) HelpPrompt(command string) {
 	fmt.Fprintf(v.streams.Stderr, "\nFor more help on using this command, run:\n  terrane %s -help\n", command)
 }
 
-// Bold is text in bold when colour is on.
-func (v *View) Bold(text string) string {
+// bold is text in bold when colour is on.
+func (v *View) bold(text string) string {
 	if !v.color {
 		return text
 	}
 	return "\x1b[1m" + text + "\x1b[0m"
 }
 
-// DiagnosticView is how a command shows diagnostics, from its own view
+// diagnosticView is how a command shows diagnostics, from its own view
 // options and the global ones.
-func DiagnosticView(streams Streams, options arguments.View, color bool) ui.DiagnosticView {
+func diagnosticView(streams Streams, options arguments.View, color bool) ui.DiagnosticView {
 	return ui.DiagnosticView{
 		Color:               color,
 		ConsolidateWarnings: !streams.View.KeepWarningsApart,
