@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/command/views"
 )
 
 const consoleConfig = `
@@ -52,7 +54,7 @@ func runConsoleIn(t *testing.T, input string, args ...string) (string, string, i
 	}
 	t.Chdir(dir)
 	var stdout, stderr bytes.Buffer
-	code := runConsole(Streams{Stdin: strings.NewReader(input), Stdout: &stdout, Stderr: &stderr}, append([]string{"-no-color"}, args...))
+	code := runConsole(views.Streams{Stdin: strings.NewReader(input), Stdout: &stdout, Stderr: &stderr}, append([]string{"-no-color"}, args...))
 	return stdout.String(), stderr.String(), code
 }
 

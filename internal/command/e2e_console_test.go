@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/command/views"
 )
 
 // consoleStateConfig has resources of every expansion, a data source, a
@@ -106,7 +108,7 @@ func (o *oracleProject) compareConsoles(when string) []string {
 func (o *oracleProject) terraneConsole(input string) string {
 	o.t.Helper()
 	var stdout, stderr bytes.Buffer
-	if code := runConsole(Streams{Stdin: strings.NewReader(input + "\n"), Stdout: &stdout, Stderr: &stderr}, []string{"-no-color"}); code != 0 {
+	if code := runConsole(views.Streams{Stdin: strings.NewReader(input + "\n"), Stdout: &stdout, Stderr: &stderr}, []string{"-no-color"}); code != 0 {
 		o.t.Fatalf("console %s: exit %d\n%s", input, code, stderr.String())
 	}
 	return strings.TrimSpace(stdout.String())

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/testing/providertest"
 	"github.com/terrane/terrane/internal/workdir"
 )
@@ -49,7 +50,7 @@ func (p *e2eProject) runWithInput(stdin string, args ...string) (stdout, stderr 
 	p.t.Helper()
 	var out, errOut strings.Builder
 	before := providerChildren(p.t)
-	code = Run(args, Streams{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut})
+	code = Run(args, views.Streams{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut})
 	assertNoProviderLeft(p.t, "terrane "+strings.Join(args, " "), before)
 	return out.String(), errOut.String(), code
 }

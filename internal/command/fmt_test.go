@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/command/views"
 )
 
 const fmtMessyConfig = "resource \"null_resource\" \"a\" {\ncount=\"${var.n}\"\n}\n"
@@ -19,7 +21,7 @@ func fmtIn(t *testing.T, dir string, stdin string, args ...string) (stdout, stde
 	}
 	defer os.Chdir(wd)
 	var out, errOut bytes.Buffer
-	code = runFmt(Streams{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut}, args)
+	code = runFmt(views.Streams{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut}, args)
 	return out.String(), errOut.String(), code
 }
 

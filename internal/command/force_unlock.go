@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/engine/journal"
 	"github.com/terrane/terrane/internal/states/recordstore"
@@ -22,12 +23,13 @@ import (
 // so the next plan resolves them as any interrupted run's. The intents
 // themselves stay until then: whether their calls happened is not known
 // yet. A run whose process is still alive on this host is never released.
-func runForceUnlock(streams Streams, args []string) int {
+func runForceUnlock(streams views.Streams, args []string) int {
 	opts, argDiags := arguments.ParseForceUnlock(args)
+	color := ui.ColorEnabled(opts.NoColor)
 	if argDiags.HasErrors() {
-		return usageFailure(streams.Stderr, argDiags, ui.ColorEnabled(opts.NoColor))
+		return usageFailure(streams.Stderr, argDiags, color)
 	}
-	c := &stateCommand{streams: streams, color: ui.ColorEnabled(opts.NoColor)}
+	c := &stateCommand{streams: streams, color: color, view: views.NewState(streams, color, false)}
 	if len(opts.Args) != 1 {
 		return c.fail(diags.Errorf("Run ID required",
 			"terrane force-unlock takes the ID of the run whose claims to release, as the warning \"Another run is changing ...\" names it: terrane force-unlock RUN_ID."))
@@ -54,7 +56,7 @@ func runForceUnlock(streams Streams, args []string) int {
 	for i, change := range changes {
 		addresses[i] = change.Addr.String()
 	}
-	if !opts.Force && !confirm(streams, "Do you really want to force-unlock?",
+	if !opts.Force && !views.Confirm(streams, "Do you really want to force-unlock?",
 		fmt.Sprintf("Terrane will release the claims of run %s on:\n    %s\n  Another run may then change these objects, even if run %s is in fact\n  still working on them.", runID, strings.Join(addresses, "\n    "), runID)) {
 		fmt.Fprintln(streams.Stdout, "force-unlock cancelled.")
 		return 1

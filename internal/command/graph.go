@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/engine"
@@ -22,12 +23,12 @@ import (
 // operation in the DOT language, shaped as OpenTofu's graph command draws
 // it. The graph is the one the engine walks, so what it shows is the order
 // Terrane works in.
-func runGraph(streams Streams, args []string) int {
+func runGraph(streams views.Streams, args []string) int {
 	opts, argDiags := arguments.ParseGraph(args)
 	if opts.Help {
 		return 0
 	}
-	out := newOperationOutput(streams, arguments.View{NoColor: opts.NoColor})
+	out := views.NewOperation(streams, arguments.View{NoColor: opts.NoColor})
 	if argDiags.HasErrors() {
 		code := writeGraphFailure(out, argDiags)
 		if opts.UsageError {
@@ -56,14 +57,14 @@ func runGraph(streams Streams, args []string) int {
 // writeGraphFailure writes ds to stderr, warnings included: stdout is
 // for the DOT text only, which a program may be reading. Each diagnostic
 // has an empty line after it, as OpenTofu's graph command writes them.
-func writeGraphFailure(out *operationOutput, ds diags.Diagnostics) int {
-	ui.DiagnosticView{Color: out.color, ConsolidateWarnings: true, NewlineAfter: true}.Write(out.streams.Stderr, out.streams.Stderr, ds, out.sources)
+func writeGraphFailure(out *views.Operation, ds diags.Diagnostics) int {
+	ui.DiagnosticView{Color: out.Color(), ConsolidateWarnings: true, NewlineAfter: true}.Write(out.Streams().Stderr, out.Streams().Stderr, ds, out.Sources())
 	return 1
 }
 
 // operationGraph builds the graph opts ask for. The graph is nil when it
 // could not be built; otherwise ds may still hold its cycles as errors.
-func operationGraph(out *operationOutput, opts *arguments.Graph) (*engine.OperationGraph, graphKind, diags.Diagnostics) {
+func operationGraph(out *views.Operation, opts *arguments.Graph) (*engine.OperationGraph, graphKind, diags.Diagnostics) {
 	if opts.Type == "apply" && opts.PlanFile != "" {
 		return savedPlanGraph(out, opts.PlanFile, opts.Vars)
 	}
@@ -95,7 +96,7 @@ func operationGraph(out *operationOutput, opts *arguments.Graph) (*engine.Operat
 
 // savedPlanGraph is the apply graph of the plan saved at path, refused,
 // as apply refuses it, when the configuration changed since.
-func savedPlanGraph(out *operationOutput, path string, vars []inputvars.VarOption) (*engine.OperationGraph, graphKind, diags.Diagnostics) {
+func savedPlanGraph(out *views.Operation, path string, vars []inputvars.VarOption) (*engine.OperationGraph, graphKind, diags.Diagnostics) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, 0, diags.Diagnostics{diags.Errorf("Failed loading the plan file",
 			"Encountered an error while opening the plan file %q: %s", path, err)}
@@ -129,12 +130,12 @@ func applyGraphKind(plan *plans.Plan) graphKind {
 // is no error here. vars serve only the encryption configuration, and enc,
 // when not nil, is the encryption a saved plan was read with. It returns
 // nil, with the diagnostics, on failure.
-func openGraphOperation(out *operationOutput, vars []inputvars.VarOption, enc *encryption.Encryption) (*operation, diags.Diagnostics) {
+func openGraphOperation(out *views.Operation, vars []inputvars.VarOption, enc *encryption.Encryption) (*operation, diags.Diagnostics) {
 	r, ds := run.Open(context.Background(), run.Options{
 		Dir:        ".",
 		Vars:       vars,
 		Encryption: enc,
-		Sources:    out.addSources,
+		Sources:    out.AddSources,
 		Engine:     engine.Options{Logger: logging.Named("engine"), OriginalWorkingDir: originalWorkingDir},
 	})
 	if r == nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/lang/funcs"
 	"github.com/terrane/terrane/internal/ui"
@@ -20,7 +21,7 @@ import (
 // functions -json` writes (format 1.0, internal/command/jsonfunction).
 // Descriptions are those the function library carries, where it carries
 // one.
-func runMetadataFunctions(streams Streams, args []string) int {
+func runMetadataFunctions(streams views.Streams, args []string) int {
 	opts, argDiags := arguments.ParseMetadataFunctions(args)
 	if argDiags.HasErrors() {
 		ui.WriteDiagnostics(streams.Stderr, argDiags, nil, ui.ColorEnabled(opts.NoColor))

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/command/views"
 )
 
 const generateConfigProvider = `
@@ -65,7 +67,7 @@ import {
 func TestPlanGenerateConfigOutRefusesOtherModes(t *testing.T) {
 	for _, mode := range []string{"-destroy", "-refresh-only"} {
 		var out, errBuf strings.Builder
-		code := Run([]string{"plan", mode, "-generate-config-out=generated.tf"}, Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errBuf})
+		code := Run([]string{"plan", mode, "-generate-config-out=generated.tf"}, views.Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errBuf})
 		errOut := errBuf.String()
 		if code != 1 || !strings.Contains(errOut, "Configuration can be generated only in the normal planning mode") {
 			t.Errorf("plan %s -generate-config-out: exit %d, stderr %s", mode, code, errOut)

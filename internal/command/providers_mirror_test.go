@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/plugin/discovery"
 	"github.com/terrane/terrane/internal/testing/providertest"
 )
@@ -34,7 +35,7 @@ func TestProvidersMirrorLockAndInit(t *testing.T) {
 	// The command mirrors from the origin registries, which a test cannot
 	// reach; the same work from the built mirror shows the layout.
 	var out, errOut strings.Builder
-	job, closeView, _ := newProviderJob(Streams{Stdout: &out, Stderr: &errOut}, arguments.OutputView{NoColor: true}, arguments.ProviderJob{})
+	job, closeView, _ := newProviderJob(views.Streams{Stdout: &out, Stderr: &errOut}, arguments.OutputView{NoColor: true}, arguments.ProviderJob{})
 	defer closeView()
 	if ds := job.parsePlatforms(nil).Append(job.load(nil)); ds.HasErrors() {
 		t.Fatal(ds.Err())

@@ -2,17 +2,17 @@ package command
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"sort"
 	"sync"
 
+	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/modules"
 	"github.com/terrane/terrane/internal/run"
 
 	"github.com/terrane/terrane/internal/addrs"
-	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/command/jsonprovider"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/depsfile"
@@ -26,10 +26,11 @@ import (
 // runProvidersSchema prints the schemas of every provider the configuration
 // in the working directory needs, in the shape of
 // `terraform providers schema -json`.
-func runProvidersSchema(streams Streams, args []string) int {
+func runProvidersSchema(streams views.Streams, args []string) int {
 	opts, argDiags := arguments.ParseProvidersSchema(args)
+	view := views.NewProvidersSchema(streams, opts.NoColor)
 	if len(argDiags) > 0 {
-		ui.WriteDiagnostics(streams.Stderr, argDiags, nil, ui.ColorEnabled(opts.NoColor))
+		view.ArgumentErrors(argDiags)
 		return runResultHelp
 	}
 	ctx := context.Background()
@@ -39,21 +40,18 @@ func runProvidersSchema(streams Streams, args []string) int {
 	var ds diags.Diagnostics
 	ds = ds.Append(hclDiags)
 	if ds.HasErrors() {
-		ui.WriteDiagnostics(streams.Stderr, ds, ui.Sources(parser.Files()), false)
+		view.Diagnostics(ds, ui.Sources(parser.Files()))
 		return 1
 	}
 	schemas, more := loadProviderSchemas(ctx, cfg)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
-		ui.WriteDiagnostics(streams.Stderr, ds, ui.Sources(parser.Files()), false)
+		view.Diagnostics(ds, ui.Sources(parser.Files()))
 		return 1
 	}
-	out, err := json.Marshal(jsonprovider.Marshal(schemas))
-	if err != nil {
-		fmt.Fprintf(streams.Stderr, "Error: cannot encode the provider schemas: %s\n", err)
+	if !view.Schemas(schemas) {
 		return 1
 	}
-	fmt.Fprintln(streams.Stdout, string(out))
 	return 0
 }
 

@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/resourceservice"
 	"github.com/terrane/terrane/internal/resourceservice/records"
@@ -24,7 +25,7 @@ import (
 
 // runServe implements `terrane serve`: it serves a store as Consul's
 // ResourceService (plus Terrane's BatchService) until interrupted.
-func runServe(streams Streams, args []string) int {
+func runServe(streams views.Streams, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return serveUntil(ctx, args, streams.Stdout, streams.Stderr)

@@ -8,6 +8,7 @@ import (
 
 	tfjson "github.com/hashicorp/terraform-json"
 
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/testing/providertest"
 )
 
@@ -150,7 +151,7 @@ type showProject struct{ t *testing.T }
 
 func (p showProject) run(args ...string) (stdout, stderr string, code int) {
 	var out, errOut strings.Builder
-	code = Run(args, Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut})
+	code = Run(args, views.Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut})
 	return out.String(), errOut.String(), code
 }
 

@@ -3,20 +3,19 @@ package command
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/stateedit"
-	"github.com/terrane/terrane/internal/ui/jsonview"
 )
 
 // runStateList is `terrane state list [-id=ID] [ADDR...]`: the addresses of
 // the workspace's resource instances, those the addresses select when
 // given, one a line.
-func runStateList(streams Streams, args []string) int {
+func runStateList(streams views.Streams, args []string) int {
 	opts, argDiags := arguments.ParseStateList(args)
 	c := newStateCommand(streams, "state list", opts.StateOptions)
 	if argDiags.HasErrors() {
@@ -49,13 +48,9 @@ func runStateList(streams Streams, args []string) int {
 		if opts.ID != "" && objectID(snap.State.ResourceInstance(addr)) != opts.ID {
 			continue
 		}
-		if c.json != nil {
-			c.json.Typed(jsonview.LevelInfo, "resource_address", addr.String(), nil)
-		} else {
-			fmt.Fprintln(streams.Stdout, addr)
-		}
+		c.view.ResourceAddress(addr)
 	}
-	c.diagnostics(ds)
+	c.view.Diagnostics(ds)
 	return 0
 }
 

@@ -5,13 +5,14 @@ import (
 	"fmt"
 
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/states/stateedit"
 )
 
 // runStateMv is `terrane state mv [-dry-run] SOURCE DESTINATION`: what
 // SOURCE selects moves to DESTINATION in one commit, so that a renamed
 // resource or module keeps its remote objects instead of being replaced.
-func runStateMv(streams Streams, args []string) int {
+func runStateMv(streams views.Streams, args []string) int {
 	opts, argDiags := arguments.ParseStateMv(args)
 	c := newStateCommand(streams, "state mv", opts.StateOptions)
 	if argDiags.HasErrors() {
@@ -44,12 +45,12 @@ func runStateMv(streams Streams, args []string) int {
 	var moves []stateedit.Move
 	for _, line := range lines {
 		text := fmt.Sprintf("%s %q to %q", verb, line.From, line.To)
-		c.info(text, text)
+		c.view.Info(text, text)
 		moves = append(moves, line.Instances...)
 	}
 	if opts.DryRun {
 		if len(lines) == 0 {
-			c.info("Would have moved nothing.", "Would have moved nothing")
+			c.view.Info("Would have moved nothing.", "Would have moved nothing")
 		}
 		return 0
 	}
@@ -57,11 +58,11 @@ func runStateMv(streams Streams, args []string) int {
 		return c.fail(*d)
 	}
 	c.relocateComponentChildren(ctx, movedComponents(moves))
-	c.diagnostics(ds)
+	c.view.Diagnostics(ds)
 	if len(lines) == 0 {
-		c.info("No matching objects found.", "No matching objects found")
+		c.view.Info("No matching objects found.", "No matching objects found")
 		return 0
 	}
-	c.info(fmt.Sprintf("Successfully moved %d object(s).", len(lines)), fmt.Sprintf("Successfully moved %d object(s)", len(lines)))
+	c.view.Info(fmt.Sprintf("Successfully moved %d object(s).", len(lines)), fmt.Sprintf("Successfully moved %d object(s)", len(lines)))
 	return 0
 }

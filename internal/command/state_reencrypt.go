@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/resourceservice/records"
 	"github.com/terrane/terrane/internal/store/encrypted"
@@ -19,7 +20,7 @@ import (
 // Records are re-encrypted as they are written anyway; this finishes the
 // job for those no run writes. Every record is decrypted before any is
 // written, so one that cannot be read leaves all of them as they were.
-func runStateReencrypt(streams Streams, args []string) int {
+func runStateReencrypt(streams views.Streams, args []string) int {
 	opts, argDiags := arguments.ParseStateReencrypt(args)
 	c := newStateCommand(streams, "state reencrypt", opts.StateOptions)
 	if argDiags.HasErrors() {

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/statefile"
@@ -35,7 +36,7 @@ func newStateProject(t *testing.T) *stateProject {
 func (p *stateProject) runWithInput(stdin string, args ...string) (string, string, int) {
 	p.t.Helper()
 	var out, errOut strings.Builder
-	code := Run(args, Streams{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut})
+	code := Run(args, views.Streams{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut})
 	return out.String(), errOut.String(), code
 }
 

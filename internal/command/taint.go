@@ -6,6 +6,7 @@ import (
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/recordstore"
@@ -23,7 +24,7 @@ type taintEdit struct {
 // runTaint is `terrane taint [-allow-missing] ADDR`: the instance's current
 // object is marked tainted, so the next plan replaces it, as `tofu taint`
 // does. Nothing changes remotely.
-func runTaint(streams Streams, args []string) int {
+func runTaint(streams views.Streams, args []string) int {
 	opts, argDiags := arguments.ParseTaint(args)
 	return runTaintEdit(streams, opts, argDiags, taintEdit{
 		name: "taint",
@@ -38,7 +39,7 @@ func runTaint(streams Streams, args []string) int {
 // runUntaint is `terrane untaint [-allow-missing] ADDR`: a tainted
 // object is trusted again, so the next plan keeps it, as `tofu untaint`
 // does.
-func runUntaint(streams Streams, args []string) int {
+func runUntaint(streams views.Streams, args []string) int {
 	opts, argDiags := arguments.ParseUntaint(args)
 	return runTaintEdit(streams, opts, argDiags, taintEdit{
 		name: "untaint",
@@ -55,7 +56,7 @@ func runUntaint(streams Streams, args []string) int {
 	})
 }
 
-func runTaintEdit(streams Streams, opts *arguments.Taint, argDiags diags.Diagnostics, edit taintEdit) int {
+func runTaintEdit(streams views.Streams, opts *arguments.Taint, argDiags diags.Diagnostics, edit taintEdit) int {
 	c := newStateCommand(streams, edit.name, opts.StateOptions)
 	if argDiags.HasErrors() {
 		return c.usageError(edit.name, argDiags...)
@@ -76,7 +77,7 @@ func runTaintEdit(streams Streams, opts *arguments.Taint, argDiags diags.Diagnos
 	change, missing, d := taintChange(snap, addr, edit)
 	if d != nil {
 		if missing && opts.AllowMissing {
-			c.diagnostics(diags.Diagnostics{missingAllowed(addr)})
+			c.view.Diagnostics(diags.Diagnostics{missingAllowed(addr)})
 			return 0
 		}
 		return c.fail(*d)
@@ -85,7 +86,7 @@ func runTaintEdit(streams Streams, opts *arguments.Taint, argDiags diags.Diagnos
 		return c.fail(*d)
 	}
 	done := fmt.Sprintf(edit.done, addr)
-	c.info(done, done)
+	c.view.Info(done, done)
 	return 0
 }
 

@@ -7,13 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/version"
 )
 
 func runCommand(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errOut strings.Builder
-	code = Run(args, Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut})
+	code = Run(args, views.Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut})
 	return out.String(), errOut.String(), code
 }
 

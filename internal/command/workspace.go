@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/inputvars"
 	"github.com/terrane/terrane/internal/resourceservice"
@@ -25,7 +26,7 @@ import (
 // records in the working directory's store.
 type workspaceCommand struct {
 	name    string // show, list, new, select or delete
-	streams Streams
+	streams views.Streams
 	color   bool
 	project string
 	current string
@@ -44,19 +45,12 @@ func (c *workspaceCommand) fail(ds ...diags.Diagnostic) int {
 }
 
 func (c *workspaceCommand) diagnostics(ds ...diags.Diagnostic) {
-	for _, d := range ds {
-		w := c.streams.Stderr
-		if d.Severity == diags.Warning {
-			w = c.streams.Stdout
-		}
-		writeLegacyDiagnostics(w, diags.Diagnostics{d}, c.color)
-	}
+	c.view().Diagnostics(ds...)
 }
 
-// say writes one of OpenTofu's coloured messages, the format marked up and
-// the values put in after.
-func (c *workspaceCommand) say(format string, args ...any) {
-	fmt.Fprintln(c.streams.Stdout, fmt.Sprintf(ui.Colorize(format, c.color), args...))
+// view shows what the command reports.
+func (c *workspaceCommand) view() *views.Workspace {
+	return views.NewWorkspace(c.streams, c.color)
 }
 
 // open opens the store of the configuration in the working directory.
@@ -106,7 +100,7 @@ func (c *workspaceCommand) close() {
 // openWorkspaceCommand opens the store for a workspace subcommand whose
 // arguments were parsed. Wrong arguments print OpenTofu's error and the
 // command's help.
-func openWorkspaceCommand(streams Streams, name string, opts *arguments.Workspace, argDiags diags.Diagnostics) (*workspaceCommand, int) {
+func openWorkspaceCommand(streams views.Streams, name string, opts *arguments.Workspace, argDiags diags.Diagnostics) (*workspaceCommand, int) {
 	c := &workspaceCommand{name: name, streams: streams, color: ui.ColorEnabled(opts.NoColor), vars: opts.Vars}
 	if len(argDiags) > 0 {
 		c.diagnostics(argDiags...)
@@ -131,7 +125,7 @@ func (c *workspaceCommand) warnWhenUsedAsEnv() {
 
 // runWorkspaceGroup is `terrane workspace` (and `terrane env`) without a
 // subcommand: its help, after an error for any argument.
-func runWorkspaceGroup(streams Streams, args []string) int {
+func runWorkspaceGroup(streams views.Streams, args []string) int {
 	opts, argDiags := arguments.ParseWorkspaceGroup(args)
 	c := &workspaceCommand{streams: streams, color: ui.ColorEnabled(opts.NoColor)}
 	if len(argDiags) > 0 {
@@ -177,20 +171,20 @@ func workspaceDoesNotExist(name string) diags.Diagnostic {
 }
 
 // runWorkspaceShow is `terrane workspace show`: the selected workspace.
-func runWorkspaceShow(streams Streams, args []string) int {
+func runWorkspaceShow(streams views.Streams, args []string) int {
 	opts, argDiags := arguments.ParseWorkspaceShow(args)
 	c, code := openWorkspaceCommand(streams, "show", opts, argDiags)
 	if c == nil {
 		return code
 	}
 	defer c.close()
-	fmt.Fprintln(streams.Stdout, c.current)
+	c.view().Current(c.current)
 	return 0
 }
 
 // runWorkspaceList is `terrane workspace list`: every workspace of the
 // project, the selected one marked with an asterisk.
-func runWorkspaceList(streams Streams, args []string) int {
+func runWorkspaceList(streams views.Streams, args []string) int {
 	opts, argDiags := arguments.ParseWorkspaceList(args)
 	c, code := openWorkspaceCommand(streams, "list", opts, argDiags)
 	if c == nil {
@@ -201,25 +195,14 @@ func runWorkspaceList(streams Streams, args []string) int {
 	if d != nil {
 		return c.fail(*d)
 	}
-	var b strings.Builder
-	for _, name := range names {
-		marker := "  "
-		if name == c.current {
-			marker = "* "
-		}
-		b.WriteString(marker + name + "\n")
-	}
-	fmt.Fprintln(streams.Stdout, b.String())
-	if c.overridden {
-		fmt.Fprint(streams.Stdout, "\n\nThe active workspace is being overridden using the TF_WORKSPACE environment\nvariable.\n\n")
-	}
+	c.view().List(names, c.current, c.overridden)
 	return 0
 }
 
 // runWorkspaceNew is `terrane workspace new [-state=PATH] NAME`: a new,
 // empty workspace (or one holding a copy of a state file), which becomes
 // the selected one.
-func runWorkspaceNew(streams Streams, args []string) int {
+func runWorkspaceNew(streams views.Streams, args []string) int {
 	opts, argDiags := arguments.ParseWorkspaceNew(args)
 	c, code := openWorkspaceCommand(streams, "new", opts, argDiags)
 	if c == nil {
@@ -245,10 +228,7 @@ func runWorkspaceNew(streams Streams, args []string) int {
 	if d := c.createAndSelect(ctx, name); d != nil {
 		return c.fail(*d)
 	}
-	c.say("[reset][green][bold]Created and switched to workspace %q![reset][green]\n\n"+
-		"You're now on a new, empty workspace. Workspaces isolate their state,\n"+
-		"so if you run \"terrane plan\" Terrane will not see any existing state\n"+
-		"for this configuration.", name)
+	c.view().Created(name)
 	if opts.State == "" {
 		return 0
 	}
@@ -273,7 +253,7 @@ func (c *workspaceCommand) selectWorkspace(name string) *diags.Diagnostic {
 }
 
 // runWorkspaceSelect is `terrane workspace select [-or-create] NAME`.
-func runWorkspaceSelect(streams Streams, args []string) int {
+func runWorkspaceSelect(streams views.Streams, args []string) int {
 	opts, argDiags := arguments.ParseWorkspaceSelect(args)
 	c, code := openWorkspaceCommand(streams, "select", opts, argDiags)
 	if c == nil {
@@ -303,16 +283,13 @@ func runWorkspaceSelect(streams Streams, args []string) int {
 		if d := c.createAndSelect(ctx, name); d != nil {
 			return c.fail(*d)
 		}
-		c.say("[reset][green][bold]Created and switched to workspace %q![reset][green]\n\n"+
-			"You're now on a new, empty workspace. Workspaces isolate their state,\n"+
-			"so if you run \"terrane plan\" Terrane will not see any existing state\n"+
-			"for this configuration.", name)
+		c.view().Created(name)
 		return 0
 	}
 	if d := c.selectWorkspace(name); d != nil {
 		d.Summary, d.Detail = "Error setting workspace", strings.Replace(d.Detail, "Failed selecting the new workspace "+name, "Could not set the requested workspace", 1)
 		return c.fail(*d)
 	}
-	c.say("[reset][green]Switched to workspace %q.", name)
+	c.view().Switched(name)
 	return 0
 }
