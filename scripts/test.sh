@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Runs every test of Terrane: static checks, the main module's tests with the
-# race detector (they build and launch the test providers), and the test
-# providers' own tests. Needs Go; etcd-based tests need /usr/bin/etcd
-# (Debian's etcd-server) and fail without it when CI is set.
+# Runs every test of Terrane: static checks, the main module's tests (with
+# the race detector, but for the corpus and the end-to-end tests; they build
+# and launch the test providers), and the test providers' own tests. Needs
+# Go; etcd-based tests need /usr/bin/etcd (Debian's etcd-server) and fail
+# without it when CI is set.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,20 +29,20 @@ echo "== go vet"
 go vet ./...
 for module in "${testprovider_modules[@]}"; do (cd "$module" && CGO_ENABLED=0 go vet ./...); done
 
-echo "== go test (race)"
-# internal/command's end-to-end tests run one after another (they change
-# the process's directory and environment), so the package would take as
-# long as all the others together: its tests are shared out between two
-# processes, which run beside the other packages.
-command_pkg=github.com/terrane/terrane/internal/command
-command_tests=$(go test -race -list '.*' "$command_pkg" | grep -E '^(Test|Fuzz|Example)')
-[ -n "$command_tests" ] || { echo "no tests listed in $command_pkg" >&2; exit 1; }
-shard() { awk -v n="$1" 'NR % 2 == n' <<<"$command_tests" | paste -sd'|' -; }
+echo "== go test"
+# Every package's tests run with the race detector except two that run
+# programs rather than code: the differential corpus (Terrane beside
+# OpenTofu's recordings, see corpus/README.md) and the end-to-end tests
+# (the terrane binary as a user runs it). Run without -race, they build
+# the terrane binary without the detector too; with it, every command
+# they run would cost several times as much, and the code they drive is
+# raced by its own packages' tests. `go test -race ./internal/command/e2etest/`
+# races the binary too.
+programs=(github.com/terrane/terrane/corpus github.com/terrane/terrane/internal/command/e2etest)
+packages=$(go list ./... | grep -vxF "$(printf '%s\n' "${programs[@]}")")
 pids=()
-go test -race -count=1 -timeout 60m $(go list ./... | grep -vx "$command_pkg") & pids+=($!)
-for n in 0 1; do
-  go test -race -count=1 -timeout 60m -run "^($(shard "$n"))\$" "$command_pkg" & pids+=($!)
-done
+go test -race -count=1 -timeout 60m $packages & pids+=($!)
+go test -count=1 -timeout 60m "${programs[@]}" & pids+=($!)
 failed=0
 for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
 [ "$failed" = 0 ] || { echo "go test failed" >&2; exit 1; }
