@@ -3,6 +3,8 @@ package e2etest
 import (
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // TestE2EDeprecatedVariablesAndOutputs checks OpenTofu's deprecated
@@ -14,7 +16,7 @@ import (
 func TestE2EDeprecatedVariablesAndOutputs(t *testing.T) {
 	t.Parallel()
 	p := newE2EProject(t, "")
-	writeFile(t, p.dir+"/old/main.tf", `
+	clitest.WriteFile(t, p.dir+"/old/main.tf", `
 variable "size" {
   type       = number
   default    = 1
@@ -55,12 +57,12 @@ output "from_current" {
 	out := p.mustRun("plan", "-no-color")
 	// As OpenTofu: a value given to a deprecated variable, null included,
 	// and any value derived from a deprecated output are warned of.
-	assertContains(t, "plan", out,
+	clitest.AssertContains(t, "plan", out,
 		`Warning: Variable marked as deprecated by the module author`, `Variable "size" is marked as deprecated with the following message:`, "size is going away: use capacity.",
 		`Variable "unused" is marked as deprecated`,
 		`Warning: Value derived from a deprecated source`, "This value is derived from module.old.legacy", "legacy is going away: use current.")
 
-	writeFile(t, p.dir+"/old/extra.tf", `
+	clitest.WriteFile(t, p.dir+"/old/extra.tf", `
 variable "empty" {
   default    = 1
   deprecated = ""

@@ -2,6 +2,8 @@ package e2etest
 
 import (
 	"testing"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // TestE2ESensitiveCount checks OpenTofu's rule that a sensitive value may
@@ -24,5 +26,5 @@ resource "tpf_thing" "n" {
 }
 `)
 	out := p.mustRun("apply", "-no-color", "-auto-approve")
-	assertContains(t, "apply", out, "Resources: 2 added")
+	clitest.AssertContains(t, "apply", out, "Resources: 2 added")
 }

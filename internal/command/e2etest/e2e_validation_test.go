@@ -3,6 +3,8 @@ package e2etest
 import (
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // TestE2EValidationSensitiveErrorMessage checks OpenTofu's refusal to print
@@ -34,7 +36,7 @@ variable "password" {
 		if strings.Contains(out+errOut, "hunter2-secret") {
 			t.Errorf("%v prints the sensitive value:\n%s%s", args, out, errOut)
 		}
-		assertContains(t, strings.Join(args, " "), out+errOut, "Error message refers to sensitive values",
+		clitest.AssertContains(t, strings.Join(args, " "), out+errOut, "Error message refers to sensitive values",
 			"The error message included a sensitive value, so it will not be displayed.", "Invalid value for variable")
 	}
 
@@ -69,7 +71,7 @@ check "passing" {
 	if strings.Contains(out+errOut, "hunter2-secret") {
 		t.Errorf("the plan prints the sensitive value:\n%s%s", out, errOut)
 	}
-	assertContains(t, "precondition", out+errOut, "Resource precondition failed",
+	clitest.AssertContains(t, "precondition", out+errOut, "Resource precondition failed",
 		"This check failed, but has an invalid error message as described in the other accompanying messages.")
 	// Warnings of one summary are consolidated, as OpenTofu's human view
 	// does by default: the second shows as "one more similar warning".

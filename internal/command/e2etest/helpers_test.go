@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -26,6 +25,7 @@ import (
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/store/etcd/etcdtest"
 	"github.com/terrane/terrane/internal/storeconfig"
+	"github.com/terrane/terrane/internal/testing/clitest"
 	"github.com/terrane/terrane/internal/testing/providertest"
 	"github.com/terrane/terrane/internal/testing/sharedstore"
 	"github.com/terrane/terrane/internal/workdir"
@@ -138,7 +138,7 @@ func newUninitialised(t *testing.T, mainTF string) *e2eProject {
 	p := newBareProject(t)
 	work := filepath.Dir(p.dir)
 	rc := filepath.Join(work, "terraformrc")
-	writeFile(t, rc, "provider_installation {\n  filesystem_mirror {\n    path = \""+mirror.Dir+"\"\n  }\n}\n")
+	clitest.WriteFile(t, rc, "provider_installation {\n  filesystem_mirror {\n    path = \""+mirror.Dir+"\"\n  }\n}\n")
 	p.setenv("TERRANE_CLI_CONFIG_FILE", rc)
 	p.setenv("TF_PLUGIN_CACHE_DIR", "")
 	p.setenv("TERRANE_SCHEMA_CACHE_DIR", filepath.Join(work, "schemas"))
@@ -216,13 +216,13 @@ func (p *e2eProject) getenv(name string) string {
 // write replaces main.tf, with CLOUD replaced as in newE2EProject.
 func (p *e2eProject) write(mainTF string) {
 	p.t.Helper()
-	writeFile(p.t, filepath.Join(p.dir, "main.tf"), strings.ReplaceAll(mainTF, "CLOUD", p.cloud))
+	clitest.WriteFile(p.t, filepath.Join(p.dir, "main.tf"), strings.ReplaceAll(mainTF, "CLOUD", p.cloud))
 }
 
 // writeFile writes a file of the project, CLOUD replaced as in main.tf.
 func (p *e2eProject) writeFile(name, content string) {
 	p.t.Helper()
-	writeFile(p.t, filepath.Join(p.dir, filepath.FromSlash(name)), strings.ReplaceAll(content, "CLOUD", p.cloud))
+	clitest.WriteFile(p.t, filepath.Join(p.dir, filepath.FromSlash(name)), strings.ReplaceAll(content, "CLOUD", p.cloud))
 }
 
 // command is terrane with args, to run in the project with its
@@ -389,7 +389,7 @@ func runInDirs(t *testing.T, runs ...dirRun) []processResult {
 // backgroundRun is a terrane process running while the test does more.
 type backgroundRun struct {
 	cmd         *exec.Cmd
-	out, errOut *syncBuffer
+	out, errOut *clitest.SyncBuffer
 	exited      chan error
 }
 
@@ -397,7 +397,7 @@ type backgroundRun struct {
 // still running when the test ends is killed.
 func startInBackground(t *testing.T, p *e2eProject, args ...string) *backgroundRun {
 	t.Helper()
-	r := &backgroundRun{cmd: p.command(args...), out: &syncBuffer{}, errOut: &syncBuffer{}, exited: make(chan error, 1)}
+	r := &backgroundRun{cmd: p.command(args...), out: &clitest.SyncBuffer{}, errOut: &clitest.SyncBuffer{}, exited: make(chan error, 1)}
 	r.cmd.Stdout, r.cmd.Stderr = r.out, r.errOut
 	if err := r.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -422,10 +422,10 @@ func (r *backgroundRun) wait(t *testing.T, what string, timeout time.Duration) e
 
 // startCLI starts terrane in the project; exited receives what Wait
 // returns.
-func startCLI(t *testing.T, p *e2eProject, args ...string) (cmd *exec.Cmd, stdout, stderr *syncBuffer, exited <-chan error) {
+func startCLI(t *testing.T, p *e2eProject, args ...string) (cmd *exec.Cmd, stdout, stderr *clitest.SyncBuffer, exited <-chan error) {
 	t.Helper()
 	cmd = p.command(args...)
-	stdout, stderr = &syncBuffer{}, &syncBuffer{}
+	stdout, stderr = &clitest.SyncBuffer{}, &clitest.SyncBuffer{}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -433,39 +433,6 @@ func startCLI(t *testing.T, p *e2eProject, args ...string) (cmd *exec.Cmd, stdou
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	return cmd, stdout, stderr, done
-}
-
-// syncBuffer is a bytes.Buffer safe to read while a command writes it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-// waitFor waits up to 15 seconds for buf to match pattern and returns the
-// match.
-func waitFor(t *testing.T, what string, buf *syncBuffer, pattern *regexp.Regexp) []string {
-	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		if match := pattern.FindStringSubmatch(buf.String()); match != nil {
-			return match
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("%s: no match for %s in output:\n%s", what, pattern, buf.String())
-	return nil
 }
 
 // storeKind is a shared store the end-to-end tests run against; start
@@ -593,40 +560,4 @@ func sortedNames[V any](m map[string]V) []string {
 	}
 	sort.Strings(names)
 	return names
-}
-
-// writeFile writes content to path, creating its directory.
-func writeFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// assertContains fails unless text holds every wanted fragment, wherever
-// diagnostics wrapped it.
-func assertContains(t *testing.T, what, text string, wants ...string) {
-	t.Helper()
-	for _, want := range wants {
-		if !strings.Contains(unwrapped(text), unwrapped(want)) {
-			t.Errorf("%s lacks %q:\n%s", what, want, text)
-		}
-	}
-}
-
-// ansiCodes and ruleOrSpace help unwrapped see through diagnostics'
-// colour codes, left rules and line wrapping.
-var (
-	ansiCodes   = regexp.MustCompile(`\x1b\[[0-9;]*m`)
-	ruleOrSpace = regexp.MustCompile(`[\s│╷╵]+`)
-)
-
-// unwrapped is text as one line: colour codes gone, rules and every run
-// of whitespace (wrapped lines included) one space, so that a test can
-// look for a sentence wherever the width wrapped it.
-func unwrapped(text string) string {
-	return strings.TrimSpace(ruleOrSpace.ReplaceAllString(ansiCodes.ReplaceAllString(text, ""), " "))
 }
