@@ -185,16 +185,6 @@ func TestE2EPulumiProviderFromTF(t *testing.T) {
 	}
 }
 
-// expectNoChanges runs plan -detailed-exitcode and fails unless it finds
-// nothing to do.
-func (p *e2eProject) expectNoChanges(what string) {
-	p.t.Helper()
-	out, errOut, code := p.run("plan", "-no-color", "-detailed-exitcode")
-	if code != 0 {
-		p.t.Fatalf("%s: exit %d, want 0 (no changes)\n%s\n%s", what, code, out, errOut)
-	}
-}
-
 // assertPulumiLocked checks that init recorded the Pulumi provider in the
 // dependency lock file with an h1: hash, like any other provider.
 func assertPulumiLocked(t *testing.T, dir string) {

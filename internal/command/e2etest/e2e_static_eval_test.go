@@ -122,3 +122,21 @@ module "refused" {
 		}
 	}
 }
+
+// TestE2EModuleSourceChangedSinceInit checks that a module whose source
+// changed since init is refused, as in terraform 1.11 and OpenTofu,
+// instead of the old module being used.
+func TestE2EModuleSourceChangedSinceInit(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{
+		"main.tf":   "module \"m\" {\n  source = \"./a\"\n}\n\noutput \"o\" {\n  value = module.m.out\n}\n",
+		"a/main.tf": `output "out" { value = "A" }`,
+		"b/main.tf": `output "out" { value = "B" }`,
+	}
+	p := newInitialisedProject(t, files)
+	files["main.tf"] = strings.Replace(files["main.tf"], "./a", "./b", 1)
+	p.writeFiles(files)
+	res := p.result("plan", "-no-color")
+	p.expectCode("plan", res, 1)
+	clitest.AssertContains(t, "plan", res.stderr, "Module source has changed")
+}

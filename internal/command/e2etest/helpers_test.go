@@ -175,6 +175,14 @@ func newE2EProjectFiles(t *testing.T, files map[string]string) *e2eProject {
 	return p
 }
 
+// newInitialisedProject is newE2EProjectFiles, then init.
+func newInitialisedProject(t *testing.T, files map[string]string) *e2eProject {
+	t.Helper()
+	p := newE2EProjectFiles(t, files)
+	p.mustRun("init", "-no-color")
+	return p
+}
+
 // setenv sets an environment variable for the commands run in the project
 // from now on.
 func (p *e2eProject) setenv(name, value string) {
@@ -225,6 +233,14 @@ func (p *e2eProject) writeFile(name, content string) {
 	clitest.WriteFile(p.t, filepath.Join(p.dir, filepath.FromSlash(name)), strings.ReplaceAll(content, "CLOUD", p.cloud))
 }
 
+// writeFiles writes files of the project, by path, CLOUD replaced in each.
+func (p *e2eProject) writeFiles(files map[string]string) {
+	p.t.Helper()
+	for name, content := range files {
+		p.writeFile(name, content)
+	}
+}
+
 // command is terrane with args, to run in the project with its
 // environment and a run marker of its own.
 func (p *e2eProject) command(args ...string) *exec.Cmd {
@@ -269,6 +285,22 @@ func (p *e2eProject) mustFail(args ...string) string {
 		p.t.Fatalf("terrane %s succeeded; want failure\nstdout:\n%s", strings.Join(args, " "), out)
 	}
 	return errOut
+}
+
+// result runs a command and returns how it ended, for the test's own
+// assertions.
+func (p *e2eProject) result(args ...string) processResult {
+	p.t.Helper()
+	stdout, stderr, code := p.run(args...)
+	return processResult{args: args, stdout: stdout, stderr: stderr, code: code}
+}
+
+// expectCode fails the test unless res exited with code.
+func (p *e2eProject) expectCode(what string, res processResult, code int) {
+	p.t.Helper()
+	if res.code != code {
+		p.t.Fatalf("%s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", what, res.code, code, res.stdout, res.stderr)
+	}
 }
 
 // exitCode is the exit status of a process that ended with err; it fails
@@ -560,4 +592,37 @@ func sortedNames[V any](m map[string]V) []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// expectNoChanges runs plan -detailed-exitcode and fails unless it finds
+// nothing to do.
+func (p *e2eProject) expectNoChanges(what string) {
+	p.t.Helper()
+	out, errOut, code := p.run("plan", "-no-color", "-detailed-exitcode")
+	if code != 0 {
+		p.t.Fatalf("%s: exit %d, want 0 (no changes)\n%s\n%s", what, code, out, errOut)
+	}
+}
+
+// oracleTofu is the executable of OpenTofu the differential corpus runs
+// (TERRANE_ORACLE_DIR: its env file names it as TOFU), or the test is
+// skipped.
+func oracleTofu(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("TERRANE_ORACLE_DIR")
+	if dir == "" {
+		t.Skip("no OpenTofu oracle installed (TERRANE_ORACLE_DIR)")
+	}
+	tofu := filepath.Join(dir, "bin", "tofu")
+	if env, err := os.ReadFile(filepath.Join(dir, "env")); err == nil {
+		for _, line := range strings.Split(string(env), "\n") {
+			if value, ok := strings.CutPrefix(strings.TrimSpace(line), "export TOFU="); ok {
+				tofu = strings.Trim(value, `"`)
+			}
+		}
+	}
+	if _, err := os.Stat(tofu); err != nil {
+		t.Skipf("no OpenTofu at %s", tofu)
+	}
+	return tofu
 }

@@ -1,9 +1,6 @@
-package command
+package e2etest
 
 import (
-	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -39,24 +36,29 @@ locals {
 }
 `
 
-// runConsoleIn runs the console in a fresh directory holding main.tf and
-// hello.txt, feeding it input, and returns stdout, stderr and the status.
+// newConsoleProject is a project holding consoleConfig and hello.txt.
+func newConsoleProject(t *testing.T) *e2eProject {
+	t.Helper()
+	p := newBareProject(t)
+	p.writeFiles(map[string]string{"main.tf": consoleConfig, "hello.txt": "Hello World"})
+	return p
+}
+
+// runConsoleIn runs the console in a fresh consoleProject, feeding it
+// input, and returns stdout, stderr and the status.
 func runConsoleIn(t *testing.T, input string, args ...string) (string, string, int) {
 	t.Helper()
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(consoleConfig), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "hello.txt"), []byte("Hello World"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Chdir(dir)
-	var stdout, stderr bytes.Buffer
-	code := runConsole(Streams{Stdin: strings.NewReader(input), Stdout: &stdout, Stderr: &stderr}, append([]string{"-no-color"}, args...))
-	return stdout.String(), stderr.String(), code
+	return newConsoleProject(t).runConsole(input, args...)
+}
+
+// runConsole runs the console in the project, feeding it input.
+func (p *e2eProject) runConsole(input string, args ...string) (string, string, int) {
+	p.t.Helper()
+	return p.runWithInput(input, append([]string{"console", "-no-color"}, args...)...)
 }
 
 func TestConsolePrintsValuesAsTofuDoes(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ input, want string }{
 		{`"hello"`, `"hello"`},
 		{`1.5 + 2`, `3.5`},
@@ -122,6 +124,7 @@ func TestConsolePrintsValuesAsTofuDoes(t *testing.T) {
 }
 
 func TestConsoleMultiLineInputAndExit(t *testing.T) {
+	t.Parallel()
 	stdout, stderr, code := runConsoleIn(t, "[\n  for z in var.zones :\n  upper(z)\n]\nexit\n\"not evaluated\"\n")
 	if code != 0 {
 		t.Fatalf("exit status %d; stderr:\n%s", code, stderr)
@@ -132,8 +135,10 @@ func TestConsoleMultiLineInputAndExit(t *testing.T) {
 }
 
 func TestConsoleVariablesFromFlagsAndEnvironment(t *testing.T) {
-	t.Setenv("TF_VAR_zones", `["x"]`)
-	stdout, stderr, code := runConsoleIn(t, "var.name\nvar.zones\n", "-var", "name=db")
+	t.Parallel()
+	p := newConsoleProject(t)
+	p.setenv("TF_VAR_zones", `["x"]`)
+	stdout, stderr, code := p.runConsole("var.name\nvar.zones\n", "-var", "name=db")
 	if code != 0 {
 		t.Fatalf("exit status %d; stderr:\n%s", code, stderr)
 	}
@@ -143,6 +148,7 @@ func TestConsoleVariablesFromFlagsAndEnvironment(t *testing.T) {
 }
 
 func TestConsoleErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		input, args, wantErr string
 	}{
@@ -156,6 +162,7 @@ func TestConsoleErrors(t *testing.T) {
 	}
 	for _, test := range tests {
 		t.Run(test.input, func(t *testing.T) {
+			t.Parallel()
 			var args []string
 			if test.args != "" {
 				args = []string{test.args}
@@ -169,4 +176,111 @@ func TestConsoleErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// consoleStateConfig has resources of every expansion, a data source, a
+// child module and a provider function, for the console to read.
+var consoleStateFiles = map[string]string{
+	"main.tf": lifecycleHeader + `
+resource "tpf_thing" "r" {
+  name = "r"
+}
+
+resource "tpf_thing" "c" {
+  count  = 2
+  name   = "c${count.index}"
+  secret = "s3cret"
+}
+
+resource "tpf_thing" "e" {
+  for_each = toset(["a"])
+  name     = each.key
+}
+
+data "tpf_thing" "d" {
+  id = tpf_thing.r.id
+}
+
+module "m" {
+  source = "./m"
+  in     = tpf_thing.r.name
+}
+
+locals {
+  same = tpf_thing.r.id == data.tpf_thing.d.id
+}
+`,
+	"m/main.tf": `
+variable "in" {
+  type = string
+}
+
+output "out" {
+  value = "mod-${var.in}"
+}
+`,
+}
+
+// consoleStateInputs are the console inputs compared, one per session.
+var consoleStateInputs = []string{
+	`tpf_thing.r.name`,
+	`tpf_thing.c[0].name`,
+	`length(tpf_thing.c)`,
+	`tpf_thing.c[1].secret`,
+	`tpf_thing.e["a"].name`,
+	`data.tpf_thing.d.name`,
+	`module.m.out`,
+	`local.same`,
+	`provider::tpf::reverse("abc")`,
+}
+
+// TestE2EConsoleReadsRecordedState checks that the console evaluates
+// against the workspace's records, as OpenTofu's eval walk does: before
+// the first apply resources are unknown, afterwards every expression gives
+// the recorded value, the same as terraform 1.11's console. A provider
+// used only for its functions works too.
+func TestE2EConsoleReadsRecordedState(t *testing.T) {
+	t.Parallel()
+	p := newInitialisedProject(t, consoleStateFiles)
+	p.compareConsoles("before apply")
+	p.expectCode("apply", p.result("apply", "-no-color", "-auto-approve"), 0)
+	got := p.compareConsoles("after apply")
+	want := []string{`"r"`, `"c0"`, `2`, `(sensitive value)`, `"a"`, `"r"`, `"mod-r"`, `true`, `"cba"`}
+	for i, input := range consoleStateInputs {
+		if got[i] != want[i] {
+			t.Errorf("after apply, %s gives %s, want %s", input, got[i], want[i])
+		}
+	}
+	var id string
+	for _, obj := range p.objects("tpf_thing") {
+		if obj.attrs["name"] == "r" {
+			id = obj.attrs["id"].(string)
+		}
+	}
+	if got := p.terraneConsole("tpf_thing.r.id"); got != `"`+id+`"` {
+		t.Errorf("tpf_thing.r.id gives %s, want the recorded %q", got, id)
+	}
+}
+
+// compareConsoles runs each input in its own console session and returns
+// the printed results (the corpus's console cases compare them with
+// OpenTofu).
+func (p *e2eProject) compareConsoles(when string) []string {
+	p.t.Helper()
+	var results []string
+	for _, input := range consoleStateInputs {
+		got := p.terraneConsole(input)
+		results = append(results, got)
+	}
+	return results
+}
+
+// terraneConsole evaluates one input in a terrane console session.
+func (p *e2eProject) terraneConsole(input string) string {
+	p.t.Helper()
+	stdout, stderr, code := p.runConsole(input + "\n")
+	if code != 0 {
+		p.t.Fatalf("console %s: exit %d\n%s", input, code, stderr)
+	}
+	return strings.TrimSpace(stdout)
 }

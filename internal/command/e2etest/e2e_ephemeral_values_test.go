@@ -1,10 +1,12 @@
-package command
+package e2etest
 
 import (
 	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // TestEphemeralVariablesAndSavedPlans checks what applying a saved plan
@@ -13,6 +15,7 @@ import (
 // recorded may be given only with the value it recorded (the corpus case
 // variables/ephemeral_variable_saved_plan compares this with OpenTofu).
 func TestEphemeralVariablesAndSavedPlans(t *testing.T) {
+	t.Parallel()
 	config := lifecycleHeader + `
 variable "password" {
   type      = string
@@ -62,6 +65,7 @@ resource "tpf_thing" "a" {
 // block and a write-only attribute; ephemeralasnull() keeps what a root
 // output may record.
 func TestEphemeralValuesFlowWhereAllowed(t *testing.T) {
+	t.Parallel()
 	providerDir := t.TempDir()
 	p := newE2EProjectFiles(t, map[string]string{"main.tf": lifecycleHeader + `
 variable "provider_root" {
@@ -144,7 +148,7 @@ output "root" {
 `})
 	p.mustRun("init")
 	out := p.mustRun("apply", "-auto-approve", "-no-color", "-var", "provider_root="+providerDir)
-	assertContains(t, "apply", out, `ephemeral.tpf_token.t["a"]: Opening...`, `ephemeral.tpf_token.t["b"]: Close complete after`)
+	clitest.AssertContains(t, "apply", out, `ephemeral.tpf_token.t["a"]: Opening...`, `ephemeral.tpf_token.t["b"]: Close complete after`)
 	local := p.objects("tpf_thing")["local"]
 	if got, _ := local.attrs["password_wo"].(string); !strings.HasPrefix(got, "token-a-") || !strings.Contains(got, ",token-b-") || !strings.HasSuffix(got, "|applying=true") {
 		t.Errorf("password_wo = %q, want both tokens and terraform.applying true", got)
@@ -178,6 +182,7 @@ output "root" {
 // one (the corpus case rendering/write_only_attributes compares the
 // commands with OpenTofu).
 func TestWriteOnlyAttributes(t *testing.T) {
+	t.Parallel()
 	version := func(password string, v int) string {
 		return lifecycleHeader + `
 resource "tpf_thing" "db" {
@@ -189,7 +194,7 @@ resource "tpf_thing" "db" {
 	}
 	p := newE2EProject(t, version("first-password", 1))
 	plan := p.mustRun("plan", "-no-color")
-	assertContains(t, "plan", plan, `+ password_wo         = (write-only attribute)`, "Plan: 1 to add")
+	clitest.AssertContains(t, "plan", plan, `+ password_wo         = (write-only attribute)`, "Plan: 1 to add")
 	p.mustRun("apply", "-auto-approve", "-no-color")
 	if got := p.objects("tpf_thing")["db"].attrs["password_wo"]; got != "first-password" {
 		t.Fatalf("provider got password_wo %v", got)
@@ -198,7 +203,7 @@ resource "tpf_thing" "db" {
 	if strings.Contains(state, "first-password") || !strings.Contains(state, `"password_wo":null`) {
 		t.Errorf("show -json does not hold password_wo as null:\n%s", state)
 	}
-	assertContains(t, "show", p.mustRun("show", "-no-color"), "password_wo         = (write-only attribute)")
+	clitest.AssertContains(t, "show", p.mustRun("show", "-no-color"), "password_wo         = (write-only attribute)")
 
 	p.write(version("second-password", 1))
 	if out := p.mustRun("plan", "-no-color"); !strings.Contains(out, "No changes.") {
@@ -206,7 +211,7 @@ resource "tpf_thing" "db" {
 	}
 	p.write(version("second-password", 2))
 	out := p.mustRun("apply", "-auto-approve", "-no-color")
-	assertContains(t, "apply", out, "~ password_wo_version = 1 -> 2", "1 changed")
+	clitest.AssertContains(t, "apply", out, "~ password_wo_version = 1 -> 2", "1 changed")
 	if got := p.objects("tpf_thing")["db"].attrs["password_wo"]; got != "second-password" {
 		t.Errorf("after the version bump the provider has password_wo %v", got)
 	}

@@ -1,8 +1,10 @@
-package command
+package e2etest
 
 import (
 	"slices"
 	"testing"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // TestE2EReplaceTriggeredByRefusesWhatCannotTrigger checks, against
@@ -11,6 +13,7 @@ import (
 // more than one is an error: such an element could never trigger, and was
 // once silently ignored.
 func TestE2EReplaceTriggeredByRefusesWhatCannotTrigger(t *testing.T) {
+	t.Parallel()
 	cases := map[string]struct{ triggers, summary string }{
 		"variable": {`[var.release]`, "Invalid reference in replace_triggered_by expression"},
 		"local":    {`[local.version]`, "Invalid reference in replace_triggered_by expression"},
@@ -20,6 +23,7 @@ func TestE2EReplaceTriggeredByRefusesWhatCannotTrigger(t *testing.T) {
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			forEach := ""
 			if name == "each" {
 				forEach = `for_each = toset(["x"])`
@@ -53,11 +57,11 @@ resource "tpf_thing" "c" {
 `}
 			}
 			// init reads the configuration too: start from a valid one.
-			o := newOracleProject(t, config(`[tpf_thing.b]`))
-			o.rewrite(config(c.triggers))
-			res := o.agree("validate", "-no-color")
-			o.expectCode("validate", res, 1)
-			assertContains(t, "validate", res.stdout+res.stderr, c.summary)
+			p := newInitialisedProject(t, config(`[tpf_thing.b]`))
+			p.writeFiles(config(c.triggers))
+			res := p.result("validate", "-no-color")
+			p.expectCode("validate", res, 1)
+			clitest.AssertContains(t, "validate", res.stdout+res.stderr, c.summary)
 		})
 	}
 }
@@ -112,11 +116,12 @@ const plannedActionPattern = `(?m)^\s*# (\S+) (must be replaced|will be replaced
 // same count.index, a resource named whole, and an attribute only when
 // that attribute changes.
 func TestE2EReplaceTriggeredByInstancesAndAttributes(t *testing.T) {
-	o := newOracleProject(t, map[string]string{"main.tf": replaceTriggersConfig})
-	o.expectCode("apply", o.agree("apply", "-no-color", "-auto-approve"), 0)
+	t.Parallel()
+	p := newInitialisedProject(t, map[string]string{"main.tf": replaceTriggersConfig})
+	p.expectCode("apply", p.result("apply", "-no-color", "-auto-approve"), 0)
 	args := []string{"plan", "-no-color", `-var=descriptions=["one","two"]`}
-	res := o.agree(args...)
-	o.expectCode("plan", res, 0)
+	res := p.result(args...)
+	p.expectCode("plan", res, 0)
 	want := []string{
 		"tpf_thing.by_changed_attribute will be replaced",
 		"tpf_thing.by_index[1] will be replaced",

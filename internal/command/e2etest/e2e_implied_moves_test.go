@@ -1,9 +1,11 @@
-package command
+package e2etest
 
 import (
 	"regexp"
 	"slices"
 	"testing"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 const impliedMovesBefore = lifecycleHeader + `
@@ -51,11 +53,12 @@ var movedPattern = `(?m)^\s*# (\S+) (has moved to \S+|will be destroyed|will be 
 // resource replaces the implied move. Without the implied moves the
 // objects were destroyed and created again.
 func TestE2EImpliedMovesWhenCountChanges(t *testing.T) {
-	o := newOracleProject(t, map[string]string{"main.tf": impliedMovesBefore})
-	o.expectCode("apply", o.agree("apply", "-no-color", "-auto-approve"), 0)
-	o.rewrite(map[string]string{"main.tf": impliedMovesAfter})
-	res := o.agree("plan", "-no-color")
-	o.expectCode("plan", res, 0)
+	t.Parallel()
+	p := newInitialisedProject(t, map[string]string{"main.tf": impliedMovesBefore})
+	p.expectCode("apply", p.result("apply", "-no-color", "-auto-approve"), 0)
+	p.writeFiles(map[string]string{"main.tf": impliedMovesAfter})
+	res := p.result("plan", "-no-color")
+	p.expectCode("plan", res, 0)
 	want := []string{
 		"tpf_thing.explicit[0] will be destroyed",
 		"tpf_thing.explicit[1] has moved to tpf_thing.explicit",
@@ -65,12 +68,12 @@ func TestE2EImpliedMovesWhenCountChanges(t *testing.T) {
 	if got := matchedLines(movedPattern, res.stdout); !slices.Equal(got, want) {
 		t.Fatalf("planned %q, want %q\n%s", got, want, res.stdout)
 	}
-	o.expectCode("apply", o.agree("apply", "-no-color", "-auto-approve"), 0)
-	list := o.agree("state", "list")
+	p.expectCode("apply", p.result("apply", "-no-color", "-auto-approve"), 0)
+	list := p.result("state", "list")
 	if got, want := matchedLines(`(?m)^(tpf_thing\S+)$`, list.stdout), []string{"tpf_thing.explicit", "tpf_thing.gains_count[0]", "tpf_thing.loses_count"}; !slices.Equal(got, want) {
 		t.Errorf("state list %q, want %q", got, want)
 	}
-	assertContains(t, "plan after apply", o.agree("plan", "-no-color").stdout, "No changes.")
+	clitest.AssertContains(t, "plan after apply", p.result("plan", "-no-color").stdout, "No changes.")
 }
 
 // matchedLines lists, sorted, the first submatches (or, with two, the

@@ -1,11 +1,10 @@
-package command
+package e2etest
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/terrane/terrane/internal/testing/providertest"
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // ephemeralErrorCase is a configuration that gives an ephemeral value to a
@@ -177,8 +176,10 @@ variable "secret" {
 // without planning. Where Terraform refuses the configuration too, the
 // test checks that it does.
 func TestEphemeralValueErrors(t *testing.T) {
+	t.Parallel()
 	for name, test := range ephemeralErrorCases {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			files := map[string]string{}
 			for path, content := range test.files {
 				files[path] = content
@@ -193,8 +194,8 @@ func TestEphemeralValueErrors(t *testing.T) {
 			if code != 1 {
 				t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 			}
-			assertContains(t, "init or plan", errOut, "Error: "+test.summary, test.detail)
-			assertContains(t, "init or plan", out+errOut, test.also...)
+			clitest.AssertContains(t, "init or plan", errOut, "Error: "+test.summary, test.detail)
+			clitest.AssertContains(t, "init or plan", out+errOut, test.also...)
 			if strings.Contains(out+errOut, ephemeralSecret) {
 				t.Errorf("plan shows the ephemeral value:\n%s\n%s", out, errOut)
 			}
@@ -210,19 +211,4 @@ func TestEphemeralValueErrors(t *testing.T) {
 			}
 		})
 	}
-}
-
-// newE2EProjectFiles is newE2EProject with several files, not
-// initialized.
-func newE2EProjectFiles(t *testing.T, files map[string]string) *e2eProject {
-	t.Helper()
-	mirror := providertest.Build(t)
-	p := &e2eProject{t: t, cloud: t.TempDir()}
-	p.dir = useMirror(t, mirror.Dir, strings.ReplaceAll(files["main.tf"], "CLOUD", p.cloud))
-	for path, content := range files {
-		if path != "main.tf" {
-			writeFile(t, filepath.Join(p.dir, filepath.FromSlash(path)), strings.ReplaceAll(content, "CLOUD", p.cloud))
-		}
-	}
-	return p
 }

@@ -1,9 +1,11 @@
-package command
+package e2etest
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 const refreshOnlyMovedConfig = lifecycleHeader + `
@@ -28,7 +30,8 @@ moved {
 // addresses, and applying the plan records the move and the refreshed
 // values.
 func TestE2ERefreshOnlyPlanAppliesMoves(t *testing.T) {
-	o := newOracleProject(t, map[string]string{"main.tf": lifecycleHeader + `
+	t.Parallel()
+	p := newInitialisedProject(t, map[string]string{"main.tf": lifecycleHeader + `
 resource "tpf_thing" "a" {
   name = "a"
 }
@@ -37,25 +40,25 @@ resource "tpf_thing" "still" {
   name = "still"
 }
 `})
-	o.expectCode("apply", o.agree("apply", "-no-color", "-auto-approve"), 0)
-	o.rewrite(map[string]string{"main.tf": refreshOnlyMovedConfig})
-	o.editObject(o.objects("tpf_thing")["still"], func(attrs map[string]any) { attrs["description"] = "drifted" })
-	res := o.agree("plan", "-no-color", "-refresh-only", "-out=refresh.tfplan")
-	o.expectCode("plan", res, 0)
-	assertContains(t, "plan", res.stdout, "# tpf_thing.a has moved to tpf_thing.b", "# tpf_thing.still has changed", `+ description = "drifted"`)
+	p.expectCode("apply", p.result("apply", "-no-color", "-auto-approve"), 0)
+	p.writeFiles(map[string]string{"main.tf": refreshOnlyMovedConfig})
+	p.editObject(p.objects("tpf_thing")["still"], func(attrs map[string]any) { attrs["description"] = "drifted" })
+	res := p.result("plan", "-no-color", "-refresh-only", "-out=refresh.tfplan")
+	p.expectCode("plan", res, 0)
+	clitest.AssertContains(t, "plan", res.stdout, "# tpf_thing.a has moved to tpf_thing.b", "# tpf_thing.still has changed", `+ description = "drifted"`)
 
-	got := priorStateSummary(t, o.runTerrane("show", "-json", "refresh.tfplan").stdout)
+	got := priorStateSummary(t, p.result("show", "-json", "refresh.tfplan").stdout)
 	want := map[string]any{"tpf_thing.b": nil, "tpf_thing.still": "drifted"}
 	if len(got) != len(want) || got["tpf_thing.b"] != want["tpf_thing.b"] || got["tpf_thing.still"] != want["tpf_thing.still"] {
 		t.Errorf("prior_state %v, want %v", got, want)
 	}
 
-	o.expectCode("apply", o.agree("apply", "-no-color", "refresh.tfplan"), 0)
-	if got := o.recordedInstances(); strings.Join(got, " ") != "tpf_thing.b tpf_thing.still" {
+	p.expectCode("apply", p.result("apply", "-no-color", "refresh.tfplan"), 0)
+	if got := p.recordedInstances(); strings.Join(got, " ") != "tpf_thing.b tpf_thing.still" {
 		t.Errorf("records after applying the refresh-only plan: %v", got)
 	}
-	res = o.agree("plan", "-no-color", "-refresh=false")
-	assertContains(t, "plan from the refreshed records", res.stdout, `- description = "drifted" -> null`)
+	res = p.result("plan", "-no-color", "-refresh=false")
+	clitest.AssertContains(t, "plan from the refreshed records", res.stdout, `- description = "drifted" -> null`)
 }
 
 // priorStateSummary maps each managed resource of a plan's prior_state to
@@ -88,7 +91,8 @@ func priorStateSummary(t *testing.T, doc string) map[string]any {
 // nothing is applied, its check evaluated and its outputs shown, as
 // terraform 1.11 and OpenTofu do, instead of being refused.
 func TestE2EApplySavedPlanWithoutChanges(t *testing.T) {
-	o := newOracleProject(t, map[string]string{"main.tf": `
+	t.Parallel()
+	p := newInitialisedProject(t, map[string]string{"main.tf": `
 variable "greeting" {
   default = "hello"
 }
@@ -104,11 +108,11 @@ check "polite" {
   }
 }
 `})
-	o.expectCode("apply", o.agree("apply", "-no-color", "-auto-approve"), 0)
-	o.expectCode("plan", o.agree("plan", "-no-color", "-out=nothing.tfplan"), 0)
-	res := o.agree("apply", "-no-color", "nothing.tfplan")
-	o.expectCode("apply of a plan without changes", res, 0)
-	assertContains(t, "apply", res.stdout+res.stderr, "Apply complete! Resources: 0 added, 0 changed, 0 destroyed.",
+	p.expectCode("apply", p.result("apply", "-no-color", "-auto-approve"), 0)
+	p.expectCode("plan", p.result("plan", "-no-color", "-out=nothing.tfplan"), 0)
+	res := p.result("apply", "-no-color", "nothing.tfplan")
+	p.expectCode("apply of a plan without changes", res, 0)
+	clitest.AssertContains(t, "apply", res.stdout+res.stderr, "Apply complete! Resources: 0 added, 0 changed, 0 destroyed.",
 		`greeting = "hello"`, "Warning: Check block assertion failed", "not polite enough")
 }
 
@@ -120,7 +124,8 @@ check "polite" {
 // an end of a pending move is refused with "Moved resource instances
 // excluded by targeting".
 func TestE2EPlanOptionsThatMatchNothing(t *testing.T) {
-	o := newOracleProject(t, map[string]string{"main.tf": lifecycleHeader + `
+	t.Parallel()
+	p := newInitialisedProject(t, map[string]string{"main.tf": lifecycleHeader + `
 resource "tpf_thing" "other" {
   name = "other"
 }
@@ -130,13 +135,13 @@ resource "tpf_thing" "cnt" {
   name  = "cnt${count.index}"
 }
 `})
-	o.expectCode("apply", o.agree("apply", "-no-color", "-auto-approve"), 0)
-	res := o.agree("plan", "-no-color", "-replace=tpf_thing.cnt")
-	o.expectCode("plan -replace", res, 0)
-	assertContains(t, "plan -replace", res.stdout+res.stderr, "Incompletely-matched force-replace resource instance",
+	p.expectCode("apply", p.result("apply", "-no-color", "-auto-approve"), 0)
+	res := p.result("plan", "-no-color", "-replace=tpf_thing.cnt")
+	p.expectCode("plan -replace", res, 0)
+	clitest.AssertContains(t, "plan -replace", res.stdout+res.stderr, "Incompletely-matched force-replace resource instance",
 		`-replace="tpf_thing.cnt[0]"`, `-replace="tpf_thing.cnt[1]"`)
 
-	o.rewrite(map[string]string{"main.tf": lifecycleHeader + `
+	p.writeFiles(map[string]string{"main.tf": lifecycleHeader + `
 resource "tpf_thing" "other" {
   name = "other"
 }
@@ -156,8 +161,8 @@ moved {
   to   = tpf_thing.cnt["y"]
 }
 `})
-	res = o.agree("plan", "-no-color", "-target=tpf_thing.other")
-	o.expectCode("plan -target", res, 1)
-	assertContains(t, "plan -target", res.stderr, "Moved resource instances excluded by targeting", `-target="tpf_thing.cnt"`)
-	o.expectCode("plan -target with both ends", o.agree("plan", "-no-color", "-target=tpf_thing.cnt"), 0)
+	res = p.result("plan", "-no-color", "-target=tpf_thing.other")
+	p.expectCode("plan -target", res, 1)
+	clitest.AssertContains(t, "plan -target", res.stderr, "Moved resource instances excluded by targeting", `-target="tpf_thing.cnt"`)
+	p.expectCode("plan -target with both ends", p.result("plan", "-no-color", "-target=tpf_thing.cnt"), 0)
 }
