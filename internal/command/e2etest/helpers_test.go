@@ -134,11 +134,18 @@ func newBareProject(t *testing.T) *e2eProject {
 // inside the test.
 func newUninitialised(t *testing.T, mainTF string) *e2eProject {
 	t.Helper()
-	mirror := providertest.Build(t)
+	return newMirrorProject(t, providertest.Build(t).Dir, mainTF)
+}
+
+// newMirrorProject is newUninitialised with provider installation pointed
+// at the filesystem mirror mirrorDir, named by the CLI configuration file
+// of the project's TERRANE_CLI_CONFIG_FILE.
+func newMirrorProject(t *testing.T, mirrorDir, mainTF string) *e2eProject {
+	t.Helper()
 	p := newBareProject(t)
 	work := filepath.Dir(p.dir)
 	rc := filepath.Join(work, "terraformrc")
-	clitest.WriteFile(t, rc, "provider_installation {\n  filesystem_mirror {\n    path = \""+mirror.Dir+"\"\n  }\n}\n")
+	clitest.WriteFile(t, rc, "provider_installation {\n  filesystem_mirror {\n    path = \""+mirrorDir+"\"\n  }\n}\n")
 	p.setenv("TERRANE_CLI_CONFIG_FILE", rc)
 	p.setenv("TF_PLUGIN_CACHE_DIR", "")
 	p.setenv("TERRANE_SCHEMA_CACHE_DIR", filepath.Join(work, "schemas"))
@@ -625,4 +632,12 @@ func oracleTofu(t *testing.T) string {
 		t.Skipf("no OpenTofu at %s", tofu)
 	}
 	return tofu
+}
+
+// interrupt sends the process an interrupt, as Ctrl-C would, and returns
+// its exit status once it has ended.
+func (r *backgroundRun) interrupt(t *testing.T, what string) int {
+	t.Helper()
+	_ = r.cmd.Process.Signal(os.Interrupt)
+	return exitCode(t, r.wait(t, what, 30*time.Second))
 }

@@ -1,4 +1,4 @@
-package command
+package e2etest
 
 import (
 	"net/http"
@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // movedInConfig is the configuration whose state the moving-in tests
@@ -29,13 +31,13 @@ output "web_id" {
 // stateFileProject applies movedInConfig in one project and returns a
 // second project, in a fresh working directory over the same cloud, with
 // the first one's state as a state v4 document, as Terraform or OpenTofu
-// would have left it.
-func stateFileProject(t *testing.T, config string) (*e2eProject, string) {
+// would have left it. Both projects' environments have env.
+func stateFileProject(t *testing.T, config string, env ...string) (*e2eProject, string) {
 	t.Helper()
-	first := newE2EProject(t, movedInConfig)
+	first := newE2EProjectEnv(t, movedInConfig, env...)
 	first.mustRun("apply", "-auto-approve")
 	state := first.mustRun("state", "pull")
-	second := newE2EProject(t, config)
+	second := newE2EProjectEnv(t, config, env...)
 	second.cloud = first.cloud
 	second.write(config)
 	return second, state
@@ -61,14 +63,15 @@ func bumpSerial(t *testing.T, state string) string {
 // -force-copy takes it without asking), and a state file changed by
 // another tool since is refused again.
 func TestInitTakesInTerraformState(t *testing.T) {
+	t.Parallel()
 	p, state := stateFileProject(t, movedInConfig)
-	writeFile(t, filepath.Join(p.dir, "terraform.tfstate"), state)
+	clitest.WriteFile(t, filepath.Join(p.dir, "terraform.tfstate"), state)
 
 	_, errOut, code := p.run("plan", "-no-color")
 	if code != 1 {
 		t.Fatalf("plan over a state not taken in: exit %d", code)
 	}
-	assertContains(t, "plan over a state not taken in", errOut, "State kept outside Terrane has not been taken in",
+	clitest.AssertContains(t, "plan over a state not taken in", errOut, "State kept outside Terrane has not been taken in",
 		"terraform.tfstate holds the state of 2 resource instance(s)", "tpf_thing.db, tpf_thing.web", "terrane init")
 	for _, args := range [][]string{{"apply", "-no-color", "-auto-approve"}, {"import", "-no-color", "tpf_thing.web", "x"}} {
 		if _, errOut, _ := p.run(args...); !strings.Contains(errOut, "has not been taken in") {
@@ -81,19 +84,19 @@ func TestInitTakesInTerraformState(t *testing.T) {
 	p.mustRun("plan", "-refresh-only", "-no-color")
 
 	_, errOut, _ = p.run("init", "-input=false", "-no-color")
-	assertContains(t, "init -input=false", errOut, "interactive input is disabled", "-force-copy")
+	clitest.AssertContains(t, "init -input=false", errOut, "interactive input is disabled", "-force-copy")
 	out, errOut, code := p.runWithInput("no\n", "init", "-no-color")
 	if code != 0 {
 		t.Fatalf("init answered no: exit %d\n%s", code, errOut)
 	}
-	assertContains(t, "init answered no", out+errOut, "Do you want to copy existing state to Terrane's store?", "terraform.tfstate (workspace \"default\": 2 resource instances, 1 outputs)", "State not taken in")
+	clitest.AssertContains(t, "init answered no", out+errOut, "Do you want to copy existing state to Terrane's store?", "terraform.tfstate (workspace \"default\": 2 resource instances, 1 outputs)", "State not taken in")
 	if _, _, code := p.run("plan"); code != 1 {
 		t.Error("plan ran after init was told not to take the state in")
 	}
 
 	out = p.mustRun("init", "-force-copy", "-no-color")
-	assertContains(t, "init -force-copy", out, `- Took in terraform.tfstate as workspace "default": 2 resource instances, 1 outputs`)
-	assertContains(t, "plan after taking the state in", p.mustRun("plan", "-no-color"), "No changes.")
+	clitest.AssertContains(t, "init -force-copy", out, `- Took in terraform.tfstate as workspace "default": 2 resource instances, 1 outputs`)
+	clitest.AssertContains(t, "plan after taking the state in", p.mustRun("plan", "-no-color"), "No changes.")
 	if got := strings.TrimSpace(p.mustRun("output", "-raw", "web_id")); got == "" {
 		t.Error("the output was not taken in")
 	}
@@ -103,18 +106,19 @@ func TestInitTakesInTerraformState(t *testing.T) {
 
 	// The tool that wrote the file applied again: its state is newer than
 	// what was taken in.
-	writeFile(t, filepath.Join(p.dir, "terraform.tfstate"), bumpSerial(t, state))
+	clitest.WriteFile(t, filepath.Join(p.dir, "terraform.tfstate"), bumpSerial(t, state))
 	if _, errOut, code := p.run("plan", "-no-color"); code != 1 || !strings.Contains(errOut, "has not been taken in") {
 		t.Errorf("plan over a state file changed since it was taken in: exit %d\n%s", code, errOut)
 	}
 	p.mustRun("state", "push", "terraform.tfstate")
-	assertContains(t, "plan after state push", p.mustRun("plan", "-no-color"), "No changes.")
+	clitest.AssertContains(t, "plan after state push", p.mustRun("plan", "-no-color"), "No changes.")
 }
 
 // TestInitTakesInLocalBackendWorkspaces takes in every workspace a
 // backend "local" block's path and workspace_dir hold, into the
 // workspaces of the same names.
 func TestInitTakesInLocalBackendWorkspaces(t *testing.T) {
+	t.Parallel()
 	config := movedInConfig + `
 terraform {
   backend "local" {
@@ -124,25 +128,26 @@ terraform {
 }
 `
 	p, state := stateFileProject(t, config)
-	writeFile(t, filepath.Join(p.dir, "states", "main.tfstate"), state)
-	writeFile(t, filepath.Join(p.dir, "states", "workspaces", "staging", "terraform.tfstate"), state)
-	writeFile(t, filepath.Join(p.dir, "terraform.tfstate"), "") // an emptied file, as OpenTofu leaves one, is no state
+	clitest.WriteFile(t, filepath.Join(p.dir, "states", "main.tfstate"), state)
+	clitest.WriteFile(t, filepath.Join(p.dir, "states", "workspaces", "staging", "terraform.tfstate"), state)
+	clitest.WriteFile(t, filepath.Join(p.dir, "terraform.tfstate"), "") // an emptied file, as OpenTofu leaves one, is no state
 
 	out := p.mustRun("init", "-force-copy", "-no-color")
-	assertContains(t, "init", out,
+	clitest.AssertContains(t, "init", out,
 		filepath.Join("states", "main.tfstate")+` as workspace "default": 2 resource instances`,
 		filepath.Join("states", "workspaces", "staging", "terraform.tfstate")+` as workspace "staging": 2 resource instances`)
 	if got := p.mustRun("workspace", "list"); got != "* default\n  staging\n\n" {
 		t.Errorf("workspace list:\n%s", got)
 	}
-	assertContains(t, "plan in default", p.mustRun("plan", "-no-color"), "No changes.")
+	clitest.AssertContains(t, "plan in default", p.mustRun("plan", "-no-color"), "No changes.")
 	p.mustRun("workspace", "select", "staging")
-	assertContains(t, "plan in staging", p.mustRun("plan", "-no-color"), "No changes.")
+	clitest.AssertContains(t, "plan in staging", p.mustRun("plan", "-no-color"), "No changes.")
 }
 
 // TestInitTakesInHTTPBackendState reads the state a backend "http" block's
 // address serves, with its basic authentication, and takes it in.
 func TestInitTakesInHTTPBackendState(t *testing.T) {
+	t.Parallel()
 	var state string
 	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if user, password, ok := r.BasicAuth(); !ok || user != "ci" || password != "pw" || r.Method != http.MethodGet {
@@ -161,16 +166,15 @@ terraform {
   }
 }
 `
-	t.Setenv("TF_HTTP_PASSWORD", "pw")
-	p, pulled := stateFileProject(t, config)
+	p, pulled := stateFileProject(t, config, "TF_HTTP_PASSWORD=pw")
 	state = pulled
 	_, errOut, _ := p.run("plan", "-no-color")
-	assertContains(t, "plan over the http backend's state", errOut, "has not been taken in", server.URL+"/state")
+	clitest.AssertContains(t, "plan over the http backend's state", errOut, "has not been taken in", server.URL+"/state")
 	out := p.mustRun("init", "-force-copy", "-no-color")
-	assertContains(t, "init", out, "- Took in "+server.URL+`/state as workspace "default": 2 resource instances`)
-	assertContains(t, "plan", p.mustRun("plan", "-no-color"), "No changes.")
+	clitest.AssertContains(t, "init", out, "- Took in "+server.URL+`/state as workspace "default": 2 resource instances`)
+	clitest.AssertContains(t, "plan", p.mustRun("plan", "-no-color"), "No changes.")
 
 	p.write(strings.Replace(config, `username     = "ci"`, "username     = \"ci\"\n    client_certificate_pem = \"x\"", 1))
 	_, errOut, _ = p.run("init", "-no-color")
-	assertContains(t, "client certificate", errOut, "Unsupported http backend argument", "client_certificate_pem")
+	clitest.AssertContains(t, "client certificate", errOut, "Unsupported http backend argument", "client_certificate_pem")
 }

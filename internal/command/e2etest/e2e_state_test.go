@@ -1,4 +1,4 @@
-package command
+package e2etest
 
 import (
 	"bytes"
@@ -8,64 +8,31 @@ import (
 	"strings"
 	"testing"
 
-	"google.golang.org/protobuf/proto"
-
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/statefile"
-	"github.com/terrane/terrane/internal/workdir"
+	"github.com/terrane/terrane/internal/testing/clitest"
+	"google.golang.org/protobuf/proto"
 )
 
-// stateProject is an empty working directory the test has switched into.
-type stateProject struct {
-	t   *testing.T
-	dir string
-}
-
-func newStateProject(t *testing.T) *stateProject {
+// newStateProject is an empty project whose environment has env
+// (NAME=VALUE entries) too.
+func newStateProject(t *testing.T, env ...string) *e2eProject {
 	t.Helper()
-	t.Setenv(workdir.WorkspaceEnvVar, "")
-	t.Setenv(workdir.ProjectEnvVar, "")
-	dir := t.TempDir()
-	t.Chdir(dir)
-	return &stateProject{t: t, dir: dir}
+	p := newBareProject(t)
+	p.addEnv(env...)
+	return p
 }
 
-func (p *stateProject) runWithInput(stdin string, args ...string) (string, string, int) {
-	p.t.Helper()
-	var out, errOut strings.Builder
-	code := Run(args, Streams{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut})
-	return out.String(), errOut.String(), code
-}
-
-func (p *stateProject) mustRun(args ...string) string {
-	p.t.Helper()
-	out, errOut, code := p.runWithInput("", args...)
-	if code != 0 {
-		p.t.Fatalf("terrane %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, out, errOut)
-	}
-	return out
-}
-
-// mustFail runs a command that must fail and returns its stderr.
-func (p *stateProject) mustFail(args ...string) string {
-	p.t.Helper()
-	out, errOut, code := p.runWithInput("", args...)
-	if code == 0 {
-		p.t.Fatalf("terrane %s succeeded; want failure\nstdout:\n%s", strings.Join(args, " "), out)
-	}
-	return errOut
-}
-
-func (p *stateProject) list(args ...string) []string {
+// list runs state list with args and returns the addresses it prints.
+func (p *e2eProject) list(args ...string) []string {
 	p.t.Helper()
 	return strings.Split(strings.TrimSpace(p.mustRun(append([]string{"state", "list"}, args...)...)), "\n")
 }
 
-// stateCorpusDir holds state files Terraform wrote; it is resolved before
-// any test changes directory.
-var stateCorpusDir, _ = filepath.Abs(filepath.Join("..", "states", "statefile", "testdata"))
+// stateCorpusDir holds state files Terraform wrote.
+var stateCorpusDir, _ = filepath.Abs(filepath.Join("..", "..", "states", "statefile", "testdata"))
 
 // corpusState is a state file from the statefile corpus.
 func corpusState(t *testing.T, name string) string {
@@ -107,7 +74,14 @@ func assertSameInstances(t *testing.T, want, got *states.State) {
 }
 
 func TestStatePushListPull(t *testing.T) {
-	p := newStateProject(t)
+	t.Parallel()
+	testStatePushListPull(t)
+}
+
+// testStatePushListPull is TestStatePushListPull in a project whose environment has env too;
+// it returns the project.
+func testStatePushListPull(t *testing.T, env ...string) *e2eProject {
+	p := newStateProject(t, env...)
 	source := corpusState(t, "basic.tfstate")
 	if out := p.mustRun("state", "push", source); out != "" {
 		t.Errorf("push printed %q; OpenTofu's prints nothing", out)
@@ -140,8 +114,8 @@ func TestStatePushListPull(t *testing.T) {
 
 	// As in OpenTofu, a resource address matches only the module instance
 	// it names, and an address that matches nothing is an error.
-	assertContains(t, "list unkeyed module", p.mustFail("state", "list", "module.child.terraform_data.inner"), "Unknown resource")
-	assertContains(t, "list absent", p.mustFail("state", "list", "terraform_data.absent"), "Unknown resource", "contains no resource terraform_data.absent")
+	clitest.AssertContains(t, "list unkeyed module", p.mustFail("state", "list", "module.child.terraform_data.inner"), "Unknown resource")
+	clitest.AssertContains(t, "list absent", p.mustFail("state", "list", "terraform_data.absent"), "Unknown resource", "contains no resource terraform_data.absent")
 
 	t.Run("pull gives back the pushed document", func(t *testing.T) {
 		src, err := os.ReadFile(source)
@@ -166,15 +140,23 @@ func TestStatePushListPull(t *testing.T) {
 			}
 		}
 	})
+	return p
 }
 
 func TestStatePushRefusals(t *testing.T) {
-	p := newStateProject(t)
+	t.Parallel()
+	testStatePushRefusals(t)
+}
+
+// testStatePushRefusals is TestStatePushRefusals in a project whose environment has env too;
+// it returns the project.
+func testStatePushRefusals(t *testing.T, env ...string) *e2eProject {
+	p := newStateProject(t, env...)
 	p.mustRun("state", "push", corpusState(t, "basic.tfstate"))
 	other := corpusState(t, "deposed.tfstate")
 
 	errOut := p.mustFail("state", "push", other)
-	assertContains(t, "lineage mismatch", errOut, "Failed to write the imported state", "over unrelated state with lineage")
+	clitest.AssertContains(t, "lineage mismatch", errOut, "Failed to write the imported state", "over unrelated state with lineage")
 	if got := p.list(); len(got) != 14 {
 		t.Fatalf("a refused push changed the state: %q", got)
 	}
@@ -182,9 +164,9 @@ func TestStatePushRefusals(t *testing.T) {
 	pulled := filepath.Join(p.dir, "pulled.tfstate")
 	// OpenTofu writes a pushed state twice, moving its serial on each time.
 	older := strings.Replace(p.mustRun("state", "pull"), `"serial":16`, `"serial":3`, 1)
-	writeFile(t, pulled, older)
+	clitest.WriteFile(t, pulled, older)
 	errOut = p.mustFail("state", "push", pulled)
-	assertContains(t, "lower serial", errOut, "cannot import state with serial 3 over newer state with serial 16")
+	clitest.AssertContains(t, "lower serial", errOut, "cannot import state with serial 3 over newer state with serial 16")
 
 	p.mustRun("state", "push", "-force", other)
 	src, _ := os.ReadFile(other)
@@ -194,12 +176,14 @@ func TestStatePushRefusals(t *testing.T) {
 		t.Errorf("outputs of the replaced state remain: %v", got.State.Outputs)
 	}
 
-	assertContains(t, "missing file", p.mustFail("state", "push", "nope.tfstate"), "Failed to open the given state file")
-	writeFile(t, pulled, `{"version": 3, "serial": 1}`)
-	assertContains(t, "old format", p.mustFail("state", "push", pulled), "Failed to read source state")
+	clitest.AssertContains(t, "missing file", p.mustFail("state", "push", "nope.tfstate"), "Failed to open the given state file")
+	clitest.WriteFile(t, pulled, `{"version": 3, "serial": 1}`)
+	clitest.AssertContains(t, "old format", p.mustFail("state", "push", pulled), "Failed to read source state")
+	return p
 }
 
 func TestStatePushFromStdinIntoEmptyWorkspace(t *testing.T) {
+	t.Parallel()
 	p := newStateProject(t)
 	src, err := os.ReadFile(corpusState(t, "deposed.tfstate"))
 	if err != nil {
@@ -220,6 +204,7 @@ func TestStatePushFromStdinIntoEmptyWorkspace(t *testing.T) {
 }
 
 func TestStateMv(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name      string
 		src, dst  string
@@ -242,12 +227,12 @@ func TestStateMv(t *testing.T) {
 			p.mustRun("state", "push", corpusState(t, "basic.tfstate"))
 			before := p.mustRun("state", "pull")
 			dry := p.mustRun("state", "mv", "-dry-run", tc.src, tc.dst)
-			assertContains(t, "dry run", dry, "Would move")
+			clitest.AssertContains(t, "dry run", dry, "Would move")
 			if after := p.mustRun("state", "pull"); after != before {
 				t.Fatal("-dry-run changed the state")
 			}
 			out := p.mustRun("state", "mv", tc.src, tc.dst)
-			assertContains(t, "mv", out, "Successfully moved")
+			clitest.AssertContains(t, "mv", out, "Successfully moved")
 			listed := "\n" + strings.Join(p.list(), "\n") + "\n"
 			for _, addr := range tc.gone {
 				if strings.Contains(listed, "\n"+addr+"\n") {
@@ -267,7 +252,14 @@ func TestStateMv(t *testing.T) {
 }
 
 func TestStateMvObjectsKeepTheirContent(t *testing.T) {
-	p := newStateProject(t)
+	t.Parallel()
+	testStateMvObjectsKeepTheirContent(t)
+}
+
+// testStateMvObjectsKeepTheirContent is TestStateMvObjectsKeepTheirContent in a project whose environment has env too;
+// it returns the project.
+func testStateMvObjectsKeepTheirContent(t *testing.T, env ...string) *e2eProject {
+	p := newStateProject(t, env...)
 	p.mustRun("state", "push", corpusState(t, "basic.tfstate"))
 	before := readStateFile(t, []byte(p.mustRun("state", "pull")))
 	p.mustRun("state", "mv", "terraform_data.secretive", "terraform_data.hidden")
@@ -278,9 +270,11 @@ func TestStateMvObjectsKeepTheirContent(t *testing.T) {
 	if !bytes.Equal(wantObj.AttrsJSON, gotObj.AttrsJSON) || len(gotObj.SensitivePaths) != len(wantObj.SensitivePaths) || len(gotObj.SensitivePaths) == 0 {
 		t.Errorf("moved object changed: %s %v", gotObj.AttrsJSON, gotObj.SensitivePaths)
 	}
+	return p
 }
 
 func TestStateMvErrors(t *testing.T) {
+	t.Parallel()
 	p := newStateProject(t)
 	p.mustRun("state", "push", corpusState(t, "basic.tfstate"))
 	cases := []struct {
@@ -302,7 +296,7 @@ func TestStateMvErrors(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			errOut := p.mustFail(append([]string{"state", "mv"}, tc.args...)...)
-			assertContains(t, tc.name, errOut, tc.want)
+			clitest.AssertContains(t, tc.name, errOut, tc.want)
 		})
 	}
 	if n := len(p.list()); n != 14 {
@@ -311,34 +305,40 @@ func TestStateMvErrors(t *testing.T) {
 }
 
 func TestStateRm(t *testing.T) {
-	p := newStateProject(t)
+	t.Parallel()
+	testStateRm(t)
+}
+
+// testStateRm is TestStateRm in a project whose environment has env too;
+// it returns the project.
+func testStateRm(t *testing.T, env ...string) *e2eProject {
+	p := newStateProject(t, env...)
 	p.mustRun("state", "push", corpusState(t, "basic.tfstate"))
 	out := p.mustRun("state", "rm", "terraform_data.counted", `module.child["one"]`)
-	assertContains(t, "rm", out, "Removed terraform_data.counted[2]", `Removed module.child["one"].terraform_data.inner`, "Successfully removed 5 resource instance(s)")
+	clitest.AssertContains(t, "rm", out, "Removed terraform_data.counted[2]", `Removed module.child["one"].terraform_data.inner`, "Successfully removed 5 resource instance(s)")
 	if n := len(p.list()); n != 9 {
 		t.Errorf("%d instances left, want 9", n)
 	}
-	assertContains(t, "rm missing", p.mustFail("state", "rm", "terraform_data.counted"), "No matching objects found")
-	assertContains(t, "rm nothing", p.mustFail("state", "rm"), "At least one address is required")
+	clitest.AssertContains(t, "rm missing", p.mustFail("state", "rm", "terraform_data.counted"), "No matching objects found")
+	clitest.AssertContains(t, "rm nothing", p.mustFail("state", "rm"), "At least one address is required")
 	p.mustRun("state", "rm", "-dry-run", "terraform_data.single")
 	if n := len(p.list()); n != 9 {
 		t.Errorf("-dry-run removed something: %d instances left", n)
 	}
+	return p
 }
 
 // TestStateRmResolvesOpenCreate leaves a create intent open, as a crash
 // between the provider call and recording its answer does, and checks that
 // pull refuses to export it and rm resolves it.
 func TestStateRmResolvesOpenCreate(t *testing.T) {
+	t.Parallel()
 	p := newStateProject(t)
 	p.mustRun("state", "push", corpusState(t, "basic.tfstate"))
 	addr, _ := addrs.ParseAbsResourceInstanceStr("terraform_data.crashed")
 	provider, _ := addrs.ParseAbsProviderConfigStr(`provider["terraform.io/builtin/terraform"]`)
-	store, closeStore, err := workdir.OpenStore(".", workdir.DefaultProject, workdir.DefaultWorkspace, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = store.Commit(context.Background(), []recordstore.InstanceChange{{
+	store, closeStore := p.openRecords()
+	_, err := store.Commit(context.Background(), []recordstore.InstanceChange{{
 		Addr: addr, ProviderConfig: provider,
 		Instance: &states.ResourceInstance{Intent: &states.Intent{Operation: states.IntentCreate, RunID: "01JRUN"}},
 	}})
@@ -347,9 +347,9 @@ func TestStateRmResolvesOpenCreate(t *testing.T) {
 		t.Fatal(err)
 	}
 	errOut := p.mustFail("state", "pull")
-	assertContains(t, "pull with open intent", errOut, "Unresolved provider calls", "terraform_data.crashed", "state rm")
+	clitest.AssertContains(t, "pull with open intent", errOut, "Unresolved provider calls", "terraform_data.crashed", "state rm")
 	_, showErr, _ := p.runWithInput("", "state", "show", "terraform_data.crashed")
-	assertContains(t, "show open intent", showErr, "may have happened")
+	clitest.AssertContains(t, "show open intent", showErr, "may have happened")
 	p.mustRun("state", "rm", "terraform_data.crashed")
 	got := readStateFile(t, []byte(p.mustRun("state", "pull")))
 	if len(got.State.AllResourceInstances()) != 14 {
@@ -358,10 +358,17 @@ func TestStateRmResolvesOpenCreate(t *testing.T) {
 }
 
 func TestStateShow(t *testing.T) {
-	p := newStateProject(t)
+	t.Parallel()
+	testStateShow(t)
+}
+
+// testStateShow is TestStateShow in a project whose environment has env too;
+// it returns the project.
+func testStateShow(t *testing.T, env ...string) *e2eProject {
+	p := newStateProject(t, env...)
 	p.mustRun("state", "push", corpusState(t, "basic.tfstate"))
 	out := p.mustRun("state", "show", "-no-color", "terraform_data.secretive")
-	assertContains(t, "show", out, `resource "terraform_data" "secretive" {`, `public  = "visible"`, `private = (sensitive value)`)
+	clitest.AssertContains(t, "show", out, `resource "terraform_data" "secretive" {`, `public  = "visible"`, `private = (sensitive value)`)
 	if strings.Contains(strings.Split(out, "output")[0], "hunter2") {
 		t.Errorf("sensitive input shown:\n%s", out)
 	}
@@ -375,40 +382,43 @@ func TestStateShow(t *testing.T) {
 		{nil, "Exactly one argument expected"},
 	}
 	for _, tc := range cases {
-		assertContains(t, "show error", p.mustFail(append([]string{"state", "show"}, tc.args...)...), tc.want)
+		clitest.AssertContains(t, "show error", p.mustFail(append([]string{"state", "show"}, tc.args...)...), tc.want)
 	}
+	return p
 }
 
 // As OpenTofu's, state show shows the current object only.
 func TestStateShowDeposed(t *testing.T) {
+	t.Parallel()
 	p := newStateProject(t)
 	p.mustRun("state", "push", corpusState(t, "deposed.tfstate"))
 	addr := p.list()[0]
 	out := p.mustRun("state", "show", "-no-color", addr)
-	assertContains(t, "show deposed", out, "(tainted)")
+	clitest.AssertContains(t, "show deposed", out, "(tainted)")
 	if strings.Contains(out, "(deposed object ") {
 		t.Errorf("state show shows deposed objects:\n%s", out)
 	}
 }
 
 func TestStateReplaceProvider(t *testing.T) {
+	t.Parallel()
 	p := newStateProject(t)
 	p.mustRun("state", "push", corpusState(t, "basic.tfstate"))
 	out, _, code := p.runWithInput("no\n", "state", "replace-provider", "terraform.io/builtin/terraform", "example.com/acme/terraform")
 	if code != 0 {
 		t.Fatalf("declining replace-provider exits %d; OpenTofu's exits 0", code)
 	}
-	assertContains(t, "prompt", out, "Changing 11 resources", "Enter a value", "Cancelled replacing providers.")
+	clitest.AssertContains(t, "prompt", out, "Changing 11 resources", "Enter a value", "Cancelled replacing providers.")
 	if strings.Contains(p.mustRun("state", "pull"), "example.com") {
 		t.Fatal("declined replacement changed the state")
 	}
 	out = p.mustRun("state", "replace-provider", "-auto-approve", "terraform.io/builtin/terraform", "example.com/acme/terraform")
-	assertContains(t, "replace", out, "Successfully replaced provider for 11 resources.")
+	clitest.AssertContains(t, "replace", out, "Successfully replaced provider for 11 resources.")
 	pulled := p.mustRun("state", "pull")
 	if strings.Contains(pulled, "builtin") || !strings.Contains(pulled, `provider[\"example.com/acme/terraform\"]`) {
 		t.Errorf("providers not replaced:\n%s", pulled)
 	}
 	out = p.mustRun("state", "replace-provider", "-auto-approve", "hashicorp/aws", "example.com/acme/aws")
-	assertContains(t, "no match", out, "No matching resources found")
-	assertContains(t, "bad address", p.mustFail("state", "replace-provider", "not a provider", "x/y"), `Invalid "from" provider "not a provider"`)
+	clitest.AssertContains(t, "no match", out, "No matching resources found")
+	clitest.AssertContains(t, "bad address", p.mustFail("state", "replace-provider", "not a provider", "x/y"), `Invalid "from" provider "not a provider"`)
 }

@@ -1,4 +1,4 @@
-package command
+package e2etest
 
 import (
 	"archive/zip"
@@ -9,10 +9,10 @@ import (
 	"testing"
 
 	"github.com/apparentlymart/go-versions/versions"
-
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/depsfile"
 	"github.com/terrane/terrane/internal/plugin/discovery"
+	"github.com/terrane/terrane/internal/testing/clitest"
 	"github.com/terrane/terrane/internal/testing/providertest"
 	"github.com/terrane/terrane/internal/workdir"
 )
@@ -26,18 +26,17 @@ terraform {
 }
 `
 
-func runInitOK(t *testing.T, args ...string) string {
-	t.Helper()
-	out, errOut, code := runCommand(t, append([]string{"init"}, args...)...)
-	if code != 0 {
-		t.Fatalf("init exited %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
-	}
-	return out
+// runInitOK runs init with args in the project; it must succeed.
+func (p *e2eProject) runInitOK(args ...string) string {
+	p.t.Helper()
+	return p.mustRun(append([]string{"init"}, args...)...)
 }
 
-func readLocks(t *testing.T) (*depsfile.Locks, []byte) {
+// readLocks reads the project's dependency lock file.
+func (p *e2eProject) readLocks() (*depsfile.Locks, []byte) {
+	t := p.t
 	t.Helper()
-	src, err := os.ReadFile(depsfile.FileName)
+	src, err := os.ReadFile(filepath.Join(p.dir, depsfile.FileName))
 	if err != nil {
 		t.Fatalf("no lock file: %v", err)
 	}
@@ -58,9 +57,10 @@ func mustProvider(t *testing.T, source string) addrs.Provider {
 }
 
 func TestInitInstallsProvidersAndWritesLockFile(t *testing.T) {
+	t.Parallel()
 	mirror := providertest.Build(t)
-	project := useMirror(t, mirror.Dir, initConfig)
-	out := runInitOK(t, "-input=false")
+	p := newMirrorProject(t, mirror.Dir, initConfig)
+	out := p.runInitOK("-input=false")
 	for _, want := range []string{
 		"Initializing provider plugins...",
 		`- Finding registry.terraform.io/terrane/tpf versions matching ">= 0.1.0, < 1.0.0"...`,
@@ -74,7 +74,7 @@ func TestInitInstallsProvidersAndWritesLockFile(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	locks, _ := readLocks(t)
+	locks, _ := p.readLocks()
 	tpf := mustProvider(t, mirror.Source("tpf"))
 	lock := locks.Provider(tpf)
 	if lock == nil || lock.Version().String() != "0.1.0" || depsfile.ConstraintsString(lock.Constraints()) != ">= 0.1.0, < 1.0.0" {
@@ -87,28 +87,29 @@ func TestInitInstallsProvidersAndWritesLockFile(t *testing.T) {
 	if hashes := lock.Hashes(); len(hashes) != 1 || hashes[0] != want {
 		t.Errorf("tpf hashes %v, want [%s]", hashes, want)
 	}
-	if _, err := os.Stat(filepath.Join(project, ".terrane", "state.db")); err != nil {
+	if _, err := os.Stat(filepath.Join(p.dir, ".terrane", "state.db")); err != nil {
 		t.Errorf("init did not create the state store: %v", err)
 	}
 
 	// What init installed is what later commands launch.
-	factories, ds := workdir.ProviderFactories(context.Background(), ".", locks, nil, nil)
+	factories, ds := workdir.ProviderFactories(context.Background(), p.dir, locks, nil, nil)
 	if ds.HasErrors() {
 		t.Fatal(ds.Err())
 	}
-	p, err := factories[tpf](context.Background())
+	provider, err := factories[tpf](context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.Close()
+	provider.Close()
 }
 
 func TestInitAgainReusesLockedVersions(t *testing.T) {
+	t.Parallel()
 	mirror := providertest.Build(t)
-	useMirror(t, mirror.Dir, initConfig)
-	runInitOK(t)
-	_, before := readLocks(t)
-	out := runInitOK(t)
+	p := newMirrorProject(t, mirror.Dir, initConfig)
+	p.runInitOK()
+	_, before := p.readLocks()
+	out := p.runInitOK()
 	for _, want := range []string{
 		"- Reusing previous version of registry.terraform.io/terrane/tpf from the dependency lock file",
 		"- Using previously-installed registry.terraform.io/terrane/tpf v0.1.0",
@@ -120,12 +121,12 @@ func TestInitAgainReusesLockedVersions(t *testing.T) {
 	if strings.Contains(out, "Terrane has made some changes") || strings.Contains(out, "created a lock file") {
 		t.Errorf("a second init reported lock file changes:\n%s", out)
 	}
-	if _, after := readLocks(t); string(after) != string(before) {
+	if _, after := p.readLocks(); string(after) != string(before) {
 		t.Errorf("the lock file changed on a second init:\n%s\nbefore:\n%s", after, before)
 	}
 	// -upgrade finds the same newest versions and keeps the file as it is.
-	runInitOK(t, "-upgrade")
-	if _, after := readLocks(t); string(after) != string(before) {
+	p.runInitOK("-upgrade")
+	if _, after := p.readLocks(); string(after) != string(before) {
 		t.Errorf("the lock file changed on init -upgrade:\n%s", after)
 	}
 }
@@ -146,17 +147,18 @@ func privateMirror(t *testing.T, mirror *providertest.Mirror, typeName string) (
 }
 
 func TestInitRefusesTamperedPackage(t *testing.T) {
+	t.Parallel()
 	mirror := providertest.Build(t)
 	mirrorDir, executable := privateMirror(t, mirror, "tpf")
-	useMirror(t, mirrorDir, `
+	p := newMirrorProject(t, mirrorDir, `
 terraform {
   required_providers {
     tpf = { source = "registry.terraform.io/terrane/tpf" }
   }
 }
 `)
-	runInitOK(t)
-	locks, _ := readLocks(t)
+	p.runInitOK()
+	locks, _ := p.readLocks()
 	recorded := locks.Provider(mustProvider(t, mirror.Source("tpf"))).Hashes()[0]
 
 	f, err := os.OpenFile(executable, os.O_APPEND|os.O_WRONLY, 0)
@@ -170,9 +172,9 @@ terraform {
 	// fresh installation from the changed mirror.
 	for _, fresh := range []bool{false, true} {
 		if fresh {
-			os.RemoveAll(workdir.DataDir("."))
+			os.RemoveAll(workdir.DataDir(p.dir))
 		}
-		out, errOut, code := runCommand(t, "init")
+		out, errOut, code := p.run("init")
 		if code == 0 {
 			t.Fatalf("init accepted a changed package (fresh=%v):\n%s", fresh, out)
 		}
@@ -182,12 +184,13 @@ terraform {
 			}
 		}
 	}
-	if _, ds := workdir.ProviderFactories(context.Background(), ".", locks, nil, nil); !ds.HasErrors() {
+	if _, ds := workdir.ProviderFactories(context.Background(), p.dir, locks, nil, nil); !ds.HasErrors() {
 		t.Error("ProviderFactories accepted the changed package")
 	}
 }
 
 func TestInitReportsUnsatisfiableRequirements(t *testing.T) {
+	t.Parallel()
 	mirror := providertest.Build(t)
 	for _, tc := range []struct {
 		name, config string
@@ -210,8 +213,9 @@ func TestInitReportsUnsatisfiableRequirements(t *testing.T) {
 }`, []string{"about two"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			useMirror(t, mirror.Dir, tc.config)
-			_, errOut, code := runCommand(t, "init")
+			t.Parallel()
+			p := newMirrorProject(t, mirror.Dir, tc.config)
+			_, errOut, code := p.run("init")
 			if code == 0 {
 				t.Fatal("init succeeded")
 			}
@@ -220,7 +224,7 @@ func TestInitReportsUnsatisfiableRequirements(t *testing.T) {
 					t.Errorf("the error does not mention %q:\n%s", want, errOut)
 				}
 			}
-			if _, err := os.Stat(depsfile.FileName); err == nil {
+			if _, err := os.Stat(filepath.Join(p.dir, depsfile.FileName)); err == nil {
 				t.Error("a failed init wrote a lock file")
 			}
 		})
@@ -228,8 +232,9 @@ func TestInitReportsUnsatisfiableRequirements(t *testing.T) {
 }
 
 func TestInitKeepsLockedVersionUnlessUpgrade(t *testing.T) {
+	t.Parallel()
 	mirror := providertest.Build(t)
-	useMirror(t, mirror.Dir, `
+	p := newMirrorProject(t, mirror.Dir, `
 terraform {
   required_providers {
     tpf = { source = "registry.terraform.io/terrane/tpf", version = ">= 0.1.0" }
@@ -238,61 +243,64 @@ terraform {
 `)
 	// A lock from elsewhere selects a version this mirror lacks and that
 	// the configuration no longer allows.
-	writeFile(t, depsfile.FileName, `provider "registry.terraform.io/terrane/tpf" {
+	p.writeFile(depsfile.FileName, `provider "registry.terraform.io/terrane/tpf" {
   version = "0.0.1"
 }
 `)
-	_, errOut, code := runCommand(t, "init")
+	_, errOut, code := p.run("init")
 	if code == 0 || !strings.Contains(errOut, "0.0.1") || !strings.Contains(errOut, "-upgrade") {
 		t.Fatalf("exit %d; want an error naming the locked version and -upgrade:\n%s", code, errOut)
 	}
-	out := runInitOK(t, "-upgrade")
+	out := p.runInitOK("-upgrade")
 	if !strings.Contains(out, "Terrane has made some changes to the provider dependency selections") {
 		t.Errorf("output does not report the lock file change:\n%s", out)
 	}
-	locks, _ := readLocks(t)
+	locks, _ := p.readLocks()
 	if v := locks.Provider(mustProvider(t, mirror.Source("tpf"))).Version().String(); v != "0.1.0" {
 		t.Errorf("upgraded to %s, want 0.1.0", v)
 	}
 }
 
 func TestInitReadonlyLockfile(t *testing.T) {
+	t.Parallel()
 	mirror := providertest.Build(t)
-	useMirror(t, mirror.Dir, initConfig)
-	_, errOut, code := runCommand(t, "init", "-lockfile=readonly")
+	p := newMirrorProject(t, mirror.Dir, initConfig)
+	_, errOut, code := p.run("init", "-lockfile=readonly")
 	if code == 0 || !strings.Contains(errOut, "-lockfile=readonly") {
 		t.Fatalf("exit %d; want a refusal to create the lock file:\n%s", code, errOut)
 	}
-	if _, err := os.Stat(depsfile.FileName); err == nil {
+	if _, err := os.Stat(filepath.Join(p.dir, depsfile.FileName)); err == nil {
 		t.Fatal("-lockfile=readonly wrote a lock file")
 	}
-	runInitOK(t)
-	runInitOK(t, "-lockfile=readonly")
-	if _, errOut, code := runCommand(t, "init", "-lockfile=readonly", "-upgrade"); code == 0 || !strings.Contains(errOut, "-upgrade") {
+	p.runInitOK()
+	p.runInitOK("-lockfile=readonly")
+	if _, errOut, code := p.run("init", "-lockfile=readonly", "-upgrade"); code == 0 || !strings.Contains(errOut, "-upgrade") {
 		t.Errorf("-upgrade with -lockfile=readonly: exit %d, %s", code, errOut)
 	}
 	// As in OpenTofu, any other mode is no mode at all.
-	runInitOK(t, "-lockfile=sometimes")
+	p.runInitOK("-lockfile=sometimes")
 }
 
 func TestInitPluginDir(t *testing.T) {
+	t.Parallel()
 	mirror := providertest.Build(t)
 	// The CLI configuration points at an empty mirror; -plugin-dir
 	// replaces it.
-	useMirror(t, t.TempDir(), initConfig)
-	if _, _, code := runCommand(t, "init"); code == 0 {
+	p := newMirrorProject(t, t.TempDir(), initConfig)
+	if _, _, code := p.run("init"); code == 0 {
 		t.Fatal("init found providers in an empty mirror")
 	}
-	runInitOK(t, "-plugin-dir="+mirror.Dir)
-	locks, _ := readLocks(t)
+	p.runInitOK("-plugin-dir=" + mirror.Dir)
+	locks, _ := p.readLocks()
 	if locks.Provider(mustProvider(t, mirror.Source("tpf5"))) == nil {
 		t.Error("tpf5 was not locked")
 	}
 }
 
 func TestInitExplainsBackendBlock(t *testing.T) {
+	t.Parallel()
 	mirror := providertest.Build(t)
-	useMirror(t, mirror.Dir, `
+	p := newMirrorProject(t, mirror.Dir, `
 terraform {
   backend "s3" {
     bucket = "state"
@@ -300,7 +308,7 @@ terraform {
   }
 }
 `)
-	out := runInitOK(t)
+	out := p.runInitOK()
 	for _, want := range []string{`"s3" backend`, "terrane state push", "main.tf line 3"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -348,6 +356,7 @@ func zipMirror(t *testing.T, mirror *providertest.Mirror, typeName string) strin
 }
 
 func TestInitFromZipMirror(t *testing.T) {
+	t.Parallel()
 	mirror := providertest.Build(t)
 	mirrorDir := zipMirror(t, mirror, "tpf")
 	config := `
@@ -357,33 +366,34 @@ terraform {
   }
 }
 `
-	useMirror(t, mirrorDir, config)
-	runInitOK(t)
-	locks, _ := readLocks(t)
+	p := newMirrorProject(t, mirrorDir, config)
+	p.runInitOK()
+	locks, _ := p.readLocks()
 	lock := locks.Provider(mustProvider(t, mirror.Source("tpf")))
 	want, _ := discovery.PackageHashV1(discovery.PackageLocalDir(filepath.Dir(mirror.Executable("tpf"))))
 	if hashes := lock.Hashes(); len(hashes) != 1 || hashes[0] != want {
 		t.Errorf("hashes %v, want the package's h1: hash %s", hashes, want)
 	}
-	if _, ds := workdir.ProviderFactories(context.Background(), ".", locks, nil, nil); ds.HasErrors() {
+	if _, ds := workdir.ProviderFactories(context.Background(), p.dir, locks, nil, nil); ds.HasErrors() {
 		t.Errorf("the unpacked package does not verify: %v", ds.Err())
 	}
 }
 
 func TestInitLeavesDevOverridesOutOfTheLockFile(t *testing.T) {
+	t.Parallel()
 	mirror := providertest.Build(t)
-	useMirror(t, mirror.Dir, initConfig)
-	rc := os.Getenv("TERRANE_CLI_CONFIG_FILE")
-	writeFile(t, rc, "provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/terrane/tpf\" = \""+
+	p := newMirrorProject(t, mirror.Dir, initConfig)
+	rc := p.getenv("TERRANE_CLI_CONFIG_FILE")
+	clitest.WriteFile(t, rc, "provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/terrane/tpf\" = \""+
 		filepath.Dir(mirror.Executable("tpf"))+"\"\n  }\n  filesystem_mirror {\n    path = \""+mirror.Dir+"\"\n  }\n}\n")
-	out := runInitOK(t)
+	out := p.runInitOK()
 	if !strings.Contains(out, "development overrides") {
 		t.Errorf("no warning about development overrides:\n%s", out)
 	}
 	if strings.Contains(out, "Installing registry.terraform.io/terrane/tpf ") {
 		t.Errorf("init installed an overridden provider:\n%s", out)
 	}
-	locks, _ := readLocks(t)
+	locks, _ := p.readLocks()
 	if locks.Provider(mustProvider(t, mirror.Source("tpf"))) != nil {
 		t.Error("the overridden provider was locked")
 	}
@@ -393,12 +403,41 @@ func TestInitLeavesDevOverridesOutOfTheLockFile(t *testing.T) {
 }
 
 func TestInitEmptyDirectory(t *testing.T) {
-	t.Chdir(t.TempDir())
-	out := runInitOK(t)
+	t.Parallel()
+	p := newBareProject(t)
+	out := p.runInitOK()
 	if !strings.Contains(out, "initialized in an empty directory") {
 		t.Errorf("output:\n%s", out)
 	}
-	if entries, _ := os.ReadDir("."); len(entries) != 0 {
+	if entries, _ := os.ReadDir(p.dir); len(entries) != 0 {
 		t.Errorf("init wrote into an empty directory: %v", entries)
+	}
+}
+
+// TestInitExplainsUnreachableRegistry points direct installation at a
+// registry host that refuses connections: init names the provider and the
+// host it could not reach, in OpenTofu's words.
+func TestInitExplainsUnreachableRegistry(t *testing.T) {
+	t.Parallel()
+	p := newBareProject(t)
+	p.writeFile("main.tf", `
+terraform {
+  required_providers {
+    thing = { source = "127.0.0.1:1/example/thing" }
+  }
+}
+`)
+	rc := filepath.Join(p.dir, "terraformrc")
+	clitest.WriteFile(t, rc, "provider_installation {\n  direct {}\n}\n")
+	p.setenv("TERRANE_CLI_CONFIG_FILE", rc)
+	p.setenv("TF_PLUGIN_CACHE_DIR", "")
+	_, errOut, code := p.run("init", "-no-color")
+	if code == 0 {
+		t.Fatal("init succeeded without a reachable registry")
+	}
+	for _, want := range []string{"Failed to resolve provider packages", "127.0.0.1:1/example/thing", "could not connect to"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("diagnostic lacks %q:\n%s", want, errOut)
+		}
 	}
 }

@@ -1,36 +1,23 @@
-package command
+package e2etest
 
 import (
 	"encoding/json"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	tfjson "github.com/hashicorp/terraform-json"
-
 	"github.com/terrane/terrane/internal/testing/providertest"
+	"github.com/zclconf/go-cty/cty"
 )
 
-// useMirror points provider installation at a filesystem mirror, keeps the
-// schema cache inside the test, and switches into a fresh working directory
-// holding the given configuration.
-func useMirror(t *testing.T, mirrorDir, mainTF string) string {
-	t.Helper()
-	work := t.TempDir()
-	rc := filepath.Join(work, "terraformrc")
-	writeFile(t, rc, "provider_installation {\n  filesystem_mirror {\n    path = \""+mirrorDir+"\"\n  }\n}\n")
-	t.Setenv("TERRANE_CLI_CONFIG_FILE", rc)
-	t.Setenv("TF_PLUGIN_CACHE_DIR", "")
-	t.Setenv("TERRANE_SCHEMA_CACHE_DIR", filepath.Join(work, "schemas"))
-	project := filepath.Join(work, "project")
-	writeFile(t, filepath.Join(project, "main.tf"), mainTF)
-	t.Chdir(project)
-	return project
-}
-
 func TestProvidersSchemaJSON(t *testing.T) {
+	t.Parallel()
 	mirror := providertest.Build(t)
-	useMirror(t, mirror.Dir, `
+	p := newMirrorProject(t, mirror.Dir, `
 terraform {
   required_providers {
     tpf   = { source = "registry.terraform.io/terrane/tpf", version = ">= 0.1.0" }
@@ -38,7 +25,7 @@ terraform {
   }
 }
 `)
-	out, errOut, code := runCommand(t, "providers", "schema", "-json")
+	out, errOut, code := p.run("providers", "schema", "-json")
 	if code != 0 {
 		t.Fatalf("exit %d\nstderr:\n%s", code, errOut)
 	}
@@ -99,15 +86,16 @@ terraform {
 }
 
 func TestProvidersSchemaMissingProvider(t *testing.T) {
+	t.Parallel()
 	mirror := providertest.Build(t)
-	useMirror(t, mirror.Dir, `
+	p := newMirrorProject(t, mirror.Dir, `
 terraform {
   required_providers {
     nope = { source = "registry.terraform.io/terrane/nope" }
   }
 }
 `)
-	_, errOut, code := runCommand(t, "providers", "schema", "-json")
+	_, errOut, code := p.run("providers", "schema", "-json")
 	if code == 0 {
 		t.Fatal("succeeded without the provider")
 	}
@@ -117,7 +105,8 @@ terraform {
 }
 
 func TestProvidersSchemaRequiresJSONFlag(t *testing.T) {
-	_, errOut, code := runCommand(t, "providers", "schema")
+	t.Parallel()
+	_, errOut, code := newBareProject(t).run("providers", "schema")
 	if code == 0 || !strings.Contains(errOut, "-json") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
@@ -129,4 +118,79 @@ func keys[V any](m map[string]V) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// TestProvidersSchemaMatchesOpenTofu runs `tofu providers schema -json`
+// and `terrane providers schema -json` over the same public provider
+// binaries and compares the documents. It needs OpenTofu, the differential
+// corpus's oracle (TERRANE_ORACLE_DIR), and a filesystem mirror of public
+// providers: TERRANE_COMPAT_MIRROR, or /opt/tf-plugins when it exists; it
+// is skipped otherwise. The providers compared are every
+// HOST/NAMESPACE/TYPE in the mirror; both programs install them from the
+// unpacked mirror, and each starts them once.
+func TestProvidersSchemaMatchesOpenTofu(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("compares with OpenTofu over real public providers; skipped with -short")
+	}
+	tofu := oracleTofu(t)
+	mirror := os.Getenv("TERRANE_COMPAT_MIRROR")
+	if mirror == "" {
+		mirror = "/opt/tf-plugins"
+	}
+	sources, _ := filepath.Glob(filepath.Join(mirror, "*", "*", "*"))
+	if len(sources) == 0 {
+		t.Skipf("no public providers in the mirror %s", mirror)
+	}
+	var requirements strings.Builder
+	requirements.WriteString("terraform {\n  required_providers {\n")
+	for _, dir := range sources {
+		rel, _ := filepath.Rel(mirror, dir)
+		source := filepath.ToSlash(rel)
+		requirements.WriteString("    " + filepath.Base(dir) + " = { source = \"" + source + "\" }\n")
+	}
+	requirements.WriteString("  }\n}\n")
+
+	p := newMirrorProject(t, mirror, requirements.String())
+	project := p.dir
+	env := append(inheritedEnv(), "HOME="+p.getenv("HOME"), "TF_CLI_CONFIG_FILE="+p.getenv("TERRANE_CLI_CONFIG_FILE"), "TF_DATA_DIR="+filepath.Join(t.TempDir(), "tfdata"),
+		"TF_PLUGIN_CACHE_DIR=", "CHECKPOINT_DISABLE=1")
+	runTofu := func(args ...string) []byte {
+		t.Helper()
+		cmd := exec.Command(tofu, args...)
+		cmd.Dir, cmd.Env = project, env
+		out, err := cmd.Output()
+		if err != nil {
+			stderr := ""
+			if ee, ok := err.(*exec.ExitError); ok {
+				stderr = string(ee.Stderr)
+			}
+			t.Fatalf("tofu %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr)
+		}
+		return out
+	}
+	runTofu("init", "-input=false", "-backend=false")
+	want := runTofu("providers", "schema", "-json")
+
+	got, errOut, code := p.run("providers", "schema", "-json")
+	if code != 0 {
+		t.Fatalf("terrane exit %d:\n%s", code, errOut)
+	}
+	var wantDoc, gotDoc tfjson.ProviderSchemas
+	if err := json.Unmarshal(want, &wantDoc); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(got), &gotDoc); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(&wantDoc, &gotDoc, cmp.Comparer(func(a, b cty.Type) bool { return a.Equals(b) })); diff != "" {
+		t.Errorf("terrane's schema JSON differs from OpenTofu's (-tofu +terrane):\n%s", truncate(diff, 4000))
+	}
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "\n..."
 }

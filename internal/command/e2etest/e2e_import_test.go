@@ -1,8 +1,10 @@
-package command
+package e2etest
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // importConfig configures the provider from a variable, so an import must
@@ -31,14 +33,21 @@ resource "tpf_thing" "a" {
 `
 
 func TestImportAdoptsAnExistingObject(t *testing.T) {
-	p := newE2EProject(t, importConfig)
+	t.Parallel()
+	testImportAdoptsAnExistingObject(t)
+}
+
+// testImportAdoptsAnExistingObject is TestImportAdoptsAnExistingObject in a project whose environment has env too;
+// it returns the project.
+func testImportAdoptsAnExistingObject(t *testing.T, env ...string) *e2eProject {
+	p := newE2EProjectEnv(t, importConfig, env...)
 	cloudVar := "-var=cloud=" + p.cloud
 	p.mustRun("apply", "-auto-approve", cloudVar)
 	id := strings.TrimSuffix(strings.TrimPrefix(p.objects("tpf_thing")["a"].path, p.cloud+"/tpf_thing/"), ".json")
 	p.mustRun("state", "rm", "tpf_thing.a")
 
 	out := p.mustRun("import", "-no-color", cloudVar, "tpf_thing.a", id)
-	assertContains(t, "import", out,
+	clitest.AssertContains(t, "import", out,
 		`tpf_thing.a: Importing from ID "`+id+`"...`,
 		"tpf_thing.a: Import prepared!\n  Prepared tpf_thing for import\n",
 		"tpf_thing.a: Refreshing state... [id="+id+"]\n",
@@ -48,17 +57,19 @@ func TestImportAdoptsAnExistingObject(t *testing.T) {
 	}
 
 	shown := p.mustRun("state", "show", "-no-color", "tpf_thing.a")
-	assertContains(t, "state show", shown,
+	clitest.AssertContains(t, "state show", shown,
 		"# tpf_thing.a:\nresource \"tpf_thing\" \"a\" {\n",
 		`    id                  = "`+id+`"`,
 		`    description         = "adopted"`,
 		"    password_wo         = (write-only attribute)\n")
 
 	plan := p.mustRun("plan", "-no-color", cloudVar)
-	assertContains(t, "plan after import", plan, "No changes.")
+	clitest.AssertContains(t, "plan after import", plan, "No changes.")
+	return p
 }
 
 func TestImportRefusals(t *testing.T) {
+	t.Parallel()
 	p := newE2EProject(t, importConfig)
 	cloudVar := "-var=cloud=" + p.cloud
 	p.mustRun("apply", "-auto-approve", cloudVar)
@@ -82,7 +93,7 @@ func TestImportRefusals(t *testing.T) {
 			if code == 0 {
 				t.Fatal("import succeeded")
 			}
-			assertContains(t, "import error", errOut, tc.wants...)
+			clitest.AssertContains(t, "import error", errOut, tc.wants...)
 		})
 	}
 
@@ -91,7 +102,7 @@ func TestImportRefusals(t *testing.T) {
 	if code == 0 {
 		t.Fatal("import of a missing object succeeded")
 	}
-	assertContains(t, "missing object", errOut, "Cannot import non-existent remote object", `"tpf_thing.a"`)
+	clitest.AssertContains(t, "missing object", errOut, "Cannot import non-existent remote object", `"tpf_thing.a"`)
 	if got := p.recordedInstances(); len(got) != 0 {
 		t.Errorf("a failed import left records: %v", got)
 	}

@@ -1,4 +1,4 @@
-package command
+package e2etest
 
 import (
 	"os"
@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/terrane/terrane/internal/testing/providertest"
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // graphConfig has what a graph must show: two providers (tpf twice, once
@@ -118,11 +118,7 @@ output "out" {
 // newGraphProject is newE2EProject for graphConfig and its modules.
 func newGraphProject(t *testing.T) *e2eProject {
 	t.Helper()
-	mirror := providertest.Build(t)
-	p := &e2eProject{t: t, cloud: t.TempDir()}
-	p.dir = useMirror(t, mirror.Dir, strings.ReplaceAll(graphConfig, "CLOUD", p.cloud))
-	writeFile(t, filepath.Join(p.dir, "net", "main.tf"), graphModule)
-	writeFile(t, filepath.Join(p.dir, "net", "sub", "main.tf"), graphSubModule)
+	p := newE2EProjectFiles(t, map[string]string{"main.tf": graphConfig, "net/main.tf": graphModule, "net/sub/main.tf": graphSubModule})
 	p.mustRun("init")
 	return p
 }
@@ -147,18 +143,14 @@ func assertGolden(t *testing.T, name, got string) {
 	}
 }
 
-var graphTestdata = func() string {
-	wd, err := os.Getwd()
-	if err != nil {
-		panic(err)
-	}
-	return filepath.Join(wd, "testdata", "graph")
-}()
+// graphTestdata holds the golden drawings.
+var graphTestdata = filepath.Join("testdata", "graph")
 
 // TestGraphPlanApplyDestroy draws the plan graph of a configuration, the
 // apply graph of its saved plan, and its destroy graph once applied,
 // each compared with a golden drawing in OpenTofu's shape.
 func TestGraphPlanApplyDestroy(t *testing.T) {
+	t.Parallel()
 	p := newGraphProject(t)
 
 	plan := p.mustRun("graph")
@@ -190,17 +182,18 @@ func TestGraphPlanApplyDestroy(t *testing.T) {
 	// orphan, and still destroyed by a destroy.
 	withoutAfterLook := strings.Replace(graphConfig, "resource \"terraform_data\" \"after_look\"", "resource \"terraform_data\" \"renamed\"", 1)
 	p.write(strings.Replace(withoutAfterLook, "terraform_data.after_look.output", "terraform_data.renamed.output", 1))
-	assertContains(t, "plan graph with an orphan", p.mustRun("graph"),
+	clitest.AssertContains(t, "plan graph with an orphan", p.mustRun("graph"),
 		`"[root] terraform_data.after_look (orphan)" [label = "terraform_data.after_look", shape = "box"]`,
 		`"[root] terraform_data.after_look (orphan)" -> "[root] provider[\"terraform.io/builtin/terraform\"]"`,
 		`"[root] provider[\"terraform.io/builtin/terraform\"] (close)" -> "[root] terraform_data.after_look (orphan)"`)
-	assertContains(t, "destroy graph with an orphan", p.mustRun("graph", "-type=plan-destroy"),
+	clitest.AssertContains(t, "destroy graph with an orphan", p.mustRun("graph", "-type=plan-destroy"),
 		`"[root] terraform_data.after_look (destroy)" -> "[root] provider[\"terraform.io/builtin/terraform\"]"`)
 }
 
 // TestGraphCycles refuses to draw a graph with a cycle, -draw-cycles or
 // not, as OpenTofu does: the cycle is an error naming its nodes.
 func TestGraphCycles(t *testing.T) {
+	t.Parallel()
 	p := newE2EProject(t, `
 resource "terraform_data" "a" {
   input = terraform_data.b.output
@@ -217,13 +210,14 @@ resource "terraform_data" "free" {}
 		if code != 1 || out != "" {
 			t.Errorf("terrane %s: exit %d, stdout %q; want exit 1 and nothing drawn", strings.Join(args, " "), code, out)
 		}
-		assertContains(t, "cycle diagnostic", errOut, "Cycle: terraform_data.a (expand), terraform_data.b (expand)")
+		clitest.AssertContains(t, "cycle diagnostic", errOut, "Cycle: terraform_data.a (expand), terraform_data.b (expand)")
 	}
 }
 
 // TestGraphArguments rejects what OpenTofu's graph command rejects, with
 // diagnostics that say what to do, and accepts its ignored options.
 func TestGraphArguments(t *testing.T) {
+	t.Parallel()
 	p := newE2EProject(t, `
 variable "required" {}
 
@@ -243,14 +237,14 @@ resource "terraform_data" "a" {
 		out, errOut, code := p.run(append(tc.args, "-no-color")...)
 		// A command line with an extra argument has the usage follow.
 		usage := tc.args[1] == "somewhere"
-		if code != 1 || (out != "") != usage || !strings.Contains(unwrapped(errOut), tc.want) {
+		if code != 1 || (out != "") != usage || !strings.Contains(clitest.Unwrapped(errOut), tc.want) {
 			t.Errorf("terrane %s: exit %d, stdout %q, stderr %s; want exit 1 saying %q", strings.Join(tc.args, " "), code, out, errOut, tc.want)
 		}
 	}
 	// A required variable without a value does not stop the drawing:
 	// references, not values, make the graph.
 	out := p.mustRun("graph", "-module-depth=1", "-verbose", "-var", "required=x", "-var-file=none.tfvars")
-	assertContains(t, "graph with ignored options", out, `"[root] terraform_data.a (expand)" -> "[root] var.required (expand, reference)"`)
+	clitest.AssertContains(t, "graph with ignored options", out, `"[root] terraform_data.a (expand)" -> "[root] var.required (expand, reference)"`)
 	if bare := p.mustRun("graph"); bare != out {
 		t.Errorf("ignored options changed the graph:\n%s", bare)
 	}
@@ -260,13 +254,13 @@ resource "terraform_data" "a" {
 	}
 
 	p.mustRun("plan", "-var", "required=x", "-out=saved.tfplan")
-	writeFile(t, filepath.Join(p.dir, "more.tf"), "resource \"terraform_data\" \"b\" {}\n")
+	clitest.WriteFile(t, filepath.Join(p.dir, "more.tf"), "resource \"terraform_data\" \"b\" {}\n")
 	_, errOut, code := p.run("graph", "-plan=saved.tfplan", "-no-color")
 	if code != 1 || !strings.Contains(errOut, "Configuration changed since the plan was made") {
 		t.Errorf("graph of a saved plan whose configuration changed: exit %d, stderr %s; want it refused as apply refuses it", code, errOut)
 	}
 
-	writeFile(t, filepath.Join(p.dir, "broken.tf"), "resource \"terraform_data\" {\n")
+	clitest.WriteFile(t, filepath.Join(p.dir, "broken.tf"), "resource \"terraform_data\" {\n")
 	_, errOut, _ = p.run("graph", "-no-color")
-	assertContains(t, "broken configuration", errOut, "broken.tf")
+	clitest.AssertContains(t, "broken configuration", errOut, "broken.tf")
 }

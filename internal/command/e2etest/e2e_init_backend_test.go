@@ -1,4 +1,4 @@
-package command
+package e2etest
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/terrane/terrane/internal/store"
 	"github.com/terrane/terrane/internal/store/etcd/etcdtest"
 	"github.com/terrane/terrane/internal/storeconfig"
+	"github.com/terrane/terrane/internal/testing/clitest"
 	"github.com/terrane/terrane/internal/testing/sharedstore"
 	"github.com/terrane/terrane/internal/workdir"
 	"github.com/terrane/terrane/proto/pbresource"
@@ -38,9 +39,9 @@ func withBackend(body string) string {
 
 // recordsOf reads every record of the default project straight from a
 // store, by name, for comparing stores record by record.
-func recordsOf(t *testing.T, settings storeconfig.Settings) map[string]*pbresource.Resource {
+func recordsOf(t *testing.T, dir string, settings storeconfig.Settings) map[string]*pbresource.Resource {
 	t.Helper()
-	backend, ds := workdir.OpenBackend(".", settings)
+	backend, ds := workdir.OpenBackend(dir, settings)
 	if ds.HasErrors() {
 		t.Fatal(ds.Err())
 	}
@@ -92,22 +93,21 @@ func sameOwner(a, b *pbresource.ID) bool {
 // changed backend is refused until init, and a store that already holds
 // state is replaced only with -force-copy.
 func TestInitMigratesStateBetweenStores(t *testing.T) {
-	binary := buildCLI(t)
+	t.Parallel()
 	etcdStore := sharedstore.EtcdOn(etcdtest.Start(t))
-	served := sharedstore.Serve(t, binary, servedSQLite(t))
-	t.Setenv("TF_TOKEN_127_0_0_1", served.Serve.Token)
+	served := sharedstore.Serve(t, terraneBinary, servedSQLite(t))
 	etcdBlock := fmt.Sprintf("    endpoints = [%q]\n    prefix    = %q\n", etcdStore.Etcd.Endpoint, strings.TrimPrefix(etcdStore.Env[1], "TERRANE_BACKEND_PREFIX="))
 	serveBlock := fmt.Sprintf("    address = %q\n    ca_file = %q\n", "https://"+served.Serve.Address, served.Serve.CAFile)
 	embedded := storeconfig.Settings{}
 	inEtcd := storeconfig.Settings{Endpoints: []string{etcdStore.Etcd.Endpoint}, Prefix: strings.TrimPrefix(etcdStore.Env[1], "TERRANE_BACKEND_PREFIX=")}
 	inServe := storeconfig.Settings{Address: "https://" + served.Serve.Address, CAFile: served.Serve.CAFile, Token: served.Serve.Token}
 
-	p := newE2EProject(t, withBackend(""))
-	if rec, err := storeconfig.ReadRecord("."); err != nil || rec == nil || rec.Backend.Block == nil {
+	p := newE2EProjectEnv(t, withBackend(""), "TF_TOKEN_127_0_0_1="+served.Serve.Token)
+	if rec, err := storeconfig.ReadRecord(p.dir); err != nil || rec == nil || rec.Backend.Block == nil {
 		t.Fatalf("init recorded %+v (%v), want the backend block", rec, err)
 	}
 	p.mustRun("apply", "-auto-approve")
-	original := recordsOf(t, embedded)
+	original := recordsOf(t, p.dir, embedded)
 
 	// Embedded to etcd.
 	p.write(withBackend(etcdBlock))
@@ -115,25 +115,25 @@ func TestInitMigratesStateBetweenStores(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("plan after the backend changed: exit %d", code)
 	}
-	assertContains(t, "plan after the backend changed", errOut, `Backend initialization required: please run "terrane init"`, "Backend configuration block has changed")
+	clitest.AssertContains(t, "plan after the backend changed", errOut, `Backend initialization required: please run "terrane init"`, "Backend configuration block has changed")
 	_, errOut, _ = p.run("init", "-no-color")
-	assertContains(t, "init without -migrate-state", errOut, "Backend configuration changed", "terrane init -migrate-state", "terrane init -reconfigure")
+	clitest.AssertContains(t, "init without -migrate-state", errOut, "Backend configuration changed", "terrane init -migrate-state", "terrane init -reconfigure")
 	_, errOut, _ = p.run("init", "-migrate-state", "-input=false", "-no-color")
-	assertContains(t, "init -input=false", errOut, "interactive input is disabled", "-force-copy")
+	clitest.AssertContains(t, "init -input=false", errOut, "interactive input is disabled", "-force-copy")
 	out, errOut, code := p.runWithInput("yes\n", "init", "-migrate-state", "-no-color")
 	if code != 0 {
 		t.Fatalf("init -migrate-state: exit %d\n%s\n%s", code, out, errOut)
 	}
-	assertContains(t, "init -migrate-state", out, "Do you want to copy existing state to the new backend?", `- Copied workspace "default"`, "the etcd cluster at "+etcdStore.Etcd.Endpoint)
-	assertSameRecords(t, "embedded to etcd", original, recordsOf(t, inEtcd))
-	assertContains(t, "plan on etcd", p.mustRun("plan", "-no-color"), "No changes.")
+	clitest.AssertContains(t, "init -migrate-state", out, "Do you want to copy existing state to the new backend?", `- Copied workspace "default"`, "the etcd cluster at "+etcdStore.Etcd.Endpoint)
+	assertSameRecords(t, "embedded to etcd", original, recordsOf(t, p.dir, inEtcd))
+	clitest.AssertContains(t, "plan on etcd", p.mustRun("plan", "-no-color"), "No changes.")
 
 	// etcd to serve, without a question.
 	p.write(withBackend(serveBlock))
 	out = p.mustRun("init", "-force-copy", "-no-color")
-	assertContains(t, "init -force-copy", out, `- Copied workspace "default"`)
-	assertSameRecords(t, "etcd to serve", original, recordsOf(t, inServe))
-	assertContains(t, "plan on serve", p.mustRun("plan", "-no-color"), "No changes.")
+	clitest.AssertContains(t, "init -force-copy", out, `- Copied workspace "default"`)
+	assertSameRecords(t, "etcd to serve", original, recordsOf(t, p.dir, inServe))
+	clitest.AssertContains(t, "plan on serve", p.mustRun("plan", "-no-color"), "No changes.")
 	p.write(withBackend(serveBlock) + "\nresource \"tpf_thing\" \"c\" {\n  name = \"c\"\n}\n")
 	p.mustRun("apply", "-auto-approve")
 
@@ -141,13 +141,13 @@ func TestInitMigratesStateBetweenStores(t *testing.T) {
 	// replaced only with -force-copy.
 	p.write(withBackend("") + "\nresource \"tpf_thing\" \"c\" {\n  name = \"c\"\n}\n")
 	_, errOut, _ = p.run("init", "-migrate-state", "-no-color")
-	assertContains(t, "init into a store holding state", errOut, "The new store already holds state", `"default"`, "-force-copy")
+	clitest.AssertContains(t, "init into a store holding state", errOut, "The new store already holds state", `"default"`, "-force-copy")
 	p.mustRun("init", "-migrate-state", "-force-copy")
 	if got := strings.Join(p.recordedInstances(), " "); got != "tpf_thing.a tpf_thing.b[0] tpf_thing.b[1] tpf_thing.c" {
 		t.Errorf("embedded store after migrating back: %s", got)
 	}
-	assertSameRecords(t, "serve to embedded", recordsOf(t, inServe), recordsOf(t, embedded))
-	assertContains(t, "plan back on the embedded store", p.mustRun("plan", "-no-color"), "No changes.")
+	assertSameRecords(t, "serve to embedded", recordsOf(t, p.dir, inServe), recordsOf(t, p.dir, embedded))
+	clitest.AssertContains(t, "plan back on the embedded store", p.mustRun("plan", "-no-color"), "No changes.")
 
 	// -reconfigure switches without copying: the empty store plans every
 	// object anew, and the state stays where it was.
@@ -156,5 +156,5 @@ func TestInitMigratesStateBetweenStores(t *testing.T) {
 	if strings.Contains(out, "Copied") {
 		t.Errorf("-reconfigure copied state:\n%s", out)
 	}
-	assertContains(t, "plan after -reconfigure", p.mustRun("plan", "-no-color"), "Plan: 3 to add")
+	clitest.AssertContains(t, "plan after -reconfigure", p.mustRun("plan", "-no-color"), "Plan: 3 to add")
 }

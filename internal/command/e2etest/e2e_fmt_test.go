@@ -1,26 +1,23 @@
-package command
+package e2etest
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 const fmtMessyConfig = "resource \"null_resource\" \"a\" {\ncount=\"${var.n}\"\n}\n"
 const fmtTidyConfig = "resource \"null_resource\" \"a\" {\n  count = var.n\n}\n"
 
+// fmtIn runs fmt in dir (a project's or another), feeding it stdin.
 func fmtIn(t *testing.T, dir string, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	wd, _ := os.Getwd()
-	if err := os.Chdir(dir); err != nil {
-		t.Fatal(err)
-	}
-	defer os.Chdir(wd)
-	var out, errOut bytes.Buffer
-	code = runFmt(Streams{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut}, args)
-	return out.String(), errOut.String(), code
+	p := newBareProject(t)
+	p.dir = dir
+	return p.runWithInput(stdin, append([]string{"fmt"}, args...)...)
 }
 
 func readFmtTestFile(t *testing.T, path string) string {
@@ -33,11 +30,12 @@ func readFmtTestFile(t *testing.T, path string) string {
 }
 
 func TestFmtRewritesAndLists(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "main.tf"), fmtMessyConfig)
-	writeFile(t, filepath.Join(dir, "ok.tofu"), fmtTidyConfig)
-	writeFile(t, filepath.Join(dir, "data.tf.json"), `{"a":   1}`)
-	writeFile(t, filepath.Join(dir, "sub", "x.tf"), fmtMessyConfig)
+	clitest.WriteFile(t, filepath.Join(dir, "main.tf"), fmtMessyConfig)
+	clitest.WriteFile(t, filepath.Join(dir, "ok.tofu"), fmtTidyConfig)
+	clitest.WriteFile(t, filepath.Join(dir, "data.tf.json"), `{"a":   1}`)
+	clitest.WriteFile(t, filepath.Join(dir, "sub", "x.tf"), fmtMessyConfig)
 	stdout, stderr, code := fmtIn(t, dir, "")
 	if code != 0 || stdout != "main.tf\n" || stderr != "" {
 		t.Fatalf("code %d, stdout %q, stderr %q", code, stdout, stderr)
@@ -58,8 +56,9 @@ func TestFmtRewritesAndLists(t *testing.T) {
 }
 
 func TestFmtCheck(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "main.tf"), fmtMessyConfig)
+	clitest.WriteFile(t, filepath.Join(dir, "main.tf"), fmtMessyConfig)
 	stdout, _, code := fmtIn(t, dir, "", "-check")
 	if code != 3 || stdout != "main.tf\n" {
 		t.Fatalf("code %d, stdout %q", code, stdout)
@@ -71,15 +70,16 @@ func TestFmtCheck(t *testing.T) {
 	if code != 3 || stdout != "" {
 		t.Fatalf("-list=false: code %d, stdout %q", code, stdout)
 	}
-	writeFile(t, filepath.Join(dir, "main.tf"), fmtTidyConfig)
+	clitest.WriteFile(t, filepath.Join(dir, "main.tf"), fmtTidyConfig)
 	if _, _, code = fmtIn(t, dir, "", "-check"); code != 0 {
 		t.Fatalf("formatted input: code %d", code)
 	}
 }
 
 func TestFmtDiffWithoutWrite(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "main.tf"), fmtMessyConfig)
+	clitest.WriteFile(t, filepath.Join(dir, "main.tf"), fmtMessyConfig)
 	stdout, stderr, code := fmtIn(t, dir, "", "-diff", "-write=false", "-list=false")
 	if code != 0 {
 		t.Fatalf("code %d: %s", code, stderr)
@@ -95,6 +95,7 @@ func TestFmtDiffWithoutWrite(t *testing.T) {
 }
 
 func TestFmtStdin(t *testing.T) {
+	t.Parallel()
 	stdout, _, code := fmtIn(t, t.TempDir(), fmtMessyConfig, "-")
 	if code != 0 || stdout != fmtTidyConfig {
 		t.Fatalf("code %d, stdout %q", code, stdout)
@@ -102,9 +103,10 @@ func TestFmtStdin(t *testing.T) {
 }
 
 func TestFmtErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "broken.tf"), "resource \"a\" \"b\" {\n")
-	writeFile(t, filepath.Join(dir, "notes.txt"), "x")
+	clitest.WriteFile(t, filepath.Join(dir, "broken.tf"), "resource \"a\" \"b\" {\n")
+	clitest.WriteFile(t, filepath.Join(dir, "notes.txt"), "x")
 	_, stderr, code := fmtIn(t, dir, "", "broken.tf")
 	if code != 2 || !strings.Contains(stderr, "on broken.tf line 1") {
 		t.Fatalf("syntax error: code %d, stderr %q", code, stderr)
@@ -118,8 +120,9 @@ func TestFmtErrors(t *testing.T) {
 	if _, stderr, code = fmtIn(t, dir, "", "missing"); code != 2 || !strings.Contains(stderr, "No file or directory at missing") {
 		t.Fatalf("missing path: code %d, stderr %q", code, stderr)
 	}
-	// The command's help follows, printed by the command runner.
-	if _, _, code = fmtIn(t, dir, "", "-bogus"); code != runResultHelp {
-		t.Fatalf("unknown flag: code %d", code)
+	// The command's help follows, printed by the command runner, and the
+	// process exits 1.
+	if stdout, stderr, code := fmtIn(t, dir, "", "-bogus"); code != 1 || !strings.Contains(stdout+stderr, "Usage: terrane [global options] fmt") {
+		t.Fatalf("unknown flag: code %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 }

@@ -1,4 +1,4 @@
-package command
+package e2etest
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // TestStateMigrationRoundTrip moves a project Terraform applied onto
@@ -13,6 +15,7 @@ import (
 // configuration finds nothing to do, and pulling gives back the same
 // instances, values and outputs under the same lineage.
 func TestStateMigrationRoundTrip(t *testing.T) {
+	t.Parallel()
 	configDir := filepath.Join(stateCorpusDir, "configs", "basic")
 	p := newStateProject(t)
 	copyConfigWithoutRemoteState(t, configDir, p.dir)
@@ -29,7 +32,7 @@ func TestStateMigrationRoundTrip(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("plan after migration: exit %d, want 0 (no changes)\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
-	assertContains(t, "plan", out, "No changes.")
+	clitest.AssertContains(t, "plan", out, "No changes.")
 
 	src, err := os.ReadFile(source)
 	if err != nil {
@@ -56,6 +59,7 @@ func TestStateMigrationRoundTrip(t *testing.T) {
 // Terraform corpus lacks: provider private data, resource identities and
 // registry provider addresses as written.
 func TestStatePullKeepsPrivateIdentityAndDependencies(t *testing.T) {
+	t.Parallel()
 	p := newStateProject(t)
 	doc := `{
   "version": 4, "terraform_version": "1.12.0", "serial": 7, "lineage": "9b1e7f3c-0000-4a4a-8d8d-000000000001",
@@ -74,7 +78,7 @@ func TestStatePullKeepsPrivateIdentityAndDependencies(t *testing.T) {
   "check_results": null
 }`
 	path := filepath.Join(p.dir, "terraform.tfstate")
-	writeFile(t, path, doc)
+	clitest.WriteFile(t, path, doc)
 	p.mustRun("state", "push", path)
 	pulled := p.mustRun("state", "pull")
 	assertSameInstances(t, readStateFile(t, []byte(doc)).State, readStateFile(t, []byte(pulled)).State)
@@ -120,7 +124,7 @@ func copyConfigWithoutRemoteState(t *testing.T, from, to string) {
 			text = text[:start] + text[end:]
 		}
 		rel, _ := filepath.Rel(from, path)
-		writeFile(t, filepath.Join(to, rel), text)
+		clitest.WriteFile(t, filepath.Join(to, rel), text)
 		return nil
 	})
 	if err != nil {

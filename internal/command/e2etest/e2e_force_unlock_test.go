@@ -1,4 +1,4 @@
-package command
+package e2etest
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"github.com/terrane/terrane/internal/engine/journal"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/recordstore"
-	"github.com/terrane/terrane/internal/workdir"
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // TestForceUnlock leaves an update intent open as a run on another host
@@ -19,30 +19,32 @@ import (
 // resolves the intent and the claim is gone. Without claims, force-unlock
 // explains that there is no lock; a run still alive here is refused.
 func TestForceUnlock(t *testing.T) {
+	t.Parallel()
 	p := newE2EProject(t, `
 resource "terraform_data" "x" {
   input = "v"
 }
 `)
 	p.mustRun("apply", "-auto-approve", "-no-color")
-	errOut := p.mustFailWith("force-unlock", "-force", "01JNOSUCHRUN")
-	assertContains(t, "force-unlock without claims", errOut, "No claims to release", "no global state lock", `no open intent of run "01JNOSUCHRUN"`)
+	errOut := p.mustFail("force-unlock", "-force", "01JNOSUCHRUN")
+	clitest.AssertContains(t, "force-unlock without claims", errOut, "No claims to release", "no global state lock", `no open intent of run "01JNOSUCHRUN"`)
 
 	p.openIntent("terraform_data.x", "01JOTHERHOST", "elsewhere.example:4242")
 	out := p.mustRun("plan", "-no-color")
-	assertContains(t, "plan with another run's claim", out, "Another run is changing terraform_data.x", "Run 01JOTHERHOST", `"terrane force-unlock 01JOTHERHOST" releases it now`)
+	clitest.AssertContains(t, "plan with another run's claim", out, "Another run is changing terraform_data.x", "Run 01JOTHERHOST", `"terrane force-unlock 01JOTHERHOST" releases it now`)
 
 	out = p.mustRun("force-unlock", "-force", "-no-color", "01JOTHERHOST")
-	assertContains(t, "force-unlock", out, "Released the claims of run 01JOTHERHOST on 1 resource instance(s)", "terraform_data.x")
+	clitest.AssertContains(t, "force-unlock", out, "Released the claims of run 01JOTHERHOST on 1 resource instance(s)", "terraform_data.x")
 	out = p.mustRun("plan", "-no-color")
-	if strings.Contains(unwrapped(out), "Another run is changing") {
+	if strings.Contains(clitest.Unwrapped(out), "Another run is changing") {
 		t.Errorf("plan after force-unlock still respects the claim:\n%s", out)
 	}
-	assertContains(t, "plan after force-unlock", out, "No changes.")
+	clitest.AssertContains(t, "plan after force-unlock", out, "No changes.")
 
+	// The test process is a run still alive on this host.
 	p.openIntent("terraform_data.x", "01JTHISPROCESS", journal.Holder())
-	errOut = p.mustFailWith("force-unlock", "-force", "01JTHISPROCESS")
-	assertContains(t, "force-unlock of a live run", errOut, "Run still running", "01JTHISPROCESS")
+	errOut = p.mustFail("force-unlock", "-force", "01JTHISPROCESS")
+	clitest.AssertContains(t, "force-unlock of a live run", errOut, "Run still running", "01JTHISPROCESS")
 }
 
 // openIntent records an update intent of run runID, held by holder, on the
@@ -50,10 +52,7 @@ resource "terraform_data" "x" {
 func (p *e2eProject) openIntent(address, runID, holder string) {
 	p.t.Helper()
 	addr, _ := addrs.ParseAbsResourceInstanceStr(address)
-	store, closeStore, err := workdir.OpenStore(p.dir, workdir.DefaultProject, workdir.DefaultWorkspace, nil)
-	if err != nil {
-		p.t.Fatal(err)
-	}
+	store, closeStore := p.openRecords()
 	defer closeStore()
 	snap, err := store.Load(context.Background())
 	if err != nil {
@@ -66,14 +65,4 @@ func (p *e2eProject) openIntent(address, runID, holder string) {
 	if _, err := store.Commit(context.Background(), []recordstore.InstanceChange{{Addr: addr, ProviderConfig: res.ProviderConfig, Instance: inst, Prior: &prior}}); err != nil {
 		p.t.Fatal(err)
 	}
-}
-
-// mustFailWith runs a command that must fail and returns its stderr.
-func (p *e2eProject) mustFailWith(args ...string) string {
-	p.t.Helper()
-	out, errOut, code := p.run(args...)
-	if code == 0 {
-		p.t.Fatalf("terrane %v succeeded:\n%s", args, out)
-	}
-	return errOut
 }

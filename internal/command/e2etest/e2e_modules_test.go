@@ -1,19 +1,22 @@
-package command
+package e2etest
 
 import (
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // TestInitInstallsGitModule installs a module from a git repository the test
 // creates, then validates a configuration that uses the module's output:
 // commands load module calls through the manifest init wrote.
 func TestInitInstallsGitModule(t *testing.T) {
+	t.Parallel()
 	repo := gitModuleRepo(t, "variable \"name\" {\n  type = string\n}\n\noutput \"greeting\" {\n  value = \"hello ${var.name}\"\n}\n")
-	project := t.TempDir()
-	writeFile(t, filepath.Join(project, "main.tf"), `
+	p := newBareProject(t)
+	p.writeFile("main.tf", `
 module "greeter" {
   source = "git::file://`+filepath.ToSlash(repo)+`?ref=main"
   name   = "world"
@@ -23,51 +26,21 @@ output "greeting" {
   value = module.greeter.greeting
 }
 `)
-	t.Chdir(project)
-	t.Setenv("TERRANE_CLI_CONFIG_FILE", filepath.Join(project, "no-such-terraformrc"))
 
-	_, errOut, code := runCommand(t, "validate")
+	_, errOut, code := p.run("validate")
 	if code == 0 || !strings.Contains(errOut, "init") {
 		t.Fatalf("validate before init: exit %d, want an error telling to run init:\n%s", code, errOut)
 	}
-	out, errOut, code := runCommand(t, "init")
+	out, errOut, code := p.run("init")
 	if code != 0 {
 		t.Fatalf("init: exit %d\n%s%s", code, out, errOut)
 	}
 	if !strings.Contains(out, "Initializing modules...") || !strings.Contains(out, "greeter") {
 		t.Errorf("init output does not report the module:\n%s", out)
 	}
-	out, errOut, code = runCommand(t, "validate")
+	out, errOut, code = p.run("validate")
 	if code != 0 || !strings.Contains(out, "Success!") {
 		t.Fatalf("validate after init: exit %d\n%s%s", code, out, errOut)
-	}
-}
-
-// TestInitExplainsUnreachableRegistry points direct installation at a
-// registry host that refuses connections: init names the provider and the
-// host it could not reach, in OpenTofu's words.
-func TestInitExplainsUnreachableRegistry(t *testing.T) {
-	project := t.TempDir()
-	writeFile(t, filepath.Join(project, "main.tf"), `
-terraform {
-  required_providers {
-    thing = { source = "127.0.0.1:1/example/thing" }
-  }
-}
-`)
-	rc := filepath.Join(project, "terraformrc")
-	writeFile(t, rc, "provider_installation {\n  direct {}\n}\n")
-	t.Chdir(project)
-	t.Setenv("TERRANE_CLI_CONFIG_FILE", rc)
-	t.Setenv("TF_PLUGIN_CACHE_DIR", "")
-	_, errOut, code := runCommand(t, "init", "-no-color")
-	if code == 0 {
-		t.Fatal("init succeeded without a reachable registry")
-	}
-	for _, want := range []string{"Failed to resolve provider packages", "127.0.0.1:1/example/thing", "could not connect to"} {
-		if !strings.Contains(errOut, want) {
-			t.Errorf("diagnostic lacks %q:\n%s", want, errOut)
-		}
 	}
 }
 
@@ -80,7 +53,7 @@ func gitModuleRepo(t *testing.T, mainTF string) string {
 		t.Skip("git is not installed")
 	}
 	repo := t.TempDir()
-	writeFile(t, filepath.Join(repo, "main.tf"), mainTF)
+	clitest.WriteFile(t, filepath.Join(repo, "main.tf"), mainTF)
 	for _, args := range [][]string{
 		{"init", "-q", "-b", "main"},
 		{"-c", "user.email=t@example.com", "-c", "user.name=t", "add", "."},
@@ -93,4 +66,35 @@ func gitModuleRepo(t *testing.T, mainTF string) string {
 		}
 	}
 	return repo
+}
+
+// TestGetInstallsModules installs a module from a git repository with get
+// alone, as `tofu get` does, so that validate can read it; a second get
+// keeps it and get -update fetches it again.
+func TestGetInstallsModules(t *testing.T) {
+	t.Parallel()
+	repo := gitModuleRepo(t, "output \"greeting\" {\n  value = \"hello\"\n}\n")
+	p := newBareProject(t)
+	p.writeFile("main.tf", `
+module "greeter" {
+  source = "git::file://`+filepath.ToSlash(repo)+`?ref=main"
+}
+
+output "greeting" {
+  value = module.greeter.greeting
+}
+`)
+	out, errOut, code := p.run("get")
+	if code != 0 || !strings.Contains(out, "Downloading git::file://") || !strings.Contains(out, "- greeter in .terrane/modules/greeter") {
+		t.Fatalf("get: exit %d\n%s%s", code, out, errOut)
+	}
+	if out, errOut, code = p.run("validate"); code != 0 || !strings.Contains(out, "Success!") {
+		t.Fatalf("validate after get: exit %d\n%s%s", code, out, errOut)
+	}
+	if out, _, code = p.run("get"); code != 0 || strings.Contains(out, "Downloading") {
+		t.Errorf("a second get downloaded again: exit %d\n%s", code, out)
+	}
+	if out, _, code = p.run("get", "-update"); code != 0 || !strings.Contains(out, "Downloading") {
+		t.Errorf("get -update kept the installed module: exit %d\n%s", code, out)
+	}
 }

@@ -1,4 +1,4 @@
-package command
+package e2etest
 
 import (
 	"encoding/json"
@@ -10,25 +10,19 @@ import (
 	"github.com/terrane/terrane/internal/version"
 )
 
-func runCommand(t *testing.T, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	var out, errOut strings.Builder
-	code = Run(args, Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut})
-	return out.String(), errOut.String(), code
-}
-
 // TestVersion prints the versions; -json is OpenTofu's document
 // (internal/command/views/version.go), "terraform_version" being the
 // OpenTofu version Terrane implements, and provider_selections what the
 // lock file selects.
 func TestVersion(t *testing.T) {
-	t.Chdir(t.TempDir())
-	writeFile(t, ".terraform.lock.hcl", `provider "registry.opentofu.org/hashicorp/null" {
+	t.Parallel()
+	p := newBareProject(t)
+	p.writeFile(".terraform.lock.hcl", `provider "registry.opentofu.org/hashicorp/null" {
   version = "3.2.4"
   hashes  = ["h1:hkf5w5B6q8e2A7jBzVkE7qhvFfkvP8FkbRzSxUCMrBA="]
 }
 `)
-	out, _, code := runCommand(t, "version")
+	out, _, code := p.run("version")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
@@ -37,7 +31,7 @@ func TestVersion(t *testing.T) {
 			t.Errorf("version output lacks %q:\n%s", want, out)
 		}
 	}
-	out, _, code = runCommand(t, "version", "-json")
+	out, _, code = p.run("version", "-json")
 	var doc map[string]any
 	if code != 0 || json.Unmarshal([]byte(out), &doc) != nil {
 		t.Fatalf("version -json: exit %d, output %s", code, out)
@@ -55,17 +49,7 @@ func TestVersion(t *testing.T) {
 // TestViewFlagsAfterArguments accepts -no-color and -compact-warnings
 // after positional arguments, as OpenTofu's arguments.ParseView does.
 func TestViewFlagsAfterArguments(t *testing.T) {
-	for _, tc := range []struct{ in, want []string }{
-		{[]string{"ADDR", "-no-color"}, []string{"-no-color", "ADDR"}},
-		{[]string{"-raw", "NAME", "-no-color"}, []string{"-no-color", "-raw", "NAME"}},
-		{[]string{"-compact-warnings", "x"}, []string{"-compact-warnings", "x"}},
-		{[]string{"x", "--", "-no-color"}, []string{"x", "--", "-no-color"}},
-		{[]string{"a", "b"}, []string{"a", "b"}},
-	} {
-		if got := viewFlagsFirst(tc.in); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("viewFlagsFirst(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
+	t.Parallel()
 	p := newE2EProject(t, `
 resource "terraform_data" "x" {
   input = "v"
@@ -85,7 +69,8 @@ output "o" {
 }
 
 func TestUnknownCommand(t *testing.T) {
-	_, errOut, code := runCommand(t, "frobnicate")
+	t.Parallel()
+	_, errOut, code := newBareProject(t).run("frobnicate")
 	if code == 0 || !strings.Contains(errOut, `no command named "frobnicate"`) {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}

@@ -1,10 +1,12 @@
-package command
+package e2etest
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 const generateConfigProvider = `
@@ -23,6 +25,7 @@ provider "tpf" {
 // no resource block: plan writes the block, plans the import with it, and
 // after apply the written configuration matches the object.
 func TestPlanGenerateConfigOut(t *testing.T) {
+	t.Parallel()
 	p := newE2EProject(t, generateConfigProvider+`
 resource "tpf_thing" "made" {
   name        = "made"
@@ -40,13 +43,13 @@ import {
 `)
 
 	out := p.mustRun("plan", "-no-color", "-generate-config-out=generated.tf")
-	assertContains(t, "plan", out, "# tpf_thing.adopted will be imported", "# (config will be generated)",
+	clitest.AssertContains(t, "plan", out, "# tpf_thing.adopted will be imported", "# (config will be generated)",
 		"Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.")
 	generated, err := os.ReadFile(filepath.Join(p.dir, "generated.tf"))
 	if err != nil {
 		t.Fatalf("plan wrote no generated.tf: %v", err)
 	}
-	assertContains(t, "generated.tf", string(generated), "# __generated__ by Terrane", `# __generated__ by Terrane from "`+id+`"`,
+	clitest.AssertContains(t, "generated.tf", string(generated), "# __generated__ by Terrane", `# __generated__ by Terrane from "`+id+`"`,
 		`resource "tpf_thing" "adopted" {`, `description`, `"made elsewhere"`)
 
 	_, errOut, code := p.run("plan", "-no-color", "-generate-config-out=generated.tf")
@@ -55,7 +58,7 @@ import {
 	}
 
 	out = p.mustRun("apply", "-auto-approve", "-no-color")
-	assertContains(t, "apply", out, "tpf_thing.adopted will be imported", "Apply complete! Resources: 1 imported, 0 added, 0 changed, 0 destroyed.")
+	clitest.AssertContains(t, "apply", out, "tpf_thing.adopted will be imported", "Apply complete! Resources: 1 imported, 0 added, 0 changed, 0 destroyed.")
 	p.expectNoChanges("plan after applying the generated configuration")
 	if got := p.recordedInstances(); len(got) != 1 || got[0] != "tpf_thing.adopted" {
 		t.Errorf("records after apply: %v", got)
@@ -63,10 +66,10 @@ import {
 }
 
 func TestPlanGenerateConfigOutRefusesOtherModes(t *testing.T) {
+	t.Parallel()
+	p := newBareProject(t)
 	for _, mode := range []string{"-destroy", "-refresh-only"} {
-		var out, errBuf strings.Builder
-		code := Run([]string{"plan", mode, "-generate-config-out=generated.tf"}, Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errBuf})
-		errOut := errBuf.String()
+		_, errOut, code := p.run("plan", mode, "-generate-config-out=generated.tf")
 		if code != 1 || !strings.Contains(errOut, "Configuration can be generated only in the normal planning mode") {
 			t.Errorf("plan %s -generate-config-out: exit %d, stderr %s", mode, code, errOut)
 		}
@@ -80,8 +83,9 @@ func TestPlanGenerateConfigOutRefusesOtherModes(t *testing.T) {
 // refusal names the target and the import block's line, and no file is
 // written.
 func TestPlanGenerateConfigOutRefusals(t *testing.T) {
+	t.Parallel()
 	p := newE2EProject(t, generateConfigProvider)
-	writeFile(t, filepath.Join(p.dir, "child", "main.tf"), `
+	clitest.WriteFile(t, filepath.Join(p.dir, "child", "main.tf"), `
 terraform {
   required_providers {
     tpf = { source = "registry.terraform.io/terrane/tpf" }
@@ -125,7 +129,7 @@ import {
 			if code != 1 {
 				t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s", code, out, errOut)
 			}
-			assertContains(t, "refusal", errOut, tc.wants...)
+			clitest.AssertContains(t, "refusal", errOut, tc.wants...)
 			if _, err := os.Stat(filepath.Join(p.dir, "generated.tf")); err == nil {
 				t.Errorf("generated.tf was written for a refused target")
 			}
@@ -139,6 +143,7 @@ import {
 // for_each, imports into a declared for_each resource: every object is
 // imported by one apply.
 func TestPlanGenerateConfigOutBesideForEachImports(t *testing.T) {
+	t.Parallel()
 	p := newE2EProject(t, generateConfigProvider+`
 resource "tpf_thing" "made" {
   for_each = toset(["a", "b", "c", "d"])
@@ -177,7 +182,7 @@ import {
 }
 `)
 	out := p.mustRun("plan", "-no-color", "-generate-config-out=generated.tf")
-	assertContains(t, "plan", out, `# tpf_thing.pair["a"] will be imported`, `# tpf_thing.pair["b"] will be imported`,
+	clitest.AssertContains(t, "plan", out, `# tpf_thing.pair["a"] will be imported`, `# tpf_thing.pair["b"] will be imported`,
 		"# tpf_thing.single will be imported", "# tpf_thing.lone will be imported", "# (config will be generated)",
 		"Plan: 4 to import, 0 to add, 0 to change, 0 to destroy.")
 	generated, err := os.ReadFile(filepath.Join(p.dir, "generated.tf"))

@@ -1,4 +1,4 @@
-package command
+package e2etest
 
 import (
 	"encoding/json"
@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	tfjson "github.com/hashicorp/terraform-json"
-
 	"github.com/terrane/terrane/internal/command/jsonvalidate"
+	"github.com/terrane/terrane/internal/testing/clitest"
 	"github.com/terrane/terrane/internal/testing/providertest"
 )
 
@@ -48,9 +48,15 @@ func copyCorpusCase(t *testing.T, name string) string {
 	return dir
 }
 
-func runValidateJSON(t *testing.T, dir string) (tfjson.ValidateOutput, jsonvalidate.Output, int) {
+// runValidateJSON runs validate -json in p, with -chdir=dir when dir is
+// not "", and reads its document.
+func runValidateJSON(t *testing.T, p *e2eProject, dir string) (tfjson.ValidateOutput, jsonvalidate.Output, int) {
 	t.Helper()
-	out, errOut, code := runCommand(t, "-chdir="+dir, "validate", "-json")
+	args := []string{"validate", "-json"}
+	if dir != "" {
+		args = append([]string{"-chdir=" + dir}, args...)
+	}
+	out, errOut, code := p.run(args...)
 	var doc tfjson.ValidateOutput
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("output is not Terraform's validate JSON: %v\nstdout:\n%s\nstderr:\n%s", err, out, errOut)
@@ -73,11 +79,12 @@ func diagAt(d tfjson.Diagnostic) string {
 }
 
 func TestValidateCorpus(t *testing.T) {
+	t.Parallel()
 	for _, tc := range validateCorpus {
 		t.Run(tc.dir, func(t *testing.T) {
+			t.Parallel()
 			dir := copyCorpusCase(t, tc.dir)
-			t.Chdir(t.TempDir()) // runCommand's -chdir must not leak
-			doc, _, code := runValidateJSON(t, dir)
+			doc, _, code := runValidateJSON(t, newBareProject(t), dir)
 			if code != 1 || doc.Valid || doc.ErrorCount == 0 {
 				t.Fatalf("exit %d, valid %v, %d errors: want an invalid result", code, doc.Valid, doc.ErrorCount)
 			}
@@ -93,8 +100,9 @@ func TestValidateCorpus(t *testing.T) {
 }
 
 func TestValidateSuccessHuman(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "main.tf"), `
+	clitest.WriteFile(t, filepath.Join(dir, "main.tf"), `
 variable "names" {
   type = list(string)
 }
@@ -107,17 +115,16 @@ output "first" {
   value = length(local.upper_names) > 0 ? local.upper_names[0] : null
 }
 `)
-	t.Chdir(t.TempDir())
-	out, errOut, code := runCommand(t, "-chdir="+dir, "validate", "-no-color")
+	out, errOut, code := newBareProject(t).run("-chdir="+dir, "validate", "-no-color")
 	if code != 0 || out != "Success! The configuration is valid.\n" || errOut != "" {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 }
 
 func TestValidateErrorsHuman(t *testing.T) {
+	t.Parallel()
 	dir := copyCorpusCase(t, "unsupported-argument")
-	t.Chdir(t.TempDir())
-	_, errOut, code := runCommand(t, "-chdir="+dir, "validate", "-no-color")
+	_, errOut, code := newBareProject(t).run("-chdir="+dir, "validate", "-no-color")
 	if code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}
@@ -132,7 +139,8 @@ func TestValidateErrorsHuman(t *testing.T) {
 }
 
 func TestValidateRejectsArguments(t *testing.T) {
-	_, errOut, code := runCommand(t, "validate", "somewhere")
+	t.Parallel()
+	_, errOut, code := newBareProject(t).run("validate", "somewhere")
 	if code != 1 || !strings.Contains(errOut, "-chdir") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
@@ -142,8 +150,9 @@ func TestValidateRejectsArguments(t *testing.T) {
 // configuration whose providers are not installed is not validated: the
 // error names the provider and says to run init.
 func TestValidateWithoutProviders(t *testing.T) {
+	t.Parallel()
 	mirror := providertest.Build(t)
-	useMirror(t, mirror.Dir, `
+	p := newMirrorProject(t, mirror.Dir, `
 terraform {
   required_providers {
     absent = { source = "registry.terraform.io/terrane/absent" }
@@ -154,11 +163,11 @@ resource "absent_thing" "a" {
   anything = "goes"
 }
 `)
-	out, errOut, code := runCommand(t, "validate", "-no-color")
+	out, errOut, code := p.run("validate", "-no-color")
 	if code != 1 || strings.Contains(out, "Success!") {
 		t.Fatalf("exit %d\nstdout:\n%s", code, out)
 	}
-	assertContains(t, "stderr", errOut, "Error: Missing required provider", "registry.terraform.io/terrane/absent", "terrane init")
+	clitest.AssertContains(t, "stderr", errOut, "Error: Missing required provider", "registry.terraform.io/terrane/absent", "terrane init")
 }
 
 const validateProvidersTF = `terraform {
@@ -242,13 +251,14 @@ resource "tpf_thing" "in_child" {
 // schemas and validators, in the root module, a check block and a child
 // module.
 func TestValidateWithProviders(t *testing.T) {
+	t.Parallel()
 	mirror := providertest.Build(t)
-	project := useMirror(t, mirror.Dir, validateProvidersTF)
-	writeFile(t, filepath.Join(project, "child", "main.tf"), validateChildTF)
-	if _, errOut, code := runCommand(t, "init", "-no-color"); code != 0 {
+	p := newMirrorProject(t, mirror.Dir, validateProvidersTF)
+	p.writeFile("child/main.tf", validateChildTF)
+	if _, errOut, code := p.run("init", "-no-color"); code != 0 {
 		t.Fatalf("init: exit %d\n%s", code, errOut)
 	}
-	doc, _, code := runValidateJSON(t, ".")
+	doc, _, code := runValidateJSON(t, p, "")
 	if code != 1 || doc.Valid {
 		t.Fatalf("exit %d, valid %v", code, doc.Valid)
 	}
@@ -287,8 +297,9 @@ func TestValidateWithProviders(t *testing.T) {
 }
 
 func TestValidateWithProvidersSuccess(t *testing.T) {
+	t.Parallel()
 	mirror := providertest.Build(t)
-	useMirror(t, mirror.Dir, `
+	p := newMirrorProject(t, mirror.Dir, `
 terraform {
   required_providers {
     tpf  = { source = "registry.terraform.io/terrane/tpf" }
@@ -321,7 +332,7 @@ output "description" {
   value = data.tpf_thing.read.description
 }
 `)
-	out, errOut, code := runCommand(t, "validate", "-no-color")
+	out, errOut, code := p.run("validate", "-no-color")
 	if code != 0 || out != "Success! The configuration is valid.\n" {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}

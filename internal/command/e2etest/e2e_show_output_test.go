@@ -1,4 +1,4 @@
-package command
+package e2etest
 
 import (
 	"encoding/json"
@@ -7,8 +7,7 @@ import (
 	"testing"
 
 	tfjson "github.com/hashicorp/terraform-json"
-
-	"github.com/terrane/terrane/internal/testing/providertest"
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 const showOutputConfig = `
@@ -49,11 +48,14 @@ output "doc" {
 // test provider, then reads the workspace back through show and output in
 // every form, checking the JSON with terraform-json's types.
 func TestShowAndOutputAfterApply(t *testing.T) {
-	mirror := providertest.Build(t)
-	config := strings.ReplaceAll(showOutputConfig, "CLOUD", t.TempDir())
-	dir := useMirror(t, mirror.Dir, config)
-	p := showProject{t: t}
-	p.mustRun("init")
+	t.Parallel()
+	testShowAndOutputAfterApply(t)
+}
+
+// testShowAndOutputAfterApply is TestShowAndOutputAfterApply in a project whose environment has env too;
+// it returns the project.
+func testShowAndOutputAfterApply(t *testing.T, env ...string) *e2eProject {
+	p := newE2EProjectEnv(t, showOutputConfig, env...)
 	p.mustRun("apply", "-auto-approve")
 
 	t.Run("output lists values, hiding sensitive ones", func(t *testing.T) {
@@ -80,7 +82,7 @@ func TestShowAndOutputAfterApply(t *testing.T) {
 			t.Errorf("exit %d, stderr:\n%s", code, errOut)
 		}
 		_, errOut, code = p.run("output", "-raw", "doc")
-		if code != 1 || !strings.Contains(unwrapped(errOut), "The -raw option only supports strings, numbers, and boolean values") {
+		if code != 1 || !strings.Contains(clitest.Unwrapped(errOut), "The -raw option only supports strings, numbers, and boolean values") {
 			t.Errorf("exit %d, stderr:\n%s", code, errOut)
 		}
 	})
@@ -121,8 +123,8 @@ func TestShowAndOutputAfterApply(t *testing.T) {
 		}
 	})
 	t.Run("show -json PLANFILE", func(t *testing.T) {
-		writeFile(t, filepath.Join(dir, "main.tf"), strings.Replace(config, `env = "prod"`, `env = "staging"`, 1))
-		planPath := filepath.Join(dir, "tfplan")
+		p.write(strings.Replace(showOutputConfig, `env = "prod"`, `env = "staging"`, 1))
+		planPath := filepath.Join(p.dir, "tfplan")
 		p.mustRun("plan", "-out="+planPath)
 		var plan tfjson.Plan
 		if err := json.Unmarshal([]byte(p.mustRun("show", "-json", planPath)), &plan); err != nil {
@@ -143,26 +145,10 @@ func TestShowAndOutputAfterApply(t *testing.T) {
 		human := p.mustRun("show", "-no-color", planPath)
 		wantContains(t, "show PLANFILE", human, "tpf_thing.web", "staging")
 	})
+	return p
 }
 
-// showProject runs commands in the working directory useMirror set up.
-type showProject struct{ t *testing.T }
-
-func (p showProject) run(args ...string) (stdout, stderr string, code int) {
-	var out, errOut strings.Builder
-	code = Run(args, Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut})
-	return out.String(), errOut.String(), code
-}
-
-func (p showProject) mustRun(args ...string) string {
-	p.t.Helper()
-	out, errOut, code := p.run(args...)
-	if code != 0 {
-		p.t.Fatalf("terrane %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, out, errOut)
-	}
-	return out
-}
-
+// wantContains fails unless text holds every wanted fragment as it is.
 func wantContains(t *testing.T, what, text string, wants ...string) {
 	t.Helper()
 	for _, want := range wants {
