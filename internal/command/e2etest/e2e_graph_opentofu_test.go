@@ -120,21 +120,7 @@ func TestGraphMatchesOpenTofu(t *testing.T) {
 			clitest.WriteFile(t, filepath.Join(dir, path), content)
 		}
 	}
-	terraform := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command(terraformBin, args...)
-		cmd.Dir = tfDir
-		cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+emptyRC, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
-		out, err := cmd.Output()
-		if err != nil {
-			stderr := ""
-			if exitErr, ok := err.(*exec.ExitError); ok {
-				stderr = string(exitErr.Stderr)
-			}
-			t.Fatalf("terraform %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr)
-		}
-		return string(out)
-	}
+	terraform := terraformIn(t, terraformBin, tfDir, emptyRC)
 	terraform("init", "-input=false")
 	p.mustRun("init")
 	compare := func(what string, terraformArgs, terraneArgs []string) {
