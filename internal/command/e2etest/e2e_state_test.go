@@ -223,6 +223,7 @@ func TestStateMv(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			p := newStateProject(t)
 			p.mustRun("state", "push", corpusState(t, "basic.tfstate"))
 			before := p.mustRun("state", "pull")
