@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sync"
@@ -27,7 +26,7 @@ func TestServeReturnsWatchMemory(t *testing.T) {
 		t.Skip("starts a serve process and opens thousands of streams")
 	}
 	const connections, perConnection = 20, 100
-	cmd := exec.Command(terraneBinary, "serve", "-listen", "127.0.0.1:0", "-backend", "sqlite://"+filepath.Join(t.TempDir(), "state.db"),
+	cmd := newBareProject(t).command("serve", "-listen", "127.0.0.1:0", "-backend", "sqlite://"+filepath.Join(t.TempDir(), "state.db"),
 		"-token", "s3cret", "-max-watches-per-connection", fmt.Sprint(perConnection), "-max-watches-per-token", fmt.Sprint(connections*perConnection))
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -42,7 +41,11 @@ func TestServeReturnsWatchMemory(t *testing.T) {
 		t.Fatalf("serve did not start: %v", err)
 	}
 	go func() { _, _ = io.Copy(io.Discard, stdout) }()
-	addr := regexp.MustCompile(`on (\S+)`).FindStringSubmatch(line)[1]
+	match := regexp.MustCompile(`serving \S+ on (\S+)`).FindStringSubmatch(line)
+	if match == nil {
+		t.Fatalf("serve printed %q, not the address it serves on", line)
+	}
+	addr := match[1]
 	service, _ := clitest.RemoteService(t, addr, "s3cret")
 	for i := range 20 {
 		clitest.WriteRecord(t, service, records.WorkspaceID("proj", fmt.Sprintf("ws%d", i)), nil, &recordsv1.Workspace{})
