@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/terrane/terrane/internal/testing/clitest"
@@ -148,13 +149,16 @@ terraform {
 // address serves, with its basic authentication, and takes it in.
 func TestInitTakesInHTTPBackendState(t *testing.T) {
 	t.Parallel()
-	var state string
+	// The state served, set once the first project has one; the server
+	// answers before that too (the second project's init reads it).
+	var state atomic.Pointer[string]
+	state.Store(new(string))
 	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if user, password, ok := r.BasicAuth(); !ok || user != "ci" || password != "pw" || r.Method != http.MethodGet {
 			http.Error(w, "no", http.StatusForbidden)
 			return
 		}
-		_, _ = w.Write([]byte(state))
+		_, _ = w.Write([]byte(*state.Load()))
 	}))
 	t.Cleanup(server.Close)
 	config := movedInConfig + `
@@ -167,7 +171,7 @@ terraform {
 }
 `
 	p, pulled := stateFileProject(t, config, "TF_HTTP_PASSWORD=pw")
-	state = pulled
+	state.Store(&pulled)
 	_, errOut, _ := p.run("plan", "-no-color")
 	clitest.AssertContains(t, "plan over the http backend's state", errOut, "has not been taken in", server.URL+"/state")
 	out := p.mustRun("init", "-force-copy", "-no-color")

@@ -56,12 +56,18 @@ func TestMain(m *testing.M) {
 
 // buildTerrane compiles ./cmd/terrane of this module to binary.
 func buildTerrane(binary string) error {
+	return buildTerraneWith(binary, raceEnabled)
+}
+
+// buildTerraneWith compiles ./cmd/terrane to binary, with the race
+// detector when race is set.
+func buildTerraneWith(binary string, race bool) error {
 	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
 	if err != nil {
 		return err
 	}
 	args := []string{"build", "-o", binary}
-	if raceEnabled {
+	if race {
 		args = append(args, "-race")
 	}
 	build := exec.Command("go", append(args, "./cmd/terrane")...)
@@ -70,6 +76,32 @@ func buildTerrane(binary string) error {
 		return fmt.Errorf("building terrane: %v\n%s", err, out)
 	}
 	return nil
+}
+
+// plainBuild is a terrane binary built without the race detector, beside
+// terraneBinary (so TestMain removes it too), for the tests that measure a
+// process's memory, which the race detector's bookkeeping would swamp.
+var plainBuild struct {
+	once   sync.Once
+	binary string
+	err    error
+}
+
+// plainTerraneBinary is terraneBinary when the tests run without the race
+// detector; with it, a binary built without it, once, on first use.
+func plainTerraneBinary(t *testing.T) string {
+	t.Helper()
+	if !raceEnabled {
+		return terraneBinary
+	}
+	plainBuild.once.Do(func() {
+		plainBuild.binary = filepath.Join(filepath.Dir(terraneBinary), "terrane-without-race")
+		plainBuild.err = buildTerraneWith(plainBuild.binary, false)
+	})
+	if plainBuild.err != nil {
+		t.Fatal(plainBuild.err)
+	}
+	return plainBuild.binary
 }
 
 // runMarker is the environment variable every terrane process a test
@@ -251,7 +283,12 @@ func (p *e2eProject) writeFiles(files map[string]string) {
 // command is terrane with args, to run in the project with its
 // environment and a run marker of its own.
 func (p *e2eProject) command(args ...string) *exec.Cmd {
-	cmd := exec.Command(terraneBinary, args...)
+	return p.commandOf(terraneBinary, args...)
+}
+
+// commandOf is command with another terrane binary.
+func (p *e2eProject) commandOf(binary string, args ...string) *exec.Cmd {
+	cmd := exec.Command(binary, args...)
 	cmd.Dir = p.dir
 	cmd.Env = append(append([]string(nil), p.env...), runMarker+"="+newRunID())
 	return cmd
