@@ -16,6 +16,9 @@ type caseFile struct {
 	steps []step
 	files []txtar.File
 	keeps []keep
+	// source is the file as written, which a recording of the oracle's
+	// run is keyed by.
+	source []byte
 }
 
 // A step is one line of a script.
@@ -54,15 +57,16 @@ const anyArgs = -2
 
 // loadCase reads a case file.
 func loadCase(root, path string) (*caseFile, error) {
-	archive, err := txtar.ParseFile(path)
+	source, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
+	archive := txtar.Parse(source)
 	rel, err := filepath.Rel(root, path)
 	if err != nil {
 		return nil, err
 	}
-	c := &caseFile{name: strings.TrimSuffix(filepath.ToSlash(rel), ".txt"), files: archive.Files}
+	c := &caseFile{name: strings.TrimSuffix(filepath.ToSlash(rel), ".txt"), files: archive.Files, source: source}
 	tfSteps := 0
 	for i, raw := range strings.Split(string(archive.Comment), "\n") {
 		line := strings.TrimSpace(raw)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/terrane/terrane/internal/command"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/reconcile"
 	"github.com/terrane/terrane/internal/resourceservice"
 	"github.com/terrane/terrane/internal/resourceservice/records"
@@ -107,7 +108,7 @@ func write(b *testing.B, path, content string) {
 func run(b *testing.B, dir string, args ...string) {
 	b.Helper()
 	var out strings.Builder
-	if code := command.Run(append([]string{"-chdir=" + dir}, args...), command.Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out}); code != 0 {
+	if code := command.Run(append([]string{"-chdir=" + dir}, args...), views.Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out}); code != 0 {
 		b.Fatalf("terrane %s: %d\n%s", strings.Join(args, " "), code, out.String())
 	}
 }

@@ -7,17 +7,19 @@ import (
 	"time"
 
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/engine"
 	"github.com/terrane/terrane/internal/plans"
+	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/version"
 )
 
 // runApply is `terrane apply [PLANFILE]`: without a plan file it plans,
 // shows the plan and asks for approval before applying; with one it applies
 // exactly that plan, refusing it when records changed since.
-func runApply(streams Streams, args []string) int {
+func runApply(streams views.Streams, args []string) int {
 	opts, ds := arguments.ParseApply(args)
 	return applyCommand(streams, applyApproval, opts, ds)
 }
@@ -53,22 +55,22 @@ var refreshOnlyApproval = approval{
 }
 
 // applyCommand is the body shared by apply, destroy and refresh.
-func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags diags.Diagnostics) int {
-	out := newOperationOutput(streams, opts.View)
+func applyCommand(streams views.Streams, ask approval, opts *arguments.Apply, argDiags diags.Diagnostics) int {
+	out := views.NewOperation(streams, opts.View)
 	if opts.Help {
 		printCommandHelp(streams.Stdout, ask.command)
 		return 0
 	}
 	if argDiags.HasErrors() {
-		out.diagnostics(argDiags)
-		out.helpPrompt(ask.command)
+		out.Diagnostics(argDiags)
+		out.HelpPrompt(ask.command)
 		return 1
 	}
 	if opts.PlanFile != "" {
 		return applySavedPlan(out, opts)
 	}
-	out.outputsOnly = ask.outputsOnly
-	out.destroyCommand = ask.command == destroyApproval.command
+	out.OutputsOnly = ask.outputsOnly
+	out.DestroyCommand = ask.command == destroyApproval.command
 	if opts.RefreshOnly && ask.command == "apply" {
 		ask = refreshOnlyApproval
 	}
@@ -79,17 +81,17 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 		ask.command = "apply"
 	}
 	if !opts.AutoApprove && opts.JSON {
-		out.diagnostics(diags.Diagnostics{diags.Errorf("Plan file or auto-approve required",
+		out.Diagnostics(diags.Diagnostics{diags.Errorf("Plan file or auto-approve required",
 			"With -json Terrane cannot ask whether to %s. Give -auto-approve as well, or save a plan with \"terrane plan -out=FILE\" and apply that file.", ask.command)})
 		return 1
 	}
 	if !opts.AutoApprove && !opts.Input {
-		out.diagnostics(diags.Diagnostics{diags.Errorf("Approval required",
+		out.Diagnostics(diags.Diagnostics{diags.Errorf("Approval required",
 			"With -input=false Terrane cannot ask whether to %s. Give -auto-approve to go ahead without asking, or save a plan with \"terrane plan -out=FILE\" and apply that file.", ask.command)})
 		return 1
 	}
 	if !opts.Destroy && ask.command != refreshApproval.command && !config.IsConfigDir(".") {
-		out.diagnostics(diags.Diagnostics{diags.Errorf("No configuration files",
+		out.Diagnostics(diags.Diagnostics{diags.Errorf("No configuration files",
 			"Apply requires configuration to be present. Applying without a configuration would mark everything for destruction, which is normally not what is desired. If you would like to destroy everything, run 'terrane destroy' instead.")})
 		return 1
 	}
@@ -116,9 +118,9 @@ func applyCommand(streams Streams, ask approval, opts *arguments.Apply, argDiags
 		if !opts.AutoApprove {
 			// Warnings come before the question, so that the answer can
 			// weigh them, and are not repeated after the apply.
-			out.diagnostics(ds)
+			out.Diagnostics(ds)
 			ds = nil
-			if !out.confirm(ask) {
+			if !out.Confirm(ask.question, ask.detail) {
 				fmt.Fprintln(streams.Stdout, ask.cancelled)
 				return 1
 			}
@@ -162,7 +164,7 @@ func reportNothingToApply(op *operation, plan *plans.Plan, ds diags.Diagnostics)
 	// OpenTofu applies such a plan all the same, and its apply reminds
 	// that a targeted run may leave changes pending; refresh applies
 	// nothing.
-	if !op.out.outputsOnly {
+	if !op.out.OutputsOnly {
 		ds = ds.Append(engine.IncompleteApplyWarning(plan))
 	}
 	// OpenTofu applies and saves even a plan that changes nothing, so the
@@ -176,8 +178,8 @@ func reportNothingToApply(op *operation, plan *plans.Plan, ds diags.Diagnostics)
 	}
 	// The engine knows what each kind of run records: refresh, none.
 	ds = ds.Append(op.Engine.RecordPlannedChecks(ctx, plan))
-	op.out.diagnostics(ds)
-	op.out.renderApplySummary(plan, op, false)
+	op.out.Diagnostics(ds)
+	op.showApplySummary(plan, false)
 	return 0
 }
 
@@ -197,7 +199,7 @@ func newConflictBackoff(timeout time.Duration) *conflictBackoff {
 // after waiting, when ds reports only conflicts with other runs and the
 // timeout is not spent; false at once otherwise, or when interrupted while
 // waiting.
-func (b *conflictBackoff) retry(out *operationOutput, ds diags.Diagnostics) bool {
+func (b *conflictBackoff) retry(out *views.Operation, ds diags.Diagnostics) bool {
 	var conflict *engine.ConflictError
 	if !errors.As(engine.Conflict(ds), &conflict) || !conflict.OnlyConflicts {
 		return false
@@ -208,7 +210,7 @@ func (b *conflictBackoff) retry(out *operationOutput, ds diags.Diagnostics) bool
 	}
 	pause := min(b.pause, remaining)
 	b.pause = min(2*b.pause, 5*time.Second)
-	out.say("\nWaiting for another run (%s); planning again in %s.\n", conflict, pause.Round(time.Millisecond))
+	out.Say("\nWaiting for another run (%s); planning again in %s.\n", conflict, pause.Round(time.Millisecond))
 	waited, aborted := withInterrupts(out, func(ctx context.Context) bool {
 		select {
 		case <-time.After(pause):
@@ -235,10 +237,10 @@ func reportApply(op *operation, plan *plans.Plan, ds, applyDiags diags.Diagnosti
 	if aborted {
 		// The apply goes on until the process exits; what it has not
 		// recorded yet is handed over now.
-		op.out.diagnostics(ds.Append(abortedDiag()).Append(op.keepUnrecorded(true)))
+		op.out.Diagnostics(ds.Append(abortedDiag()).Append(op.keepUnrecorded(true)))
 		return 1
 	}
-	if op.out.outputsOnly {
+	if op.out.OutputsOnly {
 		// OpenTofu's refresh plans and records, but applies no plan, so
 		// it has no reminder that a targeted apply may be incomplete.
 		applyDiags = withoutDiagnostic(applyDiags, engine.IncompleteApplyWarning(plan))
@@ -246,13 +248,41 @@ func reportApply(op *operation, plan *plans.Plan, ds, applyDiags diags.Diagnosti
 	ds = claimsLeftAlone(ds.Append(applyDiags, staleRecordsNotice(op.Cipher))).Append(op.keepUnrecorded(false))
 	// As OpenTofu does, the run's warnings come before the summary and the
 	// outputs, in the -json stream and in text alike.
-	op.out.stopProgress()
-	op.out.diagnostics(ds)
-	op.out.renderApplySummary(plan, op, ds.HasErrors())
+	op.out.StopProgress()
+	op.out.Diagnostics(ds)
+	op.showApplySummary(plan, ds.HasErrors())
 	if ds.HasErrors() {
 		return 1
 	}
 	return 0
+}
+
+// showApplySummary ends an apply with what it did and, unless the run
+// failed or destroyed everything, the root module's outputs as now
+// recorded.
+func (op *operation) showApplySummary(plan *plans.Plan, failed bool) {
+	op.out.StopProgress()
+	if failed {
+		return
+	}
+	var outputs map[string]*states.OutputValue
+	if !op.out.DestroyCommand {
+		var err error
+		outputs, err = op.recordedOutputs()
+		if err != nil {
+			op.out.Diagnostics(diags.Diagnostics{diags.Warnf("Cannot show outputs", "The apply succeeded, but reading the outputs back from the store failed: %s. Run \"terrane output\" to see them.", err)})
+		}
+	}
+	op.out.ApplySummary(plan, outputs)
+}
+
+// recordedOutputs reads the root module's outputs from the store.
+func (op *operation) recordedOutputs() (map[string]*states.OutputValue, error) {
+	snapshot, err := op.Store.Load(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	return snapshot.State.Outputs, nil
 }
 
 // withoutDiagnostic drops from ds the diagnostics with the summaries of

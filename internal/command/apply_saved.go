@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/inputvars"
@@ -14,10 +15,10 @@ import (
 )
 
 // applySavedPlan is `terrane apply PLANFILE`.
-func applySavedPlan(out *operationOutput, opts *arguments.Apply) int {
+func applySavedPlan(out *views.Operation, opts *arguments.Apply) int {
 	plan, snapshot, lockFile, enc, ds := readSavedPlan(opts.PlanFile, ".", opts.Vars)
 	if ds.HasErrors() {
-		out.diagnostics(ds)
+		out.Diagnostics(ds)
 		return 1
 	}
 	op, openDiags := openOperation(out, opts.Operation, plan, enc)
@@ -26,7 +27,7 @@ func applySavedPlan(out *operationOutput, opts *arguments.Apply) int {
 		defer op.Close()
 	}
 	if ds.HasErrors() {
-		out.diagnostics(ds)
+		out.Diagnostics(ds)
 		return 1
 	}
 	ds = ds.Append(op.checkSavedPlanInputs(opts.PlanFile, snapshot, lockFile))
@@ -35,12 +36,10 @@ func applySavedPlan(out *operationOutput, opts *arguments.Apply) int {
 			"The plan in %s was made by a run that failed, so it is incomplete. Fix the errors it reported and make a new plan.", opts.PlanFile))
 	}
 	if ds.HasErrors() {
-		out.diagnostics(ds)
+		out.Diagnostics(ds)
 		return 1
 	}
-	if out.json != nil {
-		out.json.SavedPlanChanges(plan.Changes.Resources)
-	}
+	out.SavedPlanChanges(plan.Changes.Resources)
 	return applyAndReport(op, plan, ds)
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/mattn/go-shellwords"
 
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/plugin/cliconfig"
 	"github.com/terrane/terrane/internal/ui"
@@ -27,7 +28,7 @@ const envCLIArgs = "TF_CLI_ARGS"
 // TF_CLI_ARGS_COMMAND, -version anywhere meaning the version command,
 // -help anywhere meaning the command's help, and the longest command name
 // the words at the front of the line spell.
-func Run(args []string, streams Streams) int {
+func Run(args []string, streams views.Streams) int {
 	routeStandardLog()
 	originalWorkingDir = ""
 	reportCLIConfigProblems(streams)
@@ -254,7 +255,7 @@ func applyChdir(args []string) ([]string, error) {
 
 // runPush is the obsolete push command, kept as OpenTofu keeps it: to say
 // what to do instead.
-func runPush(streams Streams, args []string) int {
+func runPush(streams views.Streams, args []string) int {
 	ui.WriteDiagnostics(streams.Stderr, diags.Diagnostics{diags.Errorf(`Command "terrane push" is no longer supported`,
 		"This command was used to push configuration to Terraform Enterprise legacy (v1), which has now reached end-of-life. To push configuration to a new cloud backend, use its REST API.")},
 		nil, ui.ColorEnabled(slices.Contains(args, "-no-color")))
@@ -274,7 +275,7 @@ func flagParseError(w io.Writer, err error, color bool) int {
 // relative TF_CLI_CONFIG_FILE names a file in the directory the command
 // was started in): without colour, warnings on stdout and errors on
 // stderr. The commands then go on with what could be read.
-func reportCLIConfigProblems(streams Streams) {
+func reportCLIConfigProblems(streams views.Streams) {
 	ds := cliconfig.LoadAtStartup()
 	if len(ds) == 0 {
 		return

@@ -7,27 +7,14 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
-	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/logging"
 )
-
-// Streams are the standard streams a command reads and writes.
-type Streams struct {
-	Stdin  io.Reader
-	Stdout io.Writer
-	Stderr io.Writer
-	// View is the global view options the command line gave (Run takes
-	// them out of the command's arguments).
-	View arguments.GlobalView
-	// Name is the command's full name as the command line gave it: an
-	// alias's own name ("env list"), not the command it runs.
-	Name string
-}
 
 // commandFunc runs one command with the arguments after its name. It may
 // return runResultHelp to have the command's help printed after what it
 // wrote, as OpenTofu's commands return cli.RunResultHelp.
-type commandFunc func(streams Streams, args []string) int
+type commandFunc func(streams views.Streams, args []string) int
 
 // runResultHelp is what a command returns when its arguments are wrong and
 // its help should follow the error; the process then exits 1.
@@ -120,7 +107,7 @@ func commands() map[string]commandInfo {
 var primaryCommands = []string{"init", "validate", "plan", "apply", "destroy"}
 
 // runGroup is a command that only groups subcommands: it prints its help.
-func runGroup(Streams, []string) int { return runResultHelp }
+func runGroup(views.Streams, []string) int { return runResultHelp }
 
 // viewFlags are the options OpenTofu accepts anywhere on a command line,
 // after positional arguments too (arguments.ParseView): they say how
@@ -153,7 +140,7 @@ func viewFlagsFirst(args []string) []string {
 // newFlagSet returns a flag set that does not exit the process and
 // writes nothing itself: the command reports a parse error in OpenTofu's
 // words, and -help is the runner's.
-func newFlagSet(name string, _ Streams) *flag.FlagSet {
+func newFlagSet(name string, _ views.Streams) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	return fs

@@ -14,6 +14,7 @@ import (
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/lang"
@@ -26,7 +27,7 @@ import (
 // the configuration in the working directory and prints the result as
 // `tofu console` does. Input that is not a terminal is handled as OpenTofu
 // handles piped input: the first error ends the session with status 1.
-func runConsole(streams Streams, args []string) int {
+func runConsole(streams views.Streams, args []string) int {
 	stdin, stdout, stderr := streams.Stdin, streams.Stdout, streams.Stderr
 	opts, argDiags := arguments.ParseConsole(args)
 	color := !opts.NoColor
@@ -39,16 +40,16 @@ func runConsole(streams Streams, args []string) int {
 		return runResultHelp
 	}
 
-	out := newOperationOutput(Streams{Stdout: stdout, Stderr: stderr}, opts.View)
+	out := views.NewOperation(views.Streams{Stdout: stdout, Stderr: stderr}, opts.View)
 	op, ds := openOperation(out, arguments.Operation{Vars: opts.Vars, Parallelism: arguments.DefaultParallelism, AllowUnsetVariables: true}, nil, nil)
 	if ds.HasErrors() {
-		ui.WriteDiagnostics(stderr, ds, out.sources, color)
+		ui.WriteDiagnostics(stderr, ds, out.Sources(), color)
 		return 1
 	}
 	defer op.Close()
 	scope, evalDiags := op.Engine.Eval(context.Background())
 	if ds = ds.Append(evalDiags); len(ds) > 0 {
-		ui.WriteDiagnostics(stderr, ds, out.sources, color)
+		ui.WriteDiagnostics(stderr, ds, out.Sources(), color)
 	}
 	if ds.HasErrors() {
 		return 1
@@ -56,7 +57,7 @@ func runConsole(streams Streams, args []string) int {
 	scope.Data = &consoleData{mod: op.Config.Module, recorded: scope.Data}
 	session := &repl.Session{Scope: scope}
 	return consoleLoop(session, stdin, stdout, func(d hcl.Diagnostics) {
-		ui.WriteDiagnostics(stderr, diags.Diagnostics{}.Append(d), out.sources, color)
+		ui.WriteDiagnostics(stderr, diags.Diagnostics{}.Append(d), out.Sources(), color)
 	})
 }
 

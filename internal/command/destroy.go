@@ -1,10 +1,13 @@
 package command
 
-import "github.com/terrane/terrane/internal/command/arguments"
+import (
+	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
+)
 
 // runDestroy is `terrane destroy`: apply in destroy mode, which plans to
 // delete every object the workspace's records hold.
-func runDestroy(streams Streams, args []string) int {
+func runDestroy(streams views.Streams, args []string) int {
 	opts, ds := arguments.ParseDestroy(args)
 	return applyCommand(streams, destroyApproval, opts, ds)
 }

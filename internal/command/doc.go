@@ -1,4 +1,4 @@
 // Package command implements Terrane's command-line interface: one file per
-// command, each parsing its Terraform-compatible flags, calling into the
-// engine, and rendering results and diagnostics through package ui.
+// command, each parsing its Terraform-compatible flags (package arguments),
+// running, and handing what it has to show to its view (package views).
 package command

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/config/format"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/ui"
@@ -40,7 +41,7 @@ type fmtRun struct {
 // configuration files in the canonical style. Exit status is 0 on success,
 // 1 for bad flags, 2 for errors such as syntax errors, and with -check 3
 // when some input is not formatted.
-func runFmt(streams Streams, args []string) int {
+func runFmt(streams views.Streams, args []string) int {
 	stdin, stdout, stderr := streams.Stdin, streams.Stdout, streams.Stderr
 	fs := flag.NewFlagSet("fmt", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -75,7 +76,7 @@ func runFmt(streams Streams, args []string) int {
 		run.processPaths(paths)
 	}
 	if len(run.diags) > 0 {
-		writeLegacyDiagnosticsWithSources(stderr, diags.Diagnostics{}.Append(run.diags), run.files, ui.ColorEnabled(*noColor))
+		views.WriteLegacyDiagnostics(stderr, diags.Diagnostics{}.Append(run.diags), run.files, ui.ColorEnabled(*noColor))
 	}
 	if run.diags.HasErrors() {
 		return 2

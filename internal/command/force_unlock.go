@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/engine/journal"
 	"github.com/terrane/terrane/internal/states/recordstore"
@@ -21,14 +22,15 @@ import (
 // so the next plan resolves them as any interrupted run's. The intents
 // themselves stay until then: whether their calls happened is not known
 // yet. A run whose process is still alive on this host is never released.
-func runForceUnlock(streams Streams, args []string) int {
+func runForceUnlock(streams views.Streams, args []string) int {
 	fs := newFlagSet("force-unlock", streams)
 	force := fs.Bool("force", false, "Do not ask for confirmation")
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
 	if err := fs.Parse(args); err != nil {
 		return flagParseError(streams.Stderr, err, ui.ColorEnabled(*noColor))
 	}
-	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor)}
+	color := ui.ColorEnabled(*noColor)
+	c := &stateCommand{streams: streams, color: color, view: views.NewState(streams, color, false)}
 	if fs.NArg() != 1 {
 		return c.fail(diags.Errorf("Run ID required",
 			"terrane force-unlock takes the ID of the run whose claims to release, as the warning \"Another run is changing ...\" names it: terrane force-unlock RUN_ID."))
@@ -55,7 +57,7 @@ func runForceUnlock(streams Streams, args []string) int {
 	for i, change := range changes {
 		addresses[i] = change.Addr.String()
 	}
-	if !*force && !confirm(streams, "Do you really want to force-unlock?",
+	if !*force && !views.Confirm(streams, "Do you really want to force-unlock?",
 		fmt.Sprintf("Terrane will release the claims of run %s on:\n    %s\n  Another run may then change these objects, even if run %s is in fact\n  still working on them.", runID, strings.Join(addresses, "\n    "), runID)) {
 		fmt.Fprintln(streams.Stdout, "force-unlock cancelled.")
 		return 1

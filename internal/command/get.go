@@ -5,26 +5,22 @@ import (
 	"os"
 
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/modules"
 	"github.com/terrane/terrane/internal/run"
 	"github.com/terrane/terrane/internal/ui"
-	"github.com/terrane/terrane/internal/ui/jsonview"
 )
 
 // runGet is `terrane get [-update]`: it installs the modules the
 // configuration calls, as init does but without touching providers or the
 // state, like `tofu get`. Installed modules are kept unless -update asks
 // for the newest versions their constraints allow.
-func runGet(streams Streams, args []string) int {
+func runGet(streams views.Streams, args []string) int {
 	output, args := arguments.ExtractOutputView(args)
 	opts, ds := arguments.ParseGet(args)
-	view := &initView{out: streams.Stdout, errOut: streams.Stderr, global: streams.View, output: output, human: !opts.JSON,
-		color: !output.NoColor && !opts.JSON}
-	if opts.JSON {
-		view.json = append(view.json, jsonview.New(streams.Stdout))
-	}
+	view := views.NewInit(streams, output, opts.JSON)
 	if opts.Help {
 		printCommandHelp(streams.Stdout, "get")
 		return 0
@@ -35,14 +31,12 @@ func runGet(streams Streams, args []string) int {
 			ds = ds.Append(diags.Errorf("Invalid argument", "Unable to open the file %q specified by -json-into for writing: %s", opts.JSONInto, err))
 		} else {
 			defer file.Close()
-			view.json = append(view.json, jsonview.New(file))
+			view.AlsoJSON(file)
 		}
 	}
-	for _, j := range view.json {
-		j.Version()
-	}
+	view.Start()
 	if ds.HasErrors() {
-		view.diagnostics(ds, nil)
+		view.Diagnostics(ds, nil)
 		if !opts.JSON {
 			printCommandHelp(streams.Stdout, "get")
 		}
@@ -53,14 +47,14 @@ func runGet(streams Streams, args []string) int {
 	// The modules of test files' run blocks are installed too, as OpenTofu
 	// installs them.
 	testFiles, testSources, testDiags := loadTestFiles(opts.TestDirectory)
-	installer := &modules.Installer{Parser: parser, Upgrade: opts.Update, Events: view.moduleInstalled, TestCalls: testModuleCalls(testFiles)}
+	installer := &modules.Installer{Parser: parser, Upgrade: opts.Update, Events: view.ModuleInstalled, TestCalls: testModuleCalls(testFiles)}
 	_, ds = installer.Install(context.Background(), ".")
 	ds = testDiags.Append(ds)
 	sources := ui.Sources(parser.Files())
 	for name, file := range testSources {
 		sources[name] = file
 	}
-	view.diagnostics(ds, sources)
+	view.Diagnostics(ds, sources)
 	if ds.HasErrors() {
 		return 1
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/engine"
@@ -40,12 +41,12 @@ type graphOptions struct {
 // operation in the DOT language, shaped as OpenTofu's graph command draws
 // it. The graph is the one the engine walks, so what it shows is the order
 // Terrane works in.
-func runGraph(streams Streams, args []string) int {
+func runGraph(streams views.Streams, args []string) int {
 	opts, argDiags := parseGraphArgs(streams, args)
 	if opts.help {
 		return 0
 	}
-	out := newOperationOutput(streams, arguments.View{NoColor: opts.noColor})
+	out := views.NewOperation(streams, arguments.View{NoColor: opts.noColor})
 	if argDiags.HasErrors() {
 		code := writeGraphFailure(out, argDiags)
 		if opts.usage {
@@ -74,12 +75,12 @@ func runGraph(streams Streams, args []string) int {
 // writeGraphFailure writes ds to stderr, warnings included: stdout is
 // for the DOT text only, which a program may be reading. Each diagnostic
 // has an empty line after it, as OpenTofu's graph command writes them.
-func writeGraphFailure(out *operationOutput, ds diags.Diagnostics) int {
-	ui.DiagnosticView{Color: out.color, ConsolidateWarnings: true, NewlineAfter: true}.Write(out.streams.Stderr, out.streams.Stderr, ds, out.sources)
+func writeGraphFailure(out *views.Operation, ds diags.Diagnostics) int {
+	ui.DiagnosticView{Color: out.Color(), ConsolidateWarnings: true, NewlineAfter: true}.Write(out.Streams().Stderr, out.Streams().Stderr, ds, out.Sources())
 	return 1
 }
 
-func parseGraphArgs(streams Streams, args []string) (graphOptions, diags.Diagnostics) {
+func parseGraphArgs(streams views.Streams, args []string) (graphOptions, diags.Diagnostics) {
 	var opts graphOptions
 	fs := newFlagSet("graph", streams)
 	fs.StringVar(&opts.graphType, "type", "", "The operation to draw: plan, plan-refresh-only, plan-destroy or apply (the default with -plan)")
@@ -123,7 +124,7 @@ func parseGraphArgs(streams Streams, args []string) (graphOptions, diags.Diagnos
 
 // operationGraph builds the graph opts ask for. The graph is nil when it
 // could not be built; otherwise ds may still hold its cycles as errors.
-func operationGraph(out *operationOutput, opts graphOptions) (*engine.OperationGraph, graphKind, diags.Diagnostics) {
+func operationGraph(out *views.Operation, opts graphOptions) (*engine.OperationGraph, graphKind, diags.Diagnostics) {
 	if opts.graphType == "apply" && opts.planFile != "" {
 		return savedPlanGraph(out, opts.planFile, opts.vars)
 	}
@@ -155,7 +156,7 @@ func operationGraph(out *operationOutput, opts graphOptions) (*engine.OperationG
 
 // savedPlanGraph is the apply graph of the plan saved at path, refused,
 // as apply refuses it, when the configuration changed since.
-func savedPlanGraph(out *operationOutput, path string, vars []inputvars.VarOption) (*engine.OperationGraph, graphKind, diags.Diagnostics) {
+func savedPlanGraph(out *views.Operation, path string, vars []inputvars.VarOption) (*engine.OperationGraph, graphKind, diags.Diagnostics) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, 0, diags.Diagnostics{diags.Errorf("Failed loading the plan file",
 			"Encountered an error while opening the plan file %q: %s", path, err)}
@@ -189,12 +190,12 @@ func applyGraphKind(plan *plans.Plan) graphKind {
 // is no error here. vars serve only the encryption configuration, and enc,
 // when not nil, is the encryption a saved plan was read with. It returns
 // nil, with the diagnostics, on failure.
-func openGraphOperation(out *operationOutput, vars []inputvars.VarOption, enc *encryption.Encryption) (*operation, diags.Diagnostics) {
+func openGraphOperation(out *views.Operation, vars []inputvars.VarOption, enc *encryption.Encryption) (*operation, diags.Diagnostics) {
 	r, ds := run.Open(context.Background(), run.Options{
 		Dir:        ".",
 		Vars:       vars,
 		Encryption: enc,
-		Sources:    out.addSources,
+		Sources:    out.AddSources,
 		Engine:     engine.Options{Logger: logging.Named("engine"), OriginalWorkingDir: originalWorkingDir},
 	})
 	if r == nil {

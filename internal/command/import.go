@@ -10,16 +10,16 @@ import (
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/engine"
 	"github.com/terrane/terrane/internal/inputvars"
-	"github.com/terrane/terrane/internal/ui"
 )
 
 // runImport is `terrane import [options] ADDR ID`: it adopts an existing
 // remote object into the workspace's records at ADDR, whose resource block
 // must already be written, as `tofu import` does.
-func runImport(streams Streams, args []string) int {
+func runImport(streams views.Streams, args []string) int {
 	fs := newFlagSet("import", streams)
 	fs.SetOutput(io.Discard)
 	var opts arguments.Operation
@@ -32,9 +32,9 @@ func runImport(streams Streams, args []string) int {
 	fs.Duration("lock-timeout", 0, "Accepted for compatibility; records are written with compare-and-swap, never locked")
 	fs.IntVar(&opts.Parallelism, "parallelism", engine.DefaultParallelism, "Limit the number of concurrent provider calls")
 	err := fs.Parse(args)
-	out := newOperationOutput(streams, view)
+	out := views.NewImport(streams, view)
 	usage := func(d diags.Diagnostic) int {
-		writeLegacyDiagnostics(streams.Stderr, diags.Diagnostics{d}, out.color)
+		writeLegacyDiagnostics(streams.Stderr, diags.Diagnostics{d}, out.Color())
 		printCommandHelp(streams.Stdout, "import")
 		return 1
 	}
@@ -48,9 +48,9 @@ func runImport(streams Streams, args []string) int {
 	if d {
 		return 1
 	}
-	op, ds := openOperation(out, opts, nil, nil)
+	op, ds := openOperation(out.Operation, opts, nil, nil)
 	if ds.HasErrors() {
-		out.legacyDiagnostics(ds)
+		out.Diagnostics(ds)
 		return 1
 	}
 	defer op.Close()
@@ -62,28 +62,26 @@ func runImport(streams Streams, args []string) int {
 		imported *engine.ImportedObject
 		diags    diags.Diagnostics
 	}
-	r, aborted := withInterrupts(out, func(ctx context.Context) result {
+	r, aborted := withInterrupts(out.Operation, func(ctx context.Context) result {
 		imported, importDiags := op.Engine.ImportInstance(ctx, addr, id)
 		return result{imported, importDiags}
 	})
 	if aborted {
-		out.legacyDiagnostics(ds.Append(abortedDiag()))
+		out.Diagnostics(ds.Append(abortedDiag()))
 		return 1
 	}
 	if ds = ds.Append(r.diags); ds.HasErrors() {
-		out.legacyDiagnostics(ds)
+		out.Diagnostics(ds)
 		return 1
 	}
-	fmt.Fprintln(streams.Stdout, ui.Colorize("\n[reset][green]Import successful!\n\n"+
-		"The resources that were imported are shown above. These resources are now in\n"+
-		"your Terrane state and will henceforth be managed by Terrane.\n", out.color))
-	out.legacyDiagnostics(ds)
+	out.Succeeded()
+	out.Diagnostics(ds)
 	return 0
 }
 
 // parseImportAddress reads the address to import to, reporting a bad one
 // as OpenTofu does (with the argument as its source) and returning true.
-func parseImportAddress(out *operationOutput, text string) (addrs.AbsResourceInstance, bool) {
+func parseImportAddress(out *views.Import, text string) (addrs.AbsResourceInstance, bool) {
 	const filename = "<import-address>"
 	traversal, hclDiags := hclsyntax.ParseTraversalAbs([]byte(text), filename, hcl.Pos{Line: 1, Column: 1})
 	var addr addrs.AbsResourceInstance
@@ -95,12 +93,12 @@ func parseImportAddress(out *operationOutput, text string) (addrs.AbsResourceIns
 	if hclDiags.HasErrors() {
 		if file, _ := hclsyntax.ParseConfig([]byte(text), filename, hcl.Pos{Line: 1, Column: 1}); file != nil {
 			file.Bytes = []byte(text)
-			out.sources[filename] = file
+			out.AddSources(map[string]*hcl.File{filename: file})
 		} else {
-			out.sources[filename] = &hcl.File{Bytes: []byte(text)}
+			out.AddSources(map[string]*hcl.File{filename: {Bytes: []byte(text)}})
 		}
-		out.legacyDiagnostics(diags.Diagnostics{}.Append(hclDiags))
-		fmt.Fprintln(out.streams.Stdout, "For information on valid syntax, see:\nhttps://opentofu.org/docs/cli/state/resource-addressing/")
+		out.Diagnostics(diags.Diagnostics{}.Append(hclDiags))
+		out.AddressSyntaxHelp()
 		return addr, true
 	}
 	if mode := addr.Resource.Resource.Mode; mode != addrs.ManagedResourceMode {
@@ -108,7 +106,7 @@ func parseImportAddress(out *operationOutput, text string) (addrs.AbsResourceIns
 		if mode == addrs.EphemeralResourceMode {
 			what = "an ephemeral resource"
 		}
-		out.legacyDiagnostics(diags.Diagnostics{diags.Errorf("Invalid target resource address",
+		out.Diagnostics(diags.Diagnostics{diags.Errorf("Invalid target resource address",
 			"A managed resource address is required. Importing into %s is not allowed.", what)})
 		return addr, true
 	}
@@ -117,10 +115,10 @@ func parseImportAddress(out *operationOutput, text string) (addrs.AbsResourceIns
 
 // importTargetMissing reports, as OpenTofu does, an import into a module
 // or a resource the configuration does not have, and returns true.
-func importTargetMissing(out *operationOutput, op *operation, addr addrs.AbsResourceInstance) bool {
+func importTargetMissing(out *views.Import, op *operation, addr addrs.AbsResourceInstance) bool {
 	module := op.Config.Descendant(addr.Module.Module())
 	if module == nil {
-		out.legacyDiagnostics(diags.Diagnostics{diags.Errorf("Import to non-existent module",
+		out.Diagnostics(diags.Diagnostics{diags.Errorf("Import to non-existent module",
 			"%s is not defined in the configuration. Please add configuration for this module before importing into it.", addr.Module)})
 		return true
 	}
@@ -132,11 +130,7 @@ func importTargetMissing(out *operationOutput, op *operation, addr addrs.AbsReso
 	if where == "" {
 		where = "the root module"
 	}
-	// Not a diagnostic in OpenTofu either: its detail holds an example.
-	text := fmt.Sprintf("[reset][bold][red]Error:[reset][bold] resource address %q does not exist in the configuration.[reset]\n\n"+
-		"Before importing this resource, please create its configuration in %s. For example:\n\n"+
-		"resource %q %q {\n  # (resource arguments)\n}\n", addr, where, res.Type, res.Name)
-	fmt.Fprintln(out.streams.Stderr, ui.Colorize(text, out.color))
+	out.TargetMissing(addr, where)
 	return true
 }
 
@@ -154,18 +148,4 @@ func (f importVarFlag) Set(text string) error {
 	}
 	*f.vars = append(*f.vars, inputvars.VarOption{File: f.file, Text: text})
 	return nil
-}
-
-// legacyDiagnostics writes diagnostics as OpenTofu's import and state
-// commands do: warnings on stdout, errors on stderr, each followed by an
-// empty line.
-func (o *operationOutput) legacyDiagnostics(ds diags.Diagnostics) {
-	for _, d := range ui.SortDiagnostics(ds) {
-		w := o.streams.Stderr
-		if d.Severity == diags.Warning {
-			w = o.streams.Stdout
-		}
-		ui.WriteDiagnostic(w, d, o.sources, o.color)
-		fmt.Fprintln(w)
-	}
 }

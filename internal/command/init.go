@@ -12,6 +12,7 @@ import (
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/depsfile"
 	"github.com/terrane/terrane/internal/diags"
@@ -19,21 +20,16 @@ import (
 	"github.com/terrane/terrane/internal/plugin/cliconfig"
 	"github.com/terrane/terrane/internal/run"
 	"github.com/terrane/terrane/internal/ui"
-	"github.com/terrane/terrane/internal/ui/jsonview"
 	"github.com/terrane/terrane/internal/workdir"
 )
 
 // runInit implements `terrane init`: it installs the modules and
 // providers the configuration needs, records the providers in the
 // dependency lock file and prepares the state store.
-func runInit(streams Streams, args []string) int {
+func runInit(streams views.Streams, args []string) int {
 	output, args := arguments.ExtractOutputView(args)
 	opts, ds := arguments.ParseInit(args)
-	view := &initView{out: streams.Stdout, errOut: streams.Stderr, global: streams.View, output: output, human: !opts.JSON,
-		color: !output.NoColor && !opts.JSON}
-	if opts.JSON {
-		view.json = append(view.json, jsonview.New(streams.Stdout))
-	}
+	view := views.NewInit(streams, output, opts.JSON)
 	if opts.Help {
 		printCommandHelp(streams.Stdout, "init")
 		return 0
@@ -44,21 +40,19 @@ func runInit(streams Streams, args []string) int {
 			ds = ds.Append(diags.Errorf("Invalid argument", "Unable to open the file %q specified by -json-into for writing: %s", opts.JSONInto, err))
 		} else {
 			defer file.Close()
-			view.json = append(view.json, jsonview.New(file))
+			view.AlsoJSON(file)
 		}
 	}
-	for _, j := range view.json {
-		j.Version()
-	}
+	view.Start()
 	if ds.HasErrors() {
-		view.diagnostics(ds, nil)
+		view.Diagnostics(ds, nil)
 		if !opts.JSON {
 			printCommandHelp(streams.Stdout, "init")
 		}
 		return 1
 	}
 	if opts.FromModule != "" {
-		view.diagnostics(diags.Diagnostics{diags.Errorf("Unsupported option",
+		view.Diagnostics(diags.Diagnostics{diags.Errorf("Unsupported option",
 			"Terrane does not support init -from-module yet. Copy the module's files into the directory and run terrane init.")}, nil)
 		return 1
 	}
@@ -70,7 +64,7 @@ func runInit(streams Streams, args []string) int {
 
 // initializer carries one run of init.
 type initializer struct {
-	view    *initView
+	view    *views.Init
 	stdin   io.Reader
 	stdout  io.Writer
 	opts    *arguments.Init
@@ -94,7 +88,7 @@ type initializer struct {
 // closing text, or the errors that stopped it.
 func (in *initializer) run(ctx context.Context) int {
 	if !hasConfigFiles(".") {
-		in.view.emptyDirectory()
+		in.view.EmptyDirectory()
 		return 0
 	}
 	parser := config.NewParser()
@@ -114,8 +108,8 @@ func (in *initializer) run(ctx context.Context) int {
 		in.sources[name] = file
 	}
 	if rootDiags.HasErrors() || testDiags.HasErrors() {
-		in.view.configError()
-		in.view.diagnostics(diags.Diagnostics(nil).Append(rootDiags).Append(testDiags), in.sources)
+		in.view.ConfigError()
+		in.view.Diagnostics(diags.Diagnostics(nil).Append(rootDiags).Append(testDiags), in.sources)
 		return 1
 	}
 	// The root module's warnings are reported with the whole tree's below,
@@ -123,7 +117,7 @@ func (in *initializer) run(ctx context.Context) int {
 	ds := diags.Diagnostics(nil).Append(rootDiags).Append(testDiags)
 	testCalls := testModuleCalls(testFiles)
 	if in.opts.Backend {
-		in.view.heading("Initializing the backend...", true)
+		in.view.Heading("Initializing the backend...", true)
 		ds = ds.Append(in.initBackend(ctx, root))
 		if ds.HasErrors() {
 			return in.fail(ds)
@@ -145,7 +139,7 @@ func (in *initializer) run(ctx context.Context) int {
 		// OpenTofu finds what is wrong with the tree while it installs the
 		// modules, and then says nothing of the configuration as a whole.
 		if !installing {
-			in.view.configError()
+			in.view.ConfigError()
 		}
 		return in.fail(ds.Append(hclDiags))
 	}
@@ -162,7 +156,7 @@ func (in *initializer) run(ctx context.Context) int {
 	in.addSources(parser)
 	if moreDiags.HasErrors() {
 		if !installing {
-			in.view.configError()
+			in.view.ConfigError()
 		}
 		return in.fail(ds.Append(moreDiags))
 	}
@@ -177,14 +171,14 @@ func (in *initializer) run(ctx context.Context) int {
 	if ds.HasErrors() || in.aborted {
 		return in.fail(ds)
 	}
-	in.view.newline()
-	in.view.diagnostics(ds, in.sources)
-	in.view.success()
+	in.view.Newline()
+	in.view.Diagnostics(ds, in.sources)
+	in.view.Success()
 	return 0
 }
 
 func (in *initializer) fail(ds diags.Diagnostics) int {
-	in.view.diagnostics(ds, in.sources)
+	in.view.Diagnostics(ds, in.sources)
 	return 1
 }
 
@@ -227,9 +221,9 @@ func (in *initializer) installModules(ctx context.Context, parser *config.Parser
 	if in.opts.Upgrade {
 		heading = "Upgrading modules..."
 	}
-	in.view.heading(heading, false)
+	in.view.Heading(heading, false)
 	installer := &modules.Installer{Parser: parser, Upgrade: in.opts.Upgrade, TestCalls: testCalls, Events: func(ev modules.Event) {
-		in.view.moduleInstalled(ev)
+		in.view.ModuleInstalled(ev)
 	}}
 	_, ds := installer.Install(ctx, ".")
 	return ds

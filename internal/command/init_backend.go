@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/encryption"
@@ -105,10 +106,10 @@ func (in *initializer) initBackend(ctx context.Context, root *config.Module) dia
 	// OpenTofu says nothing of the default local state; Terrane says which
 	// store and workspace it uses only when they are not the defaults.
 	if project != workdir.DefaultProject || choice.New.Identity(".") != (storeconfig.Settings{}).Identity(".") {
-		in.view.progress("Using workspace %q of project %q in %s", workspace, project, choice.New.Describe())
+		in.view.Progress("Using workspace %q of project %q in %s", workspace, project, choice.New.Describe())
 	}
 	if changed || !choice.Recorded && root.Backend != nil && root.Backend.Type == storeconfig.BackendType {
-		in.view.backendSet(storeconfig.BackendType)
+		in.view.BackendSet(storeconfig.BackendType)
 	}
 	return ds.Append(in.moveIn(ctx, root, service, project, enc))
 }
@@ -188,14 +189,14 @@ func (in *initializer) migrateStore(ctx context.Context, choice storeconfig.Init
 			return ds
 		}
 	}
-	in.view.line(fmt.Sprintf("Copying the state of project %q from %s to %s...", project, choice.Previous.Describe(), choice.New.Describe()))
+	in.view.Line(fmt.Sprintf("Copying the state of project %q from %s to %s...", project, choice.Previous.Describe(), choice.New.Describe()))
 	for _, name := range names {
 		if err := workspaces.CopyWorkspace(ctx, target, project, name, from[name], to[name]); err != nil {
 			return ds.Append(migrationFailure(choice, err))
 		}
-		in.view.progress("Copied workspace %q: %d records", name, len(from[name]))
+		in.view.Progress("Copied workspace %q: %d records", name, len(from[name]))
 	}
-	in.view.line(fmt.Sprintf("The state in %s is left as it was.", choice.Previous.Describe()))
+	in.view.Line(fmt.Sprintf("The state in %s is left as it was.", choice.Previous.Describe()))
 	return ds
 }
 
@@ -213,7 +214,7 @@ func (in *initializer) ask(question, detail string) (bool, *diags.Diagnostic) {
 			"%s\n\nIf non-interactive operation is desired, add the \"-force-copy\" option. Otherwise, remove the \"-input=false\" option and try again.", detail)
 		return false, &d
 	}
-	return confirm(Streams{Stdin: in.stdin, Stdout: in.stdout}, question, detail), nil
+	return views.Confirm(views.Streams{Stdin: in.stdin, Stdout: in.stdout}, question, detail), nil
 }
 
 func quoteList(names []string) string {

@@ -72,7 +72,7 @@ func (in *initializer) moveIn(ctx context.Context, root *config.Module, service 
 		if _, more := takeInState(ctx, p.store, p.source.Workspace, p.snap, p.source.File, serial); more.HasErrors() {
 			return ds.Append(more)
 		}
-		in.view.progress("Took in %s as workspace %q: %d resource instances, %d outputs",
+		in.view.Progress("Took in %s as workspace %q: %d resource instances, %d outputs",
 			p.source.Where, p.source.Workspace, len(p.source.File.State.AllResourceInstances()), len(p.source.File.State.Outputs))
 	}
 	return ds

@@ -77,11 +77,11 @@ func (in *initializer) initProviders(ctx context.Context, cfg *config.Config, ex
 		return ds
 	}
 	if in.opts.Upgrade && in.opts.Lockfile == "readonly" {
-		in.view.failure("The -upgrade flag conflicts with -lockfile=readonly.")
+		in.view.Failure("The -upgrade flag conflicts with -lockfile=readonly.")
 		in.aborted = true
 		return ds
 	}
-	in.view.heading("Initializing provider plugins...", true)
+	in.view.Heading("Initializing provider plugins...", true)
 	installer := in.installer()
 	overrides := discovery.DevOverrides(in.cli.ProviderInstallation.DevOverrides)
 	reattached, more := plugin.ParseReattachProviders(os.Getenv(plugin.EnvReattachProviders))
@@ -160,7 +160,7 @@ func (in *initializer) builtinProvider(provider addrs.Provider, constraints disc
 	case len(constraints) > 0:
 		problem = "built-in providers do not support explicit version constraints"
 	default:
-		in.view.progress("%s is built in to Terrane", addrs.ProviderForDisplay(provider))
+		in.view.Progress("%s is built in to Terrane", addrs.ProviderForDisplay(provider))
 		return nil
 	}
 	return diags.Diagnostics{diags.Errorf("Invalid dependency on built-in provider", "Cannot use %s: %s.", addrs.ProviderForDisplay(provider), problem)}
@@ -173,7 +173,7 @@ func (in *initializer) keepLocked(w *providerWork) *diags.Diagnostic {
 		return nil
 	}
 	if !versions.MeetingConstraints(w.constraints).Has(w.old.Version()) {
-		in.view.progress("Reusing previous version of %s from the dependency lock file", addrs.ProviderForDisplay(w.provider))
+		in.view.Progress("Reusing previous version of %s from the dependency lock file", addrs.ProviderForDisplay(w.provider))
 		diag := diags.Errorf("Failed to resolve provider packages",
 			"Could not resolve provider %s: locked provider %s %s does not match configured version constraint %s; must use terrane init -upgrade to allow selection of new versions",
 			addrs.ProviderForDisplay(w.provider), w.provider, w.old.Version(), depsfile.ConstraintsString(w.constraints))
@@ -189,11 +189,11 @@ func (in *initializer) chooseVersion(ctx context.Context, source discovery.Sourc
 	name := addrs.ProviderForDisplay(w.provider)
 	switch {
 	case w.locked:
-		in.view.progress("Reusing previous version of %s from the dependency lock file", name)
+		in.view.Progress("Reusing previous version of %s from the dependency lock file", name)
 	case len(w.constraints) == 0:
-		in.view.progress("Finding latest version of %s...", name)
+		in.view.Progress("Finding latest version of %s...", name)
 	default:
-		in.view.progress("Finding %s versions matching %q...", name, depsfile.ConstraintsString(w.constraints))
+		in.view.Progress("Finding %s versions matching %q...", name, depsfile.ConstraintsString(w.constraints))
 	}
 	available, _, err := source.AvailableVersions(ctx, w.provider)
 	if err != nil {
@@ -225,7 +225,7 @@ func (in *initializer) installChosen(ctx context.Context, installer *discovery.P
 	if w.old != nil && w.old.Version().Same(w.version) {
 		prior = w.old.Hashes()
 		if in.installedMatches(w.old) {
-			in.view.progress("Using previously-installed %s v%s", name, w.version)
+			in.view.Progress("Using previously-installed %s v%s", name, w.version)
 			return w.old, nil
 		}
 	}
@@ -234,20 +234,20 @@ func (in *initializer) installChosen(ctx context.Context, installer *discovery.P
 	// the cache first, saying so; which one is known only once installed.
 	withCache := installer.CacheDir != ""
 	if !withCache {
-		in.view.progress("Installing %s v%s...", name, w.version)
+		in.view.Progress("Installing %s v%s...", name, w.version)
 	}
 	installed, err := installer.Install(ctx, w.provider, w.version, prior)
 	if withCache && (err != nil || !installed.FromCache) {
-		in.view.progress("Installing %s v%s to the shared cache directory...", name, w.version)
+		in.view.Progress("Installing %s v%s to the shared cache directory...", name, w.version)
 	}
 	if err != nil {
 		return nil, installDiagnostic(name, w.version, err)
 	}
 	if !installed.FromCache {
-		in.view.progress("Installed %s v%s (%s)", name, w.version, authentication(installed.Authentication))
+		in.view.Progress("Installed %s v%s (%s)", name, w.version, authentication(installed.Authentication))
 	}
 	if withCache {
-		in.view.progress("Using %s v%s from the shared cache directory", name, w.version)
+		in.view.Progress("Using %s v%s from the shared cache directory", name, w.version)
 	}
 	// A package from a registry brings the zh: hashes its signed checksums
 	// list; one from a mirror only the hash computed here, which cannot
@@ -350,9 +350,9 @@ func (in *initializer) writeLocks(incomplete []string) diags.Diagnostics {
 			strings.Join(incomplete, "\n  - "), depsfile.FileName, platform))
 	}
 	if in.oldLocks.Empty() {
-		in.view.lockFileCreated(depsfile.FileName)
+		in.view.LockFileCreated(depsfile.FileName)
 	} else {
-		in.view.lockFileChanged(depsfile.FileName)
+		in.view.LockFileChanged(depsfile.FileName)
 	}
 	if err := in.newLocks.WriteFile(workdir.LockFilePath(".")); err != nil {
 		return ds.Append(diags.Errorf("Failed to write the dependency lock file", "%s. Check that the configuration directory can be written to.", diags.Capitalize(err.Error())))

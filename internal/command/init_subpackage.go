@@ -36,7 +36,7 @@ func (in *initializer) ensureSubpackage(ctx context.Context, installer *discover
 	lock := depsfile.NewProviderLock(provider, baseLock.Version(), constraints, baseLock.Hashes())
 	if oldBase != nil && oldBase.Version().Same(baseLock.Version()) {
 		recorded := old.Parameterization()
-		in.view.progress("Reusing sub-package %s v%s from the dependency lock file", recorded.Name, recorded.Version)
+		in.view.Progress("Reusing sub-package %s v%s from the dependency lock file", recorded.Name, recorded.Version)
 		return lock.WithParameterization(recorded), nil
 	}
 	record, ds := in.parameterize(ctx, provider, sub, baseLock)
@@ -54,7 +54,7 @@ func (in *initializer) parameterize(ctx context.Context, provider addrs.Provider
 	if diag != nil {
 		return nil, ds.Append(*diag)
 	}
-	in.view.progress("Making sub-package %s of %s with parameters %q...", provider.Type, addrs.ProviderForDisplay(sub.Base), sub.Args)
+	in.view.Progress("Making sub-package %s of %s with parameters %q...", provider.Type, addrs.ProviderForDisplay(sub.Base), sub.Args)
 	p, err := workdir.LaunchSubpackage(ctx, provider, sub.Base, executable, &pulumi.Parameters{Args: sub.Args})
 	if err != nil {
 		return nil, ds.Append(err)
@@ -71,6 +71,6 @@ func (in *initializer) parameterize(ctx context.Context, provider addrs.Provider
 		diag.Subject = sub.DeclRange.Ptr()
 		return nil, ds.Append(diag)
 	}
-	in.view.progress("Recorded sub-package %s v%s", value.Name, value.Version)
+	in.view.Progress("Recorded sub-package %s v%s", value.Name, value.Version)
 	return &depsfile.Parameterization{Base: sub.Base, Args: sub.Args, Name: value.Name, Version: value.Version, Value: value.Value}, ds
 }

@@ -2,13 +2,13 @@ package command
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
 	"time"
 
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/plans"
 	"github.com/terrane/terrane/internal/reconcile"
@@ -45,7 +45,7 @@ func planWithInterrupts(op *operation, opts arguments.Operation) (*plans.Plan, d
 // cancels, so the engine stops starting provider calls and records the ones
 // in flight. A second signal gives up waiting: aborted is true and the
 // caller returns at once, leaving fn running until the process exits.
-func withInterrupts[T any](out *operationOutput, fn func(ctx context.Context) T) (result T, aborted bool) {
+func withInterrupts[T any](out *views.Operation, fn func(ctx context.Context) T) (result T, aborted bool) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	signals := make(chan os.Signal, 2)
@@ -60,11 +60,11 @@ func withInterrupts[T any](out *operationOutput, fn func(ctx context.Context) T)
 			return result, false
 		case <-signals:
 			if interrupted {
-				fmt.Fprintln(out.streams.Stderr, "Two interrupts received. Exiting immediately. Note that data loss may have occurred.")
+				out.FatalInterrupt()
 				return result, true
 			}
 			interrupted = true
-			fmt.Fprintln(out.streams.Stderr, "Interrupt received.\nPlease wait for Terrane to exit or data loss may occur.\nGracefully shutting down...")
+			out.Interrupted()
 			cancel()
 		}
 	}

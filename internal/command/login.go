@@ -1,7 +1,6 @@
 package command
 
 import (
-	"bufio"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -17,7 +16,6 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -25,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-svchost/disco"
 	"golang.org/x/oauth2"
 
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/plugin/cliconfig"
 	"github.com/terrane/terrane/internal/ui"
@@ -41,17 +40,17 @@ const defaultLoginHost = "app.terraform.io"
 // generates in the host's web UI (tfe.v2), and stores it in the
 // credentials file as OpenTofu does. Later commands send it to that host.
 type loginCommand struct {
-	streams Streams
+	streams views.Streams
 	// client makes every request to the host; nil means the default.
 	client *http.Client
 	// openBrowser shows the user a URL; nil launches $BROWSER or the
 	// platform's opener.
 	openBrowser func(url string) error
 	env         cliconfig.Environment
-	stdin       *bufio.Reader
+	view        *views.Login
 }
 
-func runLogin(streams Streams, args []string) int {
+func runLogin(streams views.Streams, args []string) int {
 	return (&loginCommand{streams: streams}).run(args)
 }
 
@@ -62,9 +61,9 @@ func (c *loginCommand) run(args []string) int {
 	if err := fs.Parse(args); err != nil {
 		return flagParseError(c.streams.Stderr, err, ui.ColorEnabled(*noColor))
 	}
-	color := ui.ColorEnabled(*noColor)
+	c.view = views.NewLogin(c.streams, ui.ColorEnabled(*noColor))
 	fail := func(ds ...diags.Diagnostic) int {
-		writeLegacyDiagnostics(c.streams.Stderr, ds, color)
+		c.view.Failure(ds)
 		return 1
 	}
 	if fs.NArg() > 1 {
@@ -106,7 +105,7 @@ func (c *loginCommand) run(args []string) int {
 	if ds.HasErrors() {
 		return fail(ds...)
 	}
-	writeLegacyDiagnostics(c.streams.Stdout, ds, color)
+	c.view.Warnings(ds)
 	var token string
 	var tds diags.Diagnostics
 	switch {
@@ -124,13 +123,7 @@ func (c *loginCommand) run(args []string) int {
 	if err := cliconfig.StoreCredentials(filename, hostname, token); err != nil {
 		return fail(diags.Errorf("Failed to save API token", "The given host returned an API token, but Terrane failed to save it: %s.", err))
 	}
-	fmt.Fprintln(c.streams.Stdout, "\n---------------------------------------------------------------------------------")
-	fmt.Fprintln(c.streams.Stdout)
-	if tokens != nil {
-		fmt.Fprintf(c.streams.Stdout, "Success! Logged in to the cloud backend (%s)\n\n", display)
-		return 0
-	}
-	fmt.Fprintf(c.streams.Stdout, "Success! Terrane has obtained and saved an API token.\n\nThe new API token will be used for any future Terrane command that must make\nauthenticated requests to %s.\n\n", display)
+	c.view.Succeeded(display, tokens != nil)
 	return 0
 }
 
@@ -189,26 +182,6 @@ func tokensService(host *disco.Host, display string) (*url.URL, diags.Diagnostic
 	}
 }
 
-// ask prints a question as OpenTofu's prompts do and reads the answer.
-func (c *loginCommand) ask(query, description string) string {
-	fmt.Fprintf(c.streams.Stdout, "%s\n", query)
-	if description != "" {
-		fmt.Fprintf(c.streams.Stdout, "  %s\n\n", description)
-	}
-	return readAnswer(c.streams, &c.stdin, false)
-}
-
-// consent says what login is about to do and where the token will be
-// stored, and asks to go ahead.
-func (c *loginCommand) consent(display, mechanism, filename string, browser bool) bool {
-	fmt.Fprintf(c.streams.Stdout, "Terrane will request an API token for %s using %s.\n\n", display, mechanism)
-	if browser {
-		fmt.Fprint(c.streams.Stdout, "This will work only if you are able to use a web browser on this computer to\ncomplete a login process. If not, you must obtain an API token by another\nmeans and configure it in the CLI configuration manually.\n\n")
-	}
-	fmt.Fprintf(c.streams.Stdout, "If login is successful, Terrane will store the token in plain text in\nthe following file for use by subsequent commands:\n    %s\n\n", filename)
-	return strings.ToLower(c.ask("Do you want to proceed?", "Only 'yes' will be accepted to confirm.")) == "yes"
-}
-
 // browse shows the user a URL: through the browser when one opens, and
 // printed either way.
 func (c *loginCommand) browse(what, display, target string) {
@@ -216,12 +189,7 @@ func (c *loginCommand) browse(what, display, target string) {
 	if open == nil {
 		open = launchBrowser
 	}
-	if err := open(target); err == nil {
-		fmt.Fprintf(c.streams.Stdout, "Terrane must now open a web browser to the %s page for %s.\n\n", what, display)
-		fmt.Fprintf(c.streams.Stdout, "If a browser does not open this automatically, open the following URL to proceed:\n    %s\n\n", target)
-		return
-	}
-	fmt.Fprintf(c.streams.Stdout, "Open the following URL to access the %s page for %s:\n    %s\n\n", what, display, target)
+	c.view.Browse(what, display, target, open(target) == nil)
 }
 
 // launchBrowser opens target with $BROWSER when it names a command, as
@@ -246,7 +214,7 @@ func launchBrowser(target string) error {
 // localhost; the code is exchanged for the token.
 func (c *loginCommand) tokenByCode(hostname svchost.Hostname, login *disco.OAuthClient, filename string) (string, diags.Diagnostics) {
 	display := hostname.ForDisplay()
-	if !c.consent(display, "your browser", filename, true) {
+	if !c.view.Consent(display, "your browser", filename, true) {
 		return "", diags.Diagnostics{diags.Errorf("Login cancelled", "Login process cancelled because it was not confirmed")}
 	}
 	state, verifier, challenge, err := loginSecrets()
@@ -265,7 +233,7 @@ func (c *loginCommand) tokenByCode(hostname svchost.Hostname, login *disco.OAuth
 	config := &oauth2.Config{ClientID: login.ID, Endpoint: login.Endpoint(), RedirectURL: callback, Scopes: login.Scopes}
 	authURL := config.AuthCodeURL(state, oauth2.SetAuthURLParam("code_challenge", challenge), oauth2.SetAuthURLParam("code_challenge_method", "S256"))
 	c.browse("login", display, authURL)
-	fmt.Fprint(c.streams.Stdout, "Terrane will now wait for the host to signal that login was successful.\n\n")
+	c.view.Waiting()
 	code := <-codes
 	ctx := context.WithValue(context.Background(), oauth2.HTTPClient, c.httpClient())
 	token, err := config.Exchange(ctx, code, oauth2.SetAuthURLParam("code_verifier", verifier))
@@ -339,13 +307,12 @@ func callbackListener(minPort, maxPort uint16) (net.Listener, string, error) {
 // checks it by asking the tokens API who it belongs to.
 func (c *loginCommand) tokenByUI(hostname svchost.Hostname, service *url.URL, filename string) (string, diags.Diagnostics) {
 	display := hostname.ForDisplay()
-	if !c.consent(display, "OAuth", filename, false) {
+	if !c.view.Consent(display, "OAuth", filename, false) {
 		return "", diags.Diagnostics{diags.Errorf("Login cancelled", "Login process cancelled because it was not confirmed")}
 	}
 	page := url.URL{Scheme: "https", Host: service.Host, Path: "/app/settings/tokens", RawQuery: "source=terrane-login"}
 	c.browse("tokens", display, page.String())
-	fmt.Fprint(c.streams.Stdout, "Generate a token using your browser, and copy-paste it into this prompt.\n\n")
-	token := c.ask("Token for "+display, "")
+	token := c.view.AskToken(display)
 	if token == "" {
 		return "", diags.Diagnostics{diags.Errorf("Token is empty", "The token given for %s is empty. Run \"terrane login\" again and paste the token the web page shows.", display)}
 	}
@@ -353,7 +320,7 @@ func (c *loginCommand) tokenByUI(hostname svchost.Hostname, service *url.URL, fi
 	if err != nil {
 		return "", diags.Diagnostics{diags.Errorf("Token is invalid", "%s did not accept the token: %s.", display, err)}
 	}
-	fmt.Fprintf(c.streams.Stdout, "\nRetrieved token for user %s\n\n", user)
+	c.view.TokenOwner(user)
 	return token, nil
 }
 

@@ -15,6 +15,7 @@ import (
 
 	svchost "github.com/hashicorp/terraform-svchost"
 
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/plugin/cliconfig"
 	"github.com/terrane/terrane/internal/testing/clitest"
 )
@@ -102,7 +103,7 @@ func TestLoginWithOAuth(t *testing.T) {
 	client := host.server.Client()
 	var out, errOut strings.Builder
 	cmd := &loginCommand{
-		streams: Streams{Stdin: strings.NewReader("yes\n"), Stdout: &out, Stderr: &errOut},
+		streams: views.Streams{Stdin: strings.NewReader("yes\n"), Stdout: &out, Stderr: &errOut},
 		client:  client,
 		env:     env,
 		openBrowser: func(target string) error {
@@ -131,14 +132,14 @@ func TestLoginWithOAuth(t *testing.T) {
 	}
 
 	out.Reset()
-	if code := logout(Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut}, []string{host.name()}, env); code != 0 {
+	if code := logout(views.Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut}, []string{host.name()}, env); code != 0 {
 		t.Fatalf("logout: exit %d\n%s", code, errOut.String())
 	}
 	clitest.AssertContains(t, "logout output", out.String(), "Removing the stored credentials for "+host.name(), "Success! Terrane has removed the stored API token")
 	assertCredentialsFile(t, filename, "{\n  \"credentials\": {}\n}")
 	out.Reset()
 	errOut.Reset()
-	if code := logout(Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut}, []string{host.name()}, env); code != 0 {
+	if code := logout(views.Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut}, []string{host.name()}, env); code != 0 {
 		t.Fatalf("second logout: exit %d\n%s", code, errOut.String())
 	}
 	clitest.AssertContains(t, "second logout", out.String(), "No credentials for "+host.name()+" are stored.")
@@ -154,7 +155,7 @@ func TestLoginWithTokensAPI(t *testing.T) {
 	filename := filepath.Join(env.HomeDir, ".terraform.d", "credentials.tfrc.json")
 	run := func(stdin string) (string, string, int) {
 		var out, errOut strings.Builder
-		cmd := &loginCommand{streams: Streams{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut}, client: host.server.Client(), env: env,
+		cmd := &loginCommand{streams: views.Streams{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut}, client: host.server.Client(), env: env,
 			openBrowser: func(string) error { return fmt.Errorf("no browser here") }}
 		code := cmd.run([]string{"-no-color", host.name()})
 		return out.String(), errOut.String(), code

@@ -5,6 +5,7 @@ import (
 
 	svchost "github.com/hashicorp/terraform-svchost"
 
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/plugin/cliconfig"
 	"github.com/terrane/terrane/internal/ui"
@@ -13,19 +14,19 @@ import (
 // runLogout is `terrane logout HOSTNAME`: the token login stored for the
 // host is removed from the credentials file, as `tofu logout` removes it.
 // The token stays valid at the host until revoked there.
-func runLogout(streams Streams, args []string) int {
+func runLogout(streams views.Streams, args []string) int {
 	return logout(streams, args, cliconfig.Environment{})
 }
 
-func logout(streams Streams, args []string, env cliconfig.Environment) int {
+func logout(streams views.Streams, args []string, env cliconfig.Environment) int {
 	fs := newFlagSet("logout", streams)
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
 	if err := fs.Parse(args); err != nil {
 		return flagParseError(streams.Stderr, err, ui.ColorEnabled(*noColor))
 	}
-	color := ui.ColorEnabled(*noColor)
+	view := views.NewLogin(streams, ui.ColorEnabled(*noColor))
 	fail := func(ds ...diags.Diagnostic) int {
-		writeLegacyDiagnostics(streams.Stderr, ds, color)
+		view.Failure(ds)
 		return 1
 	}
 	if fs.NArg() != 1 {
@@ -47,13 +48,13 @@ func logout(streams Streams, args []string, env cliconfig.Environment) int {
 		return fail(diags.Errorf(fmt.Sprintf("Credentials for %s are manually configured", display),
 			"The \"terrane logout\" command cannot log out because credentials for this host are manually configured in a CLI configuration file.\n\nTo log out, revoke the existing credentials and remove that block from the CLI configuration."))
 	case !stored:
-		fmt.Fprintf(streams.Stdout, "No credentials for %s are stored.\n\n", display)
+		view.NoCredentials(display)
 		return 0
 	}
-	fmt.Fprintf(streams.Stdout, "Removing the stored credentials for %s from the following file:\n    %s\n\n", display, filename)
+	view.Removing(display, filename)
 	if err := cliconfig.ForgetCredentials(filename, hostname); err != nil {
 		return fail(diags.Errorf("Failed to remove API token", "Unable to remove stored API token: %s", err))
 	}
-	fmt.Fprintf(streams.Stdout, "Success! Terrane has removed the stored API token for %s.\n\n", display)
+	view.LoggedOut(display)
 	return 0
 }

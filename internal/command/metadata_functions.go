@@ -9,6 +9,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/lang/funcs"
 	"github.com/terrane/terrane/internal/ui"
@@ -19,7 +20,7 @@ import (
 // functions -json` writes (format 1.0, internal/command/jsonfunction).
 // Descriptions are those the function library carries, where it carries
 // one.
-func runMetadataFunctions(streams Streams, args []string) int {
+func runMetadataFunctions(streams views.Streams, args []string) int {
 	fs := newFlagSet("metadata functions", streams)
 	asJSON := fs.Bool("json", false, "Print the function signatures as JSON (required)")
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")

@@ -2,26 +2,17 @@ package command
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"sort"
-	"strings"
-
-	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/convert"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/inputvars"
-	"github.com/terrane/terrane/internal/lang/repl"
 	"github.com/terrane/terrane/internal/run"
-	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/recordstore"
-	"github.com/terrane/terrane/internal/ui"
 	"github.com/terrane/terrane/internal/workdir"
 )
 
@@ -29,65 +20,40 @@ import (
 // the last apply recorded in the workspace, as OpenTofu's output command
 // shows them. Listing all of them hides sensitive values (unless
 // -show-sensitive); asking for one by name, -json and -raw show it.
-func runOutput(streams Streams, args []string) int {
+func runOutput(streams views.Streams, args []string) int {
 	opts, ds := parseOutputArgs(args)
 	if opts.help {
 		printCommandHelp(streams.Stdout, "output")
 		return 0
 	}
-	color := ui.ColorEnabled(opts.noColor)
-	writeDiags := func(ds diags.Diagnostics) {
-		var warnings, errs diags.Diagnostics
-		for _, d := range ds {
-			if d.Severity == diags.Warning {
-				warnings = append(warnings, d)
-			} else {
-				errs = append(errs, d)
-			}
-		}
-		ui.WriteDiagnostics(streams.Stdout, warnings, nil, color)
-		ui.WriteDiagnostics(streams.Stderr, errs, nil, color)
-	}
+	view := views.NewOutput(streams, arguments.View{NoColor: opts.noColor, JSON: opts.json}, opts.raw, opts.showSensitive)
 	if ds.HasErrors() {
-		writeDiags(ds)
-		fmt.Fprint(streams.Stderr, "\nFor more help on using this command, run:\n  terrane output -help\n")
+		view.Diagnostics(ds)
+		view.HelpPrompt()
 		return 1
 	}
 	// As OpenTofu's backend checks before anything else.
 	if ds := workdir.CheckInstalledProviders("."); ds.HasErrors() {
-		writeDiags(ds)
+		view.Diagnostics(ds)
 		return 1
 	}
-	var jsonInto io.Writer
 	if opts.jsonInto != "" {
 		f, err := os.OpenFile(opts.jsonInto, os.O_TRUNC|os.O_WRONLY|os.O_CREATE, 0o600)
 		if err != nil {
-			writeDiags(diags.Diagnostics{diags.Errorf("Invalid argument",
+			view.Diagnostics(diags.Diagnostics{diags.Errorf("Invalid argument",
 				"Unable to open the file %q specified by -json-into for writing: %s", opts.jsonInto, err)})
 			return 1
 		}
 		defer f.Close()
-		jsonInto = f
+		view.JSONInto(f)
 	}
 	snapshot, loadDiags := loadWorkspaceState(context.Background(), ".", opts.vars)
 	if loadDiags.HasErrors() {
-		ui.DiagnosticView{Color: color, ConsolidateWarnings: true}.Write(streams.Stdout, streams.Stderr, loadDiags, rootModuleSources("."))
+		view.StateDiagnostics(loadDiags, rootModuleSources("."))
 		return 1
 	}
-	outputs := snapshot.State.Outputs
-	var viewDiags diags.Diagnostics
-	switch {
-	case opts.json:
-		viewDiags = writeOutputJSON(streams.Stdout, outputs, opts.name)
-	case opts.raw:
-		viewDiags = writeOutputRaw(streams.Stdout, outputs, opts.name)
-	default:
-		viewDiags = writeOutputHuman(streams.Stdout, outputs, opts.name, opts.showSensitive)
-	}
-	if jsonInto != nil {
-		viewDiags = viewDiags.Append(writeOutputJSON(jsonInto, outputs, opts.name))
-	}
-	writeDiags(viewDiags)
+	viewDiags := view.Outputs(snapshot.State.Outputs, opts.name)
+	view.Diagnostics(viewDiags)
 	if viewDiags.HasErrors() {
 		return 1
 	}
@@ -144,134 +110,6 @@ func parseOutputArgs(args []string) (outputArgs, diags.Diagnostics) {
 		ds = ds.Append(diags.Errorf("Output name required", "You must give the name of a single output value when using the -raw option."))
 	}
 	return opts, ds
-}
-
-// noOutputsWarning is OpenTofu's warning for a state with no outputs: in
-// the human and raw forms it takes precedence over a missing name.
-func noOutputsWarning() diags.Diagnostic {
-	return diags.Diagnostic{Severity: diags.Warning, Summary: "No outputs found",
-		Detail: "The state file either has no outputs defined, or all the defined outputs are empty. " +
-			"Please define an output in your configuration with the `output` keyword and run `terrane refresh` " +
-			"for it to become available. If you are using interpolation, please verify the interpolated value " +
-			"is not empty. You can use the `terrane console` command to assist."}
-}
-
-func missingOutputError(name string) diags.Diagnostic {
-	return diags.Errorf(fmt.Sprintf("Output %q not found", name),
-		"The output variable requested could not be found in the state file. If you recently added this to "+
-			"your configuration, be sure to run `terrane apply`, since the state won't be updated with new "+
-			"output variables until that command is run.")
-}
-
-// writeOutputHuman lists the outputs, or shows one, as HCL values.
-func writeOutputHuman(w io.Writer, outputs map[string]*states.OutputValue, name string, showSensitive bool) diags.Diagnostics {
-	if len(outputs) == 0 {
-		return diags.Diagnostics{noOutputsWarning()}
-	}
-	if name != "" {
-		output, ok := outputs[name]
-		if !ok {
-			return diags.Diagnostics{missingOutputError(name)}
-		}
-		val, _ := output.Value.UnmarkDeep()
-		fmt.Fprintln(w, repl.FormatValue(val, 0))
-		return nil
-	}
-	var b strings.Builder
-	for _, name := range sortedOutputNames(outputs) {
-		output := outputs[name]
-		if output.Sensitive && !showSensitive {
-			fmt.Fprintf(&b, "%s = <sensitive>\n", name)
-			continue
-		}
-		val, _ := output.Value.UnmarkDeep()
-		fmt.Fprintf(&b, "%s = %s\n", name, repl.FormatValue(val, 0))
-	}
-	fmt.Fprintln(w, strings.TrimSpace(b.String()))
-	return nil
-}
-
-// writeOutputRaw prints a string, number or bool output's value alone,
-// with no quotes or newline, for scripts.
-func writeOutputRaw(w io.Writer, outputs map[string]*states.OutputValue, name string) diags.Diagnostics {
-	if len(outputs) == 0 {
-		return diags.Diagnostics{noOutputsWarning()}
-	}
-	output, ok := outputs[name]
-	if !ok {
-		return diags.Diagnostics{missingOutputError(name)}
-	}
-	val, _ := output.Value.UnmarkDeep()
-	text, err := convert.Convert(val, cty.String)
-	switch {
-	case err != nil:
-		return diags.Diagnostics{diags.Errorf("Unsupported value for raw output",
-			"The -raw option only supports strings, numbers, and boolean values, but output value %q is %s.\n\n"+
-				"Use the -json option for machine-readable representations of output values that have complex types.",
-			name, val.Type().FriendlyName())}
-	case text.IsNull():
-		return diags.Diagnostics{diags.Errorf("Unsupported value for raw output",
-			"The value for output value %q is null, so -raw mode cannot print it.", name)}
-	case !text.IsKnown():
-		return diags.Diagnostics{diags.Errorf("Unsupported value for raw output",
-			"The value for output value %q won't be known until after a successful terrane apply, so -raw mode cannot print it.", name)}
-	}
-	io.WriteString(w, text.AsString())
-	return nil
-}
-
-// outputMeta is one output as `output -json` lists it: OpenTofu keeps the
-// shape of state format 3's outputs.
-type outputMeta struct {
-	Sensitive bool            `json:"sensitive"`
-	Type      json.RawMessage `json:"type"`
-	Value     json.RawMessage `json:"value"`
-}
-
-// writeOutputJSON prints one output's value as JSON, or every output with
-// its type and sensitivity.
-func writeOutputJSON(w io.Writer, outputs map[string]*states.OutputValue, name string) diags.Diagnostics {
-	if name != "" {
-		output, ok := outputs[name]
-		if !ok {
-			return diags.Diagnostics{missingOutputError(name)}
-		}
-		val, _ := output.Value.UnmarkDeep()
-		encoded, err := ctyjson.Marshal(val, val.Type())
-		if err != nil {
-			return diags.Diagnostics{diags.Errorf("Cannot encode output", "Output %q cannot be encoded as JSON: %s.", name, err)}
-		}
-		fmt.Fprintln(w, string(encoded))
-		return nil
-	}
-	rendered := make(map[string]outputMeta, len(outputs))
-	for name, output := range outputs {
-		val, _ := output.Value.UnmarkDeep()
-		value, err := ctyjson.Marshal(val, val.Type())
-		if err != nil {
-			return diags.Diagnostics{diags.Errorf("Cannot encode output", "Output %q cannot be encoded as JSON: %s.", name, err)}
-		}
-		ty, err := ctyjson.MarshalType(val.Type())
-		if err != nil {
-			return diags.Diagnostics{diags.Errorf("Cannot encode output", "Output %q cannot be encoded as JSON: %s.", name, err)}
-		}
-		rendered[name] = outputMeta{Sensitive: output.Sensitive, Type: ty, Value: value}
-	}
-	encoded, err := json.MarshalIndent(rendered, "", "  ")
-	if err != nil {
-		return diags.Diagnostics{diags.Errorf("Cannot encode outputs", "%s.", err)}
-	}
-	fmt.Fprintln(w, string(encoded))
-	return nil
-}
-
-func sortedOutputNames(outputs map[string]*states.OutputValue) []string {
-	names := make([]string, 0, len(outputs))
-	for name := range outputs {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	return names
 }
 
 // loadWorkspaceState reads the current workspace's state from the store in

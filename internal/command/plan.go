@@ -9,6 +9,7 @@ import (
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/encryption"
@@ -22,26 +23,26 @@ import (
 // runPlan is `terrane plan`: it shows what apply would do and, with -out,
 // saves the plan for `terrane apply PLANFILE`. With -detailed-exitcode it
 // exits 0 when nothing would change, 1 on error and 2 when something would.
-func runPlan(streams Streams, args []string) int {
+func runPlan(streams views.Streams, args []string) int {
 	opts, argDiags := arguments.ParsePlan(args)
-	out := newOperationOutput(streams, opts.View)
+	out := views.NewOperation(streams, opts.View)
 	if opts.Help {
 		printCommandHelp(streams.Stdout, "plan")
 		return 0
 	}
 	if argDiags.HasErrors() {
-		out.diagnostics(argDiags)
-		out.helpPrompt("plan")
+		out.Diagnostics(argDiags)
+		out.HelpPrompt("plan")
 		return 1
 	}
 	if !opts.Destroy && !config.IsConfigDir(".") {
-		out.diagnostics(diags.Diagnostics{diags.Errorf("No configuration files",
+		out.Diagnostics(diags.Diagnostics{diags.Errorf("No configuration files",
 			"Plan requires configuration to be present. Planning without a configuration would mark everything for destruction, which is normally not what is desired. If you would like to destroy everything, run plan with the -destroy option. Otherwise, create a Terrane configuration file (.tf file) and try again.")})
 		return 1
 	}
 	if warnings, files := rootModuleWarnings("."); len(warnings) > 0 {
-		out.addSources(files)
-		out.diagnostics(warnings)
+		out.AddSources(files)
+		out.Diagnostics(warnings)
 	}
 	op, plan, ds := openAndPlan(out, opts.Operation)
 	if op != nil {
@@ -58,13 +59,13 @@ func runPlan(streams Streams, args []string) int {
 			"Generating configuration during import is currently experimental, and the generated configuration format may change in future versions."))
 	}
 	ds = ds.Append(staleRecordsNotice(op.Cipher))
-	out.diagnostics(ds)
+	out.Diagnostics(ds)
 	if !ds.HasErrors() && plan.CanApply() {
 		generated := ""
 		if len(op.generatedConfig) > 0 {
 			generated = opts.GenerateConfigOut
 		}
-		out.planNextStep(opts.Out, generated)
+		out.PlanNextStep(opts.Out, generated)
 	}
 	switch {
 	case ds.HasErrors():
@@ -78,23 +79,23 @@ func runPlan(streams Streams, args []string) int {
 // openAndPlan opens an operation, then makes and shows its plan. The plan
 // is nil when either failed, and the diagnostics are then already written;
 // otherwise the caller writes them. The caller closes op when it is not nil.
-func openAndPlan(out *operationOutput, opts arguments.Operation) (*operation, *plans.Plan, diags.Diagnostics) {
+func openAndPlan(out *views.Operation, opts arguments.Operation) (*operation, *plans.Plan, diags.Diagnostics) {
 	open := openOperation
 	if opts.GenerateConfigOut != "" {
-		open = func(out *operationOutput, opts arguments.Operation, _ *plans.Plan, _ *encryption.Encryption) (*operation, diags.Diagnostics) {
+		open = func(out *views.Operation, opts arguments.Operation, _ *plans.Plan, _ *encryption.Encryption) (*operation, diags.Diagnostics) {
 			return openGeneratingConfig(out, opts)
 		}
 	}
 	op, ds := open(out, opts, nil, nil)
 	if ds.HasErrors() {
-		out.diagnostics(ds)
+		out.Diagnostics(ds)
 		return op, nil, ds
 	}
 	plan, planDiags := planAndShow(op, opts, newConflictBackoff(opts.LockTimeout))
 	if plan == nil {
 		// What opening said (the configuration's warnings) is shown with
 		// the failure, as OpenTofu shows what loading it said.
-		out.diagnostics(ds)
+		out.Diagnostics(ds)
 	}
 	return op, plan, ds.Append(planDiags)
 }
@@ -110,10 +111,10 @@ func planAndShow(op *operation, opts arguments.Operation, backoff *conflictBacko
 			continue
 		}
 		if plan != nil && !aborted {
-			op.out.renderPlan(plan, op.Engine)
+			op.out.Plan(plan, op.Engine.Schemas())
 		}
 		if aborted || ds.HasErrors() || plan == nil {
-			op.out.diagnostics(ds)
+			op.out.Diagnostics(ds)
 			return nil, ds
 		}
 		return plan, ds
@@ -134,7 +135,7 @@ func planHasChanges(plan *plans.Plan) bool {
 // an engine over them) and the command's output.
 type operation struct {
 	*run.Run
-	out *operationOutput
+	out *views.Operation
 	// generatedConfig is plan -generate-config-out's block for each
 	// address it wrote one for.
 	generatedConfig map[string]string
@@ -144,7 +145,7 @@ type operation struct {
 // values from the command line, files and the environment (or a saved
 // plan's), its encryption (enc, when the caller read a saved plan with
 // it), records and installed providers.
-func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.Plan, enc *encryption.Encryption) (*operation, diags.Diagnostics) {
+func openOperation(out *views.Operation, opts arguments.Operation, saved *plans.Plan, enc *encryption.Encryption) (*operation, diags.Diagnostics) {
 	const dir = "."
 	r, ds := run.Open(context.Background(), run.Options{
 		Dir:        dir,
@@ -157,10 +158,10 @@ func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.
 		Plans:            true,
 		MayCreate:        !opts.Destroy && !opts.RefreshOnly,
 		GeneratingConfig: opts.GenerateConfigOut != "",
-		Sources:          out.addSources,
+		Sources:          out.AddSources,
 		Engine: engine.Options{
 			Parallelism:          opts.Parallelism,
-			Hooks:                out.hooks(),
+			Hooks:                out.Hooks(),
 			RunID:                ulid.Make().String(),
 			Logger:               logging.Named("engine"),
 			Applying:             opts.Applying,
@@ -180,10 +181,10 @@ func openOperation(out *operationOutput, opts arguments.Operation, saved *plans.
 // here for presence only, as OpenTofu checks them before a run: whether
 // a value suits its variable the run finds once the configuration is
 // validated.
-func inputValues(out *operationOutput, dir string, cfg *config.Config, opts arguments.Operation, saved *plans.Plan) (engine.InputValues, diags.Diagnostics) {
+func inputValues(out *views.Operation, dir string, cfg *config.Config, opts arguments.Operation, saved *plans.Plan) (engine.InputValues, diags.Diagnostics) {
 	decls := cfg.Module.Variables
 	given, ds := inputvars.CollectValues(dir, decls, opts.Vars, os.Environ())
-	out.addSources(given.Files)
+	out.AddSources(given.Files)
 	if opts.AllowUnsetVariables {
 		for name, decl := range decls {
 			if given.ByName[name] == nil && decl.Default == nil {
@@ -195,7 +196,7 @@ func inputValues(out *operationOutput, dir string, cfg *config.Config, opts argu
 		return savedPlanValues(cfg, saved, given, ds)
 	}
 	if opts.Input && inputAllowedByEnv() && !opts.AllowUnsetVariables {
-		ds = ds.Append(out.promptForVariables(decls, given))
+		ds = ds.Append(promptForVariables(out, decls, given))
 	}
 	ds = ds.Append(inputvars.CheckRequired(decls, given))
 	return given.Engine(), ds

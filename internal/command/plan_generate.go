@@ -8,6 +8,7 @@ import (
 
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/command/genconfig"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/engine"
 	"github.com/terrane/terrane/internal/plans"
@@ -19,7 +20,7 @@ import (
 // the operation opened again over the configuration that now includes
 // them. The file stays even when planning fails later, as in Terraform,
 // so the user can fix it.
-func openGeneratingConfig(out *operationOutput, opts arguments.Operation) (*operation, diags.Diagnostics) {
+func openGeneratingConfig(out *views.Operation, opts arguments.Operation) (*operation, diags.Diagnostics) {
 	path := opts.GenerateConfigOut
 	if _, err := os.Stat(path); err == nil || !errors.Is(err, fs.ErrNotExist) {
 		return nil, diags.Diagnostics{diags.Errorf("Target generated file already exists",

@@ -1,11 +1,11 @@
 package command
 
 import (
-	"fmt"
 	"os"
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/depsfile"
 	"github.com/terrane/terrane/internal/diags"
@@ -15,7 +15,6 @@ import (
 	"github.com/terrane/terrane/internal/plugin/discovery"
 	"github.com/terrane/terrane/internal/run"
 	"github.com/terrane/terrane/internal/ui"
-	"github.com/terrane/terrane/internal/ui/jsonview"
 	"github.com/terrane/terrane/internal/workdir"
 )
 
@@ -23,7 +22,8 @@ import (
 // configuration's provider requirements, the platforms, the current lock
 // file and how they report.
 type providerJob struct {
-	view *initView
+	view    *views.Init
+	streams views.Streams
 	// requirements are every provider the configuration needs, built-in
 	// ones included, as OpenTofu's ProviderRequirements gives them.
 	requirements map[addrs.Provider]discovery.Constraints
@@ -40,36 +40,30 @@ type providerJob struct {
 // newProviderJob sets up the command's view from its view options: human
 // output on the streams, JSON messages instead under -json, and both with
 // -json-into. The returned function closes a -json-into file.
-func newProviderJob(streams Streams, output arguments.OutputView, opts arguments.ProviderJob) (*providerJob, func(), diags.Diagnostics) {
-	view := &initView{out: streams.Stdout, errOut: streams.Stderr, global: streams.View, output: output, human: !opts.JSON,
-		color: !output.NoColor && !opts.JSON}
-	job := &providerJob{view: view, sources: ui.Sources{}}
+func newProviderJob(streams views.Streams, output arguments.OutputView, opts arguments.ProviderJob) (*providerJob, func(), diags.Diagnostics) {
+	view := views.NewInit(streams, output, opts.JSON)
+	job := &providerJob{view: view, streams: streams, sources: ui.Sources{}}
 	closer := func() {}
 	var ds diags.Diagnostics
-	if opts.JSON {
-		view.json = append(view.json, jsonview.New(streams.Stdout))
-	}
 	if opts.JSONInto != "" && !opts.JSON {
 		file, err := os.OpenFile(opts.JSONInto, os.O_TRUNC|os.O_WRONLY|os.O_CREATE, 0o600)
 		if err != nil {
 			ds = ds.Append(diags.Errorf("Invalid argument", "Unable to open the file %q specified by -json-into for writing: %s", opts.JSONInto, err))
 		} else {
 			closer = func() { file.Close() }
-			view.json = append(view.json, jsonview.New(file))
+			view.AlsoJSON(file)
 		}
 	}
-	for _, j := range view.json {
-		j.Version()
-	}
+	view.Start()
 	return job, closer, ds
 }
 
 // usageError reports wrong options as OpenTofu does: the diagnostics, then
 // the command's help unless the output is JSON.
 func (job *providerJob) usageError(name string, ds diags.Diagnostics) int {
-	job.view.diagnostics(ds, nil)
-	if job.view.human {
-		printCommandHelp(job.view.out, name)
+	job.view.Diagnostics(ds, nil)
+	if job.view.Human() {
+		printCommandHelp(job.streams.Stdout, name)
 	}
 	return 1
 }
@@ -143,12 +137,4 @@ func (job *providerJob) devOverridden(provider addrs.Provider, what string) *dia
 	d := diags.Warnf("Provider development override in effect",
 		"%s is overridden in the CLI configuration, so it is not %s.", addrs.ProviderForDisplay(provider), what)
 	return &d
-}
-
-// info prints a line of progress, and sends text as a JSON message.
-func (job *providerJob) info(line, text string) {
-	if job.view.human {
-		fmt.Fprintln(job.view.out, line)
-	}
-	job.view.message(jsonview.LevelInfo, text)
 }

@@ -14,10 +14,10 @@ import (
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/depsfile"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/plugin/discovery"
-	"github.com/terrane/terrane/internal/ui/jsonview"
 	"github.com/terrane/terrane/internal/workdir"
 )
 
@@ -27,7 +27,7 @@ import (
 // only the mirror -fs-mirror or -net-mirror names, whatever the CLI
 // configuration's installation methods, so that teams on other platforms
 // and behind mirrors can verify their own packages.
-func runProvidersLock(streams Streams, args []string) int {
+func runProvidersLock(streams views.Streams, args []string) int {
 	output, args := arguments.ExtractOutputView(args)
 	opts, ds := arguments.ParseProvidersLock(args)
 	job, closeView, vds := newProviderJob(streams, output, opts.ProviderJob)
@@ -42,7 +42,7 @@ func runProvidersLock(streams Streams, args []string) int {
 	ds = ds.Append(job.parsePlatforms(opts.Platforms))
 	source, sds := job.lockSource(opts)
 	if ds = ds.Append(sds); sds.HasErrors() {
-		job.view.diagnostics(ds, nil)
+		job.view.Diagnostics(ds, nil)
 		return 1
 	}
 	ds = ds.Append(job.load(opts.Vars))
@@ -50,7 +50,7 @@ func runProvidersLock(streams Streams, args []string) int {
 		ds = ds.Append(job.limitTo(opts.Providers))
 	}
 	if ds.HasErrors() {
-		job.view.diagnostics(ds, job.sources)
+		job.view.Diagnostics(ds, job.sources)
 		return 1
 	}
 	if source == nil {
@@ -58,11 +58,11 @@ func runProvidersLock(streams Streams, args []string) int {
 	}
 	changed, lds := job.lock(context.Background(), discovery.WithPulumiPlugins(source))
 	if ds = ds.Append(lds); ds.HasErrors() {
-		job.view.diagnostics(ds, job.sources)
+		job.view.Diagnostics(ds, job.sources)
 		return 1
 	}
-	job.view.diagnostics(ds, job.sources)
-	job.lockSucceeded(changed)
+	job.view.Diagnostics(ds, job.sources)
+	job.view.LockSucceeded(changed)
 	return 0
 }
 
@@ -203,14 +203,14 @@ func (job *providerJob) lock(ctx context.Context, source discovery.Source) (bool
 			switch {
 			case old == nil:
 				changed = true
-				job.info(fmt.Sprintf("- Obtained %s checksums for %s; This was a new provider and the checksums for this platform are now tracked in the lock file", name, platform),
+				job.view.Info(fmt.Sprintf("- Obtained %s checksums for %s; This was a new provider and the checksums for this platform are now tracked in the lock file", name, platform),
 					fmt.Sprintf("Obtained %s checksums for %s; This was a new provider and the checksums for this platform are now tracked in the lock file", name, platform))
 			case old.ContainsAll(lock.Hashes()):
-				job.info(fmt.Sprintf("- Obtained %s checksums for %s; All checksums for this platform were already tracked in the lock file", name, platform),
+				job.view.Info(fmt.Sprintf("- Obtained %s checksums for %s; All checksums for this platform were already tracked in the lock file", name, platform),
 					fmt.Sprintf("Obtained %s checksums for %s; All checksums for this platform were already tracked in the lock file", name, platform))
 			default:
 				changed = true
-				job.info(fmt.Sprintf("- Obtained %s checksums for %s; Additional checksums for this platform are now tracked in the lock file", name, platform),
+				job.view.Info(fmt.Sprintf("- Obtained %s checksums for %s; Additional checksums for this platform are now tracked in the lock file", name, platform),
 					fmt.Sprintf("Obtained %s checksums for %s; Additional checksums for this platform are now tracked in the lock file", name, platform))
 			}
 		}
@@ -283,7 +283,7 @@ func (job *providerJob) lockOne(ctx context.Context, installer *discovery.Provid
 	if _, err := installer.Source.PackageMeta(ctx, pkg, version, platform); err != nil {
 		return nil, err
 	}
-	job.info(fmt.Sprintf("- Fetching %s %s for %s...", name, version, platform), fmt.Sprintf("Fetching %s %s for %s...", name, version, platform))
+	job.view.Info(fmt.Sprintf("- Fetching %s %s for %s...", name, version, platform), fmt.Sprintf("Fetching %s %s for %s...", name, version, platform))
 	var prior []discovery.Hash
 	if old != nil {
 		prior = old.Hashes()
@@ -295,7 +295,7 @@ func (job *providerJob) lockOne(ctx context.Context, installer *discovery.Provid
 		return nil, err
 	}
 	auth := authentication(installed.Authentication)
-	job.info(fmt.Sprintf("- Retrieved %s %s for %s (%s)", name, version, platform, auth), fmt.Sprintf("Retrieved %s %s for %s (%s)", name, version, platform, auth))
+	job.view.Info(fmt.Sprintf("- Retrieved %s %s for %s (%s)", name, version, platform, auth), fmt.Sprintf("Retrieved %s %s for %s (%s)", name, version, platform, auth))
 	lock := depsfile.NewProviderLock(provider, version, constraints, append(installed.Hashes, prior...))
 	if old != nil {
 		// A sub-package's record of how it is made stays as init wrote it.
@@ -318,23 +318,6 @@ func installerError(failed map[addrs.Provider]error) error {
 		fmt.Fprintf(&b, "- %s: %s\n", provider, failed[provider])
 	}
 	return errors.New(strings.TrimSpace(b.String()))
-}
-
-// lockSucceeded closes a successful run, as OpenTofu's view does.
-func (job *providerJob) lockSucceeded(changed bool) {
-	v := job.view
-	if !changed {
-		if v.human {
-			fmt.Fprintln(v.out, "\n"+v.style(sgrBold+sgrGreen, "Success!")+" "+v.style(sgrBold, "Terrane has validated the lock file and found no need for changes."))
-		}
-		v.message(jsonview.LevelInfo, "Success! Terrane has validated the lock file and found no need for changes.")
-		return
-	}
-	if v.human {
-		fmt.Fprintln(v.out, "\n"+v.style(sgrBold+sgrGreen, "Success!")+" "+v.style(sgrBold, "Terrane has updated the lock file."))
-		fmt.Fprintf(v.out, "\nReview the changes in %s and then commit to your\nversion control system to retain the new checksums.\n\n", depsfile.FileName)
-	}
-	v.message(jsonview.LevelInfo, "Success! Terrane has updated the lock file. Review the changes in "+depsfile.FileName+" and then commit to your version control system to retain the new checksums")
 }
 
 // subpackageProblem refuses a Pulumi sub-package the lock file has no

@@ -9,6 +9,7 @@ import (
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/depsfile"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/plugin/discovery"
@@ -21,7 +22,7 @@ import (
 // layout plus the network mirror's index.json and VERSION.json files, so
 // the directory serves as a filesystem_mirror or, behind any static HTTPS
 // server, as a network_mirror.
-func runProvidersMirror(streams Streams, args []string) int {
+func runProvidersMirror(streams views.Streams, args []string) int {
 	output, args := arguments.ExtractOutputView(args)
 	opts, ds := arguments.ParseProvidersMirror(args)
 	job, closeView, vds := newProviderJob(streams, output, opts.ProviderJob)
@@ -36,12 +37,12 @@ func runProvidersMirror(streams Streams, args []string) int {
 	ds = ds.Append(job.parsePlatforms(opts.Platforms))
 	ds = ds.Append(job.load(opts.Vars))
 	if ds.HasErrors() {
-		job.view.diagnostics(ds, job.sources)
+		job.view.Diagnostics(ds, job.sources)
 		return 1
 	}
 	ds = ds.Append(job.checkMirrorLocks())
 	ds = ds.Append(job.mirror(context.Background(), discovery.WithPulumiPlugins(discovery.NewRegistrySource(job.network)), opts.Directory))
-	job.view.diagnostics(ds, job.sources)
+	job.view.Diagnostics(ds, job.sources)
 	if ds.HasErrors() {
 		return 1
 	}
@@ -76,14 +77,14 @@ func (job *providerJob) mirror(ctx context.Context, source discovery.Source, dir
 	for _, provider := range workdir.SortedProviders(job.requirements) {
 		name := addrs.ProviderForDisplay(provider)
 		if provider.IsBuiltIn() {
-			job.info(fmt.Sprintf("- Skipping %s because it is built in to Terrane CLI", name), fmt.Sprintf("Skipping %s because it is built in to Terrane CLI", name))
+			job.view.Info(fmt.Sprintf("- Skipping %s because it is built in to Terrane CLI", name), fmt.Sprintf("Skipping %s because it is built in to Terrane CLI", name))
 			continue
 		}
 		if d := job.devOverridden(provider, "mirrored"); d != nil {
 			ds = append(ds, *d)
 			continue
 		}
-		job.info(fmt.Sprintf("- Mirroring %s...", name), fmt.Sprintf("Mirroring %s...", name))
+		job.view.Info(fmt.Sprintf("- Mirroring %s...", name), fmt.Sprintf("Mirroring %s...", name))
 		version, d := job.mirrorVersion(ctx, source, provider)
 		if d != nil {
 			ds = append(ds, *d)
@@ -124,11 +125,11 @@ func (job *providerJob) mirrorVersion(ctx context.Context, source discovery.Sour
 			return versions.Unspecified, &d
 		}
 		selected = lock.Version()
-		job.info(fmt.Sprintf("  - Selected v%s to match dependency lock file", selected), fmt.Sprintf("Selected %s v%s to match dependency lock file", name, selected))
+		job.view.Info(fmt.Sprintf("  - Selected v%s to match dependency lock file", selected), fmt.Sprintf("Selected %s v%s to match dependency lock file", name, selected))
 	case text != "":
-		job.info(fmt.Sprintf("  - Selected v%s to meet constraints %s", selected, text), fmt.Sprintf("Selected %s v%s to meet constraints %s", name, selected, text))
+		job.view.Info(fmt.Sprintf("  - Selected v%s to meet constraints %s", selected, text), fmt.Sprintf("Selected %s v%s to meet constraints %s", name, selected, text))
 	default:
-		job.info(fmt.Sprintf("  - Selected v%s with no constraints", selected), fmt.Sprintf("Selected %s v%s with no constraints", name, selected))
+		job.view.Info(fmt.Sprintf("  - Selected v%s with no constraints", selected), fmt.Sprintf("Selected %s v%s with no constraints", name, selected))
 	}
 	return selected, nil
 }
@@ -136,7 +137,7 @@ func (job *providerJob) mirrorVersion(ctx context.Context, source discovery.Sour
 // mirrorPackage fetches, verifies and places one platform's package.
 func (job *providerJob) mirrorPackage(ctx context.Context, source discovery.Source, provider addrs.Provider, version versions.Version, platform discovery.Platform, dir string) diags.Diagnostics {
 	name := addrs.ProviderForDisplay(provider)
-	job.info(fmt.Sprintf("  - Downloading package for %s...", platform), fmt.Sprintf("Downloading %s v%s package for %s...", name, version, platform))
+	job.view.Info(fmt.Sprintf("  - Downloading package for %s...", platform), fmt.Sprintf("Downloading %s v%s package for %s...", name, version, platform))
 	meta, err := source.PackageMeta(ctx, job.packageOf(provider), version, platform)
 	if err != nil {
 		return diags.Diagnostics{diags.Errorf("Provider release not available", "Failed to download %s v%s for %s: %s.", provider, version, platform, err)}
@@ -151,7 +152,7 @@ func (job *providerJob) mirrorPackage(ctx context.Context, source discovery.Sour
 	}
 	if _, remote := meta.Location.(discovery.PackageRemoteArchive); remote {
 		auth = authentication(auth)
-		job.info(fmt.Sprintf("  - Package authenticated: %s", auth), fmt.Sprintf("Package %s v%s for %s authenticated: %s", name, version, platform, auth))
+		job.view.Info(fmt.Sprintf("  - Package authenticated: %s", auth), fmt.Sprintf("Package %s v%s for %s authenticated: %s", name, version, platform, auth))
 	}
 	if placeErr != nil {
 		return diags.Diagnostics{diags.Errorf("Cannot download provider release", "Failed to place %s package into mirror directory: %s.", provider, placeErr)}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/depsfile"
 	"github.com/terrane/terrane/internal/plugin/cliconfig"
 	"github.com/terrane/terrane/internal/plugin/discovery"
@@ -29,7 +30,7 @@ func TestProvidersMirrorLayout(t *testing.T) {
 	platform := discovery.CurrentPlatform().String()
 
 	var out, errOut strings.Builder
-	job, closeView, _ := newProviderJob(Streams{Stdout: &out, Stderr: &errOut}, arguments.OutputView{NoColor: true}, arguments.ProviderJob{})
+	job, closeView, _ := newProviderJob(views.Streams{Stdout: &out, Stderr: &errOut}, arguments.OutputView{NoColor: true}, arguments.ProviderJob{})
 	defer closeView()
 	if ds := job.parsePlatforms(nil); ds.HasErrors() {
 		t.Fatal(ds.Err())

@@ -2,12 +2,12 @@ package command
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"sort"
 	"sync"
 
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/modules"
 	"github.com/terrane/terrane/internal/run"
 
@@ -25,7 +25,7 @@ import (
 // runProvidersSchema prints the schemas of every provider the configuration
 // in the working directory needs, in the shape of
 // `terraform providers schema -json`.
-func runProvidersSchema(streams Streams, args []string) int {
+func runProvidersSchema(streams views.Streams, args []string) int {
 	fs := newFlagSet("providers schema", streams)
 	asJSON := fs.Bool("json", false, "Print the schemas as JSON (required)")
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
@@ -38,8 +38,9 @@ func runProvidersSchema(streams Streams, args []string) int {
 		argDiags = argDiags.Append(diags.Errorf("Output only in json is allowed",
 			"The `terrane providers schema` command requires the `-json` flag."))
 	}
+	view := views.NewProvidersSchema(streams, *noColor)
 	if len(argDiags) > 0 {
-		ui.WriteDiagnostics(streams.Stderr, argDiags, nil, ui.ColorEnabled(*noColor))
+		view.ArgumentErrors(argDiags)
 		return runResultHelp
 	}
 	ctx := context.Background()
@@ -49,21 +50,18 @@ func runProvidersSchema(streams Streams, args []string) int {
 	var ds diags.Diagnostics
 	ds = ds.Append(hclDiags)
 	if ds.HasErrors() {
-		ui.WriteDiagnostics(streams.Stderr, ds, ui.Sources(parser.Files()), false)
+		view.Diagnostics(ds, ui.Sources(parser.Files()))
 		return 1
 	}
 	schemas, more := loadProviderSchemas(ctx, cfg)
 	ds = ds.Append(more)
 	if ds.HasErrors() {
-		ui.WriteDiagnostics(streams.Stderr, ds, ui.Sources(parser.Files()), false)
+		view.Diagnostics(ds, ui.Sources(parser.Files()))
 		return 1
 	}
-	out, err := json.Marshal(jsonprovider.Marshal(schemas))
-	if err != nil {
-		fmt.Fprintf(streams.Stderr, "Error: cannot encode the provider schemas: %s\n", err)
+	if !view.Schemas(schemas) {
 		return 1
 	}
-	fmt.Fprintln(streams.Stdout, string(out))
 	return 0
 }
 

@@ -5,13 +5,14 @@ import (
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 )
 
 // runRefresh is `terrane refresh`: `apply -refresh-only -auto-approve`,
 // which updates the records to match the remote objects without changing
 // any of them.
-func runRefresh(streams Streams, args []string) int {
+func runRefresh(streams views.Streams, args []string) int {
 	opts, ds := arguments.ParseRefresh(args)
 	return applyCommand(streams, refreshApproval, opts, ds)
 }

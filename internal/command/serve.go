@@ -14,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/resourceservice"
 	"github.com/terrane/terrane/internal/resourceservice/records"
 	"github.com/terrane/terrane/internal/store"
@@ -42,7 +43,7 @@ type serveOptions struct {
 
 // runServe implements `terrane serve`: it serves a store as Consul's
 // ResourceService (plus Terrane's BatchService) until interrupted.
-func runServe(streams Streams, args []string) int {
+func runServe(streams views.Streams, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return serveUntil(ctx, args, streams.Stdout, streams.Stderr)

@@ -14,9 +14,8 @@ import (
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/command/arguments"
-	"github.com/terrane/terrane/internal/command/jsonconfig"
 	"github.com/terrane/terrane/internal/command/jsonplan"
-	"github.com/terrane/terrane/internal/command/jsonstate"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/depsfile"
 	"github.com/terrane/terrane/internal/diags"
@@ -34,7 +33,6 @@ import (
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/statefile"
-	"github.com/terrane/terrane/internal/ui"
 	"github.com/terrane/terrane/internal/version"
 	"github.com/terrane/terrane/internal/workdir"
 	"github.com/terrane/terrane/proto/terrane/recordsv1"
@@ -46,16 +44,15 @@ import (
 // messages are OpenTofu's: -state, -plan=FILE and -config choose what to
 // show; without them a path is probed as a plan file, then as a state
 // file.
-func runShow(streams Streams, args []string) int {
+func runShow(streams views.Streams, args []string) int {
 	opts, ds := parseShowArgs(args)
-	color := ui.ColorEnabled(opts.noColor) && !opts.json
+	view := views.NewShow(streams, arguments.View{NoColor: opts.noColor, JSON: opts.json}, opts.showSensitive)
 	if opts.help {
 		printCommandHelp(streams.Stdout, "show")
 		return 0
 	}
 	if ds.HasErrors() {
-		ui.WriteDiagnostics(streams.Stderr, ds, nil, ui.ColorEnabled(opts.noColor))
-		fmt.Fprint(streams.Stderr, "\nFor more help on using this command, run:\n  terrane show -help\n")
+		view.ArgumentErrors(ds)
 		return 1
 	}
 	// As OpenTofu's show, whatever it shows, it reads the root module for
@@ -71,19 +68,18 @@ func runShow(streams Streams, args []string) int {
 	switch {
 	case ds.HasErrors():
 	case opts.target == showTargetState:
-		ds = showState(streams, opts.vars, opts.json, showLook{color, opts.showSensitive})
+		ds = showState(view, opts.vars, opts.json)
 	case opts.target == showTargetPlan:
-		ds = showPlanFile(streams, opts.path, opts.vars, opts.json, showLook{color, opts.showSensitive})
+		ds = showPlanFile(view, opts.path, opts.vars, opts.json)
 	case opts.target == showTargetConfig:
-		ds = showConfiguration(streams)
+		ds = showConfiguration(view)
 	default:
-		ds = showPath(streams, opts.path, opts.vars, opts.json, showLook{color, opts.showSensitive})
+		ds = showPath(view, opts.path, opts.vars, opts.json)
 	}
-	// As OpenTofu's show, warnings are shown only beside an error (they
-	// would spoil a JSON document), and in colour unless -no-color, even
-	// with -json.
+	// Warnings are shown only beside an error, where they spoil no JSON
+	// document.
 	if ds.HasErrors() {
-		ui.DiagnosticView{Color: ui.ColorEnabled(opts.noColor), ConsolidateWarnings: true}.Write(streams.Stdout, streams.Stderr, ds, rootModuleSources("."))
+		view.Diagnostics(ds, rootModuleSources("."))
 		return 1
 	}
 	return 0
@@ -172,12 +168,7 @@ func parseShowArgs(args []string) (showArgs, diags.Diagnostics) {
 	return opts, ds
 }
 
-// showLook is how show draws what it shows.
-type showLook struct {
-	color, showSensitive bool
-}
-
-func showState(streams Streams, vars []inputvars.VarOption, asJSON bool, look showLook) diags.Diagnostics {
+func showState(view *views.Show, vars []inputvars.VarOption, asJSON bool) diags.Diagnostics {
 	ctx := context.Background()
 	snapshot, ds := loadWorkspaceState(ctx, ".", vars)
 	if ds.HasErrors() {
@@ -188,30 +179,22 @@ func showState(streams Streams, vars []inputvars.VarOption, asJSON bool, look sh
 	if ds.HasErrors() {
 		return ds
 	}
-	if asJSON {
-		// OpenTofu reports the version that last wrote the state, itself;
-		// Terrane reports the OpenTofu version it implements.
-		out, err := jsonstate.Marshal(state, schemas, version.OpenTofuVersion)
-		if err != nil {
-			return ds.Append(diags.Errorf("Cannot show the state", "%s.", err))
-		}
-		fmt.Fprintln(streams.Stdout, string(out))
-		return ds
-	}
-	if (snapshot.Workspace == nil || snapshot.Workspace.Serial <= 0) && len(state.AllResourceInstances()) == 0 && len(state.Outputs) == 0 {
+	if !asJSON && (snapshot.Workspace == nil || snapshot.Workspace.Serial <= 0) && len(state.AllResourceInstances()) == 0 && len(state.Outputs) == 0 {
 		// No apply ever ran here: OpenTofu has no state file to show.
-		fmt.Fprintln(streams.Stdout, "No state.")
+		view.NoState()
 		return ds
 	}
-	return ds.Append(ui.RenderState(streams.Stdout, state, schemas, ui.StateOptions{Color: look.color, ShowSensitive: look.showSensitive}))
+	// OpenTofu reports the version that last wrote the state, itself;
+	// Terrane reports the OpenTofu version it implements.
+	return ds.Append(view.State(state, schemas, version.OpenTofuVersion))
 }
 
 // showPath shows the file at path: a saved plan, or else a state file (as
 // `terrane state pull` writes one). When it is neither, the error says why
 // each reading failed, as OpenTofu's does.
-func showPath(streams Streams, path string, vars []inputvars.VarOption, asJSON bool, look showLook) diags.Diagnostics {
+func showPath(view *views.Show, path string, vars []inputvars.VarOption, asJSON bool) diags.Diagnostics {
 	if isPlanFile(path) {
-		return showPlanFile(streams, path, vars, asJSON, look)
+		return showPlanFile(view, path, vars, asJSON)
 	}
 	stateFile, stateErr := readStateFileAt(path)
 	if stateErr != nil {
@@ -223,15 +206,7 @@ func showPath(streams Streams, path string, vars []inputvars.VarOption, asJSON b
 	if ds.HasErrors() {
 		return ds
 	}
-	if asJSON {
-		out, err := jsonstate.Marshal(stateFile.State, schemas, stateFile.TerraformVersion)
-		if err != nil {
-			return ds.Append(diags.Errorf("Cannot show the state", "%s.", err))
-		}
-		fmt.Fprintln(streams.Stdout, string(out))
-		return ds
-	}
-	return ds.Append(ui.RenderState(streams.Stdout, stateFile.State, schemas, ui.StateOptions{Color: look.color, ShowSensitive: look.showSensitive}))
+	return ds.Append(view.State(stateFile.State, schemas, stateFile.TerraformVersion))
 }
 
 // isPlanFile reports whether path holds a plan file, plain or encrypted:
@@ -287,7 +262,7 @@ func planReadError(path string) string {
 
 // showConfiguration is `show -json -config`: the configuration in the
 // JSON representation plans carry.
-func showConfiguration(streams Streams) diags.Diagnostics {
+func showConfiguration(view *views.Show) diags.Diagnostics {
 	parser := config.NewParser()
 	parser.Static = run.StaticInputs(".", nil, os.Environ())
 	cfg, hclDiags := modules.LoadConfig(parser, ".")
@@ -305,15 +280,10 @@ func showConfiguration(streams Streams) diags.Diagnostics {
 	if ds = ds.Append(schemaDiags); ds.HasErrors() {
 		return ds
 	}
-	out, err := json.Marshal(jsonconfig.New(cfg, schemas))
-	if err != nil {
-		return ds.Append(diags.Errorf("Cannot show the configuration", "%s.", err))
-	}
-	fmt.Fprintln(streams.Stdout, string(out))
-	return ds
+	return ds.Append(view.Config(cfg, schemas))
 }
 
-func showPlanFile(streams Streams, path string, vars []inputvars.VarOption, asJSON bool, look showLook) diags.Diagnostics {
+func showPlanFile(view *views.Show, path string, vars []inputvars.VarOption, asJSON bool) diags.Diagnostics {
 	ctx := context.Background()
 	_, reader, ds := savedPlanEncryption(path, ".", vars)
 	if ds.HasErrors() {
@@ -339,7 +309,7 @@ func showPlanFile(streams Streams, path string, vars []inputvars.VarOption, asJS
 		return ds
 	}
 	if !asJSON {
-		return ds.Append(ui.RenderPlan(streams.Stdout, plan, schemas, ui.PlanOptions{Color: look.color, ShowSensitive: look.showSensitive}))
+		return ds.Append(view.Plan(plan, schemas))
 	}
 	// A plan Terraform or OpenTofu wrote carries its refreshed state; one
 	// Terrane wrote carries the records it read, refreshed here.
@@ -348,12 +318,7 @@ func showPlanFile(streams Streams, path string, vars []inputvars.VarOption, asJS
 			return ds.Append(diags.Errorf("Cannot read the plan's prior state", "%s: %s.", path, err))
 		}
 	}
-	out, err := jsonplan.Marshal(jsonplan.Input{Plan: plan, Config: cfg, PriorState: prior, Schemas: schemas})
-	if err != nil {
-		return ds.Append(diags.Errorf("Cannot show the plan", "%s: %s.", path, err))
-	}
-	fmt.Fprintln(streams.Stdout, string(out))
-	return ds
+	return ds.Append(view.PlanJSON(jsonplan.Input{Plan: plan, Config: cfg, PriorState: prior, Schemas: schemas}, path))
 }
 
 // planPriorState rebuilds the state a plan was made from out of the records

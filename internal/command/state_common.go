@@ -7,10 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
-	"unicode"
 
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/inputvars"
@@ -18,14 +17,13 @@ import (
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/stateedit"
 	"github.com/terrane/terrane/internal/ui"
-	"github.com/terrane/terrane/internal/ui/jsonview"
 	"github.com/terrane/terrane/internal/workdir"
 )
 
 // stateCommand is what every state subcommand shares: its streams, colour
 // choice and the current workspace's records.
 type stateCommand struct {
-	streams   Streams
+	streams   views.Streams
 	color     bool
 	workspace string
 	store     *recordstore.Store
@@ -34,8 +32,8 @@ type stateCommand struct {
 	// configuration that references variables.
 	vars   []inputvars.VarOption
 	cipher *encryption.RecordCipher
-	// json is the -json message stream; nil for human output.
-	json *jsonview.View
+	// view shows what the command reports, as text or -json messages.
+	view *views.State
 	// loadsThroughState says the command opens the state as OpenTofu's
 	// state rm, mv and replace-provider do, which report a backend that
 	// cannot be opened as the cause of an error loading the state.
@@ -47,7 +45,7 @@ type stateCommand struct {
 // every one takes, and those setup adds. It returns a nil command when the
 // options are wrong, after printing OpenTofu's error and the command's
 // help.
-func parseStateFlags(streams Streams, name string, args []string, setup func(*flag.FlagSet)) (*stateCommand, *flag.FlagSet) {
+func parseStateFlags(streams views.Streams, name string, args []string, setup func(*flag.FlagSet)) (*stateCommand, *flag.FlagSet) {
 	fs := newFlagSet(name, streams)
 	fs.SetOutput(io.Discard)
 	if setup != nil {
@@ -64,10 +62,7 @@ func parseStateFlags(streams Streams, name string, args []string, setup func(*fl
 	err := fs.Parse(args)
 	c := &stateCommand{streams: streams, color: ui.ColorEnabled(*noColor) && !*asJSON, vars: vars,
 		loadsThroughState: name == "state rm" || name == "state mv" || name == "state replace-provider"}
-	if *asJSON {
-		c.json = jsonview.New(streams.Stdout)
-		c.json.Version()
-	}
+	c.view = views.NewState(streams, c.color, *asJSON)
 	if err != nil {
 		summary := "Failed to parse command-line flags"
 		if name == "state replace-provider" {
@@ -83,7 +78,7 @@ func parseStateFlags(streams Streams, name string, args []string, setup func(*fl
 // arguments (with -json, the error alone), and returns the exit code.
 func (c *stateCommand) usageError(name string, d diags.Diagnostic) int {
 	c.fail(d)
-	if c.json == nil {
+	if !c.view.JSON() {
 		printCommandHelp(c.streams.Stdout, name)
 	}
 	return 1
@@ -97,58 +92,20 @@ func (c *stateCommand) versionRefused() bool {
 	if !ds.HasErrors() {
 		return false
 	}
-	if c.json != nil {
-		c.json.Diagnostics(ds, sources)
-	} else {
-		// Warnings on stdout, errors on stderr, as OpenTofu's views print them.
-		ui.DiagnosticView{Color: c.color, ConsolidateWarnings: true, NewlineAfter: true}.Write(c.streams.Stdout, c.streams.Stderr, ds, sources)
-	}
+	c.view.ConfigDiagnostics(ds, sources)
 	return true
-}
-
-// info says something to the user: a line of text, or with -json an info
-// message (OpenTofu's JSON views leave out the full stop).
-func (c *stateCommand) info(text, jsonText string) {
-	if c.json != nil {
-		c.json.Message(jsonview.LevelInfo, jsonText)
-		return
-	}
-	fmt.Fprintln(c.streams.Stdout, text)
 }
 
 // fail prints ds and returns the exit code for a failed command.
 func (c *stateCommand) fail(ds ...diags.Diagnostic) int {
-	c.diagnostics(ds)
+	c.view.Diagnostics(ds)
 	return 1
 }
 
-// diagnostics prints ds: as JSON messages with -json, else as OpenTofu's
-// older commands do (see writeLegacyDiagnostics).
-func (c *stateCommand) diagnostics(ds diags.Diagnostics) {
-	if c.json != nil {
-		c.json.Diagnostics(ds, nil)
-		return
-	}
-	for _, d := range ds {
-		w := c.streams.Stderr
-		if d.Severity == diags.Warning {
-			w = c.streams.Stdout
-		}
-		writeLegacyDiagnostics(w, diags.Diagnostics{d}, c.color)
-	}
-}
-
 // writeLegacyDiagnostics writes diagnostics as OpenTofu's older commands
-// (state, taint, workspace and the like) do through Meta.showDiagnostics:
-// each followed by an empty line, the newline its Ui adds.
+// do (see views.WriteLegacyDiagnostics).
 func writeLegacyDiagnostics(w io.Writer, ds diags.Diagnostics, color bool) {
-	writeLegacyDiagnosticsWithSources(w, ds, nil, color)
-}
-
-// writeLegacyDiagnosticsWithSources is writeLegacyDiagnostics with the
-// configuration files the diagnostics may point into.
-func writeLegacyDiagnosticsWithSources(w io.Writer, ds diags.Diagnostics, sources ui.Sources, color bool) {
-	ui.DiagnosticView{Color: color, ConsolidateWarnings: true, NewlineAfter: true}.Write(w, w, ds, sources)
+	views.WriteLegacyDiagnostics(w, ds, nil, color)
 }
 
 // open opens the current workspace's records in the working directory.
@@ -270,47 +227,4 @@ func parseTargets(texts []string) ([]stateedit.Target, diags.Diagnostics) {
 		}
 	}
 	return targets, ds
-}
-
-// confirm asks the user to type "yes", as Terraform's prompts do.
-func confirm(streams Streams, question, detail string) bool {
-	return askInput(streams, false, question, detail+"\nOnly 'yes' will be accepted to confirm.") == "yes"
-}
-
-// askInput asks a question as OpenTofu's UIInput does: the query in bold,
-// the description indented below it, then "Enter a value:"; it ends the
-// line after the answer and returns the answer without trailing space.
-func askInput(streams Streams, color bool, query, description string) string {
-	var b strings.Builder
-	b.WriteString("[reset][bold]" + query + "[reset]\n")
-	if description != "" {
-		for _, line := range strings.Split(description, "\n") {
-			b.WriteString("  " + line + "\n")
-		}
-		b.WriteString("\n")
-	}
-	b.WriteString("  [bold]Enter a value:[reset] ")
-	fmt.Fprint(streams.Stdout, ui.Colorize(b.String(), color))
-	line := readLine(streams.Stdin)
-	fmt.Fprintln(streams.Stdout)
-	return strings.TrimRightFunc(line, unicode.IsSpace)
-}
-
-// readLine reads one line a byte at a time, so that a command asking more
-// than one question never reads ahead into the next answer.
-func readLine(r io.Reader) string {
-	var line strings.Builder
-	b := make([]byte, 1)
-	for {
-		n, err := r.Read(b)
-		if n == 1 {
-			if b[0] == '\n' {
-				return line.String()
-			}
-			line.WriteByte(b[0])
-		}
-		if err != nil {
-			return line.String()
-		}
-	}
 }

@@ -4,19 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
-	"fmt"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/stateedit"
-	"github.com/terrane/terrane/internal/ui/jsonview"
 )
 
 // runStateList is `terrane state list [-id=ID] [ADDR...]`: the addresses of
 // the workspace's resource instances, those the addresses select when
 // given, one a line.
-func runStateList(streams Streams, args []string) int {
+func runStateList(streams views.Streams, args []string) int {
 	var id *string
 	c, fs := parseStateFlags(streams, "state list", args, func(fs *flag.FlagSet) {
 		id = fs.String("id", "", "List only the instances whose object has this id")
@@ -51,13 +50,9 @@ func runStateList(streams Streams, args []string) int {
 		if *id != "" && objectID(snap.State.ResourceInstance(addr)) != *id {
 			continue
 		}
-		if c.json != nil {
-			c.json.Typed(jsonview.LevelInfo, "resource_address", addr.String(), nil)
-		} else {
-			fmt.Fprintln(streams.Stdout, addr)
-		}
+		c.view.ResourceAddress(addr)
 	}
-	c.diagnostics(ds)
+	c.view.Diagnostics(ds)
 	return 0
 }
 

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states/stateedit"
 )
@@ -12,7 +13,7 @@ import (
 // runStateMv is `terrane state mv [-dry-run] SOURCE DESTINATION`: what
 // SOURCE selects moves to DESTINATION in one commit, so that a renamed
 // resource or module keeps its remote objects instead of being replaced.
-func runStateMv(streams Streams, args []string) int {
+func runStateMv(streams views.Streams, args []string) int {
 	var dryRun *bool
 	c, fs := parseStateFlags(streams, "state mv", args, func(fs *flag.FlagSet) {
 		dryRun = fs.Bool("dry-run", false, "Print what would move without changing the state")
@@ -51,12 +52,12 @@ func runStateMv(streams Streams, args []string) int {
 	var moves []stateedit.Move
 	for _, line := range lines {
 		text := fmt.Sprintf("%s %q to %q", verb, line.From, line.To)
-		c.info(text, text)
+		c.view.Info(text, text)
 		moves = append(moves, line.Instances...)
 	}
 	if *dryRun {
 		if len(lines) == 0 {
-			c.info("Would have moved nothing.", "Would have moved nothing")
+			c.view.Info("Would have moved nothing.", "Would have moved nothing")
 		}
 		return 0
 	}
@@ -64,11 +65,11 @@ func runStateMv(streams Streams, args []string) int {
 		return c.fail(*d)
 	}
 	c.relocateComponentChildren(ctx, movedComponents(moves))
-	c.diagnostics(ds)
+	c.view.Diagnostics(ds)
 	if len(lines) == 0 {
-		c.info("No matching objects found.", "No matching objects found")
+		c.view.Info("No matching objects found.", "No matching objects found")
 		return 0
 	}
-	c.info(fmt.Sprintf("Successfully moved %d object(s).", len(lines)), fmt.Sprintf("Successfully moved %d object(s)", len(lines)))
+	c.view.Info(fmt.Sprintf("Successfully moved %d object(s).", len(lines)), fmt.Sprintf("Successfully moved %d object(s)", len(lines)))
 	return 0
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states/statefile"
 	"github.com/terrane/terrane/internal/version"
@@ -12,7 +13,7 @@ import (
 // runStatePull is `terrane state pull`: the workspace's whole state as a
 // Terraform state v4 document on stdout, with the workspace's lineage and
 // serial, for Terraform, OpenTofu and the tools built around their files.
-func runStatePull(streams Streams, args []string) int {
+func runStatePull(streams views.Streams, args []string) int {
 	// The state is written decrypted, as OpenTofu's state pull writes it
 	// whatever the encryption configuration: stdout is not at rest.
 	c, fs := parseStateFlags(streams, "state pull", args, nil)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/encryption"
 	"github.com/terrane/terrane/internal/states/errored"
@@ -26,7 +27,7 @@ import (
 // OpenTofu state v4 file ("-" for stdin) becomes the workspace's state.
 // The instances change in one commit; then the outputs and the workspace's
 // lineage and serial follow.
-func runStatePush(streams Streams, args []string) int {
+func runStatePush(streams views.Streams, args []string) int {
 	var force *bool
 	c, fs := parseStateFlags(streams, "state push", args, func(fs *flag.FlagSet) {
 		force = fs.Bool("force", false, "Push even if the lineage differs or the serial is lower")
@@ -109,7 +110,7 @@ func takeInState(ctx context.Context, st *recordstore.Store, workspace string, s
 // decrypted with the state target, which holds the configuration it was
 // written with; a plain file is read as it is, as OpenTofu's state push
 // reads it.
-func readPushedState(ctx context.Context, streams Streams, path string, target *encryption.Target) (*statefile.File, *diags.Diagnostic) {
+func readPushedState(ctx context.Context, streams views.Streams, path string, target *encryption.Target) (*statefile.File, *diags.Diagnostic) {
 	var stored []byte
 	var err error
 	if path == "-" {

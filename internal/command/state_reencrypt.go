@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/resourceservice/records"
 	"github.com/terrane/terrane/internal/store/encrypted"
@@ -18,7 +19,7 @@ import (
 // Records are re-encrypted as they are written anyway; this finishes the
 // job for those no run writes. Every record is decrypted before any is
 // written, so one that cannot be read leaves all of them as they were.
-func runStateReencrypt(streams Streams, args []string) int {
+func runStateReencrypt(streams views.Streams, args []string) int {
 	c, fs := parseStateFlags(streams, "state reencrypt", args, nil)
 	if c == nil {
 		return 1

@@ -6,15 +6,15 @@ import (
 	"fmt"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states/stateedit"
-	"github.com/terrane/terrane/internal/ui"
 )
 
 // runStateReplaceProvider is `terrane state replace-provider [-auto-approve]
 // FROM TO`: every resource managed by provider FROM is handed to TO, as
 // when a provider moves to another namespace or registry.
-func runStateReplaceProvider(streams Streams, args []string) int {
+func runStateReplaceProvider(streams views.Streams, args []string) int {
 	var autoApprove *bool
 	c, fs := parseStateFlags(streams, "state replace-provider", args, func(fs *flag.FlagSet) {
 		autoApprove = fs.Bool("auto-approve", false, "Skip the interactive approval")
@@ -55,16 +55,8 @@ func runStateReplaceProvider(streams Streams, args []string) int {
 		fmt.Fprintln(streams.Stdout, "No matching resources found.")
 		return 0
 	}
-	out := func(text string) { fmt.Fprintln(streams.Stdout, ui.Colorize(text, c.color)) }
-	out("Terrane will perform the following actions:\n")
-	out("  [yellow]~[reset] Updating provider:")
-	out(fmt.Sprintf("    [red]-[reset] %s", from))
-	out(fmt.Sprintf("    [green]+[reset] %s\n", to))
-	out(fmt.Sprintf("[bold]Changing[reset] %d resources:\n", len(resources)))
-	for _, addr := range resources {
-		out(fmt.Sprintf("  %s", addr))
-	}
-	if !*autoApprove && askInput(streams, c.color, "\nDo you want to make these changes?", "Only 'yes' will be accepted to continue.") != "yes" {
+	c.view.ReplaceProviderPlan(from, to, resources)
+	if !*autoApprove && views.AskInput(streams, c.color, "\nDo you want to make these changes?", "Only 'yes' will be accepted to continue.") != "yes" {
 		fmt.Fprintln(streams.Stdout, "Cancelled replacing providers.")
 		return 0
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/stateedit"
@@ -15,7 +16,7 @@ import (
 // selected instances without destroying their remote objects. It also
 // resolves an open create intent left by an interrupted run, for an object
 // that does not exist or that will be imported again.
-func runStateRm(streams Streams, args []string) int {
+func runStateRm(streams views.Streams, args []string) int {
 	var dryRun *bool
 	c, fs := parseStateFlags(streams, "state rm", args, func(fs *flag.FlagSet) {
 		dryRun = fs.Bool("dry-run", false, "Print what would be removed without changing the state")
@@ -52,11 +53,11 @@ func runStateRm(streams Streams, args []string) int {
 	}
 	for _, addr := range found {
 		text := fmt.Sprintf("%s %s", verb, addr)
-		c.info(text, text)
+		c.view.Info(text, text)
 	}
 	if *dryRun {
 		if len(found) == 0 {
-			c.info("Would have removed nothing.", "Would have removed nothing")
+			c.view.Info("Would have removed nothing.", "Would have removed nothing")
 		}
 		return 0
 	}
@@ -68,8 +69,8 @@ func runStateRm(streams Streams, args []string) int {
 		return c.fail(*d)
 	}
 	c.relocateComponentChildren(ctx, removedComponents(found))
-	c.diagnostics(ds)
-	c.info(fmt.Sprintf("Successfully removed %d resource instance(s).", len(found)), fmt.Sprintf("Successfully removed %d resource instance(s)", len(found)))
+	c.view.Diagnostics(ds)
+	c.view.Info(fmt.Sprintf("Successfully removed %d resource instance(s).", len(found)), fmt.Sprintf("Successfully removed %d resource instance(s)", len(found)))
 	return 0
 }
 

@@ -3,20 +3,15 @@ package command
 import (
 	"context"
 	"fmt"
-	"io"
 
 	"github.com/terrane/terrane/internal/addrs"
-	"github.com/terrane/terrane/internal/command/jsonstate"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
-	"github.com/terrane/terrane/internal/providers"
-	"github.com/terrane/terrane/internal/states"
-	"github.com/terrane/terrane/internal/ui"
-	"github.com/terrane/terrane/internal/version"
 )
 
 // runStateShow is `terrane state show ADDR`: one resource instance's
 // current and deposed objects as resource blocks, sensitive values hidden.
-func runStateShow(streams Streams, args []string) int {
+func runStateShow(streams views.Streams, args []string) int {
 	c, fs := parseStateFlags(streams, "state show", args, nil)
 	if c == nil {
 		return 1
@@ -51,36 +46,20 @@ func runStateShow(streams Streams, args []string) int {
 			Detail: fmt.Sprintf("A %s of %s began in run %s and its outcome was never recorded. Import the object if it exists, or run \"terrane state rm %s\" to forget it.",
 				inst.Intent.Operation, addr, inst.Intent.RunID, addr)})
 	}
-	if c.json != nil {
-		// The state of this one instance, as show -json would write it.
-		only := states.NewState()
-		if inst.Current != nil {
-			only.SetResourceInstanceCurrent(addr, inst.Current, res.ProviderConfig)
+	if c.view.JSON() {
+		// Only the instance's failure is told: the document is the output.
+		if shown := c.view.Instance(res, addr, inst, schemas); shown.HasErrors() {
+			return c.fail(shown...)
 		}
-		out, err := jsonstate.Marshal(only, schemas, version.OpenTofuVersion)
-		if err != nil {
-			return c.fail(diags.Errorf("Failed to marshal state to json", "Error while marshalling state to json: %s", err))
-		}
-		fmt.Fprintln(streams.Stdout, string(out))
 		return 0
 	}
-	ds = ds.Append(showInstance(streams.Stdout, res, addr, inst, schemas, c.color))
-	ds = ds.Append(c.showComponentChildren(ctx, streams.Stdout, addr))
+	ds = ds.Append(c.view.Instance(res, addr, inst, schemas))
+	ds = ds.Append(c.showComponentChildren(ctx, addr))
 	if len(ds) > 0 {
-		ui.WriteDiagnostics(streams.Stderr, ds, nil, c.color)
+		c.view.Problems(ds)
 	}
 	if ds.HasErrors() {
 		return 1
 	}
 	return 0
-}
-
-// showInstance renders one instance's current object as OpenTofu's state
-// show does: the layout of `terrane show`, limited to that object.
-func showInstance(w io.Writer, res *states.Resource, addr addrs.AbsResourceInstance, inst *states.ResourceInstance, schemas *providers.Schemas, color bool) diags.Diagnostics {
-	only := states.NewState()
-	if inst.Current != nil {
-		only.SetResourceInstanceCurrent(addr, inst.Current, res.ProviderConfig)
-	}
-	return ui.RenderState(w, only, schemas, ui.StateOptions{Color: color})
 }

@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/reconcile"
 	"github.com/terrane/terrane/internal/resourceservice/records"
 	"github.com/terrane/terrane/internal/store"
@@ -22,7 +23,7 @@ import (
 // runStatus is `terrane status [ADDR]`: it prints the conditions the
 // reconciler of a `terrane serve` last recorded for the workspace and its
 // resource instances (all of them, or those at or under ADDR).
-func runStatus(streams Streams, args []string) int {
+func runStatus(streams views.Streams, args []string) int {
 	var opts watchOptions
 	var workspace string
 	flags := flag.NewFlagSet("status", flag.ContinueOnError)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/recordstore"
@@ -23,7 +24,7 @@ type taintEdit struct {
 // runTaint is `terrane taint [-allow-missing] ADDR`: the instance's current
 // object is marked tainted, so the next plan replaces it, as `tofu taint`
 // does. Nothing changes remotely.
-func runTaint(streams Streams, args []string) int {
+func runTaint(streams views.Streams, args []string) int {
 	return runTaintEdit(streams, args, taintEdit{
 		name: "taint",
 		apply: func(addr addrs.AbsResourceInstance, obj *states.ResourceInstanceObjectSrc) *diags.Diagnostic {
@@ -37,7 +38,7 @@ func runTaint(streams Streams, args []string) int {
 // runUntaint is `terrane untaint [-allow-missing] ADDR`: a tainted
 // object is trusted again, so the next plan keeps it, as `tofu untaint`
 // does.
-func runUntaint(streams Streams, args []string) int {
+func runUntaint(streams views.Streams, args []string) int {
 	return runTaintEdit(streams, args, taintEdit{
 		name: "untaint",
 		apply: func(addr addrs.AbsResourceInstance, obj *states.ResourceInstanceObjectSrc) *diags.Diagnostic {
@@ -53,7 +54,7 @@ func runUntaint(streams Streams, args []string) int {
 	})
 }
 
-func runTaintEdit(streams Streams, args []string, edit taintEdit) int {
+func runTaintEdit(streams views.Streams, args []string, edit taintEdit) int {
 	var allowMissing *bool
 	c, fs := parseStateFlags(streams, edit.name, args, func(fs *flag.FlagSet) {
 		allowMissing = fs.Bool("allow-missing", false, "Succeed, with a warning, when the instance does not exist")
@@ -81,7 +82,7 @@ func runTaintEdit(streams Streams, args []string, edit taintEdit) int {
 	change, missing, d := taintChange(snap, addr, edit)
 	if d != nil {
 		if missing && *allowMissing {
-			c.diagnostics(diags.Diagnostics{missingAllowed(addr)})
+			c.view.Diagnostics(diags.Diagnostics{missingAllowed(addr)})
 			return 0
 		}
 		return c.fail(*d)
@@ -90,7 +91,7 @@ func runTaintEdit(streams Streams, args []string, edit taintEdit) int {
 		return c.fail(*d)
 	}
 	done := fmt.Sprintf(edit.done, addr)
-	c.info(done, done)
+	c.view.Info(done, done)
 	return 0
 }
 

@@ -1,6 +1,7 @@
 package command
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/signal"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/depsfile"
 	"github.com/terrane/terrane/internal/diags"
@@ -23,7 +25,9 @@ import (
 	"github.com/terrane/terrane/internal/plugin/cliconfig"
 	"github.com/terrane/terrane/internal/providers"
 	"github.com/terrane/terrane/internal/run"
-	"github.com/terrane/terrane/internal/ui/jsonview"
+	"github.com/terrane/terrane/internal/states"
+	"github.com/terrane/terrane/internal/states/statefile"
+	"github.com/terrane/terrane/internal/version"
 	"github.com/terrane/terrane/internal/workdir"
 )
 
@@ -31,7 +35,7 @@ import (
 // framework against the configuration in the working directory, each
 // file's runs against throwaway in-memory state, and destroys what each
 // file created once it is done. It exits 0 when every run passed.
-func runTest(streams Streams, args []string) int {
+func runTest(streams views.Streams, args []string) int {
 	opts, ds := arguments.ParseTest(args)
 	if opts.Help {
 		printCommandHelp(streams.Stdout, "test")
@@ -42,33 +46,32 @@ func runTest(streams Streams, args []string) int {
 		// OpenTofu tells them.
 		human := opts.View
 		human.JSON = false
-		out := newOperationOutput(streams, human)
-		out.diagnostics(ds)
-		out.helpPrompt("test")
+		out := views.NewOperation(streams, human)
+		out.Diagnostics(ds)
+		out.HelpPrompt("test")
 		return 1
 	}
-	out := newOperationOutput(streams, opts.View)
-	view := &testView{out: out}
+	out := views.NewOperation(streams, opts.View)
+	view := views.NewTest(out, writeErroredTestState)
 	if opts.JSONInto != "" {
 		file, err := os.OpenFile(opts.JSONInto, os.O_TRUNC|os.O_WRONLY|os.O_CREATE, 0o600)
 		if err != nil {
-			view.diagnostics(diags.Diagnostics{diags.Errorf("Invalid argument",
+			view.Diagnostics(diags.Diagnostics{diags.Errorf("Invalid argument",
 				"Unable to open the file %q specified by -json-into for writing: %s", opts.JSONInto, err)}, nil, nil)
-			out.helpPrompt("test")
+			out.HelpPrompt("test")
 			return 1
 		}
 		defer file.Close()
-		view.into = jsonview.New(file)
-		view.into.Version()
+		view.JSONInto(file)
 	}
 	suite, files, ds := prepareTestSuite(out, opts)
 	if ds.HasErrors() {
-		view.diagnostics(ds, nil, nil)
+		view.Diagnostics(ds, nil, nil)
 		return 1
 	}
 	suite.View = view
-	view.suite = suite
-	view.diagnostics(ds, nil, nil)
+	view.SetSuite(suite)
+	view.Diagnostics(ds, nil, nil)
 	view.Abstract(files)
 	status, cancelled := runSuiteWithInterrupts(view, suite)
 	if cancelled {
@@ -85,14 +88,14 @@ func runTest(streams Streams, args []string) int {
 // run blocks' modules, as OpenTofu loads them before running anything,
 // then keeps the files -filter selects, and gathers the global variable
 // values and the installed providers.
-func prepareTestSuite(out *operationOutput, opts *arguments.Test) (*moduletest.Suite, []*moduletest.File, diags.Diagnostics) {
+func prepareTestSuite(out *views.Operation, opts *arguments.Test) (*moduletest.Suite, []*moduletest.File, diags.Diagnostics) {
 	raw, ds := inputvars.CollectRawValues(".", opts.TestDirectory, opts.Vars, os.Environ())
 	// The text of -var options and TF_VAR_ variables is not shown in
 	// diagnostics, as OpenTofu's test command does not show it; the
 	// files' is.
 	for name, file := range raw.Files {
 		if !strings.HasPrefix(name, "<") {
-			out.addSources(map[string]*hcl.File{name: file})
+			out.AddSources(map[string]*hcl.File{name: file})
 		}
 	}
 	if ds.HasErrors() {
@@ -102,11 +105,11 @@ func prepareTestSuite(out *operationOutput, opts *arguments.Test) (*moduletest.S
 	cfg, hd := modules.LoadConfig(parser, ".")
 	ds = ds.Append(hd)
 	all, sources, fds := loadTestFiles(opts.TestDirectory)
-	out.addSources(sources)
+	out.AddSources(sources)
 	ds = ds.Append(fds)
 	testModules, mds := loadTestModules(parser, all)
 	ds = ds.Append(mds)
-	out.addSources(parser.Files())
+	out.AddSources(parser.Files())
 	if cfg == nil || ds.HasErrors() {
 		return nil, nil, ds
 	}
@@ -134,13 +137,13 @@ func prepareTestSuite(out *operationOutput, opts *arguments.Test) (*moduletest.S
 // selects. As in OpenTofu, the lock file is not checked against the
 // configuration first: a run that needs a provider init did not install
 // fails by itself.
-func testProviderFactories(out *operationOutput) (map[addrs.Provider]providers.Factory, diags.Diagnostics) {
+func testProviderFactories(out *views.Operation) (map[addrs.Provider]providers.Factory, diags.Diagnostics) {
 	cli, ds := cliconfig.Load(cliconfig.Environment{WorkingDir: "."})
 	if ds.HasErrors() {
 		return nil, ds
 	}
 	locks, lds := depsfile.LoadFile(workdir.LockFilePath("."))
-	out.addSources(locks.Sources())
+	out.AddSources(locks.Sources())
 	if ds = ds.Append(lds); ds.HasErrors() {
 		return nil, ds
 	}
@@ -149,6 +152,17 @@ func testProviderFactories(out *operationOutput) (map[addrs.Provider]providers.F
 	schemas, _ := plugin.DefaultSchemaStore()
 	factories, fds := workdir.ProviderFactories(context.Background(), ".", locks, cli, schemas)
 	return factories, ds.Append(fds)
+}
+
+// writeErroredTestState writes what a clean-up left behind to
+// errored_test.tfstate, as OpenTofu does, for the user to clean up.
+func writeErroredTestState(state *states.State) error {
+	var buf bytes.Buffer
+	err := statefile.Write(&statefile.File{State: state, TerraformVersion: version.OpenTofuVersion, Lineage: "terrane-test"}, &buf)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(views.ErroredTestStateFile, buf.Bytes(), 0o600)
 }
 
 // filterTestFiles keeps the files -filter names (paths relative to the
@@ -179,7 +193,7 @@ func filterTestFiles(files []*moduletest.File, filter []string) ([]*moduletest.F
 // under way finish and skips the rest, still destroying what was created;
 // the second cancels what is under way, destroys nothing, and after at
 // most five seconds lists what was left behind; cancelled is then true.
-func runSuiteWithInterrupts(view *testView, suite *moduletest.Suite) (status moduletest.Status, cancelled bool) {
+func runSuiteWithInterrupts(view *views.Test, suite *moduletest.Suite) (status moduletest.Status, cancelled bool) {
 	stop, stopRuns := context.WithCancel(context.Background())
 	cancel, cancelAll := context.WithCancel(context.Background())
 	defer stopRuns()

@@ -2,13 +2,10 @@ package command
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"io"
 	"os"
 
 	"github.com/terrane/terrane/internal/command/arguments"
-	"github.com/terrane/terrane/internal/command/jsonvalidate"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/config"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/inputvars"
@@ -28,7 +25,7 @@ const validateParallelism = 10
 // every provider, resource and data block against its provider's schema
 // (with unknown values for whatever is only known during a run) and asks
 // the provider to validate the result.
-func runValidate(streams Streams, args []string) int {
+func runValidate(streams views.Streams, args []string) int {
 	fs := newFlagSet("validate", streams)
 	asJSON := fs.Bool("json", false, "Print the result as a machine-readable JSON document")
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
@@ -36,7 +33,7 @@ func runValidate(streams Streams, args []string) int {
 	var vars []inputvars.VarOption
 	arguments.AddVarFlags(fs, &vars)
 	err := fs.Parse(args)
-	color := !*noColor && !*asJSON
+	view := views.NewValidate(streams, arguments.View{NoColor: *noColor, JSON: *asJSON, CompactWarnings: *compact})
 	var argDiags diags.Diagnostics
 	switch {
 	case err != nil:
@@ -48,10 +45,7 @@ func runValidate(streams Streams, args []string) int {
 			"Terrane validates the configuration in the working directory only, not %q. Use the global -chdir option instead: terrane -chdir=%s validate.", fs.Arg(0), fs.Arg(0)))
 	}
 	if argDiags.HasErrors() {
-		ui.WriteDiagnostics(streams.Stderr, argDiags, nil, color)
-		if !*asJSON {
-			fmt.Fprint(streams.Stderr, "\nFor more help on using this command, run:\n  terrane validate -help\n")
-		}
+		view.ArgumentErrors(argDiags)
 		return 1
 	}
 
@@ -70,45 +64,9 @@ func runValidate(streams Streams, args []string) int {
 			ds = ds.Append(validateConfig(context.Background(), cfg))
 		}
 	}
-	sources := ui.Sources(parser.Files())
-	if *asJSON {
-		return writeValidateJSON(streams.Stdout, ds, sources)
-	}
-	view := diagnosticView(streams, arguments.View{CompactWarnings: *compact}, color)
-	return writeValidateHuman(streams, view, ds, sources)
-}
-
-func writeValidateJSON(w io.Writer, ds diags.Diagnostics, sources ui.Sources) int {
-	doc := jsonvalidate.New(ds, sources)
-	out, err := json.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		fmt.Fprintf(w, "Error: cannot encode the validation result: %s\n", err)
+	if !view.Result(ds, ui.Sources(parser.Files())) || ds.HasErrors() {
 		return 1
 	}
-	fmt.Fprintln(w, string(out))
-	if !doc.Valid {
-		return 1
-	}
-	return 0
-}
-
-// writeValidateHuman prints the diagnostics as the view says, then the
-// verdict, as OpenTofu's views.ValidateHuman does.
-func writeValidateHuman(streams Streams, view ui.DiagnosticView, ds diags.Diagnostics, sources ui.Sources) int {
-	view.Write(streams.Stdout, streams.Stderr, ds, sources)
-	if ds.HasErrors() {
-		return 1
-	}
-	// One line, colour included, wrapped to the output's width.
-	success := "Success!"
-	if view.Color {
-		success = "\x1b[32m\x1b[1mSuccess!\x1b[0m"
-	}
-	msg := success + " The configuration is valid."
-	if len(ds) > 0 {
-		msg = success + " The configuration is valid, but there were some validation warnings as shown above."
-	}
-	fmt.Fprintln(streams.Stdout, ui.WordWrap(msg, ui.Width(streams.Stdout)))
 	return 0
 }
 

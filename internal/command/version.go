@@ -1,23 +1,20 @@
 package command
 
 import (
-	"encoding/json"
-	"fmt"
 	"io"
 	"runtime"
-	"sort"
 
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/depsfile"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/ui"
-	"github.com/terrane/terrane/internal/version"
 )
 
 // runVersion is `terrane version [-json]`. As `tofu version` does, it
 // reports the providers the dependency lock file selects, when there is
 // one; -json writes OpenTofu's document, in which "terraform_version" is
 // the OpenTofu version Terrane implements.
-func runVersion(streams Streams, args []string) int {
+func runVersion(streams views.Streams, args []string) int {
 	fs := newFlagSet("version", streams)
 	fs.SetOutput(io.Discard)
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
@@ -34,30 +31,7 @@ func runVersion(streams Streams, args []string) int {
 		}
 		return runResultHelp
 	}
-	platform := runtime.GOOS + "_" + runtime.GOARCH
-	selections := lockedProviderVersions()
-	if *asJSON {
-		out, _ := json.MarshalIndent(struct {
-			Version            string            `json:"terraform_version"`
-			Platform           string            `json:"platform"`
-			ProviderSelections map[string]string `json:"provider_selections"`
-		}{version.OpenTofuVersion, platform, selections}, "", "  ")
-		fmt.Fprintln(streams.Stdout, string(out))
-		return 0
-	}
-	fmt.Fprintf(streams.Stdout, "Terrane v%s\non %s\n", version.String(), platform)
-	providers := make([]string, 0, len(selections))
-	for provider := range selections {
-		providers = append(providers, provider)
-	}
-	sort.Strings(providers)
-	for _, provider := range providers {
-		if v := selections[provider]; v == "0.0.0" {
-			fmt.Fprintf(streams.Stdout, "+ provider %s (unversioned)\n", provider)
-		} else {
-			fmt.Fprintf(streams.Stdout, "+ provider %s v%s\n", provider, v)
-		}
-	}
+	views.NewVersion(streams, *asJSON).Show(runtime.GOOS+"_"+runtime.GOARCH, lockedProviderVersions())
 	return 0
 }
 

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/resourceservice/records"
 	"github.com/terrane/terrane/internal/resourceservice/records/recordview"
 	"github.com/terrane/terrane/internal/store"
@@ -32,7 +33,7 @@ type watchOptions struct {
 // runWatch implements `terrane watch`: it prints the records of a type as
 // they are now, then every change as it happens, with sensitive values
 // redacted, until interrupted.
-func runWatch(streams Streams, args []string) int {
+func runWatch(streams views.Streams, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return watchUntil(ctx, args, streams.Stdout, streams.Stderr)

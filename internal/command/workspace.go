@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/terrane/terrane/internal/command/arguments"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/inputvars"
 	"github.com/terrane/terrane/internal/resourceservice"
@@ -27,7 +28,7 @@ import (
 // records in the working directory's store.
 type workspaceCommand struct {
 	name    string // show, list, new, select or delete
-	streams Streams
+	streams views.Streams
 	color   bool
 	project string
 	current string
@@ -46,19 +47,12 @@ func (c *workspaceCommand) fail(ds ...diags.Diagnostic) int {
 }
 
 func (c *workspaceCommand) diagnostics(ds ...diags.Diagnostic) {
-	for _, d := range ds {
-		w := c.streams.Stderr
-		if d.Severity == diags.Warning {
-			w = c.streams.Stdout
-		}
-		writeLegacyDiagnostics(w, diags.Diagnostics{d}, c.color)
-	}
+	c.view().Diagnostics(ds...)
 }
 
-// say writes one of OpenTofu's coloured messages, the format marked up and
-// the values put in after.
-func (c *workspaceCommand) say(format string, args ...any) {
-	fmt.Fprintln(c.streams.Stdout, fmt.Sprintf(ui.Colorize(format, c.color), args...))
+// view shows what the command reports.
+func (c *workspaceCommand) view() *views.Workspace {
+	return views.NewWorkspace(c.streams, c.color)
 }
 
 // open opens the store of the configuration in the working directory.
@@ -108,7 +102,7 @@ func (c *workspaceCommand) close() {
 // parseWorkspaceCommand parses flags, checks for exactly wantArgs names
 // and opens the store. Wrong arguments print OpenTofu's error and the
 // command's help.
-func parseWorkspaceCommand(streams Streams, name string, args []string, wantArgs int, define func(*flag.FlagSet)) (*workspaceCommand, []string, int) {
+func parseWorkspaceCommand(streams views.Streams, name string, args []string, wantArgs int, define func(*flag.FlagSet)) (*workspaceCommand, []string, int) {
 	fs := newFlagSet("workspace "+name, streams)
 	fs.SetOutput(io.Discard)
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
@@ -156,7 +150,7 @@ func (c *workspaceCommand) warnWhenUsedAsEnv() {
 
 // runWorkspaceGroup is `terrane workspace` (and `terrane env`) without a
 // subcommand: its help, after an error for any argument.
-func runWorkspaceGroup(streams Streams, args []string) int {
+func runWorkspaceGroup(streams views.Streams, args []string) int {
 	fs := newFlagSet("workspace", streams)
 	fs.SetOutput(io.Discard)
 	noColor := fs.Bool("no-color", false, "Disable colour in the output")
@@ -208,19 +202,19 @@ func workspaceDoesNotExist(name string) diags.Diagnostic {
 }
 
 // runWorkspaceShow is `terrane workspace show`: the selected workspace.
-func runWorkspaceShow(streams Streams, args []string) int {
+func runWorkspaceShow(streams views.Streams, args []string) int {
 	c, _, code := parseWorkspaceCommand(streams, "show", args, 0, nil)
 	if c == nil {
 		return code
 	}
 	defer c.close()
-	fmt.Fprintln(streams.Stdout, c.current)
+	c.view().Current(c.current)
 	return 0
 }
 
 // runWorkspaceList is `terrane workspace list`: every workspace of the
 // project, the selected one marked with an asterisk.
-func runWorkspaceList(streams Streams, args []string) int {
+func runWorkspaceList(streams views.Streams, args []string) int {
 	c, _, code := parseWorkspaceCommand(streams, "list", args, 0, nil)
 	if c == nil {
 		return code
@@ -230,25 +224,14 @@ func runWorkspaceList(streams Streams, args []string) int {
 	if d != nil {
 		return c.fail(*d)
 	}
-	var b strings.Builder
-	for _, name := range names {
-		marker := "  "
-		if name == c.current {
-			marker = "* "
-		}
-		b.WriteString(marker + name + "\n")
-	}
-	fmt.Fprintln(streams.Stdout, b.String())
-	if c.overridden {
-		fmt.Fprint(streams.Stdout, "\n\nThe active workspace is being overridden using the TF_WORKSPACE environment\nvariable.\n\n")
-	}
+	c.view().List(names, c.current, c.overridden)
 	return 0
 }
 
 // runWorkspaceNew is `terrane workspace new [-state=PATH] NAME`: a new,
 // empty workspace (or one holding a copy of a state file), which becomes
 // the selected one.
-func runWorkspaceNew(streams Streams, args []string) int {
+func runWorkspaceNew(streams views.Streams, args []string) int {
 	var statePath string
 	c, names, code := parseWorkspaceCommand(streams, "new", args, 1, func(fs *flag.FlagSet) {
 		addLockFlags(fs)
@@ -277,10 +260,7 @@ func runWorkspaceNew(streams Streams, args []string) int {
 	if d := c.createAndSelect(ctx, name); d != nil {
 		return c.fail(*d)
 	}
-	c.say("[reset][green][bold]Created and switched to workspace %q![reset][green]\n\n"+
-		"You're now on a new, empty workspace. Workspaces isolate their state,\n"+
-		"so if you run \"terrane plan\" Terrane will not see any existing state\n"+
-		"for this configuration.", name)
+	c.view().Created(name)
 	if statePath == "" {
 		return 0
 	}
@@ -305,7 +285,7 @@ func (c *workspaceCommand) selectWorkspace(name string) *diags.Diagnostic {
 }
 
 // runWorkspaceSelect is `terrane workspace select [-or-create] NAME`.
-func runWorkspaceSelect(streams Streams, args []string) int {
+func runWorkspaceSelect(streams views.Streams, args []string) int {
 	var orCreate bool
 	c, names, code := parseWorkspaceCommand(streams, "select", args, 1, func(fs *flag.FlagSet) {
 		fs.BoolVar(&orCreate, "or-create", false, "Create the workspace if it does not exist")
@@ -337,16 +317,13 @@ func runWorkspaceSelect(streams Streams, args []string) int {
 		if d := c.createAndSelect(ctx, name); d != nil {
 			return c.fail(*d)
 		}
-		c.say("[reset][green][bold]Created and switched to workspace %q![reset][green]\n\n"+
-			"You're now on a new, empty workspace. Workspaces isolate their state,\n"+
-			"so if you run \"terrane plan\" Terrane will not see any existing state\n"+
-			"for this configuration.", name)
+		c.view().Created(name)
 		return 0
 	}
 	if d := c.selectWorkspace(name); d != nil {
 		d.Summary, d.Detail = "Error setting workspace", strings.Replace(d.Detail, "Failed selecting the new workspace "+name, "Could not set the requested workspace", 1)
 		return c.fail(*d)
 	}
-	c.say("[reset][green]Switched to workspace %q.", name)
+	c.view().Switched(name)
 	return 0
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/terrane/terrane/internal/addrs"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/diags"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/states/statefile"
@@ -22,7 +23,7 @@ import (
 // runWorkspaceDelete is `terrane workspace delete [-force] NAME`. A
 // workspace that still tracks objects is kept unless forced, because
 // deleting it forgets objects that still exist.
-func runWorkspaceDelete(streams Streams, args []string) int {
+func runWorkspaceDelete(streams views.Streams, args []string) int {
 	var force bool
 	c, names, code := parseWorkspaceCommand(streams, "delete", args, 1, func(fs *flag.FlagSet) {
 		addLockFlags(fs)
@@ -57,7 +58,7 @@ func runWorkspaceDelete(streams Streams, args []string) int {
 	if err := workspaces.Delete(ctx, c.service, c.project, name, true); err != nil {
 		return c.fail(diags.Errorf("Workspace deletion failed", "Failed to delete the given workspace: %s", err))
 	}
-	c.say("[reset][green]Deleted workspace %q!", name)
+	c.view().Deleted(name)
 	if len(objects) > 0 {
 		c.diagnostics(diags.Warnf(fmt.Sprintf("%q was non-empty", name),
 			"The resources managed by the deleted workspace may still exist, but are no longer manageable by Terrane since the state has been deleted."))

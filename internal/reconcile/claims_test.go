@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/terrane/terrane/internal/command"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/reconcile"
 	"github.com/terrane/terrane/proto/terrane/recordsv1"
 )
@@ -58,7 +59,7 @@ resource "tpf_thing" "quick" {
 	applied := make(chan string, 1)
 	go func() {
 		var out strings.Builder
-		code := command.Run([]string{"-chdir=" + p.dir, "apply", "-auto-approve"}, command.Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out})
+		code := command.Run([]string{"-chdir=" + p.dir, "apply", "-auto-approve"}, views.Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out})
 		if code != 0 {
 			applied <- out.String()
 			return

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/terrane/terrane/internal/command"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/reconcile"
 )
 
@@ -53,6 +54,6 @@ func TestPlanRefreshMaxAgeUsesRecentInSyncRecords(t *testing.T) {
 
 func (p *project) plan(args ...string) (int, string) {
 	var out strings.Builder
-	code := command.Run(append([]string{"-chdir=" + p.dir, "plan", "-no-color"}, args...), command.Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out})
+	code := command.Run(append([]string{"-chdir=" + p.dir, "plan", "-no-color"}, args...), views.Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out})
 	return code, out.String()
 }

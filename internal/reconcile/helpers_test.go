@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/terrane/terrane/internal/command"
+	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/reconcile"
 	"github.com/terrane/terrane/internal/resourceservice"
 	"github.com/terrane/terrane/internal/resourceservice/records"
@@ -106,7 +107,7 @@ func (p *project) mustRun(args ...string) string {
 	p.t.Helper()
 	var out, errOut strings.Builder
 	args = append([]string{"-chdir=" + p.dir}, args...)
-	if code := command.Run(args, command.Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut}); code != 0 {
+	if code := command.Run(args, views.Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut}); code != 0 {
 		p.t.Fatalf("terrane %s: exit %d\n%s\n%s", strings.Join(args, " "), code, out.String(), errOut.String())
 	}
 	return out.String()
