@@ -8,6 +8,7 @@ import (
 
 // TestDrawingReduce keeps only the edges no longer path replaces.
 func TestDrawingReduce(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		edges [][2]string

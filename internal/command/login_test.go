@@ -17,6 +17,7 @@ import (
 
 	"github.com/terrane/terrane/internal/command/views"
 	"github.com/terrane/terrane/internal/plugin/cliconfig"
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // loginHost is a host on loopback that offers OpenTofu's login protocol:
@@ -82,14 +83,13 @@ func (h *loginHost) serve(w http.ResponseWriter, req *http.Request) {
 }
 
 // loginEnvironment is a home directory of the test's own, with an empty
-// CLI configuration file.
+// CLI configuration file, which the environment names and nothing else.
 func loginEnvironment(t *testing.T) cliconfig.Environment {
 	home := t.TempDir()
 	rc := filepath.Join(home, "terraformrc")
-	writeFile(t, rc, "")
-	t.Setenv("TERRANE_CLI_CONFIG_FILE", rc)
-	t.Setenv("XDG_CONFIG_HOME", "")
-	return cliconfig.Environment{HomeDir: home}
+	clitest.WriteFile(t, rc, "")
+	vars := map[string]string{"TERRANE_CLI_CONFIG_FILE": rc}
+	return cliconfig.Environment{HomeDir: home, Getenv: func(name string) string { return vars[name] }}
 }
 
 // TestLoginWithOAuth logs in through a host's login.v1 service, the
@@ -97,6 +97,7 @@ func loginEnvironment(t *testing.T) cliconfig.Environment {
 // stores the token in the credentials file as OpenTofu writes it; logout
 // removes it.
 func TestLoginWithOAuth(t *testing.T) {
+	t.Parallel()
 	host := newLoginHost(t, false)
 	env := loginEnvironment(t)
 	client := host.server.Client()
@@ -119,7 +120,7 @@ func TestLoginWithOAuth(t *testing.T) {
 		t.Fatalf("login: exit %d\n%s%s", code, out.String(), errOut.String())
 	}
 	filename := filepath.Join(env.HomeDir, ".terraform.d", "credentials.tfrc.json")
-	assertContains(t, "login output", out.String(), "Do you want to proceed?", "If login is successful, Terrane will store the token in plain text",
+	clitest.AssertContains(t, "login output", out.String(), "Do you want to proceed?", "If login is successful, Terrane will store the token in plain text",
 		filename, "Terrane must now open a web browser to the login page for "+host.name(), "Success! Terrane has obtained and saved an API token.")
 	want := "{\n  \"credentials\": {\n    \"" + host.name() + "\": {\n      \"token\": \"oauth-token\"\n    }\n  }\n}"
 	assertCredentialsFile(t, filename, want)
@@ -134,20 +135,21 @@ func TestLoginWithOAuth(t *testing.T) {
 	if code := logout(views.Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut}, []string{host.name()}, env); code != 0 {
 		t.Fatalf("logout: exit %d\n%s", code, errOut.String())
 	}
-	assertContains(t, "logout output", out.String(), "Removing the stored credentials for "+host.name(), "Success! Terrane has removed the stored API token")
+	clitest.AssertContains(t, "logout output", out.String(), "Removing the stored credentials for "+host.name(), "Success! Terrane has removed the stored API token")
 	assertCredentialsFile(t, filename, "{\n  \"credentials\": {}\n}")
 	out.Reset()
 	errOut.Reset()
 	if code := logout(views.Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut}, []string{host.name()}, env); code != 0 {
 		t.Fatalf("second logout: exit %d\n%s", code, errOut.String())
 	}
-	assertContains(t, "second logout", out.String(), "No credentials for "+host.name()+" are stored.")
+	clitest.AssertContains(t, "second logout", out.String(), "No credentials for "+host.name()+" are stored.")
 }
 
 // TestLoginWithTokensAPI logs in to a host with only the tokens API: the
 // user pastes a token, which is checked against the account it belongs to
 // before it is stored. A token the host refuses is not stored.
 func TestLoginWithTokensAPI(t *testing.T) {
+	t.Parallel()
 	host := newLoginHost(t, true)
 	env := loginEnvironment(t)
 	filename := filepath.Join(env.HomeDir, ".terraform.d", "credentials.tfrc.json")
@@ -169,7 +171,7 @@ func TestLoginWithTokensAPI(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("login: exit %d\n%s%s", code, out, errOut)
 	}
-	assertContains(t, "login output", out, "Open the following URL to access the tokens page for "+host.name(),
+	clitest.AssertContains(t, "login output", out, "Open the following URL to access the tokens page for "+host.name(),
 		"/app/settings/tokens?source=terrane-login", "Token for "+host.name(), "Retrieved token for user alice")
 	assertCredentialsFile(t, filename, "{\n  \"credentials\": {\n    \""+host.name()+"\": {\n      \"token\": \"pasted-token\"\n    }\n  }\n}")
 	if _, errOut, code := run("no\n"); code == 0 || !strings.Contains(errOut, "Login cancelled") {

@@ -9,37 +9,49 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/command/arguments"
 	"github.com/terrane/terrane/internal/command/views"
+	"github.com/terrane/terrane/internal/depsfile"
+	"github.com/terrane/terrane/internal/plugin/cliconfig"
 	"github.com/terrane/terrane/internal/plugin/discovery"
 	"github.com/terrane/terrane/internal/testing/providertest"
 )
 
-const mirrorConfig = `
-terraform {
-  required_providers {
-    tpf = { source = "registry.terraform.io/terrane/tpf", version = "~> 0.1" }
-  }
-}
-`
-
-// TestProvidersMirrorLockAndInit mirrors a provider, locks it from the
-// mirror, and initializes a working directory from nothing but the mirror
-// and the lock file.
-func TestProvidersMirrorLockAndInit(t *testing.T) {
+// TestProvidersMirrorLayout mirrors a provider as providers mirror does:
+// the command mirrors from the origin registries, which a test cannot
+// reach; the same work from the built test providers shows the packed
+// layout and the network mirror's index files. (e2etest locks a provider
+// from such a mirror and initializes a project from it.)
+func TestProvidersMirrorLayout(t *testing.T) {
+	t.Parallel()
 	built := providertest.Build(t)
-	project := useMirror(t, built.Dir, mirrorConfig)
-	mirrorDir := filepath.Join(filepath.Dir(project), "mirror")
+	mirrorDir := filepath.Join(t.TempDir(), "mirror")
 	platform := discovery.CurrentPlatform().String()
 
-	// The command mirrors from the origin registries, which a test cannot
-	// reach; the same work from the built mirror shows the layout.
 	var out, errOut strings.Builder
 	job, closeView, _ := newProviderJob(views.Streams{Stdout: &out, Stderr: &errOut}, arguments.OutputView{NoColor: true}, arguments.ProviderJob{})
 	defer closeView()
-	if ds := job.parsePlatforms(nil).Append(job.load(nil)); ds.HasErrors() {
+	if ds := job.parsePlatforms(nil); ds.HasErrors() {
 		t.Fatal(ds.Err())
 	}
+	// What load finds in a working directory whose configuration requires
+	// tpf "~> 0.1", with no lock file and an empty CLI configuration.
+	tpf, err := addrs.ParseProviderSource(built.Source("tpf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	constraints, err := discovery.ParseConstraints("~> 0.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	job.requirements = map[addrs.Provider]discovery.Constraints{tpf: constraints}
+	job.locks = depsfile.NewLocks()
+	cli, ds := cliconfig.Load(cliconfig.Environment{HomeDir: t.TempDir(), Getenv: func(string) string { return "" }})
+	if ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	job.cli = cli
 	if ds := job.mirror(context.Background(), discovery.NewFilesystemMirror(built.Dir), mirrorDir); ds.HasErrors() {
 		t.Fatalf("mirroring: %v\n%s", ds.Err(), out.String())
 	}
@@ -72,53 +84,6 @@ func TestProvidersMirrorLockAndInit(t *testing.T) {
 	readJSONFile(t, filepath.Join(typeDir, "index.json"), &index)
 	if _, listed := index.Versions["0.1.0"]; !listed {
 		t.Errorf("index.json lists %v, want 0.1.0", index.Versions)
-	}
-
-	stdout, stderr, code := runCommand(t, "providers", "lock", "-fs-mirror="+mirrorDir, "-platform="+platform)
-	if code != 0 || !strings.Contains(stdout, "Success!") {
-		t.Fatalf("providers lock exited %d\n%s\n%s", code, stdout, stderr)
-	}
-	locks, _ := readLocks(t)
-	lock := locks.Provider(mustProvider(t, built.Source("tpf")))
-	wantZip, _ := discovery.PackageHashZip(discovery.PackageLocalArchive(archive))
-	if lock == nil || lock.Version().String() != "0.1.0" || !lock.ContainsAll([]discovery.Hash{wantH1}) {
-		t.Fatalf("lock file entry %v, want 0.1.0 with %s", lock, wantH1)
-	}
-	if lock.ContainsAll([]discovery.Hash{wantZip}) {
-		// As OpenTofu, a package from a filesystem mirror brings only the
-		// hash of what was installed.
-		t.Errorf("lock file entry %v has the zip's own hash %s", lock, wantZip)
-	}
-
-	// Only the mirror is configured now; init installs from it and the
-	// package matches the lock file's hashes.
-	rc := filepath.Join(filepath.Dir(project), "terraformrc")
-	writeFile(t, rc, "provider_installation {\n  filesystem_mirror {\n    path = \""+mirrorDir+"\"\n  }\n}\n")
-	runInitOK(t, "-input=false")
-	installed := filepath.Join(".terrane", "providers", "registry.terraform.io", "terrane", "tpf", "0.1.0", platform)
-	if _, err := discovery.FindExecutable(installed, "tpf"); err != nil {
-		t.Errorf("init from the mirror: %v", err)
-	}
-}
-
-func TestProvidersLockReportsMissingPlatforms(t *testing.T) {
-	built := providertest.Build(t)
-	useMirror(t, built.Dir, mirrorConfig)
-	_, errOut, code := runCommand(t, "providers", "lock", "-no-color", "-fs-mirror="+built.Dir, "-platform=plan9_mips")
-	if code == 0 {
-		t.Fatal("locking for a platform nobody builds succeeded")
-	}
-	for _, want := range []string{"Could not retrieve providers for locking", "for plan9_mips", discovery.CurrentPlatform().String()} {
-		if !strings.Contains(unwrapped(errOut), want) {
-			t.Errorf("stderr lacks %q:\n%s", want, errOut)
-		}
-	}
-	if _, err := os.Stat(".terraform.lock.hcl"); err == nil {
-		t.Error("a failed providers lock wrote the lock file")
-	}
-	_, errOut, code = runCommand(t, "providers", "lock", "-no-color", "-platform=linux")
-	if code == 0 || !strings.Contains(errOut, "Invalid target platform") {
-		t.Errorf("a malformed -platform gave exit %d:\n%s", code, errOut)
 	}
 }
 

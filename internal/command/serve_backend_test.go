@@ -12,6 +12,7 @@ import (
 )
 
 func TestOpenBackendEachKind(t *testing.T) {
+	t.Parallel()
 	server := etcdtest.Start(t)
 	specs := map[string]string{
 		"sqlite": "sqlite://" + filepath.Join(t.TempDir(), "state.db"),

@@ -19,26 +19,10 @@ import (
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/store"
-	"github.com/terrane/terrane/internal/store/remote"
+	"github.com/terrane/terrane/internal/testing/clitest"
 	"github.com/terrane/terrane/proto/pbresource"
 	"github.com/terrane/terrane/proto/terrane/recordsv1"
 )
-
-// remoteService returns a resource service that keeps its records in the
-// serve endpoint at addr, as a client of a remote store runs one.
-func remoteService(t *testing.T, addr, token string) (*resourceservice.Service, *remote.Backend) {
-	t.Helper()
-	backend, err := remote.Dial(remote.Config{Address: addr, Token: token})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = backend.Close() })
-	registry := resourceservice.NewRegistry()
-	if err := records.Register(registry); err != nil {
-		t.Fatal(err)
-	}
-	return resourceservice.New(backend, registry), backend
-}
 
 func instanceData(t *testing.T) *anypb.Any {
 	t.Helper()
@@ -59,17 +43,18 @@ func instanceData(t *testing.T) *anypb.Any {
 // other tenancy's records survive; the same token's ordinary writes and
 // deletes through a client-side service still work.
 func TestServeBatchEnforcesWriteRules(t *testing.T) {
+	t.Parallel()
 	addr := startServe(t, "-token", "admin", "-token", "alice@projA/wsA")
-	admin, _ := remoteService(t, addr, "admin")
-	alice, aliceRaw := remoteService(t, addr, "alice")
+	admin, _ := clitest.RemoteService(t, addr, "admin")
+	alice, aliceRaw := clitest.RemoteService(t, addr, "alice")
 	ctx := t.Context()
 
-	wsB := writeRecord(t, admin, records.WorkspaceID("projB", "wsB"), nil, &recordsv1.Workspace{})
+	wsB := clitest.WriteRecord(t, admin, records.WorkspaceID("projB", "wsB"), nil, &recordsv1.Workspace{})
 	instB := &pbresource.Resource{Id: records.InstanceID("projB", "wsB", "null_resource.n"), Owner: wsB.GetId(), Data: instanceData(t)}
 	if _, err := admin.Write(ctx, instB); err != nil {
 		t.Fatal(err)
 	}
-	wsA := writeRecord(t, alice, records.WorkspaceID("projA", "wsA"), nil, &recordsv1.Workspace{})
+	wsA := clitest.WriteRecord(t, alice, records.WorkspaceID("projA", "wsA"), nil, &recordsv1.Workspace{})
 	instA, err := alice.Write(ctx, &pbresource.Resource{Id: records.InstanceID("projA", "wsA", "null_resource.n"), Owner: wsA.GetId(), Data: instanceData(t)})
 	if err != nil {
 		t.Fatalf("an ordinary write through the token's own tenancy: %v", err)
@@ -167,8 +152,9 @@ func errString(err error) string {
 // writes it: workspace, intent, result, outputs, check results, delete.
 // The rules the endpoint checks must let every one of those writes through.
 func TestServeBatchAcceptsTheEnginesWrites(t *testing.T) {
+	t.Parallel()
 	addr := startServe(t, "-token", "alice@proj/prod")
-	service, _ := remoteService(t, addr, "alice")
+	service, _ := clitest.RemoteService(t, addr, "alice")
 	st := recordstore.New(service, "proj", "prod")
 	ctx := t.Context()
 	if _, err := st.EnsureWorkspace(ctx); err != nil {

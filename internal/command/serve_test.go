@@ -1,62 +1,25 @@
 package command
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
-	"time"
-
-	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/types/known/anypb"
 
 	"github.com/terrane/terrane/internal/resourceservice"
 	"github.com/terrane/terrane/internal/resourceservice/records"
 	"github.com/terrane/terrane/internal/store/remote"
-	"github.com/terrane/terrane/proto/pbresource"
+	"github.com/terrane/terrane/internal/testing/clitest"
 	"github.com/terrane/terrane/proto/terrane/recordsv1"
 )
-
-// syncBuffer is a bytes.Buffer safe to read while a command writes it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-func waitFor(t *testing.T, what string, buf *syncBuffer, pattern *regexp.Regexp) []string {
-	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		if match := pattern.FindStringSubmatch(buf.String()); match != nil {
-			return match
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("%s: no match for %s in output:\n%s", what, pattern, buf.String())
-	return nil
-}
 
 // startServe runs `terrane serve` on a fresh SQLite store and returns its address.
 func startServe(t *testing.T, args ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	stdout, stderr := &syncBuffer{}, &syncBuffer{}
+	stdout, stderr := &clitest.SyncBuffer{}, &clitest.SyncBuffer{}
 	done := make(chan int, 1)
 	dbPath := filepath.Join(t.TempDir(), "state.db")
 	args = append([]string{"-listen", "127.0.0.1:0", "-backend", "sqlite://" + dbPath}, args...)
@@ -67,10 +30,11 @@ func startServe(t *testing.T, args ...string) string {
 			t.Errorf("serve exited with %d: %s", code, stderr.String())
 		}
 	})
-	return waitFor(t, "serve start", stdout, regexp.MustCompile(`serving \S+ on (\S+)`))[1]
+	return clitest.WaitFor(t, "serve start", stdout, regexp.MustCompile(`serving \S+ on (\S+)`))[1]
 }
 
 func TestServeAndWatchRedactSensitiveValues(t *testing.T) {
+	t.Parallel()
 	addr := startServe(t, "-token", "s3cret")
 	backend, err := remote.Dial(remote.Config{Address: addr, Token: "s3cret"})
 	if err != nil {
@@ -85,15 +49,15 @@ func TestServeAndWatchRedactSensitiveValues(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	stdout, stderr := &syncBuffer{}, &syncBuffer{}
+	stdout, stderr := &clitest.SyncBuffer{}, &clitest.SyncBuffer{}
 	watchDone := make(chan int, 1)
 	go func() {
 		watchDone <- watchUntil(ctx, []string{"-address", addr, "-token", "s3cret", "-tenancy", "proj/prod", "-json"}, stdout, stderr)
 	}()
-	waitFor(t, "snapshot end", stdout, regexp.MustCompile(`end_of_snapshot`))
+	clitest.WaitFor(t, "snapshot end", stdout, regexp.MustCompile(`end_of_snapshot`))
 
-	ws := writeRecord(t, service, records.WorkspaceID("proj", "prod"), nil, &recordsv1.Workspace{})
-	writeRecord(t, service, records.InstanceID("proj", "prod", "db_instance.main"), ws.GetId(), &recordsv1.ResourceInstance{
+	ws := clitest.WriteRecord(t, service, records.WorkspaceID("proj", "prod"), nil, &recordsv1.Workspace{})
+	clitest.WriteRecord(t, service, records.InstanceID("proj", "prod", "db_instance.main"), ws.GetId(), &recordsv1.ResourceInstance{
 		Mode: recordsv1.ResourceMode_RESOURCE_MODE_MANAGED, Type: "db_instance", Name: "main",
 		Provider: `provider["registry.terraform.io/example/db"]`,
 		Current: &recordsv1.ObjectState{
@@ -102,7 +66,7 @@ func TestServeAndWatchRedactSensitiveValues(t *testing.T) {
 			Private:        []byte("private-token-xyz"),
 		},
 	})
-	waitFor(t, "instance event", stdout, regexp.MustCompile(`"name":"db_instance.main".*"id":"db-1"`))
+	clitest.WaitFor(t, "instance event", stdout, regexp.MustCompile(`"name":"db_instance.main".*"id":"db-1"`))
 	for _, secret := range []string{"hunter2", "private-token-xyz", base64Of("private-token-xyz")} {
 		if strings.Contains(stdout.String(), secret) {
 			t.Fatalf("watch output leaks %q:\n%s", secret, stdout.String())
@@ -118,8 +82,9 @@ func TestServeAndWatchRedactSensitiveValues(t *testing.T) {
 }
 
 func TestWatchReportsRejectedToken(t *testing.T) {
+	t.Parallel()
 	addr := startServe(t, "-token", "s3cret")
-	stdout, stderr := &syncBuffer{}, &syncBuffer{}
+	stdout, stderr := &clitest.SyncBuffer{}, &clitest.SyncBuffer{}
 	if code := watchUntil(t.Context(), []string{"-address", addr, "-token", "wrong"}, stdout, stderr); code != 1 {
 		t.Fatalf("watch with a wrong token exited %d", code)
 	}
@@ -129,32 +94,20 @@ func TestWatchReportsRejectedToken(t *testing.T) {
 }
 
 func TestServeRejectsBadFlags(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"-backend", "mysql://x"},
 		{"-tls-cert", "only-cert.pem"},
 		{"-token", "x@no-slash"},
 	} {
-		stderr := &syncBuffer{}
-		if code := serveUntil(t.Context(), append([]string{"-listen", "127.0.0.1:0"}, args...), &syncBuffer{}, stderr); code != 1 {
+		stderr := &clitest.SyncBuffer{}
+		if code := serveUntil(t.Context(), append([]string{"-listen", "127.0.0.1:0"}, args...), &clitest.SyncBuffer{}, stderr); code != 1 {
 			t.Errorf("serve %v exited %d, want 1", args, code)
 		}
 		if !strings.Contains(stderr.String(), "Error:") {
 			t.Errorf("serve %v printed no error: %q", args, stderr.String())
 		}
 	}
-}
-
-func writeRecord(t *testing.T, service *resourceservice.Service, id, owner *pbresource.ID, data proto.Message) *pbresource.Resource {
-	t.Helper()
-	packed, err := anypb.New(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := service.Write(t.Context(), &pbresource.Resource{Id: id, Owner: owner, Data: packed})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
 }
 
 func base64Of(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }

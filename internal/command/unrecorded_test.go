@@ -12,6 +12,7 @@ import (
 	"github.com/terrane/terrane/internal/states"
 	"github.com/terrane/terrane/internal/states/errored"
 	"github.com/terrane/terrane/internal/states/statefile"
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // TestUnrecordedDumpIsEncrypted has errored.tfstate fail to be written
@@ -19,18 +20,18 @@ import (
 // printed as their only copy are the encrypted state file, not plain
 // attributes, and they open to the results.
 func TestUnrecordedDumpIsEncrypted(t *testing.T) {
-	t.Setenv("TF_VAR_passphrase", encPassphrase)
+	t.Parallel()
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "main.tf"), `
+	clitest.WriteFile(t, filepath.Join(dir, "main.tf"), `
 variable "passphrase" {
   type      = string
   sensitive = true
 }
 terraform {
-`+pbkdf2Encryption("main", encryptedTargets)+`
+`+clitest.PBKDF2Encryption("main", clitest.EncryptedTargets)+`
 }
 `)
-	enc, ds := run.LoadEncryption(dir, nil, nil, nil, os.Environ())
+	enc, ds := run.LoadEncryption(dir, nil, nil, nil, append(os.Environ(), "TF_VAR_passphrase="+clitest.EncPassphrase))
 	if ds.HasErrors() {
 		t.Fatal(ds.Err())
 	}
@@ -40,7 +41,7 @@ terraform {
 	}
 	results := errored.NewResults("default", "lineage-1", "run-1")
 	results.Add(addr, addrs.AbsProviderConfig{Provider: addrs.NewDefaultProvider("tpf")}, &states.ResourceInstance{Current: &states.ResourceInstanceObjectSrc{
-		AttrsJSON: []byte(`{"id":"abc123","secret":"` + encSecret + `","description":"` + encDescription + `"}`), Status: states.ObjectReady}})
+		AttrsJSON: []byte(`{"id":"abc123","secret":"` + clitest.EncSecret + `","description":"` + clitest.EncDescription + `"}`), Status: states.ObjectReady}})
 	notADir := filepath.Join(dir, "main.tf")
 
 	out := keepResults(results, notADir, run.ErroredSealing(enc), false)
@@ -48,15 +49,15 @@ terraform {
 		t.Fatalf("diagnostics: %v", out)
 	}
 	detail := out[0].Detail
-	assertContains(t, "the dump's diagnostic", detail, "tpf_thing.web[0] (id = abc123)", "Their only copy is below")
-	for _, secret := range []string{encSecret, encDescription} {
+	clitest.AssertContains(t, "the dump's diagnostic", detail, "tpf_thing.web[0] (id = abc123)", "Their only copy is below")
+	for _, secret := range []string{clitest.EncSecret, clitest.EncDescription} {
 		if strings.Contains(detail, secret) {
 			t.Errorf("the dump shows %q", secret)
 		}
 	}
 	dump := strings.TrimSpace(detail[strings.LastIndex(detail, "\n\n"):])
-	assertOpenTofuStateEnvelope(t, []byte(dump), "key_provider.pbkdf2.main")
-	sf, err := statefile.Read(bytes.NewReader(openTofuDecryptState(t, []byte(dump), encPassphrase)))
+	clitest.AssertOpenTofuStateEnvelope(t, []byte(dump), "key_provider.pbkdf2.main")
+	sf, err := statefile.Read(bytes.NewReader(clitest.OpenTofuDecryptState(t, []byte(dump), clitest.EncPassphrase)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,7 @@ terraform {
 		t.Fatal(err)
 	}
 	plain := keepResults(results, notADir, run.ErroredSealing(nil), false)
-	if len(plain) != 1 || !strings.Contains(plain[0].Detail, encDescription) {
+	if len(plain) != 1 || !strings.Contains(plain[0].Detail, clitest.EncDescription) {
 		t.Errorf("the unencrypted dump does not hold the results: %v", plain)
 	}
 }

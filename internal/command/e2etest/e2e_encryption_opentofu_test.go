@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/terrane/terrane/internal/testing/clitest"
 	"golang.org/x/crypto/pbkdf2"
 )
 
@@ -85,11 +86,11 @@ func TestPushOpenTofuEncryptedStateThenApply(t *testing.T) {
 	t.Parallel()
 	// The objects and a plain state of them, as an OpenTofu project would
 	// have: applied, then pulled.
-	p := newE2EProjectEnv(t, encryptionConfig(""), "TF_VAR_passphrase="+encPassphrase)
+	p := newE2EProjectEnv(t, encryptionConfig(""), "TF_VAR_passphrase="+clitest.EncPassphrase)
 	p.mustRun("apply", "-auto-approve")
 	plain := []byte(p.mustRun("state", "pull"))
-	encrypted := openTofuEncryptedState(t, plain, "key_provider.pbkdf2.tofu", encPassphrase)
-	if strings.Contains(string(encrypted), encSecret) {
+	encrypted := openTofuEncryptedState(t, plain, "key_provider.pbkdf2.tofu", clitest.EncPassphrase)
+	if strings.Contains(string(encrypted), clitest.EncSecret) {
 		t.Fatal("the test's encrypted state holds the secret")
 	}
 	statePath := filepath.Join(t.TempDir(), "terraform.tfstate")
@@ -110,8 +111,8 @@ func TestPushOpenTofuEncryptedStateThenApply(t *testing.T) {
 	if code == 0 {
 		t.Fatalf("pushing with the wrong passphrase succeeded")
 	}
-	assertContains(t, "push with the wrong passphrase", stderr, "Cannot decrypt state file", "key_provider.pbkdf2.tofu", "wrong key")
-	p.setenv("TF_VAR_passphrase", encPassphrase)
+	clitest.AssertContains(t, "push with the wrong passphrase", stderr, "Cannot decrypt state file", "key_provider.pbkdf2.tofu", "wrong key")
+	p.setenv("TF_VAR_passphrase", clitest.EncPassphrase)
 	// As OpenTofu's, state list of a workspace with no state is an error.
 	if stdout, stderr, code := p.run("state", "list"); code == 0 || strings.TrimSpace(stdout) != "" || !strings.Contains(stderr, "No state file was found") {
 		t.Fatalf("a refused push wrote records: exit %d, %q %q", code, stdout, stderr)
@@ -124,10 +125,10 @@ func TestPushOpenTofuEncryptedStateThenApply(t *testing.T) {
 	if out := p.mustRun("plan"); !strings.Contains(out, "No changes") {
 		t.Fatalf("the pushed state does not match the objects:\n%s", out)
 	}
-	p.write(strings.Replace(encryptionConfig(openTofuEncryption), encDescription, encDescription+"-moved-in", 1))
+	p.write(strings.Replace(encryptionConfig(openTofuEncryption), clitest.EncDescription, clitest.EncDescription+"-moved-in", 1))
 	out := p.mustRun("apply", "-auto-approve")
-	assertContains(t, "apply after the push", out, "3 changed")
-	assertNoSecrets(t, storeFiles(t, p.dir), encSecret, encDescription)
+	clitest.AssertContains(t, "apply after the push", out, "3 changed")
+	assertNoSecrets(t, storeFiles(t, p.dir), clitest.EncSecret, clitest.EncDescription)
 
 	// A tampered file is refused: one flipped bit of its ciphertext.
 	var envelope map[string]any
@@ -144,7 +145,7 @@ func TestPushOpenTofuEncryptedStateThenApply(t *testing.T) {
 	if _, stderr, code := p.run("state", "push", "-force", statePath); code == 0 {
 		t.Fatalf("a tampered state file was pushed")
 	} else {
-		assertContains(t, "push of a tampered file", stderr, "Cannot decrypt state file")
+		clitest.AssertContains(t, "push of a tampered file", stderr, "Cannot decrypt state file")
 	}
 }
 
@@ -192,12 +193,12 @@ output "greeting" {
   value = data.terraform_remote_state.net.outputs.greeting
 }
 `
-	p := newE2EProjectEnv(t, reader, "TF_VAR_passphrase="+encPassphrase)
+	p := newE2EProjectEnv(t, reader, "TF_VAR_passphrase="+clitest.EncPassphrase)
 	_, stderr, code := p.run("plan")
 	if code == 0 {
 		t.Fatalf("a data source without a remote_state_data_source target (nor a default) read an encrypted state file")
 	}
-	assertContains(t, "the unconfigured data source", stderr, "data.terraform_remote_state.unconfigured", "encrypted state file", "no encryption is configured")
+	clitest.AssertContains(t, "the unconfigured data source", stderr, "data.terraform_remote_state.unconfigured", "encrypted state file", "no encryption is configured")
 
 	// The named target alone, for the one data source it names.
 	withoutUnconfigured := strings.Replace(reader, `data "terraform_remote_state" "unconfigured" {
@@ -206,12 +207,12 @@ output "greeting" {
 }`, "", 1)
 	p.write(withoutUnconfigured)
 	out := p.mustRun("apply", "-auto-approve")
-	assertContains(t, "apply with the named target", out, `greeting = "hello from the network project"`)
+	clitest.AssertContains(t, "apply with the named target", out, `greeting = "hello from the network project"`)
 
 	// The default target, for every data source.
 	p.write(strings.Replace(reader, `remote_state_data_source "net"`, "default", 1))
 	out = p.mustRun("apply", "-auto-approve")
-	assertContains(t, "apply with the default target", out, `greeting = "hello from the network project"`)
+	clitest.AssertContains(t, "apply with the default target", out, `greeting = "hello from the network project"`)
 }
 
 // TestInitTakesInOpenTofuEncryptedState: an OpenTofu project with state
@@ -220,7 +221,7 @@ output "greeting" {
 // target the project's encryption block configures.
 func TestInitTakesInOpenTofuEncryptedState(t *testing.T) {
 	t.Parallel()
-	p := newE2EProjectEnv(t, encryptionConfig(""), "TF_VAR_passphrase="+encPassphrase)
+	p := newE2EProjectEnv(t, encryptionConfig(""), "TF_VAR_passphrase="+clitest.EncPassphrase)
 	p.mustRun("apply", "-auto-approve")
 	plain := []byte(p.mustRun("state", "pull"))
 	for name := range storeFiles(t, p.dir) {
@@ -228,16 +229,16 @@ func TestInitTakesInOpenTofuEncryptedState(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	writeFile(t, filepath.Join(p.dir, "terraform.tfstate"), string(openTofuEncryptedState(t, plain, "key_provider.pbkdf2.tofu", encPassphrase)))
+	clitest.WriteFile(t, filepath.Join(p.dir, "terraform.tfstate"), string(openTofuEncryptedState(t, plain, "key_provider.pbkdf2.tofu", clitest.EncPassphrase)))
 	p.write(encryptionConfig(openTofuEncryption))
 
 	_, stderr, code := p.run("plan", "-no-color")
 	if code == 0 {
 		t.Fatalf("plan over an encrypted terraform.tfstate not taken in ran")
 	}
-	assertContains(t, "plan over the encrypted state not taken in", stderr, "has not been taken in", "3 resource instance(s)")
+	clitest.AssertContains(t, "plan over the encrypted state not taken in", stderr, "has not been taken in", "3 resource instance(s)")
 	out := p.mustRun("init", "-force-copy", "-no-color")
-	assertContains(t, "init -force-copy", out, `Took in terraform.tfstate as workspace "default": 3 resource instances, 1 outputs`)
-	assertContains(t, "plan after taking the state in", p.mustRun("plan", "-no-color"), "No changes.")
-	assertNoSecrets(t, storeFiles(t, p.dir), encSecret, encDescription)
+	clitest.AssertContains(t, "init -force-copy", out, `Took in terraform.tfstate as workspace "default": 3 resource instances, 1 outputs`)
+	clitest.AssertContains(t, "plan after taking the state in", p.mustRun("plan", "-no-color"), "No changes.")
+	assertNoSecrets(t, storeFiles(t, p.dir), clitest.EncSecret, clitest.EncDescription)
 }

@@ -3,6 +3,8 @@ package e2etest
 import (
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // twoKeys declares the key providers and methods "old" and "new", with
@@ -40,7 +42,7 @@ func stateTarget(method, fallback string) string {
 
 func TestKeyRotationWithFallbackAndReencrypt(t *testing.T) {
 	t.Parallel()
-	p := newE2EProjectEnv(t, encryptionConfig(twoKeys(stateTarget("aes_gcm.old", ""))), "TF_VAR_passphrase="+encPassphrase)
+	p := newE2EProjectEnv(t, encryptionConfig(twoKeys(stateTarget("aes_gcm.old", ""))), "TF_VAR_passphrase="+clitest.EncPassphrase)
 	p.mustRun("apply", "-auto-approve")
 
 	// Rotate: new keys first, the old ones as a fallback. Reading works,
@@ -51,7 +53,7 @@ func TestKeyRotationWithFallbackAndReencrypt(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "No changes") {
 		t.Fatalf("plan during rotation:\n%s%s", out, stderr)
 	}
-	assertContains(t, "plan during rotation", out+stderr, "State records use an older encryption", "5 record(s)", "terrane state reencrypt")
+	clitest.AssertContains(t, "plan during rotation", out+stderr, "State records use an older encryption", "5 record(s)", "terrane state reencrypt")
 	renamed := func(cfg string) string {
 		return strings.Replace(cfg, `name        = "web-${count.index}"`, `name        = "web-${count.index}-renamed"`, 1)
 	}
@@ -68,12 +70,12 @@ func TestKeyRotationWithFallbackAndReencrypt(t *testing.T) {
 	if code == 0 {
 		t.Fatalf("the new keys alone read a record nothing rewrote")
 	}
-	assertContains(t, "state list with only the new keys", stderr, `output record "secret"`, "key_provider.pbkdf2.new", "method.aes_gcm.old", "add it as a fallback")
+	clitest.AssertContains(t, "state list with only the new keys", stderr, `output record "secret"`, "key_provider.pbkdf2.new", "method.aes_gcm.old", "add it as a fallback")
 
 	rotating = renamed(rotating)
 	p.write(rotating)
 	out = p.mustRun("state", "reencrypt")
-	assertContains(t, "state reencrypt", out, "Rewrote 1 record(s)", "with method.aes_gcm.new")
+	clitest.AssertContains(t, "state reencrypt", out, "Rewrote 1 record(s)", "with method.aes_gcm.new")
 	if again := p.mustRun("state", "reencrypt"); !strings.Contains(again, "Rewrote 0 record(s)") {
 		t.Errorf("a second reencrypt rewrote records again: %s", again)
 	}
@@ -85,7 +87,7 @@ func TestKeyRotationWithFallbackAndReencrypt(t *testing.T) {
 
 func TestMigrationToAndFromEncryption(t *testing.T) {
 	t.Parallel()
-	p := newE2EProjectEnv(t, encryptionConfig(""), "TF_VAR_passphrase="+encPassphrase)
+	p := newE2EProjectEnv(t, encryptionConfig(""), "TF_VAR_passphrase="+clitest.EncPassphrase)
 	p.mustRun("apply", "-auto-approve")
 
 	// Encryption without the unencrypted method refuses the plain records.
@@ -94,23 +96,23 @@ func TestMigrationToAndFromEncryption(t *testing.T) {
 	if code == 0 {
 		t.Fatalf("encrypted configuration read plain records without the unencrypted method")
 	}
-	assertContains(t, "plan over plain records", stderr, "Unencrypted state", "stored unencrypted", `method "unencrypted"`, "state reencrypt")
+	clitest.AssertContains(t, "plan over plain records", stderr, "Unencrypted state", "stored unencrypted", `method "unencrypted"`, "state reencrypt")
 
 	// With the unencrypted fallback, reencrypt migrates every record.
 	p.write(encryptionConfig(twoKeys(stateTarget("aes_gcm.new", "unencrypted.migrate"))))
 	p.mustRun("state", "reencrypt")
-	assertNoSecrets(t, storeFiles(t, p.dir), encSecret, encDescription)
+	assertNoSecrets(t, storeFiles(t, p.dir), clitest.EncSecret, clitest.EncDescription)
 	p.write(encryptionConfig(twoKeys(stateTarget("aes_gcm.new", ""))))
 	out, stderr, code := p.run("plan", "-out=tfplan")
 	if code != 0 || !strings.Contains(out, "No changes") {
 		t.Fatalf("the migrated state does not read with the new keys alone:\n%s%s", out, stderr)
 	}
-	assertContains(t, "plan -out with only state encrypted", out+stderr, "Plan file not encrypted", "plan target")
+	clitest.AssertContains(t, "plan -out with only state encrypted", out+stderr, "Plan file not encrypted", "plan target")
 
 	// And back: unencrypted first, the keys as fallback.
 	p.write(encryptionConfig(twoKeys(stateTarget("unencrypted.migrate", "aes_gcm.new"))))
 	out = p.mustRun("state", "reencrypt")
-	assertContains(t, "reencrypt to plain", out, "in plain form")
+	clitest.AssertContains(t, "reencrypt to plain", out, "in plain form")
 	p.write(encryptionConfig(""))
 	if out := p.mustRun("plan"); !strings.Contains(out, "No changes") {
 		t.Fatalf("the decrypted state does not read without encryption:\n%s", out)

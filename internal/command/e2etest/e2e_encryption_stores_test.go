@@ -8,6 +8,7 @@ import (
 
 	"github.com/terrane/terrane/internal/store/etcd/etcdtest"
 	"github.com/terrane/terrane/internal/testing/atrest"
+	"github.com/terrane/terrane/internal/testing/clitest"
 	"github.com/terrane/terrane/internal/testing/sharedstore"
 )
 
@@ -40,8 +41,8 @@ func TestEncryptionOnSharedStores(t *testing.T) {
 // all reach the store storeEnv names.
 func applyEncryptedAndDestroyHalf(t *testing.T, storeEnv []string) {
 	t.Helper()
-	cfg := encryptionConfig(pbkdf2Encryption("main", encryptedTargets))
-	p := newE2EProjectEnv(t, cfg, append([]string{"TF_VAR_passphrase=" + encPassphrase}, storeEnv...)...)
+	cfg := encryptionConfig(clitest.PBKDF2Encryption("main", clitest.EncryptedTargets))
+	p := newE2EProjectEnv(t, cfg, append([]string{"TF_VAR_passphrase=" + clitest.EncPassphrase}, storeEnv...)...)
 	p.mustRun("apply", "-auto-approve")
 	if _, err := os.Stat(filepath.Join(p.dir, ".terrane", "state.db")); err == nil {
 		t.Fatal("state went to the embedded store, not the shared one")
@@ -72,7 +73,7 @@ func applyEncryptedAndDestroyHalf(t *testing.T, storeEnv []string) {
 
 func assertDirHoldsNoSecrets(t *testing.T, dir string) {
 	t.Helper()
-	for secret, paths := range atrest.Search(t, dir, encSecret, encDescription) {
+	for secret, paths := range atrest.Search(t, dir, clitest.EncSecret, clitest.EncDescription) {
 		t.Errorf("%v hold %q in clear", paths, secret)
 	}
 }

@@ -7,14 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-)
 
-// The secrets the encryption tests look for on disk: a sensitive
-// attribute, an ordinary attribute and a sensitive output all hold them.
-const (
-	encSecret      = "s3cr3t-Zq81-attribute-value"
-	encDescription = "plain-Wx42-description-value"
-	encPassphrase  = "correct horse battery staple"
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 const encryptionResources = `
@@ -37,48 +31,20 @@ variable "passphrase" {
 variable "secret" {
   type      = string
   sensitive = true
-  default   = "` + encSecret + `"
+  default   = "` + clitest.EncSecret + `"
 }
 
 resource "tpf_thing" "web" {
   count       = 3
   name        = "web-${count.index}"
   secret      = var.secret
-  description = "` + encDescription + `"
+  description = "` + clitest.EncDescription + `"
 }
 
 output "secret" {
   value     = tpf_thing.web[0].secret
   sensitive = true
 }
-`
-
-// pbkdf2Encryption is an encryption block with one pbkdf2 key provider
-// and state and plan targets; extra goes inside it.
-func pbkdf2Encryption(name, extra string) string {
-	return `
-  encryption {
-    key_provider "pbkdf2" "` + name + `" {
-      passphrase = var.passphrase
-      iterations = 200000
-    }
-    method "aes_gcm" "` + name + `" {
-      keys = key_provider.pbkdf2.` + name + `
-    }
-` + extra + `
-  }
-`
-}
-
-const encryptedTargets = `
-    state {
-      method   = method.aes_gcm.main
-      enforced = true
-    }
-    plan {
-      method   = method.aes_gcm.main
-      enforced = true
-    }
 `
 
 func encryptionConfig(block string) string {
@@ -118,7 +84,7 @@ func assertNoSecrets(t *testing.T, files map[string][]byte, secrets ...string) {
 
 func TestEncryptionKeepsSecretsOutOfStoreAndPlanFiles(t *testing.T) {
 	t.Parallel()
-	p := newE2EProjectEnv(t, encryptionConfig(pbkdf2Encryption("main", encryptedTargets)), "TF_VAR_passphrase="+encPassphrase)
+	p := newE2EProjectEnv(t, encryptionConfig(clitest.PBKDF2Encryption("main", clitest.EncryptedTargets)), "TF_VAR_passphrase="+clitest.EncPassphrase)
 	planPath := filepath.Join(p.dir, "tfplan")
 	p.mustRun("plan", "-out="+planPath)
 	plan, err := os.ReadFile(planPath)
@@ -128,17 +94,17 @@ func TestEncryptionKeepsSecretsOutOfStoreAndPlanFiles(t *testing.T) {
 	if !bytes.HasPrefix(plan, []byte(`{"meta":{"key_provider.pbkdf2.main":`)) || !bytes.Contains(plan, []byte(`"encryption_version":"v0"`)) {
 		t.Errorf("the plan file is not OpenTofu's encrypted envelope: %.120s", plan)
 	}
-	assertNoSecrets(t, map[string][]byte{"tfplan": plan}, encSecret, encDescription)
+	assertNoSecrets(t, map[string][]byte{"tfplan": plan}, clitest.EncSecret, clitest.EncDescription)
 	if shown := p.mustRun("show", "-json", planPath); !strings.Contains(shown, `"format_version"`) || !strings.Contains(shown, "tpf_thing.web[2]") {
 		t.Errorf("show -json of the encrypted plan file:\n%.400s", shown)
 	}
 	p.mustRun("apply", planPath)
-	if out := p.mustRun("output", "-raw", "secret"); out != encSecret {
+	if out := p.mustRun("output", "-raw", "secret"); out != clitest.EncSecret {
 		t.Errorf("output -raw secret = %q", out)
 	}
 
 	files := storeFiles(t, p.dir)
-	assertNoSecrets(t, files, encSecret, encDescription)
+	assertNoSecrets(t, files, clitest.EncSecret, clitest.EncDescription)
 	if !bytes.Contains(files["state.db"], []byte("tpf_thing.web[2]")) && !bytes.Contains(files["state.db-wal"], []byte("tpf_thing.web[2]")) {
 		t.Errorf("record names are not readable in the store")
 	}
@@ -147,7 +113,7 @@ func TestEncryptionKeepsSecretsOutOfStoreAndPlanFiles(t *testing.T) {
 	if got := p.mustRun("state", "list"); !strings.Contains(got, "tpf_thing.web[1]") {
 		t.Errorf("state list: %s", got)
 	}
-	if pulled := p.mustRun("state", "pull"); !strings.Contains(pulled, encSecret) || !strings.Contains(pulled, encDescription) {
+	if pulled := p.mustRun("state", "pull"); !strings.Contains(pulled, clitest.EncSecret) || !strings.Contains(pulled, clitest.EncDescription) {
 		t.Errorf("state pull does not hold the decrypted state:\n%s", pulled)
 	}
 	if out := p.mustRun("plan"); !strings.Contains(out, "No changes") {
@@ -155,7 +121,7 @@ func TestEncryptionKeepsSecretsOutOfStoreAndPlanFiles(t *testing.T) {
 	}
 	watchEncryptedRecords(t, p)
 	p.mustRun("destroy", "-auto-approve")
-	assertNoSecrets(t, storeFiles(t, p.dir), encSecret, encDescription)
+	assertNoSecrets(t, storeFiles(t, p.dir), clitest.EncSecret, clitest.EncDescription)
 }
 
 // watchEncryptedRecords checks that watch, which holds no keys, lists the
@@ -165,7 +131,7 @@ func watchEncryptedRecords(t *testing.T, p *e2eProject) {
 	t.Helper()
 	cmd, stdout, stderr, exited := startCLI(t, p, "watch", "-backend", "sqlite://"+filepath.Join(p.dir, ".terrane", "state.db"), "-json")
 	defer cmd.Process.Kill()
-	waitFor(t, "snapshot end", stdout, regexp.MustCompile(`end_of_snapshot`))
+	clitest.WaitFor(t, "snapshot end", stdout, regexp.MustCompile(`end_of_snapshot`))
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
@@ -173,8 +139,8 @@ func watchEncryptedRecords(t *testing.T, p *e2eProject) {
 		t.Fatalf("watch exited %d: %s", code, stderr.String())
 	}
 	out := stdout.String()
-	assertContains(t, "watch of encrypted records", out, `"name":"tpf_thing.web[0]"`, `"encrypted":true`, `"method":"method.aes_gcm.main"`, `"key_providers":["key_provider.pbkdf2.main"]`)
-	for _, secret := range []string{encSecret, encDescription} {
+	clitest.AssertContains(t, "watch of encrypted records", out, `"name":"tpf_thing.web[0]"`, `"encrypted":true`, `"method":"method.aes_gcm.main"`, `"key_providers":["key_provider.pbkdf2.main"]`)
+	for _, secret := range []string{clitest.EncSecret, clitest.EncDescription} {
 		if strings.Contains(out, secret) {
 			t.Errorf("watch shows %q", secret)
 		}
@@ -185,23 +151,23 @@ func watchEncryptedRecords(t *testing.T, p *e2eProject) {
 // when they are there: without encryption, the store holds them in clear.
 func TestUnencryptedStoreHoldsSecrets(t *testing.T) {
 	t.Parallel()
-	p := newE2EProjectEnv(t, encryptionConfig(""), "TF_VAR_passphrase="+encPassphrase)
+	p := newE2EProjectEnv(t, encryptionConfig(""), "TF_VAR_passphrase="+clitest.EncPassphrase)
 	p.mustRun("apply", "-auto-approve")
 	var found bool
 	for _, data := range storeFiles(t, p.dir) {
-		found = found || bytes.Contains(data, []byte(encDescription))
+		found = found || bytes.Contains(data, []byte(clitest.EncDescription))
 	}
 	if !found {
-		t.Fatalf("the unencrypted store does not hold %q: the secret search cannot fail", encDescription)
+		t.Fatalf("the unencrypted store does not hold %q: the secret search cannot fail", clitest.EncDescription)
 	}
 }
 
 func TestEncryptedStateBadInput(t *testing.T) {
 	t.Parallel()
-	p := newE2EProjectEnv(t, encryptionConfig(pbkdf2Encryption("main", encryptedTargets)), "TF_VAR_passphrase="+encPassphrase)
+	p := newE2EProjectEnv(t, encryptionConfig(clitest.PBKDF2Encryption("main", clitest.EncryptedTargets)), "TF_VAR_passphrase="+clitest.EncPassphrase)
 	p.mustRun("apply", "-auto-approve")
 	planPath := filepath.Join(p.dir, "tfplan")
-	p.write(strings.Replace(encryptionConfig(pbkdf2Encryption("main", encryptedTargets)), encDescription, encDescription+"-2", 1))
+	p.write(strings.Replace(encryptionConfig(clitest.PBKDF2Encryption("main", clitest.EncryptedTargets)), clitest.EncDescription, clitest.EncDescription+"-2", 1))
 	p.mustRun("plan", "-out="+planPath)
 	before := storeFiles(t, p.dir)
 
@@ -210,20 +176,20 @@ func TestEncryptedStateBadInput(t *testing.T) {
 	if code == 0 {
 		t.Fatalf("applying the saved plan with the wrong passphrase succeeded")
 	}
-	assertContains(t, "apply of the saved plan with the wrong passphrase", stderr, "Failed to read the saved plan", "tfplan", "key_provider.pbkdf2.main", "wrong key")
+	clitest.AssertContains(t, "apply of the saved plan with the wrong passphrase", stderr, "Failed to read the saved plan", "tfplan", "key_provider.pbkdf2.main", "wrong key")
 	_, stderr, code = p.run("plan")
 	if code == 0 {
 		t.Fatalf("plan with the wrong passphrase succeeded")
 	}
-	assertContains(t, "plan with the wrong passphrase", stderr, "Failed to decrypt the state", `record "default"`, "key_provider.pbkdf2.main", "wrong key", "Nothing was written")
+	clitest.AssertContains(t, "plan with the wrong passphrase", stderr, "Failed to decrypt the state", `record "default"`, "key_provider.pbkdf2.main", "wrong key", "Nothing was written")
 	_, stderr, code = p.run("state", "list")
 	if code == 0 {
 		t.Fatalf("state list with the wrong passphrase succeeded")
 	}
-	assertContains(t, "state list with the wrong passphrase", stderr, "key_provider.pbkdf2.main")
+	clitest.AssertContains(t, "state list with the wrong passphrase", stderr, "key_provider.pbkdf2.main")
 
 	// A plan file altered in one byte of its ciphertext is refused.
-	p.setenv("TF_VAR_passphrase", encPassphrase)
+	p.setenv("TF_VAR_passphrase", clitest.EncPassphrase)
 	plan, err := os.ReadFile(planPath)
 	if err != nil {
 		t.Fatal(err)
@@ -244,7 +210,7 @@ func TestEncryptedStateBadInput(t *testing.T) {
 	if code == 0 {
 		t.Fatalf("plan without the encryption configuration read encrypted records")
 	}
-	assertContains(t, "plan without encryption", stderr, "is encrypted", "encrypts no state")
+	clitest.AssertContains(t, "plan without encryption", stderr, "is encrypted", "encrypts no state")
 	after := storeFiles(t, p.dir)
 	if !bytes.Equal(before["state.db"], after["state.db"]) || !bytes.Equal(before["state.db-wal"], after["state.db-wal"]) {
 		t.Errorf("a refused run changed the store")
@@ -253,8 +219,8 @@ func TestEncryptedStateBadInput(t *testing.T) {
 
 func TestEncryptionBlockInCalledModuleWarns(t *testing.T) {
 	t.Parallel()
-	p := newE2EProjectEnv(t, encryptionConfig(""), "TF_VAR_passphrase="+encPassphrase)
-	writeFile(t, filepath.Join(p.dir, "child", "main.tf"), `
+	p := newE2EProjectEnv(t, encryptionConfig(""), "TF_VAR_passphrase="+clitest.EncPassphrase)
+	clitest.WriteFile(t, filepath.Join(p.dir, "child", "main.tf"), `
 terraform {
   encryption {
     method "unencrypted" "nothing" {}
@@ -271,7 +237,7 @@ module "child" {
 	if code != 0 {
 		t.Fatalf("plan: %s%s", out, stderr)
 	}
-	assertContains(t, "plan with an encryption block in a called module", out+stderr, "Encryption block in a called module", "module.child", "has no effect")
+	clitest.AssertContains(t, "plan with an encryption block in a called module", out+stderr, "Encryption block in a called module", "module.child", "has no effect")
 }
 
 // TestWorkspacesOfOtherKeysAreListedAndDeleted: workspace names are
@@ -279,7 +245,7 @@ module "child" {
 // encrypted with another passphrase work; reading its state does not.
 func TestWorkspacesOfOtherKeysAreListedAndDeleted(t *testing.T) {
 	t.Parallel()
-	p := newE2EProjectEnv(t, encryptionConfig(pbkdf2Encryption("main", encryptedTargets)), "TF_VAR_passphrase=the passphrase of workspace one")
+	p := newE2EProjectEnv(t, encryptionConfig(clitest.PBKDF2Encryption("main", clitest.EncryptedTargets)), "TF_VAR_passphrase=the passphrase of workspace one")
 	p.mustRun("workspace", "new", "one")
 	p.mustRun("apply", "-auto-approve")
 	p.setenv("TF_VAR_passphrase", "the passphrase of workspace two")
@@ -316,7 +282,7 @@ func TestEncryptionFromTheEnvironment(t *testing.T) {
     }
   }
 `
-	p := newE2EProjectEnv(t, encryptionConfig(""), "TF_VAR_passphrase="+encPassphrase)
+	p := newE2EProjectEnv(t, encryptionConfig(""), "TF_VAR_passphrase="+clitest.EncPassphrase)
 	// init made the workspace's record, unencrypted: start over.
 	for name := range storeFiles(t, p.dir) {
 		if err := os.Remove(filepath.Join(p.dir, ".terrane", name)); err != nil {
@@ -328,7 +294,7 @@ func TestEncryptionFromTheEnvironment(t *testing.T) {
 	if code == 0 {
 		t.Fatalf("enforced encryption without a method planned")
 	}
-	assertContains(t, "enforced encryption without TF_ENCRYPTION", stderr, "Missing encryption method", "is enforced", "TF_ENCRYPTION")
+	clitest.AssertContains(t, "enforced encryption without TF_ENCRYPTION", stderr, "Missing encryption method", "is enforced", "TF_ENCRYPTION")
 
 	p.setenv("TF_ENCRYPTION", `
 key_provider "pbkdf2" "env" {
@@ -346,7 +312,7 @@ plan {
 }
 `)
 	p.mustRun("apply", "-auto-approve")
-	assertNoSecrets(t, storeFiles(t, p.dir), encSecret, encDescription)
+	assertNoSecrets(t, storeFiles(t, p.dir), clitest.EncSecret, clitest.EncDescription)
 	if out := p.mustRun("plan"); !strings.Contains(out, "No changes") {
 		t.Errorf("plan over the state TF_ENCRYPTION encrypted:\n%s", out)
 	}
@@ -362,10 +328,10 @@ func TestSavedPlanKeepsTheStatePassphrase(t *testing.T) {
       method = method.aes_gcm.main
     }
 `
-	p := newE2EProjectEnv(t, encryptionConfig(pbkdf2Encryption("main", stateOnly)), "TF_VAR_passphrase="+encPassphrase)
+	p := newE2EProjectEnv(t, encryptionConfig(clitest.PBKDF2Encryption("main", stateOnly)), "TF_VAR_passphrase="+clitest.EncPassphrase)
 	p.unsetenv("TF_VAR_passphrase")
 	planPath := filepath.Join(p.dir, "tfplan")
-	p.mustRun("plan", "-var", "passphrase="+encPassphrase, "-out="+planPath)
+	p.mustRun("plan", "-var", "passphrase="+clitest.EncPassphrase, "-out="+planPath)
 	if out := p.mustRun("apply", planPath); !strings.Contains(out, "3 added") {
 		t.Fatalf("applying the saved plan:\n%s", out)
 	}
@@ -375,18 +341,18 @@ func TestSavedPlanKeepsTheStatePassphrase(t *testing.T) {
 
 	// A plain plan file, once the configuration encrypts plans, is read
 	// only through an unencrypted fallback of the plan target.
-	p.mustRun("plan", "-var", "passphrase="+encPassphrase, "-out="+planPath)
+	p.mustRun("plan", "-var", "passphrase="+clitest.EncPassphrase, "-out="+planPath)
 	planTarget := stateOnly + `
     plan {
       method = method.aes_gcm.main
     }
 `
-	p.write(encryptionConfig(pbkdf2Encryption("main", planTarget)))
-	_, stderr, code := p.run("apply", "-var", "passphrase="+encPassphrase, planPath)
+	p.write(encryptionConfig(clitest.PBKDF2Encryption("main", planTarget)))
+	_, stderr, code := p.run("apply", "-var", "passphrase="+clitest.EncPassphrase, planPath)
 	if code == 0 {
 		t.Fatalf("a plain plan file was applied though the plan target has no unencrypted method")
 	}
-	assertContains(t, "apply of a plain plan file under a plan target", stderr, "Failed to read the saved plan", "tfplan", "not encrypted", "unencrypted method")
+	clitest.AssertContains(t, "apply of a plain plan file under a plan target", stderr, "Failed to read the saved plan", "tfplan", "not encrypted", "unencrypted method")
 	if _, stderr, code := p.run("show", planPath); code == 0 || !strings.Contains(stderr, "not encrypted") {
 		t.Errorf("show of a plain plan file under a plan target: exit %d\n%s", code, stderr)
 	}
@@ -397,16 +363,16 @@ func TestSavedPlanKeepsTheStatePassphrase(t *testing.T) {
 // variables; without them they refuse, naming the variable.
 func TestPassphraseOnTheCommandLine(t *testing.T) {
 	t.Parallel()
-	p := newE2EProjectEnv(t, encryptionConfig(pbkdf2Encryption("main", encryptedTargets)), "TF_VAR_passphrase="+encPassphrase)
+	p := newE2EProjectEnv(t, encryptionConfig(clitest.PBKDF2Encryption("main", clitest.EncryptedTargets)), "TF_VAR_passphrase="+clitest.EncPassphrase)
 	p.unsetenv("TF_VAR_passphrase")
 	if _, stderr, code := p.run("init"); code == 0 || !strings.Contains(stderr, "encryption configuration uses var.passphrase") {
 		t.Fatalf("init without the passphrase: exit %d\n%s", code, stderr)
 	}
-	passphrase := "passphrase=" + encPassphrase
-	writeFile(t, filepath.Join(p.dir, "secret.tfvars"), `passphrase = "`+encPassphrase+`"`+"\n")
+	passphrase := "passphrase=" + clitest.EncPassphrase
+	clitest.WriteFile(t, filepath.Join(p.dir, "secret.tfvars"), `passphrase = "`+clitest.EncPassphrase+`"`+"\n")
 	p.mustRun("init", "-var", passphrase)
 	p.mustRun("apply", "-auto-approve", "-var-file=secret.tfvars")
-	if out := p.mustRun("output", "-var", passphrase, "-raw", "secret"); out != encSecret {
+	if out := p.mustRun("output", "-var", passphrase, "-raw", "secret"); out != clitest.EncSecret {
 		t.Errorf("output -raw secret = %q", out)
 	}
 	if _, stderr, code := p.run("output", "-raw", "secret"); code == 0 || !strings.Contains(stderr, "var.passphrase") {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // ephemeralLeakConfig uses ephemeral values in every place they may go:
@@ -139,7 +141,7 @@ func TestEphemeralValuesNeverWritten(t *testing.T) {
 	run("show", "-json", "ephemeral.tfplan")
 	run("show", "-no-color", "ephemeral.tfplan")
 	apply := run("apply", "-json", "-var", passwordVar, "ephemeral.tfplan")
-	assertContains(t, "apply -json", apply, `"type":"ephemeral_op_start"`, `"type":"ephemeral_op_complete"`, `"action":"close"`)
+	clitest.AssertContains(t, "apply -json", apply, `"type":"ephemeral_op_start"`, `"type":"ephemeral_op_complete"`, `"action":"close"`)
 	// The values reached the provider: it keeps write-only values in its
 	// cloud files (and only there).
 	cloud := p.objects("tpf_thing")
@@ -161,7 +163,7 @@ func TestEphemeralValuesNeverWritten(t *testing.T) {
 		t.Errorf("destroy left objects: %v", sortedNames(written))
 	}
 	watched := watchInstances()
-	assertContains(t, "watch", watched, "tpf_thing.db", "tpf_thing.plain")
+	clitest.AssertContains(t, "watch", watched, "tpf_thing.db", "tpf_thing.plain")
 	streams["the watch of instances"], streams["the watch of outputs"] = watched, watchOutputs()
 	writeOnlyFree["the watch of instances"], writeOnlyFree["the watch of outputs"] = true, true
 	log, err := os.ReadFile(logPath)
@@ -255,7 +257,7 @@ func excerpt(content []byte, at int) string {
 func startWatch(t *testing.T, p *e2eProject, args ...string) func() string {
 	t.Helper()
 	cmd := p.command(append([]string{"watch"}, args...)...)
-	var out syncBuffer
+	var out clitest.SyncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/terrane/terrane/internal/engine"
+	"github.com/terrane/terrane/internal/testing/clitest"
 	"github.com/terrane/terrane/internal/ui"
 	"github.com/terrane/terrane/internal/ui/jsonview"
 )
@@ -50,7 +51,7 @@ resource "tpf_thing" "stuck" {
 }
 `)
 	cmd, out, errOut, exited := startCLI(t, p, "apply", "-auto-approve", "-no-color")
-	waitFor(t, "apply", out, regexp.MustCompile(`tpf_thing.stuck: Creating...`))
+	clitest.WaitFor(t, "apply", out, regexp.MustCompile(`tpf_thing.stuck: Creating...`))
 	renewed := false
 	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline) && !renewed; time.Sleep(100 * time.Millisecond) {
 		lease, open := p.objects("tpf_token")["long"]
@@ -76,7 +77,7 @@ resource "tpf_thing" "stuck" {
 	if leases := p.objects("tpf_token"); len(leases) != 0 {
 		t.Errorf("the interrupted run left the token open: %v", leases)
 	}
-	assertContains(t, "apply", out.String(),
+	clitest.AssertContains(t, "apply", out.String(),
 		"ephemeral.tpf_token.lease: Renewing...", "ephemeral.tpf_token.lease: Renew complete after",
 		"ephemeral.tpf_token.lease: Closing...", "ephemeral.tpf_token.lease: Close complete after")
 }
@@ -103,8 +104,8 @@ resource "tpf_thing" "a" {
 	if code == 0 {
 		t.Fatalf("apply succeeded:\n%s", out)
 	}
-	assertContains(t, "apply", errOut, "Apply failed on request")
-	assertContains(t, "apply", out, "ephemeral.tpf_token.t[0]: Opening...", "ephemeral.tpf_token.t[1]: Close complete after")
+	clitest.AssertContains(t, "apply", errOut, "Apply failed on request")
+	clitest.AssertContains(t, "apply", out, "ephemeral.tpf_token.t[0]: Opening...", "ephemeral.tpf_token.t[1]: Close complete after")
 	if leases := p.objects("tpf_token"); len(leases) != 0 {
 		t.Errorf("the failed apply left tokens open: %v", sortedNames(leases))
 	}

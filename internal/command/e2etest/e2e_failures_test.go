@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // failingConfig has two good instances and one, applied after them, whose
@@ -57,7 +59,7 @@ func TestE2EProviderFailures(t *testing.T) {
 			if code != 1 {
 				t.Fatalf("apply with fail=%s: exit %d, want 1\n%s\n%s", test.fail, code, out, errOut)
 			}
-			assertContains(t, "error output", errOut, test.summary, "tpf_thing.bad")
+			clitest.AssertContains(t, "error output", errOut, test.summary, "tpf_thing.bad")
 			if strings.Contains(errOut, "goroutine ") && test.fail != "crash" {
 				t.Errorf("a Go panic reached the user:\n%s", errOut)
 			}
@@ -84,7 +86,7 @@ func TestE2EProviderFailures(t *testing.T) {
 				if code != 1 {
 					t.Errorf("plan after a create without an answer: exit %d, want 1", code)
 				}
-				assertContains(t, "plan after a create without an answer", errOut, "Unfinished create", "tpf_thing.bad", "import")
+				clitest.AssertContains(t, "plan after a create without an answer", errOut, "Unfinished create", "tpf_thing.bad", "import")
 				return
 			}
 			out = p.mustRun("plan", "-no-color")

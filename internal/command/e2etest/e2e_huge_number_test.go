@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // TestE2EHugeNumbersRefused gives Terrane numbers too large to write out —
@@ -20,16 +22,16 @@ func TestE2EHugeNumbersRefused(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("plan with a huge literal: exit %d, want 1", code)
 	}
-	assertContains(t, "plan with a huge literal", errOut, "Number too large", "main.tf line")
+	clitest.AssertContains(t, "plan with a huge literal", errOut, "Number too large", "main.tf line")
 
 	p.write(lifecycleHeader + "variable \"n\" {\n  type = number\n}\noutput \"n\" {\n  value = var.n\n}\n")
 	_, errOut, code = p.run("plan", "-no-color", "-var", "n=-1e88888888")
 	if code != 1 {
 		t.Fatalf("plan with a huge -var: exit %d, want 1", code)
 	}
-	assertContains(t, "plan with a huge -var", errOut, "Number too large", "var.n")
+	clitest.AssertContains(t, "plan with a huge -var", errOut, "Number too large", "var.n")
 
-	writeFile(t, filepath.Join(p.dir, "huge.tfstate"), `{"version": 4, "terraform_version": "1.9.0", "serial": 1, "lineage": "x",
+	clitest.WriteFile(t, filepath.Join(p.dir, "huge.tfstate"), `{"version": 4, "terraform_version": "1.9.0", "serial": 1, "lineage": "x",
   "outputs": {"n": {"value": 1e77777777, "type": "number"}}, "resources": []}`)
 	_, errOut, code = p.run("state", "push", "huge.tfstate")
 	if code != 1 || !strings.Contains(errOut, "number Terrane cannot keep") {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // testInterrupt interrupts an apply whose last provider call never
@@ -24,12 +26,12 @@ resource "tpf_thing" "stuck" {
 }
 `)
 	cmd, out, errOut, exited := startCLI(t, p, "apply", "-auto-approve", "-no-color")
-	waitFor(t, "apply", out, regexp.MustCompile(`tpf_thing.stuck: Creating...`))
+	clitest.WaitFor(t, "apply", out, regexp.MustCompile(`tpf_thing.stuck: Creating...`))
 
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "interrupted apply", errOut, regexp.MustCompile(`Interrupt received.\nPlease wait for Terrane to exit or data loss may occur.`))
+	clitest.WaitFor(t, "interrupted apply", errOut, regexp.MustCompile(`Interrupt received.\nPlease wait for Terrane to exit or data loss may occur.`))
 	var err error
 	select {
 	case err = <-exited:
@@ -40,7 +42,7 @@ resource "tpf_thing" "stuck" {
 		}
 		select {
 		case err = <-exited:
-			assertContains(t, "twice interrupted apply", errOut.String(), "Two interrupts received. Exiting immediately.")
+			clitest.AssertContains(t, "twice interrupted apply", errOut.String(), "Two interrupts received. Exiting immediately.")
 		case <-time.After(10 * time.Second):
 			cmd.Process.Kill()
 			t.Fatalf("apply still running after a second interrupt\nstdout:\n%s\nstderr:\n%s", out.String(), errOut.String())

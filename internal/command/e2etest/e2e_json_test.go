@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // jsonMessageTypes parses a -json stream and returns each message's type,
@@ -61,5 +63,5 @@ output "id" {
 			t.Errorf("apply -json has no %s message: %v", want, types)
 		}
 	}
-	assertContains(t, "apply -json", out, `"add":1`, `"operation":"apply"`)
+	clitest.AssertContains(t, "apply -json", out, `"add":1`, `"operation":"apply"`)
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/terrane/terrane/internal/plans/planfile"
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 const lifecycleHeader = `
@@ -100,16 +101,16 @@ func TestE2ELifecycle(t *testing.T) {
 // environment; it returns the project.
 func testE2ELifecycle(t *testing.T, env ...string) *e2eProject {
 	p := newE2EProjectEnv(t, lifecycleV1, env...)
-	writeFile(t, filepath.Join(p.dir, "terraform.tfvars"), "env = \"prod\"\n")
+	clitest.WriteFile(t, filepath.Join(p.dir, "terraform.tfvars"), "env = \"prod\"\n")
 
 	out := p.mustRun("plan", "-no-color")
-	assertContains(t, "first plan", out, "tpf_thing.web will be created", "tpf_thing.worker[1] will be created", "Plan: 5 to add, 0 to change, 0 to destroy.")
+	clitest.AssertContains(t, "first plan", out, "tpf_thing.web will be created", "tpf_thing.worker[1] will be created", "Plan: 5 to add, 0 to change, 0 to destroy.")
 	if got := p.objects("tpf_thing"); len(got) != 0 {
 		t.Fatalf("plan created objects: %v", sortedNames(got))
 	}
 
 	out = p.mustRun("apply", "-auto-approve", "-no-color")
-	assertContains(t, "first apply", out, "Apply complete! Resources: 5 added, 0 changed, 0 destroyed.", "web_id = ")
+	clitest.AssertContains(t, "first apply", out, "Apply complete! Resources: 5 added, 0 changed, 0 destroyed.", "web_id = ")
 	objects := p.objects("tpf_thing")
 	if got := strings.Join(sortedNames(objects), " "); got != "cache-1 db-1 web worker-0 worker-1" {
 		t.Fatalf("cloud after apply holds %s", got)
@@ -125,14 +126,14 @@ func testE2ELifecycle(t *testing.T, env ...string) *e2eProject {
 	if code != 0 {
 		t.Fatalf("plan after apply: exit %d, want 0 (no changes)\n%s\n%s", code, out, errOut)
 	}
-	assertContains(t, "plan after apply", out, "No changes.")
+	clitest.AssertContains(t, "plan after apply", out, "No changes.")
 
 	p.write(lifecycleV2)
 	out, errOut, code = p.run("plan", "-no-color", "-detailed-exitcode", "-var", "env=staging")
 	if code != 2 {
 		t.Fatalf("plan after edit: exit %d, want 2 (changes)\n%s\n%s", code, out, errOut)
 	}
-	assertContains(t, "plan after edit", out,
+	clitest.AssertContains(t, "plan after edit", out,
 		"tpf_thing.web will be updated in-place", `"serves staging, updated"`,
 		"tpf_thing.db must be replaced", "-/+ resource \"tpf_thing\" \"db\"",
 		"tpf_thing.cache must be replaced", "+/- resource \"tpf_thing\" \"cache\"",
@@ -149,15 +150,15 @@ func testE2ELifecycle(t *testing.T, env ...string) *e2eProject {
 
 	p.editObject(objects["web"], func(attrs map[string]any) { attrs["description"] = "edited by hand" })
 	out = p.mustRun("plan", "-no-color", "-var", "env=staging")
-	assertContains(t, "plan after drift", out, `~ description = "edited by hand" -> "serves staging, updated"`, "tpf_thing.web will be updated in-place", "Plan: 0 to add, 1 to change, 0 to destroy.")
+	clitest.AssertContains(t, "plan after drift", out, `~ description = "edited by hand" -> "serves staging, updated"`, "tpf_thing.web will be updated in-place", "Plan: 0 to add, 1 to change, 0 to destroy.")
 	out = p.mustRun("plan", "-refresh-only", "-no-color", "-var", "env=staging")
-	assertContains(t, "refresh-only plan after drift", out, "tpf_thing.web has changed", `"edited by hand"`)
+	clitest.AssertContains(t, "refresh-only plan after drift", out, "tpf_thing.web has changed", `"edited by hand"`)
 	if strings.Contains(out, "will be updated in-place") {
 		t.Errorf("a refresh-only plan proposes changes:\n%s", out)
 	}
 
 	out = p.mustRun("destroy", "-auto-approve", "-no-color", "-var", "env=staging")
-	assertContains(t, "destroy", out, "Destroy complete! Resources: 5 destroyed.")
+	clitest.AssertContains(t, "destroy", out, "Destroy complete! Resources: 5 destroyed.")
 	if got := p.objects("tpf_thing"); len(got) != 0 {
 		t.Errorf("cloud after destroy still holds %v", sortedNames(got))
 	}
@@ -180,7 +181,7 @@ resource "tpf_thing" "a" {
 	if code != 1 {
 		t.Errorf("declined apply: exit %d, want 1", code)
 	}
-	assertContains(t, "declined apply", out, "Do you want to perform these actions?", "Only 'yes' will be accepted", "Apply cancelled.")
+	clitest.AssertContains(t, "declined apply", out, "Do you want to perform these actions?", "Only 'yes' will be accepted", "Apply cancelled.")
 	if got := p.objects("tpf_thing"); len(got) != 0 {
 		t.Fatalf("declined apply created %v", sortedNames(got))
 	}
@@ -195,12 +196,12 @@ resource "tpf_thing" "a" {
 	if code != 1 || len(p.objects("tpf_thing")) != 1 {
 		t.Errorf("declined destroy: exit %d, objects %v", code, sortedNames(p.objects("tpf_thing")))
 	}
-	assertContains(t, "declined destroy", out, "Do you really want to destroy all resources?", "Destroy cancelled.")
+	clitest.AssertContains(t, "declined destroy", out, "Do you really want to destroy all resources?", "Destroy cancelled.")
 	_, errOut, code = p.run("apply", "-input=false")
 	if code != 1 {
 		t.Errorf("apply -input=false without -auto-approve: exit %d", code)
 	}
-	assertContains(t, "apply -input=false", errOut, "-auto-approve")
+	clitest.AssertContains(t, "apply -input=false", errOut, "-auto-approve")
 }
 
 // TestE2ESavedPlan applies a saved plan, and refuses one made before a
@@ -235,7 +236,7 @@ resource "tpf_thing" "a" {
 	p.mustRun("plan", "-out=second.tfplan")
 
 	out := p.mustRun("apply", "-no-color", "first.tfplan")
-	assertContains(t, "apply of a saved plan", out, "Apply complete! Resources: 0 added, 1 changed, 0 destroyed.")
+	clitest.AssertContains(t, "apply of a saved plan", out, "Apply complete! Resources: 0 added, 1 changed, 0 destroyed.")
 	if got := p.objects("tpf_thing")["a"].attrs["description"]; got != "two" {
 		t.Errorf("saved plan not applied: description %v", got)
 	}
@@ -244,7 +245,7 @@ resource "tpf_thing" "a" {
 	if code != 1 {
 		t.Fatalf("stale saved plan applied: exit %d\n%s\n%s", code, out, errOut)
 	}
-	assertContains(t, "stale plan refusal", errOut, "Saved plan is stale")
+	clitest.AssertContains(t, "stale plan refusal", errOut, "Saved plan is stale")
 
 	p.write(lifecycleHeader + `
 resource "tpf_thing" "a" {
@@ -253,11 +254,11 @@ resource "tpf_thing" "a" {
 }
 `)
 	p.mustRun("plan", "-out=third.tfplan")
-	writeFile(t, filepath.Join(p.dir, "extra.tf"), "locals {\n  x = 1\n}\n")
+	clitest.WriteFile(t, filepath.Join(p.dir, "extra.tf"), "locals {\n  x = 1\n}\n")
 	_, errOut, code = p.run("apply", "-no-color", "third.tfplan")
 	if code != 1 {
 		t.Fatalf("plan applied after the configuration changed: exit %d", code)
 	}
-	assertContains(t, "changed configuration refusal", errOut, "Configuration changed since the plan was made", "extra.tf")
+	clitest.AssertContains(t, "changed configuration refusal", errOut, "Configuration changed since the plan was made", "extra.tf")
 	return p
 }

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"testing"
 	"time"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // TestE2ELockTimeoutWaitsForAnotherApply runs two applies of the same
@@ -19,10 +21,10 @@ func TestE2ELockTimeoutWaitsForAnotherApply(t *testing.T) {
 	// The first apply holds an intent on tpf_thing.a while its update
 	// hangs in the provider.
 	first := startInBackground(t, p, "apply", "-auto-approve", "-no-color", "-var=suffix=-one", "-var=fail=hang")
-	waitFor(t, "first apply", first.out, regexp.MustCompile(`tpf_thing.a: Modifying\.\.\.`))
+	clitest.WaitFor(t, "first apply", first.out, regexp.MustCompile(`tpf_thing.a: Modifying\.\.\.`))
 
 	second := startInBackground(t, p, "apply", "-auto-approve", "-no-color", "-lock-timeout=60s", "-var=suffix=-two")
-	waitFor(t, "second apply", second.out, regexp.MustCompile(`Waiting for another run \(tpf_thing\.a is being changed by another run\)`))
+	clitest.WaitFor(t, "second apply", second.out, regexp.MustCompile(`Waiting for another run \(tpf_thing\.a is being changed by another run\)`))
 
 	// Ending the first apply releases its claim; the second plans again.
 	if err := first.cmd.Process.Signal(os.Interrupt); err != nil {
@@ -32,7 +34,7 @@ func TestE2ELockTimeoutWaitsForAnotherApply(t *testing.T) {
 	if err := second.wait(t, "second apply", 60*time.Second); err != nil {
 		t.Fatalf("second apply failed: %v\nstdout:\n%s\nstderr:\n%s", err, second.out.String(), second.errOut.String())
 	}
-	assertContains(t, "second apply", second.out.String(), "Apply complete!")
+	clitest.AssertContains(t, "second apply", second.out.String(), "Apply complete!")
 	if got := p.objects("tpf_thing")["a"].attrs["description"]; got != "a-two" {
 		t.Errorf("cloud holds description %v after both applies, want the second's a-two", got)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/terrane/terrane/internal/testing/clitest"
 	"github.com/terrane/terrane/internal/workdir"
 )
 
@@ -48,7 +49,7 @@ func TestE2EPulumiComponent(t *testing.T) {
 	p := newPulumiProject(t, pairConfig("abcd", "pp-right", ""))
 
 	out := p.mustRun("plan", "-no-color")
-	assertContains(t, "first plan", out,
+	clitest.AssertContains(t, "first plan", out,
 		"tpulumi_pair.p will be created", `"pp-left"`, `"pp-right"`, `left_length   = 4`, "(known after apply)",
 		"Plan: 1 to add, 0 to change, 0 to destroy.")
 	if len(p.objects("tpulumi_thing")) != 0 {
@@ -56,7 +57,7 @@ func TestE2EPulumiComponent(t *testing.T) {
 	}
 
 	out = p.mustRun("apply", "-auto-approve", "-no-color")
-	assertContains(t, "first apply", out, "Apply complete! Resources: 1 added, 0 changed, 0 destroyed.", "left_length = 4")
+	clitest.AssertContains(t, "first apply", out, "Apply complete! Resources: 1 added, 0 changed, 0 destroyed.", "left_length = 4")
 	things := p.objects("tpulumi_thing")
 	if got := strings.Join(sortedNames(things), " "); got != "pp-left pp-right" {
 		t.Fatalf("cloud after apply holds %q, want the two children", got)
@@ -70,7 +71,7 @@ func TestE2EPulumiComponent(t *testing.T) {
 		t.Errorf("state list shows %q, want the component alone", out)
 	}
 	out = p.mustRun("state", "show", "-no-color", "tpulumi_pair.p")
-	assertContains(t, "state show", out, "# Children of tpulumi_pair.p", `tpulumi:index:Thing "tpulumi_pair-`,
+	clitest.AssertContains(t, "state show", out, "# Children of tpulumi_pair.p", `tpulumi:index:Thing "tpulumi_pair-`,
 		`id      = "`+cloudObjectID(things["pp-left"])+`"`, `"content":"abcd"`, `left_api_key  = (sensitive value)`, `"apiKey":"(sensitive)"`)
 	if strings.Contains(out, "key-pp-left") {
 		t.Errorf("state show reveals the left child's secret apiKey:\n%s", out)
@@ -78,7 +79,7 @@ func TestE2EPulumiComponent(t *testing.T) {
 	// The child records follow the component through state mv.
 	p.mustRun("state", "mv", "tpulumi_pair.p", "tpulumi_pair.moved")
 	out = p.mustRun("state", "show", "-no-color", "tpulumi_pair.moved")
-	assertContains(t, "state show after state mv", out, "# Children of tpulumi_pair.moved", `"pp-left"`)
+	clitest.AssertContains(t, "state show after state mv", out, "# Children of tpulumi_pair.moved", `"pp-left"`)
 	p.mustRun("state", "mv", "tpulumi_pair.moved", "tpulumi_pair.p")
 	p.assertChildRecords("after moving back", things, "pp-left", "pp-right")
 	p.expectNoChanges("plan after apply")
@@ -87,7 +88,7 @@ func TestE2EPulumiComponent(t *testing.T) {
 	// replaces the right child (name is replaceOnChanges).
 	p.write(pairConfig("abcdef", "pp-other", ""))
 	out = p.mustRun("plan", "-no-color")
-	assertContains(t, "update plan", out, "tpulumi_pair.p will be updated in-place", `"pp-other"`, "Plan: 0 to add, 1 to change, 0 to destroy.")
+	clitest.AssertContains(t, "update plan", out, "tpulumi_pair.p will be updated in-place", `"pp-other"`, "Plan: 0 to add, 1 to change, 0 to destroy.")
 	p.mustRun("apply", "-auto-approve", "-no-color")
 	things = p.objects("tpulumi_thing")
 	if got := strings.Join(sortedNames(things), " "); got != "pp-left pp-other" {
@@ -105,7 +106,7 @@ func TestE2EPulumiComponent(t *testing.T) {
 		t.Fatal(err)
 	}
 	out = p.mustRun("plan", "-no-color")
-	assertContains(t, "plan after a child was deleted", out, "tpulumi_pair.p will be updated in-place", "Plan: 0 to add, 1 to change, 0 to destroy.")
+	clitest.AssertContains(t, "plan after a child was deleted", out, "tpulumi_pair.p will be updated in-place", "Plan: 0 to add, 1 to change, 0 to destroy.")
 	p.mustRun("apply", "-auto-approve", "-no-color")
 	if got := strings.Join(sortedNames(p.objects("tpulumi_thing")), " "); got != "pp-left pp-other" {
 		t.Fatalf("cloud after repairing the drift holds %q", got)
@@ -121,7 +122,7 @@ func TestE2EPulumiComponent(t *testing.T) {
 	p.expectNoChanges("plan after dropping a child")
 
 	out = p.mustRun("destroy", "-auto-approve", "-no-color")
-	assertContains(t, "destroy", out, "Destroy complete! Resources: 1 destroyed.")
+	clitest.AssertContains(t, "destroy", out, "Destroy complete! Resources: 1 destroyed.")
 	if left := sortedNames(p.objects("tpulumi_thing")); len(left) != 0 {
 		t.Errorf("destroy left children in the cloud: %v", left)
 	}
@@ -170,7 +171,7 @@ func TestE2EPulumiComponentForeignChild(t *testing.T) {
 	if code == 0 {
 		t.Fatalf("plan succeeded with a foreign child:\n%s", out)
 	}
-	assertContains(t, "plan", errOut, "Component child from another package", "other:index:Widget", "tpulumi_pair", "belongs to the package other")
+	clitest.AssertContains(t, "plan", errOut, "Component child from another package", "other:index:Widget", "tpulumi_pair", "belongs to the package other")
 	if len(p.objects("tpulumi_thing")) != 0 {
 		t.Errorf("the refused plan created objects")
 	}
@@ -186,7 +187,7 @@ func TestE2EPulumiComponentPartialFailure(t *testing.T) {
 	if code == 0 {
 		t.Fatalf("apply succeeded although the right child fails:\n%s", out)
 	}
-	assertContains(t, "failed apply", errOut, "create failure requested", "tpulumi_pair-")
+	clitest.AssertContains(t, "failed apply", errOut, "create failure requested", "tpulumi_pair-")
 	if got := strings.Join(sortedNames(p.objects("tpulumi_thing")), " "); got != "pp-left" {
 		t.Fatalf("cloud after the failed apply holds %q, want the left child only", got)
 	}
@@ -227,9 +228,9 @@ output "described" {
 `
 	p := newPulumiProject(t, config)
 	out := p.mustRun("plan", "-no-color")
-	assertContains(t, "plan", out, "+ described   = (known after apply)")
+	clitest.AssertContains(t, "plan", out, "+ described   = (known after apply)")
 	out = p.mustRun("apply", "-auto-approve", "-no-color")
-	assertContains(t, "apply", out, `described = "tpulumi_pair-`, ` is a tpulumi:index:Pair"`)
+	clitest.AssertContains(t, "apply", out, `described = "tpulumi_pair-`, ` is a tpulumi:index:Pair"`)
 	p.expectNoChanges("plan after apply")
 
 	// state rm forgets the component and its child records (not the
@@ -268,7 +269,7 @@ resource "tpulumi_pair" "p" {
 }
 `)
 	out := p.mustRun("plan", "-no-color")
-	assertContains(t, "plan", out, "tpulumi_pair.p will be created", "+ inputs = (known after apply)", "Plan: 2 to add, 0 to change, 0 to destroy.")
+	clitest.AssertContains(t, "plan", out, "tpulumi_pair.p will be created", "+ inputs = (known after apply)", "Plan: 2 to add, 0 to change, 0 to destroy.")
 	p.mustRun("apply", "-auto-approve", "-no-color")
 	seedID := cloudObjectID(p.objects("tpulumi_thing")["seed"])
 	if got := strings.Join(sortedNames(p.objects("tpulumi_thing")), " "); got != seedID+"-left "+seedID+"-right seed" {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // TestE2EPulumiExample runs the README's worked example, examples/pulumi,
@@ -19,10 +21,10 @@ func TestE2EPulumiExample(t *testing.T) {
 	p := newPulumiProject(t, string(src))
 	p.setenv("TF_VAR_cloud_dir", p.cloud)
 	out := p.mustRun("apply", "-auto-approve", "-no-color")
-	assertContains(t, "apply", out, "Apply complete!")
+	clitest.AssertContains(t, "apply", out, "Apply complete!")
 	p.expectNoChanges("plan after apply")
 	out = p.mustRun("destroy", "-auto-approve", "-no-color")
-	assertContains(t, "destroy", out, "Destroy complete!")
+	clitest.AssertContains(t, "destroy", out, "Destroy complete!")
 	entries, _ := filepath.Glob(filepath.Join(p.cloud, "*", "*.json"))
 	if len(entries) != 0 {
 		t.Errorf("destroy left objects in the cloud: %s", strings.Join(entries, ", "))

@@ -7,6 +7,7 @@ import (
 
 	"github.com/terrane/terrane/internal/addrs"
 	"github.com/terrane/terrane/internal/depsfile"
+	"github.com/terrane/terrane/internal/testing/clitest"
 	"github.com/terrane/terrane/internal/workdir"
 )
 
@@ -65,10 +66,10 @@ func TestE2EPulumiSubpackage(t *testing.T) {
 	assertSubpackageLocked(t, p.dir)
 
 	out := p.mustRun("plan", "-no-color")
-	assertContains(t, "first plan", out, "widgets_gadget.g will be created", "tpulumi_thing.base will be created",
+	clitest.AssertContains(t, "first plan", out, "widgets_gadget.g will be created", "tpulumi_thing.base will be created",
 		"tpf_thing.record will be created", "Plan: 3 to add, 0 to change, 0 to destroy.")
 	out = p.mustRun("apply", "-auto-approve", "-no-color")
-	assertContains(t, "apply", out, "Apply complete! Resources: 3 added, 0 changed, 0 destroyed.")
+	clitest.AssertContains(t, "apply", out, "Apply complete! Resources: 3 added, 0 changed, 0 destroyed.")
 	gadgets, things := p.objects("widgets_gadget"), p.objects("tpulumi_thing")
 	if len(gadgets) != 1 || len(things) != 1 {
 		t.Fatalf("after apply the cloud holds gadgets %v and things %v, want one of each", sortedNames(gadgets), sortedNames(things))
@@ -83,10 +84,10 @@ func TestE2EPulumiSubpackage(t *testing.T) {
 
 	// A second init reuses the record without launching the provider.
 	out = p.mustRun("init", "-no-color")
-	assertContains(t, "second init", out, "Reusing sub-package widgets v1.0.0 from the dependency lock file")
+	clitest.AssertContains(t, "second init", out, "Reusing sub-package widgets v1.0.0 from the dependency lock file")
 
 	out = p.mustRun("destroy", "-auto-approve", "-no-color")
-	assertContains(t, "destroy", out, "Destroy complete! Resources: 3 destroyed.")
+	clitest.AssertContains(t, "destroy", out, "Destroy complete! Resources: 3 destroyed.")
 	if left := len(p.objects("widgets_gadget")) + len(p.objects("tpulumi_thing")) + len(p.objects("tpf_thing")); left != 0 {
 		t.Errorf("destroy left %d objects in the clouds", left)
 	}
@@ -145,26 +146,26 @@ func TestE2EPulumiSubpackageDiagnostics(t *testing.T) {
 	if code == 0 {
 		t.Fatal("plan used the recorded sub-package although the parameters changed")
 	}
-	assertContains(t, "plan after changing parameters", errOut, "terrane init -upgrade")
+	clitest.AssertContains(t, "plan after changing parameters", errOut, "terrane init -upgrade")
 
 	_, errOut, code = p.run("init", "-no-color")
 	if code == 0 {
 		t.Fatal("init accepted parameters that differ from the recorded ones")
 	}
-	assertContains(t, "init after changing parameters", errOut, "Sub-package parameters changed", `["widgets"]`, `["gizmos"]`, "terrane init -upgrade")
+	clitest.AssertContains(t, "init after changing parameters", errOut, "Sub-package parameters changed", `["widgets"]`, `["gizmos"]`, "terrane init -upgrade")
 
 	_, errOut, code = p.run("init", "-upgrade", "-no-color")
 	if code == 0 {
 		t.Fatal("init -upgrade accepted a sub-package named unlike its requirement")
 	}
-	assertContains(t, "init -upgrade with another sub-package name", errOut, "Sub-package name does not match its local name", `rename the requirement to "gizmos"`)
+	clitest.AssertContains(t, "init -upgrade with another sub-package name", errOut, "Sub-package name does not match its local name", `rename the requirement to "gizmos"`)
 
 	p.write(pulumiParamsConfigWith(`["Not A Name"]`))
 	_, errOut, code = p.run("init", "-upgrade", "-no-color")
 	if code == 0 {
 		t.Fatal("init accepted parameters the provider rejects")
 	}
-	assertContains(t, "init with rejected parameters", errOut, "Parameterize", "Not A Name", "check them in the provider's requirement")
+	clitest.AssertContains(t, "init with rejected parameters", errOut, "Parameterize", "Not A Name", "check them in the provider's requirement")
 
 	p.write(strings.Replace(pulumiParamsConfigWith(`["widgets"]`), `tpf     = { source = "registry.terraform.io/terrane/tpf" }`,
 		`tpf     = { source = "registry.terraform.io/terrane/tpf" }
@@ -173,5 +174,5 @@ func TestE2EPulumiSubpackageDiagnostics(t *testing.T) {
 	if code == 0 {
 		t.Fatal("init accepted parameters for a Terraform-protocol provider")
 	}
-	assertContains(t, "init with parameters for tpf", errOut, "not a Pulumi provider", "Remove parameters")
+	clitest.AssertContains(t, "init with parameters for tpf", errOut, "not a Pulumi provider", "Remove parameters")
 }

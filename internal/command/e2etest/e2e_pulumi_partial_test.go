@@ -3,6 +3,8 @@ package e2etest
 import (
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // pulumiPartialConfig creates a thing whose Create writes the object and
@@ -42,11 +44,11 @@ func TestE2EPulumiPartialCreateRecordedTainted(t *testing.T) {
 	if got := p.mustRun("state", "list"); !strings.Contains(got, "tpulumi_thing.half") {
 		t.Fatalf("the partly created object is not recorded:\n%s", got)
 	}
-	assertContains(t, "state show", p.mustRun("state", "show", "-no-color", "tpulumi_thing.half"), "tainted")
+	clitest.AssertContains(t, "state show", p.mustRun("state", "show", "-no-color", "tpulumi_thing.half"), "tainted")
 
 	p.write(strings.Replace(pulumiPartialConfig, "FAIL", "", 1))
 	out := p.mustRun("apply", "-auto-approve", "-no-color")
-	assertContains(t, "apply after a partial create", out, "is tainted, so it must be replaced", "Resources: 1 added, 0 changed, 1 destroyed.")
+	clitest.AssertContains(t, "apply after a partial create", out, "is tainted, so it must be replaced", "Resources: 1 added, 0 changed, 1 destroyed.")
 	if objects := p.objects("tpulumi_thing"); len(objects) != 1 {
 		t.Errorf("after the replacement the cloud holds %v, want the one new thing", sortedNames(objects))
 	}
@@ -74,5 +76,5 @@ func TestE2EPulumiFailedCreateLeavesNothingOpen(t *testing.T) {
 	p.mustRun("state", "pull")
 	p.write(strings.Replace(pulumiPartialConfig, "FAIL", "", 1))
 	out := p.mustRun("plan", "-no-color")
-	assertContains(t, "plan after a failed create", out, "tpulumi_thing.half will be created", "Plan: 1 to add, 0 to change, 0 to destroy.")
+	clitest.AssertContains(t, "plan after a failed create", out, "tpulumi_thing.half will be created", "Plan: 1 to add, 0 to change, 0 to destroy.")
 }

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // realPulumi are the knobs of pulumiRealConfig a cycle turns.
@@ -115,7 +117,7 @@ func TestE2EPulumiBridgedAndNativeCycle(t *testing.T) {
 	p := newPulumiProjectWith(t, k.config(), "tpf", "tpsdk", "tpnative")
 
 	out := p.mustRun("plan", "-no-color")
-	assertContains(t, "first plan", out, "Plan: 9 to add, 0 to change, 0 to destroy.",
+	clitest.AssertContains(t, "first plan", out, "Plan: 9 to add, 0 to change, 0 to destroy.",
 		// Unknown values flow into Any-typed inputs with their types.
 		"echo     = (known after apply)", "triggers = [",
 		// Secret inputs, of the bridged schema and the native one, stay hidden.
@@ -126,7 +128,7 @@ func TestE2EPulumiBridgedAndNativeCycle(t *testing.T) {
 		}
 	}
 	out = p.mustRun("apply", "-auto-approve", "-no-color")
-	assertContains(t, "first apply", out, "Apply complete! Resources: 9 added, 0 changed, 0 destroyed.")
+	clitest.AssertContains(t, "first apply", out, "Apply complete! Resources: 9 added, 0 changed, 0 destroyed.")
 	for _, kind := range realPulumiTypes {
 		if n := len(p.objects(kind)); n != 1 {
 			t.Errorf("after the first apply the cloud holds %d %s objects, want 1", n, kind)
@@ -159,13 +161,13 @@ func TestE2EPulumiBridgedAndNativeCycle(t *testing.T) {
 	p.write(k.config())
 	out = p.mustRun("plan", "-no-color")
 	for _, addr := range []string{"tpf_thing.t", "tpf_blocks.b", "tpf_nested.n", "tpf_versioned.v", "tpsdk_widget.w", "tpnative_record.r"} {
-		assertContains(t, "update plan", out, addr+" will be updated in-place")
+		clitest.AssertContains(t, "update plan", out, addr+" will be updated in-place")
 	}
 	if strings.Contains(out, "note") {
 		t.Errorf("the update plan shows tpnative_record's note, which the record has not and will not have:\n%s", out)
 	}
 	out = p.mustRun("apply", "-auto-approve", "-no-color")
-	assertContains(t, "update apply", out, "Resources: 0 added, 7 changed, 0 destroyed.")
+	clitest.AssertContains(t, "update apply", out, "Resources: 0 added, 7 changed, 0 destroyed.")
 	if got := p.objects("tpnative_record")["record"].attrs["revision"]; got != float64(2) {
 		t.Errorf("tpnative_record revision after update = %v, want 2 (updated, not replaced)", got)
 	}
@@ -178,12 +180,12 @@ func TestE2EPulumiBridgedAndNativeCycle(t *testing.T) {
 	p.write(k.config())
 	out = p.mustRun("apply", "-auto-approve", "-no-color", "-replace=tpf_blocks.b", "-replace=tpf_nested.n", "-replace=tpf_versioned.v")
 	for _, addr := range []string{"tpf_thing.t", "tpsdk_widget.w", "tpnative_record.r", "tpnative_stamp.s"} {
-		assertContains(t, "replace plan", out, addr+" must be replaced")
+		clitest.AssertContains(t, "replace plan", out, addr+" must be replaced")
 	}
 	for _, addr := range []string{"tpf_blocks.b", "tpf_nested.n", "tpf_versioned.v"} {
-		assertContains(t, "replace plan", out, addr+" will be replaced, as requested")
+		clitest.AssertContains(t, "replace plan", out, addr+" will be replaced, as requested")
 	}
-	assertContains(t, "replace apply", out, "Resources: 7 added, 1 changed, 7 destroyed.")
+	clitest.AssertContains(t, "replace apply", out, "Resources: 7 added, 1 changed, 7 destroyed.")
 	for _, kind := range realPulumiTypes {
 		if n := len(p.objects(kind)); n != 1 {
 			t.Errorf("after the replacements the cloud holds %d %s objects, want 1", n, kind)
@@ -201,7 +203,7 @@ func TestE2EPulumiBridgedAndNativeCycle(t *testing.T) {
 	p.expectNoChanges("plan after import")
 
 	out = p.mustRun("destroy", "-auto-approve", "-no-color")
-	assertContains(t, "destroy", out, "Destroy complete! Resources: 9 destroyed.")
+	clitest.AssertContains(t, "destroy", out, "Destroy complete! Resources: 9 destroyed.")
 	for _, kind := range append(realPulumiTypes, "tpf5_thing") {
 		if n := len(p.objects(kind)); n != 0 {
 			t.Errorf("destroy left %d %s objects", n, kind)
@@ -293,7 +295,7 @@ resource "tpsdk_widget" "w" {
 	}
 	p.expectNoChanges("plan after refresh")
 	out = p.mustRun("destroy", "-auto-approve", "-no-color")
-	assertContains(t, "destroy", out, "Destroy complete! Resources: 3 destroyed.")
+	clitest.AssertContains(t, "destroy", out, "Destroy complete! Resources: 3 destroyed.")
 }
 
 // TestE2EPulumiImportThenPlanRecordsConfiguration imports a tpnative_stamp,
@@ -327,10 +329,10 @@ resource "tpnative_stamp" "s" {
 
 	// Without a refresh the plan works from what the import recorded.
 	out := p.mustRun("plan", "-refresh=false", "-no-color")
-	assertContains(t, "plan after import", out, "tpnative_stamp.s will be updated in-place", `+ prefix = "imported"`,
+	clitest.AssertContains(t, "plan after import", out, "tpnative_stamp.s will be updated in-place", `+ prefix = "imported"`,
 		"Plan: 0 to add, 1 to change, 0 to destroy.")
 	out = p.mustRun("apply", "-refresh=false", "-auto-approve", "-no-color")
-	assertContains(t, "apply after import", out, "Resources: 0 added, 1 changed, 0 destroyed.")
+	clitest.AssertContains(t, "apply after import", out, "Resources: 0 added, 1 changed, 0 destroyed.")
 	if got := p.objects("tpnative_stamp"); !reflect.DeepEqual(got, stored) {
 		t.Errorf("recording the configuration changed the object: %v, was %v", got, stored)
 	}
@@ -363,7 +365,7 @@ resource "tpulumi_thing" "t" {
 	p.mustRun("apply", "-auto-approve", "-no-color")
 	p.write(config("two"))
 	out := p.mustRun("apply", "-auto-approve", "-no-color")
-	assertContains(t, "update", out, "Resources: 0 added, 1 changed, 0 destroyed.")
+	clitest.AssertContains(t, "update", out, "Resources: 0 added, 1 changed, 0 destroyed.")
 	recorded := p.objects("tpulumi_ignore_changes")[""].attrs["ignoreChanges"]
 	if got, want := recorded, []any{"tags.team", "sizeClass"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Update was sent ignoreChanges %v, want %v", got, want)

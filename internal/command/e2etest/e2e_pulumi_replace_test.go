@@ -3,6 +3,8 @@ package e2etest
 import (
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // TestE2EPulumiDeleteBeforeReplaceOverridesCreateBeforeDestroy renames a
@@ -29,13 +31,13 @@ resource "tpulumi_thing" "unique" {
 
 	p.write(config("second"))
 	out := p.mustRun("plan", "-no-color")
-	assertContains(t, "plan of a rename", out, "-/+ resource \"tpulumi_thing\" \"unique\"",
+	clitest.AssertContains(t, "plan of a rename", out, "-/+ resource \"tpulumi_thing\" \"unique\"",
 		"tpulumi_thing.unique must be replaced", "forces replacement", "Plan: 1 to add, 0 to change, 1 to destroy.")
 	if strings.Contains(out, "+/-") {
 		t.Errorf("the rename was planned create-before-destroy despite the provider's deleteBeforeReplace:\n%s", out)
 	}
 	out = p.mustRun("apply", "-auto-approve", "-no-color")
-	assertContains(t, "apply of a rename", out, "Resources: 1 added, 0 changed, 1 destroyed.")
+	clitest.AssertContains(t, "apply of a rename", out, "Resources: 1 added, 0 changed, 1 destroyed.")
 	if got := strings.Join(sortedNames(p.objects("tpulumi_thing")), " "); got != "second" {
 		t.Errorf("Pulumi cloud after the rename holds %q, want only \"second\"", got)
 	}

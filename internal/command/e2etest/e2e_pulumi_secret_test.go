@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // pulumiSecretConfig uses tpulumi's apiKey, which the provider returns as
@@ -49,18 +51,18 @@ func TestE2EPulumiRuntimeSecretsAreSensitive(t *testing.T) {
 	p := newPulumiProject(t, pulumiSecretConfig)
 
 	out := p.mustRun("plan", "-no-color")
-	assertContains(t, "plan", out, `api_key        = (sensitive value)`)
+	clitest.AssertContains(t, "plan", out, `api_key        = (sensitive value)`)
 	if strings.Contains(out, "key-alpha") {
 		t.Errorf("plan shows the secret api_key:\n%s", out)
 	}
 	out = p.mustRun("apply", "-auto-approve", "-no-color")
-	assertContains(t, "apply", out, "Apply complete! Resources: 2 added")
+	clitest.AssertContains(t, "apply", out, "Apply complete! Resources: 2 added")
 	if got := p.objects("tpulumi_thing")["alpha"].attrs["apiKey"]; got != "key-alpha" {
 		t.Fatalf("the cloud holds apiKey %v, want key-alpha", got)
 	}
 
 	out = p.mustRun("show", "-no-color")
-	assertContains(t, "show", out, `api_key        = (sensitive value)`)
+	clitest.AssertContains(t, "show", out, `api_key        = (sensitive value)`)
 	if strings.Contains(out, "key-alpha") {
 		t.Errorf("show prints the secret api_key:\n%s", out)
 	}
@@ -115,7 +117,7 @@ func TestE2EPulumiRuntimeSecretsAreSensitive(t *testing.T) {
 	p.write(pulumiSecretConfig + "\noutput \"key\" {\n  value     = tpulumi_thing.alpha.api_key\n  sensitive = true\n}\n")
 	p.mustRun("apply", "-auto-approve", "-no-color")
 	out = p.mustRun("output", "-no-color")
-	assertContains(t, "output", out, "key = <sensitive>")
+	clitest.AssertContains(t, "output", out, "key = <sensitive>")
 	if strings.Contains(out, "key-alpha") {
 		t.Errorf("output lists the secret:\n%s", out)
 	}

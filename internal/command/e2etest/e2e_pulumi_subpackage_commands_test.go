@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/terrane/terrane/internal/testing/clitest"
 	"github.com/terrane/terrane/internal/testing/providertest"
 	"github.com/terrane/terrane/internal/workdir"
 )
@@ -18,7 +19,7 @@ func TestE2EPulumiSubpackageInEveryCommand(t *testing.T) {
 	p := newPulumiProject(t, pulumiParamsConfigWith(`["widgets"]`))
 
 	out := p.mustRun("validate", "-no-color")
-	assertContains(t, "validate", out, "Success! The configuration is valid.")
+	clitest.AssertContains(t, "validate", out, "Success! The configuration is valid.")
 
 	// validate checks the sub-package's blocks against its own schema.
 	p.write(strings.Replace(pulumiParamsConfigWith(`["widgets"]`), `name    = "gadget"`, "name    = \"gadget\"\n  colour  = \"red\"", 1))
@@ -53,7 +54,7 @@ func TestE2EPulumiSubpackageInEveryCommand(t *testing.T) {
 	// the pulumi namespace.
 	mirror := "-fs-mirror=" + providertest.Build(t).Dir
 	out = p.mustRun("providers", "lock", mirror)
-	assertContains(t, "providers lock", out, "Success!")
+	clitest.AssertContains(t, "providers lock", out, "Success!")
 	assertSubpackageLocked(t, p.dir)
 	p.mustRun("plan", "-no-color")
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/terrane/terrane/internal/depsfile"
+	"github.com/terrane/terrane/internal/testing/clitest"
 	"github.com/terrane/terrane/internal/testing/providertest"
 	"github.com/terrane/terrane/internal/workdir"
 )
@@ -105,7 +106,7 @@ func newPulumiProjectWith(t *testing.T, mainTF string, packages ...string) *e2eP
 	p.setenv("PULUMI_HOME", pulumiHome)
 	out := p.mustRun("init", "-no-color")
 	for _, name := range packages {
-		assertContains(t, "init", out, "Installed pulumi/"+name+" v0.1.0")
+		clitest.AssertContains(t, "init", out, "Installed pulumi/"+name+" v0.1.0")
 	}
 	return p
 }
@@ -119,12 +120,12 @@ func TestE2EPulumiProviderFromTF(t *testing.T) {
 	assertPulumiLocked(t, p.dir)
 
 	out := p.mustRun("plan", "-no-color")
-	assertContains(t, "first plan", out,
+	clitest.AssertContains(t, "first plan", out,
 		"tpulumi_thing.base will be created", "tpf_thing.middle will be created", "tpulumi_thing.top will be created",
 		"(known after apply)", `content_length = 5`, "Plan: 3 to add, 0 to change, 0 to destroy.")
 
 	out = p.mustRun("apply", "-auto-approve", "-no-color")
-	assertContains(t, "first apply", out, "Apply complete! Resources: 3 added, 0 changed, 0 destroyed.", "top_length = ")
+	clitest.AssertContains(t, "first apply", out, "Apply complete! Resources: 3 added, 0 changed, 0 destroyed.", "top_length = ")
 	pulumiThings, tpfThings := p.objects("tpulumi_thing"), p.objects("tpf_thing")
 	if got := strings.Join(sortedNames(pulumiThings), " "); got != "base top" {
 		t.Fatalf("Pulumi cloud after apply holds %q", got)
@@ -142,7 +143,7 @@ func TestE2EPulumiProviderFromTF(t *testing.T) {
 	// An in-place update of the Pulumi object flows into the tpf object.
 	p.write(pulumiConfig("hello, world", "top"))
 	out = p.mustRun("apply", "-auto-approve", "-no-color")
-	assertContains(t, "update", out, "tpulumi_thing.base will be updated in-place", "tpf_thing.middle will be updated in-place",
+	clitest.AssertContains(t, "update", out, "tpulumi_thing.base will be updated in-place", "tpf_thing.middle will be updated in-place",
 		"Resources: 0 added, 2 changed, 0 destroyed.")
 	if got := p.objects("tpf_thing")["middle"].attrs["description"]; got != "base "+baseID+" holds 12 bytes" {
 		t.Errorf("after update tpf_thing.middle.description = %v", got)
@@ -155,7 +156,7 @@ func TestE2EPulumiProviderFromTF(t *testing.T) {
 	// name is replaceOnChanges in the Pulumi schema.
 	p.write(pulumiConfig("hello, world", "top-2"))
 	out = p.mustRun("apply", "-auto-approve", "-no-color")
-	assertContains(t, "replace", out, "tpulumi_thing.top must be replaced", "forces replacement", "Resources: 1 added, 0 changed, 1 destroyed.")
+	clitest.AssertContains(t, "replace", out, "tpulumi_thing.top must be replaced", "forces replacement", "Resources: 1 added, 0 changed, 1 destroyed.")
 	if got := strings.Join(sortedNames(p.objects("tpulumi_thing")), " "); got != "base top-2" {
 		t.Errorf("Pulumi cloud after replace holds %q", got)
 	}
@@ -164,9 +165,9 @@ func TestE2EPulumiProviderFromTF(t *testing.T) {
 	// Drift: the object is changed outside Terrane.
 	p.editObject(p.objects("tpulumi_thing")["base"], func(attrs map[string]any) { attrs["content"] = "edited by hand" })
 	out = p.mustRun("plan", "-refresh-only", "-no-color")
-	assertContains(t, "refresh-only plan after drift", out, "tpulumi_thing.base has changed", `"edited by hand"`)
+	clitest.AssertContains(t, "refresh-only plan after drift", out, "tpulumi_thing.base has changed", `"edited by hand"`)
 	out = p.mustRun("plan", "-no-color")
-	assertContains(t, "plan after drift", out, `~ content        = "edited by hand" -> "hello, world"`,
+	clitest.AssertContains(t, "plan after drift", out, `~ content        = "edited by hand" -> "hello, world"`,
 		"tpulumi_thing.base will be updated in-place", "Plan: 0 to add, 1 to change, 0 to destroy.")
 	p.mustRun("apply", "-auto-approve", "-no-color")
 	if got := p.objects("tpulumi_thing")["base"].attrs["content"]; got != "hello, world" {
@@ -175,22 +176,12 @@ func TestE2EPulumiProviderFromTF(t *testing.T) {
 	p.expectNoChanges("plan after drift repaired")
 
 	out = p.mustRun("destroy", "-auto-approve", "-no-color")
-	assertContains(t, "destroy", out, "Destroy complete! Resources: 3 destroyed.")
+	clitest.AssertContains(t, "destroy", out, "Destroy complete! Resources: 3 destroyed.")
 	if left := len(p.objects("tpulumi_thing")) + len(p.objects("tpf_thing")); left != 0 {
 		t.Errorf("destroy left %d objects in the clouds", left)
 	}
 	if got := p.recordedInstances(); len(got) != 0 {
 		t.Errorf("destroy left records %v", got)
-	}
-}
-
-// expectNoChanges runs plan -detailed-exitcode and fails unless it finds
-// nothing to do.
-func (p *e2eProject) expectNoChanges(what string) {
-	p.t.Helper()
-	out, errOut, code := p.run("plan", "-no-color", "-detailed-exitcode")
-	if code != 0 {
-		p.t.Fatalf("%s: exit %d, want 0 (no changes)\n%s\n%s", what, code, out, errOut)
 	}
 }
 

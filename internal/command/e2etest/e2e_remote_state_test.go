@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/terrane/terrane/internal/testing/clitest"
 	"github.com/terrane/terrane/internal/testing/sharedstore"
 )
 
@@ -51,11 +52,11 @@ output "vpc_id" {
 	app.write(reader)
 	app.mustRun("init", "-no-color")
 	errOut := app.mustFail("plan", "-no-color")
-	assertContains(t, "a token for workspace app reading workspace network", errOut,
+	clitest.AssertContains(t, "a token for workspace app reading workspace network", errOut,
 		"Unable to read remote state", "does not grant access to tenancy default/network")
 
 	out := app.mustRun("apply", "-auto-approve", "-no-color", "-var=token=project-wide")
-	assertContains(t, "a project-wide token in config", out, `vpc_id = "vpc-1"`)
+	clitest.AssertContains(t, "a project-wide token in config", out, `vpc_id = "vpc-1"`)
 
 	app.setenv("TERRANE_BACKEND_TOKEN", "project-wide")
 	out = app.mustRun("plan", "-no-color")

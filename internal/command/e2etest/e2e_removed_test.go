@@ -3,6 +3,8 @@ package e2etest
 import (
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // TestE2ERemovedBlockForgets checks OpenTofu's removed block through the
@@ -50,7 +52,7 @@ removed {
 }
 `)
 	out := p.mustRun("plan", "-no-color")
-	assertContains(t, "plan", out,
+	clitest.AssertContains(t, "plan", out,
 		"# tpf_thing.bare will be removed from the Terrane state but will not be destroyed",
 		"# tpf_thing.kept[1] will be removed from the Terrane state but will not be destroyed",
 		"# tpf_thing.gone will be destroyed",
@@ -67,7 +69,7 @@ removed {
 	}
 
 	out = p.mustRun("apply", "-no-color", "-auto-approve")
-	assertContains(t, "apply", out, "Apply complete! Resources: 0 added, 0 changed, 1 destroyed, 3 forgotten.")
+	clitest.AssertContains(t, "apply", out, "Apply complete! Resources: 0 added, 0 changed, 1 destroyed, 3 forgotten.")
 	if got := sortedNames(p.objects("tpf_thing")); strings.Join(got, " ") != "bare kept0 kept1" {
 		t.Errorf("objects left %v, want the forgotten ones", got)
 	}

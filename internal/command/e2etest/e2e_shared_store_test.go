@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/terrane/terrane/internal/store/etcd/etcdtest"
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // sharedConfig has two independent resources and a way to make the
@@ -83,7 +84,7 @@ func testDisjointAppliesFromTwoDirectories(t *testing.T, first, second *e2eProje
 
 func testConflictingApplyFromAnotherDirectory(t *testing.T, first, second *e2eProject) {
 	hanging := startInBackground(t, first, "apply", "-auto-approve", "-no-color", "-var=suffix=-one", "-var=fail=hang")
-	waitFor(t, "first apply", hanging.out, regexp.MustCompile(`tpf_thing.a: Modifying\.\.\.`))
+	clitest.WaitFor(t, "first apply", hanging.out, regexp.MustCompile(`tpf_thing.a: Modifying\.\.\.`))
 
 	result := runInDirs(t, dirRun{second, []string{"apply", "-auto-approve", "-no-color", "-var=suffix=-two"}})[0]
 	host, _ := os.Hostname()
@@ -91,11 +92,11 @@ func testConflictingApplyFromAnotherDirectory(t *testing.T, first, second *e2ePr
 	if result.code != 1 {
 		t.Errorf("an apply that left an address to another run: exit %d, want 1", result.code)
 	}
-	assertContains(t, "conflicting apply", result.stderr, "Error: Another run is changing tpf_thing.a", holder, "began an update of tpf_thing.a", "This apply did not change it")
+	clitest.AssertContains(t, "conflicting apply", result.stderr, "Error: Another run is changing tpf_thing.a", holder, "began an update of tpf_thing.a", "This apply did not change it")
 	if n := strings.Count(result.stderr, "Another run is changing tpf_thing.a"); n != 1 {
 		t.Errorf("the conflict is reported %d times:\n%s", n, result.stderr)
 	}
-	assertContains(t, "conflicting apply", result.stdout, "tpf_thing.b: Modifications complete")
+	clitest.AssertContains(t, "conflicting apply", result.stdout, "tpf_thing.b: Modifications complete")
 	if got := first.objects("tpf_thing")["a"].attrs["description"]; got == "a-two" {
 		t.Errorf("the conflicting apply changed tpf_thing.a")
 	}

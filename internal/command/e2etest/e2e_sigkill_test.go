@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/terrane/terrane/internal/testing/clitest"
 	"github.com/terrane/terrane/internal/workdir"
 )
 
@@ -79,7 +80,7 @@ func runAndKillApply(t *testing.T, p *e2eProject, parallelism int, killAfter tim
 	t.Helper()
 	cmd := p.command("apply", "-auto-approve", "-no-color", fmt.Sprintf("-parallelism=%d", parallelism))
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // the kill reaches the providers too
-	var out syncBuffer
+	var out clitest.SyncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

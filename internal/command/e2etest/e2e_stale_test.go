@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 const countedThings = lifecycleHeader + `
@@ -29,7 +31,7 @@ func TestE2ESavedPlanAppliedTwice(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("a saved plan applied a second time: exit %d\n%s\n%s", code, out, errOut)
 	}
-	assertContains(t, "second apply of the plan", errOut, "Saved plan is stale",
+	clitest.AssertContains(t, "second apply of the plan", errOut, "Saved plan is stale",
 		"The given plan file can no longer be applied because the state was changed by another operation after the plan was created.")
 	assertSameObjects(t, first, p.objects("tpf_thing"))
 }
@@ -47,7 +49,7 @@ func TestE2ESavedPlanAddressCreatedMeanwhile(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("a saved plan applied over an address created since: exit %d\n%s\n%s", code, out, errOut)
 	}
-	assertContains(t, "stale plan refusal", errOut, "Saved plan is stale")
+	clitest.AssertContains(t, "stale plan refusal", errOut, "Saved plan is stale")
 	assertSameObjects(t, before, p.objects("tpf_thing"))
 }
 
@@ -82,7 +84,7 @@ func TestE2EStateChangedUnderRun(t *testing.T) {
 		if strings.Contains(errOut, "Saved plan") {
 			t.Errorf("a run given no saved plan speaks of one:\n%s", errOut)
 		}
-		assertContains(t, "the waiting apply's errors", errOut, "State changed since this run planned",
+		clitest.AssertContains(t, "the waiting apply's errors", errOut, "State changed since this run planned",
 			"tpf_thing.a[0]", "tpf_thing.a[2]", "planning again is safe", "-lock-timeout")
 		if got := len(p.objects("tpf_thing")); got != 3 {
 			t.Errorf("the cloud holds %d objects, want 3", got)
@@ -95,7 +97,7 @@ func TestE2EStateChangedUnderRun(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("the waiting apply with -lock-timeout: exit %d, want 0\n%s\n%s", code, out, errOut)
 		}
-		assertContains(t, "the waiting apply's output", out, "Waiting for another run", "planning again")
+		clitest.AssertContains(t, "the waiting apply's output", out, "Waiting for another run", "planning again")
 		if got := len(p.objects("tpf_thing")); got != 3 {
 			t.Errorf("the cloud holds %d objects, want 3", got)
 		}
@@ -112,13 +114,13 @@ func applyWhileAnotherWaits(t *testing.T, p *e2eProject, extra ...string) (stdou
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out, errOut syncBuffer
+	var out, errOut clitest.SyncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill()
-	waitFor(t, "the first apply's prompt", &out, regexp.MustCompile(`Enter a value:`))
+	clitest.WaitFor(t, "the first apply's prompt", &out, regexp.MustCompile(`Enter a value:`))
 	if res := runProcesses(t, p, []string{"apply", "-auto-approve", "-no-color"}); res[0].code != 0 {
 		t.Fatalf("the other apply: exit %d\n%s\n%s", res[0].code, res[0].stdout, res[0].stderr)
 	}

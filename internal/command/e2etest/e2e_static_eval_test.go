@@ -3,6 +3,8 @@ package e2etest
 import (
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // staticEvalFiles build module sources from variables and locals, in the
@@ -65,26 +67,26 @@ func TestE2EEarlyEvaluationOfModuleSources(t *testing.T) {
 	t.Parallel()
 	p := newE2EProject(t, "")
 	for name, src := range staticEvalFiles {
-		writeFile(t, p.dir+"/"+name, src)
+		clitest.WriteFile(t, p.dir+"/"+name, src)
 	}
 	p.mustRun("init", "-no-color")
 	out := p.mustRun("apply", "-no-color", "-auto-approve")
-	assertContains(t, "apply", out, `top = "from a"`, `nested = "from A"`)
+	clitest.AssertContains(t, "apply", out, `top = "from a"`, `nested = "from A"`)
 
 	p.mustRun("init", "-no-color", "-var=flavour=b")
 	out = p.mustRun("apply", "-no-color", "-auto-approve", "-var=flavour=b")
-	assertContains(t, "apply with the other flavour", out, `top = "from b"`, `nested = "from B"`)
+	clitest.AssertContains(t, "apply with the other flavour", out, `top = "from b"`, `nested = "from B"`)
 
 	// Applying a saved plan works out sources with the plan's values.
 	p.mustRun("plan", "-no-color", "-var=flavour=b", "-out=b.tfplan")
 	out = p.mustRun("apply", "-no-color", "b.tfplan")
-	assertContains(t, "apply of the saved plan", out, `top = "from b"`)
+	clitest.AssertContains(t, "apply of the saved plan", out, `top = "from b"`)
 
 	_, errOut, code := p.run("plan", "-no-color")
 	if code != 1 {
 		t.Fatalf("a plan whose sources differ from the installed ones: exit %d, want 1", code)
 	}
-	assertContains(t, "plan without init", errOut, "Module source has changed", `Run "terrane init"`)
+	clitest.AssertContains(t, "plan without init", errOut, "Module source has changed", `Run "terrane init"`)
 
 	refused := []struct{ source, summary string }{
 		{`"./mods/${terraform_data.x.id}"`, "Dynamic value in static context"},
@@ -94,7 +96,7 @@ func TestE2EEarlyEvaluationOfModuleSources(t *testing.T) {
 		{`"./mods/${local.loop}"`, "Circular reference"},
 	}
 	for _, test := range refused {
-		writeFile(t, p.dir+"/main.tf", `
+		clitest.WriteFile(t, p.dir+"/main.tf", `
 variable "secret" {
   default   = "a"
   sensitive = true
@@ -119,4 +121,22 @@ module "refused" {
 			t.Errorf("source %s: exit %d, want 1 with %q:\n%s", test.source, code, test.summary, errOut)
 		}
 	}
+}
+
+// TestE2EModuleSourceChangedSinceInit checks that a module whose source
+// changed since init is refused, as in terraform 1.11 and OpenTofu,
+// instead of the old module being used.
+func TestE2EModuleSourceChangedSinceInit(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{
+		"main.tf":   "module \"m\" {\n  source = \"./a\"\n}\n\noutput \"o\" {\n  value = module.m.out\n}\n",
+		"a/main.tf": `output "out" { value = "A" }`,
+		"b/main.tf": `output "out" { value = "B" }`,
+	}
+	p := newInitialisedProject(t, files)
+	files["main.tf"] = strings.Replace(files["main.tf"], "./a", "./b", 1)
+	p.writeFiles(files)
+	res := p.result("plan", "-no-color")
+	p.expectCode("plan", res, 1)
+	clitest.AssertContains(t, "plan", res.stderr, "Module source has changed")
 }

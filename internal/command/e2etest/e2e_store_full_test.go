@@ -13,6 +13,7 @@ import (
 
 	"github.com/terrane/terrane/internal/run"
 	"github.com/terrane/terrane/internal/states/errored"
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 const storeFullConfig = lifecycleHeader + `
@@ -71,7 +72,7 @@ func TestE2EStoreRefusesWrites(t *testing.T) {
 func applyUntilStoreFull(t *testing.T, p *e2eProject) string {
 	t.Helper()
 	cmd := p.command("apply", "-auto-approve", "-no-color", "-parallelism=4")
-	var out, errOut syncBuffer
+	var out, errOut clitest.SyncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -112,7 +113,7 @@ func applyUntilStoreFull(t *testing.T, p *e2eProject) string {
 // returns the printed entries, sorted.
 func checkUnrecordedKept(t *testing.T, p *e2eProject, stderr string, kept [][]string, objectName func(addr string) string) []string {
 	t.Helper()
-	assertContains(t, "the failed apply's errors", stderr, run.UnrecordedSummary, "terrane state push errored.tfstate")
+	clitest.AssertContains(t, "the failed apply's errors", stderr, run.UnrecordedSummary, "terrane state push errored.tfstate")
 	printed := uniqueSorted(kept, 0)
 	cloud := p.objects("tpf_thing")
 	for _, m := range kept {
@@ -140,11 +141,11 @@ func takeUnrecordedIn(t *testing.T, p *e2eProject, printed []string) {
 	if code != 1 {
 		t.Fatalf("plan with results not taken in: exit %d, want 1\n%s", code, planErr)
 	}
-	assertContains(t, "the next plan's errors", planErr, append(printed, run.UnrecordedSummary, "terrane state push errored.tfstate")...)
+	clitest.AssertContains(t, "the next plan's errors", planErr, append(printed, run.UnrecordedSummary, "terrane state push errored.tfstate")...)
 	if strings.Contains(planErr, "Unfinished create") || strings.Contains(planErr, "terrane import") {
 		t.Errorf("the next plan gives other advice than the failed apply:\n%s", planErr)
 	}
-	assertContains(t, "state push errored.tfstate", p.mustRun("state", "push", "errored.tfstate"), printed...)
+	clitest.AssertContains(t, "state push errored.tfstate", p.mustRun("state", "push", "errored.tfstate"), printed...)
 }
 
 // uniqueSorted returns the distinct values of group in matches, sorted.

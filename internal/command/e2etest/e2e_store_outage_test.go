@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/terrane/terrane/internal/store/etcd/etcdtest"
+	"github.com/terrane/terrane/internal/testing/clitest"
 	"github.com/terrane/terrane/internal/testing/sharedstore"
 )
 
@@ -34,7 +35,7 @@ func TestE2EStoreOutageDuringApply(t *testing.T) {
 			store := kind.start(t)
 			p := newE2EProjectEnv(t, outageConfig, store.Env...)
 			apply := startInBackground(t, p, "apply", "-auto-approve", "-no-color")
-			waitFor(t, "apply", apply.out, regexp.MustCompile(`(?s)(tpf_thing\.slow\[\d\]: Creating\.\.\..*){4}`))
+			clitest.WaitFor(t, "apply", apply.out, regexp.MustCompile(`(?s)(tpf_thing\.slow\[\d\]: Creating\.\.\..*){4}`))
 
 			if store.Serve != nil {
 				store.Serve.Stop()
@@ -51,7 +52,7 @@ func TestE2EStoreOutageDuringApply(t *testing.T) {
 				t.Fatalf("apply failed: %v\n%s\n%s", err, apply.out.String(), apply.errOut.String())
 			}
 			out, errOut := apply.out, apply.errOut
-			assertContains(t, "apply", out.String(), "Apply complete! Resources: 4 added, 0 changed, 0 destroyed.")
+			clitest.AssertContains(t, "apply", out.String(), "Apply complete! Resources: 4 added, 0 changed, 0 destroyed.")
 			// A serve that is down fails calls at once, so the apply waits
 			// and says so; etcd's client waits for its member itself.
 			if warned := strings.Contains(out.String()+errOut.String(), "The state store was unavailable during the apply"); warned != (store.Serve != nil) {
@@ -60,7 +61,7 @@ func TestE2EStoreOutageDuringApply(t *testing.T) {
 			if got := strings.Join(p.recordedInstances(), " "); got != "tpf_thing.slow[0] tpf_thing.slow[1] tpf_thing.slow[2] tpf_thing.slow[3]" {
 				t.Errorf("records after the outage: %s", got)
 			}
-			assertContains(t, "plan after the outage", p.mustRun("plan", "-no-color"), "No changes.")
+			clitest.AssertContains(t, "plan after the outage", p.mustRun("plan", "-no-color"), "No changes.")
 		})
 	}
 }
@@ -82,7 +83,7 @@ func TestE2EStoreOutageOutlastsRetry(t *testing.T) {
 	store := sharedstore.Serve(t, terraneBinary, servedSQLite(t))
 	p := newE2EProjectEnv(t, outageConfig, append([]string{"TERRANE_BACKEND_RETRY_TIMEOUT=2s"}, store.Env...)...)
 	apply := startInBackground(t, p, "apply", "-auto-approve", "-no-color")
-	waitFor(t, "apply", apply.out, regexp.MustCompile(`(?s)(tpf_thing\.slow\[\d\]: Creating\.\.\..*){4}`))
+	clitest.WaitFor(t, "apply", apply.out, regexp.MustCompile(`(?s)(tpf_thing\.slow\[\d\]: Creating\.\.\..*){4}`))
 	store.Serve.Stop()
 	if err := apply.wait(t, "apply while the store stays away", 2*time.Minute); err == nil {
 		t.Fatalf("apply succeeded with its store away:\n%s\n%s", apply.out.String(), apply.errOut.String())
@@ -98,7 +99,7 @@ func TestE2EStoreOutageOutlastsRetry(t *testing.T) {
 
 	store.Serve.Restart(t)
 	takeUnrecordedIn(t, p, printed)
-	assertContains(t, "plan after the push", p.mustRun("plan", "-no-color"), "No changes.")
+	clitest.AssertContains(t, "plan after the push", p.mustRun("plan", "-no-color"), "No changes.")
 	after := p.objects("tpf_thing")
 	if len(after) != 4 {
 		t.Errorf("the cloud holds %d objects, want 4", len(after))
@@ -120,10 +121,10 @@ func TestE2EStoreOutageInterrupted(t *testing.T) {
 	store := sharedstore.Serve(t, terraneBinary, servedSQLite(t))
 	p := newE2EProjectEnv(t, outageConfig, store.Env...)
 	apply := startInBackground(t, p, "apply", "-auto-approve", "-no-color")
-	waitFor(t, "apply", apply.out, regexp.MustCompile(`(?s)(tpf_thing\.slow\[\d\]: Creating\.\.\..*){4}`))
+	clitest.WaitFor(t, "apply", apply.out, regexp.MustCompile(`(?s)(tpf_thing\.slow\[\d\]: Creating\.\.\..*){4}`))
 	store.Serve.Stop()
 	interruptWhileResultsWait(t, p, apply, 4)
-	assertContains(t, "the stopped apply's errors", apply.errOut.String(), "Two interrupts received", "the run was stopped before the store had their results")
+	clitest.AssertContains(t, "the stopped apply's errors", apply.errOut.String(), "Two interrupts received", "the run was stopped before the store had their results")
 	kept := unrecordedSlow.FindAllStringSubmatch(apply.errOut.String(), -1)
 	if got := uniqueSorted(kept, 0); len(got) != 4 {
 		t.Fatalf("the apply listed %d results with their IDs, want all 4:\n%s", len(got), apply.errOut.String())
@@ -135,7 +136,7 @@ func TestE2EStoreOutageInterrupted(t *testing.T) {
 
 	store.Serve.Restart(t)
 	takeUnrecordedIn(t, p, printed)
-	assertContains(t, "plan after the push", p.mustRun("plan", "-no-color"), "No changes.")
+	clitest.AssertContains(t, "plan after the push", p.mustRun("plan", "-no-color"), "No changes.")
 	for name, obj := range cloud {
 		if after := p.objects("tpf_thing")[name]; after.attrs["id"] != obj.attrs["id"] {
 			t.Errorf("%s is object %v now, was %v", name, after.attrs["id"], obj.attrs["id"])

@@ -12,6 +12,7 @@ import (
 
 	_ "modernc.org/sqlite" // the driver the store itself uses
 
+	"github.com/terrane/terrane/internal/testing/clitest"
 	"github.com/terrane/terrane/internal/workdir"
 )
 
@@ -70,7 +71,7 @@ func backupInstances(t *testing.T, backup string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, workdir.StatePath(dir), string(src))
+	clitest.WriteFile(t, workdir.StatePath(dir), string(src))
 	store, closeStore, err := workdir.OpenStore(dir, workdir.DefaultProject, workdir.DefaultWorkspace, nil)
 	if err != nil {
 		t.Fatalf("the backup %s does not open: %v", backup, err)
@@ -94,7 +95,7 @@ func TestE2EStoreRecovery(t *testing.T) {
 		p := newE2EProject(t, twoThings)
 		p.mustRun("apply", "-auto-approve")
 		damaged := strings.Repeat("not a database ", 400)
-		writeFile(t, workdir.StatePath(p.dir), damaged)
+		clitest.WriteFile(t, workdir.StatePath(p.dir), damaged)
 		_ = os.Remove(workdir.StatePath(p.dir) + "-wal")
 		_ = os.Remove(workdir.StatePath(p.dir) + "-shm")
 		for _, args := range [][]string{{"plan", "-no-color"}, {"state", "list"}} {
@@ -102,7 +103,7 @@ func TestE2EStoreRecovery(t *testing.T) {
 			if code != 1 {
 				t.Fatalf("terrane %s on a damaged store: exit %d, want 1", strings.Join(args, " "), code)
 			}
-			assertContains(t, "advice for a damaged store", errOut, "Failed to open the state store", ".recover", filepath.Join(".terrane", "backups"), "terrane state push")
+			clitest.AssertContains(t, "advice for a damaged store", errOut, "Failed to open the state store", ".recover", filepath.Join(".terrane", "backups"), "terrane state push")
 			assertNoRemovalAdvice(t, "advice for a damaged store", errOut)
 		}
 		if src, _ := os.ReadFile(workdir.StatePath(p.dir)); string(src) != damaged {
@@ -122,7 +123,7 @@ func TestE2EStoreRecovery(t *testing.T) {
 			if code != 1 {
 				t.Fatalf("terrane %s on a read-only store: exit %d, want 1\n%s", strings.Join(args, " "), code, errOut)
 			}
-			assertContains(t, "advice for a read-only store", errOut, "Failed to open the state store", "writable", "read-write")
+			clitest.AssertContains(t, "advice for a read-only store", errOut, "Failed to open the state store", "writable", "read-write")
 			assertNoRemovalAdvice(t, "advice for a read-only store", errOut)
 			if strings.Contains(errOut, "damaged") || strings.Contains(errOut, ".recover") {
 				t.Errorf("a read-only store is treated as a damaged one:\n%s", errOut)
@@ -141,7 +142,7 @@ func TestE2EStoreRecovery(t *testing.T) {
 		if code != 1 {
 			t.Fatalf("plan on a store of a newer version: exit %d, want 1", code)
 		}
-		assertContains(t, "advice for a newer store", errOut, "newer version of Terrane", "schema version 99")
+		clitest.AssertContains(t, "advice for a newer store", errOut, "newer version of Terrane", "schema version 99")
 		assertNoRemovalAdvice(t, "advice for a newer store", errOut)
 		if got := userVersion(t, workdir.StatePath(p.dir)); got != 99 {
 			t.Errorf("the newer store's schema version was changed to %d", got)
@@ -172,7 +173,7 @@ func TestE2EStoreRecovery(t *testing.T) {
 		if !strings.Contains(pulled, `"index_key":1,`) {
 			t.Fatalf("the pulled state has no instance 1:\n%s", pulled)
 		}
-		writeFile(t, filepath.Join(p.dir, "one.tfstate"), strings.Replace(pulled, `"index_key":1,`, `"index_key":7,`, 1))
+		clitest.WriteFile(t, filepath.Join(p.dir, "one.tfstate"), strings.Replace(pulled, `"index_key":1,`, `"index_key":7,`, 1))
 		p.mustRun("state", "push", "-force", "one.tfstate")
 		backups, _ := filepath.Glob(filepath.Join(workdir.BackupsDir(p.dir), "state-*-before-push.db"))
 		if len(backups) != 1 {

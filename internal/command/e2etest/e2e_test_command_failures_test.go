@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 func TestTestCommandReportsWhatCleanupLeftBehind(t *testing.T) {
@@ -58,7 +60,7 @@ Success! 2 passed, 0 failed.
 	flat := strings.Join(strings.Fields(stderr), " ")
 	mainLeft := "Terrane left the following resources in state after executing main.tftest.hcl/create"
 	setupLeft := "Terrane left the following resources in state after executing main.tftest.hcl/setup"
-	assertContains(t, "stderr", flat,
+	clitest.AssertContains(t, "stderr", flat,
 		"Terrane encountered an error destroying resources created while executing main.tftest.hcl/create.",
 		"Delete failed on request", mainLeft, " - tpf_thing.stuck ", setupLeft, " - tpf_thing.setup_stuck ",
 		"Writing state to file: errored_test.tfstate")
@@ -147,7 +149,7 @@ Failure! 2 passed, 2 failed, 1 skipped.
 	if stdout != want {
 		t.Errorf("stdout:\n%s\nwant:\n%s", stdout, want)
 	}
-	assertContains(t, "stderr", stderr,
+	clitest.AssertContains(t, "stderr", stderr,
 		"Unknown condition run", "on e_unknown.tftest.hcl line 5, in run \"unknown_value\":",
 		"Reference to undeclared resource", `There is no managed resource "tpf_thing" "missing" definition in the`, "There is no variable named \"tpf_thing\"",
 		"on f_undeclared.tftest.hcl line 5, in run \"undeclared_resource\":")
@@ -192,7 +194,7 @@ run "parallel_run" {
 	if code != 1 || strings.TrimSpace(stdout) != "" {
 		t.Fatalf("exit %d, want 1 and nothing run\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	assertContains(t, "stderr", stderr,
+	clitest.AssertContains(t, "stderr", stderr,
 		"on b_syntax.tftest.hcl line 4, in run \"broken\":",
 		"Unsupported argument", `An argument named "parallel" is not expected here.`)
 }
@@ -221,7 +223,7 @@ run "replaces_nothing_real" {
 	if got := p.objects("tpf_thing"); len(got) != 1 || got["first"].path != objects["first"].path {
 		t.Errorf("the workspace's object changed: %v", sortedNames(got))
 	}
-	assertContains(t, "plan after the tests", p.mustRun("plan", "-no-color"), "No changes.")
+	clitest.AssertContains(t, "plan after the tests", p.mustRun("plan", "-no-color"), "No changes.")
 }
 
 // TestTestCommandInterrupted interrupts a suite whose second run hangs in
@@ -267,7 +269,7 @@ run "never" {}
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "interrupted test", errOut, regexp.MustCompile(`Interrupt received.\nPlease wait for Terrane to exit`))
+	clitest.WaitFor(t, "interrupted test", errOut, regexp.MustCompile(`Interrupt received.\nPlease wait for Terrane to exit`))
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +281,7 @@ run "never" {}
 	case <-time.After(20 * time.Second):
 		t.Fatalf("test still running after a second interrupt\nstdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
 	}
-	assertContains(t, "stderr", errOut.String(), "Two interrupts received. Exiting immediately.",
+	clitest.AssertContains(t, "stderr", errOut.String(), "Two interrupts received. Exiting immediately.",
 		"Terrane was interrupted while executing main.tftest.hcl, and may not have performed the expected cleanup operations.",
 		"Terrane has already created the following resources from the module under test:\n  - tpf_thing.done\n  - tpf_thing.stuck\n")
 	if strings.Contains(out.String(), "passed") {
@@ -299,7 +301,7 @@ func TestTestCommandWithoutTestFiles(t *testing.T) {
 		t.Errorf("exit %d with an unknown -filter", code)
 	}
 	// As OpenTofu, the name that matches no file is not reported by itself.
-	assertContains(t, "stdout", stdout, "Warning: No tests were found")
+	clitest.AssertContains(t, "stdout", stdout, "Warning: No tests were found")
 	if strings.Contains(stdout, "Unknown test file") {
 		t.Errorf("an unknown -filter name was reported:\n%s", stdout)
 	}

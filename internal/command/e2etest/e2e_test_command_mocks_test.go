@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // mockedConfig fails to apply anything through the real provider: every
@@ -164,7 +166,7 @@ run "run_level_override_wins" {
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	assertContains(t, "stdout", stdout, `mock.tftest.hcl... pass
+	clitest.AssertContains(t, "stdout", stdout, `mock.tftest.hcl... pass
   run "mocked"... pass
 override.tftest.hcl... pass
   run "overrides"... pass
@@ -245,7 +247,7 @@ run "aliased" {
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	assertContains(t, "stdout", stdout, `run "setup"... pass`, `run "aliased"... pass`)
+	clitest.AssertContains(t, "stdout", stdout, `run "setup"... pass`, `run "aliased"... pass`)
 	left, _ := filepath.Glob(filepath.Join(p.cloud, "*", "tpf_thing", "*.json"))
 	if len(left) > 0 {
 		t.Errorf("objects were left behind: %v", left)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 func TestTestCommandPlanOptions(t *testing.T) {
@@ -102,20 +104,20 @@ run "replaced" {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	for _, run := range []string{"targeted", "without_refresh", "repair_without_refresh", "refresh_only", "replaced"} {
-		assertContains(t, "stdout", stdout, `run "`+run+`"... pass`)
+		clitest.AssertContains(t, "stdout", stdout, `run "`+run+`"... pass`)
 	}
 	// -verbose shows the state after the targeted apply: only tpf_thing.a.
 	targeted := stdout[strings.Index(stdout, `run "targeted"`):strings.Index(stdout, `run "without_refresh"`)]
-	assertContains(t, "the targeted run's state", targeted, `resource "tpf_thing" "a" {`, `a_id = "`)
+	clitest.AssertContains(t, "the targeted run's state", targeted, `resource "tpf_thing" "a" {`, `a_id = "`)
 	if strings.Contains(targeted, `resource "tpf_thing" "b"`) {
 		t.Errorf("the targeted apply created tpf_thing.b:\n%s", targeted)
 	}
 	// ... and the plan of a plan run.
 	planned := stdout[strings.Index(stdout, `run "without_refresh"`):strings.Index(stdout, `run "repair_without_refresh"`)]
-	assertContains(t, "the plan run's plan", planned, "# tpf_thing.b will be created", "Plan: 1 to add, 0 to change, 0 to destroy.")
+	clitest.AssertContains(t, "the plan run's plan", planned, "# tpf_thing.b will be created", "Plan: 1 to add, 0 to change, 0 to destroy.")
 	// The state follows its run's line directly, as in OpenTofu; a plan
 	// starts with a blank line of its own.
-	assertContains(t, "stdout", stdout, "run \"targeted\"... pass\n# tpf_thing.a:\n", "\n  run \"without_refresh\"... pass\n\nTerrane used",
+	clitest.AssertContains(t, "stdout", stdout, "run \"targeted\"... pass\n# tpf_thing.a:\n", "\n  run \"without_refresh\"... pass\n\nTerrane used",
 		"\n  run \"repair_without_refresh\"... pass\n#")
 	p.cloudIsEmpty()
 }
@@ -204,7 +206,7 @@ run "missing_module" {
 	if code != 1 || strings.TrimSpace(stdout) != "" {
 		t.Fatalf("exit %d, want 1 and nothing run\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	assertContains(t, "stderr", stderr, "Module not installed", `on tests/missing.tftest.hcl line 3, in run "missing_module":`)
+	clitest.AssertContains(t, "stderr", stderr, "Module not installed", `on tests/missing.tftest.hcl line 3, in run "missing_module":`)
 }
 
 // parallelTestFiles have runs that can run side by side (plans with their

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // testCommandHeader configures the framework test provider with its cloud.
@@ -123,7 +125,7 @@ Failure! 3 passed, 1 failed.
 	if stdout != want {
 		t.Errorf("stdout:\n%s\nwant:\n%s", stdout, want)
 	}
-	assertContains(t, "stderr", stderr, "Error: Test assertion failed", `on main.tftest.hcl line 22, in run "fails":`,
+	clitest.AssertContains(t, "stderr", stderr, "Error: Test assertion failed", `on main.tftest.hcl line 22, in run "fails":`,
 		"the name is first")
 	p.cloudIsEmpty()
 	if got := p.recordedInstances(); len(got) != 0 {
@@ -201,7 +203,7 @@ run "run_level_wins" {
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	assertContains(t, "stdout", stdout, `run "globals"... pass`, `run "run_level_wins"... pass`, "Success! 2 passed, 0 failed.")
+	clitest.AssertContains(t, "stdout", stdout, `run "globals"... pass`, `run "run_level_wins"... pass`, "Success! 2 passed, 0 failed.")
 	p.cloudIsEmpty()
 }
 
@@ -303,7 +305,7 @@ Failure! 3 passed, 2 failed, 1 skipped.
 	if stdout != want {
 		t.Errorf("stdout:\n%s\nwant:\n%s", stdout, want)
 	}
-	assertContains(t, "stderr", stderr, "Missing expected failure", "The checkable object, check.small, was expected to report an error but did not.",
+	clitest.AssertContains(t, "stderr", stderr, "Missing expected failure", "The checkable object, check.small, was expected to report an error but did not.",
 		"Check block assertion failed", "size is not small")
 	if strings.Contains(stderr, "size must be below 10") || strings.Contains(stderr, "five is not allowed") {
 		t.Errorf("an expected failure was reported:\n%s", stderr)

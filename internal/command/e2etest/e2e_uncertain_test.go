@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 // crashingCountConfig has count tpf_thing instances, the one at crashIndex
@@ -33,7 +35,7 @@ func TestE2EProviderCrashUncertainBound(t *testing.T) {
 			if code != 1 {
 				t.Fatalf("apply with a crashing provider: exit %d, want 1\n%s\n%s", code, out, errOut)
 			}
-			assertContains(t, "apply errors", errOut, "Provider crashed", "tpf_thing.n[7]")
+			clitest.AssertContains(t, "apply errors", errOut, "Provider crashed", "tpf_thing.n[7]")
 			// The crash is fixed; the next plan reports what may have
 			// happened and leaves it alone.
 			p.write(crashingCountConfig(40, -1))
@@ -43,7 +45,7 @@ func TestE2EProviderCrashUncertainBound(t *testing.T) {
 				t.Errorf("%d creates reported unfinished after the provider crashed, want 1 to %d:\n%s", uncertain, parallelism, planErr)
 			}
 			// The advice names commands that exist, quoted for a shell.
-			assertContains(t, "plan after the crash", planErr, "tpf_thing.n[7]", `terrane state rm 'tpf_thing.n[7]'`, `terrane import 'tpf_thing.n[7]' ID`)
+			clitest.AssertContains(t, "plan after the crash", planErr, "tpf_thing.n[7]", `terrane state rm 'tpf_thing.n[7]'`, `terrane import 'tpf_thing.n[7]' ID`)
 			recorded := map[string]bool{}
 			for _, addr := range p.recordedInstances() {
 				recorded[addr] = true

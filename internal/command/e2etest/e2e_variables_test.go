@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/terrane/terrane/internal/testing/clitest"
 )
 
 const variablesConfig = lifecycleHeader + `
@@ -42,18 +44,18 @@ func TestE2EVariableDiagnostics(t *testing.T) {
 			if code != 1 {
 				t.Fatalf("exit %d, want 1\n%s\n%s", code, out, errOut)
 			}
-			assertContains(t, "errors", errOut, test.wants...)
+			clitest.AssertContains(t, "errors", errOut, test.wants...)
 		})
 	}
 
-	writeFile(t, filepath.Join(p.dir, "terraform.tfvars"), "size  = 3\nstray = true\n")
+	clitest.WriteFile(t, filepath.Join(p.dir, "terraform.tfvars"), "size  = 3\nstray = true\n")
 	out, errOut, code := p.run("plan", "-no-color")
 	if code != 0 {
 		t.Fatalf("plan with a stray tfvars value: exit %d\n%s", code, errOut)
 	}
-	assertContains(t, "warnings", out, "Warning: Value for undeclared variable", `variable named "stray" but a value was`, `found in file "terraform.tfvars"`)
+	clitest.AssertContains(t, "warnings", out, "Warning: Value for undeclared variable", `variable named "stray" but a value was`, `found in file "terraform.tfvars"`)
 	out = p.mustRun("plan", "-no-color", "-compact-warnings")
-	assertContains(t, "compact warnings", out, "Warnings:", "- Value for undeclared variable", "-compact-warnings")
+	clitest.AssertContains(t, "compact warnings", out, "Warnings:", "- Value for undeclared variable", "-compact-warnings")
 	if strings.Contains(out, "does not declare a variable") {
 		t.Errorf("-compact-warnings still shows the snippet:\n%s", out)
 	}
@@ -71,7 +73,7 @@ func TestE2ERefresh(t *testing.T) {
 	// As OpenTofu's refresh does (views.RefreshHuman), it shows its
 	// progress and the outputs, not what changed nor a summary.
 	out := p.mustRun("refresh", "-no-color", "-var=size=1")
-	assertContains(t, "refresh", out, "tpf_thing.a: Refreshing state...")
+	clitest.AssertContains(t, "refresh", out, "tpf_thing.a: Refreshing state...")
 	if strings.Contains(out, "has changed") || strings.Contains(out, "Apply complete!") {
 		t.Errorf("refresh shows a plan or a summary:\n%s", out)
 	}
@@ -80,5 +82,5 @@ func TestE2ERefresh(t *testing.T) {
 	}
 	// Without refreshing, the plan now starts from the refreshed record.
 	out = p.mustRun("plan", "-no-color", "-refresh=false", "-var=size=1")
-	assertContains(t, "plan from refreshed records", out, `- description = "set by hand" -> null`)
+	clitest.AssertContains(t, "plan from refreshed records", out, `- description = "set by hand" -> null`)
 }

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -26,6 +25,7 @@ import (
 	"github.com/terrane/terrane/internal/states/recordstore"
 	"github.com/terrane/terrane/internal/store/etcd/etcdtest"
 	"github.com/terrane/terrane/internal/storeconfig"
+	"github.com/terrane/terrane/internal/testing/clitest"
 	"github.com/terrane/terrane/internal/testing/providertest"
 	"github.com/terrane/terrane/internal/testing/sharedstore"
 	"github.com/terrane/terrane/internal/workdir"
@@ -56,12 +56,18 @@ func TestMain(m *testing.M) {
 
 // buildTerrane compiles ./cmd/terrane of this module to binary.
 func buildTerrane(binary string) error {
+	return buildTerraneWith(binary, raceEnabled)
+}
+
+// buildTerraneWith compiles ./cmd/terrane to binary, with the race
+// detector when race is set.
+func buildTerraneWith(binary string, race bool) error {
 	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
 	if err != nil {
 		return err
 	}
 	args := []string{"build", "-o", binary}
-	if raceEnabled {
+	if race {
 		args = append(args, "-race")
 	}
 	build := exec.Command("go", append(args, "./cmd/terrane")...)
@@ -70,6 +76,32 @@ func buildTerrane(binary string) error {
 		return fmt.Errorf("building terrane: %v\n%s", err, out)
 	}
 	return nil
+}
+
+// plainBuild is a terrane binary built without the race detector, beside
+// terraneBinary (so TestMain removes it too), for the tests that measure a
+// process's memory, which the race detector's bookkeeping would swamp.
+var plainBuild struct {
+	once   sync.Once
+	binary string
+	err    error
+}
+
+// plainTerraneBinary is terraneBinary when the tests run without the race
+// detector; with it, a binary built without it, once, on first use.
+func plainTerraneBinary(t *testing.T) string {
+	t.Helper()
+	if !raceEnabled {
+		return terraneBinary
+	}
+	plainBuild.once.Do(func() {
+		plainBuild.binary = filepath.Join(filepath.Dir(terraneBinary), "terrane-without-race")
+		plainBuild.err = buildTerraneWith(plainBuild.binary, false)
+	})
+	if plainBuild.err != nil {
+		t.Fatal(plainBuild.err)
+	}
+	return plainBuild.binary
 }
 
 // runMarker is the environment variable every terrane process a test
@@ -134,11 +166,18 @@ func newBareProject(t *testing.T) *e2eProject {
 // inside the test.
 func newUninitialised(t *testing.T, mainTF string) *e2eProject {
 	t.Helper()
-	mirror := providertest.Build(t)
+	return newMirrorProject(t, providertest.Build(t).Dir, mainTF)
+}
+
+// newMirrorProject is newUninitialised with provider installation pointed
+// at the filesystem mirror mirrorDir, named by the CLI configuration file
+// of the project's TERRANE_CLI_CONFIG_FILE.
+func newMirrorProject(t *testing.T, mirrorDir, mainTF string) *e2eProject {
+	t.Helper()
 	p := newBareProject(t)
 	work := filepath.Dir(p.dir)
 	rc := filepath.Join(work, "terraformrc")
-	writeFile(t, rc, "provider_installation {\n  filesystem_mirror {\n    path = \""+mirror.Dir+"\"\n  }\n}\n")
+	clitest.WriteFile(t, rc, "provider_installation {\n  filesystem_mirror {\n    path = \""+mirrorDir+"\"\n  }\n}\n")
 	p.setenv("TERRANE_CLI_CONFIG_FILE", rc)
 	p.setenv("TF_PLUGIN_CACHE_DIR", "")
 	p.setenv("TERRANE_SCHEMA_CACHE_DIR", filepath.Join(work, "schemas"))
@@ -172,6 +211,14 @@ func newE2EProjectFiles(t *testing.T, files map[string]string) *e2eProject {
 			p.writeFile(path, content)
 		}
 	}
+	return p
+}
+
+// newInitialisedProject is newE2EProjectFiles, then init.
+func newInitialisedProject(t *testing.T, files map[string]string) *e2eProject {
+	t.Helper()
+	p := newE2EProjectFiles(t, files)
+	p.mustRun("init", "-no-color")
 	return p
 }
 
@@ -216,19 +263,32 @@ func (p *e2eProject) getenv(name string) string {
 // write replaces main.tf, with CLOUD replaced as in newE2EProject.
 func (p *e2eProject) write(mainTF string) {
 	p.t.Helper()
-	writeFile(p.t, filepath.Join(p.dir, "main.tf"), strings.ReplaceAll(mainTF, "CLOUD", p.cloud))
+	clitest.WriteFile(p.t, filepath.Join(p.dir, "main.tf"), strings.ReplaceAll(mainTF, "CLOUD", p.cloud))
 }
 
 // writeFile writes a file of the project, CLOUD replaced as in main.tf.
 func (p *e2eProject) writeFile(name, content string) {
 	p.t.Helper()
-	writeFile(p.t, filepath.Join(p.dir, filepath.FromSlash(name)), strings.ReplaceAll(content, "CLOUD", p.cloud))
+	clitest.WriteFile(p.t, filepath.Join(p.dir, filepath.FromSlash(name)), strings.ReplaceAll(content, "CLOUD", p.cloud))
+}
+
+// writeFiles writes files of the project, by path, CLOUD replaced in each.
+func (p *e2eProject) writeFiles(files map[string]string) {
+	p.t.Helper()
+	for name, content := range files {
+		p.writeFile(name, content)
+	}
 }
 
 // command is terrane with args, to run in the project with its
 // environment and a run marker of its own.
 func (p *e2eProject) command(args ...string) *exec.Cmd {
-	cmd := exec.Command(terraneBinary, args...)
+	return p.commandOf(terraneBinary, args...)
+}
+
+// commandOf is command with another terrane binary.
+func (p *e2eProject) commandOf(binary string, args ...string) *exec.Cmd {
+	cmd := exec.Command(binary, args...)
 	cmd.Dir = p.dir
 	cmd.Env = append(append([]string(nil), p.env...), runMarker+"="+newRunID())
 	return cmd
@@ -269,6 +329,22 @@ func (p *e2eProject) mustFail(args ...string) string {
 		p.t.Fatalf("terrane %s succeeded; want failure\nstdout:\n%s", strings.Join(args, " "), out)
 	}
 	return errOut
+}
+
+// result runs a command and returns how it ended, for the test's own
+// assertions.
+func (p *e2eProject) result(args ...string) processResult {
+	p.t.Helper()
+	stdout, stderr, code := p.run(args...)
+	return processResult{args: args, stdout: stdout, stderr: stderr, code: code}
+}
+
+// expectCode fails the test unless res exited with code.
+func (p *e2eProject) expectCode(what string, res processResult, code int) {
+	p.t.Helper()
+	if res.code != code {
+		p.t.Fatalf("%s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", what, res.code, code, res.stdout, res.stderr)
+	}
 }
 
 // exitCode is the exit status of a process that ended with err; it fails
@@ -389,7 +465,7 @@ func runInDirs(t *testing.T, runs ...dirRun) []processResult {
 // backgroundRun is a terrane process running while the test does more.
 type backgroundRun struct {
 	cmd         *exec.Cmd
-	out, errOut *syncBuffer
+	out, errOut *clitest.SyncBuffer
 	exited      chan error
 }
 
@@ -397,7 +473,7 @@ type backgroundRun struct {
 // still running when the test ends is killed.
 func startInBackground(t *testing.T, p *e2eProject, args ...string) *backgroundRun {
 	t.Helper()
-	r := &backgroundRun{cmd: p.command(args...), out: &syncBuffer{}, errOut: &syncBuffer{}, exited: make(chan error, 1)}
+	r := &backgroundRun{cmd: p.command(args...), out: &clitest.SyncBuffer{}, errOut: &clitest.SyncBuffer{}, exited: make(chan error, 1)}
 	r.cmd.Stdout, r.cmd.Stderr = r.out, r.errOut
 	if err := r.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -422,10 +498,10 @@ func (r *backgroundRun) wait(t *testing.T, what string, timeout time.Duration) e
 
 // startCLI starts terrane in the project; exited receives what Wait
 // returns.
-func startCLI(t *testing.T, p *e2eProject, args ...string) (cmd *exec.Cmd, stdout, stderr *syncBuffer, exited <-chan error) {
+func startCLI(t *testing.T, p *e2eProject, args ...string) (cmd *exec.Cmd, stdout, stderr *clitest.SyncBuffer, exited <-chan error) {
 	t.Helper()
 	cmd = p.command(args...)
-	stdout, stderr = &syncBuffer{}, &syncBuffer{}
+	stdout, stderr = &clitest.SyncBuffer{}, &clitest.SyncBuffer{}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -433,39 +509,6 @@ func startCLI(t *testing.T, p *e2eProject, args ...string) (cmd *exec.Cmd, stdou
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	return cmd, stdout, stderr, done
-}
-
-// syncBuffer is a bytes.Buffer safe to read while a command writes it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-// waitFor waits up to 15 seconds for buf to match pattern and returns the
-// match.
-func waitFor(t *testing.T, what string, buf *syncBuffer, pattern *regexp.Regexp) []string {
-	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		if match := pattern.FindStringSubmatch(buf.String()); match != nil {
-			return match
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("%s: no match for %s in output:\n%s", what, pattern, buf.String())
-	return nil
 }
 
 // storeKind is a shared store the end-to-end tests run against; start
@@ -595,38 +638,43 @@ func sortedNames[V any](m map[string]V) []string {
 	return names
 }
 
-// writeFile writes content to path, creating its directory.
-func writeFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
+// expectNoChanges runs plan -detailed-exitcode and fails unless it finds
+// nothing to do.
+func (p *e2eProject) expectNoChanges(what string) {
+	p.t.Helper()
+	out, errOut, code := p.run("plan", "-no-color", "-detailed-exitcode")
+	if code != 0 {
+		p.t.Fatalf("%s: exit %d, want 0 (no changes)\n%s\n%s", what, code, out, errOut)
 	}
 }
 
-// assertContains fails unless text holds every wanted fragment, wherever
-// diagnostics wrapped it.
-func assertContains(t *testing.T, what, text string, wants ...string) {
+// oracleTofu is the executable of OpenTofu the differential corpus runs
+// (TERRANE_ORACLE_DIR: its env file names it as TOFU), or the test is
+// skipped.
+func oracleTofu(t *testing.T) string {
 	t.Helper()
-	for _, want := range wants {
-		if !strings.Contains(unwrapped(text), unwrapped(want)) {
-			t.Errorf("%s lacks %q:\n%s", what, want, text)
+	dir := os.Getenv("TERRANE_ORACLE_DIR")
+	if dir == "" {
+		t.Skip("no OpenTofu oracle installed (TERRANE_ORACLE_DIR)")
+	}
+	tofu := filepath.Join(dir, "bin", "tofu")
+	if env, err := os.ReadFile(filepath.Join(dir, "env")); err == nil {
+		for _, line := range strings.Split(string(env), "\n") {
+			if value, ok := strings.CutPrefix(strings.TrimSpace(line), "export TOFU="); ok {
+				tofu = strings.Trim(value, `"`)
+			}
 		}
 	}
+	if _, err := os.Stat(tofu); err != nil {
+		t.Skipf("no OpenTofu at %s", tofu)
+	}
+	return tofu
 }
 
-// ansiCodes and ruleOrSpace help unwrapped see through diagnostics'
-// colour codes, left rules and line wrapping.
-var (
-	ansiCodes   = regexp.MustCompile(`\x1b\[[0-9;]*m`)
-	ruleOrSpace = regexp.MustCompile(`[\s│╷╵]+`)
-)
-
-// unwrapped is text as one line: colour codes gone, rules and every run
-// of whitespace (wrapped lines included) one space, so that a test can
-// look for a sentence wherever the width wrapped it.
-func unwrapped(text string) string {
-	return strings.TrimSpace(ruleOrSpace.ReplaceAllString(ansiCodes.ReplaceAllString(text, ""), " "))
+// interrupt sends the process an interrupt, as Ctrl-C would, and returns
+// its exit status once it has ended.
+func (r *backgroundRun) interrupt(t *testing.T, what string) int {
+	t.Helper()
+	_ = r.cmd.Process.Signal(os.Interrupt)
+	return exitCode(t, r.wait(t, what, 30*time.Second))
 }
