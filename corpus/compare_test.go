@@ -114,7 +114,18 @@ type normalizer struct {
 }
 
 func newNormalizer(s *side) normalizer {
-	return normalizer{replacer: strings.NewReplacer(s.dir, "$DIR", s.home, "$HOME", s.cloud, "$CLOUD")}
+	pairs := []string{s.dir, "$DIR", s.home, "$HOME", s.cloud, "$CLOUD"}
+	if mirrorPaths.oracle != "" && mirrorPaths.providers != "" {
+		pairs = append(pairs, mirrorPaths.oracle, "$ORACLE_MIRROR", mirrorPaths.providers, "$PROVIDER_MIRROR")
+	}
+	return normalizer{replacer: strings.NewReplacer(pairs...)}
+}
+
+// mirrorPaths are the two provider mirrors both sides share, which an
+// error naming the places it searched for a provider prints: they differ
+// from machine to machine, so recordings hold placeholders for them.
+var mirrorPaths struct {
+	oracle, providers string
 }
 
 var (
@@ -496,7 +507,7 @@ func compareText(want, got string) (bool, string) {
 			if w.raw == g.raw {
 				continue
 			}
-			if w.joined != g.joined || !containsAny(w.raw, "<product>", "<cmd>", "$DIR", "$HOME", "$CLOUD") {
+			if w.joined != g.joined || !containsAny(w.raw, "<product>", "<cmd>", "$DIR", "$HOME", "$CLOUD", "$ORACLE_MIRROR", "$PROVIDER_MIRROR") {
 				same = false
 				break
 			}

@@ -128,6 +128,7 @@ func setup(t *testing.T) *programs {
 			setupErr = fmt.Errorf("building terrane: %v\n%s", err, out)
 			return
 		}
+		mirrorPaths.oracle, mirrorPaths.providers = oracleMirror, mirror.Dir
 		rc := filepath.Join(bin, "cli.tfrc")
 		config := fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n  filesystem_mirror {\n    path = %q\n  }\n}\n",
 			oracleMirror, mirror.Dir)
