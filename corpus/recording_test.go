@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -127,7 +128,7 @@ func oracleFingerprint(tofu, oracleMirror, testMirror, corpusDir string) (string
 }
 
 // digestTree writes the names and sizes of the files under root.
-func digestTree(w interface{ Write([]byte) (int, error) }, root string) error {
+func digestTree(w io.Writer, root string) error {
 	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -224,7 +225,7 @@ func checkRecording(t *testing.T, path string, rec, live []observation) bool {
 		return false
 	}
 	same := true
-	paths := normalizer{replacer: strings.NewReplacer()}
+	paths := recordedNormalizer
 	for i := range rec {
 		r, l := rec[i], live[i]
 		if r.code != l.code || r.failure != l.failure {
